@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: MIT
+#include "clicommon.h"
+
+#include "parsers/common/traceloader.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+
+namespace timesink::cli {
+
+std::string Arguments::value(std::string_view name, std::string_view fallback) const
+{
+    auto it = options.find(std::string(name));
+    return it == options.end() ? std::string(fallback) : it->second;
+}
+
+bool parseArguments(int argc, char** argv, int first, const std::vector<std::string>& valued,
+                    const std::vector<std::string>& flags, Arguments& out, std::string& error)
+{
+    for (int i = first; i < argc; ++i) {
+        std::string arg = argv[i];
+        if (arg == "--") {
+            for (++i; i < argc; ++i)
+                out.positional.emplace_back(argv[i]);
+            break;
+        }
+        if (arg.size() > 1 && arg[0] == '-') {
+            std::string name = arg;
+            std::string value;
+            bool hasInlineValue = false;
+            if (auto eq = arg.find('='); eq != std::string::npos && arg.rfind("--", 0) == 0) {
+                name = arg.substr(0, eq);
+                value = arg.substr(eq + 1);
+                hasInlineValue = true;
+            }
+            if (std::find(valued.begin(), valued.end(), name) != valued.end()) {
+                if (!hasInlineValue) {
+                    if (i + 1 >= argc) {
+                        error = "option " + name + " needs a value";
+                        return false;
+                    }
+                    value = argv[++i];
+                }
+                out.options[name] = value;
+            } else if (std::find(flags.begin(), flags.end(), name) != flags.end() && !hasInlineValue) {
+                out.options[name] = "1";
+            } else {
+                error = "unknown option " + name;
+                return false;
+            }
+            continue;
+        }
+        out.positional.push_back(std::move(arg));
+    }
+    return true;
+}
+
+std::string formatDuration(model::TimeNs ns)
+{
+    char buf[64];
+    const double v = static_cast<double>(ns);
+    const double a = v < 0 ? -v : v;
+    if (a >= 1e9)
+        std::snprintf(buf, sizeof buf, "%.3f s", v / 1e9);
+    else if (a >= 1e6)
+        std::snprintf(buf, sizeof buf, "%.2f ms", v / 1e6);
+    else if (a >= 1e3)
+        std::snprintf(buf, sizeof buf, "%.1f µs", v / 1e3);
+    else
+        std::snprintf(buf, sizeof buf, "%lld ns", static_cast<long long>(ns));
+    return buf;
+}
+
+std::string formatPercent(double fraction)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f%%", fraction * 100.0);
+    return buf;
+}
+
+ConsoleProgress::ConsoleProgress()
+    : m_enabled(::isatty(STDERR_FILENO) != 0)
+{
+}
+
+ConsoleProgress::~ConsoleProgress()
+{
+    if (m_drawn)
+        std::fputs("\r\033[K", stderr);
+}
+
+void ConsoleProgress::report(std::uint64_t bytesDone, std::uint64_t bytesTotal, std::string_view phase)
+{
+    if (!m_enabled || bytesTotal == 0)
+        return;
+    const int percent = static_cast<int>(std::min<std::uint64_t>(100, bytesDone * 100 / bytesTotal));
+    if (percent == m_lastPercent)
+        return;
+    m_lastPercent = percent;
+    m_drawn = true;
+    std::fprintf(stderr, "\r\033[K%.*s %3d%% (%.1f / %.1f MB)", static_cast<int>(phase.size()), phase.data(), percent,
+                 static_cast<double>(bytesDone) / 1e6, static_cast<double>(bytesTotal) / 1e6);
+    std::fflush(stderr);
+}
+
+model::TracePtr loadForCommand(const std::string& path, int& exitCode)
+{
+    ConsoleProgress progress;
+    parsers::ImportOptions options;
+    parsers::ImportResult result = parsers::loadTrace(path, options, progress);
+    if (!result.ok()) {
+        std::cerr << "timesink-cli: " << result.error << '\n';
+        exitCode = kExitInput;
+        return nullptr;
+    }
+    exitCode = kExitOk;
+    return result.trace;
+}
+
+} // namespace timesink::cli

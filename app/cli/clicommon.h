@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/trace.h"
+#include "parsers/common/importer.h"
+
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace timesink::cli {
+
+/// Exit codes (ARCHITECTURE.md §9).
+enum ExitCode : int {
+    kExitOk = 0,
+    kExitUsage = 1,
+    kExitInput = 2,
+    kExitThreshold = 3,
+};
+
+/// Parsed command line: positional arguments and `--name value` / `--flag` options.
+struct Arguments
+{
+    std::vector<std::string> positional;
+    std::map<std::string, std::string, std::less<>> options;
+    [[nodiscard]] bool has(std::string_view name) const { return options.count(std::string(name)) > 0; }
+    [[nodiscard]] std::string value(std::string_view name, std::string_view fallback = {}) const;
+};
+
+/// Splits argv; `valued` lists the options that take a value (e.g. "--format", "-o").
+/// Returns false and fills `error` for an unknown option or a missing value.
+bool parseArguments(int argc, char** argv, int first, const std::vector<std::string>& valued,
+                    const std::vector<std::string>& flags, Arguments& out, std::string& error);
+
+/// Human-readable duration: "12.3 ms", "845 µs", "1.234 s".
+std::string formatDuration(model::TimeNs ns);
+/// Percentage with one decimal.
+std::string formatPercent(double fraction);
+
+/// Progress on stderr when it is a terminal; silent otherwise.
+class ConsoleProgress : public parsers::ProgressSink
+{
+public:
+    ConsoleProgress();
+    ~ConsoleProgress() override;
+    void report(std::uint64_t bytesDone, std::uint64_t bytesTotal, std::string_view phase) override;
+
+private:
+    bool m_enabled = false;
+    bool m_drawn = false;
+    int m_lastPercent = -1;
+};
+
+/// Loads a trace for a command; prints the error and returns nullptr with `exitCode` set on failure.
+model::TracePtr loadForCommand(const std::string& path, int& exitCode);
+
+
+int runInfo(int argc, char** argv);
+
+} // namespace timesink::cli

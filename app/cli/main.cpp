@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: MIT
+#include "clicommon.h"
+
+#include <cstring>
+#include <iostream>
+#include <string_view>
+
+namespace {
+
+constexpr const char* kUsage = R"(usage: timesink-cli COMMAND ...
+
+Commands:
+  info PATH [--format text|json]        what the trace holds: format, devices, tracks, events, steps, warnings
+
+PATH is a trace file (.json, .json.gz, .json.zst, an RKNN perf log …) or a profiler output folder
+(*_ascend_pt/, PROF_*/). Exit codes: 0 success, 1 usage error, 2 input could not be read or recognised,
+3 a --fail-above threshold was exceeded.
+)";
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    using namespace timesink::cli;
+    if (argc < 2) {
+        std::cerr << kUsage;
+        return kExitUsage;
+    }
+    const std::string_view command = argv[1];
+    if (command == "--help" || command == "-h" || command == "help") {
+        std::cout << kUsage;
+        return kExitOk;
+    }
+    if (command == "--version") {
+        std::cout << "timesink-cli " << TIMESINK_VERSION << '\n';
+        return kExitOk;
+    }
+    if (command == "info")
+        return runInfo(argc, argv);
+    std::cerr << "timesink-cli: unknown command '" << command << "'\n" << kUsage;
+    return kExitUsage;
+}

@@ -1,0 +1,43 @@
+# SPDX-License-Identifier: MIT
+# One helper for libraries, one for tests, so flags stay uniform across targets.
+
+function(timesink_set_warnings target)
+    target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic)
+    if(TIMESINK_WERROR)
+        target_compile_options(${target} PRIVATE -Werror)
+    endif()
+endfunction()
+
+# timesink_add_library(NAME SOURCES ... [QT])
+function(timesink_add_library name)
+    cmake_parse_arguments(ARG "QT" "" "SOURCES" ${ARGN})
+    add_library(${name} STATIC ${ARG_SOURCES})
+    target_compile_features(${name} PUBLIC cxx_std_20)
+    target_include_directories(${name} PUBLIC "${PROJECT_SOURCE_DIR}")
+    timesink_set_warnings(${name})
+    if(ARG_QT)
+        set_target_properties(${name} PROPERTIES AUTOMOC ON)
+        target_compile_definitions(${name} PRIVATE QT_NO_CAST_FROM_ASCII QT_NO_CAST_TO_ASCII QT_USE_QSTRINGBUILDER
+                                                   QT_NO_FOREACH)
+    endif()
+endfunction()
+
+# timesink_add_test(NAME SOURCES ... LIBS ... LABELS ... [GUI])
+# Every test is a Qt Test executable registered with CTest; GUI tests run on the offscreen platform.
+function(timesink_add_test name)
+    cmake_parse_arguments(ARG "GUI" "TIMEOUT" "SOURCES;LIBS;LABELS" ${ARGN})
+    add_executable(${name} ${ARG_SOURCES})
+    set_target_properties(${name} PROPERTIES AUTOMOC ON)
+    target_link_libraries(${name} PRIVATE Qt6::Test ${ARG_LIBS})
+    target_compile_definitions(${name} PRIVATE TIMESINK_FIXTURES_DIR="${TIMESINK_FIXTURES_DIR}"
+                                               TIMESINK_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+    timesink_set_warnings(${name})
+    add_test(NAME ${name} COMMAND ${name})
+    if(NOT ARG_TIMEOUT)
+        set(ARG_TIMEOUT 300)
+    endif()
+    set_tests_properties(${name} PROPERTIES LABELS "${ARG_LABELS}" TIMEOUT ${ARG_TIMEOUT})
+    if(ARG_GUI)
+        set_tests_properties(${name} PROPERTIES ENVIRONMENT "QT_QPA_PLATFORM=offscreen")
+    endif()
+endfunction()

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/types.h"
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace timesink::model {
+
+/// One argument value: an integer, a float, a bool or an interned string.
+struct ArgValue
+{
+    enum class Type : std::uint8_t { Int, Double, Bool, String };
+    Type type = Type::Int;
+    union {
+        std::int64_t i;
+        double d;
+        std::uint32_t s;
+    };
+
+    ArgValue()
+        : i(0)
+    {
+    }
+    static ArgValue fromInt(std::int64_t v)
+    {
+        ArgValue a;
+        a.type = Type::Int;
+        a.i = v;
+        return a;
+    }
+    static ArgValue fromDouble(double v)
+    {
+        ArgValue a;
+        a.type = Type::Double;
+        a.d = v;
+        return a;
+    }
+    static ArgValue fromBool(bool v)
+    {
+        ArgValue a;
+        a.type = Type::Bool;
+        a.i = v ? 1 : 0;
+        return a;
+    }
+    static ArgValue fromString(StringId v)
+    {
+        ArgValue a;
+        a.type = Type::String;
+        a.i = 0;
+        a.s = v.value;
+        return a;
+    }
+    [[nodiscard]] std::int64_t rawBits() const { return i; }
+};
+
+struct Arg
+{
+    StringId key;
+    ArgValue value;
+};
+
+/// Deduplicated argument sets, stored apart from the hot slice columns.
+/// Keys are kept in insertion order (the order of the source) so dumps are faithful.
+class ArgStore
+{
+public:
+    /// Adds `args` (or finds an identical set) and returns its id. An empty span gives an invalid id.
+    ArgSetId add(std::span<const Arg> args);
+    [[nodiscard]] std::span<const Arg> get(ArgSetId id) const;
+    /// First value for `key` in the set, or nullptr.
+    [[nodiscard]] const ArgValue* find(ArgSetId id, StringId key) const;
+    [[nodiscard]] std::size_t setCount() const { return m_offsets.empty() ? 0 : m_offsets.size() - 1; }
+    [[nodiscard]] std::size_t bytesUsed() const;
+    void shrinkToFit();
+
+private:
+    std::vector<Arg> m_args;
+    std::vector<std::uint32_t> m_offsets; // set i = [m_offsets[i], m_offsets[i+1])
+    std::unordered_multimap<std::uint64_t, std::uint32_t> m_dedupe; // content hash -> set id
+};
+
+} // namespace timesink::model

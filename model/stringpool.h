@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/types.h"
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace timesink::model {
+
+/// Interns strings once. Ids are dense; id 0 is the empty string. Equality is by contents
+/// (hash collisions are resolved by comparing the text, never by trusting the hash).
+/// Not thread-safe for interning; a frozen pool is safe to read from many threads.
+class StringPool
+{
+public:
+    StringPool();
+    StringPool(const StringPool&) = delete;
+    StringPool& operator=(const StringPool&) = delete;
+    StringPool(StringPool&&) noexcept;
+    StringPool& operator=(StringPool&&) noexcept;
+    ~StringPool();
+
+    StringId intern(std::string_view text);
+    /// The id of `text` if already interned, else an empty id.
+    [[nodiscard]] StringId find(std::string_view text) const;
+    [[nodiscard]] std::string_view view(StringId id) const;
+    [[nodiscard]] std::size_t size() const { return m_views.size(); }
+    [[nodiscard]] std::size_t bytesUsed() const;
+
+private:
+    // Text lives in large blocks so views stay valid while the pool grows.
+    std::vector<std::unique_ptr<char[]>> m_blocks;
+    std::size_t m_blockUsed = 0;
+    std::size_t m_blockSize = 0;
+    std::vector<std::string_view> m_views;
+    std::unordered_map<std::string_view, std::uint32_t> m_index;
+};
+
+} // namespace timesink::model

@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/argstore.h"
+#include "model/stringpool.h"
+#include "model/track.h"
+#include "model/types.h"
+
+#include <array>
+#include <memory>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace timesink::model {
+
+/// A link from a host launch to the device work it caused, or from forward to backward.
+struct Flow
+{
+    SliceRef from;
+    SliceRef to;
+    FlowKind kind = FlowKind::Launch;
+};
+
+/// One training/inference step. Traces without markers get one synthetic step over the whole span.
+struct Step
+{
+    std::int64_t number = 0;
+    StringId name;
+    TimeNs start = 0;
+    TimeNs end = 0;
+    SliceRef marker; // the ProfilerStep#N slice, when there is one
+    bool synthetic = false;
+    [[nodiscard]] TimeNs duration() const { return end - start; }
+};
+
+struct Device
+{
+    DeviceKind kind = DeviceKind::Gpu;
+    std::int32_t index = 0;
+    std::string name; // "NVIDIA A100-SXM4-80GB", "Ascend910B", "RK3588"
+};
+
+struct ImportWarning
+{
+    std::string kind; // stable key, e.g. "truncated", "bad_ts", "unmatched_end"
+    std::uint64_t count = 0;
+    std::string message; // the first occurrence, for people
+};
+
+struct TraceMetadata
+{
+    std::string format;        // "kineto", "kineto-legacy", "torch_npu", "msprof", "msprof-db", "rknn"
+    std::string formatVersion; // schemaVersion, CANN version, toolkit version …
+    std::string sourcePath;
+    std::vector<Device> devices;
+    std::int32_t rank = -1;
+    std::int32_t worldSize = -1;
+    std::string profilerLevel;
+    /// Timestamps were laid out by the importer (e.g. RKNN tables have none), not measured.
+    bool syntheticTimestamps = false;
+    /// Further facts worth showing (key, value), in insertion order.
+    std::vector<std::pair<std::string, std::string>> properties;
+};
+
+/// The frozen, immutable result of an import. Shared across threads as `std::shared_ptr<const Trace>`.
+class Trace
+{
+public:
+    [[nodiscard]] const StringPool& strings() const { return m_strings; }
+    [[nodiscard]] std::string_view str(StringId id) const { return m_strings.view(id); }
+    [[nodiscard]] const ArgStore& argStore() const { return m_args; }
+    [[nodiscard]] std::span<const Arg> args(ArgSetId id) const { return m_args.get(id); }
+    /// Value of arg `key` of a slice, or nullptr (the key is looked up in the string pool).
+    [[nodiscard]] const ArgValue* arg(SliceRef slice, std::string_view key) const;
+
+    [[nodiscard]] std::span<const Track> tracks() const { return m_tracks; }
+    [[nodiscard]] const Track& track(TrackId id) const { return m_tracks[id.value]; }
+
+    [[nodiscard]] std::span<const Flow> flows() const { return m_flows; }
+    /// Flows whose source is `slice` (flows are sorted by source).
+    [[nodiscard]] std::span<const Flow> flowsFrom(SliceRef slice) const;
+    /// Indices into flows() of the flows that end at `slice`.
+    [[nodiscard]] std::vector<std::uint32_t> flowsTo(SliceRef slice) const;
+
+    [[nodiscard]] std::span<const Step> steps() const { return m_steps; }
+    [[nodiscard]] const TraceMetadata& metadata() const { return m_metadata; }
+    [[nodiscard]] std::span<const ImportWarning> warnings() const { return m_warnings; }
+
+    [[nodiscard]] TimeNs startNs() const { return m_start; }
+    [[nodiscard]] TimeNs endNs() const { return m_end; }
+    [[nodiscard]] TimeNs spanNs() const { return m_end - m_start; }
+    [[nodiscard]] std::size_t sliceCount() const { return m_sliceCount; }
+    [[nodiscard]] std::uint64_t categoryCount(SliceCategory c) const
+    {
+        return m_categoryCounts[static_cast<std::size_t>(c)];
+    }
+    /// Memory held by the model (columns, indexes, strings, args), for benchmarks.
+    [[nodiscard]] std::size_t bytesUsed() const;
+
+private:
+    friend class TraceBuilder;
+    StringPool m_strings;
+    ArgStore m_args;
+    std::vector<Track> m_tracks;
+    std::vector<Flow> m_flows;
+    std::vector<std::uint32_t> m_flowsByTarget; // indices into m_flows sorted by `to`
+    std::vector<Step> m_steps;
+    TraceMetadata m_metadata;
+    std::vector<ImportWarning> m_warnings;
+    std::array<std::uint64_t, kSliceCategoryCount> m_categoryCounts {};
+    std::size_t m_sliceCount = 0;
+    TimeNs m_start = 0;
+    TimeNs m_end = 0;
+};
+
+using TracePtr = std::shared_ptr<const Trace>;
+
+} // namespace timesink::model

@@ -1,0 +1,433 @@
+// SPDX-License-Identifier: MIT
+#include "model/tracebuilder.h"
+
+#include <algorithm>
+#include <array>
+#include <limits>
+#include <numeric>
+#include <string>
+
+namespace timesink::model {
+
+namespace {
+constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
+constexpr std::size_t kMaxDepth = std::numeric_limits<std::uint16_t>::max();
+
+template <typename T>
+void permute(std::vector<T>& column, const std::vector<std::uint32_t>& order)
+{
+    std::vector<T> sorted;
+    sorted.reserve(column.size());
+    for (std::uint32_t i : order)
+        sorted.push_back(column[i]);
+    column = std::move(sorted);
+}
+
+SliceCategory dominantOf(const std::array<TimeNs, kSliceCategoryCount>& time)
+{
+    std::size_t best = static_cast<std::size_t>(SliceCategory::Other);
+    TimeNs bestTime = -1;
+    for (std::size_t c = 0; c < time.size(); ++c) {
+        if (time[c] > bestTime) {
+            bestTime = time[c];
+            best = c;
+        }
+    }
+    return static_cast<SliceCategory>(best);
+}
+} // namespace
+
+TraceBuilder::TraceBuilder()
+    : m_trace(new Trace())
+{
+}
+
+TraceBuilder::~TraceBuilder() = default;
+
+TrackId TraceBuilder::addTrack(const TrackInfo& info)
+{
+    Track t;
+    t.id = TrackId(static_cast<std::uint32_t>(m_trace->m_tracks.size()));
+    t.name = intern(info.name);
+    t.processName = intern(info.processName);
+    t.threadName = intern(info.threadName);
+    t.processKey = intern(info.processKey);
+    t.threadKey = intern(info.threadKey);
+    t.deviceKind = info.deviceKind;
+    t.role = info.role;
+    t.deviceIndex = info.deviceIndex;
+    t.streamId = info.streamId;
+    t.sortIndex = info.sortIndex;
+    m_trace->m_tracks.push_back(std::move(t));
+    return m_trace->m_tracks.back().id;
+}
+
+void TraceBuilder::setTrackNames(TrackId id, std::string_view name, std::string_view processName,
+                                 std::string_view threadName)
+{
+    Track& t = m_trace->m_tracks[id.value];
+    t.name = intern(name);
+    t.processName = intern(processName);
+    t.threadName = intern(threadName);
+}
+
+void TraceBuilder::setTrackSortIndex(TrackId id, std::int32_t sortIndex)
+{
+    m_trace->m_tracks[id.value].sortIndex = sortIndex;
+}
+
+SliceRef TraceBuilder::addSlice(TrackId trackId, const SliceInput& s)
+{
+    Track& t = m_trace->m_tracks[trackId.value];
+    const auto index = static_cast<std::uint32_t>(t.m_ts.size());
+    t.m_ts.push_back(s.ts);
+    t.m_dur.push_back(std::max<TimeNs>(0, s.dur));
+    t.m_name.push_back(s.name);
+    t.m_rawCategory.push_back(s.rawCategory);
+    t.m_args.push_back(s.args.value);
+    t.m_category.push_back(static_cast<std::uint8_t>(s.category));
+    t.m_flags.push_back(s.flags);
+    ++m_sliceCount;
+    return SliceRef {trackId, SliceIndex(index)};
+}
+
+void TraceBuilder::addCounterSample(TrackId trackId, TimeNs ts, double value)
+{
+    Track& t = m_trace->m_tracks[trackId.value];
+    t.m_counterTs.push_back(ts);
+    t.m_counterValues.push_back(value);
+}
+
+void TraceBuilder::addFlow(SliceRef from, SliceRef to, FlowKind kind)
+{
+    if (from.isValid() && to.isValid())
+        m_trace->m_flows.push_back(Flow {from, to, kind});
+}
+
+void TraceBuilder::addFlowAt(TrackId fromTrack, TimeNs fromTs, TrackId toTrack, TimeNs toTs, FlowKind kind,
+                             bool bindEnclosing)
+{
+    m_flowsAt.push_back(PendingFlowAt {fromTrack, fromTs, toTrack, toTs, kind, bindEnclosing});
+}
+
+void TraceBuilder::addStep(std::int64_t number, StringId name, TimeNs start, TimeNs end, SliceRef marker)
+{
+    m_trace->m_steps.push_back(Step {number, name, start, std::max(start, end), marker, false});
+}
+
+void TraceBuilder::warn(std::string_view kind, std::string_view message, std::uint64_t count)
+{
+    auto it = m_warningIndex.find(kind);
+    if (it == m_warningIndex.end()) {
+        m_warningIndex.emplace(std::string(kind), m_trace->m_warnings.size());
+        m_trace->m_warnings.push_back(ImportWarning {std::string(kind), count, std::string(message)});
+        return;
+    }
+    m_trace->m_warnings[it->second].count += count;
+}
+
+std::uint64_t TraceBuilder::warningCount(std::string_view kind) const
+{
+    auto it = m_warningIndex.find(kind);
+    return it == m_warningIndex.end() ? 0 : m_trace->m_warnings[it->second].count;
+}
+
+void TraceBuilder::finalizeTrack(Track& t, std::vector<std::uint32_t>& oldToNew)
+{
+    const std::size_t n = t.m_ts.size();
+    oldToNew.clear();
+
+    // Sort by (ts, -dur); the stable sort keeps the source order of identical slices.
+    bool sorted = true;
+    for (std::size_t i = 1; i < n && sorted; ++i)
+        sorted = t.m_ts[i - 1] < t.m_ts[i] || (t.m_ts[i - 1] == t.m_ts[i] && t.m_dur[i - 1] >= t.m_dur[i]);
+    if (!sorted) {
+        std::vector<std::uint32_t> order(n);
+        std::iota(order.begin(), order.end(), 0U);
+        std::stable_sort(order.begin(), order.end(), [&t](std::uint32_t a, std::uint32_t b) {
+            if (t.m_ts[a] != t.m_ts[b])
+                return t.m_ts[a] < t.m_ts[b];
+            return t.m_dur[a] > t.m_dur[b];
+        });
+        permute(t.m_ts, order);
+        permute(t.m_dur, order);
+        permute(t.m_name, order);
+        permute(t.m_rawCategory, order);
+        permute(t.m_args, order);
+        permute(t.m_category, order);
+        permute(t.m_flags, order);
+        oldToNew.resize(n);
+        for (std::uint32_t k = 0; k < n; ++k)
+            oldToNew[order[k]] = k;
+    }
+
+    // Depth and parent with a stack of open slices. A slice that starts inside the top but ends after it
+    // (a partial overlap, which only broken sources produce) goes one level deeper without a parent, which
+    // keeps the invariant that slices of one depth never overlap.
+    t.m_depth.assign(n, 0);
+    t.m_parent.assign(n, kNone);
+    t.m_byDepth.clear();
+    std::vector<std::uint32_t> stack;
+    for (std::uint32_t i = 0; i < n; ++i) {
+        const TimeNs ts = t.m_ts[i];
+        const TimeNs end = ts + t.m_dur[i];
+        while (!stack.empty()) {
+            const std::uint32_t top = stack.back();
+            const TimeNs topEnd = t.m_ts[top] + t.m_dur[top];
+            if (topEnd > ts)
+                break;
+            stack.pop_back();
+        }
+        if (stack.size() >= kMaxDepth)
+            stack.resize(kMaxDepth - 1);
+        for (std::size_t k = stack.size(); k-- > 0;) {
+            const std::uint32_t cand = stack[k];
+            if (t.m_ts[cand] + t.m_dur[cand] >= end) {
+                t.m_parent[i] = cand;
+                break;
+            }
+        }
+        if (!stack.empty() && t.m_parent[i] != stack.back())
+            t.m_flags[i] |= SliceFlags::kPartialOverlap;
+        const auto depth = static_cast<std::uint16_t>(stack.size());
+        t.m_depth[i] = depth;
+        if (t.m_byDepth.size() <= depth)
+            t.m_byDepth.resize(depth + 1);
+        t.m_byDepth[depth].push_back(i);
+        stack.push_back(i);
+    }
+
+    // Summaries: level 0 merges kSummaryFanout consecutive slices of one depth, each further level merges
+    // kSummaryFanout buckets of the level below, until a level has a single bucket.
+    t.m_summaries.assign(t.m_byDepth.size(), {});
+    for (std::size_t d = 0; d < t.m_byDepth.size(); ++d) {
+        const auto& idx = t.m_byDepth[d];
+        if (idx.size() <= kSummaryFanout)
+            continue;
+        auto& levels = t.m_summaries[d];
+        std::vector<SummaryBucket> level;
+        level.reserve(idx.size() / kSummaryFanout + 1);
+        for (std::size_t b = 0; b < idx.size(); b += kSummaryFanout) {
+            std::array<TimeNs, kSliceCategoryCount> time {};
+            SummaryBucket bucket;
+            bucket.start = t.m_ts[idx[b]];
+            const std::size_t e = std::min(idx.size(), b + kSummaryFanout);
+            for (std::size_t k = b; k < e; ++k) {
+                const std::uint32_t i = idx[k];
+                bucket.end = std::max(bucket.end, t.m_ts[i] + t.m_dur[i]);
+                bucket.busyNs += t.m_dur[i];
+                time[t.m_category[i]] += std::max<TimeNs>(1, t.m_dur[i]);
+            }
+            bucket.count = static_cast<std::uint32_t>(e - b);
+            bucket.dominant = dominantOf(time);
+            level.push_back(bucket);
+        }
+        levels.push_back(std::move(level));
+        while (levels.back().size() > 1) {
+            const auto& below = levels.back();
+            std::vector<SummaryBucket> up;
+            up.reserve(below.size() / kSummaryFanout + 1);
+            for (std::size_t b = 0; b < below.size(); b += kSummaryFanout) {
+                std::array<TimeNs, kSliceCategoryCount> time {};
+                SummaryBucket bucket;
+                bucket.start = below[b].start;
+                const std::size_t e = std::min(below.size(), b + kSummaryFanout);
+                for (std::size_t k = b; k < e; ++k) {
+                    bucket.end = std::max(bucket.end, below[k].end);
+                    bucket.busyNs += below[k].busyNs;
+                    bucket.count += below[k].count;
+                    time[static_cast<std::size_t>(below[k].dominant)] += std::max<TimeNs>(1, below[k].busyNs);
+                }
+                bucket.dominant = dominantOf(time);
+                up.push_back(bucket);
+            }
+            levels.push_back(std::move(up));
+        }
+    }
+
+    // Counter samples sorted by time.
+    if (!std::is_sorted(t.m_counterTs.begin(), t.m_counterTs.end())) {
+        std::vector<std::uint32_t> order(t.m_counterTs.size());
+        std::iota(order.begin(), order.end(), 0U);
+        std::stable_sort(order.begin(), order.end(),
+                         [&t](std::uint32_t a, std::uint32_t b) { return t.m_counterTs[a] < t.m_counterTs[b]; });
+        permute(t.m_counterTs, order);
+        permute(t.m_counterValues, order);
+    }
+
+    // Extent and busy time.
+    bool any = false;
+    t.m_busy = 0;
+    if (!t.m_byDepth.empty()) {
+        for (std::uint32_t i : t.m_byDepth[0]) {
+            t.m_busy += t.m_dur[i];
+        }
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        const TimeNs end = t.m_ts[i] + t.m_dur[i];
+        t.m_start = any ? std::min(t.m_start, t.m_ts[i]) : t.m_ts[i];
+        t.m_end = any ? std::max(t.m_end, end) : end;
+        any = true;
+    }
+    if (!t.m_counterTs.empty()) {
+        t.m_start = any ? std::min(t.m_start, t.m_counterTs.front()) : t.m_counterTs.front();
+        t.m_end = any ? std::max(t.m_end, t.m_counterTs.back()) : t.m_counterTs.back();
+    }
+
+    t.m_ts.shrink_to_fit();
+    t.m_dur.shrink_to_fit();
+    t.m_name.shrink_to_fit();
+    t.m_rawCategory.shrink_to_fit();
+    t.m_args.shrink_to_fit();
+    t.m_category.shrink_to_fit();
+    t.m_flags.shrink_to_fit();
+    for (auto& d : t.m_byDepth)
+        d.shrink_to_fit();
+}
+
+TracePtr TraceBuilder::finalize()
+{
+    Trace& trace = *m_trace;
+    std::vector<std::vector<std::uint32_t>> remap(trace.m_tracks.size());
+    for (std::size_t i = 0; i < trace.m_tracks.size(); ++i)
+        finalizeTrack(trace.m_tracks[i], remap[i]);
+
+    auto mapRef = [&](SliceRef r) -> SliceRef {
+        if (!r.isValid() || r.track.value >= remap.size())
+            return {};
+        const Track& t = trace.m_tracks[r.track.value];
+        if (r.index.value >= t.size())
+            return {};
+        const auto& m = remap[r.track.value];
+        return m.empty() ? r : SliceRef {r.track, SliceIndex(m[r.index.value])};
+    };
+
+    for (Flow& f : trace.m_flows) {
+        f.from = mapRef(f.from);
+        f.to = mapRef(f.to);
+    }
+    std::uint64_t unresolved = 0;
+    for (const PendingFlowAt& p : m_flowsAt) {
+        if (!p.fromTrack.isValid() || !p.toTrack.isValid() || p.fromTrack.value >= trace.m_tracks.size()
+            || p.toTrack.value >= trace.m_tracks.size()) {
+            ++unresolved;
+            continue;
+        }
+        const Track& from = trace.m_tracks[p.fromTrack.value];
+        const Track& to = trace.m_tracks[p.toTrack.value];
+        const SliceIndex src = from.sliceAt(p.fromTs);
+        SliceIndex dst;
+        if (p.bindEnclosing) {
+            dst = to.sliceAt(p.toTs);
+        } else if (to.depthCount() > 0) {
+            const auto& top = to.slicesAtDepth(0);
+            auto it = std::partition_point(top.begin(), top.end(), [&](std::uint32_t i) { return to.ts(i) < p.toTs; });
+            if (it != top.end())
+                dst = SliceIndex(*it);
+        }
+        if (!src.isValid() || !dst.isValid()) {
+            ++unresolved;
+            continue;
+        }
+        trace.m_flows.push_back(Flow {SliceRef {p.fromTrack, src}, SliceRef {p.toTrack, dst}, p.kind});
+    }
+    m_flowsAt = {};
+    if (unresolved > 0)
+        warn("flow_unresolved", "flow events whose start or end lies on no slice were dropped", unresolved);
+    std::erase_if(trace.m_flows, [](const Flow& f) { return !f.from.isValid() || !f.to.isValid(); });
+    std::sort(trace.m_flows.begin(), trace.m_flows.end(), [](const Flow& a, const Flow& b) {
+        return a.from != b.from ? a.from < b.from : a.to < b.to;
+    });
+    trace.m_flows.erase(std::unique(trace.m_flows.begin(), trace.m_flows.end(),
+                                    [](const Flow& a, const Flow& b) { return a.from == b.from && a.to == b.to; }),
+                        trace.m_flows.end());
+    trace.m_flows.shrink_to_fit();
+    trace.m_flowsByTarget.resize(trace.m_flows.size());
+    std::iota(trace.m_flowsByTarget.begin(), trace.m_flowsByTarget.end(), 0U);
+    std::sort(trace.m_flowsByTarget.begin(), trace.m_flowsByTarget.end(),
+              [&](std::uint32_t a, std::uint32_t b) { return trace.m_flows[a].to < trace.m_flows[b].to; });
+
+    // Extent and counts.
+    bool any = false;
+    trace.m_sliceCount = 0;
+    trace.m_categoryCounts.fill(0);
+    for (const Track& t : trace.m_tracks) {
+        trace.m_sliceCount += t.size();
+        for (std::size_t i = 0; i < t.size(); ++i)
+            ++trace.m_categoryCounts[t.m_category[i]];
+        if (t.empty() && t.m_counterTs.empty())
+            continue;
+        trace.m_start = any ? std::min(trace.m_start, t.startNs()) : t.startNs();
+        trace.m_end = any ? std::max(trace.m_end, t.endNs()) : t.endNs();
+        any = true;
+    }
+
+    for (Step& s : trace.m_steps)
+        s.marker = mapRef(s.marker);
+    std::stable_sort(trace.m_steps.begin(), trace.m_steps.end(),
+                     [](const Step& a, const Step& b) { return a.start < b.start; });
+    if (trace.m_steps.empty()) {
+        trace.m_steps.push_back(
+            Step {0, trace.m_strings.intern("whole trace"), trace.m_start, trace.m_end, SliceRef {}, true});
+    }
+
+    trace.m_args.shrinkToFit();
+    m_sliceCount = 0;
+    m_warningIndex.clear();
+    TracePtr frozen(m_trace.release());
+    m_trace.reset(new Trace());
+    return frozen;
+}
+
+// ---- Conveniences ----
+
+TrackId TraceBuilder::hostThread(std::string_view name, std::int64_t pid, std::int64_t tid)
+{
+    const std::string pidText = std::to_string(pid);
+    const std::string tidText = std::to_string(tid);
+    const std::string process = "process " + pidText;
+    return addTrack(TrackInfo {name, process, name, pidText, tidText, DeviceKind::Cpu, TrackRole::HostThread, -1, -1,
+                               0});
+}
+
+TrackId TraceBuilder::deviceStream(std::int32_t device, std::int64_t stream, DeviceKind kind, TrackRole role)
+{
+    const std::string process = std::string(kind == DeviceKind::Gpu ? "GPU " : "NPU ") + std::to_string(device);
+    const std::string name = "stream " + std::to_string(stream);
+    return addTrack(TrackInfo {name, process, name, std::to_string(device), std::to_string(stream), kind, role,
+                               device, stream, 0});
+}
+
+SliceRef TraceBuilder::slice(TrackId track, SliceCategory category, std::string_view name, TimeNs ts, TimeNs dur,
+                             std::span<const Arg> args)
+{
+    SliceInput in;
+    in.ts = ts;
+    in.dur = dur;
+    in.name = intern(name);
+    in.category = category;
+    in.args = addArgs(args);
+    return addSlice(track, in);
+}
+
+SliceRef TraceBuilder::memcpy(TrackId track, MemcpyDirection direction, HostMemoryKind memory, TimeNs ts, TimeNs dur,
+                              std::string_view name)
+{
+    SliceInput in;
+    in.ts = ts;
+    in.dur = dur;
+    in.name = intern(name.empty() ? std::string_view("Memcpy") : name);
+    in.category = SliceCategory::Memcpy;
+    in.setMemcpy(direction, memory);
+    return addSlice(track, in);
+}
+
+SliceRef TraceBuilder::step(TrackId track, std::int64_t number, TimeNs ts, TimeNs dur)
+{
+    const std::string name = "ProfilerStep#" + std::to_string(number);
+    const SliceRef marker = slice(track, SliceCategory::Step, name, ts, dur);
+    addStep(number, intern(name), ts, ts + dur, marker);
+    return marker;
+}
+
+} // namespace timesink::model

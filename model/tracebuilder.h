@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/trace.h"
+
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace timesink::model {
+
+/// Everything about a track that an importer knows when it first meets it.
+struct TrackInfo
+{
+    std::string_view name;
+    std::string_view processName;
+    std::string_view threadName;
+    std::string_view processKey;
+    std::string_view threadKey;
+    DeviceKind deviceKind = DeviceKind::Cpu;
+    TrackRole role = TrackRole::HostThread;
+    std::int32_t deviceIndex = -1;
+    std::int64_t streamId = -1;
+    std::int32_t sortIndex = 0;
+};
+
+/// A complete slice as an importer hands it over.
+struct SliceInput
+{
+    TimeNs ts = 0;
+    TimeNs dur = 0;
+    StringId name;
+    SliceCategory category = SliceCategory::Other;
+    StringId rawCategory;
+    ArgSetId args;
+    std::uint8_t flags = 0;
+
+    SliceInput& setMemcpy(MemcpyDirection d, HostMemoryKind m)
+    {
+        flags = static_cast<std::uint8_t>((flags & ~(SliceFlags::kDirectionMask | SliceFlags::kMemoryMask))
+                                          | static_cast<std::uint8_t>(d)
+                                          | (static_cast<std::uint8_t>(m) << SliceFlags::kMemoryShift));
+        return *this;
+    }
+};
+
+/// Builds a Trace: importers (and tests) add tracks, slices, flows, steps and warnings in any order,
+/// then finalize() sorts, nests, indexes and freezes it.
+///
+/// Slice references returned by the builder are *pre-sort* handles: they stay valid for addFlow()
+/// and addStep() and are remapped to final indices by finalize().
+///
+/// Test example:
+///   TraceBuilder b;
+///   auto host = b.hostThread("main");
+///   auto gpu = b.deviceStream(0, 7);
+///   auto launch = b.slice(host, SliceCategory::RuntimeApi, "cudaLaunchKernel", 0, 10);
+///   auto k = b.slice(gpu, SliceCategory::Kernel, "conv", 20, 100);
+///   b.addFlow(launch, k);
+///   TracePtr t = b.finalize();
+class TraceBuilder
+{
+public:
+    TraceBuilder();
+    TraceBuilder(const TraceBuilder&) = delete;
+    TraceBuilder& operator=(const TraceBuilder&) = delete;
+    ~TraceBuilder();
+
+    StringId intern(std::string_view text) { return m_trace->m_strings.intern(text); }
+    [[nodiscard]] std::string_view str(StringId id) const { return m_trace->m_strings.view(id); }
+    ArgSetId addArgs(std::span<const Arg> args) { return m_trace->m_args.add(args); }
+    TraceMetadata& metadata() { return m_trace->m_metadata; }
+
+    TrackId addTrack(const TrackInfo& info);
+    [[nodiscard]] std::size_t trackCount() const { return m_trace->m_tracks.size(); }
+    [[nodiscard]] const Track& track(TrackId id) const { return m_trace->m_tracks[id.value]; }
+    /// Renames a track (thread names often arrive after the first events).
+    void setTrackNames(TrackId id, std::string_view name, std::string_view processName, std::string_view threadName);
+    void setTrackSortIndex(TrackId id, std::int32_t sortIndex);
+
+    SliceRef addSlice(TrackId track, const SliceInput& slice);
+    [[nodiscard]] std::size_t sliceCount() const { return m_sliceCount; }
+    void addCounterSample(TrackId track, TimeNs ts, double value);
+
+    void addFlow(SliceRef from, SliceRef to, FlowKind kind = FlowKind::Launch);
+    /// A flow given by its endpoints' times (Chrome `s`/`f` events). The source binds to the deepest
+    /// slice enclosing `fromTs` on `fromTrack`; the target binds to the enclosing slice when
+    /// `bindEnclosing` (Chrome `"bp": "e"`), else to the next slice starting at or after `toTs`.
+    /// Unresolvable flows are counted as the warning "flow_unresolved".
+    void addFlowAt(TrackId fromTrack, TimeNs fromTs, TrackId toTrack, TimeNs toTs, FlowKind kind,
+                   bool bindEnclosing);
+
+    void addStep(std::int64_t number, StringId name, TimeNs start, TimeNs end, SliceRef marker = {});
+
+    /// Counts one (or `count`) occurrence of a warning kind; the first message is kept.
+    void warn(std::string_view kind, std::string_view message, std::uint64_t count = 1);
+    [[nodiscard]] std::uint64_t warningCount(std::string_view kind) const;
+
+    /// Sorts, computes depth/parent, builds indexes and summaries, resolves flows, creates the
+    /// synthetic step when there are none, and freezes the trace. The builder is empty afterwards.
+    TracePtr finalize();
+
+    // ---- Conveniences for tests and simple importers ----
+    TrackId hostThread(std::string_view name = "main", std::int64_t pid = 1, std::int64_t tid = 1);
+    TrackId deviceStream(std::int32_t device, std::int64_t stream, DeviceKind kind = DeviceKind::Gpu,
+                         TrackRole role = TrackRole::DeviceCompute);
+    SliceRef slice(TrackId track, SliceCategory category, std::string_view name, TimeNs ts, TimeNs dur,
+                   std::span<const Arg> args = {});
+    SliceRef memcpy(TrackId track, MemcpyDirection direction, HostMemoryKind memory, TimeNs ts, TimeNs dur,
+                    std::string_view name = {});
+    /// A ProfilerStep#N marker slice on `track` plus the step it defines.
+    SliceRef step(TrackId track, std::int64_t number, TimeNs ts, TimeNs dur);
+
+private:
+    struct PendingFlowAt
+    {
+        TrackId fromTrack;
+        TimeNs fromTs;
+        TrackId toTrack;
+        TimeNs toTs;
+        FlowKind kind;
+        bool bindEnclosing;
+    };
+    void finalizeTrack(Track& track, std::vector<std::uint32_t>& oldToNew);
+
+    std::unique_ptr<Trace> m_trace;
+    std::vector<PendingFlowAt> m_flowsAt;
+    std::map<std::string, std::size_t, std::less<>> m_warningIndex;
+    std::size_t m_sliceCount = 0;
+};
+
+} // namespace timesink::model

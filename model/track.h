@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/types.h"
+
+#include <span>
+#include <utility>
+#include <vector>
+
+namespace timesink::model {
+
+class TraceBuilder;
+
+/// A run of consecutive slices of one depth, merged for drawing at coarse zoom levels.
+/// Level 0 groups kSummaryFanout slices; level k groups kSummaryFanout buckets of level k-1.
+struct SummaryBucket
+{
+    TimeNs start = 0;
+    TimeNs end = 0;
+    std::uint32_t count = 0;        // slices covered
+    SliceCategory dominant = SliceCategory::Other; // category covering the most time
+    TimeNs busyNs = 0;              // sum of the covered slice durations
+};
+inline constexpr std::size_t kSummaryFanout = 16;
+
+/// One timeline row: a host thread, a device stream / NPU queue, a copy engine, a communication plane
+/// or a counter. Slices are stored as columns sorted by (ts, -dur); at every depth they do not overlap,
+/// so a time range maps to an index range by binary search.
+class Track
+{
+public:
+    TrackId id;
+    StringId name;        // display label, e.g. "stream 7" or "thread 1234 (python)"
+    StringId processName; // e.g. "GPU 0", "python (1234)", "Ascend Hardware"
+    StringId threadName;
+    StringId processKey; // the raw process id as text ("1234", "CPU functions")
+    StringId threadKey;  // the raw thread id as text
+    DeviceKind deviceKind = DeviceKind::Cpu;
+    TrackRole role = TrackRole::HostThread;
+    std::int32_t deviceIndex = -1;
+    std::int64_t streamId = -1;
+    std::int32_t sortIndex = 0;
+
+    [[nodiscard]] std::size_t size() const { return m_ts.size(); }
+    [[nodiscard]] bool empty() const { return m_ts.empty(); }
+    [[nodiscard]] TimeNs ts(std::uint32_t i) const { return m_ts[i]; }
+    [[nodiscard]] TimeNs dur(std::uint32_t i) const { return m_dur[i]; }
+    [[nodiscard]] TimeNs end(std::uint32_t i) const { return m_ts[i] + m_dur[i]; }
+    [[nodiscard]] StringId sliceName(std::uint32_t i) const { return m_name[i]; }
+    [[nodiscard]] SliceCategory category(std::uint32_t i) const { return static_cast<SliceCategory>(m_category[i]); }
+    [[nodiscard]] StringId rawCategory(std::uint32_t i) const { return m_rawCategory[i]; }
+    [[nodiscard]] std::uint16_t depth(std::uint32_t i) const { return m_depth[i]; }
+    /// Enclosing slice on this track, or an invalid index at top level.
+    [[nodiscard]] SliceIndex parent(std::uint32_t i) const { return SliceIndex(m_parent[i]); }
+    [[nodiscard]] ArgSetId args(std::uint32_t i) const { return ArgSetId(m_args[i]); }
+    [[nodiscard]] std::uint8_t flags(std::uint32_t i) const { return m_flags[i]; }
+    [[nodiscard]] MemcpyDirection direction(std::uint32_t i) const
+    {
+        return static_cast<MemcpyDirection>(m_flags[i] & SliceFlags::kDirectionMask);
+    }
+    [[nodiscard]] HostMemoryKind hostMemory(std::uint32_t i) const
+    {
+        return static_cast<HostMemoryKind>((m_flags[i] & SliceFlags::kMemoryMask) >> SliceFlags::kMemoryShift);
+    }
+
+    [[nodiscard]] std::span<const TimeNs> timestamps() const { return m_ts; }
+    [[nodiscard]] std::span<const TimeNs> durations() const { return m_dur; }
+
+    /// Number of depth levels (0 when the track has no slices).
+    [[nodiscard]] std::size_t depthCount() const { return m_byDepth.size(); }
+    /// Slice indices at `depth`, in time order, non-overlapping.
+    [[nodiscard]] std::span<const std::uint32_t> slicesAtDepth(std::size_t depth) const { return m_byDepth[depth]; }
+    /// Half-open range [first, last) into slicesAtDepth(depth) of slices intersecting [t0, t1].
+    [[nodiscard]] std::pair<std::size_t, std::size_t> rangeAtDepth(std::size_t depth, TimeNs t0, TimeNs t1) const;
+    /// Summary levels of `depth`: level 0 is the finest (kSummaryFanout slices a bucket).
+    [[nodiscard]] const std::vector<std::vector<SummaryBucket>>& summaries(std::size_t depth) const
+    {
+        return m_summaries[depth];
+    }
+    /// The deepest slice containing time t (ts <= t < end, or t == ts for zero-length slices), if any.
+    [[nodiscard]] SliceIndex sliceAt(TimeNs t) const;
+    /// The deepest slice containing t at or above `maxDepth`.
+    [[nodiscard]] SliceIndex sliceAt(TimeNs t, std::size_t maxDepth) const;
+
+    /// Earliest start and latest end of the slices (and counter samples) on this track.
+    [[nodiscard]] TimeNs startNs() const { return m_start; }
+    [[nodiscard]] TimeNs endNs() const { return m_end; }
+    /// Union of top-level slice time (time the track is busy).
+    [[nodiscard]] TimeNs busyNs() const { return m_busy; }
+
+    // Counter tracks: samples sorted by time.
+    [[nodiscard]] std::span<const TimeNs> counterTimes() const { return m_counterTs; }
+    [[nodiscard]] std::span<const double> counterValues() const { return m_counterValues; }
+
+    /// Bytes the slice columns and indexes of this track take.
+    [[nodiscard]] std::size_t bytesUsed() const;
+
+private:
+    friend class TraceBuilder;
+    std::vector<TimeNs> m_ts;
+    std::vector<TimeNs> m_dur;
+    std::vector<StringId> m_name;
+    std::vector<StringId> m_rawCategory;
+    std::vector<std::uint32_t> m_parent;
+    std::vector<std::uint32_t> m_args;
+    std::vector<std::uint16_t> m_depth;
+    std::vector<std::uint8_t> m_category;
+    std::vector<std::uint8_t> m_flags;
+    std::vector<std::vector<std::uint32_t>> m_byDepth;
+    std::vector<std::vector<std::vector<SummaryBucket>>> m_summaries; // [depth][level][bucket]
+    std::vector<TimeNs> m_counterTs;
+    std::vector<double> m_counterValues;
+    TimeNs m_start = 0;
+    TimeNs m_end = 0;
+    TimeNs m_busy = 0;
+};
+
+/// Bytes each slice costs in the columns plus the per-depth index (summaries add about 1/kSummaryFanout more).
+inline constexpr std::size_t kBytesPerSlice = sizeof(TimeNs) * 2 + sizeof(StringId) * 2 + sizeof(std::uint32_t) * 2
+    + sizeof(std::uint16_t) + sizeof(std::uint8_t) * 2 + sizeof(std::uint32_t);
+static_assert(kBytesPerSlice + sizeof(SummaryBucket) / kSummaryFanout < 64,
+              "a slice must cost well under 64 bytes including indexes");
+
+} // namespace timesink::model

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/trace.h"
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace timesink::parsers {
+
+/// Progress and cancellation, implemented by the caller (the CLI prints, the GUI forwards to a progress bar).
+/// Importers call report() every few MB and poll cancelled(); both must be cheap and thread-safe.
+class ProgressSink
+{
+public:
+    virtual ~ProgressSink() = default;
+    virtual void report(std::uint64_t bytesDone, std::uint64_t bytesTotal, std::string_view phase)
+    {
+        (void)bytesDone;
+        (void)bytesTotal;
+        (void)phase;
+    }
+    [[nodiscard]] virtual bool cancelled() const { return false; }
+};
+
+/// Plain options; no settings singletons.
+struct ImportOptions
+{
+    /// Upper bound on decompressed bytes (a decompression bomb stops here with a warning).
+    std::uint64_t maxDecompressedBytes = 64ULL << 30;
+    /// Upper bound on a single JSON event object; larger ones are skipped with a warning.
+    std::uint64_t maxEventBytes = 64ULL << 20;
+    /// Worker threads used for parsing (0 = pick from the hardware).
+    unsigned threads = 0;
+};
+
+enum class ImportErrorKind : std::uint8_t {
+    None,
+    CannotRead,    // missing, unreadable, a directory where a file was needed …
+    NotRecognised, // readable, but not a trace we know
+    Malformed,     // recognised, but nothing usable could be read
+    Cancelled,
+};
+
+/// The outcome of an import: a frozen trace, or an error naming the file and what was expected.
+struct ImportResult
+{
+    model::TracePtr trace;
+    ImportErrorKind errorKind = ImportErrorKind::None;
+    std::string error;
+
+    [[nodiscard]] bool ok() const { return trace != nullptr; }
+    static ImportResult failure(ImportErrorKind kind, std::string message)
+    {
+        ImportResult r;
+        r.errorKind = kind;
+        r.error = std::move(message);
+        return r;
+    }
+    static ImportResult success(model::TracePtr t)
+    {
+        ImportResult r;
+        r.trace = std::move(t);
+        return r;
+    }
+};
+
+/// What detection sees of a path: the path itself, whether it is a directory (and its entries, recursively
+/// to a small depth), and for files the first bytes after gzip/zstd has been unwrapped.
+struct SourceProbe
+{
+    std::filesystem::path path;
+    bool isDirectory = false;
+    std::vector<std::filesystem::path> entries; // relative to path, for directories
+    std::string head;                           // first bytes of the (decompressed) file content
+    std::string compression;                    // "", "gzip" or "zstd"
+};
+
+/// One importer per format family.
+class Importer
+{
+public:
+    virtual ~Importer() = default;
+    /// Short stable id of the family, e.g. "chromejson", "rknn", "ascend".
+    [[nodiscard]] virtual std::string_view id() const = 0;
+    /// 0 when the source is not ours; otherwise a confidence (higher wins; 100 = certain).
+    [[nodiscard]] virtual int probe(const SourceProbe& source) const = 0;
+    virtual ImportResult import(const SourceProbe& source, const ImportOptions& options, ProgressSink& progress) = 0;
+};
+
+} // namespace timesink::parsers

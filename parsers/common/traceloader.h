@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "parsers/common/importer.h"
+
+#include <filesystem>
+#include <memory>
+#include <vector>
+
+namespace timesink::parsers {
+
+/// All importers Timesink knows, in the order they are asked.
+std::vector<std::unique_ptr<Importer>> allImporters();
+
+/// Builds the detection view of `path` (directory listing or decompressed first bytes).
+/// Returns an error result when the path cannot be read.
+ImportResult probeSource(const std::filesystem::path& path, SourceProbe& out);
+
+/// Detects the format of `path` (a file or a bundle directory) and imports it.
+ImportResult loadTrace(const std::filesystem::path& path, const ImportOptions& options, ProgressSink& progress);
+
+} // namespace timesink::parsers

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+#include "model/argstore.h"
+#include "model/stringpool.h"
+
+#include <QTest>
+
+#include <string>
+
+using namespace timesink::model;
+
+class TestStringPool : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void emptyIsIdZero()
+    {
+        StringPool pool;
+        QCOMPARE(pool.intern("").value, 0U);
+        QVERIFY(pool.view(StringId()).empty());
+    }
+    void internIsByContents()
+    {
+        StringPool pool;
+        std::string a = "aten::conv2d";
+        std::string b = std::string("aten::") + "conv2d";
+        const StringId ia = pool.intern(a);
+        QCOMPARE(pool.intern(b), ia);
+        QVERIFY(pool.intern("aten::relu") != ia);
+        QCOMPARE(pool.view(ia), std::string_view("aten::conv2d"));
+        QCOMPARE(pool.find("aten::conv2d"), ia);
+        QVERIFY(pool.find("missing").isEmpty());
+    }
+    void viewsStayValidWhileGrowing()
+    {
+        StringPool pool;
+        const StringId first = pool.intern("first");
+        const std::string_view firstView = pool.view(first);
+        for (int i = 0; i < 200000; ++i)
+            pool.intern("name-" + std::to_string(i));
+        const std::string huge(3 << 20, 'x'); // larger than a block
+        const StringId h = pool.intern(huge);
+        QCOMPARE(pool.view(h).size(), huge.size());
+        QCOMPARE(firstView, std::string_view("first"));
+        QCOMPARE(pool.view(first).data(), firstView.data());
+        QCOMPARE(pool.view(pool.intern("name-12345")), std::string_view("name-12345"));
+    }
+    void outOfRangeIdIsEmpty()
+    {
+        StringPool pool;
+        QVERIFY(pool.view(StringId(99)).empty());
+    }
+    void argSetsAreDeduplicated()
+    {
+        StringPool pool;
+        ArgStore store;
+        const Arg a[] = {{pool.intern("stream"), ArgValue::fromInt(7)}, {pool.intern("name"), ArgValue::fromString(pool.intern("x"))}};
+        const Arg b[] = {{pool.intern("stream"), ArgValue::fromInt(8)}};
+        const ArgSetId ia = store.add(a);
+        QCOMPARE(store.add(a), ia);
+        const ArgSetId ib = store.add(b);
+        QVERIFY(ib != ia);
+        QCOMPARE(store.get(ia).size(), std::size_t(2));
+        QCOMPARE(store.find(ib, pool.intern("stream"))->i, std::int64_t(8));
+        QVERIFY(store.find(ib, pool.intern("name")) == nullptr);
+        QVERIFY(!store.add({}).isValid());
+        QVERIFY(store.get(ArgSetId()).empty());
+    }
+};
+
+QTEST_APPLESS_MAIN(TestStringPool)
+#include "tst_stringpool.moc"

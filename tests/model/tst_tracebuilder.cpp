@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: MIT
+#include "model/tracebuilder.h"
+
+#include <QTest>
+
+using namespace timesink::model;
+
+namespace {
+std::string nameOf(const Trace& t, TrackId track, std::uint32_t i)
+{
+    return std::string(t.str(t.track(track).sliceName(i)));
+}
+} // namespace
+
+class TestTraceBuilder : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void sortsAndNests()
+    {
+        TraceBuilder b;
+        const TrackId host = b.hostThread();
+        // Added out of order on purpose.
+        b.slice(host, SliceCategory::HostOp, "child2", 60, 20);
+        b.slice(host, SliceCategory::HostOp, "outer", 0, 100);
+        b.slice(host, SliceCategory::HostOp, "child1", 10, 30);
+        b.slice(host, SliceCategory::HostOp, "grandchild", 10, 5);
+        b.slice(host, SliceCategory::HostOp, "next", 100, 10);
+        TracePtr t = b.finalize();
+        const Track& tr = t->track(host);
+        QCOMPARE(tr.size(), std::size_t(5));
+        QCOMPARE(nameOf(*t, host, 0), std::string("outer"));
+        QCOMPARE(nameOf(*t, host, 1), std::string("child1"));
+        QCOMPARE(nameOf(*t, host, 2), std::string("grandchild"));
+        QCOMPARE(nameOf(*t, host, 3), std::string("child2"));
+        QCOMPARE(nameOf(*t, host, 4), std::string("next"));
+        QCOMPARE(tr.depth(0), std::uint16_t(0));
+        QCOMPARE(tr.depth(1), std::uint16_t(1));
+        QCOMPARE(tr.depth(2), std::uint16_t(2));
+        QCOMPARE(tr.depth(3), std::uint16_t(1));
+        QCOMPARE(tr.depth(4), std::uint16_t(0)); // starts exactly where outer ends: a sibling, not a child
+        QCOMPARE(tr.parent(2).value, 1U);
+        QCOMPARE(tr.parent(3).value, 0U);
+        QVERIFY(!tr.parent(0).isValid());
+        QCOMPARE(tr.depthCount(), std::size_t(3));
+        QCOMPARE(tr.busyNs(), TimeNs(110));
+        QCOMPARE(t->startNs(), TimeNs(0));
+        QCOMPARE(t->endNs(), TimeNs(110));
+    }
+
+    void partialOverlapKeepsDepthsDisjoint()
+    {
+        TraceBuilder b;
+        const TrackId host = b.hostThread();
+        b.slice(host, SliceCategory::HostOp, "a", 0, 100);
+        b.slice(host, SliceCategory::HostOp, "b", 50, 100); // overlaps a's end
+        b.slice(host, SliceCategory::HostOp, "c", 120, 10);  // inside b only
+        TracePtr t = b.finalize();
+        const Track& tr = t->track(host);
+        QCOMPARE(tr.depth(1), std::uint16_t(1));
+        QVERIFY(!tr.parent(1).isValid());
+        QVERIFY(tr.flags(1) & SliceFlags::kPartialOverlap);
+        QCOMPARE(tr.parent(2).value, 1U);
+        for (std::size_t d = 0; d < tr.depthCount(); ++d) {
+            const auto idx = tr.slicesAtDepth(d);
+            for (std::size_t k = 1; k < idx.size(); ++k)
+                QVERIFY(tr.end(idx[k - 1]) <= tr.ts(idx[k]));
+        }
+    }
+
+    void rangeQueriesAndHitTesting_data()
+    {
+        QTest::addColumn<qint64>("t0");
+        QTest::addColumn<qint64>("t1");
+        QTest::addColumn<int>("expected");
+        QTest::newRow("all") << qint64(0) << qint64(1000) << 10;
+        QTest::newRow("before") << qint64(-50) << qint64(-1) << 0;
+        QTest::newRow("after") << qint64(1000) << qint64(2000) << 0;
+        QTest::newRow("one inside") << qint64(205) << qint64(206) << 1;
+        QTest::newRow("gap") << qint64(251) << qint64(299) << 0;
+        QTest::newRow("touch end") << qint64(250) << qint64(250) << 1;
+        QTest::newRow("span three") << qint64(240) << qint64(410) << 3;
+    }
+    void rangeQueriesAndHitTesting()
+    {
+        QFETCH(qint64, t0);
+        QFETCH(qint64, t1);
+        QFETCH(int, expected);
+        TraceBuilder b;
+        const TrackId gpu = b.deviceStream(0, 7);
+        for (int i = 0; i < 10; ++i)
+            b.slice(gpu, SliceCategory::Kernel, "k", i * 100, 50);
+        TracePtr t = b.finalize();
+        const auto [first, last] = t->track(gpu).rangeAtDepth(0, t0, t1);
+        QCOMPARE(int(last - first), expected);
+        QCOMPARE(t->track(gpu).sliceAt(225).value, 2U);
+        QVERIFY(!t->track(gpu).sliceAt(260).isValid());
+    }
+
+    void flowsAreRemappedAfterSorting()
+    {
+        TraceBuilder b;
+        const TrackId host = b.hostThread();
+        const TrackId gpu = b.deviceStream(0, 7);
+        const SliceRef k2 = b.slice(gpu, SliceCategory::Kernel, "k2", 500, 10);
+        const SliceRef k1 = b.slice(gpu, SliceCategory::Kernel, "k1", 100, 10);
+        const SliceRef l2 = b.slice(host, SliceCategory::RuntimeApi, "launch2", 50, 5);
+        const SliceRef l1 = b.slice(host, SliceCategory::RuntimeApi, "launch1", 10, 5);
+        b.addFlow(l1, k1);
+        b.addFlow(l2, k2);
+        b.addFlowAt(host, 52, gpu, 500, FlowKind::Launch, true); // duplicate of l2 → k2, deduplicated
+        b.addFlowAt(host, 5000, gpu, 500, FlowKind::Launch, true); // no slice at 5000
+        TracePtr t = b.finalize();
+        QCOMPARE(t->flows().size(), std::size_t(2));
+        const auto from = t->flowsFrom(SliceRef {host, SliceIndex(0)}); // launch1 sorts first
+        QCOMPARE(from.size(), std::size_t(1));
+        QCOMPARE(nameOf(*t, gpu, from[0].to.index.value), std::string("k1"));
+        const auto to = t->flowsTo(SliceRef {gpu, SliceIndex(1)});
+        QCOMPARE(to.size(), std::size_t(1));
+        QCOMPARE(nameOf(*t, host, t->flows()[to[0]].from.index.value), std::string("launch2"));
+        QCOMPARE(t->warnings().size(), std::size_t(1));
+        QCOMPARE(t->warnings()[0].kind, std::string("flow_unresolved"));
+        QCOMPARE(t->warnings()[0].count, std::uint64_t(1));
+    }
+
+    void syntheticStepWhenNoMarkers()
+    {
+        TraceBuilder b;
+        const TrackId host = b.hostThread();
+        b.slice(host, SliceCategory::HostOp, "op", 1000, 500);
+        TracePtr t = b.finalize();
+        QCOMPARE(t->steps().size(), std::size_t(1));
+        QVERIFY(t->steps()[0].synthetic);
+        QCOMPARE(t->steps()[0].start, TimeNs(1000));
+        QCOMPARE(t->steps()[0].end, TimeNs(1500));
+    }
+
+    void stepsAndCounts()
+    {
+        TraceBuilder b;
+        const TrackId host = b.hostThread();
+        const TrackId gpu = b.deviceStream(0, 7);
+        b.step(host, 12, 1000, 100);
+        b.step(host, 11, 0, 900);
+        b.memcpy(gpu, MemcpyDirection::HostToDevice, HostMemoryKind::Pageable, 10, 5);
+        TracePtr t = b.finalize();
+        QCOMPARE(t->steps().size(), std::size_t(2));
+        QCOMPARE(t->steps()[0].number, std::int64_t(11));
+        QVERIFY(t->steps()[0].marker.isValid());
+        QCOMPARE(t->str(t->track(host).sliceName(t->steps()[0].marker.index.value)), std::string_view("ProfilerStep#11"));
+        QCOMPARE(t->categoryCount(SliceCategory::Step), std::uint64_t(2));
+        QCOMPARE(t->categoryCount(SliceCategory::Memcpy), std::uint64_t(1));
+        QCOMPARE(t->track(gpu).direction(0), MemcpyDirection::HostToDevice);
+        QCOMPARE(t->track(gpu).hostMemory(0), HostMemoryKind::Pageable);
+        QCOMPARE(t->sliceCount(), std::size_t(3));
+    }
+
+    void summariesCoverEverySlice()
+    {
+        TraceBuilder b;
+        const TrackId gpu = b.deviceStream(0, 7);
+        const int n = 10000;
+        for (int i = 0; i < n; ++i)
+            b.slice(gpu, i % 3 ? SliceCategory::Kernel : SliceCategory::Memcpy, "k", i * 10, 4);
+        TracePtr t = b.finalize();
+        const auto& levels = t->track(gpu).summaries(0);
+        QVERIFY(levels.size() >= 3);
+        QCOMPARE(levels.back().size(), std::size_t(1));
+        for (const auto& level : levels) {
+            std::uint64_t count = 0;
+            TimeNs busy = 0;
+            for (const SummaryBucket& bucket : level) {
+                count += bucket.count;
+                busy += bucket.busyNs;
+            }
+            QCOMPARE(count, std::uint64_t(n));
+            QCOMPARE(busy, TimeNs(4) * n);
+        }
+        QCOMPARE(levels.back().front().dominant, SliceCategory::Kernel);
+        QCOMPARE(levels.back().front().start, TimeNs(0));
+        QCOMPARE(levels.back().front().end, TimeNs((n - 1) * 10 + 4));
+    }
+
+    void warningsAreCountedByKind()
+    {
+        TraceBuilder b;
+        b.warn("bad_ts", "first message");
+        b.warn("bad_ts", "second message", 4);
+        b.warn("truncated", "cut");
+        QCOMPARE(b.warningCount("bad_ts"), std::uint64_t(5));
+        TracePtr t = b.finalize();
+        QCOMPARE(t->warnings().size(), std::size_t(2));
+        QCOMPARE(t->warnings()[0].message, std::string("first message"));
+        QCOMPARE(t->warnings()[0].count, std::uint64_t(5));
+    }
+
+    void counterSamplesSorted()
+    {
+        TraceBuilder b;
+        const TrackId c = b.addTrack(TrackInfo {"HBM", "NPU 0", "", "", "", DeviceKind::Npu, TrackRole::Counter});
+        b.addCounterSample(c, 30, 3.0);
+        b.addCounterSample(c, 10, 1.0);
+        TracePtr t = b.finalize();
+        QCOMPARE(t->track(c).counterTimes()[0], TimeNs(10));
+        QCOMPARE(t->track(c).counterValues()[1], 3.0);
+        QCOMPARE(t->startNs(), TimeNs(10));
+        QCOMPARE(t->endNs(), TimeNs(30));
+    }
+
+    void sliceSizeBudget()
+    {
+        QVERIFY(kBytesPerSlice <= 48);
+        TraceBuilder b;
+        const TrackId gpu = b.deviceStream(0, 7);
+        const int n = 100000;
+        for (int i = 0; i < n; ++i)
+            b.slice(gpu, SliceCategory::Kernel, "k", i * 10, 4);
+        TracePtr t = b.finalize();
+        QVERIFY2(t->track(gpu).bytesUsed() / n < 64, "per-slice memory must stay under 64 bytes");
+    }
+};
+
+QTEST_APPLESS_MAIN(TestTraceBuilder)
+#include "tst_tracebuilder.moc"
