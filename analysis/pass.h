@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "analysis/finding.h"
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace timesink::analysis {
+
+/// Cooperative cancellation shared between the caller and running passes.
+class CancelToken
+{
+public:
+    void cancel() { m_cancelled.store(true, std::memory_order_relaxed); }
+    [[nodiscard]] bool cancelled() const { return m_cancelled.load(std::memory_order_relaxed); }
+
+private:
+    std::atomic<bool> m_cancelled {false};
+};
+
+/// Thresholds, with documented defaults (docs/analysis.md) and CLI flags.
+struct AnalysisOptions
+{
+    /// Device idle gaps shorter than this are not bubbles (launch latency is normal).
+    model::TimeNs bubbleThresholdNs = 50'000;
+    /// Kernels shorter than this count as "tiny" when deciding whether a stretch is launch-bound.
+    model::TimeNs tinyKernelNs = 10'000;
+    /// Copies smaller than this many bytes are "small".
+    std::int64_t smallCopyBytes = 64 * 1024;
+    /// Findings that lose less than this are dropped from the output.
+    model::TimeNs minLostNs = 0;
+};
+
+/// What one pass produced: its findings, or why it could not assess the trace
+/// (e.g. "no device work in this trace" for idle-based kinds).
+struct PassOutput
+{
+    std::vector<Finding> findings;
+    std::string notAssessedReason; // empty when the pass could assess the trace
+};
+
+/// A pure function of a frozen trace.
+class Pass
+{
+public:
+    virtual ~Pass() = default;
+    [[nodiscard]] virtual std::string_view kind() const = 0;
+    [[nodiscard]] virtual PassOutput run(const model::Trace& trace, const AnalysisOptions& options,
+                                         const CancelToken& cancel) const = 0;
+};
+
+/// The passes the GUI and the CLI run, in a fixed order.
+const std::vector<std::unique_ptr<Pass>>& passRegistry();
+
+struct NotAssessed
+{
+    std::string kind;
+    std::string reason;
+};
+
+struct AnalysisResult
+{
+    std::vector<Finding> findings; // ranked with rankBefore()
+    model::TimeNs analysedNs = 0;  // wall time analysed (sum of step durations)
+    std::vector<NotAssessed> notAssessed;
+    bool cancelled = false;
+};
+
+/// Runs every registered pass and ranks the findings.
+AnalysisResult analyze(const model::Trace& trace, const AnalysisOptions& options, const CancelToken& cancel);
+
+} // namespace timesink::analysis
