@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: MIT
+#include "report/atomicfile.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <system_error>
+#include <vector>
+
+namespace timesink::report {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string quoted(const fs::path& p)
+{
+    return "'" + p.string() + "'";
+}
+
+} // namespace
+
+AtomicFile::AtomicFile(fs::path target)
+    : m_target(std::move(target))
+{
+}
+
+AtomicFile::~AtomicFile()
+{
+    discard();
+}
+
+bool AtomicFile::open(std::string& error)
+{
+    discard();
+    std::error_code ec;
+    if (fs::is_directory(m_target, ec)) {
+        error = quoted(m_target) + " is a folder; give a file name";
+        return false;
+    }
+    fs::path dir = m_target.parent_path();
+    if (dir.empty())
+        dir = ".";
+    // A hidden sibling of the target: same directory, hence same file system, so rename() is atomic.
+    std::string pattern = (dir / ("." + m_target.filename().string() + ".tmp-XXXXXX")).string();
+    std::vector<char> buffer(pattern.begin(), pattern.end());
+    buffer.push_back('\0');
+    const int fd = ::mkstemp(buffer.data());
+    if (fd < 0) {
+        error = "cannot create a file in " + quoted(dir) + ": " + std::strerror(errno);
+        return false;
+    }
+    m_temporary = fs::path(buffer.data());
+    // mkstemp makes 0600; a report is meant to be shared, and a rewritten file keeps its mode.
+    struct stat existing {};
+    const mode_t mode = ::stat(m_target.c_str(), &existing) == 0 ? (existing.st_mode & 07777) : 0644;
+    ::fchmod(fd, mode);
+    ::close(fd);
+    m_stream.open(m_temporary, std::ios::binary | std::ios::trunc);
+    if (!m_stream) {
+        error = "cannot open " + quoted(m_temporary) + ": " + std::strerror(errno);
+        fs::remove(m_temporary, ec);
+        m_temporary.clear();
+        return false;
+    }
+    m_open = true;
+    return true;
+}
+
+bool AtomicFile::commit(std::string& error)
+{
+    if (!m_open) {
+        error = "internal error: " + quoted(m_target) + " was not opened";
+        return false;
+    }
+    m_stream.flush();
+    const bool written = static_cast<bool>(m_stream);
+    const int writeErrno = errno;
+    m_stream.close();
+    if (!written || m_stream.fail()) {
+        error = "cannot write " + quoted(m_target) + ": " + std::strerror(writeErrno ? writeErrno : EIO);
+        discard();
+        return false;
+    }
+    // Without fsync a crash right after the rename can leave an empty file under the final name.
+    if (const int fd = ::open(m_temporary.c_str(), O_RDONLY); fd >= 0) {
+        const int rc = ::fsync(fd);
+        const int syncErrno = errno;
+        ::close(fd);
+        if (rc != 0) {
+            error = "cannot write " + quoted(m_target) + ": " + std::strerror(syncErrno);
+            discard();
+            return false;
+        }
+    }
+    if (::rename(m_temporary.c_str(), m_target.c_str()) != 0) {
+        error = "cannot replace " + quoted(m_target) + ": " + std::strerror(errno);
+        discard();
+        return false;
+    }
+    m_temporary.clear();
+    m_open = false;
+    return true;
+}
+
+void AtomicFile::discard()
+{
+    if (m_stream.is_open())
+        m_stream.close();
+    m_stream.clear();
+    if (!m_temporary.empty()) {
+        std::error_code ec;
+        fs::remove(m_temporary, ec);
+        m_temporary.clear();
+    }
+    m_open = false;
+}
+
+bool sameFile(const fs::path& a, const fs::path& b)
+{
+    std::error_code ec;
+    const bool same = fs::equivalent(a, b, ec);
+    return !ec && same;
+}
+
+bool checkOutputPath(const fs::path& output, std::span<const fs::path> inputs, std::string& error)
+{
+    std::error_code ec;
+    if (output.empty()) {
+        error = "no output file given";
+        return false;
+    }
+    if (fs::is_directory(output, ec)) {
+        error = quoted(output) + " is a folder; give a file name";
+        return false;
+    }
+    for (const fs::path& input : inputs) {
+        // equivalent() catches symlinks and hard links of existing files; the canonical-path comparison
+        // also catches a spelling such as "dir/../run.json" when equivalent() cannot stat one side.
+        const fs::path a = fs::weakly_canonical(fs::absolute(output, ec), ec);
+        const fs::path b = fs::weakly_canonical(fs::absolute(input, ec), ec);
+        if (sameFile(output, input) || (!a.empty() && a == b)) {
+            error = "refusing to overwrite the input " + quoted(input) + "; choose another output file";
+            return false;
+        }
+    }
+    return true;
+}
+
+} // namespace timesink::report

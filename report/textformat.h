@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "analysis/finding.h"
+#include "model/types.h"
+
+#include <string>
+#include <string_view>
+
+namespace timesink::report {
+
+/// Human-readable duration with three significant digits, the unit chosen by size:
+/// 12 → "12 ns", 845'000 → "845 µs", 12'345'678 → "12.3 ms", 1'234'000'000 → "1.23 s". Negative values keep their sign.
+std::string formatDuration(model::TimeNs ns);
+
+/// Percentage with one decimal: 0.4123 → "41.2%".
+std::string formatPercent(double fraction);
+
+/// Milliseconds with three decimals, exact for integer ns input: 412'000'123 → "412.000".
+std::string formatMilliseconds(model::TimeNs ns);
+
+/// Stable key of a recommendation platform: "generic", "pytorch_cuda", "pytorch_rocm", "torch_npu_cann", "rknn", "cpu".
+std::string_view platformKey(analysis::Platform platform);
+/// Label for people: "PyTorch on CUDA", "torch_npu / CANN", …
+std::string_view platformLabel(analysis::Platform platform);
+
+/// Label for a finding kind: "dataloader_starvation" → "Dataloader starvation"; unknown kinds are
+/// shown with underscores turned into spaces and the first letter capitalised.
+std::string kindLabel(std::string_view kind);
+
+/// Makes text that came from a trace safe to place in any output: invalid UTF-8 sequences become U+FFFD,
+/// control characters (C0 except tab/newline, DEL, C1) are removed, and newlines/tabs become spaces unless
+/// `keepNewlines`. Example: "Cast\x01\xff\n" → "Cast\xEF\xBF\xBD " (the replacement character, then a space).
+std::string cleanText(std::string_view text, bool keepNewlines = false);
+
+/// At most `maxChars` code points of `text` (already clean UTF-8), with "…" appended when cut.
+std::string truncateText(std::string_view text, std::size_t maxChars);
+
+} // namespace timesink::report
