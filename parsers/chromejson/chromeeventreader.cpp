@@ -1,0 +1,897 @@
+// SPDX-License-Identifier: MIT
+#include "parsers/chromejson/chromeeventreader.h"
+
+#include "parsers/chromejson/chromejsonscanner.h"
+#include "parsers/common/inputstream.h"
+
+#include <simdjson.h>
+
+#include <algorithm>
+#include <charconv>
+#include <condition_variable>
+#include <deque>
+#include <limits>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace timesink::parsers::chromejson {
+
+namespace od = simdjson::ondemand;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Exact decimal µs → ns.
+
+std::optional<model::TimeNs> microsTextToNs(std::string_view text)
+{
+    while (!text.empty() && (text.front() == ' ' || text.front() == '\t' || text.front() == '\n'
+                             || text.front() == '\r'))
+        text.remove_prefix(1);
+    while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\n' || text.back() == '\r'))
+        text.remove_suffix(1);
+    if (text.empty())
+        return std::nullopt;
+    std::size_t i = 0;
+    bool negative = false;
+    if (text[i] == '-' || text[i] == '+') {
+        negative = text[i] == '-';
+        ++i;
+    }
+    // Significant digits go into a uint64 mantissa (19 digits always fit); digits beyond that only matter
+    // for rounding, or make the value too large when they are integer digits.
+    std::uint64_t mantissa = 0;
+    int digits = 0;         // significant digits in mantissa
+    int fractionDigits = 0; // of them, digits after the decimal point
+    int extraInteger = 0;   // integer digits that did not fit (the value is ×10 per digit)
+    bool anyDigit = false;
+    int firstDropped = -1;  // first digit not kept (for rounding)
+    auto take = [&](char c, bool fraction) {
+        anyDigit = true;
+        if (digits < 19) {
+            mantissa = mantissa * 10 + static_cast<unsigned>(c - '0');
+            if (mantissa != 0)
+                ++digits;
+            if (fraction)
+                ++fractionDigits;
+        } else if (!fraction) {
+            ++extraInteger;
+        } else if (firstDropped < 0) {
+            firstDropped = c - '0';
+        }
+    };
+    for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i)
+        take(text[i], false);
+    if (i < text.size() && text[i] == '.') {
+        ++i;
+        for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i)
+            take(text[i], true);
+    }
+    if (!anyDigit)
+        return std::nullopt;
+    int exponent = 0;
+    if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+        ++i;
+        bool expNegative = false;
+        if (i < text.size() && (text[i] == '-' || text[i] == '+')) {
+            expNegative = text[i] == '-';
+            ++i;
+        }
+        if (i == text.size() || text[i] < '0' || text[i] > '9')
+            return std::nullopt;
+        for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) {
+            if (exponent < 100000)
+                exponent = exponent * 10 + (text[i] - '0');
+        }
+        if (expNegative)
+            exponent = -exponent;
+    }
+    if (i != text.size())
+        return std::nullopt;
+    if (mantissa == 0)
+        return model::TimeNs(0);
+    // value in ns = mantissa × 10^shift
+    int shift = exponent + extraInteger - fractionDigits + 3;
+    // Digits that did not fit in the mantissa lie below 1 ns when shift is 0; when shift < 0 the loop below
+    // drops whole digits and the last one it drops decides.
+    bool roundUp = shift == 0 && firstDropped >= 5;
+    while (shift > 0) {
+        if (__builtin_mul_overflow(mantissa, std::uint64_t(10), &mantissa))
+            return std::nullopt;
+        --shift;
+    }
+    while (shift < 0) {
+        if (mantissa == 0)
+            return model::TimeNs(0);
+        roundUp = mantissa % 10 >= 5;
+        mantissa /= 10;
+        ++shift;
+    }
+    if (roundUp)
+        ++mantissa;
+    if (mantissa > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+        return std::nullopt;
+    const auto v = static_cast<std::int64_t>(mantissa);
+    return negative ? -v : v;
+}
+
+namespace {
+
+std::string_view trimToken(std::string_view t)
+{
+    while (!t.empty() && (t.back() == ' ' || t.back() == '\n' || t.back() == '\r' || t.back() == '\t'))
+        t.remove_suffix(1);
+    return t;
+}
+
+bool parseInt(std::string_view t, std::int64_t& out)
+{
+    const auto* end = t.data() + t.size();
+    auto [p, ec] = std::from_chars(t.data(), end, out);
+    return ec == std::errc() && p == end;
+}
+
+enum BadField : std::uint32_t {
+    kBadPh = 1U << 0,
+    kBadName = 1U << 1,
+    kBadCat = 1U << 2,
+    kBadPid = 1U << 3,
+    kBadTid = 1U << 4,
+    kBadTs = 1U << 5,
+    kBadDur = 1U << 6,
+    kBadId = 1U << 7,
+    kBadArgs = 1U << 8,
+    kBadOther = 1U << 9,
+};
+
+// A batch of event texts travelling through the pipeline, and what the workers decoded from it.
+struct Batch
+{
+    enum class Kind : std::uint8_t { Events, TopLevel, End };
+    Kind kind = Kind::Events;
+    std::string text; // "[e1,e2,...]" followed by simdjson padding
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> spans; // (offset, length) of each event in text
+    std::string key;                                            // TopLevel
+    std::vector<std::pair<std::string, std::string>> issues;   // scanner issues while this batch was filled
+    std::uint64_t fileBytes = 0;                                // file position when the batch was closed
+    bool parsed = false;
+
+    // Decoded.
+    std::vector<ChromeEvent> events;
+    std::vector<ChromeArg> args;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> argRanges;
+    std::deque<std::string> arena; // owned copies of strings in the slow path
+    std::uint64_t malformed = 0;
+    std::string firstMalformed;
+    std::uint64_t badFieldEvents = 0;
+    std::string firstBadField;
+    od::parser parser;
+
+    void reset(Kind k)
+    {
+        kind = k;
+        text.clear();
+        spans.clear();
+        key.clear();
+        issues.clear();
+        fileBytes = 0;
+        parsed = false;
+        events.clear();
+        args.clear();
+        argRanges.clear();
+        arena.clear();
+        malformed = 0;
+        firstMalformed.clear();
+        badFieldEvents = 0;
+        firstBadField.clear();
+    }
+};
+
+// Decodes one event object. `keep` makes a string outlive the parser's buffer when needed (slow path).
+template <typename Keep>
+simdjson::error_code decodeEvent(od::object obj, ChromeEvent& ev, Batch& b, Keep&& keep)
+{
+    const auto argBegin = static_cast<std::uint32_t>(b.args.size());
+    for (auto fieldResult : obj) {
+        od::field field;
+        if (auto err = std::move(fieldResult).get(field))
+            return err;
+        std::string_view key;
+        if (auto err = field.unescaped_key().get(key))
+            return err;
+        od::value val = field.value();
+        od::json_type type;
+        if (auto err = val.type().get(type))
+            return err;
+        if (key.size() > 4)
+            continue; // unknown keys (tts, tdur, bind_id, …) are skipped by the iterator
+        switch (key.size()) {
+        case 2:
+            if (key == "ph") {
+                std::string_view s;
+                if (type == od::json_type::string && !val.get_string().get(s))
+                    ev.ph = s.empty() ? '\0' : s.front();
+                else
+                    ev.badFields |= kBadPh;
+                continue;
+            }
+            if (key == "ts" || key == "id") {
+                const bool isTs = key == "ts";
+                std::string_view t;
+                if (type == od::json_type::number) {
+                    t = trimToken(val.raw_json_token());
+                } else if (type == od::json_type::string) {
+                    if (val.get_string().get(t)) {
+                        ev.badFields |= isTs ? kBadTs : kBadId;
+                        continue;
+                    }
+                    t = keep(t);
+                } else if (!isTs && type == od::json_type::object) {
+                    od::object o;
+                    if (val.get_object().get(o) || o.raw_json().get(t))
+                        return simdjson::TAPE_ERROR;
+                    t = keep(t);
+                } else {
+                    ev.badFields |= isTs ? kBadTs : kBadId;
+                    continue;
+                }
+                if (isTs) {
+                    if (auto v = microsTextToNs(t)) {
+                        ev.ts = *v;
+                        ev.hasTs = true;
+                    } else {
+                        ev.badFields |= kBadTs;
+                    }
+                } else {
+                    ev.id = keep(t);
+                    ev.hasId = true;
+                }
+                continue;
+            }
+            if (key == "bp") {
+                std::string_view s;
+                if (type == od::json_type::string && !val.get_string().get(s))
+                    ev.bp = keep(s);
+                continue;
+            }
+            break;
+        case 3:
+            if (key == "pid" || key == "tid") {
+                const bool isPid = key == "pid";
+                std::string_view t;
+                bool isNumber = false;
+                std::int64_t number = 0;
+                if (type == od::json_type::number) {
+                    t = keep(trimToken(val.raw_json_token()));
+                    isNumber = parseInt(t, number);
+                } else if (type == od::json_type::string && !val.get_string().get(t)) {
+                    t = keep(t);
+                } else {
+                    ev.badFields |= isPid ? kBadPid : kBadTid;
+                    continue;
+                }
+                if (isPid) {
+                    ev.pid = t;
+                    ev.hasPid = true;
+                    ev.pidIsNumber = isNumber;
+                    ev.pidNumber = number;
+                } else {
+                    ev.tid = t;
+                    ev.hasTid = true;
+                    ev.tidIsNumber = isNumber;
+                    ev.tidNumber = number;
+                }
+                continue;
+            }
+            if (key == "cat") {
+                std::string_view s;
+                if (type == od::json_type::string && !val.get_string().get(s))
+                    ev.cat = keep(s);
+                else
+                    ev.badFields |= kBadCat;
+                continue;
+            }
+            if (key == "dur") {
+                std::string_view t;
+                if (type == od::json_type::number) {
+                    t = trimToken(val.raw_json_token());
+                } else if (type != od::json_type::string || val.get_string().get(t)) {
+                    ev.badFields |= kBadDur;
+                    continue;
+                }
+                if (auto v = microsTextToNs(t)) {
+                    ev.dur = *v;
+                    ev.hasDur = true;
+                } else {
+                    ev.badFields |= kBadDur;
+                }
+                continue;
+            }
+            break;
+        case 4:
+            if (key == "name") {
+                std::string_view s;
+                if (type == od::json_type::string && !val.get_string().get(s))
+                    ev.name = keep(s);
+                else if (type == od::json_type::number)
+                    ev.name = keep(trimToken(val.raw_json_token()));
+                else
+                    ev.badFields |= kBadName;
+                continue;
+            }
+            if (key == "args") {
+                if (type != od::json_type::object) {
+                    ev.badFields |= kBadArgs;
+                    continue;
+                }
+                od::object args;
+                if (auto err = val.get_object().get(args))
+                    return err;
+                ev.hasArgs = true;
+                for (auto argResult : args) {
+                    od::field af;
+                    if (auto err = std::move(argResult).get(af))
+                        return err;
+                    ChromeArg a;
+                    std::string_view k;
+                    if (auto err = af.unescaped_key().get(k))
+                        return err;
+                    a.key = keep(k);
+                    od::value av = af.value();
+                    od::json_type at;
+                    if (auto err = av.type().get(at))
+                        return err;
+                    switch (at) {
+                    case od::json_type::number: {
+                        a.text = keep(trimToken(av.raw_json_token()));
+                        if (parseInt(a.text, a.i)) {
+                            a.kind = ChromeArg::Kind::Int;
+                        } else {
+                            if (auto err = av.get_double().get(a.d))
+                                return err;
+                            a.kind = ChromeArg::Kind::Double;
+                        }
+                        break;
+                    }
+                    case od::json_type::string: {
+                        std::string_view s;
+                        if (auto err = av.get_string().get(s))
+                            return err;
+                        a.text = keep(s);
+                        a.kind = ChromeArg::Kind::String;
+                        break;
+                    }
+                    case od::json_type::boolean: {
+                        bool v = false;
+                        if (auto err = av.get_bool().get(v))
+                            return err;
+                        a.i = v ? 1 : 0;
+                        a.kind = ChromeArg::Kind::Bool;
+                        break;
+                    }
+                    case od::json_type::array: {
+                        od::array arr;
+                        if (auto err = av.get_array().get(arr))
+                            return err;
+                        if (auto err = arr.raw_json().get(a.text))
+                            return err;
+                        a.text = keep(a.text);
+                        a.kind = ChromeArg::Kind::Json;
+                        break;
+                    }
+                    case od::json_type::object: {
+                        od::object o;
+                        if (auto err = av.get_object().get(o))
+                            return err;
+                        if (auto err = o.raw_json().get(a.text))
+                            return err;
+                        a.text = keep(a.text);
+                        a.kind = ChromeArg::Kind::Json;
+                        break;
+                    }
+                    case od::json_type::null:
+                        a.kind = ChromeArg::Kind::Null;
+                        break;
+                    }
+                    b.args.push_back(a);
+                }
+                continue;
+            }
+            break;
+        case 1:
+            if (key == "s") {
+                std::string_view s;
+                if (type == od::json_type::string && !val.get_string().get(s))
+                    ev.scope = keep(s);
+                continue;
+            }
+            break;
+        default:
+            break;
+        }
+    }
+    b.argRanges.emplace_back(argBegin, static_cast<std::uint32_t>(b.args.size()) - argBegin);
+    return simdjson::SUCCESS;
+}
+
+std::string describeBadFields(std::uint32_t mask)
+{
+    static constexpr std::pair<std::uint32_t, const char*> kNames[] = {
+        {kBadPh, "ph"}, {kBadName, "name"}, {kBadCat, "cat"}, {kBadPid, "pid"}, {kBadTid, "tid"},
+        {kBadTs, "ts"}, {kBadDur, "dur"},   {kBadId, "id"},   {kBadArgs, "args"}};
+    std::string out;
+    for (const auto& [bit, name] : kNames) {
+        if (mask & bit) {
+            if (!out.empty())
+                out += ", ";
+            out += name;
+        }
+    }
+    return out;
+}
+
+// Parses a whole batch as one JSON array (one simdjson pass); falls back to event-by-event parsing when the
+// batch holds a malformed event, so one bad event costs only itself.
+void parseBatch(Batch& b)
+{
+    b.events.clear();
+    b.args.clear();
+    b.argRanges.clear();
+    b.events.reserve(b.spans.size());
+    bool fast = true;
+    {
+        auto noCopy = [](std::string_view s) { return s; };
+        od::document doc;
+        simdjson::padded_string_view view(b.text.data(), b.text.size(), b.text.capacity());
+        if (b.parser.iterate(view).get(doc)) {
+            fast = false;
+        } else {
+            od::array arr;
+            if (doc.get_array().get(arr)) {
+                fast = false;
+            } else {
+                for (auto elemResult : arr) {
+                    od::object obj;
+                    if (std::move(elemResult).get_object().get(obj)) {
+                        fast = false;
+                        break;
+                    }
+                    ChromeEvent ev;
+                    if (decodeEvent(obj, ev, b, noCopy)) {
+                        fast = false;
+                        break;
+                    }
+                    b.events.push_back(ev);
+                }
+                if (fast && b.events.size() != b.spans.size())
+                    fast = false;
+            }
+        }
+    }
+    if (!fast) {
+        b.events.clear();
+        b.args.clear();
+        b.argRanges.clear();
+        b.arena.clear();
+        std::string scratch;
+        auto copy = [&b](std::string_view s) -> std::string_view {
+            if (s.empty())
+                return s;
+            b.arena.emplace_back(s);
+            return b.arena.back();
+        };
+        for (const auto& [offset, length] : b.spans) {
+            scratch.assign(b.text.data() + offset, length);
+            scratch.reserve(length + simdjson::SIMDJSON_PADDING);
+            simdjson::padded_string_view view(scratch.data(), scratch.size(), scratch.capacity());
+            od::document doc;
+            od::object obj;
+            ChromeEvent ev;
+            const auto argsBefore = b.args.size();
+            simdjson::error_code err = b.parser.iterate(view).get(doc);
+            if (!err)
+                err = doc.get_object().get(obj);
+            if (!err)
+                err = decodeEvent(obj, ev, b, copy);
+            if (err) {
+                b.args.resize(argsBefore);
+                if (b.argRanges.size() > b.events.size())
+                    b.argRanges.resize(b.events.size());
+                if (b.malformed++ == 0) {
+                    b.firstMalformed = std::string("an event is not valid JSON (") + simdjson::error_message(err)
+                        + "): " + std::string(scratch.substr(0, 120)) + (scratch.size() > 120 ? "…" : "");
+                }
+                continue;
+            }
+            b.events.push_back(ev);
+        }
+    }
+    for (std::size_t i = 0; i < b.events.size(); ++i) {
+        const auto [first, count] = b.argRanges[i];
+        b.events[i].args = std::span<const ChromeArg>(b.args.data() + first, count);
+        if (b.events[i].badFields != 0 && b.badFieldEvents++ == 0)
+            b.firstBadField = "an event has fields of an unexpected type (" + describeBadFields(b.events[i].badFields)
+                + "); they were ignored";
+    }
+}
+
+// The pipeline: reader thread → workers → the calling thread, in order.
+class Pipeline final : public ChromeJsonScanner::Handler
+{
+public:
+    Pipeline(std::size_t batchBytes, unsigned workers)
+        : m_batchBytes(batchBytes)
+        , m_maxInFlight(workers * 2 + 2)
+    {
+    }
+
+    // ---- reader side (scanner callbacks) ----
+    void onContainer(bool) override { }
+    void onTopLevel(std::string_view key, std::string_view raw) override
+    {
+        flush();
+        auto b = takeFree(Batch::Kind::TopLevel);
+        b->key.assign(key);
+        b->text.assign(raw);
+        b->fileBytes = m_fileBytes;
+        b->parsed = true;
+        publish(std::move(b));
+    }
+    void onEvent(std::string_view text) override
+    {
+        if (!m_current)
+            m_current = takeFree(Batch::Kind::Events);
+        std::string& t = m_current->text;
+        t.push_back(t.empty() ? '[' : ',');
+        m_current->spans.emplace_back(static_cast<std::uint32_t>(t.size()), static_cast<std::uint32_t>(text.size()));
+        t.append(text);
+        if (t.size() >= m_batchBytes)
+            flush();
+    }
+    void onIssue(std::string_view kind, std::string_view message) override
+    {
+        if (!m_current)
+            m_current = takeFree(Batch::Kind::Events);
+        m_current->issues.emplace_back(std::string(kind), std::string(message));
+    }
+    void setFileBytes(std::uint64_t bytes) { m_fileBytes = bytes; }
+
+    void flush()
+    {
+        if (!m_current)
+            return;
+        m_current->fileBytes = m_fileBytes;
+        if (m_current->spans.empty()) {
+            m_current->parsed = true;
+        } else {
+            m_current->text.push_back(']');
+            m_current->text.reserve(m_current->text.size() + simdjson::SIMDJSON_PADDING);
+        }
+        publish(std::move(m_current));
+    }
+    void finishReading(std::unique_ptr<Batch> end)
+    {
+        flush();
+        end->parsed = true;
+        publish(std::move(end));
+    }
+    std::unique_ptr<Batch> takeFree(Batch::Kind kind)
+    {
+        std::unique_ptr<Batch> b;
+        {
+            std::lock_guard lock(m_mutex);
+            if (!m_free.empty()) {
+                b = std::move(m_free.back());
+                m_free.pop_back();
+            }
+        }
+        if (!b)
+            b = std::make_unique<Batch>();
+        b->reset(kind);
+        return b;
+    }
+
+    // ---- worker side ----
+    void workerLoop()
+    {
+        for (;;) {
+            Batch* b = nullptr;
+            {
+                std::unique_lock lock(m_mutex);
+                m_workCv.wait(lock, [&] { return m_stop || !m_toParse.empty(); });
+                if (m_toParse.empty())
+                    return;
+                b = m_toParse.front();
+                m_toParse.pop_front();
+            }
+            parseBatch(*b);
+            {
+                std::lock_guard lock(m_mutex);
+                b->parsed = true;
+            }
+            m_readyCv.notify_all();
+        }
+    }
+
+    // ---- consumer side ----
+    /// Next batch in order, or nullptr when stopped.
+    std::unique_ptr<Batch> next()
+    {
+        std::unique_lock lock(m_mutex);
+        m_readyCv.wait(lock, [&] { return m_stop || (!m_inOrder.empty() && m_inOrder.front()->parsed); });
+        if (m_inOrder.empty() || !m_inOrder.front()->parsed)
+            return nullptr;
+        auto b = std::move(m_inOrder.front());
+        m_inOrder.pop_front();
+        m_spaceCv.notify_all();
+        return b;
+    }
+    void recycle(std::unique_ptr<Batch> b)
+    {
+        std::lock_guard lock(m_mutex);
+        if (m_free.size() < m_maxInFlight + 1)
+            m_free.push_back(std::move(b));
+    }
+    void stop()
+    {
+        {
+            std::lock_guard lock(m_mutex);
+            m_stop = true;
+        }
+        m_workCv.notify_all();
+        m_readyCv.notify_all();
+        m_spaceCv.notify_all();
+    }
+    [[nodiscard]] bool stopped()
+    {
+        std::lock_guard lock(m_mutex);
+        return m_stop;
+    }
+
+private:
+    void publish(std::unique_ptr<Batch> b)
+    {
+        std::unique_lock lock(m_mutex);
+        m_spaceCv.wait(lock, [&] { return m_stop || m_inOrder.size() < m_maxInFlight; });
+        if (m_stop)
+            return;
+        Batch* raw = b.get();
+        const bool needsParse = !raw->parsed;
+        m_inOrder.push_back(std::move(b));
+        if (needsParse)
+            m_toParse.push_back(raw);
+        lock.unlock();
+        if (needsParse)
+            m_workCv.notify_one();
+        else
+            m_readyCv.notify_all();
+    }
+
+    std::size_t m_batchBytes;
+    std::size_t m_maxInFlight;
+    std::uint64_t m_fileBytes = 0;
+    std::unique_ptr<Batch> m_current;
+
+    std::mutex m_mutex;
+    std::condition_variable m_workCv;
+    std::condition_variable m_readyCv;
+    std::condition_variable m_spaceCv;
+    std::deque<std::unique_ptr<Batch>> m_inOrder;
+    std::deque<Batch*> m_toParse;
+    std::vector<std::unique_ptr<Batch>> m_free;
+    bool m_stop = false;
+};
+
+} // namespace
+
+ChromeEventReader::ChromeEventReader(std::filesystem::path path, const ImportOptions& options, ProgressSink& progress)
+    : m_path(std::move(path))
+    , m_options(options)
+    , m_progress(progress)
+{
+}
+
+ChromeEventReader::~ChromeEventReader() = default;
+
+ChromeReadResult ChromeEventReader::read(ChromeEventSink& sink)
+{
+    ChromeReadResult result;
+    const std::string file = m_path.string();
+    std::string openError;
+    auto stream = InputStream::open(m_path, openError);
+    if (!stream) {
+        result.errorKind = ImportErrorKind::CannotRead;
+        result.error = openError;
+        return result;
+    }
+    const std::uint64_t fileSize = stream->fileSize();
+
+    unsigned workers = m_options.threads;
+    if (workers == 0) {
+        const unsigned hw = std::max(1U, std::thread::hardware_concurrency());
+        workers = std::clamp(hw > 1 ? hw - 1 : 1U, 1U, 8U);
+    }
+    Pipeline pipe(std::max<std::size_t>(1, m_batchBytes), workers);
+    ChromeJsonScanner scanner(pipe, m_options.maxEventBytes);
+
+    // The reader thread's findings, published with the End batch.
+    struct ReaderOutcome
+    {
+        bool fatal = false;
+        std::string fatalMessage;
+        bool empty = false;
+        bool complete = false;
+        bool streamTruncated = false;
+        bool limitHit = false;
+        std::string streamError;
+        std::string position;
+        bool wrapper = false;
+        bool sawTraceEvents = false;
+        std::uint64_t events = 0;
+        std::uint64_t nonObjects = 0;
+        std::uint64_t produced = 0;
+    } outcome;
+
+    const std::size_t chunkBytes = std::max<std::size_t>(1, m_readChunkBytes);
+    std::thread reader([&] {
+        std::vector<char> chunk(chunkBytes);
+        const std::uint64_t limit = m_options.maxDecompressedBytes;
+        std::uint64_t produced = 0;
+        while (!pipe.stopped()) {
+            std::size_t want = chunk.size();
+            if (produced + want > limit) {
+                want = static_cast<std::size_t>(limit - produced);
+                if (want == 0) {
+                    // Probe one byte more: hitting the limit exactly at the end of the data is not a bomb.
+                    char probe = 0;
+                    if (stream->read(&probe, 1) == 1)
+                        outcome.limitHit = true;
+                    break;
+                }
+            }
+            const std::size_t n = stream->read(chunk.data(), want);
+            if (n == 0)
+                break;
+            produced += n;
+            pipe.setFileBytes(stream->fileBytesRead());
+            if (!scanner.feed(chunk.data(), n))
+                break;
+        }
+        outcome.fatal = scanner.failed();
+        outcome.fatalMessage = scanner.fatalError();
+        outcome.empty = scanner.sawNothing();
+        outcome.complete = scanner.complete();
+        outcome.streamTruncated = stream->truncated();
+        outcome.streamError = stream->error();
+        outcome.position = std::string(scanner.positionDescription());
+        outcome.wrapper = scanner.wrapperObject();
+        outcome.sawTraceEvents = scanner.sawTraceEvents();
+        outcome.events = scanner.eventCount();
+        outcome.nonObjects = scanner.nonObjectCount();
+        outcome.produced = produced;
+        pipe.setFileBytes(stream->fileBytesRead());
+        pipe.finishReading(pipe.takeFree(Batch::Kind::End));
+    });
+    std::vector<std::thread> pool;
+    pool.reserve(workers);
+    for (unsigned w = 0; w < workers; ++w)
+        pool.emplace_back([&pipe] { pipe.workerLoop(); });
+
+    bool cancelled = false;
+    bool containerReported = false;
+    std::uint64_t lastReport = 0;
+    std::uint64_t malformed = 0;
+    std::string firstMalformed;
+    std::uint64_t badFields = 0;
+    std::string firstBadField;
+    for (;;) {
+        if (m_progress.cancelled() || sink.cancelled()) {
+            cancelled = true;
+            break;
+        }
+        auto b = pipe.next();
+        if (!b)
+            break;
+        if (!containerReported && (b->kind != Batch::Kind::End || !outcome.fatal)) {
+            // The first batch exists only once the scanner has seen the opening bracket.
+            containerReported = true;
+            result.wrapperObject = scanner.wrapperObject();
+            sink.onContainer(result.wrapperObject);
+        }
+        if (b->kind == Batch::Kind::End) {
+            pipe.recycle(std::move(b));
+            break;
+        }
+        if (b->kind == Batch::Kind::TopLevel) {
+            sink.onTopLevel(b->key, b->text);
+        } else {
+            for (const ChromeEvent& ev : b->events)
+                sink.onEvent(ev);
+            result.events += b->events.size();
+            if (b->malformed > 0) {
+                if (malformed == 0)
+                    firstMalformed = b->firstMalformed;
+                malformed += b->malformed;
+            }
+            if (b->badFieldEvents > 0) {
+                if (badFields == 0)
+                    firstBadField = b->firstBadField;
+                badFields += b->badFieldEvents;
+            }
+            for (const auto& [kind, message] : b->issues)
+                sink.onWarning(kind, message, 1);
+        }
+        if (b->fileBytes >= lastReport + (4U << 20)) {
+            lastReport = b->fileBytes;
+            m_progress.report(b->fileBytes, fileSize, "reading events");
+        }
+        pipe.recycle(std::move(b));
+    }
+    pipe.stop();
+    reader.join();
+    for (auto& t : pool)
+        t.join();
+
+    if (cancelled) {
+        result.errorKind = ImportErrorKind::Cancelled;
+        result.error = file + ": loading was cancelled";
+        return result;
+    }
+    result.decompressedBytes = outcome.produced;
+    result.wrapperObject = outcome.wrapper;
+    result.sawTraceEvents = outcome.sawTraceEvents;
+
+    if (malformed > 0)
+        sink.onWarning("malformed_event", firstMalformed, malformed);
+    if (badFields > 0)
+        sink.onWarning("bad_field", firstBadField, badFields);
+
+    const std::string expected = "expected a Chrome trace (a JSON object with a \"traceEvents\" array, or a JSON "
+                                 "array of event objects)";
+    if (outcome.fatal) {
+        result.errorKind = ImportErrorKind::NotRecognised;
+        result.error = file + ": not a trace: " + outcome.fatalMessage + "; " + expected;
+        return result;
+    }
+    if (outcome.empty) {
+        result.errorKind = outcome.streamError.empty() ? ImportErrorKind::NotRecognised : ImportErrorKind::CannotRead;
+        result.error = file + (outcome.streamError.empty() ? ": the file is empty; " + expected
+                                                           : ": cannot read: " + outcome.streamError);
+        return result;
+    }
+    if (outcome.wrapper && !outcome.sawTraceEvents) {
+        result.errorKind = ImportErrorKind::NotRecognised;
+        result.error = file + ": the JSON object has no \"traceEvents\" array; " + expected;
+        return result;
+    }
+    if (outcome.events == 0 && outcome.nonObjects > 0) {
+        result.errorKind = ImportErrorKind::NotRecognised;
+        result.error = file + ": the JSON array holds no event objects; " + expected;
+        return result;
+    }
+
+    if (!outcome.streamError.empty()) {
+        sink.onWarning("corrupt_stream",
+                       file + ": " + outcome.streamError + "; events before the damaged part were kept", 1);
+    }
+    if (outcome.limitHit) {
+        sink.onWarning("decompressed_limit",
+                       file + ": stopped after " + std::to_string(outcome.produced)
+                           + " decompressed bytes (the limit for one file); events before that point were kept",
+                       1);
+    }
+    if (!outcome.complete) {
+        result.truncated = true;
+        std::string why = outcome.streamTruncated ? "the compressed stream ends early" : "the JSON ends early";
+        sink.onWarning("truncated",
+                       file + ": the trace is truncated (" + why + ", " + outcome.position + ") after "
+                           + std::to_string(result.events) + " events; every event before the cut was kept",
+                       1);
+    } else if (outcome.streamTruncated) {
+        result.truncated = true;
+        sink.onWarning("truncated", file + ": the compressed stream ends early; the JSON inside was complete", 1);
+    }
+    m_progress.report(fileSize, fileSize, "reading events");
+    return result;
+}
+
+} // namespace timesink::parsers::chromejson

@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: MIT
+#include "parsers/chromejson/chromejsonscanner.h"
+
+#include <cstdio>
+#include <utility>
+
+namespace timesink::parsers::chromejson {
+
+namespace {
+constexpr std::size_t kMaxKeyBytes = 4096;
+
+bool isSpace(char c)
+{
+    return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
+} // namespace
+
+ChromeJsonScanner::ChromeJsonScanner(Handler& handler, std::uint64_t maxElementBytes)
+    : m_handler(handler)
+    , m_maxElementBytes(maxElementBytes)
+{
+}
+
+std::string ChromeJsonScanner::describe(char c)
+{
+    const auto u = static_cast<unsigned char>(c);
+    if (u >= 0x20 && u < 0x7f)
+        return std::string("'") + c + "'";
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "byte 0x%02x", u);
+    return buf;
+}
+
+void ChromeJsonScanner::fail(std::string message)
+{
+    m_mode = Mode::Fatal;
+    m_fatal = std::move(message);
+}
+
+std::string_view ChromeJsonScanner::positionDescription() const
+{
+    switch (m_mode) {
+    case Mode::Start:
+        return "before any JSON";
+    case Mode::Array:
+    case Mode::Element:
+        if (m_inEvents)
+            return m_kind == ElementKind::Event && m_mode == Mode::Element ? "inside an event of the event array"
+                                                                            : "inside the event array";
+        return "inside a top-level value";
+    case Mode::ObjKey:
+    case Mode::ObjKeyString:
+    case Mode::ObjColon:
+    case Mode::ObjValue:
+        return "inside the top-level object";
+    case Mode::Done:
+    case Mode::Trailing:
+        return "after the end of the JSON";
+    case Mode::Fatal:
+        break;
+    }
+    return "at an invalid position";
+}
+
+void ChromeJsonScanner::beginElement(char first, ElementKind kind)
+{
+    m_kind = kind;
+    m_shape = (first == '{' || first == '[') ? Shape::Container : first == '"' ? Shape::String : Shape::Scalar;
+    m_depth = 0;
+    m_inString = false;
+    m_escape = false;
+    m_overflow = false;
+    m_elementBytes = 0;
+    m_element.clear();
+    m_mode = Mode::Element;
+}
+
+void ChromeJsonScanner::endElement(std::string_view text)
+{
+    switch (m_kind) {
+    case ElementKind::Event:
+        if (m_overflow) {
+            m_handler.onIssue("event_too_large",
+                              "an event of " + std::to_string(m_elementBytes)
+                                  + " bytes exceeds the limit of " + std::to_string(m_maxElementBytes)
+                                  + " bytes per event and was skipped");
+        } else {
+            ++m_events;
+            m_handler.onEvent(text);
+        }
+        m_mode = Mode::Array;
+        break;
+    case ElementKind::NonObject:
+        ++m_nonObjects;
+        m_handler.onIssue("not_an_object", "an element of the event array is not a JSON object and was skipped");
+        m_mode = Mode::Array;
+        break;
+    case ElementKind::TopLevel:
+        if (m_overflow) {
+            m_handler.onIssue("value_too_large", "the top-level value \"" + m_key + "\" of "
+                                                     + std::to_string(m_elementBytes) + " bytes was skipped");
+        } else {
+            m_handler.onTopLevel(m_key, text);
+        }
+        m_mode = Mode::ObjKey;
+        break;
+    }
+    m_element.clear();
+}
+
+// Returns the index just past the element when it ends inside [i, n), else n (the element continues).
+std::size_t ChromeJsonScanner::scanElement(const char* p, std::size_t i, std::size_t n)
+{
+    const std::size_t start = i;
+    std::size_t j = i;
+    bool done = false;
+    if (m_shape == Shape::Scalar) {
+        while (j < n) {
+            const char c = p[j];
+            if (c == ',' || c == ']' || c == '}' || isSpace(c)) {
+                done = true;
+                break;
+            }
+            ++j;
+        }
+    } else {
+        // Strings hold most of the bytes (kernel names, arg keys): skip them with a tight loop.
+        while (j < n) {
+            if (m_inString) {
+                if (m_escape) {
+                    m_escape = false;
+                    ++j;
+                    continue;
+                }
+                while (j < n && p[j] != '"' && p[j] != '\\')
+                    ++j;
+                if (j == n)
+                    break;
+                if (p[j] == '\\') {
+                    m_escape = true;
+                    ++j;
+                    continue;
+                }
+                m_inString = false;
+                ++j;
+                if (m_shape == Shape::String) {
+                    done = true;
+                    break;
+                }
+                continue;
+            }
+            const char c = p[j++];
+            if (c == '"') {
+                m_inString = true;
+            } else if (c == '{' || c == '[') {
+                ++m_depth;
+            } else if (c == '}' || c == ']') {
+                if (--m_depth == 0) {
+                    done = true;
+                    break;
+                }
+            }
+        }
+    }
+
+    const std::size_t len = j - start;
+    m_elementBytes += len;
+    if (!m_overflow && m_elementBytes > m_maxElementBytes) {
+        m_overflow = true;
+        m_element.clear();
+        m_element.shrink_to_fit();
+    }
+    if (done) {
+        if (m_overflow) {
+            endElement({});
+        } else if (m_element.empty()) {
+            endElement(std::string_view(p + start, len));
+        } else {
+            m_element.append(p + start, len);
+            endElement(m_element);
+        }
+        return j;
+    }
+    if (!m_overflow)
+        m_element.append(p + start, len);
+    return n;
+}
+
+bool ChromeJsonScanner::feed(const char* p, std::size_t n)
+{
+    m_bytes += n;
+    std::size_t i = 0;
+    while (i < n) {
+        switch (m_mode) {
+        case Mode::Fatal:
+            return false;
+        case Mode::Start: {
+            const auto c = static_cast<unsigned char>(p[i]);
+            static constexpr unsigned char kBom[3] = {0xef, 0xbb, 0xbf};
+            if (m_bomSeen < 3 && c == kBom[m_bomSeen]) {
+                ++m_bomSeen;
+                ++i;
+            } else if (isSpace(p[i])) {
+                ++i;
+            } else if (c == '{') {
+                m_wrapper = true;
+                m_handler.onContainer(true);
+                m_mode = Mode::ObjKey;
+                ++i;
+            } else if (c == '[') {
+                m_handler.onContainer(false);
+                m_inEvents = true;
+                m_mode = Mode::Array;
+                ++i;
+            } else {
+                fail("expected a JSON object with \"traceEvents\" or an array of events, found " + describe(p[i])
+                     + " at the start");
+            }
+            break;
+        }
+        case Mode::ObjKey: {
+            const char c = p[i];
+            if (isSpace(c) || c == ',') {
+                ++i;
+            } else if (c == '}') {
+                m_mode = Mode::Done;
+                ++i;
+            } else if (c == '"') {
+                m_key.clear();
+                m_keyEscape = false;
+                m_mode = Mode::ObjKeyString;
+                ++i;
+            } else {
+                fail("expected a key in the top-level object, found " + describe(c));
+            }
+            break;
+        }
+        case Mode::ObjKeyString: {
+            const char c = p[i++];
+            if (m_keyEscape) {
+                m_keyEscape = false;
+            } else if (c == '\\') {
+                m_keyEscape = true;
+            } else if (c == '"') {
+                m_mode = Mode::ObjColon;
+                break;
+            }
+            if (m_key.size() < kMaxKeyBytes)
+                m_key.push_back(c);
+            break;
+        }
+        case Mode::ObjColon: {
+            const char c = p[i];
+            if (isSpace(c)) {
+                ++i;
+            } else if (c == ':') {
+                m_mode = Mode::ObjValue;
+                ++i;
+            } else {
+                fail("expected ':' after the top-level key \"" + m_key + "\", found " + describe(c));
+            }
+            break;
+        }
+        case Mode::ObjValue: {
+            const char c = p[i];
+            if (isSpace(c)) {
+                ++i;
+            } else if (c == '}' || c == ',' || c == ']' || c == ':') {
+                fail("expected a value for the top-level key \"" + m_key + "\", found " + describe(c));
+            } else if (m_key == "traceEvents" && c == '[') {
+                m_inEvents = true;
+                m_sawTraceEvents = true;
+                m_mode = Mode::Array;
+                ++i;
+            } else {
+                beginElement(c, ElementKind::TopLevel);
+            }
+            break;
+        }
+        case Mode::Array: {
+            const char c = p[i];
+            if (isSpace(c) || c == ',') {
+                ++i;
+            } else if (c == ']') {
+                ++i;
+                m_inEvents = false;
+                m_mode = m_wrapper ? Mode::ObjKey : Mode::Done;
+            } else if (c == '}' || c == ':') {
+                fail("expected an event object in the event array, found " + describe(c));
+            } else {
+                beginElement(c, c == '{' ? ElementKind::Event : ElementKind::NonObject);
+            }
+            break;
+        }
+        case Mode::Element:
+            i = scanElement(p, i, n);
+            break;
+        case Mode::Done:
+            if (isSpace(p[i]) || p[i] == '\0') {
+                ++i;
+            } else {
+                m_handler.onIssue("trailing_data", "bytes after the end of the JSON document were ignored");
+                m_mode = Mode::Trailing;
+            }
+            break;
+        case Mode::Trailing:
+            return true;
+        }
+    }
+    return m_mode != Mode::Fatal;
+}
+
+} // namespace timesink::parsers::chromejson

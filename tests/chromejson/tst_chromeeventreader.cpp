@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: MIT
+#include "parsers/chromejson/chromeeventreader.h"
+#include "parsers/chromejson/chromejsonscanner.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <fstream>
+#include <string>
+#include <vector>
+
+using namespace timesink;
+using namespace timesink::parsers;
+using namespace timesink::parsers::chromejson;
+
+class TestChromeEventReader : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void microsToNs_data();
+    void microsToNs();
+    void scannerWholeInput();
+    void scannerEverySplitPoint_data();
+    void scannerEverySplitPoint();
+    void scannerSkipsLargeElements();
+    void scannerDeepNestingIsIterative();
+    void scannerRejectsNonTraces_data();
+    void scannerRejectsNonTraces();
+    void readerDecodesEventsInOrder();
+    void readerKeepsGoodEventsAroundBadOnes();
+};
+
+namespace {
+
+// Records everything the scanner reports as one text, so two runs can be compared exactly.
+class Recorder : public ChromeJsonScanner::Handler
+{
+public:
+    std::string log;
+    void onContainer(bool wrapper) override { log += wrapper ? "object\n" : "array\n"; }
+    void onTopLevel(std::string_view key, std::string_view raw) override
+    {
+        log += "top " + std::string(key) + " = " + std::string(raw) + "\n";
+    }
+    void onEvent(std::string_view text) override { log += "event " + std::string(text) + "\n"; }
+    void onIssue(std::string_view kind, std::string_view) override { log += "issue " + std::string(kind) + "\n"; }
+};
+
+std::string scanWhole(const std::string& text, std::uint64_t maxBytes, bool* complete = nullptr)
+{
+    Recorder r;
+    ChromeJsonScanner s(r, maxBytes);
+    s.feed(text.data(), text.size());
+    if (complete)
+        *complete = s.complete();
+    return r.log;
+}
+
+class EventCollector : public ChromeEventSink
+{
+public:
+    std::string log;
+    std::vector<std::string> warnings;
+    void onTopLevel(std::string_view key, std::string_view raw) override
+    {
+        log += "top " + std::string(key) + "=" + std::string(raw) + "\n";
+    }
+    void onEvent(const ChromeEvent& e) override
+    {
+        log += std::string(1, e.ph ? e.ph : '?') + " name=" + std::string(e.name) + " cat=" + std::string(e.cat)
+            + " pid=" + std::string(e.pid) + (e.pidIsNumber ? "#" : "") + " tid=" + std::string(e.tid)
+            + (e.tidIsNumber ? "#" : "") + " ts=" + (e.hasTs ? std::to_string(e.ts) : "-")
+            + " dur=" + (e.hasDur ? std::to_string(e.dur) : "-") + (e.hasId ? " id=" + std::string(e.id) : "")
+            + (e.bp.empty() ? "" : " bp=" + std::string(e.bp));
+        for (const ChromeArg& a : e.args) {
+            log += " " + std::string(a.key) + ":";
+            switch (a.kind) {
+            case ChromeArg::Kind::Int:
+                log += "i" + std::to_string(a.i);
+                break;
+            case ChromeArg::Kind::Double:
+                log += "d" + std::string(a.text);
+                break;
+            case ChromeArg::Kind::Bool:
+                log += a.i ? "true" : "false";
+                break;
+            case ChromeArg::Kind::String:
+                log += "s'" + std::string(a.text) + "'";
+                break;
+            case ChromeArg::Kind::Json:
+                log += "j" + std::string(a.text);
+                break;
+            case ChromeArg::Kind::Null:
+                log += "null";
+                break;
+            }
+        }
+        if (e.badFields)
+            log += " bad";
+        log += "\n";
+    }
+    void onWarning(std::string_view kind, std::string_view, std::uint64_t count) override
+    {
+        warnings.push_back(std::string(kind) + "×" + std::to_string(count));
+    }
+};
+
+// Strings with braces, brackets, quotes and escapes in keys and values: the places a naive cutter gets wrong.
+const char* const kTricky = R"({"schemaVersion": 1, "odd\"key": "va}l]ue\\", "nested": {"a": [1, {"b": "}"}]},
+ "traceEvents": [
+  {"ph": "X", "name": "a{b}[c]\"d\\", "pid": 1, "tid": 2, "ts": 10.5, "dur": 2, "args": {"k": "}\\\"{", "n": -3}},
+  {"ph": "i", "name": "\u00e9\\\\", "pid": "Spans", "tid": "", "ts": "1736408883700059.821", "s": "g"} ,
+  {"ph":"s","id":7,"pid":1,"tid":2,"ts":11,"cat":"ac2g","name":"ac2g"}
+ ],
+ "baseTimeNanoseconds": 1751410836000000000}
+)";
+
+} // namespace
+
+
+void TestChromeEventReader::microsToNs_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<bool>("ok");
+    QTest::addColumn<qint64>("ns");
+    QTest::newRow("epoch 3 decimals") << "1736408883700059.821" << true << qint64(1736408883700059821LL);
+    QTest::newRow("relative offset") << "1419247332972.313" << true << qint64(1419247332972313LL);
+    QTest::newRow("int") << "1695835542515301" << true << qint64(1695835542515301000LL);
+    QTest::newRow("small") << "4" << true << qint64(4000);
+    QTest::newRow("float dur") << "7.6" << true << qint64(7600);
+    QTest::newRow("round half up") << "840.07675" << true << qint64(840077);
+    QTest::newRow("round down") << "0.0004" << true << qint64(0);
+    QTest::newRow("negative round away") << "-0.0005" << true << qint64(-1);
+    QTest::newRow("exponent") << "1.5e3" << true << qint64(1500000);
+    QTest::newRow("negative exponent") << "2500E-3" << true << qint64(2500);
+    QTest::newRow("trailing tab") << "1736413971558972.912\t" << true << qint64(1736413971558972912LL);
+    QTest::newRow("many fraction digits") << "1.00000000000000000000000006" << true << qint64(1000);
+    QTest::newRow("zero") << "0" << true << qint64(0);
+    QTest::newRow("empty") << "" << false << qint64(0);
+    QTest::newRow("garbage") << "abc" << false << qint64(0);
+    QTest::newRow("two dots") << "1.2.3" << false << qint64(0);
+    QTest::newRow("overflow") << "99999999999999999999" << false << qint64(0);
+    QTest::newRow("huge exponent") << "1e400" << false << qint64(0);
+    QTest::newRow("bare exponent") << "1e" << false << qint64(0);
+}
+void TestChromeEventReader::microsToNs()
+{
+    QFETCH(QString, text);
+    QFETCH(bool, ok);
+    QFETCH(qint64, ns);
+    const std::string t = text.toStdString();
+    const auto v = microsTextToNs(t);
+    QCOMPARE(v.has_value(), ok);
+    if (ok)
+        QCOMPARE(*v, ns);
+}
+
+void TestChromeEventReader::scannerWholeInput()
+{
+    bool complete = false;
+    const std::string log = scanWhole(kTricky, 1 << 20, &complete);
+    QVERIFY(complete);
+    const std::string expected = "object\n"
+                                 "top schemaVersion = 1\n"
+                                 "top odd\\\"key = \"va}l]ue\\\\\"\n"
+                                 "top nested = {\"a\": [1, {\"b\": \"}\"}]}\n"
+                                 "event {\"ph\": \"X\", \"name\": \"a{b}[c]\\\"d\\\\\", \"pid\": 1, \"tid\": 2, "
+                                 "\"ts\": 10.5, \"dur\": 2, \"args\": {\"k\": \"}\\\\\\\"{\", \"n\": -3}}\n"
+                                 "event {\"ph\": \"i\", \"name\": \"\\u00e9\\\\\\\\\", \"pid\": \"Spans\", "
+                                 "\"tid\": \"\", \"ts\": \"1736408883700059.821\", \"s\": \"g\"}\n"
+                                 "event {\"ph\":\"s\",\"id\":7,\"pid\":1,\"tid\":2,\"ts\":11,\"cat\":\"ac2g\","
+                                 "\"name\":\"ac2g\"}\n"
+                                 "top baseTimeNanoseconds = 1751410836000000000\n";
+    QCOMPARE(log, expected);
+}
+
+void TestChromeEventReader::scannerEverySplitPoint_data()
+{
+    QTest::addColumn<QString>("input");
+    QTest::newRow("wrapper with tricky strings") << QString::fromUtf8(kTricky);
+    QTest::newRow("bare array") << QStringLiteral(R"([{"a":"]"},{"b":[{}]} , 3, {"c":"\\"}])");
+    QTest::newRow("bom and whitespace") << QString::fromUtf8("\xef\xbb\xbf \n[ {\"x\" : 1 } ]\n");
+    QTest::newRow("scalars at top level") << QStringLiteral(R"({"a":true,"b":-1.5e3,"c":null,"traceEvents":[]})");
+    QTest::newRow("truncated") << QStringLiteral(R"({"traceEvents":[{"a":1},{"b":"x)");
+}
+void TestChromeEventReader::scannerEverySplitPoint()
+{
+    QFETCH(QString, input);
+    const std::string text = input.toStdString();
+    bool wholeComplete = false;
+    const std::string expected = scanWhole(text, 1 << 20, &wholeComplete);
+    for (std::size_t split = 0; split <= text.size(); ++split) {
+        Recorder r;
+        ChromeJsonScanner s(r, 1 << 20);
+        s.feed(text.data(), split);
+        s.feed(text.data() + split, text.size() - split);
+        QCOMPARE(r.log, expected);
+        QCOMPARE(s.complete(), wholeComplete);
+    }
+    // Byte by byte: every position is a boundary at once.
+    Recorder r;
+    ChromeJsonScanner s(r, 1 << 20);
+    for (char c : text)
+        s.feed(&c, 1);
+    QCOMPARE(r.log, expected);
+}
+
+void TestChromeEventReader::scannerSkipsLargeElements()
+{
+    const std::string big(200, 'x');
+    const std::string text = R"({"traceEvents":[{"a":1},{"name":")" + big + R"("},{"b":2}]})";
+    for (std::size_t split = 0; split <= text.size(); split += 7) {
+        Recorder r;
+        ChromeJsonScanner s(r, 64);
+        s.feed(text.data(), split);
+        s.feed(text.data() + split, text.size() - split);
+        QCOMPARE(r.log, std::string("object\nevent {\"a\":1}\nissue event_too_large\nevent {\"b\":2}\n"));
+        QVERIFY(s.complete());
+    }
+}
+
+void TestChromeEventReader::scannerDeepNestingIsIterative()
+{
+    // A million nested arrays would overflow the stack of a recursive scanner.
+    const std::size_t depth = 1000000;
+    std::string text = R"({"traceEvents":[{"a":)";
+    text.append(depth, '[');
+    text.append(depth, ']');
+    text += "}]}";
+    Recorder r;
+    ChromeJsonScanner s(r, std::uint64_t(1) << 30);
+    s.feed(text.data(), text.size());
+    QVERIFY(s.complete());
+    QCOMPARE(s.eventCount(), std::uint64_t(1));
+}
+
+void TestChromeEventReader::scannerRejectsNonTraces_data()
+{
+    QTest::addColumn<QString>("input");
+    QTest::addColumn<QString>("error");
+    QTest::newRow("html") << "<html>" << "found '<' at the start";
+    QTest::newRow("number") << "42" << "found '4' at the start";
+    QTest::newRow("bad key") << "{a:1}" << "expected a key in the top-level object, found 'a'";
+    QTest::newRow("missing colon") << "{\"a\" 1}" << "expected ':' after the top-level key \"a\", found '1'";
+}
+void TestChromeEventReader::scannerRejectsNonTraces()
+{
+    QFETCH(QString, input);
+    QFETCH(QString, error);
+    const std::string text = input.toStdString();
+    Recorder r;
+    ChromeJsonScanner s(r, 1024);
+    QVERIFY(!s.feed(text.data(), text.size()));
+    QVERIFY(s.failed());
+    QVERIFY2(s.fatalError().find(error.toStdString()) != std::string::npos, s.fatalError().c_str());
+}
+
+// The whole pipeline (reader thread, workers, in-order delivery) with tiny reads and tiny batches.
+void TestChromeEventReader::readerDecodesEventsInOrder()
+{
+    QTemporaryDir dir;
+    const std::string path = dir.filePath(QStringLiteral("t.json")).toStdString();
+    std::ofstream(path) << kTricky;
+    const std::string expected
+        = "top schemaVersion=1\n"
+          "top odd\\\"key=\"va}l]ue\\\\\"\n"
+          "top nested={\"a\": [1, {\"b\": \"}\"}]}\n"
+          "X name=a{b}[c]\"d\\ cat= pid=1# tid=2# ts=10500 dur=2000 k:s'}\\\"{' n:i-3\n"
+          "i name=\xc3\xa9\\\\ cat= pid=Spans tid= ts=1736408883700059821 dur=-\n"
+          "s name=ac2g cat=ac2g pid=1# tid=2# ts=11000 dur=- id=7\n"
+          "top baseTimeNanoseconds=1751410836000000000\n";
+    for (std::size_t chunk : {std::size_t(1), std::size_t(3), std::size_t(64), std::size_t(1) << 20}) {
+        for (std::size_t batch : {std::size_t(1), std::size_t(100), std::size_t(1) << 20}) {
+            for (unsigned threads : {1U, 3U}) {
+                ImportOptions options;
+                options.threads = threads;
+                ProgressSink progress;
+                ChromeEventReader reader(path, options, progress);
+                reader.setReadChunkBytes(chunk);
+                reader.setBatchBytes(batch);
+                EventCollector sink;
+                const ChromeReadResult r = reader.read(sink);
+                QVERIFY2(r.ok(), r.error.c_str());
+                QCOMPARE(r.events, std::uint64_t(3));
+                QVERIFY(r.wrapperObject);
+                QVERIFY(!r.truncated);
+                QCOMPARE(sink.log, expected);
+                QVERIFY(sink.warnings.empty());
+            }
+        }
+    }
+}
+
+void TestChromeEventReader::readerKeepsGoodEventsAroundBadOnes()
+{
+    QTemporaryDir dir;
+    const std::string path = dir.filePath(QStringLiteral("t.json")).toStdString();
+    // Event 2 is not valid JSON (missing colon) and event 3 has wrong types in every field.
+    std::ofstream(path) << R"([{"ph":"X","name":"a","ts":1,"dur":1,"pid":1,"tid":1},)"
+                           R"({"ph":"X" "name":"broken"},)"
+                           R"({"ph":1,"name":{},"cat":[],"pid":{},"tid":true,"ts":"x","dur":[],"args":5},)"
+                           R"({"ph":"X","name":"b","ts":2,"dur":1,"pid":1,"tid":1,"args":{"d":1.25,"b":false,"z":null,"j":[1,[2]]}}])";
+    ImportOptions options;
+    ProgressSink progress;
+    ChromeEventReader reader(path, options, progress);
+    EventCollector sink;
+    const ChromeReadResult r = reader.read(sink);
+    QVERIFY2(r.ok(), r.error.c_str());
+    QCOMPARE(sink.log, std::string("X name=a cat= pid=1# tid=1# ts=1000 dur=1000\n"
+                                   "? name= cat= pid= tid= ts=- dur=- bad\n"
+                                   "X name=b cat= pid=1# tid=1# ts=2000 dur=1000 d:d1.25 b:false z:null j:j[1,[2]]\n"));
+    QCOMPARE(sink.warnings, (std::vector<std::string> {"malformed_event×1", "bad_field×1"}));
+}
+
+QTEST_APPLESS_MAIN(TestChromeEventReader)
+#include "tst_chromeeventreader.moc"
