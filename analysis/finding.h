@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -53,7 +54,17 @@ struct Finding
     std::string recommendation; // concrete, platform-specific
     Platform platform = Platform::Generic;
     model::TimeNs firstTs = 0; // earliest evidence; the last ranking key
+    /// Evidence ranges left out because the list reached its cap (kMaxEvidence); the lost time still counts them.
+    std::uint64_t evidenceOmitted = 0;
 };
+
+/// Stable key of a platform for reports: "generic", "pytorch_cuda", "pytorch_rocm", "torch_npu_cann", "rknn", "cpu".
+std::string_view platformKey(Platform p);
+/// Human label: "PyTorch on CUDA", "torch_npu on CANN", …
+std::string_view platformLabel(Platform p);
+
+/// The value of a detail as text (integers as digits, doubles with up to 6 significant digits).
+std::string detailText(const Detail& d);
 
 /// Deterministic ranking: lost time (descending), then kind, then first timestamp.
 bool rankBefore(const Finding& a, const Finding& b);

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/trace.h"
+
+#include <string>
+
+namespace timesink::analysis {
+
+/// Where device work came from on the host.
+struct CallSite
+{
+    std::string name;      // outermost enclosing framework op, else the launching call, else "unknown call site"
+    model::SliceRef launch; // the host slice the launch flow starts at (runtime call or framework op)
+    model::SliceRef op;     // the framework op named by `name`, when there is one
+    bool blocking = false;  // the launching call blocks the host (cudaMemcpy, aclrtMemcpy, …)
+};
+
+/// Follows launch flows from device slices back to the host.
+/// Example: kernel ← flow ← cudaLaunchKernel inside aten::relu_ inside aten::relu
+///          → CallSite{name "aten::relu", launch = cudaLaunchKernel, op = aten::relu}.
+class CallSiteResolver
+{
+public:
+    explicit CallSiteResolver(const model::Trace& trace)
+        : m_trace(trace)
+    {
+    }
+    [[nodiscard]] CallSite resolve(model::SliceRef deviceSlice) const;
+    /// The outermost HostOp that encloses `hostSlice` (or is it), or an invalid ref.
+    [[nodiscard]] model::SliceRef outermostHostOp(model::SliceRef hostSlice) const;
+
+private:
+    const model::Trace& m_trace;
+};
+
+} // namespace timesink::analysis

@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: MIT
+#include "analysis/deviceactivity.h"
+
+#include "analysis/opclassifier.h"
+
+#include <algorithm>
+
+namespace timesink::analysis {
+
+using model::SliceCategory;
+
+bool isDeviceTrack(const model::Track& track)
+{
+    if (track.deviceKind == model::DeviceKind::Cpu)
+        return false;
+    return track.role == model::TrackRole::DeviceCompute || track.role == model::TrackRole::DeviceCopy
+        || track.role == model::TrackRole::Communication;
+}
+
+bool isBusyCategory(SliceCategory c)
+{
+    switch (c) {
+    case SliceCategory::Kernel:
+    case SliceCategory::Memcpy:
+    case SliceCategory::Memset:
+    case SliceCategory::Communication:
+    case SliceCategory::FallbackOp:
+    case SliceCategory::Other:
+        return true;
+    default:
+        return false;
+    }
+}
+
+bool isComputeCategory(SliceCategory c)
+{
+    return isBusyCategory(c) && c != SliceCategory::Memcpy && c != SliceCategory::Memset;
+}
+
+namespace {
+
+struct FlaggedInterval
+{
+    Interval range;
+    bool allTiny = true;
+};
+
+// Union of two canonical flagged lists; a merged interval is tiny only if everything in it was.
+std::vector<FlaggedInterval> uniteFlagged(const std::vector<FlaggedInterval>& a, const std::vector<FlaggedInterval>& b)
+{
+    std::vector<FlaggedInterval> out;
+    out.reserve(a.size() + b.size());
+    std::size_t i = 0;
+    std::size_t j = 0;
+    while (i < a.size() || j < b.size()) {
+        const FlaggedInterval& next
+            = (j >= b.size() || (i < a.size() && a[i].range.start <= b[j].range.start)) ? a[i++] : b[j++];
+        if (!out.empty() && next.range.start <= out.back().range.end) {
+            out.back().range.end = std::max(out.back().range.end, next.range.end);
+            out.back().allTiny = out.back().allTiny && next.allTiny;
+        } else {
+            out.push_back(next);
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+DeviceActivity computeDeviceActivity(const model::Trace& trace, const AnalysisOptions& options,
+                                     const CancelToken& cancel)
+{
+    DeviceActivity out;
+    std::vector<FlaggedInterval> busy;
+    model::TimeNs bestBusy = -1;
+    IntervalList dataloader;
+    IntervalList fallback;
+    for (const model::Track& t : trace.tracks()) {
+        if (cancel.cancelled())
+            return out;
+        const std::size_t n = t.size();
+        if (isDeviceTrack(t)) {
+            // Slices are sorted by (ts, -dur), so a single forward sweep yields this track's union.
+            std::vector<FlaggedInterval> own;
+            for (std::uint32_t i = 0; i < n; ++i) {
+                const SliceCategory c = t.category(i);
+                if (!isBusyCategory(c))
+                    continue;
+                const model::TimeNs s = t.ts(i);
+                const model::TimeNs e = s + t.dur(i);
+                const bool tiny = c == SliceCategory::Kernel && t.dur(i) < options.tinyKernelNs;
+                if (e <= s)
+                    continue;
+                if (!own.empty() && s <= own.back().range.end) {
+                    own.back().range.end = std::max(own.back().range.end, e);
+                    own.back().allTiny = own.back().allTiny && tiny;
+                } else {
+                    own.push_back({{s, e}, tiny});
+                }
+            }
+            if (own.empty())
+                continue;
+            out.hasDeviceWork = true;
+            model::TimeNs ownBusy = 0;
+            for (const FlaggedInterval& f : own)
+                ownBusy += f.range.length();
+            if (ownBusy > bestBusy) {
+                bestBusy = ownBusy;
+                out.primaryDeviceTrack = t.id;
+            }
+            busy = busy.empty() ? std::move(own) : uniteFlagged(busy, own);
+            continue;
+        }
+        if (t.role == model::TrackRole::Counter)
+            continue;
+        for (std::uint32_t i = 0; i < n; ++i) {
+            const SliceCategory c = t.category(i);
+            if (c == SliceCategory::Dataloader) {
+                dataloader.push_back({t.ts(i), t.end(i)});
+                out.dataloaderSlices.push_back({t.id, model::SliceIndex(i)});
+            } else if (c == SliceCategory::FallbackOp && isCountedFallback(trace, {t.id, model::SliceIndex(i)})) {
+                fallback.push_back({t.ts(i), t.end(i)});
+            }
+        }
+    }
+    out.busy.reserve(busy.size());
+    out.busyAllTiny.reserve(busy.size());
+    for (const FlaggedInterval& f : busy) {
+        out.busy.push_back(f.range);
+        out.busyAllTiny.push_back(f.allTiny);
+    }
+    out.dataloader = unite(std::move(dataloader));
+    out.hostFallback = unite(std::move(fallback));
+    return out;
+}
+
+IdleAttribution attributeIdle(const StepClock& clock, const DeviceActivity& activity, const CancelToken& cancel)
+{
+    IdleAttribution out;
+    if (!activity.hasDeviceWork)
+        return out;
+    const IntervalList& busy = activity.busy;
+    for (std::size_t s = 0; s < clock.size(); ++s) {
+        if (cancel.cancelled())
+            return out;
+        const Interval w = clock.window(s);
+        if (w.length() <= 0)
+            continue;
+        // First busy interval that ends after the window starts.
+        std::size_t b = static_cast<std::size_t>(
+            std::partition_point(busy.begin(), busy.end(), [&](const Interval& i) { return i.end <= w.start; })
+            - busy.begin());
+        model::TimeNs cursor = w.start;
+        bool haveBefore = false;
+        bool tinyBefore = true;
+        auto emitGap = [&](model::TimeNs g0, model::TimeNs g1, bool haveAfter, bool tinyAfter) {
+            if (g1 <= g0)
+                return;
+            const Interval gap {g0, g1};
+            IdlePiece base;
+            base.step = s;
+            base.gap = gap;
+            base.busyBefore = haveBefore;
+            base.busyAfter = haveAfter;
+            base.tinyBefore = !haveBefore || tinyBefore;
+            base.tinyAfter = !haveAfter || tinyAfter;
+            const IntervalList whole {gap};
+            const IntervalList byLoader = clip(activity.dataloader, g0, g1);
+            for (const Interval& r : byLoader) {
+                IdlePiece p = base;
+                p.range = r;
+                out.dataloader.push_back(p);
+            }
+            const IntervalList afterLoader = byLoader.empty() ? whole : subtract(whole, byLoader);
+            IntervalList byFallback;
+            for (const Interval& r : afterLoader) {
+                for (const Interval& f : clip(activity.hostFallback, r.start, r.end)) {
+                    IdlePiece p = base;
+                    p.range = f;
+                    out.fallback.push_back(p);
+                    byFallback.push_back(f);
+                }
+            }
+            const IntervalList rest = byFallback.empty() ? afterLoader : subtract(afterLoader, byFallback);
+            for (const Interval& r : rest) {
+                IdlePiece p = base;
+                p.range = r;
+                out.rest.push_back(p);
+            }
+        };
+        for (; b < busy.size() && busy[b].start < w.end; ++b) {
+            emitGap(cursor, std::min(busy[b].start, w.end), true, activity.busyAllTiny[b]);
+            haveBefore = true;
+            tinyBefore = activity.busyAllTiny[b];
+            cursor = std::max(cursor, busy[b].end);
+        }
+        emitGap(cursor, w.end, false, true);
+    }
+    return out;
+}
+
+} // namespace timesink::analysis
+

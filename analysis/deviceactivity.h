@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "analysis/intervals.h"
+#include "analysis/pass.h"
+#include "analysis/stepclock.h"
+#include "model/trace.h"
+
+#include <vector>
+
+namespace timesink::analysis {
+
+/// A track whose slices are device work: a GPU/NPU stream, copy engine or communication plane.
+bool isDeviceTrack(const model::Track& track);
+/// Categories that keep a device busy (kernels, copies, memsets, collectives, device-side fallback tasks
+/// such as Ascend AI_CPU, and uncategorised device tasks). Syncs, annotations and steps do not.
+bool isBusyCategory(model::SliceCategory c);
+/// Categories of device compute that can hide a copy (everything busy except copies and memsets).
+bool isComputeCategory(model::SliceCategory c);
+
+/// When the device was busy, and what the host did that the idle-based kinds attribute idle time to.
+/// All lists are canonical (sorted, disjoint). Busy is the union over all device tracks, so with several
+/// devices in one trace "idle" means every device was idle.
+struct DeviceActivity
+{
+    bool hasDeviceWork = false;
+    IntervalList busy;
+    /// Parallel to `busy`: true when every slice merged into that busy interval was a kernel shorter
+    /// than AnalysisOptions::tinyKernelNs (a launch-bound stretch looks like tiny kernels and gaps).
+    std::vector<bool> busyAllTiny;
+    IntervalList dataloader;          // union of host dataloader spans
+    std::vector<model::SliceRef> dataloaderSlices;
+    IntervalList hostFallback;        // union of counted CPU fallbacks on non-device tracks
+    model::TrackId primaryDeviceTrack; // device track with the most busy time (evidence for idle ranges)
+};
+
+DeviceActivity computeDeviceActivity(const model::Trace& trace, const AnalysisOptions& options,
+                                     const CancelToken& cancel);
+
+/// One piece of device idle time inside a step, with what surrounds the idle gap it came from.
+struct IdlePiece
+{
+    Interval range;
+    std::size_t step = 0;
+    Interval gap;            // the whole idle gap (inside the step window) this piece is part of
+    bool tinyBefore = false; // the busy stretch just before the gap was tiny kernels only (or absent)
+    bool tinyAfter = false;
+    bool busyBefore = false; // there was device work before the gap inside the step
+    bool busyAfter = false;
+};
+
+/// Device idle time inside steps, split so that no nanosecond is attributed twice:
+/// the dataloader claims idle time overlapping dataloader spans first, then CPU fallbacks claim idle
+/// time overlapping host fallback ops, and the rest is left for pipeline bubbles.
+/// Example: step [0,100), busy [0,10) and [60,100), dataloader [5,30) → dataloader [10,30), rest [30,60).
+struct IdleAttribution
+{
+    std::vector<IdlePiece> dataloader;
+    std::vector<IdlePiece> fallback;
+    std::vector<IdlePiece> rest;
+};
+
+IdleAttribution attributeIdle(const StepClock& clock, const DeviceActivity& activity, const CancelToken& cancel);
+
+} // namespace timesink::analysis

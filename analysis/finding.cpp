@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+#include "analysis/finding.h"
+
+#include <cstdio>
+
+namespace timesink::analysis {
+
+bool rankBefore(const Finding& a, const Finding& b)
+{
+    if (a.lostNs != b.lostNs)
+        return a.lostNs > b.lostNs;
+    if (a.kind != b.kind)
+        return a.kind < b.kind;
+    if (a.firstTs != b.firstTs)
+        return a.firstTs < b.firstTs;
+    // Equal on every documented key (e.g. two copy call sites with identical cost): the title keeps
+    // the order independent of pass internals such as hash-map iteration.
+    return a.title < b.title;
+}
+
+std::string_view platformKey(Platform p)
+{
+    switch (p) {
+    case Platform::PyTorchCuda:
+        return "pytorch_cuda";
+    case Platform::PyTorchRocm:
+        return "pytorch_rocm";
+    case Platform::TorchNpuCann:
+        return "torch_npu_cann";
+    case Platform::Rknn:
+        return "rknn";
+    case Platform::Cpu:
+        return "cpu";
+    case Platform::Generic:
+        break;
+    }
+    return "generic";
+}
+
+std::string_view platformLabel(Platform p)
+{
+    switch (p) {
+    case Platform::PyTorchCuda:
+        return "PyTorch on CUDA";
+    case Platform::PyTorchRocm:
+        return "PyTorch on ROCm";
+    case Platform::TorchNpuCann:
+        return "torch_npu on CANN";
+    case Platform::Rknn:
+        return "RKNN";
+    case Platform::Cpu:
+        return "PyTorch on CPU";
+    case Platform::Generic:
+        break;
+    }
+    return "generic";
+}
+
+std::string detailText(const Detail& d)
+{
+    if (const auto* i = std::get_if<std::int64_t>(&d.value))
+        return std::to_string(*i);
+    if (const auto* x = std::get_if<double>(&d.value)) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%.6g", *x);
+        return buf;
+    }
+    return std::get<std::string>(d.value);
+}
+
+} // namespace timesink::analysis

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/types.h"
+
+#include <vector>
+
+namespace timesink::analysis {
+
+/// A half-open time range [start, end).
+struct Interval
+{
+    model::TimeNs start = 0;
+    model::TimeNs end = 0;
+    [[nodiscard]] model::TimeNs length() const { return end - start; }
+    bool operator==(const Interval&) const = default;
+};
+
+/// A list of intervals kept sorted by start, non-overlapping and non-touching ("canonical").
+/// All set operations below take and return canonical lists. Example:
+///   unite({{0,10},{5,20},{30,40}}) == {{0,20},{30,40}}
+///   subtract({{0,20}}, {{5,8},{10,12}}) == {{0,5},{8,10},{12,20}}
+using IntervalList = std::vector<Interval>;
+
+/// Sorts arbitrary intervals and merges overlapping or touching ones; empty intervals are dropped.
+IntervalList unite(IntervalList intervals);
+/// Union of two canonical lists (linear).
+IntervalList uniteSorted(const IntervalList& a, const IntervalList& b);
+/// a minus b (linear).
+IntervalList subtract(const IntervalList& a, const IntervalList& b);
+/// a intersected with b (linear).
+IntervalList intersect(const IntervalList& a, const IntervalList& b);
+/// The parts of a canonical list inside [t0, t1) (binary search, then linear in the result).
+IntervalList clip(const IntervalList& a, model::TimeNs t0, model::TimeNs t1);
+/// Total length of a canonical list.
+model::TimeNs totalLength(const IntervalList& a);
+/// Length of the part of a canonical list inside [t0, t1), without allocating.
+model::TimeNs overlapLength(const IntervalList& a, model::TimeNs t0, model::TimeNs t1);
+
+} // namespace timesink::analysis

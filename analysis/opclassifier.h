@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/trace.h"
+
+#include <string>
+#include <string_view>
+
+namespace timesink::analysis {
+
+/// Normalised operator type: lower case, without an `aten::` (or other `ns::`) prefix, without trailing
+/// digits and underscores (Ascend task names carry an instance number, in-place ATen ops a `_`).
+/// Examples: "aten::relu_" → "relu", "Conv2D1" → "conv2d", "BNTrainingUpdate" → "bntrainingupdate".
+std::string normalizeOpType(std::string_view name);
+
+/// The operator type of a slice as the platform names it: the `OpType`/`op_type`/`Type`/`OP Type` arg
+/// when the importer kept one (RKNN fused types, Ascend op types), else the slice name.
+std::string_view rawOpType(const model::Trace& trace, model::SliceRef ref);
+
+/// The role an operator plays in a fusable chain.
+enum class ChainRole : std::uint8_t { None, Conv, BatchNorm, Activation, MatMul, Add };
+/// Role of a normalised op type. Fused types ("convrelu", "convexswish") have no role, so a fused
+/// layer never starts a chain. Example: "conv2d" → Conv, "bntrainingreduce" → BatchNorm, "relu" → Activation.
+ChainRole chainRole(std::string_view normalized);
+
+/// RKNN graph-edge operators (layout/dtype conversion of inputs and outputs). They run on the CPU in
+/// every RKNN build, so they are not fallbacks.
+bool isIoOperator(std::string_view normalized);
+
+/// A slice that is a CPU fallback the cpu_fallback pass counts: category FallbackOp and not an
+/// RKNN Input/Output operator.
+bool isCountedFallback(const model::Trace& trace, model::SliceRef ref);
+
+/// Host runtime calls that block the calling thread until the device catches up
+/// (cudaDeviceSynchronize, cudaStreamSynchronize, cudaEventSynchronize, synchronous cudaMemcpy,
+/// aclrtSynchronizeStream, aclrtMemcpy, hipDeviceSynchronize, hipMemcpy, hipMemcpyWithStream …).
+bool isBlockingRuntimeCall(std::string_view name);
+
+} // namespace timesink::analysis

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+#include "analysis/pass.h"
+
+#include "analysis/copyhotspotpass.h"
+#include "analysis/cpufallbackpass.h"
+#include "analysis/dataloaderstarvationpass.h"
+#include "analysis/pipelinebubblepass.h"
+#include "analysis/stepclock.h"
+#include "analysis/unfusedchainpass.h"
+
+#include <algorithm>
+
+namespace timesink::analysis {
+
+const std::vector<std::unique_ptr<Pass>>& passRegistry()
+{
+    // Built once, immutable afterwards: passes hold no state, so the GUI and CLI can share them across threads.
+    static const std::vector<std::unique_ptr<Pass>> registry = [] {
+        std::vector<std::unique_ptr<Pass>> passes;
+        passes.push_back(std::make_unique<DataloaderStarvationPass>());
+        passes.push_back(std::make_unique<PipelineBubblePass>());
+        passes.push_back(std::make_unique<CopyHotspotPass>());
+        passes.push_back(std::make_unique<CpuFallbackPass>());
+        passes.push_back(std::make_unique<UnfusedChainPass>());
+        return passes;
+    }();
+    return registry;
+}
+
+AnalysisResult analyze(const model::Trace& trace, const AnalysisOptions& options, const CancelToken& cancel)
+{
+    AnalysisResult result;
+    result.analysedNs = StepClock(trace).analysedNs();
+    for (const auto& pass : passRegistry()) {
+        if (cancel.cancelled()) {
+            result.cancelled = true;
+            break;
+        }
+        PassOutput output = pass->run(trace, options, cancel);
+        if (!output.notAssessedReason.empty()) {
+            result.notAssessed.push_back({std::string(pass->kind()), std::move(output.notAssessedReason)});
+            continue;
+        }
+        for (Finding& f : output.findings) {
+            if (f.lostNs < options.minLostNs || f.lostNs <= 0)
+                continue;
+            f.lostFraction = result.analysedNs > 0 ? double(f.lostNs) / double(result.analysedNs) : 0.0;
+            result.findings.push_back(std::move(f));
+        }
+    }
+    result.cancelled = result.cancelled || cancel.cancelled();
+    std::sort(result.findings.begin(), result.findings.end(), rankBefore);
+    return result;
+}
+
+} // namespace timesink::analysis
