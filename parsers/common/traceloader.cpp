@@ -2,6 +2,7 @@
 #include "parsers/common/traceloader.h"
 
 #include "parsers/common/inputstream.h"
+#include "parsers/rknn/rknnimporter.h"
 
 #include <algorithm>
 #include <system_error>
@@ -18,6 +19,7 @@ std::vector<std::unique_ptr<Importer>> allImporters()
 {
     std::vector<std::unique_ptr<Importer>> importers;
     // Each format family registers itself here (one line per importer).
+    importers.push_back(std::make_unique<RknnImporter>());
     return importers;
 }
 
