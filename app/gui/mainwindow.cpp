@@ -1,0 +1,521 @@
+// SPDX-License-Identifier: MIT
+#include "app/gui/mainwindow.h"
+
+#include "widgets/detailspanel.h"
+#include "widgets/findingsmodel.h"
+#include "widgets/summaryview.h"
+#include "widgets/timelineview.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QStatusBar>
+#include <QStyleFactory>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTableWidget>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+#ifndef TIMESINK_VERSION
+#define TIMESINK_VERSION "unknown"
+#endif
+
+namespace timesink::gui {
+
+namespace {
+
+constexpr int kMaxRecentFiles = 10;
+const QString kRecentKey = QStringLiteral("recentFiles");
+const QString kGeometryKey = QStringLiteral("window/geometry");
+const QString kStateKey = QStringLiteral("window/state");
+const QString kDarkKey = QStringLiteral("view/dark");
+
+QString megabytes(qint64 bytes)
+{
+    return QString::number(static_cast<double>(bytes) / (1024.0 * 1024.0), 'f', 1);
+}
+
+} // namespace
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent)
+    , m_job(new TraceLoadJob(this))
+    , m_timeline(new widgets::TimelineView(this))
+    , m_findings(new widgets::FindingsModel(this))
+{
+    setObjectName(QStringLiteral("MainWindow"));
+    setWindowTitle(QStringLiteral("Timesink"));
+    setAcceptDrops(true);
+    m_reportError = [this](const QString& title, const QString& message) {
+        // open(), not exec(): a window-modal box that does not block the event loop.
+        auto* box = new QMessageBox(QMessageBox::Warning, title, message, QMessageBox::Ok, this);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+    };
+
+    m_summary = new widgets::SummaryView(this);
+    m_tabs = new QTabWidget(this);
+    m_tabs->setDocumentMode(true);
+    m_tabs->addTab(m_timeline, tr("Timeline"));
+    m_tabs->addTab(m_summary, tr("Summary"));
+    setCentralWidget(m_tabs);
+
+    createActions();
+    createMenus();
+    createDocks();
+
+    m_status = new QLabel(tr("Ready"), this);
+    m_progress = new QProgressBar(this);
+    m_progress->setMaximumWidth(260);
+    m_progress->setTextVisible(true);
+    m_cancel = new QPushButton(tr("Cancel"), this);
+    statusBar()->addWidget(m_status, 1);
+    statusBar()->addPermanentWidget(m_progress);
+    statusBar()->addPermanentWidget(m_cancel);
+    setLoading(false);
+
+    connect(m_cancel, &QPushButton::clicked, m_job, &TraceLoadJob::cancel);
+    connect(m_job, &TraceLoadJob::progress, this, &MainWindow::onProgress);
+    connect(m_job, &TraceLoadJob::finished, this, &MainWindow::onLoadFinished);
+    connect(m_timeline, &widgets::TimelineView::sliceSelected, this, [this](model::SliceRef slice) {
+        if (m_current.trace && slice.isValid())
+            m_details->showSlice(*m_current.trace, slice);
+    });
+
+    QSettings settings;
+    restoreGeometry(settings.value(kGeometryKey).toByteArray());
+    restoreState(settings.value(kStateKey).toByteArray());
+    if (settings.value(kDarkKey, false).toBool()) {
+        m_darkAction->setChecked(true);
+        applyTheme(true);
+    }
+    updateRecentMenu();
+    if (!settings.contains(kGeometryKey))
+        resize(1400, 900);
+}
+
+MainWindow::~MainWindow()
+{
+    m_job->cancel();
+    m_job->waitForFinished();
+}
+
+void MainWindow::createActions()
+{
+    auto make = [this](const QString& text, const QKeySequence& key, auto slot) {
+        auto* action = new QAction(text, this);
+        if (!key.isEmpty())
+            action->setShortcut(key);
+        connect(action, &QAction::triggered, this, slot);
+        // Object names let tests (and people scripting the UI) find actions without matching on text.
+        action->setObjectName(QStringLiteral("action") + QString(text).remove(QLatin1Char('&')).remove(QChar(0x2026)).remove(QLatin1Char(' ')));
+        addAction(action);
+        return action;
+    };
+    m_openAction = make(tr("&Open…"), QKeySequence::Open, [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Open trace"), {},
+            tr("Traces (*.json *.json.gz *.gz *.zst *.db *.txt *.csv);;All files (*)"));
+        if (!path.isEmpty())
+            openPath(path);
+    });
+    m_openFolderAction = make(tr("Open &Folder…"), QKeySequence(tr("Ctrl+Shift+O")), [this] {
+        // Profiler bundles (`*_ascend_pt/`, `PROF_*/`) are folders that make one trace.
+        const QString path = QFileDialog::getExistingDirectory(this, tr("Open trace folder"));
+        if (!path.isEmpty())
+            openPath(path);
+    });
+    m_quitAction = make(tr("&Quit"), QKeySequence::Quit, [this] { close(); });
+    m_fitAction = make(tr("&Fit All"), QKeySequence(Qt::Key_F), [this] { m_timeline->fitAll(); });
+    m_zoomInAction = make(tr("Zoom &In"), QKeySequence(Qt::Key_W), [this] { m_timeline->zoomBy(1.5); });
+    m_zoomOutAction = make(tr("Zoom &Out"), QKeySequence(Qt::Key_S), [this] { m_timeline->zoomBy(1 / 1.5); });
+    m_panLeftAction = make(tr("Pan &Left"), QKeySequence(Qt::Key_A), [this] { m_timeline->panBy(-0.15); });
+    m_panRightAction = make(tr("Pan &Right"), QKeySequence(Qt::Key_D), [this] { m_timeline->panBy(0.15); });
+    m_zoomSelectionAction =
+        make(tr("&Zoom to Selection"), QKeySequence(Qt::Key_Z), [this] { m_timeline->zoomToSelection(); });
+    m_findAction = make(tr("&Find…"), QKeySequence::Find, [this] {
+        m_searchEdit->setFocus();
+        m_searchEdit->selectAll();
+    });
+    m_findNextAction = make(tr("Find &Next"), QKeySequence::FindNext, [this] {
+        m_timeline->nextMatch();
+        updateMatchLabel();
+    });
+    m_findPreviousAction = make(tr("Find &Previous"), QKeySequence::FindPrevious, [this] {
+        m_timeline->previousMatch();
+        updateMatchLabel();
+    });
+    m_darkAction = make(tr("&Dark Palette"), QKeySequence(), [this] {
+        applyTheme(m_darkAction->isChecked());
+        QSettings().setValue(kDarkKey, m_darkAction->isChecked());
+    });
+    m_darkAction->setCheckable(true);
+    m_shortcutsAction = make(tr("&Keyboard Shortcuts"), QKeySequence::HelpContents, [this] { showShortcuts(); });
+    m_aboutAction = make(tr("&About Timesink"), QKeySequence(), [this] { showAbout(); });
+
+    // Single-letter shortcuts must not fire while typing in the search field.
+    for (QAction* a : {m_fitAction, m_zoomInAction, m_zoomOutAction, m_panLeftAction, m_panRightAction,
+                       m_zoomSelectionAction}) {
+        removeAction(a);
+        m_timeline->addAction(a);
+        a->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    }
+}
+
+void MainWindow::createMenus()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(m_openAction);
+    file->addAction(m_openFolderAction);
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    file->addSeparator();
+    file->addAction(m_quitAction);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    for (QAction* a : {m_fitAction, m_zoomInAction, m_zoomOutAction, m_panLeftAction, m_panRightAction,
+                       m_zoomSelectionAction})
+        view->addAction(a);
+    view->addSeparator();
+    view->addAction(m_findAction);
+    view->addAction(m_findNextAction);
+    view->addAction(m_findPreviousAction);
+    view->addSeparator();
+    view->addAction(m_darkAction);
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(m_shortcutsAction);
+    help->addAction(m_aboutAction);
+
+    QToolBar* bar = addToolBar(tr("Main"));
+    bar->setObjectName(QStringLiteral("MainToolBar"));
+    bar->addAction(m_openAction);
+    bar->addAction(m_openFolderAction);
+    bar->addSeparator();
+    bar->addAction(m_fitAction);
+    bar->addAction(m_zoomSelectionAction);
+    bar->addSeparator();
+    m_searchEdit = new QLineEdit(this);
+    m_searchEdit->setPlaceholderText(tr("Search events by name (Ctrl+F)"));
+    m_searchEdit->setClearButtonEnabled(true);
+    m_searchEdit->setMaximumWidth(320);
+    bar->addWidget(m_searchEdit);
+    bar->addAction(m_findPreviousAction);
+    bar->addAction(m_findNextAction);
+    m_matchLabel = new QLabel(this);
+    m_matchLabel->setMinimumWidth(120);
+    bar->addWidget(m_matchLabel);
+    connect(m_searchEdit, &QLineEdit::textChanged, this, &MainWindow::runSearch);
+    connect(m_searchEdit, &QLineEdit::returnPressed, m_findNextAction, &QAction::trigger);
+}
+
+void MainWindow::createDocks()
+{
+    m_findingsView = new QTableView(this);
+    m_findingsView->setModel(m_findings);
+    m_findingsView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_findingsView->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_findingsView->verticalHeader()->hide();
+    m_findingsView->horizontalHeader()->setSectionResizeMode(widgets::FindingsModel::Title, QHeaderView::Stretch);
+    m_findingsView->setWordWrap(false);
+    connect(m_findingsView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) { selectFinding(current.row()); });
+
+    auto* findingsDock = new QDockWidget(tr("Findings (ranked by lost time)"), this);
+    findingsDock->setObjectName(QStringLiteral("FindingsDock"));
+    findingsDock->setWidget(m_findingsView);
+    addDockWidget(Qt::BottomDockWidgetArea, findingsDock);
+
+    m_details = new widgets::DetailsPanel(this);
+    auto* detailsDock = new QDockWidget(tr("Details"), this);
+    detailsDock->setObjectName(QStringLiteral("DetailsDock"));
+    detailsDock->setWidget(m_details);
+    addDockWidget(Qt::RightDockWidgetArea, detailsDock);
+    resizeDocks({detailsDock}, {360}, Qt::Horizontal);
+    resizeDocks({findingsDock}, {220}, Qt::Vertical);
+}
+
+void MainWindow::openPath(const QString& path)
+{
+    if (path.isEmpty())
+        return;
+    m_status->setText(tr("Loading %1…").arg(QFileInfo(path).fileName()));
+    setLoading(true);
+    m_job->start(path);
+}
+
+void MainWindow::showTrace(LoadedTrace loaded)
+{
+    if (!loaded.summary && loaded.trace)
+        loaded.summary = widgets::SummaryData::compute(*loaded.trace, loaded.findings);
+    m_current = std::move(loaded);
+    m_timeline->setTrace(m_current.trace);
+    m_findings->setFindings(m_current.findings);
+    m_summary->setData(m_current.summary.value_or(widgets::SummaryData {}));
+    m_details->showNothing();
+    if (!m_searchEdit->text().isEmpty())
+        runSearch();
+    const QString name = m_current.path.isEmpty() ? tr("untitled") : QFileInfo(m_current.path).fileName();
+    setWindowTitle(name + QStringLiteral(" — Timesink"));
+    if (m_current.trace) {
+        const model::Trace& t = *m_current.trace;
+        m_status->setText(tr("%1: %2 events on %3 tracks, %4 steps, %5 findings")
+                              .arg(name)
+                              .arg(t.sliceCount())
+                              .arg(t.tracks().size())
+                              .arg(t.steps().size())
+                              .arg(m_current.findings.size()));
+    }
+}
+
+QStringList MainWindow::recentFiles() const
+{
+    return QSettings().value(kRecentKey).toStringList();
+}
+
+void MainWindow::selectFinding(int row)
+{
+    const analysis::Finding* f = m_findings->finding(row);
+    if (!f) {
+        m_timeline->setHighlighted({});
+        return;
+    }
+    m_details->showFinding(m_current.trace.get(), *f);
+    m_timeline->setHighlighted(f->events);
+    // The evidence ranges (or, lacking them, the events) define what must be on screen.
+    model::TimeNs t0 = std::numeric_limits<model::TimeNs>::max();
+    model::TimeNs t1 = std::numeric_limits<model::TimeNs>::min();
+    model::TrackId firstTrack;
+    for (const analysis::EvidenceRange& e : f->evidence) {
+        if (e.start < t0)
+            firstTrack = e.track;
+        t0 = std::min(t0, e.start);
+        t1 = std::max(t1, e.end);
+    }
+    if (t0 > t1 && m_current.trace) {
+        for (const model::SliceRef& ref : f->events) {
+            if (!ref.isValid() || ref.track.value >= m_current.trace->tracks().size())
+                continue;
+            const model::Track& track = m_current.trace->track(ref.track);
+            if (ref.index.value >= track.size())
+                continue;
+            if (track.ts(ref.index.value) < t0)
+                firstTrack = ref.track;
+            t0 = std::min(t0, track.ts(ref.index.value));
+            t1 = std::max(t1, track.end(ref.index.value));
+        }
+    }
+    if (t0 <= t1) {
+        m_timeline->showRange(t0, t1);
+        m_timeline->revealTrack(firstTrack);
+    }
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    QSettings settings;
+    settings.setValue(kGeometryKey, saveGeometry());
+    settings.setValue(kStateKey, saveState());
+    m_job->cancel();
+    QMainWindow::closeEvent(event);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    if (event->mimeData()->hasUrls()) {
+        const auto urls = event->mimeData()->urls();
+        if (std::any_of(urls.begin(), urls.end(), [](const QUrl& u) { return u.isLocalFile(); }))
+            event->acceptProposedAction();
+    }
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    for (const QUrl& url : event->mimeData()->urls()) {
+        if (url.isLocalFile()) {
+            openPath(url.toLocalFile());
+            event->acceptProposedAction();
+            return;
+        }
+    }
+}
+
+void MainWindow::onLoadFinished(const TraceLoadJob::Outcome& outcome)
+{
+    setLoading(false);
+    if (outcome.cancelled) {
+        m_status->setText(tr("Loading cancelled"));
+        return;
+    }
+    if (!outcome.loaded.trace) {
+        // The previous trace stays; the importer's message says what was wrong.
+        m_status->setText(tr("Could not open %1").arg(QFileInfo(outcome.loaded.path).fileName()));
+        m_reportError(tr("Cannot open trace"), outcome.error);
+        return;
+    }
+    addRecentFile(outcome.loaded.path);
+    showTrace(outcome.loaded);
+}
+
+void MainWindow::onProgress(qint64 done, qint64 total, const QString& phase)
+{
+    if (total > 0) {
+        m_progress->setRange(0, 1000);
+        m_progress->setValue(static_cast<int>(std::min<qint64>(1000, done * 1000 / total)));
+        m_progress->setFormat(phase + QStringLiteral(" %1 / %2 MB").arg(megabytes(done), megabytes(total)));
+    } else {
+        m_progress->setRange(0, 0); // busy indicator: the phase has no byte count
+        m_progress->setFormat(phase);
+    }
+    if (!phase.isEmpty())
+        m_progress->setToolTip(phase);
+}
+
+void MainWindow::setLoading(bool loading)
+{
+    m_progress->setVisible(loading);
+    m_cancel->setVisible(loading);
+    if (loading) {
+        m_progress->setRange(0, 0);
+        m_progress->setFormat(tr("starting"));
+    }
+}
+
+void MainWindow::addRecentFile(const QString& path)
+{
+    QSettings settings;
+    QStringList files = settings.value(kRecentKey).toStringList();
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    files.removeAll(absolute);
+    files.prepend(absolute);
+    while (files.size() > kMaxRecentFiles)
+        files.removeLast();
+    settings.setValue(kRecentKey, files);
+    updateRecentMenu();
+}
+
+void MainWindow::updateRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList files = recentFiles();
+    for (const QString& file : files) {
+        QAction* a = m_recentMenu->addAction(QFileInfo(file).fileName());
+        a->setToolTip(file);
+        connect(a, &QAction::triggered, this, [this, file] { openPath(file); });
+    }
+    m_recentMenu->setEnabled(!files.isEmpty());
+}
+
+void MainWindow::runSearch()
+{
+    m_timeline->setSearchQuery(m_searchEdit->text());
+    updateMatchLabel();
+}
+
+void MainWindow::updateMatchLabel()
+{
+    const widgets::TimelineSearch& s = m_timeline->search();
+    if (s.query().isEmpty())
+        m_matchLabel->clear();
+    else if (s.count() == 0)
+        m_matchLabel->setText(tr("no matches"));
+    else if (s.currentIndex() < 0)
+        m_matchLabel->setText(tr("%n match(es)", nullptr, static_cast<int>(s.count())));
+    else
+        m_matchLabel->setText(tr("%1 of %2").arg(s.currentIndex() + 1).arg(s.count()));
+}
+
+void MainWindow::showShortcuts()
+{
+    auto* dialog = new QDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowTitle(tr("Keyboard Shortcuts"));
+    auto* table = new QTableWidget(dialog);
+    table->setColumnCount(2);
+    table->setHorizontalHeaderLabels({tr("Keys"), tr("Action")});
+    // From the actions themselves, so the list cannot drift from what the keys do.
+    QList<QPair<QString, QString>> rows;
+    for (QAction* a : {m_openAction, m_openFolderAction, m_quitAction, m_zoomInAction, m_zoomOutAction,
+                       m_panLeftAction, m_panRightAction, m_fitAction, m_zoomSelectionAction, m_findAction,
+                       m_findNextAction, m_findPreviousAction, m_shortcutsAction})
+        rows.append({a->shortcut().toString(QKeySequence::NativeText), a->text().remove(QLatin1Char('&'))});
+    rows.append({tr("Mouse wheel"), tr("Zoom around the cursor (over track labels: scroll)")});
+    rows.append({tr("Shift+wheel"), tr("Scroll tracks")});
+    rows.append({tr("Drag"), tr("Pan")});
+    rows.append({tr("Shift+drag"), tr("Select a time range (then Z zooms to it)")});
+    rows.append({tr("Click"), tr("Select an event / collapse a group")});
+    rows.append({tr("Esc"), tr("Clear the selection")});
+    table->setRowCount(static_cast<int>(rows.size()));
+    for (int r = 0; r < rows.size(); ++r) {
+        table->setItem(r, 0, new QTableWidgetItem(rows[r].first));
+        table->setItem(r, 1, new QTableWidgetItem(rows[r].second));
+    }
+    table->horizontalHeader()->setStretchLastSection(true);
+    table->verticalHeader()->hide();
+    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table->resizeColumnToContents(0);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, dialog);
+    connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::reject);
+    auto* layout = new QVBoxLayout(dialog);
+    layout->addWidget(table);
+    layout->addWidget(buttons);
+    dialog->resize(520, 520);
+    dialog->open();
+}
+
+void MainWindow::showAbout()
+{
+    QMessageBox::about(this, tr("About Timesink"),
+                       tr("<h3>Timesink %1</h3><p>Finds where ML training and inference time is lost on GPUs and "
+                          "NPUs.</p><p>Built with Qt %2, running on Qt %3.</p>")
+                           .arg(QStringLiteral(TIMESINK_VERSION), QStringLiteral(QT_VERSION_STR),
+                                QString::fromLatin1(qVersion())));
+}
+
+void MainWindow::applyTheme(bool dark)
+{
+    // Fusion draws palettes faithfully on every platform, so the dark choice looks the same everywhere.
+    QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+    if (!dark) {
+        QApplication::setPalette(QApplication::style()->standardPalette());
+        return;
+    }
+    QPalette p;
+    p.setColor(QPalette::Window, QColor(45, 45, 48));
+    p.setColor(QPalette::WindowText, QColor(220, 220, 220));
+    p.setColor(QPalette::Base, QColor(30, 30, 32));
+    p.setColor(QPalette::AlternateBase, QColor(40, 40, 44));
+    p.setColor(QPalette::Text, QColor(220, 220, 220));
+    p.setColor(QPalette::Button, QColor(55, 55, 60));
+    p.setColor(QPalette::ButtonText, QColor(220, 220, 220));
+    p.setColor(QPalette::ToolTipBase, QColor(60, 60, 64));
+    p.setColor(QPalette::ToolTipText, QColor(230, 230, 230));
+    p.setColor(QPalette::Highlight, QColor(42, 130, 218));
+    p.setColor(QPalette::HighlightedText, Qt::white);
+    p.setColor(QPalette::PlaceholderText, QColor(140, 140, 140));
+    p.setColor(QPalette::Mid, QColor(90, 90, 96));
+    p.setColor(QPalette::Midlight, QColor(65, 65, 70));
+    p.setColor(QPalette::Disabled, QPalette::Text, QColor(120, 120, 120));
+    p.setColor(QPalette::Disabled, QPalette::ButtonText, QColor(120, 120, 120));
+    QApplication::setPalette(p);
+}
+
+} // namespace timesink::gui

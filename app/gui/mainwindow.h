@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "app/gui/traceloadjob.h"
+
+#include <QMainWindow>
+
+#include <functional>
+
+class QAction;
+class QLabel;
+class QLineEdit;
+class QMenu;
+class QProgressBar;
+class QPushButton;
+class QTabWidget;
+class QTableView;
+
+namespace timesink::widgets {
+class DetailsPanel;
+class FindingsModel;
+class SummaryView;
+class TimelineView;
+} // namespace timesink::widgets
+
+namespace timesink::gui {
+
+/// The Timesink main window: timeline (with summary charts in a second tab), findings table and details
+/// panel. Traces are opened from the menu, the command line, recent files or drag and drop; loading runs
+/// in a TraceLoadJob and the current trace stays on screen until the new one is ready.
+class MainWindow : public QMainWindow
+{
+    Q_OBJECT
+public:
+    /// Shows an error to the user. Default: a window-modal, non-blocking message box. Tests inject a recorder.
+    using ErrorReporter = std::function<void(const QString& title, const QString& message)>;
+
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    /// Starts loading `path` (a file or a bundle folder) in the background.
+    void openPath(const QString& path);
+    /// Shows an already loaded trace (the entry point the loader uses; tests hand in built traces).
+    void showTrace(LoadedTrace loaded);
+
+    void setErrorReporter(ErrorReporter reporter) { m_reportError = std::move(reporter); }
+    [[nodiscard]] TraceLoadJob& loadJob() { return *m_job; }
+    [[nodiscard]] widgets::TimelineView* timeline() const { return m_timeline; }
+    [[nodiscard]] widgets::FindingsModel* findingsModel() const { return m_findings; }
+    [[nodiscard]] QTableView* findingsView() const { return m_findingsView; }
+    [[nodiscard]] widgets::DetailsPanel* details() const { return m_details; }
+    [[nodiscard]] widgets::SummaryView* summary() const { return m_summary; }
+    [[nodiscard]] QLineEdit* searchField() const { return m_searchEdit; }
+    [[nodiscard]] const LoadedTrace& current() const { return m_current; }
+    [[nodiscard]] QStringList recentFiles() const;
+
+    /// Selects finding `row`: zooms the timeline to its evidence, outlines its events, explains it.
+    void selectFinding(int row);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void createActions();
+    void createMenus();
+    void createDocks();
+    void onLoadFinished(const TraceLoadJob::Outcome& outcome);
+    void onProgress(qint64 done, qint64 total, const QString& phase);
+    void setLoading(bool loading);
+    void addRecentFile(const QString& path);
+    void updateRecentMenu();
+    void runSearch();
+    void updateMatchLabel();
+    void showShortcuts();
+    void showAbout();
+    void applyTheme(bool dark);
+
+    TraceLoadJob* m_job = nullptr;
+    LoadedTrace m_current;
+    ErrorReporter m_reportError;
+
+    widgets::TimelineView* m_timeline = nullptr;
+    widgets::FindingsModel* m_findings = nullptr;
+    widgets::DetailsPanel* m_details = nullptr;
+    widgets::SummaryView* m_summary = nullptr;
+    QTabWidget* m_tabs = nullptr;
+    QTableView* m_findingsView = nullptr;
+    QLineEdit* m_searchEdit = nullptr;
+    QLabel* m_matchLabel = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QPushButton* m_cancel = nullptr;
+    QLabel* m_status = nullptr;
+    QMenu* m_recentMenu = nullptr;
+
+    QAction* m_openAction = nullptr;
+    QAction* m_openFolderAction = nullptr;
+    QAction* m_quitAction = nullptr;
+    QAction* m_fitAction = nullptr;
+    QAction* m_zoomInAction = nullptr;
+    QAction* m_zoomOutAction = nullptr;
+    QAction* m_panLeftAction = nullptr;
+    QAction* m_panRightAction = nullptr;
+    QAction* m_zoomSelectionAction = nullptr;
+    QAction* m_findAction = nullptr;
+    QAction* m_findNextAction = nullptr;
+    QAction* m_findPreviousAction = nullptr;
+    QAction* m_darkAction = nullptr;
+    QAction* m_shortcutsAction = nullptr;
+    QAction* m_aboutAction = nullptr;
+};
+
+} // namespace timesink::gui

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "analysis/pass.h"
+#include "parsers/common/importer.h"
+#include "widgets/summarydata.h"
+
+#include <QFutureWatcher>
+#include <QObject>
+#include <QString>
+#include <QTimer>
+
+#include <atomic>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+
+namespace timesink::gui {
+
+/// A trace with everything the window shows about it, ready to be swapped in on the UI thread.
+struct LoadedTrace
+{
+    model::TracePtr trace;
+    std::vector<analysis::Finding> findings;
+    model::TimeNs analysedNs = 0;
+    std::optional<widgets::SummaryData> summary; // computed on the UI thread when absent
+    QString path;
+};
+
+/// Loads and analyses one trace at a time on a worker thread (QtConcurrent), so the window never freezes.
+///
+/// Progress is published through atomics and polled by a timer on the UI thread (importers report every
+/// few MB from worker threads; queued signals per report would flood the event loop). cancel() raises a
+/// flag that the importer's ProgressSink::cancelled() and the analyses' CancelToken read.
+///
+/// Starting a load while one runs cancels the running one; only the newest load reports finished().
+class TraceLoadJob : public QObject
+{
+    Q_OBJECT
+public:
+    using LoadFunction = std::function<parsers::ImportResult(const std::filesystem::path&, parsers::ProgressSink&)>;
+    using AnalyzeFunction =
+        std::function<analysis::AnalysisResult(const model::Trace&, const analysis::CancelToken&)>;
+
+    struct Outcome
+    {
+        LoadedTrace loaded; // trace is null unless the load succeeded
+        QString error;      // the importer's message when it failed
+        bool cancelled = false;
+    };
+
+    explicit TraceLoadJob(QObject* parent = nullptr);
+    ~TraceLoadJob() override;
+
+    /// Replaces the importer entry point (tests inject slow or failing loaders). Default: parsers::loadTrace.
+    void setLoadFunction(LoadFunction load) { m_load = std::move(load); }
+    /// Replaces the analysis entry point. Default: analysis::analyze with default options.
+    void setAnalyzeFunction(AnalyzeFunction analyze) { m_analyze = std::move(analyze); }
+
+    void start(const QString& path);
+    void cancel();
+    [[nodiscard]] bool isRunning() const { return m_watcher.isRunning(); }
+    /// Blocks until the running load has finished (used on shutdown and in tests).
+    void waitForFinished() { m_watcher.waitForFinished(); }
+
+signals:
+    void progress(qint64 bytesDone, qint64 bytesTotal, const QString& phase);
+    void finished(const timesink::gui::TraceLoadJob::Outcome& outcome);
+
+private:
+    struct State;
+    void onFinished();
+    void pollProgress();
+
+    LoadFunction m_load;
+    AnalyzeFunction m_analyze;
+    std::shared_ptr<State> m_state;
+    QFutureWatcher<Outcome> m_watcher;
+    QTimer m_poll;
+    std::optional<QString> m_queued;
+};
+
+} // namespace timesink::gui

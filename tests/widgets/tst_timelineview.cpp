@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: MIT
+#include "testtraces.h"
+#include "widgets/categorypalette.h"
+#include "widgets/timelineview.h"
+
+#include <QPainter>
+#include <QScrollBar>
+#include <QSignalSpy>
+#include <QTest>
+#include <QWheelEvent>
+
+using namespace timesink;
+using widgets::TimelinePainter;
+using widgets::TimelineView;
+
+namespace {
+
+QPoint centreOf(const TimelineView& view, model::SliceRef ref)
+{
+    const auto r = TimelinePainter::sliceRect(*view.trace(), view.zoom(), view.layout(),
+                                              view.verticalScrollBar()->value(), ref);
+    return r ? r->center().toPoint() : QPoint(-1, -1);
+}
+
+/// `count` back-to-back 10 ns kernels on one stream: many more slices than pixels.
+model::TracePtr denseTrace(int count)
+{
+    model::TraceBuilder b;
+    const auto gpu = b.deviceStream(0, 7);
+    for (int i = 0; i < count; ++i)
+        b.slice(gpu, i % 3 ? model::SliceCategory::Kernel : model::SliceCategory::Memset, "k", i * 10LL, 10);
+    return b.finalize();
+}
+
+} // namespace
+
+class TestTimelineView : public QObject
+{
+    Q_OBJECT
+private slots:
+    void init();
+    void clickSelectsAndHitTests_data();
+    void clickSelectsAndHitTests();
+    void wheelZoomsAroundCursor();
+    void keysZoomAndPan();
+    void headerClickCollapses();
+    void searchRevealsMatches();
+    void selectionDrawsOutline();
+    void zoomToSelection();
+    void summariesAtFullZoomOut();
+    void mergesSubPixelSlices();
+    void paletteColoursDiffer();
+
+private:
+    std::unique_ptr<TimelineView> m_view;
+    model::TracePtr m_trace;
+};
+
+void TestTimelineView::init()
+{
+    m_trace = testing::smallTrainingTrace();
+    m_view = std::make_unique<TimelineView>();
+    m_view->resize(1200, 500);
+    m_view->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_view.get()));
+    m_view->setTrace(m_trace);
+}
+
+void TestTimelineView::clickSelectsAndHitTests_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::newRow("kernel") << QStringLiteral("conv_fwd");
+    QTest::newRow("nested host op") << QStringLiteral("aten::relu");
+    QTest::newRow("copy") << QStringLiteral("Memcpy HtoD");
+    QTest::newRow("dataloader") << QStringLiteral("DataLoader next");
+}
+
+void TestTimelineView::clickSelectsAndHitTests()
+{
+    QFETCH(QString, name);
+    const model::SliceRef ref = testing::findSlice(*m_trace, name.toStdString());
+    QVERIFY(ref.isValid());
+    const QPoint p = centreOf(*m_view, ref);
+    QCOMPARE(m_view->sliceAt(p), ref);
+    QSignalSpy spy(m_view.get(), &TimelineView::sliceSelected);
+    QTest::mouseClick(m_view->viewport(), Qt::LeftButton, {}, p);
+    QCOMPARE(m_view->selectedSlice(), ref);
+    QCOMPARE(spy.count(), 1);
+    // Clicking empty space (the ruler) clears the selection.
+    QTest::mouseClick(m_view->viewport(), Qt::LeftButton, {}, QPoint(p.x(), 5));
+    QVERIFY(!m_view->selectedSlice().isValid());
+}
+
+void TestTimelineView::wheelZoomsAroundCursor()
+{
+    const QPointF pos(TimelinePainter::kLabelWidth + 300, 100);
+    const model::TimeNs before = m_view->zoom().timeAt(300);
+    const model::TimeNs span = m_view->zoom().span();
+    QWheelEvent wheel(pos, m_view->viewport()->mapToGlobal(pos), QPoint(), QPoint(0, 240), Qt::NoButton,
+                      Qt::NoModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(m_view->viewport(), &wheel);
+    QVERIFY(m_view->zoom().span() < span);
+    QVERIFY(std::abs(m_view->zoom().timeAt(300) - before) <= 1);
+}
+
+void TestTimelineView::keysZoomAndPan()
+{
+    m_view->setFocus();
+    const model::TimeNs full = m_view->zoom().span();
+    QTest::keyClick(m_view.get(), Qt::Key_W);
+    QVERIFY(m_view->zoom().span() < full);
+    const model::TimeNs start = m_view->zoom().start();
+    QTest::keyClick(m_view.get(), Qt::Key_D);
+    QVERIFY(m_view->zoom().start() > start);
+    QTest::keyClick(m_view.get(), Qt::Key_A);
+    QCOMPARE(m_view->zoom().start(), start);
+    QTest::keyClick(m_view.get(), Qt::Key_S);
+    QTest::keyClick(m_view.get(), Qt::Key_F);
+    QCOMPARE(m_view->zoom().span(), full);
+}
+
+void TestTimelineView::headerClickCollapses()
+{
+    const auto& rows = m_view->layout().rows();
+    QVERIFY(rows.front().isHeader());
+    const int before = m_view->layout().totalHeight();
+    const QPoint header(20, TimelinePainter::kRulerHeight + rows.front().y + 5);
+    QCOMPARE(m_view->groupHeaderAt(header), 0);
+    QTest::mouseClick(m_view->viewport(), Qt::LeftButton, {}, header);
+    QVERIFY(m_view->layout().groups()[0].collapsed);
+    QVERIFY(m_view->layout().totalHeight() < before);
+    // Selecting a slice on a hidden track expands its group again.
+    const model::SliceRef ref = testing::findSlice(*m_trace, "aten::conv2d");
+    m_view->selectSlice(ref, true);
+    QVERIFY(!m_view->layout().groups()[0].collapsed);
+}
+
+void TestTimelineView::searchRevealsMatches()
+{
+    QCOMPARE(m_view->setSearchQuery(QStringLiteral("relu")), std::size_t(2)); // aten::relu, relu_fwd
+    m_view->showRange(0, 50); // matches are off screen
+    const model::SliceRef r = m_view->nextMatch();
+    QVERIFY(r.isValid());
+    const model::Track& t = m_trace->track(r.track);
+    QVERIFY(m_view->zoom().start() <= t.ts(r.index.value));
+    QVERIFY(m_view->zoom().end() >= t.end(r.index.value));
+    QCOMPARE(m_view->selectedSlice(), r);
+    QVERIFY(m_view->previousMatch().isValid());
+}
+
+void TestTimelineView::selectionDrawsOutline()
+{
+    const model::SliceRef ref = testing::findSlice(*m_trace, "conv_fwd");
+    const QImage before = m_view->renderImage();
+    m_view->selectSlice(ref);
+    const QImage after = m_view->renderImage();
+    const auto rect = TimelinePainter::sliceRect(*m_trace, m_view->zoom(), m_view->layout(), 0, ref);
+    QVERIFY(rect);
+    // The top-left corner of the outline changes colour; the slice interior does not.
+    const QPoint corner = rect->topLeft().toPoint() + QPoint(1, 1);
+    QVERIFY(before.pixelColor(corner) != after.pixelColor(corner));
+}
+
+void TestTimelineView::zoomToSelection()
+{
+    m_view->setTimeSelection(std::pair(model::TimeNs(1100), model::TimeNs(1400)));
+    m_view->zoomToSelection();
+    QCOMPARE(m_view->zoom().start(), model::TimeNs(1100));
+    QCOMPARE(m_view->zoom().end(), model::TimeNs(1400));
+    m_view->setTimeSelection(std::nullopt);
+    m_view->selectSlice(testing::findSlice(*m_trace, "relu_fwd"));
+    m_view->zoomToSelection();
+    QVERIFY(m_view->zoom().start() <= 1300 && m_view->zoom().end() >= 1350);
+}
+
+void TestTimelineView::summariesAtFullZoomOut()
+{
+    const auto trace = denseTrace(200'000);
+    m_view->setTrace(trace);
+    (void)m_view->renderImage();
+    QImage image(m_view->viewport()->size(), QImage::Format_ARGB32_Premultiplied);
+    QPainter p(&image);
+    widgets::TimelineDecorations none;
+    const auto stats = TimelinePainter().paint(p, image.size(), *trace, m_view->zoom(), m_view->layout(), 0, none,
+                                               m_view->palette());
+    // 200 000 slices over < 1000 px: summary buckets, not slices, and about one per pixel.
+    QCOMPARE(stats.slicesVisited, std::size_t(0));
+    QVERIFY(stats.bucketsVisited > 0);
+    QVERIFY(stats.bucketsVisited <= 200'000 / 16);
+    QVERIFY(stats.rectsDrawn <= static_cast<std::size_t>(image.width()));
+}
+
+void TestTimelineView::mergesSubPixelSlices()
+{
+    const auto trace = denseTrace(4000); // 4000 slices, 10 ns each, 40 µs over ~980 px: sub-pixel
+    m_view->setTrace(trace);
+    QImage image(m_view->viewport()->size(), QImage::Format_ARGB32_Premultiplied);
+    QPainter p(&image);
+    widgets::TimelineDecorations none;
+    const auto stats = TimelinePainter().paint(p, image.size(), *trace, m_view->zoom(), m_view->layout(), 0, none,
+                                               m_view->palette());
+    QCOMPARE(stats.bucketsVisited, std::size_t(0)); // fewer slices than 16 × width: no summaries
+    QCOMPARE(stats.slicesVisited, std::size_t(4000));
+    QVERIFY(stats.rectsDrawn < 50); // back-to-back slices fold into one run
+}
+
+void TestTimelineView::paletteColoursDiffer()
+{
+    for (bool dark : {false, true}) {
+        QSet<QRgb> seen;
+        for (auto c : {model::SliceCategory::HostOp, model::SliceCategory::RuntimeApi, model::SliceCategory::Kernel,
+                       model::SliceCategory::Memcpy, model::SliceCategory::Communication,
+                       model::SliceCategory::Dataloader, model::SliceCategory::FallbackOp})
+            seen.insert(widgets::CategoryPalette::fill(c, dark).rgb());
+        QCOMPARE(seen.size(), 7);
+    }
+    // Text contrasts with the fill on both palettes.
+    QCOMPARE(widgets::CategoryPalette::text(QColor(250, 250, 250)), QColor(Qt::black));
+    QCOMPARE(widgets::CategoryPalette::text(QColor(20, 20, 20)), QColor(Qt::white));
+}
+
+QTEST_MAIN(TestTimelineView)
+#include "tst_timelineview.moc"

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: MIT
+#include "widgets/findingsmodel.h"
+
+namespace timesink::widgets {
+
+namespace {
+
+QString qs(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+
+} // namespace
+
+FindingsModel::FindingsModel(QObject* parent)
+    : QAbstractTableModel(parent)
+{
+}
+
+void FindingsModel::setFindings(std::vector<analysis::Finding> findings)
+{
+    beginResetModel();
+    m_findings = std::move(findings);
+    endResetModel();
+}
+
+const analysis::Finding* FindingsModel::finding(int row) const
+{
+    if (row < 0 || static_cast<std::size_t>(row) >= m_findings.size())
+        return nullptr;
+    return &m_findings[static_cast<std::size_t>(row)];
+}
+
+int FindingsModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_findings.size());
+}
+
+int FindingsModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant FindingsModel::data(const QModelIndex& index, int role) const
+{
+    const analysis::Finding* f = index.isValid() ? finding(index.row()) : nullptr;
+    if (!f)
+        return {};
+    const double lostMs = static_cast<double>(f->lostNs) / 1e6;
+    if (role == Qt::DisplayRole) {
+        switch (index.column()) {
+        case Kind:
+            return qs(f->kind);
+        case Title:
+            return qs(f->title);
+        case LostMs:
+            return QString::number(lostMs, 'f', 2);
+        case Percent:
+            return QString(QString::number(f->lostFraction * 100.0, 'f', 1) + QStringLiteral(" %"));
+        case Occurrences:
+            return QString::number(f->occurrences);
+        default:
+            return {};
+        }
+    }
+    if (role == kSortRole) {
+        switch (index.column()) {
+        case Kind:
+            return qs(f->kind);
+        case Title:
+            return qs(f->title);
+        case LostMs:
+            return QVariant::fromValue<qlonglong>(f->lostNs);
+        case Percent:
+            return f->lostFraction;
+        case Occurrences:
+            return QVariant::fromValue<qulonglong>(f->occurrences);
+        default:
+            return {};
+        }
+    }
+    if (role == Qt::TextAlignmentRole && index.column() >= LostMs)
+        return QVariant::fromValue(Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
+    if (role == Qt::ToolTipRole)
+        return qs(f->explanation);
+    return {};
+}
+
+QVariant FindingsModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case Kind:
+        return tr("Kind");
+    case Title:
+        return tr("Finding");
+    case LostMs:
+        return tr("Lost (ms)");
+    case Percent:
+        return tr("% of time");
+    case Occurrences:
+        return tr("Occurrences");
+    default:
+        return {};
+    }
+}
+
+} // namespace timesink::widgets

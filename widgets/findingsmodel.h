@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "analysis/finding.h"
+
+#include <QAbstractTableModel>
+
+#include <vector>
+
+namespace timesink::widgets {
+
+/// The findings of one analysis as a table, in the analysis' ranking (lost time, descending).
+/// Columns: kind, title, lost ms, % of analysed time, occurrences. Qt::DisplayRole gives text;
+/// kSortRole gives the raw number (or text) so a proxy sorts numerically.
+///
+/// Example: one finding {kind "copy_hotspot", lostNs 12'500'000, lostFraction 0.25, occurrences 40}
+/// shows as row ["copy_hotspot", title, "12.50", "25.0 %", "40"].
+class FindingsModel : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    enum Column { Kind, Title, LostMs, Percent, Occurrences, ColumnCount };
+    static constexpr int kSortRole = Qt::UserRole + 1;
+
+    explicit FindingsModel(QObject* parent = nullptr);
+
+    /// Replaces the findings (a model reset, as views expect for a new trace).
+    void setFindings(std::vector<analysis::Finding> findings);
+    [[nodiscard]] const std::vector<analysis::Finding>& findings() const { return m_findings; }
+    [[nodiscard]] const analysis::Finding* finding(int row) const;
+
+    [[nodiscard]] int rowCount(const QModelIndex& parent = {}) const override;
+    [[nodiscard]] int columnCount(const QModelIndex& parent = {}) const override;
+    [[nodiscard]] QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    [[nodiscard]] QVariant headerData(int section, Qt::Orientation orientation,
+                                      int role = Qt::DisplayRole) const override;
+
+private:
+    std::vector<analysis::Finding> m_findings;
+};
+
+} // namespace timesink::widgets

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: MIT
+#include "widgets/summaryview.h"
+
+#include "widgets/categorypalette.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QEvent>
+#include <QGridLayout>
+#include <QHorizontalBarSeries>
+#include <QStackedBarSeries>
+#include <QValueAxis>
+
+namespace timesink::widgets {
+
+namespace {
+
+constexpr double kNsPerMs = 1e6;
+
+QChartView* makeView(QWidget* parent)
+{
+    auto* view = new QChartView(new QChart(), parent);
+    view->setRenderHint(QPainter::Antialiasing, true);
+    view->setMinimumHeight(220);
+    return view;
+}
+
+void styleChart(QChart* chart, const QString& title, bool dark)
+{
+    chart->setTitle(title);
+    chart->setTheme(dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
+    chart->setAnimationOptions(QChart::NoAnimation);
+    chart->legend()->setAlignment(Qt::AlignBottom);
+}
+
+QColor activityColor(SummaryData::Activity a, bool dark)
+{
+    switch (a) {
+    case SummaryData::Compute:
+        return CategoryPalette::fill(model::SliceCategory::Kernel, dark);
+    case SummaryData::Communication:
+        return CategoryPalette::fill(model::SliceCategory::Communication, dark);
+    case SummaryData::Copies:
+        return CategoryPalette::fill(model::SliceCategory::Memcpy, dark);
+    case SummaryData::Dataloader:
+        return CategoryPalette::fill(model::SliceCategory::Dataloader, dark);
+    case SummaryData::Idle:
+    case SummaryData::ActivityCount:
+        break;
+    }
+    return dark ? QColor(70, 70, 76) : QColor(220, 220, 224);
+}
+
+/// A horizontal bar chart of named durations in ms, largest on top.
+void fillNamedChart(QChart* chart, const std::vector<SummaryData::NamedTime>& items, const QString& setName,
+                    const QColor& color)
+{
+    auto* set = new QBarSet(setName);
+    set->setColor(color);
+    QStringList names;
+    double maxMs = 0;
+    // Reverse: Qt draws the first category at the bottom.
+    for (auto it = items.rbegin(); it != items.rend(); ++it) {
+        QString name = QString::fromStdString(it->name);
+        if (name.size() > 40)
+            name = name.left(38) + QStringLiteral("…");
+        // Categories must be unique; truncated names could collide.
+        while (names.contains(name))
+            name += QLatin1Char(' ');
+        names << name;
+        const double ms = static_cast<double>(it->ns) / kNsPerMs;
+        *set << ms;
+        maxMs = std::max(maxMs, ms);
+    }
+    auto* series = new QHorizontalBarSeries();
+    series->append(set);
+    chart->addSeries(series);
+    auto* axisY = new QBarCategoryAxis();
+    axisY->append(names);
+    chart->addAxis(axisY, Qt::AlignLeft);
+    series->attachAxis(axisY);
+    auto* axisX = new QValueAxis();
+    axisX->setTitleText(QObject::tr("ms"));
+    axisX->setRange(0, maxMs > 0 ? maxMs * 1.05 : 1.0);
+    chart->addAxis(axisX, Qt::AlignBottom);
+    series->attachAxis(axisX);
+    chart->legend()->setVisible(false);
+}
+
+} // namespace
+
+SummaryView::SummaryView(QWidget* parent)
+    : QWidget(parent)
+    , m_steps(makeView(this))
+    , m_lost(makeView(this))
+    , m_operators(makeView(this))
+{
+    auto* grid = new QGridLayout(this);
+    grid->addWidget(m_steps, 0, 0, 1, 2);
+    grid->addWidget(m_lost, 1, 0);
+    grid->addWidget(m_operators, 1, 1);
+    grid->setRowStretch(0, 3);
+    grid->setRowStretch(1, 2);
+    rebuild();
+}
+
+void SummaryView::setData(const SummaryData& data)
+{
+    m_data = data;
+    rebuild();
+}
+
+void SummaryView::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::PaletteChange)
+        rebuild();
+    QWidget::changeEvent(event);
+}
+
+void SummaryView::rebuild()
+{
+    const bool dark = CategoryPalette::isDark(palette());
+
+    // Replacing the chart drops the old series and axes with it.
+    auto* steps = new QChart();
+    styleChart(steps, tr("Time per step (ms)"), dark);
+    auto* stacked = new QStackedBarSeries();
+    QStringList stepNames;
+    double maxMs = 0;
+    for (const auto& s : m_data.steps) {
+        stepNames << tr("step %1").arg(s.number);
+        maxMs = std::max(maxMs, static_cast<double>(s.durationNs) / kNsPerMs);
+    }
+    for (int a = 0; a < SummaryData::ActivityCount; ++a) {
+        auto* set = new QBarSet(tr(SummaryData::activityLabel(static_cast<SummaryData::Activity>(a))));
+        set->setColor(activityColor(static_cast<SummaryData::Activity>(a), dark));
+        set->setBorderColor(set->color().darker(130));
+        for (const auto& s : m_data.steps)
+            *set << static_cast<double>(s.ns[static_cast<std::size_t>(a)]) / kNsPerMs;
+        stacked->append(set);
+    }
+    steps->addSeries(stacked);
+    auto* stepAxis = new QBarCategoryAxis();
+    stepAxis->append(stepNames);
+    steps->addAxis(stepAxis, Qt::AlignBottom);
+    stacked->attachAxis(stepAxis);
+    auto* msAxis = new QValueAxis();
+    msAxis->setRange(0, maxMs > 0 ? maxMs * 1.05 : 1.0);
+    msAxis->setTitleText(tr("ms"));
+    steps->addAxis(msAxis, Qt::AlignLeft);
+    stacked->attachAxis(msAxis);
+    QChart* old = m_steps->chart();
+    m_steps->setChart(steps);
+    delete old;
+
+    auto* lost = new QChart();
+    styleChart(lost, m_data.lostByKind.empty() ? tr("Lost time by finding kind — no findings")
+                                               : tr("Lost time by finding kind"),
+               dark);
+    fillNamedChart(lost, m_data.lostByKind, tr("lost"), CategoryPalette::findingHighlight(dark));
+    old = m_lost->chart();
+    m_lost->setChart(lost);
+    delete old;
+
+    auto* ops = new QChart();
+    styleChart(ops, tr("Top operators by device time"), dark);
+    fillNamedChart(ops, m_data.topOperators, tr("device time"),
+                   CategoryPalette::fill(model::SliceCategory::Kernel, dark));
+    old = m_operators->chart();
+    m_operators->setChart(ops);
+    delete old;
+}
+
+} // namespace timesink::widgets

@@ -1,0 +1,502 @@
+// SPDX-License-Identifier: MIT
+#include "widgets/timelinepainter.h"
+
+#include "widgets/categorypalette.h"
+#include "widgets/timeformat.h"
+#include "widgets/timelinesearch.h"
+
+#include <QFontMetrics>
+#include <QPainter>
+#include <QPainterPath>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+namespace timesink::widgets {
+
+namespace {
+
+using model::SliceCategory;
+using model::TimeNs;
+
+QString qs(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
+
+/// Everything the per-row drawing needs, computed once per paint.
+struct Frame
+{
+    QPainter& p;
+    const model::Trace& trace;
+    const TimelineZoom& zoom;
+    const TrackLayout& layout;
+    int scrollY;
+    int width;  // of the time area
+    int height; // of the whole device
+    bool dark;
+    std::array<QColor, model::kSliceCategoryCount> fills;
+    std::array<QColor, model::kSliceCategoryCount> mergedFills;
+    std::array<QColor, model::kSliceCategoryCount> texts;
+    QFontMetrics metrics;
+    TimelinePainter::Stats stats;
+
+    [[nodiscard]] int screenY(int contentY) const { return contentY - scrollY + TimelinePainter::kRulerHeight; }
+};
+
+/// Folds consecutive narrow items of one row into runs, Tracy-style: a run keeps growing while the next
+/// item touches it, and takes the category that covers most of it.
+class RunMerger
+{
+public:
+    RunMerger(Frame& f, int y, int h)
+        : m_f(f)
+        , m_y(y)
+        , m_h(h)
+    {
+    }
+    ~RunMerger() { flush(); }
+    RunMerger(const RunMerger&) = delete;
+    RunMerger& operator=(const RunMerger&) = delete;
+
+    void addNarrow(double xa, double xb, SliceCategory c, TimeNs weight, std::uint32_t count)
+    {
+        const int a = static_cast<int>(std::floor(xa));
+        const int b = std::max(a + 1, static_cast<int>(std::ceil(xb)));
+        if (m_active && a <= m_x1) {
+            m_x1 = std::max(m_x1, b);
+            m_count += count;
+        } else {
+            flush();
+            m_active = true;
+            m_x0 = a;
+            m_x1 = b;
+            m_count = count;
+            m_weights.fill(0);
+        }
+        m_weights[static_cast<std::size_t>(c)] += std::max<TimeNs>(1, weight);
+    }
+
+    void flush()
+    {
+        if (!m_active)
+            return;
+        m_active = false;
+        const auto dominant = static_cast<std::size_t>(
+            std::max_element(m_weights.begin(), m_weights.end()) - m_weights.begin());
+        const QRect r(TimelinePainter::kLabelWidth + m_x0, m_y, m_x1 - m_x0, m_h - 1);
+        m_f.p.fillRect(r, m_count > 1 ? m_f.mergedFills[dominant] : m_f.fills[dominant]);
+        ++m_f.stats.rectsDrawn;
+        if (m_count > 1 && r.width() > 60) {
+            m_f.p.setPen(m_f.texts[dominant]);
+            m_f.p.drawText(r.adjusted(3, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft,
+                           QStringLiteral("%1 events").arg(m_count));
+        }
+    }
+
+private:
+    Frame& m_f;
+    int m_y;
+    int m_h;
+    bool m_active = false;
+    int m_x0 = 0;
+    int m_x1 = 0;
+    std::uint32_t m_count = 0;
+    std::array<TimeNs, model::kSliceCategoryCount> m_weights {};
+};
+
+void drawWideSlice(Frame& f, const model::Track& track, std::uint32_t i, double xa, double xb, int y, int h)
+{
+    // Clip to the visible area first: a slice spanning the whole trace would overflow int coordinates.
+    const double ca = std::max(xa, -2.0);
+    const double cb = std::min(xb, static_cast<double>(f.width) + 2.0);
+    const int a = static_cast<int>(std::floor(ca));
+    const int b = static_cast<int>(std::ceil(cb));
+    const auto c = static_cast<std::size_t>(track.category(i));
+    const QRect r(TimelinePainter::kLabelWidth + a, y, b - a, h - 1);
+    f.p.fillRect(r, f.fills[c]);
+    // A darker left edge tells adjacent slices of the same category apart.
+    f.p.fillRect(QRect(r.left(), r.top(), 1, r.height()), f.mergedFills[c]);
+    ++f.stats.rectsDrawn;
+    if (r.width() >= TimelinePainter::kLabelMinPx) {
+        const QRect textRect = r.intersected(QRect(TimelinePainter::kLabelWidth, y, f.width, h)).adjusted(3, 0, -2, 0);
+        const QString name = f.metrics.elidedText(qs(f.trace.str(track.sliceName(i))), Qt::ElideRight,
+                                                  textRect.width());
+        if (!name.isEmpty() && name != QStringLiteral("…")) {
+            f.p.setPen(f.texts[c]);
+            f.p.drawText(textRect, Qt::AlignVCenter | Qt::AlignLeft, name);
+        }
+    }
+}
+
+void drawDepth(Frame& f, const model::Track& track, std::size_t depth, int y)
+{
+    const int h = TrackLayout::kDepthHeight;
+    const TimeNs t0 = f.zoom.start();
+    const TimeNs t1 = f.zoom.end();
+    const auto [first, last] = track.rangeAtDepth(depth, t0, t1);
+    if (first >= last)
+        return;
+    const auto& levels = track.summaries(depth);
+    const std::size_t n = last - first;
+    RunMerger merger(f, y, h);
+
+    // More slices than pixels: draw summary buckets of the coarsest level that still has at least one
+    // bucket per pixel, so detail is not lost but work stays proportional to the width.
+    std::size_t bucketSize = 1;
+    int level = -1;
+    for (std::size_t l = 0; l < levels.size(); ++l) {
+        const std::size_t size = bucketSize * model::kSummaryFanout;
+        if (n / size < static_cast<std::size_t>(f.width))
+            break;
+        bucketSize = size;
+        level = static_cast<int>(l);
+    }
+    if (level >= 0) {
+        const auto& buckets = levels[static_cast<std::size_t>(level)];
+        const std::size_t b0 = first / bucketSize;
+        const std::size_t b1 = std::min(buckets.size(), (last - 1) / bucketSize + 1);
+        for (std::size_t b = b0; b < b1; ++b) {
+            const model::SummaryBucket& bucket = buckets[b];
+            ++f.stats.bucketsVisited;
+            merger.addNarrow(f.zoom.xAt(bucket.start), f.zoom.xAt(bucket.end), bucket.dominant, bucket.busyNs,
+                             bucket.count);
+        }
+        return;
+    }
+
+    const auto indices = track.slicesAtDepth(depth);
+    const double pxPerNs = static_cast<double>(f.width) / static_cast<double>(f.zoom.span());
+    for (std::size_t k = first; k < last; ++k) {
+        const std::uint32_t i = indices[k];
+        ++f.stats.slicesVisited;
+        const double xa = static_cast<double>(track.ts(i) - t0) * pxPerNs;
+        const double w = static_cast<double>(track.dur(i)) * pxPerNs;
+        if (w < TimelinePainter::kMergeWidthPx) {
+            merger.addNarrow(xa, xa + w, track.category(i), track.dur(i), 1);
+        } else {
+            merger.flush();
+            drawWideSlice(f, track, i, xa, xa + w, y, h);
+        }
+    }
+}
+
+void drawCounter(Frame& f, const model::Track& track, int y, int h, const QColor& color)
+{
+    const auto times = track.counterTimes();
+    const auto values = track.counterValues();
+    if (times.empty())
+        return;
+    auto [lo, hi] = std::minmax_element(values.begin(), values.end());
+    const double vmin = std::min(0.0, *lo);
+    const double range = std::max(1e-12, *hi - vmin);
+    // Start at the sample in force at the left edge; one column per pixel keeps the column maximum.
+    auto it = std::upper_bound(times.begin(), times.end(), f.zoom.start());
+    std::size_t k = it == times.begin() ? 0 : static_cast<std::size_t>(it - times.begin()) - 1;
+    int column = -1;
+    double columnMax = 0;
+    auto emitColumn = [&](int x0, int x1, double v) {
+        const int bar = static_cast<int>(std::lround((v - vmin) / range * (h - 4)));
+        if (x1 > x0 && bar > 0)
+            f.p.fillRect(QRect(TimelinePainter::kLabelWidth + x0, y + h - 1 - bar, x1 - x0, bar), color);
+        ++f.stats.rectsDrawn;
+    };
+    for (; k < times.size() && times[k] <= f.zoom.end(); ++k) {
+        const int x = std::max(0, static_cast<int>(std::floor(f.zoom.xAt(times[k]))));
+        const int next = k + 1 < times.size() ? std::min(f.width, static_cast<int>(std::ceil(f.zoom.xAt(times[k + 1]))))
+                                              : f.width;
+        if (x == column) {
+            columnMax = std::max(columnMax, values[k]);
+            if (next > x + 1) {
+                emitColumn(x, x + 1, columnMax);
+                emitColumn(x + 1, next, values[k]);
+                column = -1;
+            }
+            continue;
+        }
+        if (next > x + 1) {
+            emitColumn(x, next, values[k]);
+            column = -1;
+        } else {
+            column = x;
+            columnMax = values[k];
+            emitColumn(x, x + 1, columnMax);
+        }
+    }
+}
+
+void drawRuler(Frame& f, const QPalette& palette)
+{
+    const QRect ruler(0, 0, TimelinePainter::kLabelWidth + f.width, TimelinePainter::kRulerHeight);
+    f.p.fillRect(ruler, palette.color(QPalette::Button));
+    f.p.setPen(palette.color(QPalette::Mid));
+    f.p.drawLine(ruler.bottomLeft(), ruler.bottomRight());
+    const TimeNs step = TimeFormat::tickStep(f.zoom.nsPerPixel(), 90);
+    const TimeNs origin = f.zoom.traceStart();
+    const TimeNs rel0 = f.zoom.start() - origin;
+    TimeNs tick = (rel0 / step) * step;
+    if (tick < rel0)
+        tick += step;
+    f.p.setPen(palette.color(QPalette::ButtonText));
+    for (; origin + tick <= f.zoom.end(); tick += step) {
+        const int x = TimelinePainter::kLabelWidth + static_cast<int>(std::lround(f.zoom.xAt(origin + tick)));
+        f.p.drawLine(x, TimelinePainter::kRulerHeight - 6, x, TimelinePainter::kRulerHeight - 1);
+        f.p.drawText(QRect(x + 3, 0, 120, TimelinePainter::kRulerHeight - 4), Qt::AlignVCenter | Qt::AlignLeft,
+                     TimeFormat::formatOffset(tick, step));
+    }
+    // The label column corner says what the ruler measures.
+    f.p.fillRect(QRect(0, 0, TimelinePainter::kLabelWidth, TimelinePainter::kRulerHeight),
+                 palette.color(QPalette::Button));
+    f.p.drawText(QRect(6, 0, TimelinePainter::kLabelWidth - 8, TimelinePainter::kRulerHeight),
+                 Qt::AlignVCenter | Qt::AlignLeft,
+                 QStringLiteral("view %1").arg(TimeFormat::formatDuration(f.zoom.span())));
+}
+
+void drawSteps(Frame& f, const QPalette& palette)
+{
+    const QColor band = palette.color(QPalette::AlternateBase);
+    QColor edge = palette.color(QPalette::Mid);
+    edge.setAlpha(160);
+    const int top = TimelinePainter::kRulerHeight;
+    for (std::size_t s = 0; s < f.trace.steps().size(); ++s) {
+        const model::Step& step = f.trace.steps()[s];
+        if (step.end < f.zoom.start() || step.start > f.zoom.end())
+            continue;
+        const int a = static_cast<int>(std::floor(std::max(-2.0, f.zoom.xAt(step.start))));
+        const int b = static_cast<int>(std::ceil(std::min(f.width + 2.0, f.zoom.xAt(step.end))));
+        if (s % 2 == 1)
+            f.p.fillRect(QRect(TimelinePainter::kLabelWidth + a, top, b - a, f.height - top), band);
+        f.p.fillRect(QRect(TimelinePainter::kLabelWidth + a, top, 1, f.height - top), edge);
+    }
+}
+
+void drawGrid(Frame& f, const QPalette& palette)
+{
+    QColor grid = palette.color(QPalette::Mid);
+    grid.setAlpha(50);
+    const TimeNs step = TimeFormat::tickStep(f.zoom.nsPerPixel(), 90);
+    const TimeNs origin = f.zoom.traceStart();
+    TimeNs tick = ((f.zoom.start() - origin) / step) * step;
+    for (; origin + tick <= f.zoom.end(); tick += step) {
+        const int x = TimelinePainter::kLabelWidth + static_cast<int>(std::lround(f.zoom.xAt(origin + tick)));
+        f.p.fillRect(QRect(x, TimelinePainter::kRulerHeight, 1, f.height), grid);
+    }
+}
+
+/// Outlines a slice (at least `minWidth` pixels wide so tiny events stay findable).
+void outlineSlice(Frame& f, const QRectF& r, const QColor& color, int penWidth, int minWidth)
+{
+    QRectF box = r;
+    if (box.width() < minWidth) {
+        const double c = box.center().x();
+        box.setLeft(c - minWidth / 2.0);
+        box.setWidth(minWidth);
+    }
+    f.p.setPen(QPen(color, penWidth));
+    f.p.setBrush(Qt::NoBrush);
+    f.p.drawRect(box.adjusted(penWidth / 2.0, penWidth / 2.0, -penWidth / 2.0, -penWidth / 2.0));
+}
+
+void drawFlowArrow(Frame& f, const QRectF& from, const QRectF& to, const QColor& color)
+{
+    const QPointF a(std::clamp(from.left(), static_cast<double>(TimelinePainter::kLabelWidth), from.right()),
+                    from.center().y());
+    const QPointF b(to.left(), to.center().y());
+    f.p.setRenderHint(QPainter::Antialiasing, true);
+    f.p.setPen(QPen(color, 1.5));
+    QPainterPath path(a);
+    const double dx = std::max(20.0, std::abs(b.x() - a.x()) / 2);
+    path.cubicTo(a + QPointF(dx, 0), b - QPointF(dx, 0), b);
+    f.p.setBrush(Qt::NoBrush);
+    f.p.drawPath(path);
+    QPolygonF head;
+    head << b << b + QPointF(-7, -4) << b + QPointF(-7, 4);
+    f.p.setBrush(color);
+    f.p.drawPolygon(head);
+    f.p.setRenderHint(QPainter::Antialiasing, false);
+}
+
+} // namespace
+
+std::optional<QRectF> TimelinePainter::sliceRect(const model::Trace& trace, const TimelineZoom& zoom,
+                                                 const TrackLayout& layout, int scrollY, model::SliceRef slice)
+{
+    if (!slice.isValid() || slice.track.value >= trace.tracks().size())
+        return std::nullopt;
+    const model::Track& track = trace.track(slice.track);
+    if (slice.index.value >= track.size())
+        return std::nullopt;
+    const std::uint32_t i = slice.index.value;
+    const int y = layout.depthY(slice.track, track.depth(i));
+    if (y < 0)
+        return std::nullopt;
+    const double xa = std::clamp(zoom.xAt(track.ts(i)), -10.0, zoom.width() + 10.0);
+    const double xb = std::clamp(zoom.xAt(track.end(i)), -10.0, zoom.width() + 10.0);
+    return QRectF(kLabelWidth + xa, y - scrollY + kRulerHeight, xb - xa, TrackLayout::kDepthHeight - 1);
+}
+
+TimelinePainter::Stats TimelinePainter::paint(QPainter& painter, QSize size, const model::Trace& trace,
+                                              const TimelineZoom& zoom, const TrackLayout& layout, int scrollY,
+                                              const TimelineDecorations& decorations, const QPalette& palette) const
+{
+    Frame f {painter, trace, zoom, layout, scrollY, size.width() - kLabelWidth, size.height(),
+             CategoryPalette::isDark(palette), {}, {}, {}, QFontMetrics(painter.font()), {}};
+    for (int c = 0; c < model::kSliceCategoryCount; ++c) {
+        f.fills[c] = CategoryPalette::fill(static_cast<SliceCategory>(c), f.dark);
+        f.mergedFills[c] = f.dark ? f.fills[c].lighter(130) : f.fills[c].darker(125);
+        f.texts[c] = CategoryPalette::text(f.fills[c]);
+    }
+    // Antialiasing off: everything but flow arrows is an axis-aligned rectangle on whole pixels.
+    painter.setRenderHint(QPainter::Antialiasing, false);
+    painter.fillRect(QRect(QPoint(0, 0), size), palette.color(QPalette::Base));
+
+    painter.save();
+    painter.setClipRect(QRect(kLabelWidth, kRulerHeight, f.width, size.height() - kRulerHeight));
+    if (decorations.shadeSteps)
+        drawSteps(f, palette);
+    drawGrid(f, palette);
+
+    // Rows intersecting the viewport, found by binary search in the cached geometry.
+    const auto& rows = layout.rows();
+    int firstRow = layout.rowAt(scrollY);
+    if (firstRow < 0) {
+        auto it = std::lower_bound(rows.begin(), rows.end(), scrollY,
+                                   [](const TrackLayout::Row& r, int y) { return r.y + r.height <= y; });
+        firstRow = static_cast<int>(it - rows.begin());
+    }
+    const int visibleBottom = scrollY + size.height() - kRulerHeight;
+    int lastRow = firstRow;
+    for (int r = firstRow; r < static_cast<int>(rows.size()) && rows[static_cast<std::size_t>(r)].y < visibleBottom;
+         ++r) {
+        lastRow = r + 1;
+        const TrackLayout::Row& row = rows[static_cast<std::size_t>(r)];
+        if (row.isHeader())
+            continue;
+        const model::Track& track = trace.track(row.track);
+        const int y = f.screenY(row.y);
+        if (track.role == model::TrackRole::Counter && track.empty()) {
+            drawCounter(f, track, y, row.height, f.fills[static_cast<std::size_t>(SliceCategory::Annotation)]);
+            continue;
+        }
+        for (std::size_t d = 0; d < track.depthCount(); ++d) {
+            const int dy = y + static_cast<int>(d) * TrackLayout::kDepthHeight;
+            if (dy + TrackLayout::kDepthHeight < kRulerHeight || dy > size.height())
+                continue;
+            drawDepth(f, track, d, dy);
+        }
+    }
+
+    // Search matches: culled per track and depth like slices, one outline per pixel column at most.
+    if (decorations.search && decorations.search->count() > 0) {
+        const QColor match = CategoryPalette::searchMatch(f.dark);
+        for (int r = firstRow; r < lastRow; ++r) {
+            const TrackLayout::Row& row = rows[static_cast<std::size_t>(r)];
+            if (row.isHeader())
+                continue;
+            const model::Track& track = trace.track(row.track);
+            for (std::size_t d = 0; d < track.depthCount(); ++d) {
+                const auto hits = decorations.search->matchesAt(row.track, d);
+                auto it = std::partition_point(hits.begin(), hits.end(),
+                                               [&](std::uint32_t i) { return track.end(i) < zoom.start(); });
+                int lastX = -1000;
+                const int y = f.screenY(row.y) + static_cast<int>(d) * TrackLayout::kDepthHeight;
+                for (; it != hits.end() && track.ts(*it) <= zoom.end(); ++it) {
+                    const double xa = zoom.xAt(track.ts(*it));
+                    const double xb = zoom.xAt(track.end(*it));
+                    if (static_cast<int>(xb) <= lastX)
+                        continue;
+                    lastX = static_cast<int>(std::max(xa + 3, xb));
+                    outlineSlice(f, QRectF(kLabelWidth + std::max(xa, -2.0), y, std::min(xb, f.width + 2.0) - std::max(xa, -2.0),
+                                           TrackLayout::kDepthHeight - 1),
+                                 match, 2, 4);
+                }
+            }
+        }
+    }
+
+    const QColor findingColor = CategoryPalette::findingHighlight(f.dark);
+    for (const model::SliceRef& ref : decorations.highlighted) {
+        if (auto r = sliceRect(trace, zoom, layout, scrollY, ref); r && r->right() >= kLabelWidth - 4)
+            outlineSlice(f, *r, findingColor, 2, 4);
+    }
+    if (decorations.currentMatch.isValid()) {
+        if (auto r = sliceRect(trace, zoom, layout, scrollY, decorations.currentMatch))
+            outlineSlice(f, r->adjusted(-1, -1, 1, 1), CategoryPalette::searchMatch(f.dark).darker(130), 3, 6);
+    }
+    if (decorations.selected.isValid()) {
+        const auto selected = sliceRect(trace, zoom, layout, scrollY, decorations.selected);
+        if (selected)
+            outlineSlice(f, *selected, CategoryPalette::selection(f.dark), 2, 4);
+        // Flow arrows from the selected launch to its device work (and back from device work to its launch).
+        const QColor arrow = f.dark ? QColor(120, 200, 255) : QColor(0, 90, 200);
+        for (const model::Flow& flow : trace.flowsFrom(decorations.selected)) {
+            const auto to = sliceRect(trace, zoom, layout, scrollY, flow.to);
+            if (selected && to)
+                drawFlowArrow(f, *selected, *to, arrow);
+        }
+        for (std::uint32_t fi : trace.flowsTo(decorations.selected)) {
+            const auto from = sliceRect(trace, zoom, layout, scrollY, trace.flows()[fi].from);
+            if (selected && from)
+                drawFlowArrow(f, *from, *selected, arrow);
+        }
+    }
+
+    if (decorations.timeSelection) {
+        const auto [a, b] = *decorations.timeSelection;
+        const double xa = std::max(-2.0, zoom.xAt(std::min(a, b)));
+        const double xb = std::min(f.width + 2.0, zoom.xAt(std::max(a, b)));
+        QColor fill = palette.color(QPalette::Highlight);
+        fill.setAlpha(60);
+        painter.fillRect(QRectF(kLabelWidth + xa, kRulerHeight, xb - xa, size.height()), fill);
+    }
+    painter.restore();
+
+    // Label column, drawn last so it covers slices scrolled under it.
+    const QColor labelBg = palette.color(QPalette::Window);
+    const QColor headerBg = palette.color(QPalette::Button);
+    const QColor tagColor = palette.color(QPalette::PlaceholderText);
+    painter.save();
+    painter.setClipRect(QRect(0, kRulerHeight, size.width(), size.height() - kRulerHeight));
+    for (int r = firstRow; r < lastRow; ++r) {
+        const TrackLayout::Row& row = rows[static_cast<std::size_t>(r)];
+        const int y = f.screenY(row.y);
+        if (row.isHeader()) {
+            const TrackLayout::Group& g = layout.groups()[static_cast<std::size_t>(row.group)];
+            painter.fillRect(QRect(0, y, size.width(), row.height), headerBg);
+            painter.setPen(palette.color(QPalette::ButtonText));
+            QFont bold = painter.font();
+            bold.setBold(true);
+            painter.save();
+            painter.setFont(bold);
+            const QString arrow = g.collapsed ? QStringLiteral("▸ ") : QStringLiteral("▾ ");
+            painter.drawText(QRect(6, y, size.width() - 12, row.height), Qt::AlignVCenter | Qt::AlignLeft,
+                             arrow + g.title + QStringLiteral("  (%1)").arg(g.tracks.size()));
+            painter.restore();
+            continue;
+        }
+        const model::Track& track = trace.track(row.track);
+        const QRect labelRect(0, y, kLabelWidth - 1, row.height + TrackLayout::kTrackGap);
+        painter.fillRect(labelRect, labelBg);
+        const QString tag = TrackLayout::roleTag(track.role);
+        const int tagWidth = tag.isEmpty() ? 0 : f.metrics.horizontalAdvance(tag) + 8;
+        painter.setPen(palette.color(QPalette::WindowText));
+        const QRect textRect(14, y, kLabelWidth - 20 - tagWidth, TrackLayout::kDepthHeight);
+        painter.drawText(textRect, Qt::AlignVCenter | Qt::AlignLeft,
+                         f.metrics.elidedText(TrackLayout::trackLabel(trace, track), Qt::ElideMiddle, textRect.width()));
+        if (!tag.isEmpty()) {
+            painter.setPen(tagColor);
+            painter.drawText(QRect(kLabelWidth - 6 - tagWidth, y, tagWidth, TrackLayout::kDepthHeight),
+                             Qt::AlignVCenter | Qt::AlignRight, tag);
+        }
+        painter.fillRect(QRect(0, y + row.height + TrackLayout::kTrackGap - 1, size.width(), 1),
+                         palette.color(QPalette::Midlight));
+    }
+    painter.fillRect(QRect(kLabelWidth - 1, kRulerHeight, 1, size.height()), palette.color(QPalette::Mid));
+    painter.restore();
+
+    drawRuler(f, palette);
+    return f.stats;
+}
+
+} // namespace timesink::widgets

@@ -1,0 +1,478 @@
+// SPDX-License-Identifier: MIT
+#include "widgets/timelineview.h"
+
+#include "widgets/timeformat.h"
+
+#include <QHelpEvent>
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QScrollBar>
+#include <QToolTip>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <cmath>
+
+namespace timesink::widgets {
+
+namespace {
+
+constexpr int kDragThresholdPx = 4;
+constexpr double kKeyZoomFactor = 1.5;
+constexpr double kKeyPanFraction = 0.15;
+
+QString qs(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
+
+} // namespace
+
+TimelineView::TimelineView(QWidget* parent)
+    : QAbstractScrollArea(parent)
+{
+    setFocusPolicy(Qt::StrongFocus);
+    setMouseTracking(true);
+    viewport()->setMouseTracking(true);
+    setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    setMinimumSize(TimelinePainter::kLabelWidth + 200, 120);
+    verticalScrollBar()->setSingleStep(TrackLayout::kDepthHeight);
+}
+
+void TimelineView::setTrace(model::TracePtr trace)
+{
+    m_trace = std::move(trace);
+    m_decorations = TimelineDecorations {};
+    m_decorations.search = &m_search;
+    if (m_trace) {
+        m_layout = TrackLayout(*m_trace);
+        m_zoom.setTraceRange(m_trace->startNs(), m_trace->endNs());
+    } else {
+        m_layout = TrackLayout();
+        m_zoom.setTraceRange(0, 1);
+    }
+    m_zoom.setWidth(viewport()->width() - TimelinePainter::kLabelWidth);
+    m_search.setTrace(m_trace.get());
+    verticalScrollBar()->setValue(0);
+    updateScrollRange();
+    invalidate();
+    emit viewChanged();
+}
+
+model::SliceRef TimelineView::sliceAt(QPoint pos) const
+{
+    if (!m_trace || pos.x() < TimelinePainter::kLabelWidth || pos.y() < TimelinePainter::kRulerHeight)
+        return {};
+    const int contentY = pos.y() - TimelinePainter::kRulerHeight + verticalScrollBar()->value();
+    const int rowIndex = m_layout.rowAt(contentY);
+    if (rowIndex < 0)
+        return {};
+    const TrackLayout::Row& row = m_layout.rows()[static_cast<std::size_t>(rowIndex)];
+    if (row.isHeader())
+        return {};
+    const model::Track& track = m_trace->track(row.track);
+    const auto depth = static_cast<std::size_t>((contentY - row.y) / TrackLayout::kDepthHeight);
+    if (depth >= track.depthCount())
+        return {};
+    const double x = pos.x() - TimelinePainter::kLabelWidth;
+    const model::TimeNs t = m_zoom.timeAt(x);
+    // Two pixels of slack so that events narrower than a pixel can still be picked.
+    const auto slack = static_cast<model::TimeNs>(std::ceil(2 * m_zoom.nsPerPixel()));
+    const auto [first, last] = track.rangeAtDepth(depth, t - slack, t + slack);
+    const auto indices = track.slicesAtDepth(depth);
+    std::uint32_t best = 0;
+    model::TimeNs bestDistance = std::numeric_limits<model::TimeNs>::max();
+    for (std::size_t k = first; k < last; ++k) {
+        const std::uint32_t i = indices[k];
+        const model::TimeNs distance = t < track.ts(i) ? track.ts(i) - t : (t >= track.end(i) ? t - track.end(i) : 0);
+        if (distance < bestDistance) {
+            bestDistance = distance;
+            best = i;
+        }
+    }
+    if (bestDistance == std::numeric_limits<model::TimeNs>::max())
+        return {};
+    return model::SliceRef {row.track, model::SliceIndex(best)};
+}
+
+int TimelineView::groupHeaderAt(QPoint pos) const
+{
+    if (pos.y() < TimelinePainter::kRulerHeight)
+        return -1;
+    const int rowIndex = m_layout.rowAt(pos.y() - TimelinePainter::kRulerHeight + verticalScrollBar()->value());
+    if (rowIndex < 0)
+        return -1;
+    const TrackLayout::Row& row = m_layout.rows()[static_cast<std::size_t>(rowIndex)];
+    return row.isHeader() ? row.group : -1;
+}
+
+void TimelineView::selectSlice(model::SliceRef slice, bool reveal)
+{
+    if (m_trace && slice.isValid()
+        && (slice.track.value >= m_trace->tracks().size()
+            || slice.index.value >= m_trace->track(slice.track).size()))
+        slice = {};
+    if (reveal && slice.isValid()) {
+        const model::Track& track = m_trace->track(slice.track);
+        const model::TimeNs ts = track.ts(slice.index.value);
+        const model::TimeNs end = track.end(slice.index.value);
+        if (end - ts > m_zoom.span()) {
+            showRange(ts, end);
+        } else if (ts < m_zoom.start() || end > m_zoom.end()) {
+            // Keep the zoom level; centre the slice.
+            const model::TimeNs half = m_zoom.span() / 2;
+            const model::TimeNs centre = ts + (end - ts) / 2;
+            m_zoom.setRange(centre - half, centre - half + m_zoom.span());
+        }
+        revealTrack(slice.track);
+    }
+    const bool changed = slice != m_decorations.selected;
+    m_decorations.selected = slice;
+    invalidate();
+    if (changed)
+        emit sliceSelected(slice);
+    if (reveal)
+        emit viewChanged();
+}
+
+void TimelineView::setHighlighted(std::vector<model::SliceRef> events)
+{
+    m_decorations.highlighted = std::move(events);
+    invalidate();
+}
+
+void TimelineView::setTimeSelection(std::optional<std::pair<model::TimeNs, model::TimeNs>> range)
+{
+    m_decorations.timeSelection = range;
+    invalidate();
+}
+
+void TimelineView::showRange(model::TimeNs t0, model::TimeNs t1)
+{
+    m_zoom.showRange(t0, t1);
+    invalidate();
+    emit viewChanged();
+}
+
+void TimelineView::revealTrack(model::TrackId track)
+{
+    if (!m_trace || !track.isValid())
+        return;
+    if (m_layout.rowOfTrack(track) < 0) {
+        const auto& groups = m_layout.groups();
+        for (std::size_t g = 0; g < groups.size(); ++g) {
+            if (std::find(groups[g].tracks.begin(), groups[g].tracks.end(), track) != groups[g].tracks.end())
+                m_layout.setCollapsed(static_cast<int>(g), false);
+        }
+        updateScrollRange();
+    }
+    const int row = m_layout.rowOfTrack(track);
+    if (row < 0)
+        return;
+    const TrackLayout::Row& r = m_layout.rows()[static_cast<std::size_t>(row)];
+    const int visible = viewport()->height() - TimelinePainter::kRulerHeight;
+    const int top = verticalScrollBar()->value();
+    if (r.y < top || r.y + std::min(r.height, visible) > top + visible)
+        verticalScrollBar()->setValue(std::max(0, r.y - visible / 3));
+    invalidate();
+}
+
+void TimelineView::fitAll()
+{
+    m_zoom.fitAll();
+    invalidate();
+    emit viewChanged();
+}
+
+void TimelineView::zoomToSelection()
+{
+    if (m_decorations.timeSelection) {
+        const auto [a, b] = *m_decorations.timeSelection;
+        m_zoom.setRange(std::min(a, b), std::max(a, b));
+    } else if (m_trace && m_decorations.selected.isValid()) {
+        const model::Track& track = m_trace->track(m_decorations.selected.track);
+        const std::uint32_t i = m_decorations.selected.index.value;
+        m_zoom.showRange(track.ts(i), track.end(i));
+    } else {
+        return;
+    }
+    invalidate();
+    emit viewChanged();
+}
+
+void TimelineView::zoomBy(double factor)
+{
+    m_zoom.zoomAround(factor, anchorX());
+    invalidate();
+    emit viewChanged();
+}
+
+void TimelineView::panBy(double fractionOfWidth)
+{
+    m_zoom.panPixels(fractionOfWidth * m_zoom.width());
+    invalidate();
+    emit viewChanged();
+}
+
+std::size_t TimelineView::setSearchQuery(const QString& query)
+{
+    const std::size_t n = m_search.search(query);
+    // Start stepping from what is on screen, not from the beginning of the trace.
+    m_search.seek(m_zoom.start());
+    m_decorations.currentMatch = {};
+    invalidate();
+    return n;
+}
+
+model::SliceRef TimelineView::nextMatch()
+{
+    const model::SliceRef r = m_search.next();
+    m_decorations.currentMatch = r;
+    selectSlice(r, true);
+    return r;
+}
+
+model::SliceRef TimelineView::previousMatch()
+{
+    const model::SliceRef r = m_search.previous();
+    m_decorations.currentMatch = r;
+    selectSlice(r, true);
+    return r;
+}
+
+QImage TimelineView::renderImage() const
+{
+    const qreal dpr = devicePixelRatioF();
+    QImage image(viewport()->size() * dpr, QImage::Format_ARGB32_Premultiplied);
+    image.setDevicePixelRatio(dpr);
+    QPainter p(&image);
+    p.setFont(font());
+    if (m_trace) {
+        m_painter.paint(p, viewport()->size(), *m_trace, m_zoom, m_layout, verticalScrollBar()->value(),
+                        m_decorations, palette());
+    } else {
+        p.fillRect(QRect(QPoint(0, 0), viewport()->size()), palette().color(QPalette::Base));
+        p.setPen(palette().color(QPalette::PlaceholderText));
+        p.drawText(QRect(QPoint(0, 0), viewport()->size()), Qt::AlignCenter,
+                   tr("Open a trace (File → Open, or drop a file here)"));
+    }
+    return image;
+}
+
+void TimelineView::paintEvent(QPaintEvent*)
+{
+    if (!m_cacheValid || m_cache.size() != viewport()->size() * devicePixelRatioF()) {
+        const qreal dpr = devicePixelRatioF();
+        m_cache = QImage(viewport()->size() * dpr, QImage::Format_ARGB32_Premultiplied);
+        m_cache.setDevicePixelRatio(dpr);
+        QPainter p(&m_cache);
+        p.setFont(font());
+        if (m_trace) {
+            m_stats = m_painter.paint(p, viewport()->size(), *m_trace, m_zoom, m_layout,
+                                      verticalScrollBar()->value(), m_decorations, palette());
+        } else {
+            p.fillRect(QRect(QPoint(0, 0), viewport()->size()), palette().color(QPalette::Base));
+            p.setPen(palette().color(QPalette::PlaceholderText));
+            p.drawText(QRect(QPoint(0, 0), viewport()->size()), Qt::AlignCenter,
+                       tr("Open a trace (File → Open, or drop a file here)"));
+        }
+        m_cacheValid = true;
+    }
+    QPainter p(viewport());
+    p.drawImage(QPoint(0, 0), m_cache);
+}
+
+void TimelineView::resizeEvent(QResizeEvent* event)
+{
+    QAbstractScrollArea::resizeEvent(event);
+    m_zoom.setWidth(viewport()->width() - TimelinePainter::kLabelWidth);
+    updateScrollRange();
+    invalidate();
+}
+
+void TimelineView::wheelEvent(QWheelEvent* event)
+{
+    const QPointF pos = event->position();
+    const int delta = event->angleDelta().y();
+    if (delta == 0 || !m_trace) {
+        event->ignore();
+        return;
+    }
+    if (pos.x() < TimelinePainter::kLabelWidth || (event->modifiers() & Qt::ShiftModifier)) {
+        verticalScrollBar()->setValue(verticalScrollBar()->value() - delta / 120 * 3 * TrackLayout::kDepthHeight);
+        event->accept();
+        return;
+    }
+    // 120 units = one notch = 1.25×, so trackpads with small deltas zoom smoothly.
+    m_zoom.zoomAround(std::pow(1.25, delta / 120.0), pos.x() - TimelinePainter::kLabelWidth);
+    invalidate();
+    emit viewChanged();
+    event->accept();
+}
+
+void TimelineView::mousePressEvent(QMouseEvent* event)
+{
+    if (event->button() != Qt::LeftButton) {
+        QAbstractScrollArea::mousePressEvent(event);
+        return;
+    }
+    m_pressPos = event->position().toPoint();
+    m_lastPos = m_pressPos;
+    if ((event->modifiers() & Qt::ShiftModifier) && m_pressPos.x() >= TimelinePainter::kLabelWidth) {
+        m_drag = Drag::Select;
+        m_selectAnchor = m_zoom.timeAt(m_pressPos.x() - TimelinePainter::kLabelWidth);
+        setTimeSelection(std::pair(m_selectAnchor, m_selectAnchor));
+    } else {
+        m_drag = Drag::Pending;
+    }
+    event->accept();
+}
+
+void TimelineView::mouseMoveEvent(QMouseEvent* event)
+{
+    const QPoint pos = event->position().toPoint();
+    if (m_drag == Drag::Pending && (pos - m_pressPos).manhattanLength() >= kDragThresholdPx) {
+        m_drag = Drag::Pan;
+        viewport()->setCursor(Qt::ClosedHandCursor);
+    }
+    if (m_drag == Drag::Pan) {
+        const QPoint d = pos - m_lastPos;
+        m_zoom.panPixels(-d.x());
+        verticalScrollBar()->setValue(verticalScrollBar()->value() - d.y());
+        invalidate();
+        emit viewChanged();
+    } else if (m_drag == Drag::Select) {
+        const model::TimeNs t = m_zoom.timeAt(std::max(0, pos.x() - TimelinePainter::kLabelWidth));
+        setTimeSelection(std::pair(std::min(m_selectAnchor, t), std::max(m_selectAnchor, t)));
+        QToolTip::showText(event->globalPosition().toPoint(),
+                           TimeFormat::formatDuration(std::abs(t - m_selectAnchor)), this);
+    }
+    m_lastPos = pos;
+    event->accept();
+}
+
+void TimelineView::mouseReleaseEvent(QMouseEvent* event)
+{
+    if (event->button() != Qt::LeftButton) {
+        QAbstractScrollArea::mouseReleaseEvent(event);
+        return;
+    }
+    const QPoint pos = event->position().toPoint();
+    if (m_drag == Drag::Pending) {
+        if (const int group = groupHeaderAt(pos); group >= 0) {
+            m_layout.toggleCollapsed(group);
+            updateScrollRange();
+            invalidate();
+        } else {
+            setTimeSelection(std::nullopt);
+            selectSlice(sliceAt(pos));
+        }
+    } else if (m_drag == Drag::Select && m_decorations.timeSelection
+               && m_decorations.timeSelection->first == m_decorations.timeSelection->second) {
+        setTimeSelection(std::nullopt);
+    }
+    m_drag = Drag::None;
+    viewport()->unsetCursor();
+    event->accept();
+}
+
+void TimelineView::keyPressEvent(QKeyEvent* event)
+{
+    switch (event->key()) {
+    case Qt::Key_W:
+        zoomBy(kKeyZoomFactor);
+        break;
+    case Qt::Key_S:
+        zoomBy(1.0 / kKeyZoomFactor);
+        break;
+    case Qt::Key_A:
+        panBy(-kKeyPanFraction);
+        break;
+    case Qt::Key_D:
+        panBy(kKeyPanFraction);
+        break;
+    case Qt::Key_F:
+        fitAll();
+        break;
+    case Qt::Key_Z:
+        zoomToSelection();
+        break;
+    case Qt::Key_Escape:
+        setTimeSelection(std::nullopt);
+        selectSlice({});
+        break;
+    default:
+        QAbstractScrollArea::keyPressEvent(event);
+        return;
+    }
+    event->accept();
+}
+
+bool TimelineView::viewportEvent(QEvent* event)
+{
+    if (event->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        const QString text = tooltipFor(sliceAt(help->pos()));
+        if (text.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(help->globalPos(), text, viewport());
+        return true;
+    }
+    return QAbstractScrollArea::viewportEvent(event);
+}
+
+void TimelineView::scrollContentsBy(int, int)
+{
+    invalidate();
+}
+
+void TimelineView::changeEvent(QEvent* event)
+{
+    // A palette switch (light ↔ dark) changes every colour.
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::FontChange)
+        invalidate();
+    QAbstractScrollArea::changeEvent(event);
+}
+
+void TimelineView::invalidate()
+{
+    m_cacheValid = false;
+    viewport()->update();
+}
+
+void TimelineView::updateScrollRange()
+{
+    const int visible = viewport()->height() - TimelinePainter::kRulerHeight;
+    verticalScrollBar()->setPageStep(std::max(1, visible));
+    verticalScrollBar()->setRange(0, std::max(0, m_layout.totalHeight() - visible));
+}
+
+double TimelineView::anchorX() const
+{
+    // Keyboard zoom keeps the time under the mouse fixed when the mouse is over the time area.
+    const QPoint pos = viewport()->mapFromGlobal(QCursor::pos());
+    if (viewport()->rect().contains(pos) && pos.x() >= TimelinePainter::kLabelWidth)
+        return pos.x() - TimelinePainter::kLabelWidth;
+    return m_zoom.width() / 2.0;
+}
+
+QString TimelineView::tooltipFor(model::SliceRef slice) const
+{
+    if (!m_trace || !slice.isValid())
+        return {};
+    const model::Track& track = m_trace->track(slice.track);
+    const std::uint32_t i = slice.index.value;
+    QString text = QStringLiteral("<b>") + qs(m_trace->str(track.sliceName(i))).toHtmlEscaped()
+        + QStringLiteral("</b><br>") + TimeFormat::formatDuration(track.dur(i)) + QStringLiteral(" · ")
+        + qs(model::categoryLabel(track.category(i)));
+    if (!track.rawCategory(i).isEmpty())
+        text += QStringLiteral(" (") + qs(m_trace->str(track.rawCategory(i))).toHtmlEscaped() + QLatin1Char(')');
+    text += QStringLiteral("<br>at ") + TimeFormat::formatDuration(track.ts(i) - m_trace->startNs())
+        + QStringLiteral(" on ") + TrackLayout::trackLabel(*m_trace, track).toHtmlEscaped();
+    return text;
+}
+
+} // namespace timesink::widgets
