@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "report/textformat.h"
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -28,17 +29,41 @@ std::string formatDuration(model::TimeNs ns)
         ++u;
     const double value = static_cast<double>(magnitude) / kUnits[u].scale;
     const int decimals = value >= 100 ? 0 : value >= 10 ? 1 : 2;
-    std::snprintf(buf, sizeof buf, "%s%.*f %s", sign, decimals, value, kUnits[u].name);
-    return buf;
+    return sign + formatFixed(value, decimals) + " " + kUnits[u].name;
 }
 
 std::string formatPercent(double fraction)
 {
     if (!std::isfinite(fraction))
         return "–";
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.1f%%", fraction * 100.0);
-    return buf;
+    return formatFixed(fraction * 100.0, 1) + "%";
+}
+
+std::string formatFixed(double value, int decimals)
+{
+    if (!std::isfinite(value))
+        return "–";
+    char buf[64];
+    const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::fixed, decimals);
+    return ec == std::errc() ? std::string(buf, end) : std::string("–");
+}
+
+std::string formatGeneral(double value, int significant)
+{
+    if (!std::isfinite(value))
+        return std::isnan(value) ? "nan" : (value > 0 ? "inf" : "-inf");
+    char buf[64];
+    const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::general, significant);
+    return ec == std::errc() ? std::string(buf, end) : std::string("–");
+}
+
+std::string detailValueText(const analysis::Detail& detail)
+{
+    if (const auto* i = std::get_if<std::int64_t>(&detail.value))
+        return std::to_string(*i);
+    if (const auto* x = std::get_if<double>(&detail.value))
+        return formatGeneral(*x);
+    return std::get<std::string>(detail.value);
 }
 
 std::string formatMilliseconds(model::TimeNs ns)
@@ -54,46 +79,6 @@ std::string formatMilliseconds(model::TimeNs ns)
     if (text.size() >= 3 && text.compare(text.size() - 3, 3, "000") == 0)
         text.resize(text.size() - 3);
     return text;
-}
-
-std::string_view platformKey(analysis::Platform platform)
-{
-    using analysis::Platform;
-    switch (platform) {
-    case Platform::Generic:
-        return "generic";
-    case Platform::PyTorchCuda:
-        return "pytorch_cuda";
-    case Platform::PyTorchRocm:
-        return "pytorch_rocm";
-    case Platform::TorchNpuCann:
-        return "torch_npu_cann";
-    case Platform::Rknn:
-        return "rknn";
-    case Platform::Cpu:
-        return "cpu";
-    }
-    return "generic";
-}
-
-std::string_view platformLabel(analysis::Platform platform)
-{
-    using analysis::Platform;
-    switch (platform) {
-    case Platform::Generic:
-        return "any platform";
-    case Platform::PyTorchCuda:
-        return "PyTorch on CUDA";
-    case Platform::PyTorchRocm:
-        return "PyTorch on ROCm";
-    case Platform::TorchNpuCann:
-        return "torch_npu / CANN";
-    case Platform::Rknn:
-        return "RKNN";
-    case Platform::Cpu:
-        return "CPU";
-    }
-    return "any platform";
 }
 
 std::string kindLabel(std::string_view kind)

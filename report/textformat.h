@@ -19,10 +19,13 @@ std::string formatPercent(double fraction);
 /// Milliseconds with three decimals, exact for integer ns input: 412'000'123 → "412.000".
 std::string formatMilliseconds(model::TimeNs ns);
 
-/// Stable key of a recommendation platform: "generic", "pytorch_cuda", "pytorch_rocm", "torch_npu_cann", "rknn", "cpu".
-std::string_view platformKey(analysis::Platform platform);
-/// Label for people: "PyTorch on CUDA", "torch_npu / CANN", …
-std::string_view platformLabel(analysis::Platform platform);
+/// Locale-independent fixed notation (the GUI sets a C locale from the environment; a report must still say
+/// "12.5", not "12,5"): (12.345, 1) → "12.3".
+std::string formatFixed(double value, int decimals);
+/// Locale-independent shortest form with at most `significant` digits: (0.2, 6) → "0.2", (1e-7, 6) → "1e-07".
+std::string formatGeneral(double value, int significant = 6);
+/// The value of a finding detail as text: integers as digits, doubles via formatGeneral, strings as they are.
+std::string detailValueText(const analysis::Detail& detail);
 
 /// Label for a finding kind: "dataloader_starvation" → "Dataloader starvation"; unknown kinds are
 /// shown with underscores turned into spaces and the first letter capitalised.

@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: MIT
+#include "report/markdownwriter.h"
+
+#include "report/textformat.h"
+
+#include <algorithm>
+
+namespace timesink::report {
+
+namespace {
+
+/// escapeMarkdown for text that starts a line: a leading "-", "+", "=" or "1." would turn it into a list item or
+/// a heading underline.
+std::string escapeMarkdownParagraph(std::string_view text)
+{
+    std::string out = escapeMarkdown(text);
+    std::size_t digits = 0;
+    while (digits < out.size() && out[digits] >= '0' && out[digits] <= '9')
+        ++digits;
+    if (digits > 0 && digits < out.size() && (out[digits] == '.' || out[digits] == ')'))
+        out.insert(digits, 1, '\\');
+    else if (!out.empty() && (out[0] == '-' || out[0] == '+' || out[0] == '='))
+        out.insert(0, 1, '\\');
+    return out;
+}
+
+void writeSummary(const ReportModel& m, std::ostream& out)
+{
+    const ReportSummary& s = m.summary;
+    out << "## Summary\n\n";
+    out << "- **Trace:** " << escapeMarkdown(s.sourcePath.empty() ? "(unnamed)" : s.sourcePath) << " ("
+        << escapeMarkdown(s.format.empty() ? "unknown format" : s.format)
+        << (s.formatVersion.empty() ? "" : " " + escapeMarkdown(s.formatVersion)) << ")\n";
+    if (s.devices.empty()) {
+        out << "- **Devices:** none (host only)\n";
+    } else {
+        out << "- **Devices:** ";
+        for (std::size_t i = 0; i < s.devices.size(); ++i) {
+            const model::Device& d = s.devices[i];
+            out << (i ? ", " : "") << model::deviceKindKey(d.kind) << ' ' << d.index;
+            if (!d.name.empty())
+                out << " (" << escapeMarkdown(d.name) << ')';
+        }
+        out << '\n';
+    }
+    if (s.rank >= 0)
+        out << "- **Rank:** " << s.rank << (s.worldSize > 0 ? " of " + std::to_string(s.worldSize) : "") << '\n';
+    out << "- **Span:** " << formatDuration(s.spanNs) << (s.syntheticTimestamps ? " (laid out, not measured)" : "")
+        << ", " << s.slices << " slices on " << s.tracks << " tracks\n";
+    if (s.syntheticSteps)
+        out << "- **Steps:** none marked; the whole trace is analysed as one step\n";
+    else
+        out << "- **Steps:** " << s.steps << " (mean " << formatDuration(s.meanStepNs) << ")\n";
+    out << "- **Analysed wall time:** " << formatDuration(s.analysedNs) << '\n';
+    out << "- **Lost time (sum of findings):** " << formatDuration(s.lostNs) << " (" << formatPercent(s.lostFraction)
+        << " of the analysed time; findings of different kinds can overlap)\n";
+    out << "- **Findings:** " << m.findings.size() << '\n';
+    if (m.cancelled)
+        out << "- **Note:** the analysis was cancelled; the findings are incomplete\n";
+    for (const model::ImportWarning& w : s.warnings)
+        out << "- **Import warning:** " << w.count << " × " << escapeMarkdown(w.kind) << ": "
+            << escapeMarkdown(w.message) << '\n';
+    out << '\n';
+}
+
+void writeFindingsTable(const ReportModel& m, std::ostream& out)
+{
+    out << "## Findings\n\n";
+    if (m.findings.empty()) {
+        out << "No findings: nothing lost time above the thresholds.\n\n";
+        return;
+    }
+    out << "| rank | kind | finding | lost | % | occurrences | steps |\n";
+    out << "|---:|---|---|---:|---:|---:|---:|\n";
+    for (std::size_t i = 0; i < m.findings.size(); ++i) {
+        const analysis::Finding& f = m.findings[i];
+        out << "| " << i + 1 << " | " << escapeMarkdown(f.kind) << " | [" << escapeMarkdown(f.title) << "](#finding-"
+            << i + 1 << ") | " << formatDuration(f.lostNs) << " | " << formatPercent(f.lostFraction) << " | "
+            << f.occurrences << " | " << f.perStep.size() << " |\n";
+    }
+    out << '\n';
+}
+
+void writeLostByKind(const ReportModel& m, std::ostream& out)
+{
+    if (m.lostByKind.empty())
+        return;
+    out << "## Lost time by kind\n\n| kind | findings | lost | % |\n|---|---:|---:|---:|\n";
+    for (const KindLoss& k : m.lostByKind)
+        out << "| " << escapeMarkdown(k.kind) << " | " << k.findings << " | " << formatDuration(k.lostNs) << " | "
+            << formatPercent(k.fraction) << " |\n";
+    out << '\n';
+}
+
+void writeSteps(const ReportModel& m, std::ostream& out)
+{
+    if (m.steps.empty())
+        return;
+    out << "## Per-step breakdown\n\n";
+    out << "| step | duration | compute | communication | copies | dataloader | idle |\n";
+    out << "|---:|---:|---:|---:|---:|---:|---:|\n";
+    for (const StepBreakdown& s : m.steps) {
+        out << "| " << (s.synthetic ? std::string("whole trace") : std::to_string(s.number)) << " | "
+            << formatDuration(s.durationNs) << " | " << formatDuration(s.computeNs) << " | "
+            << formatDuration(s.communicationNs) << " | " << formatDuration(s.copyNs) << " | "
+            << formatDuration(s.dataloaderNs) << " | " << formatDuration(s.idleNs) << " |\n";
+    }
+    out << '\n';
+}
+
+void writeOperators(const ReportModel& m, std::ostream& out)
+{
+    if (m.topOperators.empty())
+        return;
+    out << "## Top operators (" << (m.operatorScope == "device" ? "device" : "host") << " time)\n\n";
+    out << "| rank | operator | category | calls | total | % |\n|---:|---|---|---:|---:|---:|\n";
+    for (std::size_t i = 0; i < m.topOperators.size(); ++i) {
+        const OperatorTime& op = m.topOperators[i];
+        out << "| " << i + 1 << " | " << escapeMarkdown(op.name) << " | " << model::categoryKey(op.category) << " | "
+            << op.count << " | " << formatDuration(op.totalNs) << " | " << formatPercent(op.fraction) << " |\n";
+    }
+    out << '\n';
+}
+
+void writeFindingSections(const ReportModel& m, std::ostream& out)
+{
+    if (m.findings.empty())
+        return;
+    out << "## Details\n\n";
+    for (std::size_t i = 0; i < m.findings.size(); ++i) {
+        const analysis::Finding& f = m.findings[i];
+        out << "<a id=\"finding-" << i + 1 << "\"></a>\n\n";
+        out << "### " << i + 1 << ". " << escapeMarkdown(f.title) << "\n\n";
+        out << "**Kind:** " << escapeMarkdown(f.kind) << " · **lost:** " << formatDuration(f.lostNs) << " ("
+            << formatPercent(f.lostFraction) << ") · **occurrences:** " << f.occurrences
+            << " · **platform:** " << analysis::platformLabel(f.platform) << "\n\n";
+        if (!f.explanation.empty())
+            out << escapeMarkdownParagraph(f.explanation) << "\n\n";
+        if (!f.recommendation.empty())
+            out << "**Recommendation:** " << escapeMarkdown(f.recommendation) << "\n\n";
+        if (!f.details.empty()) {
+            out << "| detail | value |\n|---|---|\n";
+            for (const analysis::Detail& d : f.details)
+                out << "| " << escapeMarkdown(d.key) << " | " << escapeMarkdown(detailValueText(d)) << " |\n";
+            out << '\n';
+        }
+        if (!f.perStep.empty()) {
+            out << "| step | lost | step time |\n|---:|---:|---:|\n";
+            for (const analysis::StepLoss& s : f.perStep)
+                out << "| " << s.stepNumber << " | " << formatDuration(s.lostNs) << " | " << formatDuration(s.stepNs)
+                    << " |\n";
+            out << '\n';
+        }
+        if (!f.evidence.empty()) {
+            const analysis::EvidenceRange& e = f.evidence.front();
+            const std::string track
+                = e.track.value < m.trackNames.size() ? m.trackNames[e.track.value] : std::string("unknown track");
+            out << "Evidence: " << f.evidence.size() << " time range" << (f.evidence.size() == 1 ? "" : "s")
+                << ", the first on " << escapeMarkdown(track) << " at +" << formatDuration(e.start - m.summary.startNs)
+                << ".\n\n";
+        }
+    }
+}
+
+} // namespace
+
+std::string escapeMarkdown(std::string_view text)
+{
+    const std::string clean = cleanText(text);
+    std::string out;
+    out.reserve(clean.size() + clean.size() / 8);
+    for (const char c : clean) {
+        switch (c) {
+        case '\\':
+        case '`':
+        case '*':
+        case '_':
+        case '[':
+        case ']':
+        case '<':
+        case '>':
+        case '|':
+        case '#':
+        case '~':
+        case '$':
+        case '!':
+        case '&':
+            out += '\\';
+            out += c;
+            break;
+        default:
+            out += c;
+        }
+    }
+    return out;
+}
+
+void writeMarkdownReport(const ReportModel& m, std::ostream& out)
+{
+    out << "# Timesink bottleneck report\n\n";
+    writeSummary(m, out);
+    writeFindingsTable(m, out);
+    writeLostByKind(m, out);
+    writeSteps(m, out);
+    writeOperators(m, out);
+    writeFindingSections(m, out);
+    if (!m.notAssessed.empty()) {
+        out << "## Not assessed\n\n";
+        for (const analysis::NotAssessed& n : m.notAssessed)
+            out << "- " << escapeMarkdown(n.kind) << ": " << escapeMarkdown(n.reason) << '\n';
+        out << '\n';
+    }
+    out << "---\n\nGenerated by " << escapeMarkdown(m.generator) << ".\n";
+}
+
+} // namespace timesink::report

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: MIT
+#include "report/reportoutput.h"
+
+#include "report/atomicfile.h"
+#include "report/chromejsonexporter.h"
+#include "report/csvwriter.h"
+#include "report/htmlwriter.h"
+#include "report/markdownwriter.h"
+#include "report/perfettoexporter.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace timesink::report {
+
+namespace {
+
+std::string lower(std::string_view text)
+{
+    std::string out(text);
+    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    return out;
+}
+
+std::string extensionOf(const std::filesystem::path& path)
+{
+    std::string ext = lower(path.extension().string());
+    if (!ext.empty() && ext[0] == '.')
+        ext.erase(0, 1);
+    return ext;
+}
+
+} // namespace
+
+std::optional<ReportFormat> reportFormatFromName(std::string_view name)
+{
+    const std::string n = lower(name);
+    if (n == "md" || n == "markdown")
+        return ReportFormat::Markdown;
+    if (n == "html" || n == "htm")
+        return ReportFormat::Html;
+    if (n == "csv")
+        return ReportFormat::Csv;
+    return std::nullopt;
+}
+
+std::optional<ReportFormat> reportFormatFromPath(const std::filesystem::path& path)
+{
+    return reportFormatFromName(extensionOf(path));
+}
+
+std::string_view reportFormatName(ReportFormat format)
+{
+    switch (format) {
+    case ReportFormat::Markdown:
+        return "md";
+    case ReportFormat::Html:
+        return "html";
+    case ReportFormat::Csv:
+        return "csv";
+    }
+    return "md";
+}
+
+void writeReport(const ReportModel& model, ReportFormat format, std::ostream& out)
+{
+    switch (format) {
+    case ReportFormat::Markdown:
+        writeMarkdownReport(model, out);
+        break;
+    case ReportFormat::Html:
+        writeHtmlReport(model, out);
+        break;
+    case ReportFormat::Csv:
+        writeCsvFindings(model, out);
+        break;
+    }
+}
+
+bool writeReportFile(const ReportModel& model, ReportFormat format, const std::filesystem::path& path,
+                     std::span<const std::filesystem::path> inputs, std::string& error)
+{
+    if (!checkOutputPath(path, inputs, error))
+        return false;
+    AtomicFile file(path);
+    if (!file.open(error))
+        return false;
+    writeReport(model, format, file.stream());
+    return file.commit(error);
+}
+
+std::optional<TraceFormat> traceFormatFromName(std::string_view name)
+{
+    const std::string n = lower(name);
+    if (n == "pftrace" || n == "perfetto" || n == "perfetto-trace" || n == "pb")
+        return TraceFormat::Perfetto;
+    if (n == "json" || n == "chrome")
+        return TraceFormat::ChromeJson;
+    return std::nullopt;
+}
+
+std::optional<TraceFormat> traceFormatFromPath(const std::filesystem::path& path)
+{
+    return traceFormatFromName(extensionOf(path));
+}
+
+bool exportTrace(const model::Trace& trace, std::span<const analysis::Finding> findings, TraceFormat format,
+                 const std::filesystem::path& path, std::span<const std::filesystem::path> inputs, std::string& error,
+                 const TraceExportOptions& options)
+{
+    if (!checkOutputPath(path, inputs, error))
+        return false;
+    AtomicFile file(path);
+    if (!file.open(error))
+        return false;
+    std::string writeError;
+    bool ok = false;
+    if (format == TraceFormat::Perfetto)
+        ok = PerfettoExporter(trace, findings, options).write(file.stream(), writeError);
+    else
+        ok = ChromeJsonExporter(trace, findings, options).write(file.stream(), writeError);
+    if (!ok) {
+        error = "cannot export to '" + path.string() + "': " + writeError;
+        return false; // the AtomicFile removes its temporary file
+    }
+    return file.commit(error);
+}
+
+} // namespace timesink::report

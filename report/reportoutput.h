@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "analysis/pass.h"
+#include "model/trace.h"
+#include "report/reportmodel.h"
+#include "report/traceexportoptions.h"
+
+#include <filesystem>
+#include <optional>
+#include <ostream>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace timesink::report {
+
+/// The file formats of a bottleneck report.
+enum class ReportFormat : std::uint8_t { Markdown, Html, Csv };
+
+/// "md"/"markdown" → Markdown, "html"/"htm" → Html, "csv" → Csv; anything else → nullopt.
+std::optional<ReportFormat> reportFormatFromName(std::string_view name);
+/// By extension, case-insensitively: "out/run.MD" → Markdown; no or unknown extension → nullopt.
+std::optional<ReportFormat> reportFormatFromPath(const std::filesystem::path& path);
+/// "md", "html", "csv".
+std::string_view reportFormatName(ReportFormat format);
+
+/// Writes the report to a stream in `format` (the writers of markdownwriter.h, htmlwriter.h, csvwriter.h).
+void writeReport(const ReportModel& model, ReportFormat format, std::ostream& out);
+
+/// Writes the report to `path` atomically (AtomicFile): the file is either complete or untouched. Refuses to
+/// overwrite any of `inputs` (checkOutputPath). Returns false with a message naming the file on any failure.
+/// Example (GUI, File → Export report…):
+///   ReportModel model = buildReportModel(*trace, result);
+///   std::string error;
+///   if (!writeReportFile(model, *reportFormatFromPath(path), path, {traceInputPath}, error))
+///       QMessageBox::warning(this, tr("Export failed"), QString::fromStdString(error));
+bool writeReportFile(const ReportModel& model, ReportFormat format, const std::filesystem::path& path,
+                     std::span<const std::filesystem::path> inputs, std::string& error);
+
+/// The file formats of an exported trace.
+enum class TraceFormat : std::uint8_t { Perfetto, ChromeJson };
+
+/// "pftrace"/"perfetto" → Perfetto, "json"/"chrome" → ChromeJson.
+std::optional<TraceFormat> traceFormatFromName(std::string_view name);
+/// ".pftrace", ".perfetto-trace", ".pb" → Perfetto; ".json" → ChromeJson; otherwise nullopt.
+std::optional<TraceFormat> traceFormatFromPath(const std::filesystem::path& path);
+
+/// Exports the unified trace (with `findings` as an annotation track) to `path`, atomically, refusing to
+/// overwrite any of `inputs`. Returns false with a message naming the file on failure.
+/// Example (GUI, File → Export trace…):
+///   exportTrace(*trace, result.findings, TraceFormat::Perfetto, "run.pftrace", {inputPath}, error);
+bool exportTrace(const model::Trace& trace, std::span<const analysis::Finding> findings, TraceFormat format,
+                 const std::filesystem::path& path, std::span<const std::filesystem::path> inputs, std::string& error,
+                 const TraceExportOptions& options = {});
+
+} // namespace timesink::report
