@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "parsers/common/traceloader.h"
 
+#include "parsers/chromejson/kinetoimporter.h"
 #include "parsers/common/inputstream.h"
 #include "parsers/rknn/rknnimporter.h"
 
@@ -19,6 +20,7 @@ std::vector<std::unique_ptr<Importer>> allImporters()
 {
     std::vector<std::unique_ptr<Importer>> importers;
     // Each format family registers itself here (one line per importer).
+    importers.push_back(std::make_unique<chromejson::KinetoImporter>());
     importers.push_back(std::make_unique<RknnImporter>());
     return importers;
 }
