@@ -29,19 +29,25 @@ bool isTwoWordTitle(std::string_view first, std::string_view second)
     return false;
 }
 
+/// "Task Number" and "TaskNumber" → "task_number"; "SramHit(%)" → "sram_hit".
 std::string argKey(std::string_view title)
 {
     std::string key;
     bool pendingUnderscore = false;
+    char previous = ' ';
     for (char c : title) {
-        if (std::isalnum(static_cast<unsigned char>(c))) {
+        const auto u = static_cast<unsigned char>(c);
+        if (std::isalnum(u)) {
+            if (std::isupper(u) && std::islower(static_cast<unsigned char>(previous)))
+                pendingUnderscore = true;
             if (pendingUnderscore && !key.empty())
                 key.push_back('_');
             pendingUnderscore = false;
-            key.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+            key.push_back(static_cast<char>(std::tolower(u)));
         } else {
             pendingUnderscore = true;
         }
+        previous = c;
     }
     return key.empty() ? std::string("column") : key;
 }

@@ -60,6 +60,22 @@ std::string versionAfter(std::string_view line, std::string_view what)
     return ws.empty() ? std::string() : std::string(ws.front().text);
 }
 
+/// toolkit2 1.x spells its cycle columns as two words ("DDR Cycles") and appends "-ImproveTherical" to the
+/// workload title; the newer documented layout writes "DDRCycles"/"MaxCycles" and belongs to the 2.x family.
+bool isToolkit2Legacy(const RknnColumnLayout& layout)
+{
+    for (const RknnColumn& c : layout.columns()) {
+        if (c.kind == RknnColumnKind::DdrCycles && c.title.find(' ') != std::string::npos)
+            return true;
+        if (c.kind == RknnColumnKind::Workload && contains(toLower(c.title), "improve"))
+            return true;
+    }
+    return false;
+}
+
+/// Longest layer or frame time we accept (10^6 s); larger values are garbage and could overflow sums.
+constexpr model::TimeNs kMaxTimeNs = 1'000'000'000'000'000;
+
 } // namespace
 
 RknnFrame& RknnPerfParser::currentFrame()
@@ -98,6 +114,8 @@ void RknnPerfParser::setProperty(const std::string& key, const std::string& valu
 void RknnPerfParser::addLine(std::string_view raw)
 {
     ++m_lineNo;
+    if (m_lineNo == 1 && raw.substr(0, 3) == "\xEF\xBB\xBF")
+        raw.remove_prefix(3); // UTF-8 byte order mark of files saved by Windows editors
     const std::string_view line = trimRight(stripLogPrefix(raw));
     const std::string_view trimmed = trim(line);
     noteContext(raw, trimmed);
@@ -182,10 +200,7 @@ void RknnPerfParser::startTable(const RknnColumnLayout& layout)
         f.formatVersion = "csv";
     else if (layout.table() == RknnColumnLayout::Table::LegacyLayers)
         f.formatVersion = "toolkit1";
-    else if (layout.has(RknnColumnKind::DdrCycles)
-             || (layout.has(RknnColumnKind::Workload)
-                 && contains(toLower(layout.columns()[static_cast<std::size_t>(layout.indexOf(RknnColumnKind::Workload))].title),
-                             "improve")))
+    else if (isToolkit2Legacy(layout))
         f.formatVersion = "toolkit2-1.x";
     else
         f.formatVersion.clear(); // ≥1.6 layout: Python toolkit or C runtime, decided in finish()
@@ -284,7 +299,7 @@ RknnPerfParser::RowStatus RknnPerfParser::makeLayer(const std::vector<std::strin
         }
         case RknnColumnKind::Time: {
             const auto t = parseMicros(v);
-            if (!t)
+            if (!t || *t > kMaxTimeNs)
                 return fail("time '" + std::string(v) + "'");
             out.timeNs = *t;
             break;
@@ -494,7 +509,7 @@ bool RknnPerfParser::makeRankingRow(const std::vector<std::string>& cells, RknnR
             if (v.empty())
                 break;
             const auto t = parseMicros(v);
-            if (!t)
+            if (!t || *t > kMaxTimeNs)
                 return false;
             const RknnColumnKind k = columns[c].kind;
             (k == RknnColumnKind::CpuTime   ? out.cpuNs
@@ -551,7 +566,7 @@ bool RknnPerfParser::handleFooter(std::string_view trimmed)
     const std::string_view value = trim(trimmed.substr(sep + 1));
     if (label == "totaloperatorelapsedperframetime(us)" || label == "totaloperatorelapsedtime(us)") {
         const auto t = parseMicros(value);
-        if (!t) {
+        if (!t || *t > kMaxTimeNs) {
             warn("bad_total", "line " + std::to_string(m_lineNo) + ": unreadable total '" + excerpt(value) + "'");
             return true;
         }
@@ -562,7 +577,7 @@ bool RknnPerfParser::handleFooter(std::string_view trimmed)
     }
     if (label == "totaltime(us)") {
         const auto t = parseMicros(value);
-        if (!t) {
+        if (!t || *t > kMaxTimeNs) {
             warn("bad_total", "line " + std::to_string(m_lineNo) + ": unreadable total '" + excerpt(value) + "'");
             return true;
         }
@@ -573,11 +588,25 @@ bool RknnPerfParser::handleFooter(std::string_view trimmed)
         m_footerSeen = true;
         return true;
     }
-    if (label == "fps") {
+    if (label.compare(0, 3, "fps") == 0) {
         if (!parseDouble(value))
             return false;
-        if (!m_report.frames.empty() && m_report.frames.back().fps.empty())
-            m_report.frames.back().fps = std::string(value);
+        if (label == "fps") {
+            if (!m_report.frames.empty() && m_report.frames.back().fps.empty())
+                m_report.frames.back().fps = std::string(value);
+        } else {
+            // v1 prints one line per clock: "FPS(600MHz): 152.37", "FPS(800MHz): 203.16".
+            std::string key = "fps";
+            for (char c : label.substr(3)) {
+                if (std::isalnum(static_cast<unsigned char>(c)))
+                    key.push_back(c);
+                else if (key.back() != '_')
+                    key.push_back('_');
+            }
+            while (key.back() == '_')
+                key.pop_back();
+            setProperty(key, std::string(value));
+        }
         return true;
     }
     if (label == "totalmemoryread/writeperframesize(kb)" || label == "totalmemoryrwamount(mb)") {
@@ -615,6 +644,11 @@ void RknnPerfParser::handleOutsideLine(std::string_view line, std::string_view t
         m_freqKey = toLower(trim(trimmed.substr(0, at))) + "_frequencies_hz";
         m_freqValues.clear();
         m_mode = Mode::Frequencies;
+        return;
+    }
+    if (lower.compare(0, 5, "note:") == 0) {
+        // v1: "Note: Time of each layer is converted according to 800MHz!"
+        setProperty("note", std::string(trim(trimmed.substr(5))));
         return;
     }
     if (contains(lower, "the performance result is just for debugging"))

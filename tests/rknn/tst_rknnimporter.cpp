@@ -7,7 +7,10 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <zlib.h>
+
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -776,7 +779,7 @@ private Q_SLOTS:
         QCOMPARE(r.frames.size(), std::size_t(1));
         QCOMPARE(r.frames[0].layers.size(), std::size_t(2));
         QCOMPARE(r.frames[0].layers[0].extra.size(), std::size_t(1));
-        QCOMPARE(r.frames[0].layers[0].extra[0].first, std::string("sramhit"));
+        QCOMPARE(r.frames[0].layers[0].extra[0].first, std::string("sram_hit"));
         QCOMPARE(r.frames[0].layers[0].extra[0].second, std::string("87.5"));
         QCOMPARE(r.frames[0].layers[0].macUsage, std::string("1.00/0.00/0.00"));
         QCOMPARE(r.frames[0].layers[1].extra.size(), std::size_t(0));
@@ -839,6 +842,173 @@ private Q_SLOTS:
             QVERIFY(s.dur > 0);
             cursor += s.dur;
         }
+    }
+
+    // ---- Encodings, compression, cuts at every position ---------------------------------------------------
+    void bomAndCrlf()
+    {
+        std::ifstream in(kFixtures + "toolkit2_2.3.2_rk3588_eval_perf_layers_yolov8n_640.txt", std::ios::binary);
+        std::stringstream ss;
+        ss << in.rdbuf();
+        std::string crlf = "\xEF\xBB\xBF";
+        for (char c : ss.str())
+            crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+        TempFile f(crlf);
+        const ImportResult r = load(f.path);
+        QVERIFY2(r.ok(), r.error.c_str());
+        QCOMPARE(r.trace->sliceCount(), std::size_t(119));
+        QCOMPARE(r.trace->spanNs(), TimeNs(20663000));
+        QCOMPARE(r.trace->warnings().size(), std::size_t(0));
+        // A BOM right before a bare header line.
+        const RknnPerfReport bare = parse("\xEF\xBB\xBF" + aligned(k2xHeader, k2xWidths) + "\n"
+                                          + row2x("1", "Conv", "NPU", "(1)", "3", "", "100.0%", "Conv:a") + "\n");
+        QCOMPARE(bare.frames.size(), std::size_t(1));
+        QCOMPARE(bare.frames[0].layers.size(), std::size_t(1));
+    }
+
+    void gzipAndTruncatedGzip()
+    {
+        std::ifstream in(kFixtures + "rknpu2_1.6.0_rk3588_perf_detail_yolov8n_1920_singlecore.txt", std::ios::binary);
+        std::stringstream ss;
+        ss << in.rdbuf();
+        const std::string text = ss.str();
+        QTemporaryDir dir;
+        const std::string gz = dir.path().toStdString() + "/perf.log.gz";
+        gzFile out = gzopen(gz.c_str(), "wb");
+        QVERIFY(out != nullptr);
+        QCOMPARE(gzwrite(out, text.data(), static_cast<unsigned>(text.size())), int(text.size()));
+        gzclose(out);
+        const ImportResult r = load(gz);
+        QVERIFY2(r.ok(), r.error.c_str());
+        QCOMPARE(r.trace->sliceCount(), std::size_t(108));
+        QCOMPARE(r.trace->spanNs(), TimeNs(128441000));
+
+        // Cut the compressed file in half: the layers before the cut load, with warnings.
+        std::ifstream gin(gz, std::ios::binary);
+        std::stringstream gss;
+        gss << gin.rdbuf();
+        const std::string whole = gss.str();
+        const std::string cutPath = dir.path().toStdString() + "/cut.log.gz";
+        std::ofstream(cutPath, std::ios::binary) << whole.substr(0, whole.size() / 2);
+        const ImportResult cut = load(cutPath);
+        QVERIFY2(cut.ok(), cut.error.c_str());
+        QVERIFY(cut.trace->sliceCount() > 0);
+        QVERIFY(cut.trace->sliceCount() < 108);
+        QCOMPARE(warningCount(*cut.trace, "truncated"), std::uint64_t(1));
+        QCOMPARE(warningCount(*cut.trace, "table_unterminated"), std::uint64_t(1));
+    }
+
+    void cutAtEveryPosition_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<int>("layers");
+        QTest::newRow("2.3.2") << "toolkit2_2.3.2_rk3588_eval_perf_layers_yolov8n_640.txt" << 119;
+        QTest::newRow("1.5.1") << "toolkit2_1.5.1_rk3588_board_test_readme_perf_excerpt.txt" << 2;
+        QTest::newRow("v1") << "toolkit1_rv1126_eval_perf_issue388_excerpt.txt" << 5;
+    }
+    void cutAtEveryPosition()
+    {
+        // Every prefix of a real file parses without crashing, never yields more layers than the whole file,
+        // and never loses a layer whose row (and continuation) is complete before the cut.
+        QFETCH(QString, file);
+        QFETCH(int, layers);
+        std::ifstream in(kFixtures + file.toStdString(), std::ios::binary);
+        std::stringstream ss;
+        ss << in.rdbuf();
+        const std::string text = ss.str();
+        // Cut at every line end, just after it, and in the middle of every line.
+        std::vector<std::size_t> cuts = {0, text.size()};
+        for (std::size_t nl = text.find('\n'), start = 0; nl != std::string::npos;
+             start = nl + 1, nl = text.find('\n', nl + 1)) {
+            cuts.insert(cuts.end(), {(start + nl) / 2, nl, nl + 1});
+        }
+        std::sort(cuts.begin(), cuts.end());
+        std::size_t previous = 0;
+        for (const std::size_t cut : cuts) {
+            const RknnPerfReport r = parse(text.substr(0, cut));
+            std::size_t n = 0;
+            for (const RknnFrame& f : r.frames)
+                n += f.layers.size();
+            QVERIFY(n <= std::size_t(layers));
+            QVERIFY2(n + 1 >= previous, ("layers went from " + std::to_string(previous) + " to " + std::to_string(n)
+                                         + " at byte " + std::to_string(cut)).c_str());
+            previous = std::max(previous, n);
+        }
+        QCOMPARE(int(previous), layers);
+    }
+
+    void corruptedBytesDoNotCrash()
+    {
+        std::ifstream in(kFixtures + "toolkit2_2.3.2_rk3588_eval_perf_layers_yolov8n_640.txt", std::ios::binary);
+        std::stringstream ss;
+        ss << in.rdbuf();
+        const std::string text = ss.str();
+        std::uint32_t seed = 12345;
+        auto next = [&seed]() {
+            seed = seed * 1664525U + 1013904223U;
+            return seed >> 8;
+        };
+        for (int round = 0; round < 60; ++round) {
+            std::string bad = text;
+            for (int k = 0; k < 20; ++k)
+                bad[next() % bad.size()] = static_cast<char>(next() % 256);
+            const RknnPerfReport r = parse(bad);
+            std::size_t n = 0;
+            for (const RknnFrame& f : r.frames)
+                n += f.layers.size();
+            QVERIFY(n <= 119 + 5); // a corrupted digit may split nothing new; rows can only be lost or kept
+        }
+    }
+
+    void v1WithoutUidAndFpsPerClock()
+    {
+        // rknn-toolkit v1 for RK1808: no Uid column, one FPS line per NPU clock and a note.
+        const std::vector<int> w = {12, 45, 20, 8};
+        const std::string text = join({
+            std::string(72, '='),
+            aligned({"Layer ID", "Name", "Operator", "Time(us)"}, w),
+            aligned({"3", "convolution_at_input_3", "CONVOLUTION", "1000"}, w),
+            aligned({"4", "pooling_at_pool1_4", "POOLING", "250"}, w),
+            "Total Time(us): 1250",
+            "FPS(600MHz): 600.00",
+            "FPS(800MHz): 800.00",
+            "Note: Time of each layer is converted according to 800MHz!",
+            std::string(72, '='),
+        });
+        TempFile f(text);
+        const ImportResult r = load(f.path);
+        QVERIFY2(r.ok(), r.error.c_str());
+        QCOMPARE(r.trace->metadata().formatVersion, std::string("toolkit1"));
+        QCOMPARE(r.trace->sliceCount(), std::size_t(2));
+        QCOMPARE(r.trace->spanNs(), TimeNs(1250000));
+        QCOMPARE(metaProperty(*r.trace, "fps_600mhz"), std::string("600.00"));
+        QCOMPARE(metaProperty(*r.trace, "fps_800mhz"), std::string("800.00"));
+        QCOMPARE(metaProperty(*r.trace, "note"), std::string("Time of each layer is converted according to 800MHz!"));
+        QCOMPARE(r.trace->warnings().size(), std::size_t(0));
+    }
+
+    void documentedSeparateCyclesLayout()
+    {
+        // The 2.x user guide's layout: DDRCycles / NPUCycles / MaxCycles / TaskNumber as one word each.
+        const std::vector<int> w = {5, 12, 9, 7, 12, 12, 10, 10, 10, 11, 9, 12, 18, 8, 10};
+        const std::string text = join({
+            aligned({"ID", "OpType", "DataType", "Target", "InputShape", "OutputShape", "DDRCycles", "NPUCycles",
+                     "MaxCycles", "TaskNumber", "Time(us)", "MacUsage(%)", "WorkLoad(0/1)", "RW(KB)", "FullName"},
+                    w),
+            aligned({"1", "Conv", "INT8", "NPU", "(1,3,8,8)", "(1,3,8,8)", "5", "7", "7", "2", "12", "3.10/0.00",
+                     "50.0%/50.0%", "4", "Conv:a"},
+                    w),
+            "Total Operator Elapsed Per Frame Time(us): 12",
+        });
+        const RknnPerfReport r = parse(text);
+        QCOMPARE(r.frames.size(), std::size_t(1));
+        QCOMPARE(r.frames[0].formatVersion, std::string("rknpu2-runtime"));
+        QCOMPARE(r.frames[0].layers.size(), std::size_t(1));
+        const RknnLayer& l = r.frames[0].layers[0];
+        QCOMPARE(l.totalCycles.value_or(-1), std::int64_t(7));
+        QCOMPARE(l.workload, std::string("50.0%/50.0%"));
+        QCOMPARE(l.extra.size(), std::size_t(1));
+        QCOMPARE(l.extra[0].first, std::string("task_number"));
     }
 
     void columnLayoutSplits_data()
