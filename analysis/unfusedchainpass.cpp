@@ -29,7 +29,10 @@ struct Element
 {
     ChainRole role = ChainRole::None;
     model::SliceRef ref;
+    bool inPlace = false; // ATen in-place op (name ends in '_'), e.g. aten::add_
 };
+
+constexpr std::size_t kNoSkip = static_cast<std::size_t>(-1);
 
 struct Chain
 {
@@ -37,6 +40,7 @@ struct Chain
     std::size_t first = 0;   // index of the head (Conv / MatMul) in the sequence
     std::size_t removed = 0; // first removable element
     std::size_t end = 0;     // one past the last element
+    std::size_t skip = kNoSkip; // a BatchNorm counter update inside the chain: neither fused nor removed
 };
 
 // Greedy, left to right, longest pattern first; elements of one chain never start another.
@@ -47,20 +51,29 @@ std::vector<Chain> findChains(const std::vector<Element>& seq)
     while (i < seq.size()) {
         if (seq[i].role == ChainRole::Conv) {
             std::size_t j = i + 1;
+            std::size_t skip = kNoSkip;
+            // In training mode BatchNorm first bumps num_batches_tracked with an in-place add
+            // (aten::add_) between the conv and aten::batch_norm; it belongs to the BatchNorm.
+            if (j + 1 < seq.size() && seq[j].role == ChainRole::Add && seq[j].inPlace
+                && seq[j + 1].role == ChainRole::BatchNorm) {
+                skip = j;
+                ++j;
+            }
+            const std::size_t bnStart = j;
             while (j < seq.size() && seq[j].role == ChainRole::BatchNorm)
                 ++j;
-            const bool bn = j > i + 1;
+            const bool bn = j > bnStart;
             const bool act = j < seq.size() && seq[j].role == ChainRole::Activation;
             if (bn || act) {
                 const Pattern p = bn ? (act ? kConvBnAct : kConvBn) : kConvAct;
                 const std::size_t end = act ? j + 1 : j;
-                out.push_back({p, i, i + 1, end});
+                out.push_back({p, i, i + 1, end, bn ? skip : kNoSkip});
                 i = end;
                 continue;
             }
         } else if (seq[i].role == ChainRole::MatMul && i + 2 < seq.size() && seq[i + 1].role == ChainRole::Add
                    && seq[i + 2].role == ChainRole::Activation) {
-            out.push_back({kMatMulAddAct, i, i + 1, i + 3});
+            out.push_back({kMatMulAddAct, i, i + 1, i + 3, kNoSkip});
             i += 3;
             continue;
         }
@@ -175,8 +188,10 @@ PassOutput UnfusedChainPass::run(const model::Trace& trace, const AnalysisOption
         st.acc.countOccurrence();
         (framework ? st.fromFramework : st.fromDevice) += 1;
         if (st.example.empty()) {
-            for (std::size_t k = c.first; k < c.end; ++k)
-                st.example += (k == c.first ? "" : " → ") + std::string(nameOf(seq[k].ref));
+            for (std::size_t k = c.first; k < c.end; ++k) {
+                if (k != c.skip)
+                    st.example += (k == c.first ? "" : " → ") + std::string(nameOf(seq[k].ref));
+            }
         }
         for (std::size_t k = c.first; k < c.end; ++k) {
             const model::Track& t = trace.track(seq[k].ref.track);
@@ -187,7 +202,7 @@ PassOutput UnfusedChainPass::run(const model::Trace& trace, const AnalysisOption
         }
         for (std::size_t k = c.first; k < c.end; ++k) {
             const model::SliceRef r = seq[k].ref;
-            const bool removable = k >= c.removed;
+            const bool removable = k >= c.removed && k != c.skip;
             if (!framework || !activity.hasDeviceWork) {
                 if (removable) {
                     const model::Track& t = trace.track(r.track);
@@ -244,9 +259,10 @@ PassOutput UnfusedChainPass::run(const model::Trace& trace, const AnalysisOption
                     flush();
                     parent = t.parent(i);
                 }
-                const ChainRole role = chainRole(normalizeOpType(trace.str(t.sliceName(i))));
+                const std::string_view name = trace.str(t.sliceName(i));
+                const ChainRole role = chainRole(normalizeOpType(name));
                 sawCandidates = sawCandidates || role == ChainRole::Conv || role == ChainRole::MatMul;
-                seq.push_back({role, {t.id, model::SliceIndex(i)}});
+                seq.push_back({role, {t.id, model::SliceIndex(i)}, !name.empty() && name.back() == '_'});
             }
             flush();
         }
@@ -269,7 +285,7 @@ PassOutput UnfusedChainPass::run(const model::Trace& trace, const AnalysisOption
             const model::SliceRef ref {t.id, model::SliceIndex(i)};
             const ChainRole role = chainRole(normalizeOpType(rawOpType(trace, ref)));
             sawCandidates = sawCandidates || role == ChainRole::Conv || role == ChainRole::MatMul;
-            seq.push_back({role, ref});
+            seq.push_back({role, ref, false});
         }
         if (rknn)
             layers.insert(layers.end(), seq.begin(), seq.end());

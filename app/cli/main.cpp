@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "analyzecommand.h"
 #include "clicommon.h"
 
 #include <cstring>
@@ -11,6 +12,8 @@ constexpr const char* kUsage = R"(usage: timesink-cli COMMAND ...
 
 Commands:
   info PATH [--format text|json]        what the trace holds: format, devices, tracks, events, steps, warnings
+  analyze PATH [--format text|json] [--min-lost-ms X] [--fail-above PERCENT] [--bubble-threshold-us X] …
+                                        ranked findings: where the time goes and what to change (analyze --help)
 
 PATH is a trace file (.json, .json.gz, .json.zst, an RKNN perf log …) or a profiler output folder
 (*_ascend_pt/, PROF_*/). Exit codes: 0 success, 1 usage error, 2 input could not be read or recognised,
@@ -37,6 +40,8 @@ int main(int argc, char** argv)
     }
     if (command == "info")
         return runInfo(argc, argv);
+    if (command == "analyze")
+        return runAnalyze(argc, argv);
     std::cerr << "timesink-cli: unknown command '" << command << "'\n" << kUsage;
     return kExitUsage;
 }

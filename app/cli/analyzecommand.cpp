@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: MIT
+#include "analyzecommand.h"
+
+#include "clicommon.h"
+
+#include "analysis/pass.h"
+#include "report/reportjson.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <optional>
+
+namespace timesink::cli {
+
+namespace {
+
+constexpr const char* kAnalyzeUsage
+    = "usage: timesink-cli analyze PATH [--format text|json] [--min-lost-ms X] [--fail-above PERCENT]\n"
+      "                             [--bubble-threshold-us X] [--tiny-kernel-us X] [--small-copy-kb X]\n";
+
+constexpr const char* kAnalyzeHelp = R"(Finds where the time of a training or inference run goes and ranks the causes by lost time.
+
+Options:
+  --format text|json        text: ranked table plus explanations (default); json: the timesink.report/1 object
+  --min-lost-ms X           drop findings that lose less than X ms (default 0)
+  --fail-above PERCENT      exit with code 3 when the findings together lose more than PERCENT of the
+                            analysed time (CI gate)
+  --bubble-threshold-us X   device idle gaps shorter than X µs are not pipeline bubbles (default 50)
+  --tiny-kernel-us X        kernels shorter than X µs count as tiny for launch-bound detection (default 10)
+  --small-copy-kb X         copies smaller than X KiB count as small (default 64)
+
+Kinds: dataloader_starvation, pipeline_bubble, copy_hotspot, cpu_fallback, unfused_chain (docs/analysis.md).
+)";
+
+// A non-negative finite number, or nullopt.
+std::optional<double> parseNumber(const std::string& text)
+{
+    if (text.empty())
+        return std::nullopt;
+    char* end = nullptr;
+    const double v = std::strtod(text.c_str(), &end);
+    if (end == text.c_str() || *end != '\0' || !std::isfinite(v) || v < 0 || v > 1e12)
+        return std::nullopt;
+    return v;
+}
+
+std::string fixedMs(model::TimeNs ns)
+{
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.3f", double(ns) / 1e6);
+    return buf;
+}
+
+void printText(const model::Trace& trace, const analysis::AnalysisResult& result)
+{
+    const auto steps = trace.steps();
+    const bool synthetic = steps.size() == 1 && steps.front().synthetic;
+    std::printf("%s\n", trace.metadata().sourcePath.c_str());
+    std::printf("  format %s, analysed %s over %s\n\n", trace.metadata().format.c_str(),
+                formatDuration(result.analysedNs).c_str(),
+                synthetic ? "the whole trace (no step markers)" : (std::to_string(steps.size()) + " steps").c_str());
+    if (result.findings.empty()) {
+        std::printf("No findings.\n");
+    } else {
+        std::printf("%4s  %-22s %12s %8s %8s  %s\n", "rank", "kind", "lost ms", "% time", "count", "title");
+        for (std::size_t i = 0; i < result.findings.size(); ++i) {
+            const analysis::Finding& f = result.findings[i];
+            std::printf("%4zu  %-22s %12s %8s %8llu  %s\n", i + 1, f.kind.c_str(), fixedMs(f.lostNs).c_str(),
+                        formatPercent(f.lostFraction).c_str(), static_cast<unsigned long long>(f.occurrences),
+                        f.title.c_str());
+        }
+        std::printf("\nTotal lost: %s ms (%s of the analysed time; kinds can overlap)\n",
+                    fixedMs(report::totalLostNs(result)).c_str(),
+                    formatPercent(report::totalLostFraction(result)).c_str());
+    }
+    if (!result.notAssessed.empty()) {
+        std::printf("\nNot assessed:\n");
+        for (const analysis::NotAssessed& n : result.notAssessed)
+            std::printf("  %-22s %s\n", n.kind.c_str(), n.reason.c_str());
+    }
+    for (std::size_t i = 0; i < result.findings.size(); ++i) {
+        const analysis::Finding& f = result.findings[i];
+        std::printf("\n%zu. %s\n", i + 1, f.title.c_str());
+        std::printf("   %s: %s lost (%s), %llu occurrences\n", f.kind.c_str(), formatDuration(f.lostNs).c_str(),
+                    formatPercent(f.lostFraction).c_str(), static_cast<unsigned long long>(f.occurrences));
+        if (!f.perStep.empty() && !synthetic) {
+            std::string line;
+            const std::size_t shown = std::min<std::size_t>(f.perStep.size(), 6);
+            for (std::size_t s = 0; s < shown; ++s) {
+                const analysis::StepLoss& l = f.perStep[s];
+                line += (s == 0 ? "" : ", ") + std::string("#") + std::to_string(l.stepNumber) + " "
+                    + formatDuration(l.lostNs)
+                    + (l.stepNs > 0 ? " (" + formatPercent(double(l.lostNs) / double(l.stepNs)) + ")" : "");
+            }
+            if (shown < f.perStep.size())
+                line += ", … " + std::to_string(f.perStep.size() - shown) + " more";
+            std::printf("   per step: %s\n", line.c_str());
+        }
+        if (!f.details.empty()) {
+            std::string line;
+            for (const analysis::Detail& d : f.details)
+                line += (line.empty() ? "" : ", ") + d.key + "=" + analysis::detailText(d);
+            std::printf("   numbers: %s\n", line.c_str());
+        }
+        std::printf("   why: %s\n", f.explanation.c_str());
+        std::printf("   do:  %s\n", f.recommendation.c_str());
+    }
+}
+
+} // namespace
+
+int runAnalyze(int argc, char** argv)
+{
+    Arguments args;
+    std::string error;
+    const std::vector<std::string> valued = {"--format",         "--min-lost-ms",    "--fail-above",
+                                             "--bubble-threshold-us", "--tiny-kernel-us", "--small-copy-kb"};
+    if (!parseArguments(argc, argv, 2, valued, {"--help", "-h"}, args, error)) {
+        std::cerr << "timesink-cli analyze: " << error << '\n' << kAnalyzeUsage;
+        return kExitUsage;
+    }
+    if (args.has("--help") || args.has("-h")) {
+        std::cout << kAnalyzeUsage << '\n' << kAnalyzeHelp;
+        return kExitOk;
+    }
+    const std::string format = args.value("--format", "text");
+    if (args.positional.size() != 1 || (format != "text" && format != "json")) {
+        std::cerr << kAnalyzeUsage;
+        return kExitUsage;
+    }
+    analysis::AnalysisOptions options;
+    std::optional<double> failAbove;
+    struct NumericOption
+    {
+        const char* name;
+        double scale; // to the unit of the option field
+        std::int64_t* target;
+    };
+    const NumericOption numeric[] = {
+        {"--min-lost-ms", 1e6, &options.minLostNs},
+        {"--bubble-threshold-us", 1e3, &options.bubbleThresholdNs},
+        {"--tiny-kernel-us", 1e3, &options.tinyKernelNs},
+        {"--small-copy-kb", 1024.0, &options.smallCopyBytes},
+    };
+    for (const NumericOption& o : numeric) {
+        if (!args.has(o.name))
+            continue;
+        const std::optional<double> v = parseNumber(args.value(o.name));
+        if (!v) {
+            std::cerr << "timesink-cli analyze: " << o.name << " needs a non-negative number, got '"
+                      << args.value(o.name) << "'\n";
+            return kExitUsage;
+        }
+        *o.target = static_cast<std::int64_t>(std::llround(*v * o.scale));
+    }
+    if (args.has("--fail-above")) {
+        failAbove = parseNumber(args.value("--fail-above"));
+        if (!failAbove) {
+            std::cerr << "timesink-cli analyze: --fail-above needs a percentage, got '" << args.value("--fail-above")
+                      << "'\n";
+            return kExitUsage;
+        }
+    }
+
+    int exitCode = kExitOk;
+    model::TracePtr trace = loadForCommand(args.positional.front(), exitCode);
+    if (!trace)
+        return exitCode;
+    analysis::CancelToken cancel;
+    const analysis::AnalysisResult result = analysis::analyze(*trace, options, cancel);
+    if (format == "json") {
+        std::cout << report::analysisReportJson(*trace, result, options)
+                         .dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace)
+                  << '\n';
+    } else {
+        printText(*trace, result);
+    }
+    std::cout.flush();
+    if (failAbove && report::totalLostFraction(result) * 100.0 > *failAbove) {
+        std::cerr << "timesink-cli analyze: lost " << formatPercent(report::totalLostFraction(result))
+                  << " of the analysed time, above --fail-above " << *failAbove << "%\n";
+        return kExitThreshold;
+    }
+    return kExitOk;
+}
+
+} // namespace timesink::cli
