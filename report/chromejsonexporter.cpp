@@ -132,6 +132,13 @@ private:
         return name.empty() ? "track " + std::to_string(track.id.value) : std::string(name);
     }
 
+    /// "GPU 0 / stream 7": the process makes a track name unambiguous in a finding's annotation.
+    std::string evidenceTrackName(const model::Track& track) const
+    {
+        const std::string_view process = m_trace.str(track.processName);
+        return process.empty() ? trackName(track) : std::string(process) + " / " + trackName(track);
+    }
+
     std::int32_t laneTid(std::vector<std::int32_t>& lanes, std::size_t lane, std::int32_t pid, std::int32_t firstTid,
                          const std::string& name, std::size_t rank)
     {
@@ -258,7 +265,7 @@ private:
                 const std::size_t lane = stacks.place(e.start, end, ignoreEnd);
                 nlohmann::json a = args;
                 if (e.track.isValid() && e.track.value < m_trace.tracks().size())
-                    a["evidence_track"] = trackName(m_trace.track(e.track));
+                    a["evidence_track"] = evidenceTrackName(m_trace.track(e.track));
                 begin('X', pid, laneTid(lanes, lane, pid, lanes.front(), name, r));
                 m_out << ",\"ts\":" << ChromeJsonExporter::formatMicros(e.start)
                       << ",\"dur\":" << ChromeJsonExporter::formatMicros(end - e.start) << ",\"name\":" << title

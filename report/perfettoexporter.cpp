@@ -184,6 +184,13 @@ private:
         return name.empty() ? "track " + std::to_string(track.id.value) : cleanText(name);
     }
 
+    /// "GPU 0 / stream 7": the process makes a track name unambiguous in a finding's annotation.
+    std::string evidenceTrackName(const model::Track& track) const
+    {
+        const std::string_view process = m_trace.str(track.processName);
+        return process.empty() ? trackName(track) : cleanText(process) + " / " + trackName(track);
+    }
+
     std::uint64_t describeTrack(const std::string& name, std::uint64_t parent, std::int32_t rank, bool counter)
     {
         const std::uint64_t uuid = newUuid();
@@ -305,6 +312,7 @@ private:
         SliceLanes stacks;
         const auto onEnd = [&](std::size_t lane, TimeNs end) { writeEnd(lanes[lane], end); };
         for (std::uint32_t i = 0; i < track.size(); ++i) {
+            // Before building the BEGIN in m_packet: placing may write ENDs, a new lane its descriptor.
             const std::size_t lane = stacks.place(track.ts(i), track.end(i), onEnd);
             const std::uint64_t uuid = laneUuid(lanes, lane, name, parent, rank);
             m_packet.set_timestamp(static_cast<std::uint64_t>(track.ts(i)));
@@ -351,11 +359,14 @@ private:
             const std::string title = cleanText(f.title);
             for (const analysis::EvidenceRange& e : evidence) {
                 const TimeNs end = std::max(e.start, e.end);
+                // Placing may write END packets and a new lane may write its descriptor: both reuse m_packet,
+                // so they must happen before this event is built in it.
                 const std::size_t lane = stacks.place(e.start, end, onEnd);
+                const std::uint64_t uuid = laneUuid(lanes, lane, name, root, rank);
                 m_packet.set_timestamp(static_cast<std::uint64_t>(e.start));
                 auto* ev = m_packet.mutable_track_event();
                 ev->set_type(pb::TrackEvent::TYPE_SLICE_BEGIN);
-                ev->set_track_uuid(laneUuid(lanes, lane, name, root, rank));
+                ev->set_track_uuid(uuid);
                 ev->set_name(title);
                 ev->add_categories("timesink.finding");
                 annotate(ev, "rank", static_cast<std::int64_t>(r + 1));
@@ -363,7 +374,7 @@ private:
                 annotate(ev, "lost_ns", f.lostNs);
                 annotate(ev, "lost", formatDuration(f.lostNs) + " (" + formatPercent(f.lostFraction) + ")");
                 if (e.track.isValid() && e.track.value < m_trace.tracks().size())
-                    annotate(ev, "evidence_track", trackName(m_trace.track(e.track)));
+                    annotate(ev, "evidence_track", evidenceTrackName(m_trace.track(e.track)));
                 if (!f.recommendation.empty())
                     annotate(ev, "recommendation", cleanText(f.recommendation));
                 emit(m_packet);

@@ -1,0 +1,413 @@
+// SPDX-License-Identifier: MIT
+// The Perfetto export is decoded again with the generated protobuf classes and compared with the model:
+// every slice comes back on its track with its name and exact ns times.
+#include "report/perfettoexporter.h"
+#include "report/reportoutput.h"
+
+#include "report/proto/perfetto_trace.pb.h"
+
+#include "reportfixture.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <algorithm>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <sstream>
+#include <tuple>
+
+using namespace timesink;
+using namespace timesink::testing;
+namespace pb = timesink::perfetto;
+
+namespace {
+
+struct DecodedSlice
+{
+    std::string track; // descriptor name without the " (overlap N)" suffix
+    std::string name;
+    std::int64_t ts = 0;
+    std::int64_t dur = 0;
+    std::string category;
+    std::map<std::string, std::string> args; // values as text
+    std::vector<std::uint64_t> flowsOut;
+    std::vector<std::uint64_t> flowsIn;
+    std::uint64_t trackUuid = 0;
+    auto key() const { return std::tie(track, ts, dur, name); }
+};
+
+struct DecodedTrack
+{
+    std::string name;
+    std::uint64_t parent = 0;
+    bool counter = false;
+    bool process = false;
+    std::int32_t pid = 0;
+};
+
+struct Decoded
+{
+    std::size_t packets = 0;
+    std::map<std::uint64_t, DecodedTrack> tracks;
+    std::vector<DecodedSlice> slices;
+    std::vector<std::tuple<std::uint64_t, std::int64_t, double>> counters;
+    std::map<std::string, int> internedNameCount;
+    std::string error; // empty when the stream is consistent
+};
+
+std::string stripOverlap(const std::string& name)
+{
+    const auto pos = name.find(" (overlap ");
+    return pos == std::string::npos ? name : name.substr(0, pos);
+}
+
+std::string annotationText(const pb::DebugAnnotation& a)
+{
+    if (a.has_int_value())
+        return "int:" + std::to_string(a.int_value());
+    if (a.has_double_value())
+        return "double:" + std::to_string(a.double_value());
+    if (a.has_bool_value())
+        return a.bool_value() ? "bool:true" : "bool:false";
+    if (a.has_string_value())
+        return "string:" + a.string_value();
+    return "?";
+}
+
+Decoded decode(const std::string& bytes)
+{
+    Decoded d;
+    pb::Trace trace;
+    if (!trace.ParseFromString(bytes)) {
+        d.error = "not a Trace message";
+        return d;
+    }
+    d.packets = std::size_t(trace.packet_size());
+    std::map<std::uint64_t, std::string> names, categories, keys;
+    std::map<std::uint64_t, std::vector<DecodedSlice>> open;
+    for (int i = 0; i < trace.packet_size(); ++i) {
+        const pb::TracePacket& p = trace.packet(i);
+        if (p.trusted_packet_sequence_id() != 1)
+            d.error = "packet " + std::to_string(i) + " is not on sequence 1";
+        if (i == 0 && !(p.sequence_flags() & pb::TracePacket::SEQ_INCREMENTAL_STATE_CLEARED))
+            d.error = "the first packet does not clear the incremental state";
+        if (p.has_interned_data()) {
+            for (const auto& e : p.interned_data().event_names()) {
+                names[e.iid()] = e.name();
+                ++d.internedNameCount[e.name()];
+            }
+            for (const auto& e : p.interned_data().event_categories())
+                categories[e.iid()] = e.name();
+            for (const auto& e : p.interned_data().debug_annotation_names())
+                keys[e.iid()] = e.name();
+        }
+        if (p.has_track_descriptor()) {
+            const auto& td = p.track_descriptor();
+            DecodedTrack t;
+            t.name = td.has_process() ? td.process().process_name() : td.name();
+            t.parent = td.parent_uuid();
+            t.counter = td.has_counter();
+            t.process = td.has_process();
+            t.pid = td.has_process() ? td.process().pid() : 0;
+            d.tracks[td.uuid()] = t;
+        }
+        if (!p.has_track_event())
+            continue;
+        const auto& ev = p.track_event();
+        const auto ts = static_cast<std::int64_t>(p.timestamp());
+        if (ev.type() == pb::TrackEvent::TYPE_COUNTER) {
+            d.counters.emplace_back(ev.track_uuid(), ts, ev.double_counter_value());
+        } else if (ev.type() == pb::TrackEvent::TYPE_SLICE_BEGIN) {
+            if (!d.tracks.count(ev.track_uuid()))
+                d.error = "event before its track descriptor";
+            DecodedSlice s;
+            s.trackUuid = ev.track_uuid();
+            s.track = stripOverlap(d.tracks[ev.track_uuid()].name);
+            if (ev.has_name_iid()) {
+                if (!names.count(ev.name_iid()))
+                    d.error = "name iid " + std::to_string(ev.name_iid()) + " used before it was interned";
+                s.name = names[ev.name_iid()];
+            } else {
+                s.name = ev.name();
+            }
+            for (const auto iid : ev.category_iids())
+                s.category = categories[iid];
+            for (const auto& c : ev.categories())
+                s.category = c;
+            for (const auto& a : ev.debug_annotations())
+                s.args[a.has_name_iid() ? keys[a.name_iid()] : a.name()] = annotationText(a);
+            s.flowsOut.assign(ev.flow_ids().begin(), ev.flow_ids().end());
+            s.flowsIn.assign(ev.terminating_flow_ids().begin(), ev.terminating_flow_ids().end());
+            s.ts = ts;
+            open[ev.track_uuid()].push_back(s);
+        } else if (ev.type() == pb::TrackEvent::TYPE_SLICE_END) {
+            auto& stack = open[ev.track_uuid()];
+            if (stack.empty()) {
+                d.error = "END without BEGIN";
+                continue;
+            }
+            DecodedSlice s = stack.back();
+            stack.pop_back();
+            if (ts < s.ts)
+                d.error = "END before its BEGIN";
+            s.dur = ts - s.ts;
+            d.slices.push_back(s);
+        }
+    }
+    for (const auto& [uuid, stack] : open) {
+        if (!stack.empty())
+            d.error = "unclosed slice on track " + std::to_string(uuid);
+    }
+    return d;
+}
+
+std::vector<DecodedSlice> modelSlices(const model::Trace& t)
+{
+    std::vector<DecodedSlice> out;
+    for (const model::Track& track : t.tracks()) {
+        for (std::uint32_t i = 0; i < track.size(); ++i) {
+            DecodedSlice s;
+            s.track = std::string(t.str(track.name));
+            s.name = std::string(t.str(track.sliceName(i)));
+            s.ts = track.ts(i);
+            s.dur = track.dur(i);
+            out.push_back(s);
+        }
+    }
+    return out;
+}
+
+void sortSlices(std::vector<DecodedSlice>& v)
+{
+    std::sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.key() < b.key(); });
+}
+
+std::string exportToString(const model::Trace& t, std::span<const analysis::Finding> findings,
+                           report::TraceExportOptions options = {}, std::uint64_t* packets = nullptr)
+{
+    std::ostringstream out;
+    report::PerfettoExporter exporter(t, findings, options);
+    std::string error;
+    if (!exporter.write(out, error))
+        return "ERROR: " + error;
+    if (packets)
+        *packets = exporter.packetsWritten();
+    return out.str();
+}
+
+const DecodedSlice* findSlice(const Decoded& d, const std::string& name)
+{
+    for (const DecodedSlice& s : d.slices) {
+        if (s.name == name)
+            return &s;
+    }
+    return nullptr;
+}
+
+} // namespace
+
+class TestPerfettoExporter : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void slicesRoundTripExactly_data()
+    {
+        QTest::addColumn<qint64>("base");
+        QTest::newRow("zero-based") << qint64(0);
+        // An epoch-ns value whose µs form has 16+3 digits: a double would lose the last digits.
+        QTest::newRow("epoch ns") << qint64(1736408883700059821);
+    }
+    void slicesRoundTripExactly()
+    {
+        QFETCH(qint64, base);
+        const auto a = makeAnalysedTrace(base);
+        std::uint64_t packets = 0;
+        const std::string bytes = exportToString(*a.trace, {}, {}, &packets);
+        QVERIFY2(bytes.rfind("ERROR", 0) != 0, bytes.c_str());
+        Decoded d = decode(bytes);
+        QVERIFY2(d.error.empty(), d.error.c_str());
+        QCOMPARE(d.packets, packets);
+
+        auto expected = modelSlices(*a.trace);
+        QCOMPARE(d.slices.size(), a.trace->sliceCount());
+        sortSlices(expected);
+        sortSlices(d.slices);
+        for (std::size_t i = 0; i < expected.size(); ++i) {
+            QCOMPARE(d.slices[i].track, expected[i].track);
+            QCOMPARE(d.slices[i].name, expected[i].name);
+            QCOMPARE(d.slices[i].ts, expected[i].ts);
+            QCOMPARE(d.slices[i].dur, expected[i].dur);
+        }
+        const DecodedSlice* conv = findSlice(d, "conv_kernel");
+        QVERIFY(conv);
+        QCOMPARE(conv->category, std::string("kernel"));
+        QCOMPARE(conv->ts, base + 300);
+        // Interning: the kernel ran twice, its name was written once.
+        QCOMPARE(d.internedNameCount["conv_kernel"], 1);
+    }
+
+    void processesTracksArgsAndFlows()
+    {
+        const auto a = makeAnalysedTrace();
+        const Decoded d = decode(exportToString(*a.trace, {}));
+        QVERIFY2(d.error.empty(), d.error.c_str());
+        // Two processes (host pid 4242 keeps its pid; GPU 0 gets a synthetic one), three tracks under them.
+        int processes = 0;
+        for (const auto& [uuid, t] : d.tracks) {
+            if (t.process) {
+                ++processes;
+                if (t.name == "process 4242")
+                    QCOMPARE(t.pid, 4242);
+                else
+                    QCOMPARE(t.name, std::string("GPU 0"));
+            } else {
+                QVERIFY(d.tracks.count(t.parent));
+                QVERIFY(d.tracks.at(t.parent).process);
+            }
+        }
+        QCOMPARE(processes, 2);
+        QCOMPARE(d.tracks.size(), std::size_t(5));
+
+        const DecodedSlice* conv = findSlice(d, "conv_kernel");
+        QVERIFY(conv);
+        QCOMPARE(conv->args.at("grid"), std::string("int:128"));
+        QCOMPARE(conv->args.at("occupancy"), std::string("double:0.500000"));
+        QCOMPARE(conv->args.at("stream"), std::string("string:7"));
+        QCOMPARE(conv->args.at("sync"), std::string("bool:true"));
+        const DecodedSlice* launch = findSlice(d, "cudaLaunchKernel");
+        QVERIFY(launch);
+        QCOMPARE(launch->flowsOut.size(), std::size_t(1));
+        // The first conv_kernel (ts 300) is the launch's target.
+        std::vector<std::uint64_t> flowIn;
+        for (const DecodedSlice& s : d.slices) {
+            if (!s.flowsIn.empty()) {
+                QCOMPARE(s.name, std::string("conv_kernel"));
+                QCOMPARE(s.ts, std::int64_t(300));
+                flowIn = s.flowsIn;
+            }
+        }
+        QCOMPARE(flowIn, launch->flowsOut);
+
+        report::TraceExportOptions bare;
+        bare.includeArgs = false;
+        bare.includeFlows = false;
+        const Decoded plain = decode(exportToString(*a.trace, {}, bare));
+        QVERIFY(findSlice(plain, "conv_kernel")->args.empty());
+        QVERIFY(findSlice(plain, "cudaLaunchKernel")->flowsOut.empty());
+    }
+
+    void findingsBecomeAnAnnotationTrack()
+    {
+        const auto a = makeAnalysedTrace(1'000'000);
+        const Decoded d = decode(exportToString(*a.trace, a.result.findings));
+        QVERIFY2(d.error.empty(), d.error.c_str());
+        std::uint64_t root = 0;
+        for (const auto& [uuid, t] : d.tracks) {
+            if (t.name == "Timesink findings")
+                root = uuid;
+        }
+        QVERIFY(root != 0);
+        std::vector<DecodedSlice> evidence;
+        for (const DecodedSlice& s : d.slices) {
+            if (s.category == "timesink.finding") {
+                QCOMPARE(d.tracks.at(s.trackUuid).parent, root);
+                evidence.push_back(s);
+            }
+        }
+        // 1 range for the dataloader finding, 3 (two overlapping) for the copies.
+        QCOMPARE(evidence.size(), std::size_t(4));
+        sortSlices(evidence);
+        QCOMPARE(evidence[0].track, std::string("#1 dataloader_starvation"));
+        QCOMPARE(evidence[0].name, std::string("Dataloader starves the device in step 1"));
+        QCOMPARE(evidence[0].ts, std::int64_t(1'000'000));
+        QCOMPARE(evidence[0].dur, std::int64_t(200));
+        QCOMPARE(evidence[0].args.at("lost_ns"), std::string("int:200"));
+        QCOMPARE(evidence[0].args.at("rank"), std::string("int:1"));
+        QCOMPARE(evidence[0].args.at("evidence_track"), std::string("string:GPU 0 / stream 7"));
+        QCOMPARE(evidence[1].track, std::string("#2 copy_hotspot"));
+        QCOMPARE(evidence[2].ts, std::int64_t(1'001'350));
+        QCOMPARE(evidence[2].dur, std::int64_t(100));
+        QCOMPARE(evidence[3].ts, std::int64_t(1'001'400));
+        QCOMPARE(evidence[3].dur, std::int64_t(100));
+        // The overlapping range went to a lane of its own instead of being clipped.
+        QVERIFY(d.tracks.at(evidence[3].trackUuid).name.find("(overlap 1)") != std::string::npos);
+
+        report::TraceExportOptions noFindings;
+        noFindings.includeFindings = false;
+        const Decoded without = decode(exportToString(*a.trace, a.result.findings, noFindings));
+        QCOMPARE(without.slices.size(), a.trace->sliceCount());
+    }
+
+    void partialOverlapKeepsEverySlice()
+    {
+        model::TraceBuilder b;
+        const model::TrackId host = b.hostThread("worker", 7, 8);
+        b.slice(host, model::SliceCategory::HostOp, "outer", 0, 100);
+        b.slice(host, model::SliceCategory::HostOp, "inner", 10, 20);
+        b.slice(host, model::SliceCategory::HostOp, "straddles", 50, 100); // ends after "outer": broken nesting
+        b.slice(host, model::SliceCategory::HostOp, "zero", 150, 0);
+        b.slice(host, model::SliceCategory::HostOp, "after", 150, 10);
+        const model::TracePtr t = b.finalize();
+        const Decoded d = decode(exportToString(*t, {}));
+        QVERIFY2(d.error.empty(), d.error.c_str());
+        QCOMPARE(d.slices.size(), std::size_t(5));
+        const DecodedSlice* straddles = findSlice(d, "straddles");
+        QCOMPARE(straddles->ts, std::int64_t(50));
+        QCOMPARE(straddles->dur, std::int64_t(100));
+        QCOMPARE(d.tracks.at(straddles->trackUuid).name, std::string("worker (overlap 1)"));
+        QCOMPARE(findSlice(d, "zero")->dur, std::int64_t(0));
+        QCOMPARE(d.tracks.at(findSlice(d, "outer")->trackUuid).name, std::string("worker"));
+        QCOMPARE(d.tracks.at(findSlice(d, "after")->trackUuid).name, std::string("worker"));
+    }
+
+    void countersAreCounterTracks()
+    {
+        model::TraceBuilder b;
+        const model::TrackId mem = b.addTrack({"HBM used", "NPU 0", "", "0", "", model::DeviceKind::Npu,
+                                               model::TrackRole::Counter, 0, -1, 0});
+        b.addCounterSample(mem, 100, 1.5);
+        b.addCounterSample(mem, 200, 2.25);
+        const model::TracePtr t = b.finalize();
+        const Decoded d = decode(exportToString(*t, {}));
+        QVERIFY2(d.error.empty(), d.error.c_str());
+        QCOMPARE(d.counters.size(), std::size_t(2));
+        const auto& [uuid, ts, value] = d.counters[1];
+        QVERIFY(d.tracks.at(uuid).counter);
+        QCOMPARE(d.tracks.at(uuid).name, std::string("HBM used"));
+        QCOMPARE(ts, std::int64_t(200));
+        QCOMPARE(value, 2.25);
+    }
+
+    void negativeTimestampsAreRefused()
+    {
+        model::TraceBuilder b;
+        const model::TrackId host = b.hostThread();
+        b.slice(host, model::SliceCategory::HostOp, "before zero", -50, 100);
+        const model::TracePtr t = b.finalize();
+        std::ostringstream out;
+        std::string error;
+        QVERIFY(!report::PerfettoExporter(*t, {}).write(out, error));
+        QVERIFY(error.find("negative timestamps") != std::string::npos);
+        QVERIFY(error.find("Chrome JSON") != std::string::npos);
+    }
+
+    void exportTraceWritesTheFile()
+    {
+        const auto a = makeAnalysedTrace();
+        QTemporaryDir dir;
+        const std::filesystem::path out = dir.filePath(QStringLiteral("run.pftrace")).toStdString();
+        std::string error;
+        QVERIFY2(report::exportTrace(*a.trace, a.result.findings, report::TraceFormat::Perfetto, out, {}, error),
+                 error.c_str());
+        std::ifstream in(out, std::ios::binary);
+        const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        const Decoded d = decode(bytes);
+        QVERIFY2(d.error.empty(), d.error.c_str());
+        QCOMPARE(d.slices.size(), a.trace->sliceCount() + 4);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestPerfettoExporter)
+#include "tst_perfettoexporter.moc"
