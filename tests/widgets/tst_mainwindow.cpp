@@ -59,6 +59,7 @@ private slots:
     void selectingFindingShowsEvidence();
     void cancelKeepsPreviousTrace();
     void badFileShowsErrorAndStaysUsable();
+    void loadsRealFixture_data();
     void loadsRealFixture();
     void searchFieldStepsThroughMatches();
     void shortcutsDialogListsActions();
@@ -194,11 +195,33 @@ void TestMainWindow::badFileShowsErrorAndStaysUsable()
     QVERIFY(w.windowTitle().startsWith(QStringLiteral("good.json")));
 }
 
+void TestMainWindow::loadsRealFixture_data()
+{
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QString>("importer");
+    QTest::addColumn<int>("steps");
+    QTest::addColumn<int>("slices"); // -1: not checked
+    // Two ProfilerStep markers in the sample: grep -c '"name": "ProfilerStep#' gives 2.
+    QTest::newRow("kineto cpu sample") << QStringLiteral(TIMESINK_SOURCE_DIR
+                                                         "/resources/samples/resnet18_cpu_legacy_2steps.json")
+                                       << QStringLiteral("chromejson") << 2 << -1;
+    // 119 layer rows: python3 -c "import re; print(sum(1 for l in open(F) if re.match(r'^\d+\s+\S+\s+\S+\s+(CPU|NPU)', l)))"
+    // One frame, so one step.
+    QTest::newRow("rknn layer table")
+        << QStringLiteral(TIMESINK_FIXTURES_DIR "/rknn/toolkit2_2.3.2_rk3588_eval_perf_layers_yolov8n_640.txt")
+        << QStringLiteral("rknn") << 1 << 119;
+}
+
 void TestMainWindow::loadsRealFixture()
 {
-    if (parsers::allImporters().empty())
-        QSKIP("no importer is registered in parsers::allImporters() yet");
-    const QString path = QStringLiteral(TIMESINK_SOURCE_DIR "/resources/samples/resnet18_cpu_legacy_2steps.json");
+    QFETCH(QString, path);
+    QFETCH(QString, importer);
+    QFETCH(int, steps);
+    QFETCH(int, slices);
+    const auto importers = parsers::allImporters();
+    if (std::none_of(importers.begin(), importers.end(),
+                     [&](const auto& i) { return QString::fromUtf8(i->id().data(), i->id().size()) == importer; }))
+        QSKIP("this importer is not registered in parsers::allImporters() yet");
     MainWindow w;
     QAbstractItemModelTester tester(w.findingsModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     QList<RecordedError> errors;
@@ -208,9 +231,11 @@ void TestMainWindow::loadsRealFixture()
     QTRY_COMPARE_WITH_TIMEOUT(finished.count, 1, 60000);
     QVERIFY2(errors.isEmpty(), errors.isEmpty() ? "" : qPrintable(errors[0].message));
     QVERIFY(w.timeline()->trace() != nullptr);
-    // Two ProfilerStep markers in the sample (grep -c '"ProfilerStep#' gives 2).
-    QCOMPARE(w.timeline()->trace()->steps().size(), std::size_t(2));
+    QCOMPARE(static_cast<int>(w.timeline()->trace()->steps().size()), steps);
+    if (slices >= 0)
+        QCOMPARE(static_cast<int>(w.timeline()->trace()->sliceCount()), slices);
     QCOMPARE(w.findingsModel()->rowCount(), static_cast<int>(w.current().findings.size()));
+    QCOMPARE(w.current().summary->steps.size(), static_cast<std::size_t>(steps));
 }
 
 void TestMainWindow::searchFieldStepsThroughMatches()
