@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "parsers/common/traceloader.h"
 
+#include "parsers/ascend/ascendimporter.h"
 #include "parsers/chromejson/kinetoimporter.h"
 #include "parsers/common/inputstream.h"
 #include "parsers/rknn/rknnimporter.h"
@@ -22,6 +23,7 @@ std::vector<std::unique_ptr<Importer>> allImporters()
     // Each format family registers itself here (one line per importer).
     importers.push_back(std::make_unique<chromejson::KinetoImporter>());
     importers.push_back(std::make_unique<RknnImporter>());
+    importers.push_back(std::make_unique<AscendImporter>());
     return importers;
 }
 

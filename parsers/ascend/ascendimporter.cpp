@@ -1,0 +1,505 @@
+// SPDX-License-Identifier: MIT
+#include "parsers/ascend/ascendimporter.h"
+
+#include "model/tracebuilder.h"
+#include "parsers/ascend/ascendbundle.h"
+#include "parsers/ascend/ascendtasktype.h"
+#include "parsers/ascend/ascendtimeline.h"
+#include "parsers/ascend/ascendtracks.h"
+#include "parsers/ascendcsv/ascendcsvtables.h"
+#include "parsers/ascenddb/ascenddbreader.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <set>
+
+namespace timesink::parsers {
+
+using model::Arg;
+using model::ArgValue;
+using model::SliceCategory;
+using model::SliceInput;
+using model::TimeNs;
+
+namespace {
+
+constexpr std::string_view kSqliteMagic {"SQLite format 3\0", 16};
+
+/// trace_view.json / msprof_*.json: a bare array whose `ts` are strings (Kineto writes numbers and a wrapper
+/// object). Process names come late in these files, so the string ts is the telling mark in the first 64 KB.
+bool headHasAscendTimelineMarkers(std::string_view head)
+{
+    if (head.substr(0, 3) == "\xef\xbb\xbf")
+        head.remove_prefix(3);
+    const auto first = head.find_first_not_of(" \t\r\n");
+    if (first == std::string_view::npos || head[first] != '[')
+        return false;
+    return head.find("\"ts\": \"") != std::string_view::npos || head.find("\"ts\":\"") != std::string_view::npos;
+}
+
+void forwardIssues(model::TraceBuilder& b, const CsvIssues& issues)
+{
+    for (const auto& i : issues.issues)
+        b.warn(i.kind, i.message, i.count);
+}
+
+void readProfilerInfo(const std::filesystem::path& path, model::TraceBuilder& b)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        b.warn("profiler_info_unreadable", "cannot read " + path.string());
+        return;
+    }
+    // A few KB of config; a DOM is fine here.
+    nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+    if (j.is_discarded() || !j.is_object()) {
+        b.warn("profiler_info_unreadable", path.string() + " is not a JSON object; rank and profiler level unknown");
+        return;
+    }
+    auto& meta = b.metadata();
+    if (auto it = j.find("rank_id"); it != j.end() && it->is_number_integer()) {
+        const auto rank = it->get<std::int64_t>();
+        if (rank >= 0 && rank < (1 << 30))
+            meta.rank = static_cast<std::int32_t>(rank);
+    }
+    const nlohmann::json* experimental = nullptr;
+    if (auto c = j.find("config"); c != j.end() && c->is_object()) {
+        if (auto e = c->find("experimental_config"); e != c->end() && e->is_object())
+            experimental = &*e;
+    }
+    if (experimental) {
+        auto str = [&](const char* key) -> std::string {
+            auto it = experimental->find(key);
+            return it != experimental->end() && it->is_string() ? it->get<std::string>() : std::string {};
+        };
+        if (std::string level = str("_profiler_level"); !level.empty())
+            meta.profilerLevel = level;
+        if (std::string aic = str("_aic_metrics"); !aic.empty())
+            meta.properties.emplace_back("aic_metrics", aic);
+        if (std::string exportType = str("_export_type"); !exportType.empty())
+            meta.properties.emplace_back("export_type", exportType);
+    }
+    if (auto e = j.find("end_info"); e != j.end() && e->is_object()) {
+        if (auto t = e->find("collectionTimeEnd"); t != e->end() && t->is_number_integer())
+            meta.properties.emplace_back("collection_end_ns", std::to_string(t->get<std::int64_t>()));
+    }
+}
+
+std::string fileName(const std::filesystem::path& p)
+{
+    return p.filename().string();
+}
+
+/// Device tasks from the CSV tables alone (no timeline): kernel_details/op_summary rows, or task_time rows
+/// joined with op_summary for op type and core type.
+struct CsvTimelineCounts
+{
+    std::uint64_t tasks = 0;
+    std::uint64_t fallback = 0;
+    std::uint64_t steps = 0;
+};
+
+CsvTimelineCounts addCsvDeviceTasks(model::TraceBuilder& b, AscendTracks& tracks, const KernelTable& kernels,
+                                    const TaskTimeTable& taskTime, std::int32_t defaultDevice)
+{
+    CsvTimelineCounts counts;
+    const model::StringId keyOpType = b.intern("OP Type");
+    const model::StringId keyCore = b.intern("Accelerator Core");
+    const model::StringId keyTaskType = b.intern("Task Type");
+    const model::StringId keyShapes = b.intern("Input Shapes");
+    const model::StringId keyBlock = b.intern("Block Dim");
+    const model::StringId keyTaskId = b.intern("Task Id");
+    const model::StringId keyStep = b.intern("Step Id");
+    std::map<std::tuple<std::int64_t, std::int64_t, TimeNs>, const KernelRow*> byTask;
+    for (const KernelRow& k : kernels.rows)
+        byTask.emplace(std::make_tuple(k.streamId, k.taskId, k.start), &k);
+    std::map<std::int64_t, std::pair<TimeNs, TimeNs>> stepBounds;
+
+    auto add = [&](std::int32_t device, std::int64_t stream, std::int64_t taskId, std::string_view name,
+                   std::string_view taskType, const KernelRow* k, TimeNs ts, TimeNs dur) {
+        const std::string_view core = k ? std::string_view(k->coreType) : std::string_view {};
+        const std::string_view type = taskType.empty() && core.empty() ? std::string_view("Other") : taskType;
+        AscendTaskClass cls = classifyAscendTask(type, core, name);
+        if (core.empty() && name.substr(0, 5) == "hcom_")
+            cls.category = SliceCategory::Communication;
+        SliceInput s;
+        s.ts = ts;
+        s.dur = dur;
+        s.name = b.intern(name);
+        s.category = cls.category;
+        s.rawCategory = b.intern(!taskType.empty() ? taskType : core);
+        if (cls.category == SliceCategory::Memcpy)
+            s.setMemcpy(cls.direction, model::HostMemoryKind::Unknown);
+        std::vector<Arg> args;
+        if (!taskType.empty())
+            args.push_back(Arg {keyTaskType, ArgValue::fromString(b.intern(taskType))});
+        if (k) {
+            if (!k->opType.empty())
+                args.push_back(Arg {keyOpType, ArgValue::fromString(b.intern(k->opType))});
+            if (!k->coreType.empty())
+                args.push_back(Arg {keyCore, ArgValue::fromString(b.intern(k->coreType))});
+            if (!k->inputShapes.empty())
+                args.push_back(Arg {keyShapes, ArgValue::fromString(b.intern(k->inputShapes))});
+            if (k->blockDim >= 0)
+                args.push_back(Arg {keyBlock, ArgValue::fromInt(k->blockDim)});
+            if (k->stepId >= 0)
+                args.push_back(Arg {keyStep, ArgValue::fromInt(k->stepId)});
+        }
+        if (taskId >= 0)
+            args.push_back(Arg {keyTaskId, ArgValue::fromInt(taskId)});
+        s.args = b.addArgs(args);
+        const bool communication = cls.category == SliceCategory::Communication && stream < 0;
+        const model::TrackId track
+            = communication ? tracks.communication(device, "Group Communication") : tracks.deviceStream(device, stream);
+        b.addSlice(track, s);
+        ++counts.tasks;
+        if (cls.category == SliceCategory::FallbackOp)
+            ++counts.fallback;
+        if (k && k->stepId >= 0) {
+            auto [it, inserted] = stepBounds.emplace(k->stepId, std::make_pair(ts, ts + dur));
+            if (!inserted) {
+                it->second.first = std::min(it->second.first, ts);
+                it->second.second = std::max(it->second.second, ts + dur);
+            }
+        }
+    };
+
+    if (!taskTime.rows.empty()) {
+        for (const TaskTimeRow& t : taskTime.rows) {
+            const KernelRow* k = nullptr;
+            if (auto it = byTask.find({t.streamId, t.taskId, t.start}); it != byTask.end())
+                k = it->second;
+            const std::int32_t device = t.deviceId >= 0 ? t.deviceId : defaultDevice;
+            add(device, t.streamId, t.taskId, t.name.empty() ? t.taskType : t.name, t.taskType, k, t.start,
+                t.duration);
+        }
+    } else {
+        for (const KernelRow& k : kernels.rows) {
+            const std::int32_t device = k.deviceId >= 0 ? k.deviceId : defaultDevice;
+            add(device, k.streamId, k.taskId, k.name, {}, &k, k.start, k.duration);
+        }
+    }
+    for (const auto& [step, bounds] : stepBounds) {
+        b.addStep(step, b.intern("Step " + std::to_string(step)), bounds.first, bounds.second);
+        ++counts.steps;
+    }
+    return counts;
+}
+
+} // namespace
+
+int AscendImporter::probe(const SourceProbe& source) const
+{
+    if (source.isDirectory) {
+        int roles = 0;
+        bool strong = false;
+        for (const auto& rel : source.entries) {
+            const std::string role = ascendFileRole(rel);
+            if (role.empty())
+                continue;
+            ++roles;
+            strong = strong || role == "trace_view" || role == "kernel_details" || role == "database"
+                || role == "op_summary" || role == "msprof_json" || role == "task_time";
+        }
+        if (strong)
+            return 90;
+        return roles > 0 ? 40 : 0;
+    }
+    std::string role = ascendFileRole(source.path.filename());
+    const std::string_view head = source.head;
+    if (role.empty())
+        role = ascendCsvRoleFromHeader(head);
+    if (head.substr(0, kSqliteMagic.size()) == kSqliteMagic)
+        return role == "database" ? 95 : 50; // any other SQLite file: checked for msprof tables on import
+    if (role == "kernel_details" || role == "op_summary" || role == "task_time")
+        return 90;
+    if (headHasAscendTimelineMarkers(head))
+        return role.empty() ? 85 : 95; // above a generic Chrome/Kineto guess
+    if (role == "trace_view" || role == "msprof_json")
+        return 60; // a Chrome-like array by name; the Chrome/Kineto importer may be more certain
+    return 0;
+}
+
+ImportResult AscendImporter::import(const SourceProbe& source, const ImportOptions& options, ProgressSink& progress)
+{
+    AscendBundle bundle = collectAscendBundle(source.path, source.isDirectory, source.entries);
+    if (!source.isDirectory && bundle.empty()) {
+        // A single SQLite file with another name, or a JSON timeline with another name.
+        const std::string_view head = source.head;
+        const std::string csvRole = ascendCsvRoleFromHeader(head);
+        if (head.substr(0, kSqliteMagic.size()) == kSqliteMagic)
+            bundle.database = source.path;
+        else if (headHasAscendTimelineMarkers(head))
+            bundle.msprofJson.push_back(source.path);
+        else if (csvRole == "kernel_details")
+            bundle.kernelDetails = source.path;
+        else if (csvRole == "op_summary")
+            bundle.opSummary.push_back(source.path);
+        else if (csvRole == "task_time")
+            bundle.taskTime.push_back(source.path);
+    }
+    if (bundle.empty()) {
+        return ImportResult::failure(ImportErrorKind::NotRecognised,
+                                     source.path.string()
+                                         + ": no Ascend profiler output found (expected trace_view.json, "
+                                           "kernel_details.csv, msprof_*.json, op_summary_*.csv or msprof_*.db)");
+    }
+
+    model::TraceBuilder b;
+    AscendTracks tracks(b);
+    auto& meta = b.metadata();
+    meta.sourcePath = source.path.string();
+    for (const std::string& note : bundle.notes)
+        b.warn("multiple_runs", note);
+    if (!bundle.profilerInfo.empty())
+        readProfilerInfo(bundle.profilerInfo, b);
+
+    // ---- CSV tables (read first: the timeline joins them) ----
+    KernelTable kernels;
+    std::string kernelFiles;
+    auto readKernels = [&](const std::filesystem::path& p) {
+        KernelTable t = readKernelTable(p);
+        forwardIssues(b, t.issues);
+        if (!t.error.empty()) {
+            b.warn("csv_unreadable", t.error);
+            return;
+        }
+        kernelFiles += (kernelFiles.empty() ? "" : ", ") + fileName(p);
+        kernels.hasTaskIds = kernels.hasTaskIds || t.hasTaskIds;
+        kernels.hasCoreType = kernels.hasCoreType || t.hasCoreType;
+        std::move(t.rows.begin(), t.rows.end(), std::back_inserter(kernels.rows));
+    };
+    if (!bundle.kernelDetails.empty())
+        readKernels(bundle.kernelDetails);
+    for (const auto& p : bundle.opSummary)
+        readKernels(p);
+    TaskTimeTable taskTime;
+    for (const auto& p : bundle.taskTime) {
+        TaskTimeTable t = readTaskTime(p);
+        forwardIssues(b, t.issues);
+        if (!t.error.empty())
+            b.warn("csv_unreadable", t.error);
+        std::move(t.rows.begin(), t.rows.end(), std::back_inserter(taskTime.rows));
+    }
+    std::int32_t device = 0;
+    for (const KernelRow& k : kernels.rows) {
+        if (k.deviceId >= 0) {
+            device = k.deviceId;
+            break;
+        }
+    }
+    if (progress.cancelled())
+        return ImportResult::failure(ImportErrorKind::Cancelled, "import of " + source.path.string() + " cancelled");
+
+    // ---- the timeline, from one source ----
+    const bool torchNpu = bundle.isTorchNpu();
+    std::string timelineSource;
+    std::uint64_t deviceTasks = 0;
+    std::uint64_t fallbackTasks = 0;
+    std::vector<std::int64_t> timelineSteps;
+    bool timelineRead = false;
+    bool joinedKernels = false;
+    std::uint64_t matchedKernelRows = 0;
+
+    if (!bundle.database.empty()) {
+        AscendDbSummary db = readAscendDb(bundle.database, b, tracks, progress);
+        if (db.errorKind == ImportErrorKind::Cancelled)
+            return ImportResult::failure(ImportErrorKind::Cancelled, db.error);
+        if (db.ok()) {
+            timelineRead = true;
+            timelineSource = fileName(bundle.database);
+            meta.format = db.torchNpu || torchNpu ? "torch_npu-db" : "msprof-db";
+            meta.formatVersion = db.schemaVersion;
+            if (bundle.hasTextTimeline()) {
+                b.warn("export_choice",
+                       source.path.string() + " holds both a database (" + fileName(bundle.database)
+                           + ") and a text timeline ("
+                           + (bundle.traceView.empty() ? fileName(bundle.msprofJson.front()) : fileName(bundle.traceView))
+                           + "); imported the database only, so the two are not mixed");
+            }
+        } else if (bundle.hasTextTimeline() || bundle.hasDeviceCsv()) {
+            b.warn("db_unreadable", db.error + "; using the text export instead");
+        } else {
+            return ImportResult::failure(db.errorKind, db.error);
+        }
+    }
+    if (!timelineRead && bundle.hasTextTimeline()) {
+        AscendTimeline timeline(b, tracks, kernels.rows.empty() ? nullptr : &kernels, device);
+        std::vector<std::filesystem::path> files;
+        if (!bundle.traceView.empty())
+            files.push_back(bundle.traceView);
+        else
+            files = bundle.msprofJson;
+        std::string failures;
+        std::size_t readOk = 0;
+        for (const auto& f : files) {
+            chromejson::ChromeReadResult r = timeline.readFile(f, options, progress);
+            if (r.errorKind == ImportErrorKind::Cancelled)
+                return ImportResult::failure(ImportErrorKind::Cancelled, r.error);
+            if (!r.ok()) {
+                failures += (failures.empty() ? "" : "; ") + r.error;
+                continue;
+            }
+            ++readOk;
+        }
+        if (readOk == 0 && !bundle.hasDeviceCsv())
+            return ImportResult::failure(ImportErrorKind::Malformed, failures);
+        if (!failures.empty())
+            b.warn("timeline_unreadable", failures + (bundle.hasDeviceCsv() ? "; device tasks come from the CSV files" : ""));
+        if (readOk > 0) {
+            timeline.finish();
+            timelineRead = true;
+            std::string names;
+            for (const auto& f : files)
+                names += (names.empty() ? "" : ", ") + fileName(f);
+            timelineSource = names;
+            deviceTasks = timeline.deviceTasks();
+            fallbackTasks = timeline.fallbackTasks();
+            timelineSteps = timeline.stepNumbers();
+            joinedKernels = !kernels.rows.empty();
+            matchedKernelRows = timeline.matchedKernelRows();
+            meta.format = torchNpu ? "torch_npu" : "msprof";
+            if (files.size() > 1)
+                meta.properties.emplace_back("timeline_slices", std::to_string(files.size()));
+        }
+    }
+    if (!timelineRead && (!kernels.rows.empty() || !taskTime.rows.empty())) {
+        const CsvTimelineCounts c = addCsvDeviceTasks(b, tracks, kernels, taskTime, device);
+        timelineRead = true;
+        deviceTasks = c.tasks;
+        fallbackTasks = c.fallback;
+        timelineSource = taskTime.rows.empty() ? kernelFiles : fileName(bundle.taskTime.front());
+        meta.format = torchNpu ? "torch_npu" : "msprof";
+        b.warn("no_timeline",
+               source.path.string() + ": no timeline (trace_view.json / msprof_*.json / database) was found; device "
+                   "tasks come from " + timelineSource + " and there are no host events or flows");
+        if (c.steps > 0)
+            meta.properties.emplace_back("steps_source", "Step Id column of " + kernelFiles);
+    }
+    if (!timelineRead) {
+        return ImportResult::failure(ImportErrorKind::Malformed,
+                                     source.path.string()
+                                         + ": only summary tables were found (op_statistic / step_trace_time); "
+                                           "expected a timeline, a database, or kernel_details / op_summary CSV");
+    }
+    meta.properties.emplace_back("timeline_source", timelineSource);
+    if (!kernelFiles.empty())
+        meta.properties.emplace_back("kernel_table", kernelFiles);
+
+    // ---- joins and cross-checks ----
+    if (joinedKernels && !kernels.rows.empty()) {
+        const std::uint64_t unmatched = kernels.rows.size() - matchedKernelRows;
+        meta.properties.emplace_back("kernel_rows_joined",
+                                     std::to_string(matchedKernelRows) + "/" + std::to_string(kernels.rows.size()));
+        if (unmatched > 0) {
+            b.warn("csv_timeline_mismatch",
+                   kernelFiles + ": " + std::to_string(unmatched) + " of " + std::to_string(kernels.rows.size())
+                       + " rows have no device task with the same start and name in " + timelineSource
+                       + " (different runs, or a cut timeline)",
+                   unmatched);
+        }
+    }
+    if (!bundle.opStatistic.empty()) {
+        OpStatisticTable stats = readOpStatistic(bundle.opStatistic);
+        forwardIssues(b, stats.issues);
+        if (!stats.error.empty()) {
+            b.warn("csv_unreadable", stats.error);
+        } else {
+            std::map<std::string, std::pair<std::int64_t, TimeNs>> byCore;
+            for (const auto& r : stats.rows) {
+                auto& slot = byCore[r.coreType.empty() ? "unknown" : r.coreType];
+                slot.first += r.count;
+                slot.second += r.total;
+            }
+            for (const auto& [core, v] : byCore)
+                meta.properties.emplace_back("op_statistic." + core,
+                                             "count=" + std::to_string(v.first) + " total_ns=" + std::to_string(v.second));
+            // op_statistic is an aggregate of the kernel table: their counts per core type must agree.
+            if (!kernels.rows.empty() && kernels.hasCoreType) {
+                std::map<std::string, std::int64_t> rowsByCore;
+                for (const auto& k : kernels.rows)
+                    rowsByCore[k.coreType.empty() ? "unknown" : k.coreType]++;
+                for (const auto& [core, v] : byCore) {
+                    const std::int64_t rows = rowsByCore.count(core) ? rowsByCore[core] : 0;
+                    if (rows != v.first) {
+                        b.warn("csv_disagree", fileName(bundle.opStatistic) + " counts " + std::to_string(v.first)
+                                                   + " " + core + " tasks but " + kernelFiles + " has "
+                                                   + std::to_string(rows));
+                    }
+                }
+            }
+            const auto cpu = byCore.find("AI_CPU");
+            const std::int64_t statCpu = cpu == byCore.end() ? 0 : cpu->second.first;
+            if (joinedKernels && deviceTasks > 0 && static_cast<std::uint64_t>(statCpu) != fallbackTasks) {
+                b.warn("csv_disagree", fileName(bundle.opStatistic) + " counts " + std::to_string(statCpu)
+                                           + " AI_CPU tasks but the timeline has " + std::to_string(fallbackTasks));
+            }
+        }
+    }
+    if (!bundle.stepTraceTime.empty()) {
+        StepTraceTable st = readStepTraceTime(bundle.stepTraceTime);
+        forwardIssues(b, st.issues);
+        if (!st.error.empty()) {
+            b.warn("csv_unreadable", st.error);
+        } else {
+            for (const auto& r : st.rows) {
+                std::string v = "computing_ns=" + std::to_string(r.computing) + " communication_not_overlapped_ns="
+                    + std::to_string(r.communicationNotOverlapped) + " free_ns=" + std::to_string(r.free);
+                if (r.preparing >= 0)
+                    v += " preparing_ns=" + std::to_string(r.preparing);
+                meta.properties.emplace_back("step_trace_time.step" + (r.step.empty() ? std::string("?") : r.step), v);
+                if (!timelineSteps.empty() && !r.step.empty()) {
+                    const bool known = std::any_of(timelineSteps.begin(), timelineSteps.end(),
+                                                   [&](std::int64_t n) { return std::to_string(n) == r.step; });
+                    if (!known) {
+                        b.warn("csv_disagree", fileName(bundle.stepTraceTime) + " lists step " + r.step
+                                                   + " but " + timelineSource + " has no ProfilerStep#" + r.step);
+                    }
+                }
+            }
+        }
+    }
+    if (!bundle.apiStatistic.empty()) {
+        ApiStatisticTable api = readApiStatistic(bundle.apiStatistic);
+        forwardIssues(b, api.issues);
+        if (!api.error.empty()) {
+            b.warn("csv_unreadable", api.error);
+        } else {
+            std::map<std::string, std::pair<std::int64_t, TimeNs>> byLevel;
+            for (const auto& r : api.rows) {
+                auto& slot = byLevel[r.level.empty() ? "unknown" : r.level];
+                slot.first += r.count;
+                slot.second += r.total;
+            }
+            for (const auto& [level, v] : byLevel)
+                meta.properties.emplace_back("api_statistic." + level,
+                                             "count=" + std::to_string(v.first) + " total_ns=" + std::to_string(v.second));
+        }
+    }
+
+    if (meta.devices.empty()) {
+        // The text exports do not name the chip (the database's NPU_INFO does).
+        meta.devices.push_back(model::Device {model::DeviceKind::Npu, device, "Ascend NPU"});
+    }
+    if (meta.format.empty())
+        meta.format = torchNpu ? "torch_npu" : "msprof";
+    if (progress.cancelled())
+        return ImportResult::failure(ImportErrorKind::Cancelled, "import of " + source.path.string() + " cancelled");
+    model::TracePtr trace = b.finalize();
+    if (trace->sliceCount() == 0) {
+        bool anyCounter = false;
+        for (const auto& t : trace->tracks())
+            anyCounter = anyCounter || !t.counterTimes().empty();
+        if (!anyCounter) {
+            return ImportResult::failure(ImportErrorKind::Malformed,
+                                         source.path.string() + ": the Ascend output holds no events ("
+                                             + timelineSource + " is empty)");
+        }
+    }
+    return ImportResult::success(std::move(trace));
+}
+
+} // namespace timesink::parsers
