@@ -274,7 +274,8 @@ public:
         case 'f':
         case 't':
             flowEvent(e);
-            break;
+            m_prevCorrelation = -1;
+            return;
         case 'M':
             metadataEvent(e);
             break;
@@ -286,6 +287,9 @@ public:
                      "events of phase '" + std::string(1, e.ph ? e.ph : '?') + "' are not supported and were skipped");
             break;
         }
+        m_prevCorrelation = -1;
+        if (const ChromeArg* a = e.arg("correlation"); a && a->kind == ChromeArg::Kind::Int && e.ph == 'X')
+            m_prevCorrelation = a->i;
     }
 
     void finish()
@@ -369,12 +373,30 @@ private:
         return id;
     }
 
-    model::ArgSetId convertArgs(const ChromeEvent& e)
+    // Args that repeat what the model already says are not stored (5 M unique arg sets would cost more memory
+    // than all slices together): on device activities `device`, `context` and `stream` (the track says them), and
+    // `correlation` / `External id` once the activity is linked to its launch by a flow (the launch keeps them);
+    // on host events the writer's running `Ev Idx`. Everything else is kept.
+    static bool redundantArg(std::string_view key, bool device, bool linked)
+    {
+        if (device) {
+            if (key == "device" || key == "context" || key == "stream")
+                return true;
+            if (linked && (key == "correlation" || key == "External id"))
+                return true;
+            return false;
+        }
+        return key == "Ev Idx";
+    }
+
+    model::ArgSetId convertArgs(const ChromeEvent& e, bool device = false, bool linked = false)
     {
         if (e.args.empty())
             return {};
         m_argScratch.clear();
         for (const ChromeArg& a : e.args) {
+            if (redundantArg(a.key, device, linked))
+                continue;
             model::Arg out;
             out.key = m_b.intern(a.key);
             switch (a.kind) {
@@ -399,22 +421,32 @@ private:
         return m_b.addArgs(m_argScratch);
     }
 
+    /// Whether a launch with this correlation was already seen (Kineto writes host events first and
+    /// correlations grow, so a sorted vector answers without an index of its own).
+    bool hostLaunchSeen(std::int64_t correlation) const
+    {
+        return m_hostCorrSorted
+            && std::binary_search(m_hostCorr.begin(), m_hostCorr.end(), std::pair<std::int64_t, model::SliceRef> {correlation, {}},
+                                  [](const auto& a, const auto& b) { return a.first < b.first; });
+    }
+
     bool buildInput(const ChromeEvent& e, model::SliceInput& in, Classified& c, std::int64_t& correlation)
     {
         c = classify(e.cat, e.name);
         in.name = m_b.intern(e.name);
         in.rawCategory = m_b.intern(e.cat);
         in.category = c.category;
-        in.args = convertArgs(e);
+        correlation = -1;
+        if (const ChromeArg* a = e.arg("correlation"); a && a->kind == ChromeArg::Kind::Int)
+            correlation = a->i;
+        const bool device = c.placement != Placement::Host;
+        in.args = convertArgs(e, device, device && correlation >= 0 && hostLaunchSeen(correlation));
         if (c.category == SliceCategory::Memcpy) {
             model::MemcpyDirection d = model::MemcpyDirection::None;
             model::HostMemoryKind m = model::HostMemoryKind::Unknown;
             memcpyKind(e.name, e, d, m);
             in.setMemcpy(d, m);
         }
-        correlation = -1;
-        if (const ChromeArg* a = e.arg("correlation"); a && a->kind == ChromeArg::Kind::Int)
-            correlation = a->i;
         return true;
     }
 
@@ -424,8 +456,11 @@ private:
         ++m_useful;
         m_maxTs = std::max(m_maxTs, in.ts + in.dur);
         if (correlation >= 0) {
-            if (host && in.category == SliceCategory::RuntimeApi)
+            if (host && in.category == SliceCategory::RuntimeApi) {
+                if (!m_hostCorr.empty() && m_hostCorr.back().first > correlation)
+                    m_hostCorrSorted = false;
                 m_hostCorr.push_back({correlation, ref});
+            }
             else if (!host)
                 m_deviceCorr.push_back({correlation, ref});
         }
@@ -574,6 +609,13 @@ private:
             m_b.warn("bad_flow", "a flow event without ts or id was skipped");
             return;
         }
+        const bool launchCat = e.cat == "ac2g" || e.cat == "async_gpu" || e.cat == "async_cpu_to_gpu";
+        if (launchCat && m_prevCorrelation >= 0 && toInt(e.id) == m_prevCorrelation) {
+            // Kineto writes each flow end right after the runtime call or device activity it belongs to; when
+            // that event carries the same correlation the args.correlation join links them, so the flow end
+            // adds nothing and is not kept (saves memory on big traces).
+            return;
+        }
         std::string key;
         key.reserve(e.cat.size() + e.id.size() + 1);
         key.append(e.cat);
@@ -644,7 +686,6 @@ private:
             }
         }
         m_linkedCorr.erase(std::unique(m_linkedCorr.begin(), m_linkedCorr.end()), m_linkedCorr.end());
-        m_hostCorr = {};
         m_deviceCorr = {};
     }
 
@@ -669,6 +710,22 @@ private:
         std::uint64_t unresolved = 0;
         std::uint64_t unpaired = 0;
         for (const auto& [key, g] : m_flowGroups) {
+            if (!g.from.valid && g.launch && !g.to.empty()) {
+                // The start was folded into its launch (see flowEvent) or is missing: start from the launch.
+                auto it = std::lower_bound(m_hostCorr.begin(), m_hostCorr.end(), g.correlation,
+                                           [](const auto& a, std::int64_t c) { return a.first < c; });
+                if (it != m_hostCorr.end() && it->first == g.correlation) {
+                    const model::Track& host = m_b.track(it->second.track);
+                    for (const FlowEnd& to : g.to) {
+                        if (const model::TrackId toTrack = find(to); toTrack.isValid())
+                            m_b.addFlowAt(it->second.track, host.ts(it->second.index.value), toTrack, to.ts, g.kind,
+                                          to.bindEnclosing);
+                        else
+                            ++unresolved;
+                    }
+                    continue;
+                }
+            }
             if (!g.from.valid || g.to.empty()) {
                 ++unpaired;
                 continue;
@@ -696,6 +753,7 @@ private:
         }
         m_flowGroups = {};
         m_linkedCorr = {};
+        m_hostCorr = {};
     }
 
     void nameTracks()
@@ -780,6 +838,8 @@ private:
     std::vector<model::Arg> m_argScratch;
     std::map<std::uint32_t, std::vector<OpenSlice>> m_open;
     std::vector<std::pair<std::int64_t, model::SliceRef>> m_hostCorr;
+    bool m_hostCorrSorted = true;
+    std::int64_t m_prevCorrelation = -1; // args.correlation of the event just before, for ac2g flows
     std::vector<std::pair<std::int64_t, model::SliceRef>> m_deviceCorr;
     std::vector<std::int64_t> m_linkedCorr;
     std::unordered_map<std::string, FlowGroup> m_flowGroups;

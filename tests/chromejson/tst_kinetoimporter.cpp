@@ -167,8 +167,9 @@ std::string manyEvents(int n)
 
 void TestKinetoImporter::dump()
 {
-    // A little of everything: names from M events, nesting, a launch linked by correlation only, a launch linked
-    // by flow only (no correlation), memcpy kinds, a step on the host and its GPU copy, a counter, a bad event.
+    // A little of everything: names from M events, nesting, a launch linked by correlation only (the kernel's
+    // redundant args are dropped), a launch linked by flow only (no correlation), memcpy kinds, a memset whose
+    // launch is missing (keeps its correlation), a step on the host and its GPU copy, a counter, a bad event.
     const std::string trace = R"J({
  "schemaVersion": 1,
  "deviceProperties": [{"id": 0, "name": "Test GPU"}],
@@ -186,6 +187,7 @@ void TestKinetoImporter::dump()
   {"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy HtoD (Pageable -> Device)", "pid": 0, "tid": 7, "ts": 150, "dur": 4},
   {"ph": "f", "cat": "ac2g", "name": "ac2g", "id": 41, "pid": 0, "tid": 7, "ts": 150, "bp": "e"},
   {"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy DtoH (Device -> Pinned)", "pid": 0, "tid": 7, "ts": 160, "dur": 2},
+  {"ph": "X", "cat": "gpu_memset", "name": "Memset (Device)", "pid": 0, "tid": 7, "ts": 165, "dur": 1, "args": {"correlation": 99, "device": 0, "stream": 7, "bytes": 64}},
   {"ph": "X", "cat": "gpu_user_annotation", "name": "ProfilerStep#5", "pid": 0, "tid": 7, "ts": 120, "dur": 45},
   {"ph": "X", "cat": "cuda_sync", "name": "Event Sync", "pid": 0, "tid": -1, "ts": 170, "dur": 3},
   {"ph": "C", "name": "queue", "pid": 10, "ts": 105, "args": {"depth": 3}},
@@ -205,9 +207,10 @@ track python (10) / main [host_thread cpu dev=-1 stream=-1]
       112500+5250 runtime cudaLaunchKernel correlation=40 External id=3
     140000+10000 runtime cudaMemcpyAsync
 track GPU 0 / stream 7 [device_compute gpu dev=0 stream=7]
-  120000+8000 kernel add_kernel correlation=40 device=0 stream=7
+  120000+8000 kernel add_kernel
   150000+4000 memcpy Memcpy HtoD (Pageable -> Device) dir=htod mem=1
   160000+2000 memcpy Memcpy DtoH (Device -> Pinned) dir=dtoh mem=2
+  165000+1000 memset Memset (Device) correlation=99 bytes=64
 track GPU 0 / annotations [synthetic gpu dev=0 stream=-1]
   120000+45000 annotation ProfilerStep#5
 track GPU 0 / sync [synthetic gpu dev=0 stream=-1]
