@@ -235,7 +235,6 @@ std::vector<std::string> RknnColumnLayout::splitTokens(std::string_view row) con
         const RknnColumnKind kind = m_columns[c].kind;
         if (c + 1 == m_columns.size()) {
             cells[c] = std::string(trim(row.substr(ws[i].start)));
-            i = ws.size();
             break;
         }
         if (kind == RknnColumnKind::MacUsage && !isMacUsage(ws[i].text))
