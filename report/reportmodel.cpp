@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "report/reportmodel.h"
 
+#include "report/reportjson.h"
+
 #include <algorithm>
 #include <array>
 #include <map>
@@ -254,6 +256,7 @@ ReportModel buildReportModel(const model::Trace& trace, const analysis::Analysis
             name = std::string(process) + " / " + name;
         m.trackNames.push_back(std::move(name));
     }
+    m.analysisJson = analysisReportJson(trace, result, options.analysisOptions);
     return m;
 }
 

@@ -4,6 +4,8 @@
 #include "analysis/pass.h"
 #include "model/trace.h"
 
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -89,12 +91,17 @@ struct ReportModel
     bool cancelled = false;
     /// Display names of the trace's tracks, indexed by TrackId::value (for evidence).
     std::vector<std::string> trackNames;
+    /// The timesink.report/1 core object (analysisReportJson in reportjson.h); the JSON writer adds the
+    /// sections above that only this model computes (steps, lost_by_kind, top_operators).
+    nlohmann::ordered_json analysisJson;
 };
 
 struct ReportOptions
 {
     std::size_t topOperators = 15;
     std::string generator = "timesink";
+    /// The thresholds the analysis ran with; the JSON report records them.
+    analysis::AnalysisOptions analysisOptions;
 };
 
 /// Builds the report model of an analysed trace.

@@ -5,6 +5,7 @@
 #include "report/chromejsonexporter.h"
 #include "report/csvwriter.h"
 #include "report/htmlwriter.h"
+#include "report/jsonreportwriter.h"
 #include "report/markdownwriter.h"
 #include "report/perfettoexporter.h"
 
@@ -35,6 +36,8 @@ std::string extensionOf(const std::filesystem::path& path)
 std::optional<ReportFormat> reportFormatFromName(std::string_view name)
 {
     const std::string n = lower(name);
+    if (n == "json")
+        return ReportFormat::Json;
     if (n == "md" || n == "markdown")
         return ReportFormat::Markdown;
     if (n == "html" || n == "htm")
@@ -52,6 +55,8 @@ std::optional<ReportFormat> reportFormatFromPath(const std::filesystem::path& pa
 std::string_view reportFormatName(ReportFormat format)
 {
     switch (format) {
+    case ReportFormat::Json:
+        return "json";
     case ReportFormat::Markdown:
         return "md";
     case ReportFormat::Html:
@@ -65,6 +70,9 @@ std::string_view reportFormatName(ReportFormat format)
 void writeReport(const ReportModel& model, ReportFormat format, std::ostream& out)
 {
     switch (format) {
+    case ReportFormat::Json:
+        writeJsonReport(model, out);
+        break;
     case ReportFormat::Markdown:
         writeMarkdownReport(model, out);
         break;

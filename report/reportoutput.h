@@ -16,16 +16,17 @@
 namespace timesink::report {
 
 /// The file formats of a bottleneck report.
-enum class ReportFormat : std::uint8_t { Markdown, Html, Csv };
+enum class ReportFormat : std::uint8_t { Json, Markdown, Html, Csv };
 
-/// "md"/"markdown" → Markdown, "html"/"htm" → Html, "csv" → Csv; anything else → nullopt.
+/// "json" → Json, "md"/"markdown" → Markdown, "html"/"htm" → Html, "csv" → Csv; anything else → nullopt.
 std::optional<ReportFormat> reportFormatFromName(std::string_view name);
 /// By extension, case-insensitively: "out/run.MD" → Markdown; no or unknown extension → nullopt.
 std::optional<ReportFormat> reportFormatFromPath(const std::filesystem::path& path);
-/// "md", "html", "csv".
+/// "json", "md", "html", "csv".
 std::string_view reportFormatName(ReportFormat format);
 
-/// Writes the report to a stream in `format` (the writers of markdownwriter.h, htmlwriter.h, csvwriter.h).
+/// Writes the report to a stream in `format` (the writers of jsonreportwriter.h, markdownwriter.h, htmlwriter.h,
+/// csvwriter.h).
 void writeReport(const ReportModel& model, ReportFormat format, std::ostream& out);
 
 /// Writes the report to `path` atomically (AtomicFile): the file is either complete or untouched. Refuses to

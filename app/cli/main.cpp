@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "analyzecommand.h"
 #include "clicommon.h"
+#include "exportcommand.h"
 
 #include <cstring>
 #include <iostream>
@@ -14,6 +15,9 @@ Commands:
   info PATH [--format text|json]        what the trace holds: format, devices, tracks, events, steps, warnings
   analyze PATH [--format text|json] [--min-lost-ms X] [--fail-above PERCENT] [--bubble-threshold-us X] …
                                         ranked findings: where the time goes and what to change (analyze --help)
+
+  export PATH -o FILE [--format pftrace|json]
+                                        the unified trace with findings for ui.perfetto.dev (.pftrace, .json)
 
 PATH is a trace file (.json, .json.gz, .json.zst, an RKNN perf log …) or a profiler output folder
 (*_ascend_pt/, PROF_*/). Exit codes: 0 success, 1 usage error, 2 input could not be read or recognised,
@@ -42,6 +46,8 @@ int main(int argc, char** argv)
         return runInfo(argc, argv);
     if (command == "analyze")
         return runAnalyze(argc, argv);
+    if (command == "export")
+        return runExport(argc, argv);
     std::cerr << "timesink-cli: unknown command '" << command << "'\n" << kUsage;
     return kExitUsage;
 }

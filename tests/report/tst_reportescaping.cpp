@@ -10,6 +10,8 @@
 #include "reportfixture.h"
 #include "textparsers.h"
 
+#include <nlohmann/json.hpp>
+
 #include <QTest>
 
 #include <regex>
@@ -149,6 +151,18 @@ private Q_SLOTS:
         }
         QCOMPARE(countOf(md, "\n\\-2+3"), std::size_t(0)); // recommendation is never at a line start
         QCOMPARE(countOf(md, "\x01"), std::size_t(0));
+    }
+
+    void jsonCarriesHostileTextVerbatim()
+    {
+        const std::string text = render(hostileModel(), report::ReportFormat::Json);
+        const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+        QVERIFY(!j.is_discarded());
+        // JSON needs no neutralising: the exact strings come back (invalid UTF-8 replaced by U+FFFD).
+        QVERIFY(j.at("findings")[0].at("title") == kHostileTitle);
+        QVERIFY(j.at("findings")[0].at("recommendation") == kHostileRecommendation);
+        QVERIFY(j.at("top_operators")[0].at("name") == kHostileOp);
+        QVERIFY(j.at("findings")[0].at("details").at("</td><script>") == "\xEF\xBF\xBD\xEF\xBF\xBD invalid UTF-8");
     }
 
     void csvRoundTripsHostileText()

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "report/csvwriter.h"
+#include "report/jsonreportwriter.h"
 #include "report/htmlwriter.h"
 #include "report/markdownwriter.h"
 #include "report/reportoutput.h"
 
 #include "reportfixture.h"
 #include "textparsers.h"
+
+#include <nlohmann/json.hpp>
 
 #include <QTest>
 
@@ -38,6 +41,43 @@ class TestReportWriters : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    void jsonRoundTrip()
+    {
+        const std::string text = render(fixtureModel(), report::ReportFormat::Json);
+        const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+        QVERIFY(!j.is_discarded());
+        QVERIFY(j.at("schema") == "timesink.report/1");
+        QVERIFY(j.at("trace").at("path") == "/data/run1/trace.json");
+        QVERIFY(j.at("trace").at("format") == "kineto");
+        QVERIFY(j.at("analysed_ns") == 2000);
+        QVERIFY(j.at("total_lost_ns") == 350);
+        const auto& findings = j.at("findings");
+        QCOMPARE(findings.size(), std::size_t(2));
+        QVERIFY(findings[0].at("rank") == 1);
+        QVERIFY(findings[0].at("kind") == "dataloader_starvation");
+        QVERIFY(findings[0].at("lost_ns") == 200);
+        QVERIFY(findings[0].at("platform") == "pytorch_cuda");
+        QVERIFY(findings[0].at("details").at("loader") == "main process");
+        QVERIFY(findings[1].at("rank") == 2);
+        QVERIFY(findings[1].at("evidence").size() == 3);
+        QVERIFY(findings[1].at("evidence")[0].at("track_name") == "GPU 0 / stream 8");
+        QVERIFY(j.at("not_assessed")[0].at("kind") == "cpu_fallback");
+        // The sections the report model adds: the same numbers as the Markdown and HTML tables.
+        const auto& steps = j.at("steps");
+        QCOMPARE(steps.size(), std::size_t(2));
+        const nlohmann::json step1 = {{"step", 1},          {"synthetic", false},     {"start_ns", 0},
+                                      {"duration_ns", 1000}, {"compute_ns", 250},      {"communication_ns", 100},
+                                      {"copy_ns", 100},      {"dataloader_ns", 200},   {"idle_ns", 350}};
+        QVERIFY2(steps[0] == step1, steps[0].dump().c_str());
+        QVERIFY(j.at("lost_by_kind")[0].at("kind") == "dataloader_starvation");
+        QVERIFY(j.at("lost_by_kind")[1].at("lost_ns") == 150);
+        QVERIFY(j.at("operator_scope") == "device");
+        QVERIFY(j.at("top_operators")[0].at("name") == "conv_kernel");
+        QVERIFY(j.at("top_operators")[0].at("total_ns") == 500);
+        QVERIFY(j.at("top_operators")[0].at("count") == 2);
+        QVERIFY(j.at("top_operators")[0].at("category") == "kernel");
+    }
+
     void markdownFindingsTable()
     {
         const std::string md = render(fixtureModel(), report::ReportFormat::Markdown);
@@ -164,6 +204,7 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("path");
         QTest::addColumn<int>("format"); // -1: none
+        QTest::newRow("json") << "out/report.json" << int(report::ReportFormat::Json);
         QTest::newRow("md") << "out/report.md" << int(report::ReportFormat::Markdown);
         QTest::newRow("MARKDOWN") << "report.MARKDOWN" << int(report::ReportFormat::Markdown);
         QTest::newRow("html") << "r.html" << int(report::ReportFormat::Html);

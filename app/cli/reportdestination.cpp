@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+#include "reportdestination.h"
+
+#include "report/atomicfile.h"
+
+#include <iostream>
+
+namespace timesink::cli {
+
+bool resolveReportDestination(const Arguments& args, ReportDestination& out, std::string& error)
+{
+    out = {};
+    if (args.has("-o")) {
+        out.file = std::filesystem::path(args.value("-o"));
+        if (out.file->empty()) {
+            error = "-o needs a file name";
+            return false;
+        }
+    }
+    if (args.has("--format")) {
+        const std::string name = args.value("--format");
+        if (name == "text") {
+            if (out.file) {
+                error = "text goes to the terminal; with -o use --format json, md, html or csv";
+                return false;
+            }
+            return true;
+        }
+        const auto format = report::reportFormatFromName(name);
+        if (!format) {
+            error = "unknown format '" + name + "' (expected text, json, md, html or csv)";
+            return false;
+        }
+        out.text = false;
+        out.format = *format;
+        return true;
+    }
+    if (out.file) {
+        const auto format = report::reportFormatFromPath(*out.file);
+        if (!format) {
+            error = "cannot tell the report format from '" + out.file->string()
+                + "'; name it .json, .md, .html or .csv, or give --format";
+            return false;
+        }
+        out.text = false;
+        out.format = *format;
+    }
+    return true;
+}
+
+int emitReport(const report::ReportModel& model, const ReportDestination& destination,
+               std::span<const std::filesystem::path> inputs, std::string_view command)
+{
+    if (!destination.file) {
+        report::writeReport(model, destination.format, std::cout);
+        std::cout.flush();
+        return std::cout ? kExitOk : kExitInput;
+    }
+    std::string error;
+    if (!report::checkOutputPath(*destination.file, inputs, error)) {
+        std::cerr << "timesink-cli " << command << ": " << error << '\n';
+        return kExitUsage;
+    }
+    if (!report::writeReportFile(model, destination.format, *destination.file, inputs, error)) {
+        std::cerr << "timesink-cli " << command << ": " << error << '\n';
+        return kExitInput;
+    }
+    return kExitOk;
+}
+
+} // namespace timesink::cli
