@@ -81,31 +81,40 @@ PassOutput CopyHotspotPass::run(const model::Trace& trace, const AnalysisOptions
                                 const CancelToken& cancel) const
 {
     PassOutput out;
-    const DeviceActivity activity = computeDeviceActivity(trace, options, cancel);
-    if (!activity.hasDeviceWork) {
-        out.notAssessedReason = "no device work in this trace (host-only run), so there are no host-device copies";
-        return out;
-    }
     if (trace.metadata().format == "rknn" && trace.categoryCount(model::SliceCategory::Memcpy) == 0) {
         out.notAssessedReason = "RKNN performance tables have no copy rows; input/output conversion is reported by "
                                 "the Input/Output operators";
         return out;
     }
+    if (!hasDeviceWork(trace)) {
+        out.notAssessedReason = "no device work in this trace (host-only run), so there are no host-device copies";
+        return out;
+    }
     const StepClock clock(trace);
 
-    // Device compute per device index, the only thing that can hide a copy's cost.
-    std::map<std::int32_t, IntervalList> compute;
+    // Device compute on the same device is the only thing that can hide a copy's cost. Copies are few and
+    // compute slices many, so each copy looks up the compute overlapping it instead of building a union.
+    std::map<std::int32_t, std::vector<const model::Track*>> computeTracks;
     for (const model::Track& t : trace.tracks()) {
-        if (!isDeviceTrack(t))
-            continue;
-        IntervalList own;
-        for (std::uint32_t i = 0; i < t.size(); ++i) {
-            if (isComputeCategory(t.category(i)) && t.dur(i) > 0)
-                own.push_back({t.ts(i), t.end(i)});
-        }
-        IntervalList& all = compute[t.deviceIndex];
-        all = uniteSorted(all, unite(std::move(own)));
+        if (isDeviceTrack(t))
+            computeTracks[t.deviceIndex].push_back(&t);
     }
+    IntervalList overlapping;
+    auto computeDuring = [&](std::int32_t device, model::TimeNs s, model::TimeNs e) -> const IntervalList& {
+        overlapping.clear();
+        for (const model::Track* t : computeTracks[device]) {
+            for (std::size_t d = 0; d < t->depthCount(); ++d) {
+                const auto [lo, hi] = t->rangeAtDepth(d, s, e);
+                const auto idx = t->slicesAtDepth(d);
+                for (std::size_t k = lo; k < hi; ++k) {
+                    if (isComputeCategory(t->category(idx[k])))
+                        overlapping.push_back({std::max(s, t->ts(idx[k])), std::min(e, t->end(idx[k]))});
+                }
+            }
+        }
+        overlapping = unite(std::move(overlapping));
+        return overlapping;
+    };
 
     std::map<std::pair<std::string, MemcpyDirection>, std::unique_ptr<Group>> groups;
     CallSiteResolver sites(trace);
@@ -113,7 +122,6 @@ PassOutput CopyHotspotPass::run(const model::Trace& trace, const AnalysisOptions
     for (const model::Track& t : trace.tracks()) {
         if (!isDeviceTrack(t))
             continue;
-        const IntervalList& hide = compute[t.deviceIndex];
         for (std::uint32_t i = 0; i < t.size(); ++i) {
             if (t.category(i) != model::SliceCategory::Memcpy)
                 continue;
@@ -131,7 +139,7 @@ PassOutput CopyHotspotPass::run(const model::Trace& trace, const AnalysisOptions
             const model::TimeNs s = t.ts(i);
             const model::TimeNs e = t.end(i);
             g.copyNs += e - s;
-            const IntervalList visible = subtract(IntervalList {{s, e}}, clip(hide, s, e));
+            const IntervalList visible = subtract(IntervalList {{s, e}}, computeDuring(t.deviceIndex, s, e));
             model::TimeNs lost = 0;
             for (const Interval& v : visible)
                 lost += g.acc.addLoss(v.start, v.end);

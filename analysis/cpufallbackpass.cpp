@@ -85,14 +85,19 @@ bool launchesKernelBetween(const model::Trace& trace, model::SliceRef op, model:
 
 } // namespace
 
-PassOutput CpuFallbackPass::run(const model::Trace& trace, const AnalysisOptions& options,
+PassOutput CpuFallbackPass::run(const model::Trace& trace, const AnalysisOptions& /*options*/,
                                 const CancelToken& cancel) const
 {
     PassOutput out;
     const Platform platform = detectPlatform(trace);
-    const DeviceActivity activity = computeDeviceActivity(trace, options, cancel);
+    const bool deviceWork = hasDeviceWork(trace);
     const bool anyFallback = trace.categoryCount(SliceCategory::FallbackOp) > 0;
-    if (!activity.hasDeviceWork && !anyFallback) {
+    if (!deviceWork && !anyFallback && trace.metadata().format == "rknn") {
+        out.notAssessedReason = "the RKNN output has no per-layer table (perf_debug was off), so which layers ran "
+                                "on the CPU is unknown";
+        return out;
+    }
+    if (!deviceWork && !anyFallback) {
         out.notAssessedReason = "no accelerator work in this trace (host-only run), so nothing could fall back "
                                 "from an accelerator to the CPU";
         return out;
@@ -132,7 +137,7 @@ PassOutput CpuFallbackPass::run(const model::Trace& trace, const AnalysisOptions
 
     // Round trips through the host on device runs: a framework op that launches a DtoH copy and later an
     // HtoD copy, with no kernel launched from inside it in between.
-    if (activity.hasDeviceWork) {
+    if (deviceWork) {
         CallSiteResolver sites(trace);
         struct OpCopy
         {

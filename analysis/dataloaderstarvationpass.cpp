@@ -7,6 +7,7 @@
 #include "analysis/textformat.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace timesink::analysis {
 
@@ -58,7 +59,8 @@ PassOutput DataloaderStarvationPass::run(const model::Trace& trace, const Analys
         for (const Interval& d : activity.dataloader)
             acc.addLoss(d.start, d.end);
     } else {
-        const IdleAttribution idle = attributeIdle(clock, activity, cancel);
+        const IdleAttribution idle
+            = attributeIdle(clock, activity, cancel, std::numeric_limits<model::TimeNs>::max());
         for (const IdlePiece& p : idle.dataloader) {
             acc.addLossInStep(p.step, p.range.length());
             if (activity.primaryDeviceTrack.isValid())

@@ -37,6 +37,19 @@ bool isComputeCategory(SliceCategory c)
     return isBusyCategory(c) && c != SliceCategory::Memcpy && c != SliceCategory::Memset;
 }
 
+bool hasDeviceWork(const model::Trace& trace)
+{
+    for (const model::Track& t : trace.tracks()) {
+        if (!isDeviceTrack(t))
+            continue;
+        for (std::uint32_t i = 0; i < t.size(); ++i) {
+            if (isBusyCategory(t.category(i)) && t.dur(i) > 0)
+                return true;
+        }
+    }
+    return false;
+}
+
 namespace {
 
 struct FlaggedInterval
@@ -134,7 +147,8 @@ DeviceActivity computeDeviceActivity(const model::Trace& trace, const AnalysisOp
     return out;
 }
 
-IdleAttribution attributeIdle(const StepClock& clock, const DeviceActivity& activity, const CancelToken& cancel)
+IdleAttribution attributeIdle(const StepClock& clock, const DeviceActivity& activity, const CancelToken& cancel,
+                              model::TimeNs minRestNs)
 {
     IdleAttribution out;
     if (!activity.hasDeviceWork)
@@ -164,6 +178,19 @@ IdleAttribution attributeIdle(const StepClock& clock, const DeviceActivity& acti
             base.busyAfter = haveAfter;
             base.tinyBefore = !haveBefore || tinyBefore;
             base.tinyAfter = !haveAfter || tinyAfter;
+            auto keepRest = [&](const Interval& r) {
+                out.restTotalNs += r.length();
+                if (r.length() >= minRestNs) {
+                    IdlePiece p = base;
+                    p.range = r;
+                    out.rest.push_back(p);
+                }
+            };
+            // Most gaps touch neither a dataloader span nor a fallback: no allocation for those.
+            if (overlapLength(activity.dataloader, g0, g1) == 0 && overlapLength(activity.hostFallback, g0, g1) == 0) {
+                keepRest(gap);
+                return;
+            }
             const IntervalList whole {gap};
             const IntervalList byLoader = clip(activity.dataloader, g0, g1);
             for (const Interval& r : byLoader) {
@@ -182,13 +209,12 @@ IdleAttribution attributeIdle(const StepClock& clock, const DeviceActivity& acti
                 }
             }
             const IntervalList rest = byFallback.empty() ? afterLoader : subtract(afterLoader, byFallback);
-            for (const Interval& r : rest) {
-                IdlePiece p = base;
-                p.range = r;
-                out.rest.push_back(p);
-            }
+            for (const Interval& r : rest)
+                keepRest(r);
         };
         for (; b < busy.size() && busy[b].start < w.end; ++b) {
+            if ((b & 0xffff) == 0 && cancel.cancelled())
+                return out;
             emitGap(cursor, std::min(busy[b].start, w.end), true, activity.busyAllTiny[b]);
             haveBefore = true;
             tinyBefore = activity.busyAllTiny[b];

@@ -18,6 +18,9 @@ bool isBusyCategory(model::SliceCategory c);
 /// Categories of device compute that can hide a copy (everything busy except copies and memsets).
 bool isComputeCategory(model::SliceCategory c);
 
+/// True when some device track holds a busy slice (stops at the first one found).
+bool hasDeviceWork(const model::Trace& trace);
+
 /// When the device was busy, and what the host did that the idle-based kinds attribute idle time to.
 /// All lists are canonical (sorted, disjoint). Busy is the union over all device tracks, so with several
 /// devices in one trace "idle" means every device was idle.
@@ -57,9 +60,13 @@ struct IdleAttribution
 {
     std::vector<IdlePiece> dataloader;
     std::vector<IdlePiece> fallback;
-    std::vector<IdlePiece> rest;
+    std::vector<IdlePiece> rest;      // only pieces at least `minRestNs` long are kept …
+    model::TimeNs restTotalNs = 0;    // … but all of them are counted here
 };
 
-IdleAttribution attributeIdle(const StepClock& clock, const DeviceActivity& activity, const CancelToken& cancel);
+/// `minRestNs`: rest pieces shorter than this are only counted (a busy trace has millions of tiny gaps
+/// between kernels; the bubble pass ignores those below its threshold anyway).
+IdleAttribution attributeIdle(const StepClock& clock, const DeviceActivity& activity, const CancelToken& cancel,
+                              model::TimeNs minRestNs = 0);
 
 } // namespace timesink::analysis

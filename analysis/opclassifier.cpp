@@ -35,6 +35,45 @@ std::string_view rawOpType(const model::Trace& trace, model::SliceRef ref)
     return trace.str(trace.track(ref.track).sliceName(ref.index.value));
 }
 
+OpTypeReader::OpTypeReader(const model::Trace& trace)
+    : m_trace(trace)
+    , m_roles(trace.strings().size(), -1)
+{
+    for (std::string_view key : {"OpType", "op_type", "Op Type", "OP Type", "Type", "type"}) {
+        const model::StringId id = trace.strings().find(key);
+        if (!id.isEmpty())
+            m_keys.push_back(id);
+    }
+}
+
+model::StringId OpTypeReader::opType(model::SliceRef ref) const
+{
+    const model::Track& t = m_trace.track(ref.track);
+    const model::ArgSetId args = t.args(ref.index.value);
+    if (args.isValid()) {
+        for (model::StringId key : m_keys) {
+            const model::ArgValue* v = m_trace.argStore().find(args, key);
+            if (v != nullptr && v->type == model::ArgValue::Type::String) {
+                const model::StringId id(v->s);
+                const std::string_view text = m_trace.str(id);
+                if (!text.empty() && text != "N/A")
+                    return id;
+            }
+        }
+    }
+    return t.sliceName(ref.index.value);
+}
+
+ChainRole OpTypeReader::roleOf(model::StringId id)
+{
+    if (id.value >= m_roles.size())
+        return chainRole(normalizeOpType(m_trace.str(id)));
+    std::int8_t& cached = m_roles[id.value];
+    if (cached < 0)
+        cached = static_cast<std::int8_t>(chainRole(normalizeOpType(m_trace.str(id))));
+    return static_cast<ChainRole>(cached);
+}
+
 ChainRole chainRole(std::string_view n)
 {
     static constexpr std::array<std::string_view, 12> kConv = {

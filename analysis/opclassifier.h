@@ -5,6 +5,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace timesink::analysis {
 
@@ -22,6 +23,23 @@ enum class ChainRole : std::uint8_t { None, Conv, BatchNorm, Activation, MatMul,
 /// Role of a normalised op type. Fused types ("convrelu", "convexswish") have no role, so a fused
 /// layer never starts a chain. Example: "conv2d" → Conv, "bntrainingreduce" → BatchNorm, "relu" → Activation.
 ChainRole chainRole(std::string_view normalized);
+
+/// rawOpType() for many slices: the arg keys are looked up in the string pool once, and the chain role
+/// of each distinct op-type string is computed once (a trace has millions of slices but few op types).
+class OpTypeReader
+{
+public:
+    explicit OpTypeReader(const model::Trace& trace);
+    /// The interned op type of a slice (arg or name), as rawOpType().
+    [[nodiscard]] model::StringId opType(model::SliceRef ref) const;
+    /// chainRole(normalizeOpType(text of id)), memoised.
+    [[nodiscard]] ChainRole roleOf(model::StringId id);
+
+private:
+    const model::Trace& m_trace;
+    std::vector<model::StringId> m_keys;
+    std::vector<std::int8_t> m_roles; // by StringId value; -1 = not computed yet
+};
 
 /// RKNN graph-edge operators (layout/dtype conversion of inputs and outputs). They run on the CPU in
 /// every RKNN build, so they are not fallbacks.

@@ -202,7 +202,7 @@ PassOutput PipelineBubblePass::run(const model::Trace& trace, const AnalysisOpti
         return out;
     }
     const StepClock clock(trace);
-    const IdleAttribution idle = attributeIdle(clock, activity, cancel);
+    const IdleAttribution idle = attributeIdle(clock, activity, cancel, options.bubbleThresholdNs);
     // The host threads that issue device work decide when the device gets its next task; other threads
     // (dataloader workers, loggers) are busy or idle independently of the device, so they are not asked.
     std::vector<bool> launches(trace.tracks().size(), false);
@@ -227,12 +227,11 @@ PassOutput PipelineBubblePass::run(const model::Trace& trace, const AnalysisOpti
                                                      FindingAccumulator(clock), FindingAccumulator(clock)};
     std::array<model::TimeNs, kCauseCount> longest {};
     std::array<std::vector<model::SliceRef>, kCauseCount> events;
-    model::TimeNs totalIdle = 0;
+    const model::TimeNs totalIdle = idle.restTotalNs;
     std::size_t done = 0;
     for (const IdlePiece& piece : idle.rest) {
         if ((++done & 0x3ff) == 0 && cancel.cancelled())
             return out;
-        totalIdle += piece.range.length();
         if (piece.range.length() < options.bubbleThresholdNs)
             continue;
         const auto ns = splitPiece(trace, hosts, piece, events);

@@ -10,7 +10,6 @@
 #include <algorithm>
 #include <array>
 #include <memory>
-#include <set>
 
 namespace timesink::analysis {
 
@@ -142,49 +141,51 @@ std::string recommendationFor(Platform p, Pattern pattern)
 
 } // namespace
 
-PassOutput UnfusedChainPass::run(const model::Trace& trace, const AnalysisOptions& options,
+PassOutput UnfusedChainPass::run(const model::Trace& trace, const AnalysisOptions& /*options*/,
                                  const CancelToken& cancel) const
 {
     PassOutput out;
     const StepClock clock(trace);
     const Platform platform = detectPlatform(trace);
-    const DeviceActivity activity = computeDeviceActivity(trace, options, cancel);
+    const bool deviceWork = hasDeviceWork(trace);
     std::array<std::unique_ptr<PatternState>, kPatternCount> states;
     auto stateFor = [&](Pattern p) -> PatternState& {
         if (!states[p])
             states[p] = std::make_unique<PatternState>(clock);
         return *states[p];
     };
-    std::set<model::SliceRef> claimed; // device slices already covered by a framework-op chain
+    // Device slices already covered by a framework-op chain, one flag per slice of each device track.
+    std::vector<std::vector<bool>> claimed(trace.tracks().size());
+    for (const model::Track& t : trace.tracks()) {
+        if (isDeviceTrack(t))
+            claimed[t.id.value].assign(t.size(), false);
+    }
+    auto isClaimed = [&](model::SliceRef r) {
+        const auto& flags = claimed[r.track.value];
+        return r.index.value < flags.size() && flags[r.index.value];
+    };
+    OpTypeReader opTypes(trace);
     auto nameOf = [&](model::SliceRef r) { return trace.str(trace.track(r.track).sliceName(r.index.value)); };
     bool sawCandidates = false;
 
-    // Kernels launched by a framework op (itself or anything nested in it on its host track).
-    auto launchedKernels = [&](model::SliceRef op, std::vector<model::SliceRef>& kernels) {
-        const model::Track& t = trace.track(op.track);
-        const model::TimeNs t0 = t.ts(op.index.value);
-        const model::TimeNs t1 = t.end(op.index.value);
-        auto collect = [&](model::SliceRef from) {
-            for (const model::Flow& f : trace.flowsFrom(from)) {
-                const model::Track& to = trace.track(f.to.track);
-                if (f.kind == model::FlowKind::Launch && isDeviceTrack(to)
-                    && to.category(f.to.index.value) == SliceCategory::Kernel)
-                    kernels.push_back(f.to);
-            }
-        };
-        collect(op);
-        for (std::size_t d = t.depth(op.index.value) + 1u; d < t.depthCount(); ++d) {
-            const auto [lo, hi] = t.rangeAtDepth(d, t0, t1);
-            const auto idx = t.slicesAtDepth(d);
-            for (std::size_t k = lo; k < hi; ++k) {
-                if (t.ts(idx[k]) >= t0 && t.end(idx[k]) <= t1)
-                    collect({op.track, model::SliceIndex(idx[k])});
-            }
-        }
+    // Framework chains on a device run cost the kernels their ops launched. Those are found in one sweep
+    // over the launch flows after all chains are known (a per-op flow lookup is too slow on big traces).
+    struct Member
+    {
+        model::SliceRef ref;
+        std::uint32_t chain = 0;
+        bool removable = false;
     };
+    struct PendingChain
+    {
+        Pattern pattern = kConvBnAct;
+        std::uint32_t firstMember = 0;
+        std::uint32_t memberCount = 0;
+    };
+    std::vector<Member> members;
+    std::vector<PendingChain> pending;
 
-    auto record = [&](const std::vector<Element>& seq, const Chain& c, bool framework) {
-        PatternState& st = stateFor(c.pattern);
+    auto describe = [&](PatternState& st, const std::vector<Element>& seq, const Chain& c, bool framework) {
         st.acc.countOccurrence();
         (framework ? st.fromFramework : st.fromDevice) += 1;
         if (st.example.empty()) {
@@ -193,45 +194,107 @@ PassOutput UnfusedChainPass::run(const model::Trace& trace, const AnalysisOption
                     st.example += (k == c.first ? "" : " → ") + std::string(nameOf(seq[k].ref));
             }
         }
-        for (std::size_t k = c.first; k < c.end; ++k) {
-            const model::Track& t = trace.track(seq[k].ref.track);
+        const model::SliceRef head = seq[c.first].ref;
+        const model::SliceRef last = seq[c.end - 1].ref;
+        st.acc.addEvidence(head.track, trace.track(head.track).ts(head.index.value),
+                           trace.track(last.track).end(last.index.value));
+        for (std::size_t k = c.first; k < c.end; ++k)
             st.acc.addEvent(seq[k].ref);
-            if (k == c.first)
-                st.acc.addEvidence(seq[k].ref.track, t.ts(seq[k].ref.index.value),
-                                   trace.track(seq[c.end - 1].ref.track).end(seq[c.end - 1].ref.index.value));
+    };
+
+    auto record = [&](const std::vector<Element>& seq, const Chain& c, bool framework) {
+        PatternState& st = stateFor(c.pattern);
+        describe(st, seq, c, framework);
+        if (framework && deviceWork) {
+            pending.push_back({c.pattern, static_cast<std::uint32_t>(members.size()),
+                               static_cast<std::uint32_t>(c.end - c.first)});
+            for (std::size_t k = c.first; k < c.end; ++k)
+                members.push_back({seq[k].ref, static_cast<std::uint32_t>(pending.size() - 1),
+                                   k >= c.removed && k != c.skip});
+            return;
         }
-        for (std::size_t k = c.first; k < c.end; ++k) {
+        // Device tasks and layers, and host ops on a host-only run: the removable ops' own time goes.
+        for (std::size_t k = c.removed; k < c.end; ++k) {
+            if (k == c.skip)
+                continue;
             const model::SliceRef r = seq[k].ref;
-            const bool removable = k >= c.removed && k != c.skip;
-            if (!framework || !activity.hasDeviceWork) {
-                if (removable) {
-                    const model::Track& t = trace.track(r.track);
-                    st.acc.addLoss(t.ts(r.index.value), t.end(r.index.value));
-                    ++st.removedOps;
-                }
-                continue;
-            }
-            std::vector<model::SliceRef> kernels;
-            launchedKernels(r, kernels);
-            for (const model::SliceRef& kr : kernels)
-                claimed.insert(kr);
-            if (!removable)
-                continue;
+            const model::Track& t = trace.track(r.track);
+            st.acc.addLoss(t.ts(r.index.value), t.end(r.index.value));
             ++st.removedOps;
-            if (kernels.empty()) {
+        }
+    };
+
+    // Resolves the pending framework chains: kernels reach their op through launch flows from the op or
+    // anything nested in it on its host track.
+    auto resolvePending = [&]() {
+        if (pending.empty())
+            return;
+        constexpr std::uint32_t kNone = static_cast<std::uint32_t>(-1);
+        std::vector<std::vector<std::uint32_t>> owner(trace.tracks().size());
+        for (std::uint32_t m = 0; m < members.size(); ++m) {
+            auto& o = owner[members[m].ref.track.value];
+            if (o.empty())
+                o.assign(trace.track(members[m].ref.track).size(), kNone);
+            o[members[m].ref.index.value] = m;
+        }
+        std::vector<std::pair<std::uint32_t, model::SliceRef>> launched; // (member, kernel)
+        for (const model::Flow& f : trace.flows()) {
+            if (f.kind != model::FlowKind::Launch)
+                continue;
+            const auto& o = owner[f.from.track.value];
+            if (o.empty())
+                continue;
+            const model::Track& to = trace.track(f.to.track);
+            if (!isDeviceTrack(to) || to.category(f.to.index.value) != SliceCategory::Kernel)
+                continue;
+            const model::Track& host = trace.track(f.from.track);
+            model::SliceIndex i = f.from.index;
+            for (std::size_t guard = 0; i.isValid() && guard <= host.depthCount(); ++guard) {
+                if (o[i.value] != kNone) {
+                    launched.emplace_back(o[i.value], f.to);
+                    break;
+                }
+                i = host.parent(i.value);
+            }
+        }
+        // Group by member with a counting sort (members are few per kernel, kernels are many).
+        std::vector<std::uint32_t> start(members.size() + 1, 0);
+        for (const auto& [m, k] : launched)
+            ++start[m + 1];
+        for (std::size_t m = 0; m < members.size(); ++m)
+            start[m + 1] += start[m];
+        std::vector<model::SliceRef> byMember(launched.size());
+        {
+            std::vector<std::uint32_t> fill(start.begin(), start.end() - 1);
+            for (const auto& [m, k] : launched)
+                byMember[fill[m]++] = k;
+        }
+        IntervalList spans;
+        for (std::uint32_t m = 0; m < members.size(); ++m) {
+            const Member& mem = members[m];
+            for (std::uint32_t k = start[m]; k < start[m + 1]; ++k) {
+                auto& flags = claimed[byMember[k].track.value];
+                if (byMember[k].index.value < flags.size())
+                    flags[byMember[k].index.value] = true;
+            }
+            if (!mem.removable)
+                continue;
+            PatternState& st = stateFor(pending[mem.chain].pattern);
+            ++st.removedOps;
+            if (start[m] == start[m + 1]) {
                 // The op launched nothing on a device run: it ran on the host, and its own time is what goes.
-                const model::Track& t = trace.track(r.track);
-                st.acc.addLoss(t.ts(r.index.value), t.end(r.index.value));
+                const model::Track& t = trace.track(mem.ref.track);
+                st.acc.addLoss(t.ts(mem.ref.index.value), t.end(mem.ref.index.value));
                 continue;
             }
-            IntervalList spans;
-            for (const model::SliceRef& kr : kernels) {
-                const model::Track& kt = trace.track(kr.track);
-                spans.push_back({kt.ts(kr.index.value), kt.end(kr.index.value)});
-                st.acc.addEvent(kr);
+            spans.clear();
+            for (std::uint32_t k = start[m]; k < start[m + 1]; ++k) {
+                const model::Track& kt = trace.track(byMember[k].track);
+                spans.push_back({kt.ts(byMember[k].index.value), kt.end(byMember[k].index.value)});
+                st.acc.addEvent(byMember[k]);
             }
-            for (const Interval& s : unite(std::move(spans)))
-                st.acc.addLoss(s.start, s.end);
+            for (const Interval& sp : unite(spans))
+                st.acc.addLoss(sp.start, sp.end);
         }
     };
 
@@ -260,13 +323,15 @@ PassOutput UnfusedChainPass::run(const model::Trace& trace, const AnalysisOption
                     parent = t.parent(i);
                 }
                 const std::string_view name = trace.str(t.sliceName(i));
-                const ChainRole role = chainRole(normalizeOpType(name));
+                const ChainRole role = opTypes.roleOf(t.sliceName(i));
                 sawCandidates = sawCandidates || role == ChainRole::Conv || role == ChainRole::MatMul;
                 seq.push_back({role, {t.id, model::SliceIndex(i)}, !name.empty() && name.back() == '_'});
             }
             flush();
         }
     }
+
+    resolvePending();
 
     // 2. Device tasks and layers in execution order. RKNN layers alternate between the NPU track and a
     // CPU track, so all layers form one sequence; elsewhere each device stream is its own sequence.
@@ -283,7 +348,7 @@ PassOutput UnfusedChainPass::run(const model::Trace& trace, const AnalysisOption
             if (c != SliceCategory::Kernel && c != SliceCategory::FallbackOp && c != SliceCategory::Other)
                 continue;
             const model::SliceRef ref {t.id, model::SliceIndex(i)};
-            const ChainRole role = chainRole(normalizeOpType(rawOpType(trace, ref)));
+            const ChainRole role = opTypes.roleOf(opTypes.opType(ref));
             sawCandidates = sawCandidates || role == ChainRole::Conv || role == ChainRole::MatMul;
             seq.push_back({role, ref, false});
         }
@@ -304,14 +369,16 @@ PassOutput UnfusedChainPass::run(const model::Trace& trace, const AnalysisOption
         for (const Chain& c : findChains(seq)) {
             bool covered = false;
             for (std::size_t k = c.first; k < c.end && !covered; ++k)
-                covered = claimed.count(seq[k].ref) > 0;
+                covered = isClaimed(seq[k].ref);
             if (!covered)
                 record(seq, c, false);
         }
     }
 
-    if (!sawCandidates && !activity.hasDeviceWork && trace.categoryCount(SliceCategory::HostOp) == 0) {
-        out.notAssessedReason = "the trace has neither framework ops nor device tasks with operator types";
+    if (!sawCandidates && !deviceWork && trace.categoryCount(SliceCategory::HostOp) == 0) {
+        out.notAssessedReason = rknn ? "the RKNN output has no per-layer table (perf_debug was off), so the layer "
+                                       "sequence is unknown"
+                                     : "the trace has neither framework ops nor device tasks with operator types";
         return out;
     }
     for (std::size_t p = 0; p < kPatternCount; ++p) {
@@ -326,7 +393,7 @@ PassOutput UnfusedChainPass::run(const model::Trace& trace, const AnalysisOption
             + (pattern == kMatMulAddAct ? "add/activation" : pattern == kConvAct ? "activation"
                                                          : pattern == kConvBn   ? "BatchNorm"
                                                                                 : "BatchNorm/activation")
-            + (rknn ? " layers" : " kernels");
+            + (rknn ? " layers" : deviceWork ? " kernels" : " ops");
         f.details.push_back({"pattern", std::string(kPatternKeys[p])});
         f.details.push_back({"chains", static_cast<std::int64_t>(f.occurrences)});
         f.details.push_back({"removable_ops", st.removedOps});

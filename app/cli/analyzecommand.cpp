@@ -60,7 +60,8 @@ void printText(const model::Trace& trace, const analysis::AnalysisResult& result
     std::printf("%s\n", trace.metadata().sourcePath.c_str());
     std::printf("  format %s, analysed %s over %s\n\n", trace.metadata().format.c_str(),
                 formatDuration(result.analysedNs).c_str(),
-                synthetic ? "the whole trace (no step markers)" : (std::to_string(steps.size()) + " steps").c_str());
+                synthetic ? "the whole trace (no step markers)"
+                          : (std::to_string(steps.size()) + (steps.size() == 1 ? " step" : " steps")).c_str());
     if (result.findings.empty()) {
         std::printf("No findings.\n");
     } else {
@@ -83,8 +84,9 @@ void printText(const model::Trace& trace, const analysis::AnalysisResult& result
     for (std::size_t i = 0; i < result.findings.size(); ++i) {
         const analysis::Finding& f = result.findings[i];
         std::printf("\n%zu. %s\n", i + 1, f.title.c_str());
-        std::printf("   %s: %s lost (%s), %llu occurrences\n", f.kind.c_str(), formatDuration(f.lostNs).c_str(),
-                    formatPercent(f.lostFraction).c_str(), static_cast<unsigned long long>(f.occurrences));
+        std::printf("   %s: %s lost (%s), %llu %s\n", f.kind.c_str(), formatDuration(f.lostNs).c_str(),
+                    formatPercent(f.lostFraction).c_str(), static_cast<unsigned long long>(f.occurrences),
+                    f.occurrences == 1 ? "occurrence" : "occurrences");
         if (!f.perStep.empty() && !synthetic) {
             std::string line;
             const std::size_t shown = std::min<std::size_t>(f.perStep.size(), 6);
