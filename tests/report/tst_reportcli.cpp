@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: MIT
+// timesink-cli's output plumbing, end to end: the export command and report destinations (-o, --format,
+// format from the extension, atomic writes, refusing to overwrite an input) with their exit codes.
+#include "perfettodecoder.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace timesink::testing;
+
+namespace {
+
+const QString kFixture = QStringLiteral(TIMESINK_FIXTURES_DIR "/torch/hta_a100_cuda_event_sync_trace.json.gz");
+
+struct Run
+{
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+Run runCli(const QStringList& args)
+{
+    QProcess p;
+    p.start(QStringLiteral(TIMESINK_CLI), args);
+    Run r;
+    if (!p.waitForFinished(120'000))
+        return r;
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = p.readAllStandardOutput();
+    r.err = p.readAllStandardError();
+    return r;
+}
+
+QByteArray readFile(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+} // namespace
+
+class TestReportCli : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void exportFormatsByExtension_data()
+    {
+        QTest::addColumn<QString>("fileName");
+        QTest::addColumn<QStringList>("extra");
+        QTest::addColumn<bool>("perfetto");
+        QTest::newRow("pftrace") << "t.pftrace" << QStringList() << true;
+        QTest::newRow("json") << "t.json" << QStringList() << false;
+        QTest::newRow("--format beats the extension") << "t.bin" << QStringList {QStringLiteral("--format"), QStringLiteral("pftrace")} << true;
+    }
+    void exportFormatsByExtension()
+    {
+        QFETCH(QString, fileName);
+        QFETCH(QStringList, extra);
+        QFETCH(bool, perfetto);
+        QTemporaryDir dir;
+        const QString out = dir.filePath(fileName);
+        const Run r = runCli(QStringList {QStringLiteral("export"), kFixture, QStringLiteral("-o"), out} + extra);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QByteArray bytes = readFile(out);
+        QVERIFY(!bytes.isEmpty());
+        if (perfetto) {
+            const Decoded d = decode(bytes.toStdString());
+            QVERIFY2(d.error.empty(), d.error.c_str());
+            QVERIFY(!d.slices.empty());
+        } else {
+            const auto j = nlohmann::json::parse(bytes.toStdString(), nullptr, false);
+            QVERIFY(!j.is_discarded());
+            QVERIFY(j.at("traceEvents").size() > 0);
+        }
+        // Nothing but the output is left in the folder (the temporary file was renamed).
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 1);
+    }
+
+    void exportErrors_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("no -o") << QStringList {QStringLiteral("export"), kFixture} << 1 << "usage:";
+        QTest::newRow("unknown extension") << QStringList {QStringLiteral("export"), kFixture, QStringLiteral("-o"), QStringLiteral("OUT/t.txt")} << 1
+                                           << "cannot tell the format";
+        QTest::newRow("unknown --format") << QStringList {QStringLiteral("export"), kFixture, QStringLiteral("-o"), QStringLiteral("OUT/t.json"),
+                                                          QStringLiteral("--format"), QStringLiteral("svg")}
+                                          << 1 << "unknown format 'svg'";
+        QTest::newRow("overwrite the input") << QStringList {QStringLiteral("export"), QStringLiteral("OUT/in.json"), QStringLiteral("-o"), QStringLiteral("OUT/in.json")}
+                                             << 1 << "refusing to overwrite the input";
+        QTest::newRow("missing input") << QStringList {QStringLiteral("export"), QStringLiteral("OUT/none.json"), QStringLiteral("-o"), QStringLiteral("OUT/t.json")}
+                                       << 2 << "none.json";
+        QTest::newRow("missing output folder") << QStringList {QStringLiteral("export"), kFixture, QStringLiteral("-o"), QStringLiteral("OUT/no/dir/t.json")}
+                                               << 2 << "cannot create a file in";
+    }
+    void exportErrors()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(int, exitCode);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        const QByteArray input = readFile(kFixture);
+        {
+            QFile in(dir.filePath(QStringLiteral("in.json")));
+            QVERIFY(in.open(QIODevice::WriteOnly));
+            in.write(input);
+        }
+        for (QString& a : args)
+            a.replace(QStringLiteral("OUT"), dir.path());
+        const Run r = runCli(args);
+        QCOMPARE(r.exitCode, exitCode);
+        QVERIFY2(r.err.contains(message.toUtf8()), r.err.constData());
+        // The input is never touched.
+        QCOMPARE(readFile(dir.filePath(QStringLiteral("in.json"))), input);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestReportCli)
+#include "tst_reportcli.moc"
