@@ -2,6 +2,7 @@
 #include "analyzecommand.h"
 
 #include "clicommon.h"
+#include "reportdestination.h"
 
 #include "analysis/pass.h"
 #include "report/reportjson.h"
@@ -17,13 +18,19 @@ namespace timesink::cli {
 namespace {
 
 constexpr const char* kAnalyzeUsage
-    = "usage: timesink-cli analyze PATH [--format text|json] [--min-lost-ms X] [--fail-above PERCENT]\n"
+    = "usage: timesink-cli analyze PATH [--format text|json|md|html|csv] [-o FILE] [--min-lost-ms X]\n"
+      "                             [--fail-above PERCENT]\n"
       "                             [--bubble-threshold-us X] [--tiny-kernel-us X] [--small-copy-kb X]\n";
 
 constexpr const char* kAnalyzeHelp = R"(Finds where the time of a training or inference run goes and ranks the causes by lost time.
 
 Options:
-  --format text|json        text: ranked table plus explanations (default); json: the timesink.report/1 object
+  --format text|json|md|html|csv
+                            text: ranked table plus explanations (default); json: the timesink.report/1 object;
+                            md: Markdown for a ticket; html: one self-contained page with charts; csv: the findings
+                            (docs/report-schema.md)
+  -o FILE                   write the report to FILE (format from its extension unless --format says); written
+                            atomically, never over the input
   --min-lost-ms X           drop findings that lose less than X ms (default 0)
   --fail-above PERCENT      exit with code 3 when the findings together lose more than PERCENT of the
                             analysed time (CI gate)
@@ -117,7 +124,7 @@ int runAnalyze(int argc, char** argv)
 {
     Arguments args;
     std::string error;
-    const std::vector<std::string> valued = {"--format",         "--min-lost-ms",    "--fail-above",
+    const std::vector<std::string> valued = {"--format", "-o", "--min-lost-ms", "--fail-above",
                                              "--bubble-threshold-us", "--tiny-kernel-us", "--small-copy-kb"};
     if (!parseArguments(argc, argv, 2, valued, {"--help", "-h"}, args, error)) {
         std::cerr << "timesink-cli analyze: " << error << '\n' << kAnalyzeUsage;
@@ -127,9 +134,18 @@ int runAnalyze(int argc, char** argv)
         std::cout << kAnalyzeUsage << '\n' << kAnalyzeHelp;
         return kExitOk;
     }
-    const std::string format = args.value("--format", "text");
-    if (args.positional.size() != 1 || (format != "text" && format != "json")) {
+    ReportDestination destination;
+    if (!resolveReportDestination(args, destination, error)) {
+        std::cerr << "timesink-cli analyze: " << error << '\n' << kAnalyzeUsage;
+        return kExitUsage;
+    }
+    if (args.positional.size() != 1) {
         std::cerr << kAnalyzeUsage;
+        return kExitUsage;
+    }
+    const std::filesystem::path inputs[] = {args.positional.front()};
+    if (!checkReportDestination(destination, inputs, error)) { // before the load, so a typo costs nothing
+        std::cerr << "timesink-cli analyze: " << error << '\n';
         return kExitUsage;
     }
     analysis::AnalysisOptions options;
@@ -172,14 +188,18 @@ int runAnalyze(int argc, char** argv)
         return exitCode;
     analysis::CancelToken cancel;
     const analysis::AnalysisResult result = analysis::analyze(*trace, options, cancel);
-    if (format == "json") {
-        std::cout << report::analysisReportJson(*trace, result, options)
-                         .dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace)
-                  << '\n';
-    } else {
+    if (destination.text) {
         printText(*trace, result);
+        std::cout.flush();
+    } else {
+        report::ReportOptions reportOptions;
+        reportOptions.generator = "timesink-cli " TIMESINK_VERSION;
+        reportOptions.analysisOptions = options;
+        if (const int written = emitReport(report::buildReportModel(*trace, result, reportOptions), destination,
+                                           inputs, "analyze");
+            written != kExitOk)
+            return written;
     }
-    std::cout.flush();
     if (failAbove && report::totalLostFraction(result) * 100.0 > *failAbove) {
         std::cerr << "timesink-cli analyze: lost " << formatPercent(report::totalLostFraction(result))
                   << " of the analysed time, above --fail-above " << *failAbove << "%\n";

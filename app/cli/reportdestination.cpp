@@ -48,6 +48,12 @@ bool resolveReportDestination(const Arguments& args, ReportDestination& out, std
     return true;
 }
 
+bool checkReportDestination(const ReportDestination& destination, std::span<const std::filesystem::path> inputs,
+                            std::string& error)
+{
+    return !destination.file || report::checkOutputPath(*destination.file, inputs, error);
+}
+
 int emitReport(const report::ReportModel& model, const ReportDestination& destination,
                std::span<const std::filesystem::path> inputs, std::string_view command)
 {

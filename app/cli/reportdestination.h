@@ -29,6 +29,11 @@ struct ReportDestination
 /// Example: {"-o", "out/run.md"} → {text: false, format: Markdown, file: "out/run.md"}.
 bool resolveReportDestination(const Arguments& args, ReportDestination& out, std::string& error);
 
+/// False with `error` set when the destination file would overwrite one of `inputs` or is a folder
+/// (report::checkOutputPath); true for stdout. Commands call it before loading, so a typo costs nothing.
+bool checkReportDestination(const ReportDestination& destination, std::span<const std::filesystem::path> inputs,
+                            std::string& error);
+
 /// Writes a non-text report to the destination: stdout, or the file via an atomic write that refuses to
 /// overwrite any of `inputs`. Returns an exit code: kExitOk, kExitUsage (refused output path), or kExitInput
 /// when the file could not be written. Errors go to stderr prefixed with "timesink-cli COMMAND: ".
