@@ -219,7 +219,8 @@ PassOutput CpuFallbackPass::run(const model::Trace& trace, const AnalysisOptions
         const std::string n = std::to_string(f.occurrences);
         switch (source) {
         case Source::DeviceTask:
-            f.title = "AI_CPU fallback of " + op + ": " + formatMs(f.lostNs) + " (" + n + " tasks)";
+            f.title = "AI_CPU fallback of " + op + ": " + formatMs(f.lostNs) + " (" + n
+                + (f.occurrences == 1 ? " task)" : " tasks)");
             f.explanation = "These device tasks ran on the AI CPU, which is far slower than the AI Cores for "
                             "tensor work, and the stream waits for them.";
             break;
@@ -230,7 +231,8 @@ PassOutput CpuFallbackPass::run(const model::Trace& trace, const AnalysisOptions
                             "and the tensors travel between NPU and CPU memory around them.";
             break;
         case Source::RoundTrip:
-            f.title = "Host round trip in " + op + ": " + formatMs(f.lostNs) + " (" + n + " calls)";
+            f.title = "Host round trip in " + op + ": " + formatMs(f.lostNs) + " (" + n
+                + (f.occurrences == 1 ? " call)" : " calls)");
             f.explanation = "This framework op copied its inputs from the device to the host, computed on the host "
                             "and copied the result back, with the device idle or waiting in between.";
             break;
