@@ -49,6 +49,78 @@ class TestReportCli : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    void analyzeWritesEachFormat_data()
+    {
+        QTest::addColumn<QString>("fileName");
+        QTest::addColumn<QByteArray>("start");
+        QTest::newRow("json") << "r.json" << QByteArray("{\n  \"schema\": \"timesink.report/1\"");
+        QTest::newRow("md") << "r.md" << QByteArray("# Timesink bottleneck report\n");
+        QTest::newRow("html") << "r.HTML" << QByteArray("<!DOCTYPE html>");
+        QTest::newRow("csv") << "r.csv" << QByteArray("rank,kind,title,lost_ns,");
+    }
+    void analyzeWritesEachFormat()
+    {
+        QFETCH(QString, fileName);
+        QFETCH(QByteArray, start);
+        QTemporaryDir dir;
+        const QString out = dir.filePath(fileName);
+        const Run r = runCli({QStringLiteral("analyze"), kFixture, QStringLiteral("-o"), out});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY(r.out.isEmpty()); // the report went to the file, not to stdout
+        QVERIFY(readFile(out).startsWith(start));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 1);
+    }
+
+    void analyzeToStdoutAndGate()
+    {
+        const Run md = runCli({QStringLiteral("analyze"), kFixture, QStringLiteral("--format"), QStringLiteral("md")});
+        QCOMPARE(md.exitCode, 0);
+        QVERIFY(md.out.startsWith("# Timesink bottleneck report\n"));
+        QVERIFY(md.out.contains("| rank | kind | finding | lost | % | occurrences | steps |"));
+
+        // The CI gate still exits 3 after writing the report; the JSON says why.
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("gate.json"));
+        const Run gate = runCli({QStringLiteral("analyze"), kFixture, QStringLiteral("-o"), out,
+                                 QStringLiteral("--fail-above"), QStringLiteral("0")});
+        const auto j = nlohmann::json::parse(readFile(out).toStdString(), nullptr, false);
+        QVERIFY(!j.is_discarded());
+        const double lost = j.at("total_lost_fraction").get<double>();
+        QCOMPARE(gate.exitCode, lost > 0 ? 3 : 0);
+        QVERIFY(j.contains("steps") && j.contains("top_operators") && j.contains("findings"));
+    }
+
+    void analyzeDestinationErrors_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("unknown extension") << QStringList {QStringLiteral("-o"), QStringLiteral("OUT/r.txt")} << "cannot tell the report format";
+        QTest::newRow("unknown format") << QStringList {QStringLiteral("--format"), QStringLiteral("pdf")} << "unknown format 'pdf'";
+        QTest::newRow("text to a file") << QStringList {QStringLiteral("--format"), QStringLiteral("text"), QStringLiteral("-o"), QStringLiteral("OUT/r.md")}
+                                        << "text goes to the terminal";
+        QTest::newRow("over the input") << QStringList {QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("-o"), QStringLiteral("OUT/in.json")}
+                                        << "refusing to overwrite the input";
+    }
+    void analyzeDestinationErrors()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        const QByteArray input = readFile(kFixture);
+        {
+            QFile in(dir.filePath(QStringLiteral("in.json")));
+            QVERIFY(in.open(QIODevice::WriteOnly));
+            in.write(input);
+        }
+        for (QString& a : args)
+            a.replace(QStringLiteral("OUT"), dir.path());
+        const Run r = runCli(QStringList {QStringLiteral("analyze"), dir.filePath(QStringLiteral("in.json"))} + args);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains(message.toUtf8()), r.err.constData());
+        QCOMPARE(readFile(dir.filePath(QStringLiteral("in.json"))), input);
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 1);
+    }
+
     void exportFormatsByExtension_data()
     {
         QTest::addColumn<QString>("fileName");
