@@ -378,6 +378,47 @@ private Q_SLOTS:
         QCOMPARE(lostOf(r, "cpu_fallback"), TimeNs(130));
     }
 
+    // A framework op that round-trips through the host on a GPU run: aten::nonzero [0,1000) launches a DtoH
+    // copy [30,80) and, after host-only work, an HtoD copy [920,960), with no kernel in between. Lost = the
+    // op's host time outside the copies (30 + 840 + 40) plus the copies (50 + 40) = 1000. The same op
+    // launching a kernel between the copies is not a fallback.
+    void hostRoundTripFallback_data()
+    {
+        QTest::addColumn<bool>("kernelBetween");
+        QTest::addColumn<qint64>("lost");
+        QTest::newRow("round trip") << false << qint64(1000);
+        QTest::newRow("kernel in between") << true << qint64(0);
+    }
+    void hostRoundTripFallback()
+    {
+        QFETCH(bool, kernelBetween);
+        QFETCH(qint64, lost);
+        TraceBuilder b;
+        b.metadata().format = "kineto";
+        const auto host = b.hostThread();
+        const auto gpu = b.deviceStream(0, 7);
+        b.step(host, 1, 0, 2000);
+        b.slice(host, SliceCategory::HostOp, "aten::nonzero", 0, 1000);
+        const auto d2h = b.memcpy(gpu, MemcpyDirection::DeviceToHost, HostMemoryKind::Pageable, 30, 50);
+        launch(b, host, d2h, 10, 10, "cudaMemcpyAsync");
+        if (kernelBetween) {
+            const auto k = b.slice(gpu, SliceCategory::Kernel, "nonzero_kernel", 500, 10);
+            launch(b, host, k, 400, 5);
+        }
+        const auto h2d = b.memcpy(gpu, MemcpyDirection::HostToDevice, HostMemoryKind::Pageable, 920, 40);
+        launch(b, host, h2d, 900, 10, "cudaMemcpyAsync");
+        const AnalysisResult r = run(b.finalize());
+        const Finding* f = withDetail(r, "cpu_fallback", "source", "host_round_trip");
+        QCOMPARE(f ? f->lostNs : 0, TimeNs(lost));
+        if (f != nullptr) {
+            QCOMPARE(detailString(*f, "op"), std::string("aten::nonzero"));
+            QCOMPARE(detailString(*f, "copy_ns"), std::string("90"));
+            QCOMPARE(detailString(*f, "copies"), std::string("2"));
+            QCOMPARE(f->occurrences, std::uint64_t(1));
+            QCOMPARE(f->platform, Platform::PyTorchCuda);
+        }
+    }
+
     // RKNN table: InputOperator (CPU) 4, ConvRelu (NPU) 96, Conv 50, BatchNormalization 20, Relu 10 (NPU),
     // Transpose (CPU) 590, OutputOperator (CPU) 10. Only the Transpose is a fallback (590); the unfused
     // Conv → BN → Relu costs the BN and Relu layers (30); the fused ConvRelu is no chain.
