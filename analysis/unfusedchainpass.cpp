@@ -298,36 +298,55 @@ PassOutput UnfusedChainPass::run(const model::Trace& trace, const AnalysisOption
         }
     };
 
-    // 1. Framework ops: sibling HostOps (same parent) on each host thread.
+    // 1. Framework ops: consecutive framework ops with the same framework parent (the nearest enclosing
+    // HostOp) on each host thread. Python frames, module annotations and step markers in between are
+    // transparent: with with_stack=True, aten::conv2d and aten::relu_ sit under different Python frames
+    // yet run one after the other.
+    constexpr std::uint32_t kTopLevel = static_cast<std::uint32_t>(-1);
     for (const model::Track& t : trace.tracks()) {
-        if (isDeviceTrack(t) || t.role == model::TrackRole::Counter)
+        if (isDeviceTrack(t) || t.role == model::TrackRole::Counter || t.empty())
             continue;
-        for (std::size_t d = 0; d < t.depthCount(); ++d) {
-            if (cancel.cancelled())
-                return out;
-            const auto idx = t.slicesAtDepth(d);
-            std::vector<Element> seq;
-            model::SliceIndex parent;
-            auto flush = [&]() {
-                if (seq.size() >= 2) {
-                    for (const Chain& c : findChains(seq))
-                        record(seq, c, true);
-                }
-                seq.clear();
-            };
-            for (std::uint32_t i : idx) {
-                if (t.category(i) != SliceCategory::HostOp)
-                    continue;
-                if (t.parent(i) != parent) {
-                    flush();
-                    parent = t.parent(i);
-                }
-                const std::string_view name = trace.str(t.sliceName(i));
-                const ChainRole role = opTypes.roleOf(t.sliceName(i));
-                sawCandidates = sawCandidates || role == ChainRole::Conv || role == ChainRole::MatMul;
-                seq.push_back({role, {t.id, model::SliceIndex(i)}, !name.empty() && name.back() == '_'});
+        if (cancel.cancelled())
+            return out;
+        // Parents precede their children in (ts, -dur) order, so one forward pass resolves the framework
+        // parent of every slice from its direct parent's.
+        std::vector<std::uint32_t> frameworkParent(t.size(), kTopLevel);
+        std::vector<Element> topLevel;
+        std::vector<std::pair<std::uint32_t, std::uint32_t>> nested; // (framework parent, slice)
+        for (std::uint32_t i = 0; i < t.size(); ++i) {
+            const model::SliceIndex p = t.parent(i);
+            if (p.isValid() && p.value < i)
+                frameworkParent[i] = t.category(p.value) == SliceCategory::HostOp ? p.value
+                                                                                    : frameworkParent[p.value];
+            if (t.category(i) != SliceCategory::HostOp)
+                continue;
+            if (frameworkParent[i] == kTopLevel)
+                topLevel.push_back({ChainRole::None, {t.id, model::SliceIndex(i)}, false});
+            else
+                nested.emplace_back(frameworkParent[i], i);
+        }
+        std::sort(nested.begin(), nested.end()); // by parent, then by slice index (= time order)
+        std::vector<Element> seq;
+        auto scan = [&](std::vector<Element>& ops) {
+            for (Element& e : ops) {
+                const model::StringId nameId = t.sliceName(e.ref.index.value);
+                const std::string_view name = trace.str(nameId);
+                e.role = opTypes.roleOf(nameId);
+                e.inPlace = !name.empty() && name.back() == '_';
+                sawCandidates = sawCandidates || e.role == ChainRole::Conv || e.role == ChainRole::MatMul;
             }
-            flush();
+            if (ops.size() >= 2) {
+                for (const Chain& c : findChains(ops))
+                    record(ops, c, true);
+            }
+        };
+        scan(topLevel);
+        for (std::size_t k = 0; k < nested.size();) {
+            seq.clear();
+            const std::uint32_t parent = nested[k].first;
+            for (; k < nested.size() && nested[k].first == parent; ++k)
+                seq.push_back({ChainRole::None, {t.id, model::SliceIndex(nested[k].second)}, false});
+            scan(seq);
         }
     }
 
