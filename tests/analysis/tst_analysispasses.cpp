@@ -499,6 +499,26 @@ private Q_SLOTS:
         QVERIFY(cba->recommendation.find("fuse_modules") != std::string::npos);
     }
 
+    // with_stack=True: aten::conv2d [10,90) and aten::relu_ [105,125) sit under different Python frames; the
+    // frames are transparent, so they still form a Conv-ReLU chain (lost 20). An op nested in another framework
+    // op (aten::convolution under aten::conv2d) is not a sibling of aten::relu_.
+    void pythonFramesAreTransparent()
+    {
+        TraceBuilder b;
+        const auto host = b.hostThread();
+        b.step(host, 1, 0, 200);
+        b.slice(host, SliceCategory::PythonFrame, "torch/nn/modules/conv.py(459): forward", 0, 100);
+        b.slice(host, SliceCategory::HostOp, "aten::conv2d", 10, 80);
+        b.slice(host, SliceCategory::HostOp, "aten::convolution", 11, 78);
+        b.slice(host, SliceCategory::PythonFrame, "torch/nn/functional.py(1460): relu", 100, 30);
+        b.slice(host, SliceCategory::HostOp, "aten::relu_", 105, 20);
+        const AnalysisResult r = run(b.finalize());
+        const Finding* ca = withDetail(r, "unfused_chain", "pattern", "conv_act");
+        QVERIFY(ca);
+        QCOMPARE(ca->lostNs, TimeNs(20));
+        QCOMPARE(ca->occurrences, std::uint64_t(1));
+    }
+
     // On a device run the lost time of a framework chain is the device time of the kernels the BN and ReLU
     // ops launched (30 + 10), and the same kernels are not counted again as a device-task chain.
     void unfusedFrameworkChainOnDevice()
