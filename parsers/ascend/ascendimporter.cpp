@@ -214,6 +214,8 @@ int AscendImporter::probe(const SourceProbe& source) const
         role = ascendCsvRoleFromHeader(head);
     if (head.substr(0, kSqliteMagic.size()) == kSqliteMagic)
         return role == "database" ? 95 : 50; // any other SQLite file: checked for msprof tables on import
+    if (role == "database")
+        return 20; // named like an msprof export but not SQLite: claim it to say so clearly
     if (role == "kernel_details" || role == "op_summary" || role == "task_time")
         return 90;
     if (headHasAscendTimelineMarkers(head))
@@ -425,7 +427,7 @@ ImportResult AscendImporter::import(const SourceProbe& source, const ImportOptio
                 for (const auto& [core, v] : byCore) {
                     const std::int64_t rows = rowsByCore.count(core) ? rowsByCore[core] : 0;
                     if (rows != v.first) {
-                        b.warn("csv_disagree", fileName(bundle.opStatistic) + " counts " + std::to_string(v.first)
+                        b.warn("op_statistic_mismatch", fileName(bundle.opStatistic) + " counts " + std::to_string(v.first)
                                                    + " " + core + " tasks but " + kernelFiles + " has "
                                                    + std::to_string(rows));
                     }
@@ -434,7 +436,7 @@ ImportResult AscendImporter::import(const SourceProbe& source, const ImportOptio
             const auto cpu = byCore.find("AI_CPU");
             const std::int64_t statCpu = cpu == byCore.end() ? 0 : cpu->second.first;
             if (joinedKernels && deviceTasks > 0 && static_cast<std::uint64_t>(statCpu) != fallbackTasks) {
-                b.warn("csv_disagree", fileName(bundle.opStatistic) + " counts " + std::to_string(statCpu)
+                b.warn("op_statistic_mismatch", fileName(bundle.opStatistic) + " counts " + std::to_string(statCpu)
                                            + " AI_CPU tasks but the timeline has " + std::to_string(fallbackTasks));
             }
         }
@@ -455,7 +457,7 @@ ImportResult AscendImporter::import(const SourceProbe& source, const ImportOptio
                     const bool known = std::any_of(timelineSteps.begin(), timelineSteps.end(),
                                                    [&](std::int64_t n) { return std::to_string(n) == r.step; });
                     if (!known) {
-                        b.warn("csv_disagree", fileName(bundle.stepTraceTime) + " lists step " + r.step
+                        b.warn("step_trace_mismatch", fileName(bundle.stepTraceTime) + " lists step " + r.step
                                                    + " but " + timelineSource + " has no ProfilerStep#" + r.step);
                     }
                 }

@@ -164,6 +164,17 @@ private:
             f.fromTid = tid;
             f.fromTs = e.ts;
         } else {
+            if (f.hasEnd) {
+                AscendTimeline::PendingFlow extra;
+                extra.cat = f.cat;
+                extra.hasEnd = true;
+                extra.toPid = pid;
+                extra.toTid = tid;
+                extra.toTs = e.ts;
+                extra.bindEnclosing = e.bp == "e";
+                m_t.m_extraFlowEnds.emplace_back(std::move(key), extra);
+                return;
+            }
             f.hasEnd = true;
             f.toPid = pid;
             f.toTid = tid;
@@ -331,15 +342,29 @@ void AscendTimeline::finish()
     const model::StringId catHostToDevice = m_b.intern("HostToDevice");
     std::unordered_map<Key, Key, KeyHash> launchedBy;  // device task (pid, tid, ts) → framework op flow start
     std::unordered_map<Key, Key, KeyHash> calledFrom;  // device task → CANN API flow start
-    for (const auto& [id, f] : m_flows) {
-        (void)id;
+    // Extra ends take their start from the flow they share an id with.
+    for (auto& [key, extra] : m_extraFlowEnds) {
+        if (auto it = m_flows.find(key); it != m_flows.end() && it->second.hasStart) {
+            extra.hasStart = true;
+            extra.fromPid = it->second.fromPid;
+            extra.fromTid = it->second.fromTid;
+            extra.fromTs = it->second.fromTs;
+        }
+    }
+    auto allFlows = [&](auto&& fn) {
+        for (const auto& entry : m_flows)
+            fn(entry.second);
+        for (const auto& entry : m_extraFlowEnds)
+            fn(entry.second);
+    };
+    allFlows([&](const PendingFlow& f) {
         if (!f.hasStart || !f.hasEnd)
-            continue;
+            return;
         if (f.cat == catAsyncNpu)
             launchedBy.emplace(Key {f.toPid, f.toTid, f.toTs}, Key {f.fromPid, f.fromTid, f.fromTs});
         else if (f.cat == catHostToDevice)
             calledFrom.emplace(Key {f.toPid, f.toTid, f.toTs}, Key {f.fromPid, f.fromTid, f.fromTs});
-    }
+    });
 
     // Lanes decided once all process names are known.
     std::vector<Lane> lanes(m_events.size());
@@ -482,23 +507,22 @@ void AscendTimeline::finish()
     const model::StringId catFwdBwd = m_b.intern("fwdbwd");
     std::uint64_t incomplete = 0;
     std::uint64_t noSlices = 0;
-    for (const auto& [id, f] : m_flows) {
-        (void)id;
+    allFlows([&](const PendingFlow& f) {
         if (!f.hasStart || !f.hasEnd) {
             ++incomplete;
-            continue;
+            return;
         }
         auto from = trackOf.find({f.fromPid, f.fromTid});
         auto to = trackOf.find({f.toPid, f.toTid});
         if (from == trackOf.end() || to == trackOf.end()) {
             ++noSlices;
-            continue;
+            return;
         }
         const model::FlowKind kind = f.cat == catFwdBwd ? model::FlowKind::ForwardBackward
             : (f.cat == catAsyncNpu || f.cat == catHostToDevice) ? model::FlowKind::Launch
                                                                    : model::FlowKind::Other;
         m_b.addFlowAt(from->second, f.fromTs, to->second, f.toTs, kind, f.bindEnclosing);
-    }
+    });
     if (incomplete)
         m_b.warn("flow_incomplete", "flows with only a start or only an end event were skipped", incomplete);
     if (noSlices)
@@ -521,6 +545,7 @@ void AscendTimeline::finish()
     m_argPool.shrink_to_fit();
     m_counters.clear();
     m_flows.clear();
+    m_extraFlowEnds.clear();
 }
 
 } // namespace timesink::parsers

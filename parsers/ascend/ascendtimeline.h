@@ -115,6 +115,8 @@ private:
     std::vector<model::Arg> m_argPool;
     std::vector<PendingCounter> m_counters;
     std::unordered_map<std::string, PendingFlow> m_flows; // by cat + '\x1f' + id (ids stay text: may exceed 64 bits)
+    /// Further `f` ends of a flow id (one launch feeding several device tasks), as (key, copy with that end).
+    std::vector<std::pair<std::string, PendingFlow>> m_extraFlowEnds;
     std::unordered_map<std::int64_t, std::string> m_processNames;
     std::unordered_map<std::int64_t, std::string> m_processLabels;
     std::map<std::pair<std::int64_t, std::int64_t>, std::string> m_threadNames;

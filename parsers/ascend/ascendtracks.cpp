@@ -77,7 +77,9 @@ model::TrackId AscendTracks::overlap(std::int32_t device, std::string_view lane)
 
 model::TrackId AscendTracks::counter(std::string_view process, std::string_view series, std::int32_t device)
 {
-    const std::string name = std::string(process) + " " + std::string(series);
+    // "AI Core Freq (MHz)" already names its process; "HBM 0/Read (MB/s)" under "HBM" too.
+    const std::string name
+        = series.substr(0, process.size()) == process ? std::string(series) : std::string(process) + " " + std::string(series);
     TrackInfo info;
     info.name = name;
     info.processName = process;
