@@ -666,6 +666,38 @@ private Q_SLOTS:
         QCOMPARE(bubbles[0]->evidenceOmitted, std::uint64_t(2000));
     }
 
+    // Degenerate inputs: an empty trace, zero-length slices and steps, a step with no device work inside,
+    // overlapping step markers. Nothing may crash, no lost time may exceed the analysed time.
+    void degenerateTraces()
+    {
+        {
+            TraceBuilder b;
+            const AnalysisResult r = run(b.finalize());
+            QCOMPARE(r.analysedNs, TimeNs(0));
+            QVERIFY(r.findings.empty());
+            QVERIFY(notAssessed(r, "pipeline_bubble"));
+        }
+        {
+            TraceBuilder b;
+            const auto host = b.hostThread();
+            const auto gpu = b.deviceStream(0, 7);
+            b.step(host, 1, 0, 0);    // zero-length step
+            b.step(host, 2, 0, 500);  // overlaps step 1 entirely
+            b.step(host, 3, 400, 600); // overlaps step 2's end: windows become [0,400) and [400,1000)
+            b.slice(gpu, SliceCategory::Kernel, "zero", 100, 0);
+            b.slice(gpu, SliceCategory::Kernel, "k", 200, 100);
+            b.slice(host, SliceCategory::Dataloader, "enumerate(DataLoader)#x", 300, 0);
+            AnalysisOptions o;
+            o.bubbleThresholdNs = 1;
+            const AnalysisResult r = run(b.finalize(), o);
+            QCOMPARE(r.analysedNs, TimeNs(1000));
+            // Idle: [0,200) + [300,1000) = 900, all Python bubbles; the zero-length kernel keeps nothing busy.
+            QCOMPARE(lostOf(r, "pipeline_bubble"), TimeNs(900));
+            for (const Finding& f : r.findings)
+                QVERIFY(f.lostFraction <= 1.0);
+        }
+    }
+
     void registryIsStable()
     {
         std::vector<std::string> kinds;
