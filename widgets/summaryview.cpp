@@ -11,6 +11,7 @@
 #include <QGridLayout>
 #include <QHorizontalBarSeries>
 #include <QStackedBarSeries>
+#include <QRegularExpression>
 #include <QValueAxis>
 
 namespace timesink::widgets {
@@ -53,6 +54,26 @@ QColor activityColor(SummaryData::Activity a, bool dark)
     return dark ? QColor(70, 70, 76) : QColor(220, 220, 224);
 }
 
+/// A name short enough for an axis label: CUDA kernel names are whole C++ signatures
+/// ("void at::native::vectorized_elementwise_kernel<4, …>(int, …)"), so keep the function name and, when
+/// that is still long, its last qualified parts. The full name stays in the bar's tooltip.
+QString axisName(const std::string& full)
+{
+    QString name = QString::fromStdString(full).trimmed();
+    if (name.startsWith(QStringLiteral("void ")))
+        name = name.mid(5);
+    name.remove(QStringLiteral("(anonymous namespace)::"));
+    const qsizetype cut = name.indexOf(QRegularExpression(QStringLiteral("[<(]")));
+    if (cut > 0)
+        name = name.left(cut);
+    constexpr qsizetype kMax = 28;
+    while (name.size() > kMax && name.contains(QStringLiteral("::")))
+        name = name.mid(name.indexOf(QStringLiteral("::")) + 2);
+    if (name.size() > kMax)
+        name = name.left(kMax - 1) + QStringLiteral("…");
+    return name;
+}
+
 /// A horizontal bar chart of named durations in ms, largest on top.
 void fillNamedChart(QChart* chart, const std::vector<SummaryData::NamedTime>& items, const QString& setName,
                     const QColor& color)
@@ -63,9 +84,7 @@ void fillNamedChart(QChart* chart, const std::vector<SummaryData::NamedTime>& it
     double maxMs = 0;
     // Reverse: Qt draws the first category at the bottom.
     for (auto it = items.rbegin(); it != items.rend(); ++it) {
-        QString name = QString::fromStdString(it->name);
-        if (name.size() > 40)
-            name = name.left(38) + QStringLiteral("…");
+        QString name = axisName(it->name);
         // Categories must be unique; truncated names could collide.
         while (names.contains(name))
             name += QLatin1Char(' ');
@@ -79,6 +98,9 @@ void fillNamedChart(QChart* chart, const std::vector<SummaryData::NamedTime>& it
     chart->addSeries(series);
     auto* axisY = new QBarCategoryAxis();
     axisY->append(names);
+    QFont small = axisY->labelsFont();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    axisY->setLabelsFont(small);
     chart->addAxis(axisY, Qt::AlignLeft);
     series->attachAxis(axisY);
     auto* axisX = new QValueAxis();
@@ -98,11 +120,15 @@ SummaryView::SummaryView(QWidget* parent)
     , m_operators(makeView(this))
 {
     auto* grid = new QGridLayout(this);
-    grid->addWidget(m_steps, 0, 0, 1, 2);
+    // Operators get a full-height column: Qt Charts hides category labels that would overlap, and ten
+    // operator names need the height.
+    grid->addWidget(m_steps, 0, 0);
     grid->addWidget(m_lost, 1, 0);
-    grid->addWidget(m_operators, 1, 1);
+    grid->addWidget(m_operators, 0, 1, 2, 1);
     grid->setRowStretch(0, 3);
     grid->setRowStretch(1, 2);
+    grid->setColumnStretch(0, 3);
+    grid->setColumnStretch(1, 2);
     rebuild();
 }
 

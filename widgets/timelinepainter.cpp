@@ -130,56 +130,110 @@ void drawWideSlice(Frame& f, const model::Track& track, std::uint32_t i, double 
     }
 }
 
+/// Draws one depth row of a track from its index range [first, last) (in slicesAtDepth order).
+class DepthPainter
+{
+public:
+    DepthPainter(Frame& f, const model::Track& track, std::size_t depth, int y)
+        : m_f(f)
+        , m_track(track)
+        , m_levels(track.summaries(depth))
+        , m_indices(track.slicesAtDepth(depth))
+        , m_y(y)
+        , m_merger(f, y, TrackLayout::kDepthHeight)
+        , m_pxPerNs(static_cast<double>(f.width) / static_cast<double>(f.zoom.span()))
+    {
+    }
+
+    void draw(std::size_t first, std::size_t last)
+    {
+        m_first = first;
+        m_last = last;
+        // More slices than pixels: start from the coarsest summary level that still has at least one bucket
+        // per pixel, so the work follows the view width rather than the slice count.
+        const std::size_t n = last - first;
+        std::size_t bucketSize = 1;
+        int level = -1;
+        for (std::size_t l = 0; l < m_levels.size(); ++l) {
+            const std::size_t size = bucketSize * model::kSummaryFanout;
+            if (n / size < static_cast<std::size_t>(m_f.width))
+                break;
+            bucketSize = size;
+            level = static_cast<int>(l);
+        }
+        if (level < 0) {
+            for (std::size_t k = first; k < last; ++k)
+                drawSlice(k);
+            return;
+        }
+        const auto& buckets = m_levels[static_cast<std::size_t>(level)];
+        const std::size_t b1 = std::min(buckets.size(), (last - 1) / bucketSize + 1);
+        for (std::size_t b = first / bucketSize; b < b1; ++b)
+            drawBucket(level, b, bucketSize);
+    }
+
+private:
+    [[nodiscard]] double x(TimeNs t) const { return static_cast<double>(t - m_f.zoom.start()) * m_pxPerNs; }
+
+    void drawSlice(std::size_t k)
+    {
+        const std::uint32_t i = m_indices[k];
+        ++m_f.stats.slicesVisited;
+        const double xa = x(m_track.ts(i));
+        const double w = static_cast<double>(m_track.dur(i)) * m_pxPerNs;
+        if (w < TimelinePainter::kMergeWidthPx) {
+            m_merger.addNarrow(xa, xa + w, m_track.category(i), m_track.dur(i), 1);
+        } else {
+            m_merger.flush();
+            drawWideSlice(m_f, m_track, i, xa, xa + w, m_y, TrackLayout::kDepthHeight);
+        }
+    }
+
+    /// A bucket narrower than the merge width is drawn as one run; a wider one may hide gaps between its
+    /// slices (e.g. the idle time between two steps), so it is opened and its children drawn instead.
+    void drawBucket(int level, std::size_t b, std::size_t bucketSize)
+    {
+        const model::SummaryBucket& bucket = m_levels[static_cast<std::size_t>(level)][b];
+        ++m_f.stats.bucketsVisited;
+        if (bucket.end < m_f.zoom.start() || bucket.start > m_f.zoom.end())
+            return;
+        const double xa = x(bucket.start);
+        const double xb = x(bucket.end);
+        if (xb - xa < TimelinePainter::kMergeWidthPx) {
+            m_merger.addNarrow(xa, xb, bucket.dominant, bucket.busyNs, bucket.count);
+            return;
+        }
+        const std::size_t childSize = bucketSize / model::kSummaryFanout;
+        const std::size_t c0 = b * model::kSummaryFanout;
+        if (level == 0) {
+            const std::size_t k1 = std::min(m_last, (b + 1) * bucketSize);
+            for (std::size_t k = std::max(m_first, b * bucketSize); k < k1; ++k)
+                drawSlice(k);
+            return;
+        }
+        const auto& below = m_levels[static_cast<std::size_t>(level - 1)];
+        const std::size_t c1 = std::min(below.size(), c0 + model::kSummaryFanout);
+        for (std::size_t c = c0; c < c1; ++c)
+            drawBucket(level - 1, c, childSize);
+    }
+
+    Frame& m_f;
+    const model::Track& m_track;
+    const std::vector<std::vector<model::SummaryBucket>>& m_levels;
+    std::span<const std::uint32_t> m_indices;
+    int m_y;
+    RunMerger m_merger;
+    double m_pxPerNs;
+    std::size_t m_first = 0;
+    std::size_t m_last = 0;
+};
+
 void drawDepth(Frame& f, const model::Track& track, std::size_t depth, int y)
 {
-    const int h = TrackLayout::kDepthHeight;
-    const TimeNs t0 = f.zoom.start();
-    const TimeNs t1 = f.zoom.end();
-    const auto [first, last] = track.rangeAtDepth(depth, t0, t1);
+    const auto [first, last] = track.rangeAtDepth(depth, f.zoom.start(), f.zoom.end());
     if (first >= last)
         return;
-    const auto& levels = track.summaries(depth);
-    const std::size_t n = last - first;
-    RunMerger merger(f, y, h);
-
-    // More slices than pixels: draw summary buckets of the coarsest level that still has at least one
-    // bucket per pixel, so detail is not lost but work stays proportional to the width.
-    std::size_t bucketSize = 1;
-    int level = -1;
-    for (std::size_t l = 0; l < levels.size(); ++l) {
-        const std::size_t size = bucketSize * model::kSummaryFanout;
-        if (n / size < static_cast<std::size_t>(f.width))
-            break;
-        bucketSize = size;
-        level = static_cast<int>(l);
-    }
-    if (level >= 0) {
-        const auto& buckets = levels[static_cast<std::size_t>(level)];
-        const std::size_t b0 = first / bucketSize;
-        const std::size_t b1 = std::min(buckets.size(), (last - 1) / bucketSize + 1);
-        for (std::size_t b = b0; b < b1; ++b) {
-            const model::SummaryBucket& bucket = buckets[b];
-            ++f.stats.bucketsVisited;
-            merger.addNarrow(f.zoom.xAt(bucket.start), f.zoom.xAt(bucket.end), bucket.dominant, bucket.busyNs,
-                             bucket.count);
-        }
-        return;
-    }
-
-    const auto indices = track.slicesAtDepth(depth);
-    const double pxPerNs = static_cast<double>(f.width) / static_cast<double>(f.zoom.span());
-    for (std::size_t k = first; k < last; ++k) {
-        const std::uint32_t i = indices[k];
-        ++f.stats.slicesVisited;
-        const double xa = static_cast<double>(track.ts(i) - t0) * pxPerNs;
-        const double w = static_cast<double>(track.dur(i)) * pxPerNs;
-        if (w < TimelinePainter::kMergeWidthPx) {
-            merger.addNarrow(xa, xa + w, track.category(i), track.dur(i), 1);
-        } else {
-            merger.flush();
-            drawWideSlice(f, track, i, xa, xa + w, y, h);
-        }
-    }
+    DepthPainter(f, track, depth, y).draw(first, last);
 }
 
 void drawCounter(Frame& f, const model::Track& track, int y, int h, const QColor& color)

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <string>
 #include <tuple>
 
 namespace timesink::widgets {
@@ -31,31 +32,45 @@ int trackHeight(const model::Track& t)
 TrackLayout::TrackLayout(const model::Trace& trace)
     : m_trace(&trace)
 {
-    // Group key: host tracks by process, device tracks by (kind, index, process) so that an Ascend bundle's
-    // "Ascend Hardware" and "HCCL" planes of one device stay apart but sit next to each other.
-    using Key = std::tuple<int, int, int, std::string>;
-    std::map<Key, std::size_t> index;
+    // Groups are keyed by process name: an RKNN table's NPU rows and its CPU-fallback thread share their
+    // "process" and belong together; an Ascend bundle's "Ascend Hardware" and "HCCL" planes stay apart.
+    // Devices come first (most findings are about device time; host threads can be many rows deep), then
+    // by device index, then by name.
+    struct Pending
+    {
+        std::tuple<int, int, std::string> order;
+        Group group;
+    };
+    std::map<std::string, std::size_t, std::less<>> index;
+    std::vector<Pending> pending;
     for (const model::Track& t : trace.tracks()) {
+        // Tracks with nothing to draw (metadata-only processes, threads named but never used) are left out.
+        if (t.empty() && t.counterTimes().empty())
+            continue;
         const bool device = isDeviceTrack(t);
-        const Key key {device ? 1 : 0, device ? static_cast<int>(t.deviceKind) : 0, device ? t.deviceIndex : 0,
-                       std::string(trace.str(t.processName.isEmpty() ? t.processKey : t.processName))};
-        auto [it, inserted] = index.try_emplace(key, m_groups.size());
+        std::string name(trace.str(t.processName.isEmpty() ? t.processKey : t.processName));
+        auto [it, inserted] = index.try_emplace(name, pending.size());
         if (inserted) {
-            Group g;
-            g.device = device;
-            g.title = qs(std::get<3>(key));
-            if (g.title.isEmpty())
-                g.title = device ? QStringLiteral("device %1").arg(t.deviceIndex) : QStringLiteral("process");
-            m_groups.push_back(std::move(g));
+            Pending p;
+            p.group.device = device;
+            p.group.title = qs(name);
+            if (p.group.title.isEmpty())
+                p.group.title = device ? QStringLiteral("device %1").arg(t.deviceIndex) : QStringLiteral("process");
+            p.order = {device ? 0 : 1, device ? t.deviceIndex : 0, name};
+            pending.push_back(std::move(p));
         }
-        m_groups[it->second].tracks.push_back(t.id);
+        Pending& p = pending[it->second];
+        if (device) {
+            p.group.device = true;
+            std::get<0>(p.order) = 0;
+            std::get<1>(p.order) = std::max(std::get<1>(p.order), t.deviceIndex);
+        }
+        p.group.tracks.push_back(t.id);
     }
-    // Present groups in key order, not discovery order.
-    std::vector<Group> ordered;
-    ordered.reserve(m_groups.size());
-    for (const auto& [key, i] : index)
-        ordered.push_back(std::move(m_groups[i]));
-    m_groups = std::move(ordered);
+    std::stable_sort(pending.begin(), pending.end(),
+                     [](const Pending& a, const Pending& b) { return a.order < b.order; });
+    for (Pending& p : pending)
+        m_groups.push_back(std::move(p.group));
 
     for (Group& g : m_groups) {
         std::stable_sort(g.tracks.begin(), g.tracks.end(), [&trace](model::TrackId a, model::TrackId b) {

@@ -10,14 +10,15 @@
 namespace timesink::widgets {
 
 /// The vertical layout of a timeline: tracks grouped by process (host) or device, each group
-/// collapsible, each track one row per nesting depth. Row positions are computed once per change
+/// collapsible, each track one row per nesting depth; tracks with no slices and no counter samples are left
+/// out. Row positions are computed once per change
 /// (the geometry cache) so painting and hit testing only do binary searches.
 ///
-/// Order: host processes first (by name), then devices by kind and index; inside a group host threads,
+/// Order: devices first (by kind and index), then host processes by name; inside a group host threads,
 /// then compute streams, copy engines, communication planes, counters, by sort index, stream and name.
 ///
-/// Example: one host thread with 3 depths and one GPU stream with 1 depth gives rows
-///   [header "process 1" y=0 h=22] [thread y=22 h=3*18] [header "GPU 0" y=76 h=22] [stream y=98 h=18].
+/// Example: one GPU stream with 1 depth and one host thread with 3 depths give rows
+///   [header "GPU 0" y=0 h=22] [stream y=22 h=18] [header "process 1" y=42 h=22] [thread y=64 h=3*18].
 class TrackLayout
 {
 public:

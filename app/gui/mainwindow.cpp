@@ -7,6 +7,8 @@
 #include "widgets/timelineview.h"
 
 #include <QAction>
+#include <QGuiApplication>
+#include <QScreen>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDialog>
@@ -48,6 +50,7 @@ const QString kRecentKey = QStringLiteral("recentFiles");
 const QString kGeometryKey = QStringLiteral("window/geometry");
 const QString kStateKey = QStringLiteral("window/state");
 const QString kDarkKey = QStringLiteral("view/dark");
+const QString kTabKey = QStringLiteral("view/tab");
 
 QString megabytes(qint64 bytes)
 {
@@ -104,13 +107,17 @@ MainWindow::MainWindow(QWidget* parent)
     QSettings settings;
     restoreGeometry(settings.value(kGeometryKey).toByteArray());
     restoreState(settings.value(kStateKey).toByteArray());
+    m_tabs->setCurrentIndex(settings.value(kTabKey, 0).toInt());
     if (settings.value(kDarkKey, false).toBool()) {
         m_darkAction->setChecked(true);
         applyTheme(true);
     }
     updateRecentMenu();
-    if (!settings.contains(kGeometryKey))
-        resize(1400, 900);
+    if (!settings.contains(kGeometryKey)) {
+        const QRect screen = QGuiApplication::primaryScreen() ? QGuiApplication::primaryScreen()->availableGeometry()
+                                                              : QRect(0, 0, 1400, 900);
+        resize(screen.size() * 0.9);
+    }
 }
 
 MainWindow::~MainWindow()
@@ -334,6 +341,7 @@ void MainWindow::closeEvent(QCloseEvent* event)
     QSettings settings;
     settings.setValue(kGeometryKey, saveGeometry());
     settings.setValue(kStateKey, saveState());
+    settings.setValue(kTabKey, m_tabs->currentIndex());
     m_job->cancel();
     QMainWindow::closeEvent(event);
 }
@@ -373,6 +381,15 @@ void MainWindow::onLoadFinished(const TraceLoadJob::Outcome& outcome)
     }
     addRecentFile(outcome.loaded.path);
     showTrace(outcome.loaded);
+    if (m_initialFinding && *m_initialFinding < m_findings->rowCount())
+        m_findingsView->setCurrentIndex(m_findings->index(*m_initialFinding, 0));
+    if (m_initialView && m_current.trace) {
+        const model::TimeNs origin = m_current.trace->startNs();
+        m_timeline->showRange(origin + static_cast<model::TimeNs>(m_initialView->first * 1e6),
+                              origin + static_cast<model::TimeNs>(m_initialView->second * 1e6));
+    }
+    m_initialFinding.reset();
+    m_initialView.reset();
 }
 
 void MainWindow::onProgress(qint64 done, qint64 total, const QString& phase)
@@ -488,6 +505,12 @@ void MainWindow::showAbout()
                           "NPUs.</p><p>Built with Qt %2, running on Qt %3.</p>")
                            .arg(QStringLiteral(TIMESINK_VERSION), QStringLiteral(QT_VERSION_STR),
                                 QString::fromLatin1(qVersion())));
+}
+
+void MainWindow::setDarkPalette(bool dark)
+{
+    m_darkAction->setChecked(dark);
+    applyTheme(dark);
 }
 
 void MainWindow::applyTheme(bool dark)

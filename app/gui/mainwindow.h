@@ -44,6 +44,12 @@ public:
     void showTrace(LoadedTrace loaded);
 
     void setErrorReporter(ErrorReporter reporter) { m_reportError = std::move(reporter); }
+    /// After the next successful load, show [startMs, endMs] (ms from the trace start) instead of everything,
+    /// and/or select finding `row` (command line `--view`, `--finding`: links from reports into the GUI).
+    void setInitialView(double startMs, double endMs) { m_initialView = std::pair(startMs, endMs); }
+    void setInitialFinding(int row) { m_initialFinding = row; }
+    /// Switches between the dark palette and the style's light one (not saved in the settings).
+    void setDarkPalette(bool dark);
     [[nodiscard]] TraceLoadJob& loadJob() { return *m_job; }
     [[nodiscard]] widgets::TimelineView* timeline() const { return m_timeline; }
     [[nodiscard]] widgets::FindingsModel* findingsModel() const { return m_findings; }
@@ -79,6 +85,8 @@ private:
 
     TraceLoadJob* m_job = nullptr;
     LoadedTrace m_current;
+    std::optional<std::pair<double, double>> m_initialView;
+    std::optional<int> m_initialFinding;
     ErrorReporter m_reportError;
 
     widgets::TimelineView* m_timeline = nullptr;

@@ -63,6 +63,7 @@ private slots:
     void loadsRealFixture();
     void searchFieldStepsThroughMatches();
     void shortcutsDialogListsActions();
+    void initialViewAndFindingAfterLoad();
 
 private:
     QTemporaryDir m_dir;
@@ -269,6 +270,35 @@ void TestMainWindow::shortcutsDialogListsActions()
     QTRY_VERIFY((dialog = w.findChild<QDialog*>()) != nullptr);
     QVERIFY(dialog->isVisible());
     dialog->close();
+}
+
+void TestMainWindow::initialViewAndFindingAfterLoad()
+{
+    MainWindow w;
+    w.resize(1400, 900);
+    w.show();
+    FinishCounter finished(w);
+    w.loadJob().setLoadFunction([](const std::filesystem::path&, parsers::ProgressSink&) {
+        return parsers::ImportResult::success(testing::smallTrainingTrace());
+    });
+    w.loadJob().setAnalyzeFunction([](const model::Trace& t, const analysis::CancelToken&) {
+        analysis::AnalysisResult r;
+        r.findings = testing::smallFindings(t);
+        return r;
+    });
+    // --finding 2 --view 0.0011:0.0013 (ms): the finding is selected, then the view is applied last.
+    w.setInitialFinding(1);
+    w.setInitialView(0.0011, 0.0013);
+    w.openPath(m_dir.filePath(QStringLiteral("initial.json")));
+    QTRY_COMPARE(finished.count, 1);
+    QCOMPARE(w.findingsView()->currentIndex().row(), 1);
+    QVERIFY(w.details()->toPlainText().contains(QStringLiteral("pin_memory")));
+    QVERIFY(w.timeline()->zoom().start() <= 1100 && w.timeline()->zoom().end() >= 1300);
+    QVERIFY(w.timeline()->zoom().span() < 400);
+    // Only the first load is affected.
+    w.openPath(m_dir.filePath(QStringLiteral("again.json")));
+    QTRY_COMPARE(finished.count, 2);
+    QCOMPARE(w.timeline()->zoom().span(), w.timeline()->trace()->spanNs());
 }
 
 QTEST_MAIN(TestMainWindow)

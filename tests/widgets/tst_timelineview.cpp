@@ -44,6 +44,7 @@ private slots:
     void wheelZoomsAroundCursor();
     void keysZoomAndPan();
     void headerClickCollapses();
+    void layoutGroupsAndOrder();
     void searchRevealsMatches();
     void selectionDrawsOutline();
     void zoomToSelection();
@@ -130,9 +131,37 @@ void TestTimelineView::headerClickCollapses()
     QVERIFY(m_view->layout().groups()[0].collapsed);
     QVERIFY(m_view->layout().totalHeight() < before);
     // Selecting a slice on a hidden track expands its group again.
-    const model::SliceRef ref = testing::findSlice(*m_trace, "aten::conv2d");
+    const model::SliceRef ref = testing::findSlice(*m_trace, "conv_fwd"); // on GPU 0, group 0
     m_view->selectSlice(ref, true);
     QVERIFY(!m_view->layout().groups()[0].collapsed);
+}
+
+void TestTimelineView::layoutGroupsAndOrder()
+{
+    model::TraceBuilder b;
+    const auto host = b.hostThread("main", 1, 1);
+    b.hostThread("idle", 1, 2); // no slices: left out
+    const auto copy = b.deviceStream(0, 9, model::DeviceKind::Gpu, model::TrackRole::DeviceCopy);
+    const auto compute = b.deviceStream(0, 7);
+    b.slice(host, model::SliceCategory::HostOp, "op", 0, 10);
+    b.slice(host, model::SliceCategory::RuntimeApi, "launch", 2, 5); // depth 1
+    b.slice(compute, model::SliceCategory::Kernel, "k", 0, 10);
+    b.memcpy(copy, model::MemcpyDirection::HostToDevice, model::HostMemoryKind::Pinned, 0, 10);
+    const auto trace = b.finalize();
+    const widgets::TrackLayout layout(*trace);
+    using L = widgets::TrackLayout;
+    QCOMPARE(layout.groups().size(), std::size_t(2));
+    QCOMPARE(layout.groups()[0].title, QStringLiteral("GPU 0")); // devices first
+    QCOMPARE(layout.groups()[1].title, QStringLiteral("process 1"));
+    // Compute before copy inside the device group, whatever the creation order.
+    QCOMPARE(layout.groups()[0].tracks.front(), compute);
+    QCOMPARE(layout.groups()[1].tracks.size(), std::size_t(1));
+    // Rows: header, compute, copy, header, host (2 depths).
+    QCOMPARE(layout.rows().size(), std::size_t(5));
+    QCOMPARE(layout.rows()[3].y, L::kHeaderHeight + 2 * (L::kDepthHeight + L::kTrackGap));
+    QCOMPARE(layout.depthY(host, 1), layout.rows()[4].y + L::kDepthHeight);
+    QCOMPARE(layout.rowAt(layout.rows()[4].y + 20), 4);
+    QCOMPARE(layout.totalHeight(), layout.rows()[4].y + 2 * L::kDepthHeight + L::kTrackGap);
 }
 
 void TestTimelineView::searchRevealsMatches()
