@@ -628,7 +628,7 @@ public:
     void recycle(std::unique_ptr<Batch> b)
     {
         std::lock_guard lock(m_mutex);
-        if (m_free.size() < m_maxInFlight + 1)
+        if (m_free.size() < 2)
             m_free.push_back(std::move(b));
     }
     void stop()

@@ -155,7 +155,7 @@ private:
     std::filesystem::path m_path;
     ImportOptions m_options;
     ProgressSink& m_progress;
-    std::size_t m_batchBytes = 4U << 20;
+    std::size_t m_batchBytes = 1U << 20;
     std::size_t m_readChunkBytes = 1U << 20;
 };
 

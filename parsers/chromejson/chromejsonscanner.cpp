@@ -2,6 +2,7 @@
 #include "parsers/chromejson/chromejsonscanner.h"
 
 #include <cstdio>
+#include <cstring>
 #include <utility>
 
 namespace timesink::parsers::chromejson {
@@ -12,6 +13,28 @@ constexpr std::size_t kMaxKeyBytes = 4096;
 bool isSpace(char c)
 {
     return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
+
+// Index of the first '"' or '\\' in [j, n), or n. Eight bytes at a time: kernel names and arg values are long.
+std::size_t skipStringBody(const char* p, std::size_t j, std::size_t n)
+{
+    constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
+    constexpr std::uint64_t kHigh = 0x8080808080808080ULL;
+    constexpr std::uint64_t kQuote = kOnes * '"';
+    constexpr std::uint64_t kBackslash = kOnes * '\\';
+    while (j + 8 <= n) {
+        std::uint64_t v;
+        std::memcpy(&v, p + j, 8);
+        const std::uint64_t q = v ^ kQuote;
+        const std::uint64_t b = v ^ kBackslash;
+        // A byte of q or b is zero exactly where v holds a quote or a backslash.
+        if ((((q - kOnes) & ~q) | ((b - kOnes) & ~b)) & kHigh)
+            break;
+        j += 8;
+    }
+    while (j < n && p[j] != '"' && p[j] != '\\')
+        ++j;
+    return j;
 }
 } // namespace
 
@@ -132,8 +155,7 @@ std::size_t ChromeJsonScanner::scanElement(const char* p, std::size_t i, std::si
                     ++j;
                     continue;
                 }
-                while (j < n && p[j] != '"' && p[j] != '\\')
-                    ++j;
+                j = skipStringBody(p, j, n);
                 if (j == n)
                     break;
                 if (p[j] == '\\') {

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cstdio>
 #include <map>
@@ -376,7 +377,8 @@ private:
     // Args that repeat what the model already says are not stored (5 M unique arg sets would cost more memory
     // than all slices together): on device activities `device`, `context` and `stream` (the track says them), and
     // `correlation` / `External id` once the activity is linked to its launch by a flow (the launch keeps them);
-    // on host events the writer's running `Ev Idx`. Everything else is kept.
+    // on host events the writer's running `Ev Idx`, the profiler-internal `Record function id` handle, and CUPTI's
+    // `cbid` (a constant per runtime function, so the name says it). Everything else is kept.
     static bool redundantArg(std::string_view key, bool device, bool linked)
     {
         if (device) {
@@ -386,7 +388,27 @@ private:
                 return true;
             return false;
         }
-        return key == "Ev Idx";
+        return key == "Ev Idx" || key == "Record function id" || key == "cbid";
+    }
+
+    struct CachedString
+    {
+        std::string text;
+        model::StringId id;
+        bool valid = false;
+    };
+    static constexpr std::size_t kKeyCacheSlots = 16;
+
+    // Arg keys come in the same order event after event, and categories repeat: comparing with the previous
+    // string at the same position is cheaper than hashing it into the pool again.
+    model::StringId internCached(std::string_view text, CachedString& cache)
+    {
+        if (cache.valid && cache.text == text)
+            return cache.id;
+        cache.text.assign(text);
+        cache.id = m_b.intern(text);
+        cache.valid = true;
+        return cache.id;
     }
 
     model::ArgSetId convertArgs(const ChromeEvent& e, bool device = false, bool linked = false)
@@ -394,11 +416,12 @@ private:
         if (e.args.empty())
             return {};
         m_argScratch.clear();
+        std::size_t slot = 0;
         for (const ChromeArg& a : e.args) {
             if (redundantArg(a.key, device, linked))
                 continue;
             model::Arg out;
-            out.key = m_b.intern(a.key);
+            out.key = internCached(a.key, m_argKeyCache[std::min<std::size_t>(slot++, kKeyCacheSlots - 1)]);
             switch (a.kind) {
             case ChromeArg::Kind::Int:
                 out.value = model::ArgValue::fromInt(a.i);
@@ -421,26 +444,28 @@ private:
         return m_b.addArgs(m_argScratch);
     }
 
-    /// Whether a launch with this correlation was already seen (Kineto writes host events first and
-    /// correlations grow, so a sorted vector answers without an index of its own).
-    bool hostLaunchSeen(std::int64_t correlation) const
+    /// The launch with this correlation when it was already seen (Kineto writes host events first and
+    /// correlations grow, so the vector stays sorted and needs no index of its own), else nullptr.
+    const model::SliceRef* hostLaunch(std::int64_t correlation) const
     {
-        return m_hostCorrSorted
-            && std::binary_search(m_hostCorr.begin(), m_hostCorr.end(), std::pair<std::int64_t, model::SliceRef> {correlation, {}},
-                                  [](const auto& a, const auto& b) { return a.first < b.first; });
+        if (!m_hostCorrSorted)
+            return nullptr;
+        auto it = std::lower_bound(m_hostCorr.begin(), m_hostCorr.end(), correlation,
+                                   [](const auto& a, std::int64_t c) { return a.first < c; });
+        return it != m_hostCorr.end() && it->first == correlation ? &it->second : nullptr;
     }
 
     bool buildInput(const ChromeEvent& e, model::SliceInput& in, Classified& c, std::int64_t& correlation)
     {
         c = classify(e.cat, e.name);
         in.name = m_b.intern(e.name);
-        in.rawCategory = m_b.intern(e.cat);
+        in.rawCategory = internCached(e.cat, m_catCache);
         in.category = c.category;
         correlation = -1;
         if (const ChromeArg* a = e.arg("correlation"); a && a->kind == ChromeArg::Kind::Int)
             correlation = a->i;
         const bool device = c.placement != Placement::Host;
-        in.args = convertArgs(e, device, device && correlation >= 0 && hostLaunchSeen(correlation));
+        in.args = convertArgs(e, device, device && correlation >= 0 && hostLaunch(correlation) != nullptr);
         if (c.category == SliceCategory::Memcpy) {
             model::MemcpyDirection d = model::MemcpyDirection::None;
             model::HostMemoryKind m = model::HostMemoryKind::Unknown;
@@ -461,8 +486,14 @@ private:
                     m_hostCorrSorted = false;
                 m_hostCorr.push_back({correlation, ref});
             }
-            else if (!host)
-                m_deviceCorr.push_back({correlation, ref});
+            else if (!host) {
+                if (const model::SliceRef* launch = hostLaunch(correlation)) {
+                    m_b.addFlow(*launch, ref, model::FlowKind::Launch);
+                    m_linkedCorr.push_back(correlation);
+                } else {
+                    m_deviceCorr.push_back({correlation, ref});
+                }
+            }
         }
         if (host && in.category == SliceCategory::Step) {
             const std::string_view name = m_b.str(in.name);
@@ -685,6 +716,7 @@ private:
                 m_linkedCorr.push_back(corr);
             }
         }
+        std::sort(m_linkedCorr.begin(), m_linkedCorr.end());
         m_linkedCorr.erase(std::unique(m_linkedCorr.begin(), m_linkedCorr.end()), m_linkedCorr.end());
         m_deviceCorr = {};
     }
@@ -836,6 +868,8 @@ private:
     model::TrackId m_lastTrack;
 
     std::vector<model::Arg> m_argScratch;
+    std::array<CachedString, kKeyCacheSlots> m_argKeyCache;
+    CachedString m_catCache;
     std::map<std::uint32_t, std::vector<OpenSlice>> m_open;
     std::vector<std::pair<std::int64_t, model::SliceRef>> m_hostCorr;
     bool m_hostCorrSorted = true;
