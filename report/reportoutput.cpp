@@ -97,6 +97,30 @@ bool writeReportFile(const ReportModel& model, ReportFormat format, const std::f
     return file.commit(error);
 }
 
+bool exportReport(const model::Trace& trace, const analysis::AnalysisResult& result, const std::filesystem::path& path,
+                  std::span<const std::filesystem::path> inputs, std::string& error, const ReportOptions& options)
+{
+    const std::optional<ReportFormat> format = reportFormatFromPath(path);
+    if (!format) {
+        error = "cannot tell the report format from '" + path.string() + "'; name it .html, .md, .json or .csv";
+        return false;
+    }
+    // Checked before the model is built: refusing is cheap, building is not.
+    if (!checkOutputPath(path, inputs, error))
+        return false;
+    return writeReportFile(buildReportModel(trace, result, options), *format, path, inputs, error);
+}
+
+std::vector<std::string> reportFileFilters()
+{
+    return {"HTML report (*.html)", "Markdown report (*.md)", "JSON report (*.json)", "CSV of findings (*.csv)"};
+}
+
+std::vector<std::string> traceFileFilters()
+{
+    return {"Perfetto trace (*.pftrace)", "Chrome trace JSON (*.json)"};
+}
+
 std::optional<TraceFormat> traceFormatFromName(std::string_view name)
 {
     const std::string n = lower(name);

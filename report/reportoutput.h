@@ -12,6 +12,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace timesink::report {
 
@@ -39,6 +40,22 @@ void writeReport(const ReportModel& model, ReportFormat format, std::ostream& ou
 bool writeReportFile(const ReportModel& model, ReportFormat format, const std::filesystem::path& path,
                      std::span<const std::filesystem::path> inputs, std::string& error);
 
+/// One call for File → Export report…: builds the report model of an analysed trace and writes it to `path`
+/// in the format its extension names (.json, .md, .html, .csv), atomically, never over one of `inputs`.
+/// False with a message naming the file on any failure (unknown extension included).
+/// Example (GUI):
+///   analysis::AnalysisResult result {loaded.findings, loaded.analysedNs, {}, false};
+///   std::string error;
+///   const std::filesystem::path inputs[] = {loaded.path.toStdString()};
+///   if (!report::exportReport(*loaded.trace, result, fileName.toStdString(), inputs, error))
+///       QMessageBox::warning(this, tr("Export report"), QString::fromStdString(error));
+bool exportReport(const model::Trace& trace, const analysis::AnalysisResult& result, const std::filesystem::path& path,
+                  std::span<const std::filesystem::path> inputs, std::string& error, const ReportOptions& options = {});
+
+/// Save-dialog name filters, one per report format, HTML first: "HTML report (*.html)", "Markdown report (*.md)",
+/// "JSON report (*.json)", "CSV of findings (*.csv)". Join with ";;" for QFileDialog.
+std::vector<std::string> reportFileFilters();
+
 /// The file formats of an exported trace.
 enum class TraceFormat : std::uint8_t { Perfetto, ChromeJson };
 
@@ -46,6 +63,10 @@ enum class TraceFormat : std::uint8_t { Perfetto, ChromeJson };
 std::optional<TraceFormat> traceFormatFromName(std::string_view name);
 /// ".pftrace", ".perfetto-trace", ".pb" → Perfetto; ".json" → ChromeJson; otherwise nullopt.
 std::optional<TraceFormat> traceFormatFromPath(const std::filesystem::path& path);
+
+/// Save-dialog name filters for exported traces, Perfetto first: "Perfetto trace (*.pftrace)",
+/// "Chrome trace JSON (*.json)".
+std::vector<std::string> traceFileFilters();
 
 /// Exports the unified trace (with `findings` as an annotation track) to `path`, atomically, refusing to
 /// overwrite any of `inputs`. Returns false with a message naming the file on failure.

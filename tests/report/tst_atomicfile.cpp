@@ -153,6 +153,34 @@ private Q_SLOTS:
                  error.c_str());
         QVERIFY(readAll(root / "report.md").rfind("# Timesink bottleneck report", 0) == 0);
     }
+
+    void exportReportPicksTheFormatFromTheExtension()
+    {
+        QTemporaryDir dir;
+        const fs::path root = dir.path().toStdString();
+        const auto a = testing::makeAnalysedTrace();
+        const fs::path inputs[] = {root / "trace.json"};
+        writeAll(inputs[0], "{}");
+        std::string error;
+        QVERIFY2(report::exportReport(*a.trace, a.result, root / "r.html", inputs, error), error.c_str());
+        QVERIFY(readAll(root / "r.html").rfind("<!DOCTYPE html>", 0) == 0);
+        QVERIFY(report::exportReport(*a.trace, a.result, root / "r.csv", inputs, error));
+        QVERIFY(readAll(root / "r.csv").rfind("rank,kind,", 0) == 0);
+        QVERIFY(!report::exportReport(*a.trace, a.result, root / "r.pdf", inputs, error));
+        QVERIFY2(error.find("cannot tell the report format from") != std::string::npos, error.c_str());
+        QVERIFY(!fs::exists(root / "r.pdf"));
+        QVERIFY(!report::exportReport(*a.trace, a.result, root / "trace.json", inputs, error));
+        QCOMPARE(readAll(root / "trace.json"), std::string("{}"));
+        // Every filter names an extension the format inference understands.
+        for (const std::string& filter : report::reportFileFilters()) {
+            const auto star = filter.find("*.");
+            QVERIFY(report::reportFormatFromPath("x" + filter.substr(star + 1, filter.size() - star - 2)).has_value());
+        }
+        for (const std::string& filter : report::traceFileFilters()) {
+            const auto star = filter.find("*.");
+            QVERIFY(report::traceFormatFromPath("x" + filter.substr(star + 1, filter.size() - star - 2)).has_value());
+        }
+    }
 };
 
 QTEST_APPLESS_MAIN(TestAtomicFile)
