@@ -853,9 +853,16 @@ ChromeReadResult ChromeEventReader::read(ChromeEventSink& sink)
         return result;
     }
     if (outcome.empty) {
-        result.errorKind = outcome.streamError.empty() ? ImportErrorKind::NotRecognised : ImportErrorKind::CannotRead;
-        result.error = file + (outcome.streamError.empty() ? ": the file is empty; " + expected
-                                                           : ": cannot read: " + outcome.streamError);
+        if (!outcome.streamError.empty()) {
+            result.errorKind = ImportErrorKind::CannotRead;
+            result.error = file + ": cannot read: " + outcome.streamError;
+        } else if (outcome.streamTruncated) {
+            result.errorKind = ImportErrorKind::CannotRead;
+            result.error = file + ": cannot read: the compressed stream ends before any data; " + expected;
+        } else {
+            result.errorKind = ImportErrorKind::NotRecognised;
+            result.error = file + ": the file is empty; " + expected;
+        }
         return result;
     }
     if (outcome.wrapper && !outcome.sawTraceEvents) {

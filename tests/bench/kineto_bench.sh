@@ -15,11 +15,14 @@ if [ ! -x /usr/bin/time ]; then
     exit 1
 fi
 
-measure() { # FILE → lines "cat S" and "run S KB"
-    local f="$1" bytes mb t0 t1 catS
+jsonMb=$(awk -v b="$(stat -c %s "$json")" 'BEGIN { printf "%.1f", b / 1048576 }')
+# Wall time depends on what else runs on the machine; CPU time (user + sys) much less, so both are printed.
+# MB/s is JSON text per wall second (for .gz, of the decompressed text).
+measure() { # FILE
+    local f="$1" bytes t0 t1 catS
     bytes=$(stat -c %s "$f")
-    mb=$(awk -v b="$bytes" 'BEGIN { printf "%.1f", b / 1048576 }')
-    echo "== $f ($mb MB on disk)"
+    echo "== $f ($(awk -v b="$bytes" 'BEGIN { printf "%.1f", b / 1048576 }') MB on disk, $jsonMb MB of JSON); load: $(cut -d' ' -f1-3 /proc/loadavg)"
+    local mb="$jsonMb"
     for i in $(seq "$runs"); do
         t0=$(date +%s.%N); cat "$f" > /dev/null; t1=$(date +%s.%N)
         catS=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
@@ -27,13 +30,14 @@ measure() { # FILE → lines "cat S" and "run S KB"
         t0=$(date +%s.%N)
         /usr/bin/time -v "$cli" info "$f" > "$out.stdout" 2> "$out"
         t1=$(date +%s.%N)
-        local wall rss slices
+        local wall rss slices cpu
         wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
         rss=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$out")
+        cpu=$(awk -F': ' '/User time|System time/ { s += $2 } END { printf "%.2f", s }' "$out")
         slices=$(awk '$1 == "slices" { print $2 }' "$out.stdout")
-        awk -v i="$i" -v w="$wall" -v c="$catS" -v r="$rss" -v mb="$mb" -v s="$slices" 'BEGIN {
-            printf "run %d: timesink %.3f s (%.0f MB/s), peak RSS %.0f MB, %s slices | cat %.3f s | ratio %.1fx\n",
-                   i, w, mb / w, r / 1024, s, c, (c > 0 ? w / c : 0) }'
+        awk -v i="$i" -v w="$wall" -v c="$catS" -v r="$rss" -v mb="$mb" -v s="$slices" -v cpu="$cpu" 'BEGIN {
+            printf "run %d: timesink %.3f s wall (%.0f MB/s), %.2f s CPU, peak RSS %.0f MB, %s slices | cat %.3f s | ratio %.1fx\n",
+                   i, w, mb / w, cpu, r / 1024, s, c, (c > 0 ? w / c : 0) }'
         rm -f "$out" "$out.stdout"
     done
 }

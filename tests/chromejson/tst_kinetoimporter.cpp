@@ -461,6 +461,8 @@ void TestKinetoImporter::badInput_data()
                                       << int(ImportErrorKind::Malformed) << "no usable events";
     QTest::newRow("gzip of garbage") << QByteArray::fromStdString(gzipBytes("<html></html>"))
                                      << int(ImportErrorKind::NotRecognised) << "expected a Chrome trace";
+    QTest::newRow("gzip cut inside its header") << QByteArray::fromStdString(gzipBytes(manyEvents(3)).substr(0, 6))
+                                                << int(ImportErrorKind::CannotRead) << "ends before any data";
     QTest::newRow("corrupt gzip") << QByteArray("\x1f\x8b\x08\x00garbagegarbage", 18)
                                   << int(ImportErrorKind::CannotRead) << "cannot read";
 }
