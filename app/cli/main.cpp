@@ -13,9 +13,8 @@ constexpr const char* kUsage = R"(usage: timesink-cli COMMAND ...
 
 Commands:
   info PATH [--format text|json]        what the trace holds: format, devices, tracks, events, steps, warnings
-  analyze PATH [--format text|json] [--min-lost-ms X] [--fail-above PERCENT] [--bubble-threshold-us X] …
+  analyze PATH [--format text|json|md|html|csv] [-o FILE] [--fail-above PERCENT] …
                                         ranked findings: where the time goes and what to change (analyze --help)
-
   export PATH -o FILE [--format pftrace|json]
                                         the unified trace with findings for ui.perfetto.dev (.pftrace, .json)
 
