@@ -2,6 +2,7 @@
 #include "analyzecommand.h"
 #include "clicommon.h"
 #include "exportcommand.h"
+#include "comparecommand.h"
 
 #include <cstring>
 #include <iostream>
@@ -15,6 +16,8 @@ Commands:
   info PATH [--format text|json]        what the trace holds: format, devices, tracks, events, steps, warnings
   analyze PATH [--format text|json|md|html|csv] [-o FILE] [--fail-above PERCENT] …
                                         ranked findings: where the time goes and what to change (analyze --help)
+  compare BASELINE CANDIDATE [--format text|json] [--steps B:C] [--op-map FILE]
+                                        two runs side by side: steps, operators, findings that differ
   export PATH -o FILE [--format pftrace|json]
                                         the unified trace with findings for ui.perfetto.dev (.pftrace, .json)
 
@@ -45,6 +48,8 @@ int main(int argc, char** argv)
         return runInfo(argc, argv);
     if (command == "analyze")
         return runAnalyze(argc, argv);
+    if (command == "compare")
+        return runCompare(argc, argv);
     if (command == "export")
         return runExport(argc, argv);
     std::cerr << "timesink-cli: unknown command '" << command << "'\n" << kUsage;

@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: MIT
+#include "comparecommand.h"
+
+#include "clicommon.h"
+
+#include "analysis/compare.h"
+#include "analysis/pass.h"
+#include "report/comparejson.h"
+#include "report/textformat.h"
+
+#include <charconv>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+namespace timesink::cli {
+
+namespace {
+
+constexpr const char* kCompareUsage =
+    "usage: timesink-cli compare BASELINE CANDIDATE [--format text|json] [--steps B:C] [--op-map FILE] [--top N]\n";
+
+constexpr const char* kCompareHelp = R"(
+Compares two runs (typically a GPU run and an NPU run of the same model): per-step time side by side,
+device time per framework operator (host time for a run without device work), and the findings that
+exist on one side only or grew.
+
+  --format text|json   text for people (default) or the timesink.compare/1 JSON document
+  --steps B:C          steps to pair: B for the baseline, C for the candidate, each a comma list of
+                       indices (0, 1-3) or step numbers (#1010, #1010-#1012); empty or 'all' = every
+                       step; 'B' alone applies to both. Default: all steps, paired first with first.
+  --op-map FILE        extra operator-name map (TSV: canonical<TAB>other-name...), wins over the
+                       built-in table (resources/opmap/default.tsv)
+  --top N              operators shown in text output (default 20; JSON lists all)
+)";
+
+std::string signedDuration(model::TimeNs ns)
+{
+    return (ns > 0 ? "+" : "") + report::formatDuration(ns);
+}
+
+std::string stepLabel(const model::Trace& trace, std::size_t index)
+{
+    const model::Step& s = trace.steps()[index];
+    return s.synthetic ? std::string("(whole trace)") : "#" + std::to_string(s.number);
+}
+
+std::string column(std::string_view text, std::size_t width)
+{
+    std::string out = report::truncateText(report::cleanText(text), width);
+    // Pad by code points so "µs" lines up.
+    std::size_t points = 0;
+    for (unsigned char c : out)
+        points += (c & 0xC0) != 0x80;
+    if (points < width)
+        out.append(width - points, ' ');
+    return out;
+}
+
+std::string rightColumn(std::string_view text, std::size_t width)
+{
+    std::size_t points = 0;
+    for (unsigned char c : text)
+        points += (c & 0xC0) != 0x80;
+    return points < width ? std::string(width - points, ' ') + std::string(text) : std::string(text);
+}
+
+void printText(const model::Trace& base, std::span<const analysis::Finding> baseFindings, const model::Trace& cand,
+               std::span<const analysis::Finding> candFindings, const analysis::CompareResult& r, std::size_t top)
+{
+    std::ostringstream out;
+    auto runLine = [&](const char* label, const model::Trace& t, const analysis::CompareSide& side) {
+        out << label << report::cleanText(t.metadata().sourcePath) << "\n           "
+            << report::cleanText(t.metadata().format) << ", " << report::cleanText(report::deviceDescription(t))
+            << ", operator time on the " << (side.deviceTimed ? "device" : "host");
+        if (side.deviceTimed) {
+            out << " (" << side.attributedSlices << " of " << side.workSlices
+                << " device slices linked to framework operators)";
+        }
+        out << '\n';
+    };
+    runLine("baseline   ", base, r.baseline);
+    runLine("candidate  ", cand, r.candidate);
+
+    out << "\nSteps\n  " << column("baseline ↔ candidate", 30) << rightColumn("baseline", 12)
+        << rightColumn("candidate", 12) << rightColumn("delta", 12) << '\n';
+    for (const analysis::CompareStepPair& p : r.steps) {
+        out << "  " << column(stepLabel(base, p.baselineIndex) + " ↔ " + stepLabel(cand, p.candidateIndex), 30)
+            << rightColumn(report::formatDuration(p.baselineNs), 12)
+            << rightColumn(report::formatDuration(p.candidateNs), 12) << rightColumn(signedDuration(p.deltaNs()), 12)
+            << '\n';
+    }
+    const model::TimeNs baseTotal = r.baselineStepsNs();
+    const model::TimeNs candTotal = r.candidateStepsNs();
+    out << "  " << column("total", 30) << rightColumn(report::formatDuration(baseTotal), 12)
+        << rightColumn(report::formatDuration(candTotal), 12) << rightColumn(signedDuration(candTotal - baseTotal), 12);
+    if (baseTotal > 0) {
+        char ratio[48];
+        std::snprintf(ratio, sizeof ratio, "  (%.2f× the baseline)",
+                      static_cast<double>(candTotal) / static_cast<double>(baseTotal));
+        out << ratio;
+    }
+    out << '\n';
+
+    out << "\nOperators with the largest deltas (over the compared steps)\n  " << column("operator", 44)
+        << rightColumn("baseline", 11) << rightColumn("calls", 7) << rightColumn("candidate", 11)
+        << rightColumn("calls", 7) << rightColumn("delta", 12) << rightColumn("ratio", 8) << '\n';
+    const std::size_t shown = std::min(top, r.operators.size());
+    for (std::size_t i = 0; i < shown; ++i) {
+        const analysis::CompareOperator& op = r.operators[i];
+        char ratio[32] = "new";
+        if (op.candidateNs == 0 && op.baselineNs != 0)
+            std::snprintf(ratio, sizeof ratio, "gone");
+        else if (const auto q = op.ratio())
+            std::snprintf(ratio, sizeof ratio, "%.2f×", *q);
+        out << "  " << column(op.name, 44) << rightColumn(report::formatDuration(op.baselineNs), 11)
+            << rightColumn(std::to_string(op.baselineCalls), 7)
+            << rightColumn(report::formatDuration(op.candidateNs), 11)
+            << rightColumn(std::to_string(op.candidateCalls), 7) << rightColumn(signedDuration(op.deltaNs()), 12)
+            << rightColumn(ratio, 8) << '\n';
+    }
+    if (shown < r.operators.size())
+        out << "  … " << (r.operators.size() - shown) << " more (--top N, or --format json for all)\n";
+    if (r.operators.empty())
+        out << "  (no operators in the compared steps)\n";
+
+    out << "\nFindings that differ (lost time over the compared steps)\n";
+    if (r.explanations.empty())
+        out << "  none: both runs have the same findings with the same lost time\n";
+    for (const analysis::CompareExplanation& e : r.explanations) {
+        const char* status = "";
+        switch (e.status) {
+        case analysis::CompareExplanation::Status::CandidateOnly:
+            status = "candidate only";
+            break;
+        case analysis::CompareExplanation::Status::BaselineOnly:
+            status = "baseline only";
+            break;
+        case analysis::CompareExplanation::Status::Grew:
+            status = "grew";
+            break;
+        case analysis::CompareExplanation::Status::Shrank:
+            status = "shrank";
+            break;
+        }
+        out << "  " << column(status, 16) << report::cleanText(e.title) << '\n'
+            << "  " << std::string(16, ' ') << report::kindLabel(e.kind) << ": "
+            << report::formatDuration(e.baselineLostNs) << " → " << report::formatDuration(e.candidateLostNs) << " ("
+            << signedDuration(e.deltaNs());
+        if (e.shareOfStepDelta > 0)
+            out << ", " << report::formatPercent(e.shareOfStepDelta) << " of the step-time difference";
+        out << ")\n";
+    }
+    out << "\nFindings: " << baseFindings.size() << " in the baseline, " << candFindings.size()
+        << " in the candidate (timesink-cli analyze PATH for details)\n";
+    if (!r.notes.empty()) {
+        out << "\nNotes\n";
+        for (const std::string& n : r.notes)
+            out << "  - " << report::cleanText(n) << '\n';
+    }
+    std::cout << out.str();
+}
+
+bool loadOpMap(const std::string& path, analysis::CompareOpMap& map, std::string& error)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        error = "cannot open operator map " + path;
+        return false;
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (in.bad()) {
+        error = "cannot read operator map " + path;
+        return false;
+    }
+    return map.addTsv(text.str(), path, error);
+}
+
+} // namespace
+
+int runCompare(int argc, char** argv)
+{
+    Arguments args;
+    std::string error;
+    if (!parseArguments(argc, argv, 2, {"--format", "--steps", "--op-map", "--top"}, {"--help", "-h"}, args,
+                        error)) {
+        std::cerr << "timesink-cli compare: " << error << '\n' << kCompareUsage;
+        return kExitUsage;
+    }
+    if (args.has("--help") || args.has("-h")) {
+        std::cout << kCompareUsage << kCompareHelp;
+        return kExitOk;
+    }
+    const std::string format = args.value("--format", "text");
+    if (args.positional.size() != 2 || (format != "text" && format != "json")) {
+        std::cerr << kCompareUsage;
+        return kExitUsage;
+    }
+    std::size_t top = 20;
+    if (args.has("--top")) {
+        const std::string text = args.value("--top");
+        const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), top);
+        if (ec != std::errc() || ptr != text.data() + text.size()) {
+            std::cerr << "timesink-cli compare: --top needs a number, not '" << text << "'\n" << kCompareUsage;
+            return kExitUsage;
+        }
+    }
+    analysis::CompareOptions options;
+    if (!analysis::CompareStepSelection::parsePair(args.value("--steps"), options.baselineSteps,
+                                                   options.candidateSteps, error)) {
+        std::cerr << "timesink-cli compare: " << error << '\n' << kCompareUsage;
+        return kExitUsage;
+    }
+    analysis::CompareOpMap opMap = analysis::CompareOpMap::builtIn();
+    if (args.has("--op-map")) {
+        if (!loadOpMap(args.value("--op-map"), opMap, error)) {
+            std::cerr << "timesink-cli compare: " << error << '\n';
+            return kExitInput;
+        }
+    }
+    options.opMap = &opMap;
+
+    int exitCode = kExitOk;
+    const model::TracePtr baseline = loadForCommand(args.positional[0], exitCode);
+    if (!baseline)
+        return exitCode;
+    const model::TracePtr candidate = loadForCommand(args.positional[1], exitCode);
+    if (!candidate)
+        return exitCode;
+
+    const analysis::CancelToken cancel;
+    const analysis::AnalysisResult baseAnalysis = analysis::analyze(*baseline, analysis::AnalysisOptions {}, cancel);
+    const analysis::AnalysisResult candAnalysis = analysis::analyze(*candidate, analysis::AnalysisOptions {}, cancel);
+
+    analysis::CompareResult result;
+    if (!analysis::compareRuns(*baseline, baseAnalysis.findings, *candidate, candAnalysis.findings, options, result,
+                               error)) {
+        // The traces loaded; what failed is the step selection the user asked for.
+        std::cerr << "timesink-cli compare: " << error << '\n';
+        return kExitUsage;
+    }
+    if (format == "json") {
+        std::cout << report::compareJson(report::CompareRun {*baseline, baseAnalysis.findings},
+                                         report::CompareRun {*candidate, candAnalysis.findings}, result)
+                         .dump(2)
+                  << '\n';
+    } else {
+        printText(*baseline, baseAnalysis.findings, *candidate, candAnalysis.findings, result, top);
+    }
+    return kExitOk;
+}
+
+} // namespace timesink::cli

@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: MIT
+#include "report/comparejson.h"
+
+#include "report/textformat.h"
+
+#include <map>
+
+namespace timesink::report {
+
+namespace {
+
+using nlohmann::ordered_json;
+
+ordered_json nullableRank(const std::optional<std::size_t>& index)
+{
+    return index ? ordered_json(*index + 1) : ordered_json(nullptr);
+}
+
+ordered_json names(const std::vector<std::string>& list)
+{
+    ordered_json out = ordered_json::array();
+    for (const std::string& n : list)
+        out.push_back(cleanText(n));
+    return out;
+}
+
+ordered_json sideJson(const CompareRun& run, const analysis::CompareSide& side)
+{
+    const model::Trace& trace = run.trace;
+    ordered_json j;
+    j["path"] = cleanText(trace.metadata().sourcePath);
+    j["format"] = cleanText(trace.metadata().format);
+    j["device"] = cleanText(deviceDescription(trace));
+    j["operator_time"] = side.deviceTimed ? "device" : "host";
+    ordered_json stepNs = ordered_json::array();
+    ordered_json stepNumbers = ordered_json::array();
+    for (std::size_t i : side.pairedSteps) {
+        stepNs.push_back(trace.steps()[i].duration());
+        stepNumbers.push_back(trace.steps()[i].number);
+    }
+    j["step_ns"] = std::move(stepNs);
+    j["step_numbers"] = std::move(stepNumbers);
+    j["operator_ns"] = side.operatorNs;
+    j["work_slices"] = side.workSlices;
+    j["attributed_slices"] = side.attributedSlices;
+    ordered_json findings = ordered_json::array();
+    for (std::size_t i = 0; i < run.findings.size(); ++i) {
+        const analysis::Finding& f = run.findings[i];
+        ordered_json o;
+        o["rank"] = i + 1;
+        o["kind"] = f.kind;
+        o["title"] = cleanText(f.title);
+        o["lost_ns"] = f.lostNs;
+        o["compared_lost_ns"] = i < side.findingLostNs.size() ? side.findingLostNs[i] : f.lostNs;
+        o["lost_fraction"] = f.lostFraction;
+        o["occurrences"] = f.occurrences;
+        o["platform"] = analysis::platformKey(f.platform);
+        o["recommendation"] = cleanText(f.recommendation, true);
+        findings.push_back(std::move(o));
+    }
+    j["findings"] = std::move(findings);
+    return j;
+}
+
+} // namespace
+
+std::string deviceDescription(const model::Trace& trace)
+{
+    std::map<std::string, int> grouped; // sorted, so the text is deterministic
+    for (const model::Device& d : trace.metadata().devices) {
+        std::string key(model::deviceKindKey(d.kind));
+        if (!d.name.empty())
+            key += " " + d.name;
+        ++grouped[key];
+    }
+    if (grouped.empty())
+        return "cpu";
+    std::string text;
+    for (const auto& [key, count] : grouped)
+        text += (text.empty() ? "" : ", ") + (count > 1 ? std::to_string(count) + "\xC3\x97 " : std::string()) + key;
+    return text;
+}
+
+nlohmann::ordered_json compareJson(const CompareRun& baseline, const CompareRun& candidate,
+                                   const analysis::CompareResult& result)
+{
+    ordered_json j;
+    j["schema"] = "timesink.compare/1";
+    j["baseline"] = sideJson(baseline, result.baseline);
+    j["candidate"] = sideJson(candidate, result.candidate);
+
+    ordered_json steps = ordered_json::array();
+    for (const analysis::CompareStepPair& p : result.steps) {
+        steps.push_back({{"baseline_step", p.baselineNumber},
+                         {"candidate_step", p.candidateNumber},
+                         {"baseline_index", p.baselineIndex},
+                         {"candidate_index", p.candidateIndex},
+                         {"baseline_ns", p.baselineNs},
+                         {"candidate_ns", p.candidateNs},
+                         {"delta_ns", p.deltaNs()}});
+    }
+    j["steps"] = std::move(steps);
+    j["totals"] = {{"baseline_ns", result.baselineStepsNs()},
+                   {"candidate_ns", result.candidateStepsNs()},
+                   {"delta_ns", result.candidateStepsNs() - result.baselineStepsNs()}};
+
+    ordered_json operators = ordered_json::array();
+    for (const analysis::CompareOperator& op : result.operators) {
+        const auto ratio = op.ratio();
+        operators.push_back({{"name", cleanText(op.name)},
+                             {"baseline_ns", op.baselineNs},
+                             {"candidate_ns", op.candidateNs},
+                             {"delta_ns", op.deltaNs()},
+                             {"ratio", ratio ? ordered_json(*ratio) : ordered_json(nullptr)},
+                             {"baseline_calls", op.baselineCalls},
+                             {"candidate_calls", op.candidateCalls},
+                             {"baseline_names", names(op.baselineNames)},
+                             {"candidate_names", names(op.candidateNames)}});
+    }
+    j["operators"] = std::move(operators);
+
+    ordered_json explanations = ordered_json::array();
+    for (const analysis::CompareExplanation& e : result.explanations) {
+        explanations.push_back({{"status", analysis::explanationStatusKey(e.status)},
+                                {"kind", e.kind},
+                                {"title", cleanText(e.title)},
+                                {"counterpart_title", cleanText(e.counterpartTitle)},
+                                {"baseline_lost_ns", e.baselineLostNs},
+                                {"candidate_lost_ns", e.candidateLostNs},
+                                {"delta_ns", e.deltaNs()},
+                                {"share_of_step_delta", e.shareOfStepDelta},
+                                {"baseline_rank", nullableRank(e.baselineFinding)},
+                                {"candidate_rank", nullableRank(e.candidateFinding)}});
+    }
+    j["explanations"] = std::move(explanations);
+    ordered_json notes = ordered_json::array();
+    for (const std::string& n : result.notes)
+        notes.push_back(cleanText(n));
+    j["notes"] = std::move(notes);
+    return j;
+}
+
+} // namespace timesink::report

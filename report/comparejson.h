@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "analysis/compare.h"
+#include "analysis/finding.h"
+#include "model/trace.h"
+
+#include <nlohmann/json.hpp>
+
+#include <span>
+#include <string>
+
+namespace timesink::report {
+
+/// One side of a comparison as the writers need it.
+struct CompareRun
+{
+    const model::Trace& trace;
+    std::span<const analysis::Finding> findings; // as given to analysis::compareRuns()
+};
+
+/// Stable key describing a run's device: "gpu NVIDIA A100-SXM4-80GB", "npu Ascend910B", "edge_npu RK3588",
+/// "2× gpu NVIDIA V100" for several identical devices, "cpu" for a host-only trace.
+std::string deviceDescription(const model::Trace& trace);
+
+/// The `timesink.compare/1` document (docs/compare.md):
+/// {"schema": "timesink.compare/1",
+///  "baseline": {"path", "format", "device", "operator_time": "device"|"host", "step_ns": [paired steps],
+///               "step_numbers": [...], "operator_ns", "work_slices", "attributed_slices",
+///               "findings": [{"rank", "kind", "title", "lost_ns", "compared_lost_ns", "lost_fraction",
+///                             "occurrences", "platform", "recommendation"}]},
+///  "candidate": {…},
+///  "steps": [{"baseline_step", "candidate_step", "baseline_index", "candidate_index", "baseline_ns",
+///             "candidate_ns", "delta_ns"}],
+///  "totals": {"baseline_ns", "candidate_ns", "delta_ns"},
+///  "operators": [{"name", "baseline_ns", "candidate_ns", "delta_ns", "ratio" (null when the baseline is 0),
+///                 "baseline_calls", "candidate_calls", "baseline_names", "candidate_names"}],
+///  "explanations": [{"status": "candidate_only"|"baseline_only"|"grew"|"shrank", "kind", "title",
+///                    "counterpart_title", "baseline_lost_ns", "candidate_lost_ns", "delta_ns",
+///                    "share_of_step_delta", "baseline_rank", "candidate_rank"}],
+///  "notes": [...]}
+/// Times are integer ns. Trace-derived text is cleaned (invalid UTF-8 replaced) so the document always
+/// serialises.
+nlohmann::ordered_json compareJson(const CompareRun& baseline, const CompareRun& candidate,
+                                   const analysis::CompareResult& result);
+
+} // namespace timesink::report
