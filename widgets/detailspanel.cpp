@@ -89,7 +89,7 @@ QString DetailsPanel::sliceHtml(const model::Trace& trace, model::SliceRef slice
     const std::uint32_t i = slice.index.value;
     if (i >= t.size())
         return {};
-    QString html = QStringLiteral("<h3>") + qs(trace.str(t.sliceName(i))) + QStringLiteral("</h3><table>");
+    QString html = QStringLiteral("<h3>") + qs(trace.str(t.sliceName(i))) + QStringLiteral("</h3><table cellpadding='2'>");
     html += row(tr("Category"), qs(model::categoryLabel(t.category(i))));
     if (!t.rawCategory(i).isEmpty())
         html += row(tr("Source category"), qs(trace.str(t.rawCategory(i))));
@@ -160,7 +160,7 @@ QString DetailsPanel::findingHtml(const model::Trace* trace, const analysis::Fin
         html += QStringLiteral("<h4>") + tr("What to do") + QStringLiteral("</h4><p>")
             + QString::fromStdString(f.recommendation).toHtmlEscaped() + QStringLiteral("</p>");
     if (!f.perStep.empty()) {
-        html += QStringLiteral("<h4>") + tr("Per step") + QStringLiteral("</h4><table><tr><th align=left>")
+        html += QStringLiteral("<h4>") + tr("Per step") + QStringLiteral("</h4><table cellpadding='3'><tr><th align=left>")
             + tr("Step") + QStringLiteral("</th><th align=right>") + tr("Lost")
             + QStringLiteral("</th><th align=right>") + tr("Step time") + QStringLiteral("</th><th align=right>%</th></tr>");
         for (const analysis::StepLoss& s : f.perStep) {

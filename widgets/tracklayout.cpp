@@ -67,6 +67,17 @@ TrackLayout::TrackLayout(const model::Trace& trace)
         }
         p.group.tracks.push_back(t.id);
     }
+    // Counter-only groups (frequencies, PMU samples) go last and start collapsed: they are context, and an
+    // Ascend bundle has dozens of them above the streams otherwise.
+    for (Pending& p : pending) {
+        const bool countersOnly = std::all_of(p.group.tracks.begin(), p.group.tracks.end(), [&trace](model::TrackId id) {
+            return trace.track(id).role == model::TrackRole::Counter;
+        });
+        if (countersOnly) {
+            std::get<0>(p.order) = 2;
+            p.group.collapsed = p.group.tracks.size() > 2;
+        }
+    }
     std::stable_sort(pending.begin(), pending.end(),
                      [](const Pending& a, const Pending& b) { return a.order < b.order; });
     for (Pending& p : pending)

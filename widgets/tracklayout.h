@@ -14,7 +14,8 @@ namespace timesink::widgets {
 /// out. Row positions are computed once per change
 /// (the geometry cache) so painting and hit testing only do binary searches.
 ///
-/// Order: devices first (by kind and index), then host processes by name; inside a group host threads,
+/// Order: devices first (by index), then host processes by name, then counter-only groups (collapsed when
+/// they hold more than two counters); inside a group host threads,
 /// then compute streams, copy engines, communication planes, counters, by sort index, stream and name.
 ///
 /// Example: one GPU stream with 1 depth and one host thread with 3 depths give rows

@@ -48,6 +48,7 @@ private slots:
     void searchRevealsMatches();
     void selectionDrawsOutline();
     void zoomToSelection();
+    void flowArrowToDeviceWork();
     void summariesAtFullZoomOut();
     void mergesSubPixelSlices();
     void paletteColoursDiffer();
@@ -188,6 +189,22 @@ void TestTimelineView::selectionDrawsOutline()
     // The top-left corner of the outline changes colour; the slice interior does not.
     const QPoint corner = rect->topLeft().toPoint() + QPoint(1, 1);
     QVERIFY(before.pixelColor(corner) != after.pixelColor(corner));
+}
+
+void TestTimelineView::flowArrowToDeviceWork()
+{
+    // The first launch flows to conv_fwd: selecting it draws an arrow whose head touches the kernel's left edge.
+    const model::SliceRef launch = testing::findSlice(*m_trace, "cudaLaunchKernel");
+    const model::SliceRef kernel = testing::findSlice(*m_trace, "conv_fwd");
+    QCOMPARE(m_trace->flowsFrom(launch).size(), std::size_t(1));
+    const auto target = TimelinePainter::sliceRect(*m_trace, m_view->zoom(), m_view->layout(), 0, kernel);
+    QVERIFY(target);
+    const QPoint head = QPointF(target->left() - 3, target->center().y()).toPoint();
+    const QColor before = m_view->renderImage().pixelColor(head);
+    m_view->selectSlice(launch);
+    const QColor after = m_view->renderImage().pixelColor(head);
+    QVERIFY(before != after);
+    QVERIFY(after.blue() > after.red()); // the arrow colour is blue on both palettes
 }
 
 void TestTimelineView::zoomToSelection()
