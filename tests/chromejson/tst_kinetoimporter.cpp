@@ -2,6 +2,7 @@
 #include "model/trace.h"
 #include "parsers/chromejson/kinetoimporter.h"
 #include "parsers/common/traceloader.h"
+#include "report/tracesummary.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -29,6 +30,8 @@ private Q_SLOTS:
     void fixtures_data();
     void fixtures();
     void exactTimestamps();
+    void infoSummary_data();
+    void infoSummary();
     void badInput_data();
     void badInput();
     void truncated_data();
@@ -441,6 +444,46 @@ void TestKinetoImporter::exactTimestamps()
         }
         QVERIFY(found);
     }
+}
+
+void TestKinetoImporter::infoSummary_data()
+{
+    // What `timesink-cli info FILE --format json` prints for Kineto fixtures (python: deviceProperties length,
+    // distributedInfo, ProfilerStep count on the host; no ProfilerStep → one synthetic step).
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("format");
+    QTest::addColumn<int>("devices");
+    QTest::addColumn<QString>("deviceName");
+    QTest::addColumn<int>("rank");
+    QTest::addColumn<int>("steps");
+    QTest::addColumn<int>("kernels");
+    QTest::newRow("alexnet, no steps") << "hta_a100_alexnet_benchmark_result_2869224_1695835535_trace.json.gz"
+                                       << "kineto" << 8 << "NVIDIA A100-PG509-200" << 0 << 1 << 79;
+    QTest::newRow("v100, 5 steps") << "hta_v100_ns_resolution_rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz"
+                                   << "kineto" << 8 << "Tesla V100-SXM2-32GB" << 0 << 5 << 4350;
+    QTest::newRow("legacy, cpu only") << "torch_cpu_legacy_resnet18_train_2steps.json"
+                                      << "kineto-legacy" << 0 << "" << -1 << 2 << 0;
+}
+
+void TestKinetoImporter::infoSummary()
+{
+    QFETCH(QString, file);
+    QFETCH(QString, format);
+    QFETCH(int, devices);
+    QFETCH(QString, deviceName);
+    QFETCH(int, rank);
+    QFETCH(int, steps);
+    QFETCH(int, kernels);
+    const ImportResult r = load(fixture(file.toUtf8().constData()));
+    QVERIFY2(r.ok(), r.error.c_str());
+    const nlohmann::ordered_json j = report::traceSummaryJson(*r.trace);
+    QCOMPARE(QString::fromStdString(j.at("format").get<std::string>()), format);
+    QCOMPARE(int(j.at("devices").size()), devices);
+    if (devices > 0)
+        QCOMPARE(QString::fromStdString(j.at("devices")[0].at("name").get<std::string>()), deviceName);
+    QCOMPARE(j.at("rank").get<int>(), rank);
+    QCOMPARE(j.at("steps").get<int>(), steps);
+    QCOMPARE(j.at("counts").at("kernel").get<int>(), kernels);
 }
 
 void TestKinetoImporter::badInput_data()
