@@ -194,6 +194,9 @@ void TestMainWindow::badFileShowsErrorAndStaysUsable()
     QVERIFY(w.timeline()->trace() != nullptr);
     QCOMPARE(w.recentFiles().value(0), good);
     QVERIFY(w.windowTitle().startsWith(QStringLiteral("good.json")));
+    // Closing remembers the window geometry for the next start.
+    w.close();
+    QVERIFY(!QSettings().value(QStringLiteral("window/geometry")).toByteArray().isEmpty());
 }
 
 void TestMainWindow::loadsRealFixture_data()

@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "testtraces.h"
 #include "widgets/categorypalette.h"
+#include "widgets/detailspanel.h"
 #include "widgets/timelineview.h"
 
+#include <QHelpEvent>
 #include <QPainter>
+#include <QTextDocument>
+#include <QToolTip>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QTest>
@@ -48,6 +52,8 @@ private slots:
     void searchRevealsMatches();
     void selectionDrawsOutline();
     void zoomToSelection();
+    void hoverTooltip();
+    void detailsShowEveryFieldAndArg();
     void flowArrowToDeviceWork();
     void summariesAtFullZoomOut();
     void mergesSubPixelSlices();
@@ -205,6 +211,42 @@ void TestTimelineView::flowArrowToDeviceWork()
     const QColor after = m_view->renderImage().pixelColor(head);
     QVERIFY(before != after);
     QVERIFY(after.blue() > after.red()); // the arrow colour is blue on both palettes
+}
+
+void TestTimelineView::hoverTooltip()
+{
+    const model::SliceRef ref = testing::findSlice(*m_trace, "Memcpy HtoD");
+    const QPoint p = centreOf(*m_view, ref);
+    QHelpEvent help(QEvent::ToolTip, p, m_view->viewport()->mapToGlobal(p));
+    QApplication::sendEvent(m_view->viewport(), &help);
+    QTRY_VERIFY(QToolTip::isVisible());
+    const QString text = QToolTip::text();
+    QVERIFY2(text.contains(QStringLiteral("Memcpy HtoD")), qPrintable(text)); // name
+    QVERIFY(text.contains(QStringLiteral("200 ns")));                         // duration
+    QVERIFY(text.contains(QStringLiteral("Memcpy")));                         // category
+    QToolTip::hideText();
+}
+
+void TestTimelineView::detailsShowEveryFieldAndArg()
+{
+    model::TraceBuilder b;
+    const auto gpu = b.deviceStream(0, 7);
+    const model::Arg args[] = {
+        {b.intern("grid"), model::ArgValue::fromString(b.intern("[128, 1, 1]"))},
+        {b.intern("registers per thread"), model::ArgValue::fromInt(72)},
+        {b.intern("est. achieved occupancy %"), model::ArgValue::fromDouble(37.5)},
+        {b.intern("pinned"), model::ArgValue::fromBool(true)},
+    };
+    const model::SliceRef k = b.slice(gpu, model::SliceCategory::Kernel, "gemm<float>", 1000, 2500, args);
+    (void)k;
+    const auto trace = b.finalize();
+    const QString html = widgets::DetailsPanel::sliceHtml(*trace, testing::findSlice(*trace, "gemm<float>"));
+    QTextDocument doc;
+    doc.setHtml(html);
+    const QString text = doc.toPlainText();
+    for (const char* expected : {"gemm<float>", "Kernel", "2.50 µs", "stream 7", "GPU 0", "grid", "[128, 1, 1]",
+                                 "registers per thread", "72", "37.5", "true"})
+        QVERIFY2(text.contains(QString::fromUtf8(expected)), expected);
 }
 
 void TestTimelineView::zoomToSelection()
