@@ -256,22 +256,26 @@ const KernelRow* AscendTimeline::joinKernel(TimeNs ts, std::string_view name)
     return best;
 }
 
+AscendTimeline::Lane AscendTimeline::laneOfProcess(const std::string& p) const
+{
+    // Match loosely: older CANN releases are reported to use "AscendCL"/"Runtime"/"Task Scheduler".
+    if (contains(p, "Ascend Hardware") || contains(p, "Task Scheduler"))
+        return Lane::Device;
+    if (contains(p, "HCCL") || contains(p, "Communication"))
+        return Lane::Hccl;
+    if (contains(p, "Overlap"))
+        return Lane::Overlap;
+    if (contains(p, "CANN") || contains(p, "AscendCL") || contains(p, "Runtime"))
+        return Lane::Cann;
+    if (contains(p, "Python") || contains(p, "python"))
+        return Lane::Python;
+    return Lane::Other;
+}
+
 AscendTimeline::Lane AscendTimeline::laneOf(const Pending& e) const
 {
-    if (auto it = m_processNames.find(e.pid); it != m_processNames.end()) {
-        const std::string& p = it->second;
-        // Match loosely: older CANN releases are reported to use "AscendCL"/"Runtime"/"Task Scheduler".
-        if (contains(p, "Ascend Hardware") || contains(p, "Task Scheduler") || contains(p, "NPU"))
-            return Lane::Device;
-        if (contains(p, "HCCL") || contains(p, "Communication"))
-            return Lane::Hccl;
-        if (contains(p, "Overlap"))
-            return Lane::Overlap;
-        if (p == "CANN" || contains(p, "AscendCL") || contains(p, "Runtime") || contains(p, "CANN"))
-            return Lane::Cann;
-        if (contains(p, "Python") || contains(p, "python"))
-            return Lane::Python;
-    }
+    if (auto it = m_pidLanes.find(e.pid); it != m_pidLanes.end() && it->second != Lane::Other)
+        return it->second;
     // No process_name for this pid (sanitized or partial files): decide from the event itself.
     if (!e.taskType.isEmpty())
         return Lane::Device;
@@ -289,6 +293,16 @@ AscendTimeline::Lane AscendTimeline::laneOf(const Pending& e) const
 }
 
 model::TrackId AscendTimeline::trackFor(const Pending& e, Lane lane)
+{
+    const auto key = std::make_tuple(e.pid, e.tid, lane);
+    if (auto it = m_trackCache.find(key); it != m_trackCache.end())
+        return it->second;
+    const model::TrackId id = makeTrack(e, lane);
+    m_trackCache.emplace(key, id);
+    return id;
+}
+
+model::TrackId AscendTimeline::makeTrack(const Pending& e, Lane lane)
 {
     auto threadName = [&]() -> std::string {
         if (auto it = m_threadNames.find({e.pid, e.tid}); it != m_threadNames.end())
@@ -367,6 +381,8 @@ void AscendTimeline::finish()
     });
 
     // Lanes decided once all process names are known.
+    for (const auto& [pid, name] : m_processNames)
+        m_pidLanes[pid] = laneOfProcess(name);
     std::vector<Lane> lanes(m_events.size());
     std::map<std::pair<std::int64_t, std::int64_t>, std::vector<std::uint32_t>> pythonByThread;
     std::unordered_map<Key, std::uint32_t, KeyHash> cannByStart;
@@ -502,8 +518,8 @@ void AscendTimeline::finish()
 
     // Flows: bound to slices by time at finalize (the `f` ends carry "bp": "e", the enclosing slice).
     std::map<std::pair<std::int64_t, std::int64_t>, model::TrackId> trackOf;
-    for (std::uint32_t i = 0; i < m_events.size(); ++i)
-        trackOf.emplace(std::make_pair(m_events[i].pid, m_events[i].tid), trackFor(m_events[i], lanes[i]));
+    for (const auto& [key, track] : m_trackCache)
+        trackOf.emplace(std::make_pair(std::get<0>(key), std::get<1>(key)), track);
     const model::StringId catFwdBwd = m_b.intern("fwdbwd");
     std::uint64_t incomplete = 0;
     std::uint64_t noSlices = 0;

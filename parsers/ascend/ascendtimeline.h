@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -102,7 +103,11 @@ private:
     friend class AscendTimelineSink;
     enum class Lane : std::uint8_t { Python, Cann, Device, Hccl, Overlap, Other };
     Lane laneOf(const Pending& e) const;
+    Lane laneOfProcess(const std::string& processName) const;
     model::TrackId trackFor(const Pending& e, Lane lane);
+    model::TrackId makeTrack(const Pending& e, Lane lane);
+    std::unordered_map<std::int64_t, Lane> m_pidLanes; // lanes of named processes, set at finish()
+    std::map<std::tuple<std::int64_t, std::int64_t, Lane>, model::TrackId> m_trackCache;
     const KernelRow* joinKernel(model::TimeNs ts, std::string_view name);
 
     std::multimap<model::TimeNs, std::uint32_t> m_kernelByStart;
