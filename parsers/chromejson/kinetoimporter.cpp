@@ -641,10 +641,11 @@ private:
             return;
         }
         const bool launchCat = e.cat == "ac2g" || e.cat == "async_gpu" || e.cat == "async_cpu_to_gpu";
-        if (launchCat && m_prevCorrelation >= 0 && toInt(e.id) == m_prevCorrelation) {
+        if (launchCat && m_prevCorrelation >= 0 && toInt(e.id) == m_prevCorrelation
+            && (e.ph == 's' || hostLaunch(m_prevCorrelation) != nullptr)) {
             // Kineto writes each flow end right after the runtime call or device activity it belongs to; when
-            // that event carries the same correlation the args.correlation join links them, so the flow end
-            // adds nothing and is not kept (saves memory on big traces).
+            // that event carries the same correlation (and, for an end, its launch is known) the args.correlation
+            // join links them, so the flow end adds nothing and is not kept (saves memory on big traces).
             return;
         }
         std::string key;

@@ -26,6 +26,7 @@ class TestKinetoImporter : public QObject
 private Q_SLOTS:
     void dump();
     void beginEndAndLegacy();
+    void flowWhenLaunchHasNoCorrelation();
     void lateBaseTime();
     void fixtures_data();
     void fixtures();
@@ -265,6 +266,33 @@ track process CPU functions / thread 2 [host_thread cpu dev=-1 stream=-1]
 step 1 ProfilerStep#1 10000..20000
 warning unmatched_end x1
 warning unmatched_begin x1
+)";
+    const std::string actual = dumpTrace(*r.trace);
+    if (actual != expected)
+        qWarning("%s", actual.c_str());
+    QCOMPARE(actual, expected);
+}
+
+void TestKinetoImporter::flowWhenLaunchHasNoCorrelation()
+{
+    // The kernel carries a correlation but its launch does not: only the s/f pair can link them, so the flow end
+    // written right after the kernel must not be folded into the (impossible) correlation join.
+    const std::string trace = R"({"traceEvents": [
+ {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 5, "tid": 5, "ts": 10, "dur": 5},
+ {"ph": "s", "cat": "ac2g", "name": "ac2g", "id": 77, "pid": 5, "tid": 5, "ts": 11},
+ {"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 20, "dur": 5, "args": {"correlation": 77}},
+ {"ph": "f", "cat": "ac2g", "name": "ac2g", "id": 77, "pid": 0, "tid": 7, "ts": 20, "bp": "e"}
+]})";
+    QTemporaryDir dir;
+    const ImportResult r = load(writeFile(dir, "flow.json", trace));
+    QVERIFY2(r.ok(), r.error.c_str());
+    const std::string expected = R"(format kineto
+track process 5 / thread 5 [host_thread cpu dev=-1 stream=-1]
+  10000+5000 runtime cudaLaunchKernel
+track GPU 0 / stream 7 [device_compute gpu dev=0 stream=7]
+  20000+5000 kernel k correlation=77
+flow launch cudaLaunchKernel -> k
+step 0 whole trace 10000..25000 synthetic
 )";
     const std::string actual = dumpTrace(*r.trace);
     if (actual != expected)
