@@ -45,7 +45,7 @@ struct CompareOperator
     model::TimeNs candidateNs = 0;
     std::uint64_t baselineCalls = 0;
     std::uint64_t candidateCalls = 0;
-    std::vector<model::SliceRef> baselineOccurrences; // operator (or own-operator work) slices, for highlighting
+    std::vector<model::SliceRef> baselineOccurrences; // operator slices and their device work, for highlighting
     std::vector<model::SliceRef> candidateOccurrences;
     [[nodiscard]] model::TimeNs deltaNs() const { return candidateNs - baselineNs; }
     /// candidate / baseline; empty when the baseline time is 0.

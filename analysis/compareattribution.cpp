@@ -440,6 +440,8 @@ CompareAttribution::totals(std::span<const std::size_t> stepIndices) const
             ++total.calls;
             total.occurrences.push_back(instance);
         }
+        if (item.slice != instance)
+            total.occurrences.push_back(item.slice);
     }
     return out;
 }

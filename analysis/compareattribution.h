@@ -67,7 +67,9 @@ public:
         model::TimeNs ns = 0;
         std::uint64_t calls = 0;  // distinct operator instances (or work slices that are their own operator)
         std::uint64_t slices = 0; // timed slices (kernels, tasks, layers)
-        std::vector<model::SliceRef> occurrences; // the operator slices (or own-operator work slices)
+        /// What a view highlights: each operator slice and the device work attributed to it (or the
+        /// work slices that are their own operator).
+        std::vector<model::SliceRef> occurrences;
     };
 
     /// True when the trace holds device work; otherwise operators are timed on the host.

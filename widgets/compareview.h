@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "analysis/compare.h"
+#include "model/trace.h"
+
+#include <QWidget>
+
+#include <vector>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QSortFilterProxyModel;
+class QTableView;
+class QTreeWidget;
+
+namespace timesink::widgets {
+
+class OperatorDiffModel;
+class TimelineView;
+
+/// Two runs side by side (docs/compare.md): the baseline timeline above the candidate timeline on a
+/// synchronised, step-aligned time axis, the operator diff table, and both findings lists with deltas.
+///
+/// **Alignment**: time t of a run is shown at t − (start of its anchor step); the anchor is the chosen
+/// pair of compared steps (first pair by default, or pickStepPair()). Zooming or panning either timeline
+/// moves the other to the same aligned range.
+///   baseline step #1009 starts at 1'661'203'462'598'772'000 ns, candidate step #50 at
+///   1'736'408'883'686'740'800 ns: the baseline at #1009 + 2 ms sits above the candidate at #50 + 2 ms.
+///
+/// Selecting an operator row outlines its occurrences (the operator slices and the device work
+/// attributed to them) on both timelines; selecting a finding outlines its events on its own timeline.
+class CompareView : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit CompareView(QWidget* parent = nullptr);
+    ~CompareView() override;
+
+    /// Compares the two runs and shows them. Returns false, with `error`, when `options` select steps a
+    /// trace does not have (the view then keeps what it showed).
+    bool setRuns(model::TracePtr baseline, std::vector<analysis::Finding> baselineFindings, model::TracePtr candidate,
+                 std::vector<analysis::Finding> candidateFindings, const analysis::CompareOptions& options,
+                 QString& error);
+
+    [[nodiscard]] const analysis::CompareResult& result() const { return m_result; }
+    [[nodiscard]] TimelineView* baselineTimeline() const { return m_baseTimeline; }
+    [[nodiscard]] TimelineView* candidateTimeline() const { return m_candTimeline; }
+    [[nodiscard]] OperatorDiffModel* operatorModel() const { return m_operators; }
+    [[nodiscard]] QSortFilterProxyModel* operatorProxy() const { return m_proxy; }
+    [[nodiscard]] QTableView* operatorTable() const { return m_table; }
+    [[nodiscard]] QLineEdit* operatorFilter() const { return m_filter; }
+    [[nodiscard]] QTreeWidget* baselineFindings() const { return m_baseFindings; }
+    [[nodiscard]] QTreeWidget* candidateFindings() const { return m_candFindings; }
+    [[nodiscard]] QComboBox* stepPairs() const { return m_stepPairs; }
+
+    /// Aligns the timelines on compared step pair `pair` (index into result().steps) and shows it.
+    void pickStepPair(int pair);
+    /// The aligned time axis: run time − anchor step start.
+    [[nodiscard]] model::TimeNs baselineAnchor() const { return m_baseAnchor; }
+    [[nodiscard]] model::TimeNs candidateAnchor() const { return m_candAnchor; }
+
+signals:
+    /// The operator whose occurrences are outlined changed (empty name: none).
+    void operatorSelected(const QString& name);
+
+private:
+    void syncFrom(TimelineView* source);
+    void onOperatorSelectionChanged();
+    void fillFindings();
+    void highlightFinding(bool baseline);
+
+    TimelineView* m_baseTimeline = nullptr;
+    TimelineView* m_candTimeline = nullptr;
+    QLabel* m_baseLabel = nullptr;
+    QLabel* m_candLabel = nullptr;
+    QLabel* m_summary = nullptr;
+    QComboBox* m_stepPairs = nullptr;
+    OperatorDiffModel* m_operators = nullptr;
+    QSortFilterProxyModel* m_proxy = nullptr;
+    QTableView* m_table = nullptr;
+    QLineEdit* m_filter = nullptr;
+    QTreeWidget* m_baseFindings = nullptr;
+    QTreeWidget* m_candFindings = nullptr;
+
+    model::TracePtr m_baseline;
+    model::TracePtr m_candidate;
+    std::vector<analysis::Finding> m_baselineFindingList;
+    std::vector<analysis::Finding> m_candidateFindingList;
+    analysis::CompareResult m_result;
+    model::TimeNs m_baseAnchor = 0;
+    model::TimeNs m_candAnchor = 0;
+    bool m_syncing = false;
+};
+
+} // namespace timesink::widgets
