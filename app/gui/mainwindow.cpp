@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/gui/mainwindow.h"
 
+#include "widgets/compareview.h"
 #include "widgets/detailspanel.h"
 #include "widgets/findingsmodel.h"
 #include "widgets/summaryview.h"
@@ -124,6 +125,10 @@ MainWindow::~MainWindow()
 {
     m_job->cancel();
     m_job->waitForFinished();
+    if (m_compareJob) {
+        m_compareJob->cancel();
+        m_compareJob->waitForFinished();
+    }
 }
 
 void MainWindow::createActions()
@@ -150,6 +155,18 @@ void MainWindow::createActions()
         const QString path = QFileDialog::getExistingDirectory(this, tr("Open trace folder"));
         if (!path.isEmpty())
             openPath(path);
+    });
+    m_compareAction = make(tr("&Compare With…"), QKeySequence(), [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Compare with trace"), {},
+            tr("Traces (*.json *.json.gz *.gz *.zst *.db *.txt *.csv);;All files (*)"));
+        if (!path.isEmpty())
+            compareWith(path);
+    });
+    m_compareFolderAction = make(tr("Compare With Fo&lder…"), QKeySequence(), [this] {
+        const QString path = QFileDialog::getExistingDirectory(this, tr("Compare with trace folder"));
+        if (!path.isEmpty())
+            compareWith(path);
     });
     m_quitAction = make(tr("&Quit"), QKeySequence::Quit, [this] { close(); });
     m_fitAction = make(tr("&Fit All"), QKeySequence(Qt::Key_F), [this] { m_timeline->fitAll(); });
@@ -194,6 +211,9 @@ void MainWindow::createMenus()
     file->addAction(m_openAction);
     file->addAction(m_openFolderAction);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
+    file->addSeparator();
+    file->addAction(m_compareAction);
+    file->addAction(m_compareFolderAction);
     file->addSeparator();
     file->addAction(m_quitAction);
 
@@ -364,6 +384,44 @@ void MainWindow::dropEvent(QDropEvent* event)
             return;
         }
     }
+}
+
+void MainWindow::compareWith(const QString& path)
+{
+    if (!m_current.trace) {
+        m_reportError(tr("Compare runs"), tr("Open the baseline run first; the run you choose then is compared with it."));
+        return;
+    }
+    if (!m_compareJob) {
+        m_compareJob = new TraceLoadJob(this);
+        connect(m_compareJob, &TraceLoadJob::finished, this, [this](const TraceLoadJob::Outcome& outcome) {
+            if (outcome.cancelled)
+                return;
+            if (!outcome.loaded.trace) {
+                m_status->setText(tr("Could not open %1").arg(QFileInfo(outcome.loaded.path).fileName()));
+                m_reportError(tr("Cannot compare"), outcome.error);
+                return;
+            }
+            // A window of its own, so the two runs can sit beside the main window on a second screen.
+            auto* view = new widgets::CompareView;
+            view->setAttribute(Qt::WA_DeleteOnClose);
+            QString error;
+            if (!view->setRuns(m_current.trace, m_current.findings, outcome.loaded.trace, outcome.loaded.findings, {},
+                               error)) {
+                delete view;
+                m_reportError(tr("Cannot compare"), error);
+                return;
+            }
+            view->setWindowTitle(tr("Compare %1 ↔ %2 — Timesink")
+                                     .arg(QFileInfo(m_current.path).fileName(),
+                                          QFileInfo(outcome.loaded.path).fileName()));
+            view->resize(size());
+            view->show();
+            m_status->setText(tr("Comparing with %1").arg(QFileInfo(outcome.loaded.path).fileName()));
+        });
+    }
+    m_status->setText(tr("Loading %1 to compare…").arg(QFileInfo(path).fileName()));
+    m_compareJob->start(path);
 }
 
 void MainWindow::onLoadFinished(const TraceLoadJob::Outcome& outcome)

@@ -17,6 +17,7 @@ class QTabWidget;
 class QTableView;
 
 namespace timesink::widgets {
+class CompareView;
 class DetailsPanel;
 class FindingsModel;
 class SummaryView;
@@ -42,6 +43,10 @@ public:
     void openPath(const QString& path);
     /// Shows an already loaded trace (the entry point the loader uses; tests hand in built traces).
     void showTrace(LoadedTrace loaded);
+    /// Loads `path` in the background and opens a compare window with the shown trace as the baseline and
+    /// `path` as the candidate (File → Compare With…, docs/compare.md).
+    void compareWith(const QString& path);
+    [[nodiscard]] TraceLoadJob* compareJob() const { return m_compareJob; }
 
     void setErrorReporter(ErrorReporter reporter) { m_reportError = std::move(reporter); }
     /// After the next successful load, show [startMs, endMs] (ms from the trace start) instead of everything,
@@ -84,6 +89,7 @@ private:
     void applyTheme(bool dark);
 
     TraceLoadJob* m_job = nullptr;
+    TraceLoadJob* m_compareJob = nullptr; // loads the candidate of File → Compare With…
     LoadedTrace m_current;
     std::optional<std::pair<double, double>> m_initialView;
     std::optional<int> m_initialFinding;
@@ -104,6 +110,8 @@ private:
 
     QAction* m_openAction = nullptr;
     QAction* m_openFolderAction = nullptr;
+    QAction* m_compareAction = nullptr;
+    QAction* m_compareFolderAction = nullptr;
     QAction* m_quitAction = nullptr;
     QAction* m_fitAction = nullptr;
     QAction* m_zoomInAction = nullptr;
