@@ -38,6 +38,8 @@ figcaption { color: var(--muted); font-size: 12px; }
 svg { max-width: 100%; height: auto; font: 11px -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; }
 svg text { fill: var(--fg); }
 .warning { color: #9a6700; }
+.worse { color: #cf222e; }
+.better { color: #1a7f37; }
 footer { color: var(--muted); font-size: 12px; margin-top: 32px; border-top: 1px solid var(--line); padding-top: 8px; }
 @media print {
   body { max-width: none; padding: 0; font-size: 10pt; color: #000; }
@@ -310,6 +312,11 @@ void writeFindingSections(const ReportModel& m, std::ostream& out)
 }
 
 } // namespace
+
+std::string_view htmlReportStyle()
+{
+    return kStyle;
+}
 
 std::string escapeHtml(std::string_view text)
 {

@@ -14,6 +14,10 @@ namespace timesink::report {
 /// no script is included; a Content-Security-Policy forbids both. Every trace-derived string is escaped.
 void writeHtmlReport(const ReportModel& model, std::ostream& out);
 
+/// The inline stylesheet of Timesink's HTML reports (screen and print), shared by the analysis and compare
+/// reports so they look alike.
+std::string_view htmlReportStyle();
+
 /// Escapes text for HTML element content and quoted attribute values (also inside inline SVG): the text is
 /// cleaned (cleanText), then & < > " ' become character references.
 /// Example: "</style><b a='x'>" → "&lt;/style&gt;&lt;b a=&#39;x&#39;&gt;".

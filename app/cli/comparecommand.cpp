@@ -2,10 +2,12 @@
 #include "comparecommand.h"
 
 #include "clicommon.h"
+#include "reportdestination.h"
 
 #include "analysis/compare.h"
 #include "analysis/pass.h"
 #include "report/comparejson.h"
+#include "report/comparereport.h"
 #include "report/textformat.h"
 
 #include <charconv>
@@ -19,14 +21,19 @@ namespace timesink::cli {
 namespace {
 
 constexpr const char* kCompareUsage =
-    "usage: timesink-cli compare BASELINE CANDIDATE [--format text|json] [--steps B:C] [--op-map FILE] [--top N]\n";
+    "usage: timesink-cli compare BASELINE CANDIDATE [--format text|json|md|html|csv] [-o FILE] [--steps B:C]\n"
+    "                             [--op-map FILE] [--top N]\n";
 
 constexpr const char* kCompareHelp = R"(
 Compares two runs (typically a GPU run and an NPU run of the same model): per-step time side by side,
 device time per framework operator (host time for a run without device work), and the findings that
 exist on one side only or grew.
 
-  --format text|json   text for people (default) or the timesink.compare/1 JSON document
+  --format text|json|md|html|csv
+                       text for people (default), the timesink.compare/1 JSON document, a Markdown or
+                       self-contained HTML report, or the operator table as CSV (docs/report-schema.md)
+  -o FILE              write to FILE (format from its extension unless --format says); written
+                       atomically, never over an input
   --steps B:C          steps to pair: B for the baseline, C for the candidate, each a comma list of
                        indices (0, 1-3) or step numbers (#1010, #1010-#1012); empty or 'all' = every
                        step; 'B' alone applies to both. Default: all steps, paired first with first.
@@ -184,7 +191,7 @@ int runCompare(int argc, char** argv)
 {
     Arguments args;
     std::string error;
-    if (!parseArguments(argc, argv, 2, {"--format", "--steps", "--op-map", "--top"}, {"--help", "-h"}, args,
+    if (!parseArguments(argc, argv, 2, {"--format", "-o", "--steps", "--op-map", "--top"}, {"--help", "-h"}, args,
                         error)) {
         std::cerr << "timesink-cli compare: " << error << '\n' << kCompareUsage;
         return kExitUsage;
@@ -193,9 +200,18 @@ int runCompare(int argc, char** argv)
         std::cout << kCompareUsage << kCompareHelp;
         return kExitOk;
     }
-    const std::string format = args.value("--format", "text");
-    if (args.positional.size() != 2 || (format != "text" && format != "json")) {
+    ReportDestination destination;
+    if (!resolveReportDestination(args, destination, error)) {
+        std::cerr << "timesink-cli compare: " << error << '\n' << kCompareUsage;
+        return kExitUsage;
+    }
+    if (args.positional.size() != 2) {
         std::cerr << kCompareUsage;
+        return kExitUsage;
+    }
+    const std::filesystem::path inputs[] = {args.positional[0], args.positional[1]};
+    if (!checkReportDestination(destination, inputs, error)) { // before the loads, so a typo costs nothing
+        std::cerr << "timesink-cli compare: " << error << '\n';
         return kExitUsage;
     }
     std::size_t top = 20;
@@ -241,15 +257,16 @@ int runCompare(int argc, char** argv)
         std::cerr << "timesink-cli compare: " << error << '\n';
         return kExitUsage;
     }
-    if (format == "json") {
-        std::cout << report::compareJson(report::CompareRun {*baseline, baseAnalysis.findings},
-                                         report::CompareRun {*candidate, candAnalysis.findings}, result)
-                         .dump(2)
-                  << '\n';
-    } else {
+    if (destination.text) {
         printText(*baseline, baseAnalysis.findings, *candidate, candAnalysis.findings, result, top);
+        return kExitOk;
     }
-    return kExitOk;
+    report::CompareReportOptions reportOptions;
+    reportOptions.generator = "timesink-cli " TIMESINK_VERSION;
+    return emitTo(destination, inputs, "compare", [&](std::ostream& out) {
+        report::writeCompareReport({*baseline, baseAnalysis.findings}, {*candidate, candAnalysis.findings}, result,
+                                   destination.format, out, reportOptions);
+    });
 }
 
 } // namespace timesink::cli

@@ -54,11 +54,11 @@ bool checkReportDestination(const ReportDestination& destination, std::span<cons
     return !destination.file || report::checkOutputPath(*destination.file, inputs, error);
 }
 
-int emitReport(const report::ReportModel& model, const ReportDestination& destination,
-               std::span<const std::filesystem::path> inputs, std::string_view command)
+int emitTo(const ReportDestination& destination, std::span<const std::filesystem::path> inputs,
+           std::string_view command, const std::function<void(std::ostream&)>& write)
 {
     if (!destination.file) {
-        report::writeReport(model, destination.format, std::cout);
+        write(std::cout);
         std::cout.flush();
         return std::cout ? kExitOk : kExitInput;
     }
@@ -67,11 +67,21 @@ int emitReport(const report::ReportModel& model, const ReportDestination& destin
         std::cerr << "timesink-cli " << command << ": " << error << '\n';
         return kExitUsage;
     }
-    if (!report::writeReportFile(model, destination.format, *destination.file, inputs, error)) {
-        std::cerr << "timesink-cli " << command << ": " << error << '\n';
-        return kExitInput;
+    report::AtomicFile file(*destination.file);
+    if (file.open(error)) {
+        write(file.stream());
+        if (file.commit(error))
+            return kExitOk;
     }
-    return kExitOk;
+    std::cerr << "timesink-cli " << command << ": " << error << '\n';
+    return kExitInput;
+}
+
+int emitReport(const report::ReportModel& model, const ReportDestination& destination,
+               std::span<const std::filesystem::path> inputs, std::string_view command)
+{
+    return emitTo(destination, inputs, command,
+                  [&](std::ostream& out) { report::writeReport(model, destination.format, out); });
 }
 
 } // namespace timesink::cli

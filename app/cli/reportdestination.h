@@ -7,6 +7,7 @@
 #include "report/reportoutput.h"
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -33,6 +34,12 @@ bool resolveReportDestination(const Arguments& args, ReportDestination& out, std
 /// (report::checkOutputPath); true for stdout. Commands call it before loading, so a typo costs nothing.
 bool checkReportDestination(const ReportDestination& destination, std::span<const std::filesystem::path> inputs,
                             std::string& error);
+
+/// Writes through `write` to stdout, or to the destination file via an atomic write that refuses to overwrite
+/// any of `inputs`. Returns kExitOk, kExitUsage (refused output path) or kExitInput (the file could not be
+/// written); errors go to stderr prefixed with "timesink-cli COMMAND: ".
+int emitTo(const ReportDestination& destination, std::span<const std::filesystem::path> inputs,
+           std::string_view command, const std::function<void(std::ostream&)>& write);
 
 /// Writes a non-text report to the destination: stdout, or the file via an atomic write that refuses to
 /// overwrite any of `inputs`. Returns an exit code: kExitOk, kExitUsage (refused output path), or kExitInput

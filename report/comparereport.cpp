@@ -1,0 +1,411 @@
+// SPDX-License-Identifier: MIT
+#include "report/comparereport.h"
+
+#include "report/atomicfile.h"
+#include "report/csvwriter.h"
+#include "report/htmlwriter.h"
+#include "report/markdownwriter.h"
+#include "report/textformat.h"
+
+#include <algorithm>
+
+namespace timesink::report {
+
+using model::TimeNs;
+
+namespace {
+
+std::string signedDuration(TimeNs delta)
+{
+    return delta > 0 ? "+" + formatDuration(delta) : formatDuration(delta);
+}
+
+TimeNs magnitude(TimeNs d)
+{
+    return d < 0 ? -d : d;
+}
+
+std::string ratioText(std::optional<double> ratio)
+{
+    return ratio ? formatFixed(*ratio, 2) + "×" : std::string("–");
+}
+
+std::string statusLabel(analysis::CompareExplanation::Status s)
+{
+    using Status = analysis::CompareExplanation::Status;
+    switch (s) {
+    case Status::CandidateOnly:
+        return "only in the candidate";
+    case Status::BaselineOnly:
+        return "only in the baseline";
+    case Status::Grew:
+        return "grew";
+    case Status::Shrank:
+        return "shrank";
+    }
+    return "";
+}
+
+std::string stepNumber(std::int64_t n, bool synthetic)
+{
+    return synthetic ? std::string("whole trace") : "#" + std::to_string(n);
+}
+
+/// "6 steps (#1009 … #1014)", "the whole trace", "1 step (#50)".
+std::string stepsText(const model::Trace& trace, const analysis::CompareSide& side)
+{
+    const auto steps = trace.steps();
+    if (side.pairedSteps.empty())
+        return "none";
+    const model::Step& first = steps[side.pairedSteps.front()];
+    const model::Step& last = steps[side.pairedSteps.back()];
+    if (side.pairedSteps.size() == 1 && first.synthetic)
+        return "the whole trace (no step markers)";
+    std::string text = std::to_string(side.pairedSteps.size()) + (side.pairedSteps.size() == 1 ? " step (#" : " steps (#")
+        + std::to_string(first.number);
+    if (side.pairedSteps.size() > 1)
+        text += " … #" + std::to_string(last.number);
+    return text + ")";
+}
+
+std::string attributionText(const analysis::CompareSide& side)
+{
+    if (!side.deviceTimed)
+        return "host";
+    return "device (" + std::to_string(side.attributedSlices) + " of " + std::to_string(side.workSlices)
+        + " device slices linked to operators)";
+}
+
+std::string summarySentence(const analysis::CompareResult& r)
+{
+    const TimeNs base = r.baselineStepsNs();
+    const TimeNs cand = r.candidateStepsNs();
+    const TimeNs delta = cand - base;
+    std::string text = "The candidate takes " + formatDuration(cand) + " against the baseline's " + formatDuration(base);
+    if (base > 0)
+        text += " (" + formatFixed(double(cand) / double(base), 2) + "× the baseline";
+    else
+        text += " (";
+    text += std::string(base > 0 ? ", " : "") + signedDuration(delta) + ") over the compared steps.";
+    return text;
+}
+
+bool syntheticStep(const model::Trace& trace, std::size_t index)
+{
+    return index < trace.steps().size() && trace.steps()[index].synthetic;
+}
+
+// ---- Markdown ----
+
+void markdownRunsTable(const CompareRun& b, const CompareRun& c, const analysis::CompareResult& r, std::ostream& out)
+{
+    out << "## Runs\n\n| | baseline | candidate |\n|---|---|---|\n";
+    auto row = [&](std::string_view label, const std::string& bv, const std::string& cv) {
+        out << "| " << label << " | " << escapeMarkdown(bv) << " | " << escapeMarkdown(cv) << " |\n";
+    };
+    row("trace", b.trace.metadata().sourcePath, c.trace.metadata().sourcePath);
+    row("format", b.trace.metadata().format, c.trace.metadata().format);
+    row("device", deviceDescription(b.trace), deviceDescription(c.trace));
+    row("operator time", attributionText(r.baseline), attributionText(r.candidate));
+    row("steps compared", stepsText(b.trace, r.baseline), stepsText(c.trace, r.candidate));
+    row("step time", formatDuration(r.baselineStepsNs()), formatDuration(r.candidateStepsNs()));
+    row("findings", std::to_string(b.findings.size()), std::to_string(c.findings.size()));
+    out << '\n';
+}
+
+} // namespace
+
+void writeCompareMarkdown(const CompareRun& b, const CompareRun& c, const analysis::CompareResult& r, std::ostream& out,
+                          const CompareReportOptions& options)
+{
+    out << "# Timesink comparison report\n\n";
+    markdownRunsTable(b, c, r, out);
+    out << "**" << escapeMarkdown(summarySentence(r)) << "**\n\n";
+
+    out << "## Steps\n\n| baseline step | candidate step | baseline | candidate | delta |\n"
+           "|---:|---:|---:|---:|---:|\n";
+    for (const analysis::CompareStepPair& s : r.steps) {
+        out << "| " << stepNumber(s.baselineNumber, syntheticStep(b.trace, s.baselineIndex)) << " | "
+            << stepNumber(s.candidateNumber, syntheticStep(c.trace, s.candidateIndex)) << " | "
+            << formatDuration(s.baselineNs) << " | " << formatDuration(s.candidateNs) << " | "
+            << signedDuration(s.deltaNs()) << " |\n";
+    }
+    out << "| total | | " << formatDuration(r.baselineStepsNs()) << " | " << formatDuration(r.candidateStepsNs())
+        << " | " << signedDuration(r.candidateStepsNs() - r.baselineStepsNs()) << " |\n\n";
+
+    out << "## What explains the difference\n\n";
+    if (r.explanations.empty()) {
+        out << "No finding differs between the runs.\n\n";
+    } else {
+        out << "| status | kind | finding | baseline lost | candidate lost | delta | share of step delta |\n"
+               "|---|---|---|---:|---:|---:|---:|\n";
+        for (const analysis::CompareExplanation& e : r.explanations) {
+            out << "| " << statusLabel(e.status) << " | " << escapeMarkdown(e.kind) << " | " << escapeMarkdown(e.title)
+                << " | " << formatDuration(e.baselineLostNs) << " | " << formatDuration(e.candidateLostNs) << " | "
+                << signedDuration(e.deltaNs()) << " | " << formatPercent(e.shareOfStepDelta) << " |\n";
+        }
+        out << '\n';
+    }
+
+    out << "## Operators with the largest differences\n\n";
+    const std::size_t shown = std::min(options.topOperators, r.operators.size());
+    if (shown == 0) {
+        out << "No operators to compare.\n\n";
+    } else {
+        out << "| rank | operator | baseline | candidate | delta | ratio | baseline calls | candidate calls |\n"
+               "|---:|---|---:|---:|---:|---:|---:|---:|\n";
+        for (std::size_t i = 0; i < shown; ++i) {
+            const analysis::CompareOperator& op = r.operators[i];
+            out << "| " << i + 1 << " | " << escapeMarkdown(op.name) << " | " << formatDuration(op.baselineNs) << " | "
+                << formatDuration(op.candidateNs) << " | " << signedDuration(op.deltaNs()) << " | "
+                << ratioText(op.ratio()) << " | " << op.baselineCalls << " | " << op.candidateCalls << " |\n";
+        }
+        out << '\n';
+        if (shown < r.operators.size())
+            out << (r.operators.size() - shown) << " more operators are in the JSON and CSV reports.\n\n";
+    }
+    if (!r.notes.empty()) {
+        out << "## Notes\n\n";
+        for (const std::string& n : r.notes)
+            out << "- " << escapeMarkdown(n) << '\n';
+        out << '\n';
+    }
+    out << "---\n\nGenerated by " << escapeMarkdown(options.generator) << ".\n";
+}
+
+// ---- HTML ----
+
+namespace {
+
+std::string deltaClass(TimeNs delta)
+{
+    return delta > 0 ? " worse" : delta < 0 ? " better" : "";
+}
+
+void htmlStepChart(const analysis::CompareResult& r, const CompareRun& b, const CompareRun& c, std::ostream& out)
+{
+    constexpr std::size_t kMaxPairs = 50;
+    constexpr int kLabel = 150;
+    constexpr int kArea = 480;
+    constexpr int kBar = 10;
+    constexpr int kPair = 2 * kBar + 8;
+    const std::size_t shown = std::min(r.steps.size(), kMaxPairs);
+    TimeNs longest = 0;
+    for (std::size_t i = 0; i < shown; ++i)
+        longest = std::max({longest, r.steps[i].baselineNs, r.steps[i].candidateNs});
+    const int height = 24 + static_cast<int>(shown) * kPair;
+    out << "<figure><svg role=\"img\" aria-label=\"Step time, baseline and candidate\" width=\"760\" height=\""
+        << height << "\" viewBox=\"0 0 760 " << height << "\">\n"
+        << "<rect x=\"" << kLabel << "\" y=\"4\" width=\"12\" height=\"12\" fill=\"#4c78a8\"/><text x=\"" << kLabel + 16
+        << "\" y=\"14\">baseline</text><rect x=\"" << kLabel + 100
+        << "\" y=\"4\" width=\"12\" height=\"12\" fill=\"#f58518\"/><text x=\"" << kLabel + 116
+        << "\" y=\"14\">candidate</text>\n";
+    for (std::size_t i = 0; i < shown; ++i) {
+        const analysis::CompareStepPair& s = r.steps[i];
+        const int y = 24 + static_cast<int>(i) * kPair;
+        const std::string label = stepNumber(s.baselineNumber, syntheticStep(b.trace, s.baselineIndex)) + " ↔ "
+            + stepNumber(s.candidateNumber, syntheticStep(c.trace, s.candidateIndex));
+        out << "<text x=\"" << kLabel - 6 << "\" y=\"" << y + kBar + 4 << "\" text-anchor=\"end\">" << escapeHtml(label)
+            << "</text>";
+        const TimeNs values[2] = {s.baselineNs, s.candidateNs};
+        const char* colors[2] = {"#4c78a8", "#f58518"};
+        const char* names[2] = {"baseline", "candidate"};
+        for (int k = 0; k < 2; ++k) {
+            const double w = longest > 0 ? double(values[k]) / double(longest) * kArea : 0;
+            out << "<rect x=\"" << kLabel << "\" y=\"" << y + k * kBar << "\" width=\"" << formatFixed(std::max(w, 1.0), 1)
+                << "\" height=\"" << kBar - 1 << "\" fill=\"" << colors[k] << "\"><title>" << escapeHtml(label) << ' '
+                << names[k] << ": " << escapeHtml(formatDuration(values[k])) << "</title></rect>";
+        }
+        out << "<text x=\"" << kLabel + kArea + 8 << "\" y=\"" << y + kBar + 4 << "\">"
+            << escapeHtml(signedDuration(s.deltaNs())) << "</text>\n";
+    }
+    out << "</svg><figcaption>Step time of each compared pair";
+    if (shown < r.steps.size())
+        out << " (the first " << shown << " of " << r.steps.size() << ")";
+    out << ".</figcaption></figure>\n";
+}
+
+void htmlOperatorChart(const analysis::CompareResult& r, std::ostream& out)
+{
+    constexpr std::size_t kMax = 15;
+    constexpr int kLabel = 260;
+    constexpr int kHalf = 200;
+    constexpr int kRow = 20;
+    const std::size_t shown = std::min(r.operators.size(), kMax);
+    TimeNs largest = 0;
+    for (std::size_t i = 0; i < shown; ++i)
+        largest = std::max(largest, magnitude(r.operators[i].deltaNs()));
+    const int height = static_cast<int>(shown) * kRow + 8;
+    const int axis = kLabel + kHalf;
+    out << "<figure><svg role=\"img\" aria-label=\"Operator time differences\" width=\"760\" height=\"" << height
+        << "\" viewBox=\"0 0 760 " << height << "\">\n<line x1=\"" << axis << "\" y1=\"0\" x2=\"" << axis << "\" y2=\""
+        << height << "\" stroke=\"#8c959f\"/>\n";
+    for (std::size_t i = 0; i < shown; ++i) {
+        const analysis::CompareOperator& op = r.operators[i];
+        const TimeNs d = op.deltaNs();
+        const int y = static_cast<int>(i) * kRow + 4;
+        const double w = largest > 0 ? double(magnitude(d)) / double(largest) * kHalf : 0;
+        const double x = d >= 0 ? axis : axis - w;
+        out << "<g><title>" << escapeHtml(op.name) << ": " << escapeHtml(formatDuration(op.baselineNs)) << " → "
+            << escapeHtml(formatDuration(op.candidateNs)) << "</title><text x=\"" << kLabel - 6 << "\" y=\"" << y + 13
+            << "\" text-anchor=\"end\">" << escapeHtml(truncateText(cleanText(op.name), 40)) << "</text><rect x=\""
+            << formatFixed(x, 1) << "\" y=\"" << y + 2 << "\" width=\"" << formatFixed(std::max(w, 1.0), 1)
+            << "\" height=\"" << kRow - 6 << "\" fill=\"" << (d > 0 ? "#e45756" : "#54a24b") << "\"/><text x=\""
+            << formatFixed(d >= 0 ? axis + w + 6 : axis + 6, 1) << "\" y=\"" << y + 13 << "\">"
+            << escapeHtml(signedDuration(d)) << "</text></g>\n";
+    }
+    out << "</svg><figcaption>Operators with the largest differences: right (red) is slower in the candidate, left "
+           "(green) faster.</figcaption></figure>\n";
+}
+
+} // namespace
+
+void writeCompareHtml(const CompareRun& b, const CompareRun& c, const analysis::CompareResult& r, std::ostream& out,
+                      const CompareReportOptions& options)
+{
+    out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+           "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+           "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
+           "img-src data:\">\n<meta name=\"generator\" content=\""
+        << escapeHtml(options.generator) << "\">\n<title>Timesink comparison: "
+        << escapeHtml(b.trace.metadata().sourcePath) << " vs " << escapeHtml(c.trace.metadata().sourcePath)
+        << "</title>\n<style>" << htmlReportStyle() << "</style>\n</head>\n<body>\n"
+        << "<header><h1>Timesink comparison report</h1></header>\n";
+
+    out << "<section id=\"runs\"><h2>Runs</h2><table><thead><tr><th></th><th>baseline</th><th>candidate</th></tr>"
+           "</thead><tbody>\n";
+    auto row = [&](std::string_view label, const std::string& bv, const std::string& cv) {
+        out << "<tr><th>" << label << "</th><td class=\"name\">" << escapeHtml(bv) << "</td><td class=\"name\">"
+            << escapeHtml(cv) << "</td></tr>\n";
+    };
+    row("trace", b.trace.metadata().sourcePath, c.trace.metadata().sourcePath);
+    row("format", b.trace.metadata().format, c.trace.metadata().format);
+    row("device", deviceDescription(b.trace), deviceDescription(c.trace));
+    row("operator time", attributionText(r.baseline), attributionText(r.candidate));
+    row("steps compared", stepsText(b.trace, r.baseline), stepsText(c.trace, r.candidate));
+    row("step time", formatDuration(r.baselineStepsNs()), formatDuration(r.candidateStepsNs()));
+    row("findings", std::to_string(b.findings.size()), std::to_string(c.findings.size()));
+    out << "</tbody></table><p><strong>" << escapeHtml(summarySentence(r)) << "</strong></p></section>\n";
+
+    out << "<section id=\"steps\"><h2>Steps</h2>\n";
+    if (!r.steps.empty())
+        htmlStepChart(r, b, c, out);
+    out << "<table><thead><tr><th class=\"num\">baseline step</th><th class=\"num\">candidate step</th>"
+           "<th class=\"num\">baseline</th><th class=\"num\">candidate</th><th class=\"num\">delta</th></tr></thead>"
+           "<tbody>\n";
+    for (const analysis::CompareStepPair& s : r.steps) {
+        out << "<tr><td class=\"num\">" << stepNumber(s.baselineNumber, syntheticStep(b.trace, s.baselineIndex))
+            << "</td><td class=\"num\">" << stepNumber(s.candidateNumber, syntheticStep(c.trace, s.candidateIndex))
+            << "</td><td class=\"num\">" << escapeHtml(formatDuration(s.baselineNs)) << "</td><td class=\"num\">"
+            << escapeHtml(formatDuration(s.candidateNs)) << "</td><td class=\"num" << deltaClass(s.deltaNs()) << "\">"
+            << escapeHtml(signedDuration(s.deltaNs())) << "</td></tr>\n";
+    }
+    out << "</tbody></table></section>\n";
+
+    out << "<section id=\"explanations\"><h2>What explains the difference</h2>\n";
+    if (r.explanations.empty()) {
+        out << "<p>No finding differs between the runs.</p>\n";
+    } else {
+        out << "<table><thead><tr><th>status</th><th>kind</th><th>finding</th><th class=\"num\">baseline lost</th>"
+               "<th class=\"num\">candidate lost</th><th class=\"num\">delta</th><th class=\"num\">share of step "
+               "delta</th></tr></thead><tbody>\n";
+        for (const analysis::CompareExplanation& e : r.explanations) {
+            out << "<tr><td>" << statusLabel(e.status) << "</td><td class=\"kind\">" << escapeHtml(e.kind)
+                << "</td><td class=\"name\">" << escapeHtml(e.title) << "</td><td class=\"num\">"
+                << escapeHtml(formatDuration(e.baselineLostNs)) << "</td><td class=\"num\">"
+                << escapeHtml(formatDuration(e.candidateLostNs)) << "</td><td class=\"num" << deltaClass(e.deltaNs())
+                << "\">" << escapeHtml(signedDuration(e.deltaNs())) << "</td><td class=\"num\">"
+                << formatPercent(e.shareOfStepDelta) << "</td></tr>\n";
+        }
+        out << "</tbody></table>\n";
+    }
+    out << "</section>\n";
+
+    out << "<section id=\"operators\"><h2>Operators with the largest differences</h2>\n";
+    const std::size_t shown = std::min(options.topOperators, r.operators.size());
+    if (shown == 0) {
+        out << "<p>No operators to compare.</p>\n";
+    } else {
+        htmlOperatorChart(r, out);
+        out << "<table><thead><tr><th class=\"num\">rank</th><th>operator</th><th class=\"num\">baseline</th>"
+               "<th class=\"num\">candidate</th><th class=\"num\">delta</th><th class=\"num\">ratio</th>"
+               "<th class=\"num\">baseline calls</th><th class=\"num\">candidate calls</th></tr></thead><tbody>\n";
+        for (std::size_t i = 0; i < shown; ++i) {
+            const analysis::CompareOperator& op = r.operators[i];
+            out << "<tr><td class=\"num\">" << i + 1 << "</td><td class=\"name\"><code>" << escapeHtml(op.name)
+                << "</code></td><td class=\"num\">" << escapeHtml(formatDuration(op.baselineNs))
+                << "</td><td class=\"num\">" << escapeHtml(formatDuration(op.candidateNs)) << "</td><td class=\"num"
+                << deltaClass(op.deltaNs()) << "\">" << escapeHtml(signedDuration(op.deltaNs()))
+                << "</td><td class=\"num\">" << escapeHtml(ratioText(op.ratio())) << "</td><td class=\"num\">"
+                << op.baselineCalls << "</td><td class=\"num\">" << op.candidateCalls << "</td></tr>\n";
+        }
+        out << "</tbody></table>\n";
+        if (shown < r.operators.size())
+            out << "<p class=\"meta\">" << (r.operators.size() - shown)
+                << " more operators are in the JSON and CSV reports.</p>\n";
+    }
+    out << "</section>\n";
+    if (!r.notes.empty()) {
+        out << "<section id=\"notes\"><h2>Notes</h2><ul>\n";
+        for (const std::string& n : r.notes)
+            out << "<li>" << escapeHtml(n) << "</li>\n";
+        out << "</ul></section>\n";
+    }
+    out << "<footer>Generated by " << escapeHtml(options.generator) << ".</footer>\n</body>\n</html>\n";
+}
+
+// ---- CSV ----
+
+void writeCompareCsv(const analysis::CompareResult& r, std::ostream& out)
+{
+    auto joined = [](const std::vector<std::string>& names) {
+        std::string text;
+        for (const std::string& n : names)
+            text += (text.empty() ? "" : "; ") + n;
+        return text;
+    };
+    out << kCompareCsvHeader << "\r\n";
+    for (const analysis::CompareOperator& op : r.operators) {
+        const auto ratio = op.ratio();
+        out << csvText(op.name) << ',' << op.baselineNs << ',' << op.candidateNs << ',' << op.deltaNs() << ','
+            << (ratio ? formatGeneral(*ratio, 6) : std::string()) << ',' << op.baselineCalls << ','
+            << op.candidateCalls << ',' << csvText(joined(op.baselineNames)) << ',' << csvText(joined(op.candidateNames))
+            << "\r\n";
+    }
+}
+
+void writeCompareReport(const CompareRun& baseline, const CompareRun& candidate, const analysis::CompareResult& result,
+                        ReportFormat format, std::ostream& out, const CompareReportOptions& options)
+{
+    switch (format) {
+    case ReportFormat::Json:
+        out << compareJson(baseline, candidate, result).dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace)
+            << '\n';
+        break;
+    case ReportFormat::Markdown:
+        writeCompareMarkdown(baseline, candidate, result, out, options);
+        break;
+    case ReportFormat::Html:
+        writeCompareHtml(baseline, candidate, result, out, options);
+        break;
+    case ReportFormat::Csv:
+        writeCompareCsv(result, out);
+        break;
+    }
+}
+
+bool writeCompareReportFile(const CompareRun& baseline, const CompareRun& candidate,
+                            const analysis::CompareResult& result, ReportFormat format,
+                            const std::filesystem::path& path, std::span<const std::filesystem::path> inputs,
+                            std::string& error, const CompareReportOptions& options)
+{
+    if (!checkOutputPath(path, inputs, error))
+        return false;
+    AtomicFile file(path);
+    if (!file.open(error))
+        return false;
+    writeCompareReport(baseline, candidate, result, format, file.stream(), options);
+    return file.commit(error);
+}
+
+} // namespace timesink::report
