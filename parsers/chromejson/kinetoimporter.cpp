@@ -393,11 +393,12 @@ private:
 
     struct CachedString
     {
-        std::string text;
+        std::string_view text; // points into the string pool, whose text never moves
         model::StringId id;
         bool valid = false;
     };
     static constexpr std::size_t kKeyCacheSlots = 16;
+    static constexpr std::size_t kTextCacheSlots = 256;
 
     // Arg keys come in the same order event after event, and categories repeat: comparing with the previous
     // string at the same position is cheaper than hashing it into the pool again.
@@ -405,10 +406,22 @@ private:
     {
         if (cache.valid && cache.text == text)
             return cache.id;
-        cache.text.assign(text);
         cache.id = m_b.intern(text);
+        cache.text = m_b.str(cache.id);
         cache.valid = true;
         return cache.id;
+    }
+
+    // Names and string values: a small direct-mapped cache in front of the pool. Kernel names are long, and
+    // comparing one with its cached copy is much cheaper than hashing it.
+    model::StringId internText(std::string_view text)
+    {
+        if (text.empty())
+            return {};
+        const auto u = [&text](std::size_t i) { return static_cast<std::size_t>(static_cast<unsigned char>(text[i])); };
+        const std::size_t slot = (text.size() * 131 + u(0) * 31 + u(text.size() / 2) * 7 + u(text.size() - 1))
+            % kTextCacheSlots;
+        return internCached(text, m_textCache[slot]);
     }
 
     model::ArgSetId convertArgs(const ChromeEvent& e, bool device = false, bool linked = false)
@@ -434,7 +447,7 @@ private:
                 break;
             case ChromeArg::Kind::String:
             case ChromeArg::Kind::Json:
-                out.value = model::ArgValue::fromString(m_b.intern(a.text));
+                out.value = model::ArgValue::fromString(internText(a.text));
                 break;
             case ChromeArg::Kind::Null:
                 continue;
@@ -458,7 +471,7 @@ private:
     bool buildInput(const ChromeEvent& e, model::SliceInput& in, Classified& c, std::int64_t& correlation)
     {
         c = classify(e.cat, e.name);
-        in.name = m_b.intern(e.name);
+        in.name = internText(e.name);
         in.rawCategory = internCached(e.cat, m_catCache);
         in.category = c.category;
         correlation = -1;
@@ -871,6 +884,7 @@ private:
     std::vector<model::Arg> m_argScratch;
     std::array<CachedString, kKeyCacheSlots> m_argKeyCache;
     CachedString m_catCache;
+    std::array<CachedString, kTextCacheSlots> m_textCache;
     std::map<std::uint32_t, std::vector<OpenSlice>> m_open;
     std::vector<std::pair<std::int64_t, model::SliceRef>> m_hostCorr;
     bool m_hostCorrSorted = true;
