@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: MIT
+// `timesink-cli compare` end to end: exit codes, messages, the JSON document and --op-map.
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+const QString kCli = QStringLiteral(TIMESINK_CLI_PATH);
+const QString kRknn16 = QStringLiteral(TIMESINK_FIXTURES_DIR "/rknn/rknpu2_1.6.0_rk3588_perf_detail_yolov8n_1920_singlecore.txt");
+const QString kRknn232 = QStringLiteral(TIMESINK_FIXTURES_DIR "/rknn/toolkit2_2.3.2_rk3588_eval_perf_layers_yolov8n_640.txt");
+
+struct Run
+{
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+Run cli(const QStringList& args)
+{
+    QProcess p;
+    p.start(kCli, QStringList {QStringLiteral("compare")} + args);
+    Run r;
+    if (!p.waitForFinished(120'000)) {
+        p.kill();
+        p.waitForFinished();
+        return r;
+    }
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = p.readAllStandardOutput();
+    r.err = p.readAllStandardError();
+    return r;
+}
+
+const nlohmann::json* operatorNamed(const nlohmann::json& doc, std::string_view name)
+{
+    for (const auto& op : doc.at("operators")) {
+        if (op.at("name") == name)
+            return &op;
+    }
+    return nullptr;
+}
+
+} // namespace
+
+class TestCompareCli : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        QFile bad(m_dir.filePath(QStringLiteral("bad.tsv")));
+        QVERIFY(bad.open(QIODevice::WriteOnly));
+        bad.write("# fine\nlonely-name\n");
+        QFile good(m_dir.filePath(QStringLiteral("mine.tsv")));
+        QVERIFY(good.open(QIODevice::WriteOnly));
+        good.write("yolo::conv_swish\tConvExSwish\n");
+    }
+
+    void exitCodes_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("message"); // expected in stderr
+        QTest::newRow("no inputs") << QStringList {} << 1 << QStringLiteral("usage: timesink-cli compare");
+        QTest::newRow("one input") << QStringList {kRknn16} << 1 << QStringLiteral("usage: timesink-cli compare");
+        QTest::newRow("unknown option") << QStringList {kRknn16, kRknn232, QStringLiteral("--bogus")} << 1
+                                        << QStringLiteral("unknown option --bogus");
+        QTest::newRow("bad steps") << QStringList {kRknn16, kRknn232, QStringLiteral("--steps"), QStringLiteral("x")}
+                                   << 1 << QStringLiteral("bad step selection 'x'");
+        QTest::newRow("missing step") << QStringList {kRknn16, kRknn232, QStringLiteral("--steps"), QStringLiteral(":3")}
+                                      << 1 << QStringLiteral("candidate: step index 3 does not exist");
+        QTest::newRow("missing input") << QStringList {kRknn16, m_dir.filePath(QStringLiteral("nope.json"))} << 2
+                                       << QStringLiteral("nope.json");
+        QTest::newRow("missing op map") << QStringList {kRknn16, kRknn232, QStringLiteral("--op-map"),
+                                                        m_dir.filePath(QStringLiteral("none.tsv"))}
+                                        << 2 << QStringLiteral("cannot open operator map");
+        QTest::newRow("malformed op map")
+            << QStringList {kRknn16, kRknn232, QStringLiteral("--op-map"), m_dir.filePath(QStringLiteral("bad.tsv"))}
+            << 2 << QStringLiteral("bad.tsv:2: expected a canonical name and at least one other name");
+    }
+    void exitCodes()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(int, exitCode);
+        QFETCH(QString, message);
+        const Run r = cli(args);
+        QCOMPARE(r.exitCode, exitCode);
+        QVERIFY2(QString::fromUtf8(r.err).contains(message), r.err.constData());
+    }
+
+    void jsonDocument()
+    {
+        const Run r = cli({kRknn16, kRknn232, QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(r.exitCode, 0);
+        const auto doc = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(doc.at("schema").get<std::string>(), std::string("timesink.compare/1"));
+        QCOMPARE(doc.at("baseline").at("format").get<std::string>(), std::string("rknn"));
+        QCOMPARE(doc.at("steps").size(), std::size_t(1));
+        // Layer times from the tables (see tst_comparefixtures): conv layers 105166000 ns → 13223000 ns.
+        const auto* conv = operatorNamed(doc, "aten::conv2d");
+        QVERIFY(conv);
+        QCOMPARE(conv->at("baseline_ns").get<std::int64_t>(), std::int64_t(105'166'000));
+        QCOMPARE(conv->at("candidate_ns").get<std::int64_t>(), std::int64_t(13'223'000));
+        QCOMPARE(conv->at("delta_ns").get<std::int64_t>(), std::int64_t(13'223'000 - 105'166'000));
+        QCOMPARE(doc.at("operators")[0].at("name").get<std::string>(), std::string("aten::conv2d"));
+        QVERIFY(doc.at("candidate").at("findings").is_array());
+    }
+
+    void userOpMapWins()
+    {
+        // ConvExSwish layers alone: 100965000 ns (1920) and 12442000 ns (640), by Python over the tables.
+        const Run r = cli({kRknn16, kRknn232, QStringLiteral("--format"), QStringLiteral("json"),
+                           QStringLiteral("--op-map"), m_dir.filePath(QStringLiteral("mine.tsv"))});
+        QCOMPARE(r.exitCode, 0);
+        const auto doc = nlohmann::json::parse(r.out.toStdString());
+        const auto* swish = operatorNamed(doc, "yolo::conv_swish");
+        QVERIFY(swish);
+        QCOMPARE(swish->at("baseline_ns").get<std::int64_t>(), std::int64_t(100'965'000));
+        QCOMPARE(swish->at("candidate_ns").get<std::int64_t>(), std::int64_t(12'442'000));
+        QCOMPARE(operatorNamed(doc, "aten::conv2d")->at("baseline_ns").get<std::int64_t>(),
+                 std::int64_t(105'166'000 - 100'965'000));
+    }
+
+    void textOutput()
+    {
+        const Run r = cli({kRknn16, kRknn232, QStringLiteral("--top"), QStringLiteral("3")});
+        QCOMPARE(r.exitCode, 0);
+        const QString text = QString::fromUtf8(r.out);
+        QVERIFY(text.contains(QStringLiteral("Steps")));
+        QVERIFY(text.contains(QStringLiteral("aten::conv2d")));
+        QVERIFY(text.contains(QStringLiteral("more (--top N")));
+    }
+
+private:
+    QTemporaryDir m_dir;
+};
+
+QTEST_GUILESS_MAIN(TestCompareCli)
+#include "tst_comparecli.moc"
