@@ -792,6 +792,15 @@ AscendDbSummary readAscendDb(const std::filesystem::path& path, model::TraceBuil
         summary.error = error;
         return summary;
     }
+    // immutable=1 reads the main file only: changes still sitting in a -wal file (a profiler that did not close
+    // its database) are not seen. Say so rather than silently showing less.
+    std::error_code ec;
+    const std::filesystem::path wal = path.string() + "-wal";
+    if (std::filesystem::is_regular_file(wal, ec) && std::filesystem::file_size(wal, ec) > 0 && !ec) {
+        builder.warn("db_wal_ignored", wal.string()
+                         + " holds changes not yet written into the database; they are not read (the database is "
+                           "opened read-only and immutable so it is never modified)");
+    }
     DbLoader loader(path, *db, builder, tracks, progress, summary);
     loader.run();
     return summary;

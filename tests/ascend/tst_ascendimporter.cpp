@@ -152,10 +152,12 @@ private slots:
     void emptyAndGarbageFiles_data();
     void emptyAndGarbageFiles();
     void slicedMsprofTimeline();
+    void severalRanksInOneFolder();
     void databaseMapping();
     void databasePreferredOverText();
     void notADatabase();
     void lockedDatabase();
+    void walDatabaseWithPendingChanges();
     void corruptDatabase();
 };
 
@@ -385,6 +387,20 @@ void TestAscendImporter::slicedMsprofTimeline()
     QCOMPARE(t.metadata().devices.at(0).index, 1); // Device_id of op_summary
 }
 
+void TestAscendImporter::severalRanksInOneFolder()
+{
+    QTemporaryDir dir;
+    writeFile(dir, "job/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json", kTraceView);
+    writeFile(dir, "job/rank1_ascend_pt/ASCEND_PROFILER_OUTPUT/kernel_details.csv", kKernelDetails);
+    const auto r = importAscend(std::filesystem::path(dir.filePath(QStringLiteral("job")).toStdString()));
+    QVERIFY2(r.ok(), r.error.c_str());
+    QCOMPARE(warningCount(*r.trace, "multiple_runs"), std::uint64_t(1));
+    QVERIFY(warningMentions(*r.trace, "2 profiler runs found"));
+    QVERIFY(warningMentions(*r.trace, "imported rank0_ascend_pt"));
+    QCOMPARE(metaProperty(*r.trace, "timeline_source"), std::string("trace_view.json"));
+    QCOMPARE(metaProperty(*r.trace, "kernel_table"), std::string()); // rank1's CSV is not mixed in
+}
+
 void TestAscendImporter::databaseMapping()
 {
     QTemporaryDir dir;
@@ -466,6 +482,28 @@ void TestAscendImporter::lockedDatabase()
     QCOMPARE(deviceTaskCount(*r.trace), std::size_t(3));
     QCOMPARE(fileDigest(path), before);
     sqlite3_exec(writer, "ROLLBACK;", nullptr, nullptr, nullptr);
+    sqlite3_close(writer);
+}
+
+void TestAscendImporter::walDatabaseWithPendingChanges()
+{
+    QTemporaryDir dir;
+    const std::filesystem::path path = std::filesystem::path(dir.path().toStdString()) / "msprof_1.db";
+    writeTinyDb(path);
+    sqlite3* writer = nullptr;
+    QCOMPARE(sqlite3_open(path.string().c_str(), &writer), SQLITE_OK);
+    QCOMPARE(sqlite3_exec(writer,
+                          "PRAGMA journal_mode=WAL; PRAGMA wal_autocheckpoint=0;"
+                          "INSERT INTO TASK VALUES (1500, 1600, 0, 9, 9, 7, 1, 0, 2, 13, 4294967295);",
+                          nullptr, nullptr, nullptr),
+             SQLITE_OK);
+    const QByteArray before = fileDigest(path);
+    const auto r = importAscend(path);
+    QVERIFY2(r.ok(), r.error.c_str());
+    QCOMPARE(warningCount(*r.trace, "db_wal_ignored"), std::uint64_t(1));
+    QVERIFY(warningMentions(*r.trace, "msprof_1.db-wal"));
+    QCOMPARE(deviceTaskCount(*r.trace), std::size_t(3)); // the row still in the WAL is not read
+    QCOMPARE(fileDigest(path), before);
     sqlite3_close(writer);
 }
 
