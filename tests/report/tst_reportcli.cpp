@@ -16,6 +16,7 @@ using namespace timesink::testing;
 namespace {
 
 const QString kFixture = QStringLiteral(TIMESINK_FIXTURES_DIR "/torch/hta_a100_cuda_event_sync_trace.json.gz");
+const QString kOtherFixture = QStringLiteral(TIMESINK_FIXTURES_DIR "/torch/hta_cpu_only_rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz");
 
 struct Run
 {
@@ -119,6 +120,43 @@ private Q_SLOTS:
         QVERIFY2(r.err.contains(message.toUtf8()), r.err.constData());
         QCOMPARE(readFile(dir.filePath(QStringLiteral("in.json"))), input);
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 1);
+    }
+
+    void compareWritesEachFormat_data()
+    {
+        QTest::addColumn<QString>("fileName");
+        QTest::addColumn<QByteArray>("start");
+        QTest::newRow("json") << "c.json" << QByteArray("{\n  \"schema\": \"timesink.compare/1\"");
+        QTest::newRow("md") << "c.md" << QByteArray("# Timesink comparison report\n");
+        QTest::newRow("html") << "c.html" << QByteArray("<!DOCTYPE html>");
+        QTest::newRow("csv") << "c.csv" << QByteArray("name,baseline_ns,candidate_ns,delta_ns,ratio,");
+    }
+    void compareWritesEachFormat()
+    {
+        QFETCH(QString, fileName);
+        QFETCH(QByteArray, start);
+        QTemporaryDir dir;
+        const QString out = dir.filePath(fileName);
+        const Run r = runCli({QStringLiteral("compare"), kFixture, kOtherFixture, QStringLiteral("-o"), out});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY(r.out.isEmpty());
+        QVERIFY(readFile(out).startsWith(start));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 1);
+    }
+
+    void compareRefusesToOverwriteEitherInput()
+    {
+        QTemporaryDir dir;
+        const QString a = dir.filePath(QStringLiteral("a.json"));
+        const QString b = dir.filePath(QStringLiteral("b.json"));
+        QVERIFY(QFile::copy(kFixture, a));
+        QVERIFY(QFile::copy(kOtherFixture, b));
+        const QByteArray before = readFile(b);
+        const Run r = runCli({QStringLiteral("compare"), a, b, QStringLiteral("--format"), QStringLiteral("md"),
+                              QStringLiteral("-o"), b});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("refusing to overwrite the input"), r.err.constData());
+        QCOMPARE(readFile(b), before);
     }
 
     void exportFormatsByExtension_data()
