@@ -91,10 +91,14 @@ public:
     {
         if (hops > kMaxHops || !s.isValid())
             return {};
+        // The common case (a launch inside its operator on the same thread) is cheaper to walk than to cache.
+        const SliceRef around = operatorAround(s);
+        if (around.isValid() && isDispatcher(around))
+            return around;
         const std::uint64_t key = keyOf(s);
         if (auto it = m_cache.find(key); it != m_cache.end())
             return it->second;
-        const SliceRef result = resolveUncached(s, hops);
+        const SliceRef result = resolveUncached(s, around, hops);
         // Only successes are cached: a failure may just mean the hop budget ran out on this path.
         if (result.isValid())
             m_cache.emplace(key, result);
@@ -144,11 +148,8 @@ private:
         return CompareAttribution::isDispatcherOpName(m_trace.str(m_trace.track(op.track).sliceName(op.index.value)));
     }
 
-    SliceRef resolveUncached(SliceRef s, int hops)
+    SliceRef resolveUncached(SliceRef s, SliceRef around, int hops)
     {
-        const SliceRef around = operatorAround(s);
-        if (around.isValid() && isDispatcher(around))
-            return around;
         // No dispatcher operator here (e.g. a torch_npu `Dequeue@Conv2D` slice, which is a host op of the
         // task-queue thread): the operator is on the other end of the queue, if we can get there.
         const SliceRef linked = followLinks(s, hops);
@@ -427,7 +428,8 @@ CompareAttribution::totals(std::span<const std::size_t> stepIndices) const
     };
 
     std::map<std::string, Total, std::less<>> out;
-    std::unordered_map<std::uint32_t, std::unordered_set<std::uint64_t>> seenOps;
+    std::unordered_set<std::uint64_t> seenOps; // an operator instance has one name, so one set serves all names
+    seenOps.reserve(m_items.size());
     for (const Item& item : m_items) {
         const auto step = stepOf(item.stepTimeNs);
         if (!step || !selected[*step])
@@ -436,7 +438,7 @@ CompareAttribution::totals(std::span<const std::size_t> stepIndices) const
         total.ns += item.durNs;
         ++total.slices;
         const SliceRef instance = item.op.isValid() ? item.op : item.slice;
-        if (seenOps[item.name].insert(keyOf(instance)).second) {
+        if (seenOps.insert(keyOf(instance)).second) {
             ++total.calls;
             total.occurrences.push_back(instance);
         }
