@@ -10,6 +10,7 @@
 #include <array>
 #include <charconv>
 #include <cstdio>
+#include <limits>
 #include <map>
 #include <optional>
 #include <unordered_map>
@@ -708,9 +709,9 @@ private:
             if (!s || s->kind != ChromeArg::Kind::Int)
                 return;
             if (e.name == "process_sort_index")
-                m_processSort[pidKey] = static_cast<std::int32_t>(s->i);
+                m_processSort[pidKey] = s->i;
             else
-                m_threadSort[pidKey + '\x1f' + std::string(e.tid)] = static_cast<std::int32_t>(s->i);
+                m_threadSort[pidKey + '\x1f' + std::string(e.tid)] = s->i;
         }
     }
 
@@ -840,13 +841,23 @@ private:
                 }
             }
             m_b.setTrackNames(id, thread, process, thread);
-            std::int32_t sort = 0;
+            // Process order first, thread order within it; Kineto uses the pid as process sort index, so the
+            // combination may not fit an int32, and then the process order alone is kept.
+            std::int64_t processOrder = 0;
+            std::int64_t threadOrder = 0;
             if (auto ps = m_processSort.find(m.pid); ps != m_processSort.end())
-                sort = ps->second * 1000;
+                processOrder = ps->second;
             if (auto ts = m_threadSort.find(threadKey); ts != m_threadSort.end())
-                sort += ts->second;
+                threadOrder = ts->second;
+            constexpr std::int64_t kMin = std::numeric_limits<std::int32_t>::min();
+            constexpr std::int64_t kMax = std::numeric_limits<std::int32_t>::max();
+            processOrder = std::clamp(processOrder, kMin, kMax);
+            threadOrder = std::clamp(threadOrder, std::int64_t(-999), std::int64_t(999));
+            std::int64_t sort = processOrder * 1000 + threadOrder;
+            if (sort > kMax || sort < kMin)
+                sort = processOrder;
             if (sort != 0)
-                m_b.setTrackSortIndex(id, sort);
+                m_b.setTrackSortIndex(id, static_cast<std::int32_t>(sort));
         }
     }
 
@@ -896,8 +907,8 @@ private:
     std::unordered_map<std::string, std::string> m_processNames;
     std::unordered_map<std::string, std::string> m_processLabels;
     std::unordered_map<std::string, std::string> m_threadNames;
-    std::unordered_map<std::string, std::int32_t> m_processSort;
-    std::unordered_map<std::string, std::int32_t> m_threadSort;
+    std::unordered_map<std::string, std::int64_t> m_processSort;
+    std::unordered_map<std::string, std::int64_t> m_threadSort;
 };
 
 } // namespace
