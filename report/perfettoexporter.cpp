@@ -307,6 +307,8 @@ private:
             if (track.empty())
                 return;
         }
+        if (track.empty())
+            return; // an importer's placeholder track: nothing to show
         std::vector<std::uint64_t> lanes;
         laneUuid(lanes, 0, name, parent, rank);
         SliceLanes stacks;
