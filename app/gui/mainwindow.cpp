@@ -262,6 +262,8 @@ void MainWindow::createDocks()
     m_findingsView->setSelectionMode(QAbstractItemView::SingleSelection);
     m_findingsView->verticalHeader()->hide();
     m_findingsView->horizontalHeader()->setSectionResizeMode(widgets::FindingsModel::Title, QHeaderView::Stretch);
+    m_findingsView->horizontalHeader()->setSectionResizeMode(widgets::FindingsModel::Kind,
+                                                             QHeaderView::ResizeToContents);
     m_findingsView->setWordWrap(false);
     connect(m_findingsView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) { selectFinding(current.row()); });

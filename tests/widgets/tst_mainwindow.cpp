@@ -13,6 +13,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -143,8 +144,13 @@ void TestMainWindow::cancelKeepsPreviousTrace()
     QList<RecordedError> errors;
     w.setErrorReporter([&errors](const QString& t, const QString& m) { errors.append({t, m}); });
     FinishCounter finished(w);
+    QSignalSpy progress(&w.loadJob(), &TraceLoadJob::progress);
     w.openPath(QStringLiteral("/nonexistent/slow.json"));
     QTRY_VERIFY(started.load());
+    // The importer's byte counts and phase reach the window while it loads.
+    QTRY_VERIFY(!progress.isEmpty() && progress.last().at(2).toString() == QStringLiteral("reading events"));
+    QVERIFY(progress.last().at(0).toLongLong() > 0);
+    QCOMPARE(progress.last().at(1).toLongLong(), qint64(1) << 30);
     QVERIFY(w.loadJob().isRunning());
     QCOMPARE(w.timeline()->trace(), first); // the old trace stays while loading
     w.loadJob().cancel();
