@@ -89,9 +89,11 @@ public:
         m_f.p.fillRect(r, m_count > 1 ? m_f.mergedFills[dominant] : m_f.fills[dominant]);
         ++m_f.stats.rectsDrawn;
         if (m_count > 1 && r.width() > 60) {
-            m_f.p.setPen(m_f.texts[dominant]);
-            m_f.p.drawText(r.adjusted(3, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft,
-                           QStringLiteral("%1 events").arg(m_count));
+            const QString label = QStringLiteral("%1 events").arg(m_count);
+            if (m_f.metrics.horizontalAdvance(label) <= r.width() - 5) {
+                m_f.p.setPen(m_f.texts[dominant]);
+                m_f.p.drawText(r.adjusted(3, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft, label);
+            }
         }
     }
 
@@ -429,10 +431,15 @@ TimelinePainter::Stats TimelinePainter::paint(QPainter& painter, QSize size, con
          ++r) {
         lastRow = r + 1;
         const TrackLayout::Row& row = rows[static_cast<std::size_t>(r)];
-        if (row.isHeader())
+        if (row.isHeader()) {
+            // Header bands go under everything else, so flow arrows and the time selection cross them.
+            painter.fillRect(QRect(kLabelWidth, f.screenY(row.y), f.width, row.height), palette.color(QPalette::Button));
             continue;
+        }
         const model::Track& track = trace.track(row.track);
         const int y = f.screenY(row.y);
+        painter.fillRect(QRect(kLabelWidth, y + row.height + TrackLayout::kTrackGap - 1, f.width, 1),
+                         palette.color(QPalette::Midlight));
         if (track.role == model::TrackRole::Counter && track.empty()) {
             drawCounter(f, track, y, row.height, f.fills[static_cast<std::size_t>(SliceCategory::Annotation)]);
             continue;
@@ -521,7 +528,7 @@ TimelinePainter::Stats TimelinePainter::paint(QPainter& painter, QSize size, con
         const int y = f.screenY(row.y);
         if (row.isHeader()) {
             const TrackLayout::Group& g = layout.groups()[static_cast<std::size_t>(row.group)];
-            painter.fillRect(QRect(0, y, size.width(), row.height), headerBg);
+            painter.fillRect(QRect(0, y, kLabelWidth, row.height), headerBg);
             painter.setPen(palette.color(QPalette::ButtonText));
             QFont bold = painter.font();
             bold.setBold(true);
@@ -547,7 +554,7 @@ TimelinePainter::Stats TimelinePainter::paint(QPainter& painter, QSize size, con
             painter.drawText(QRect(kLabelWidth - 6 - tagWidth, y, tagWidth, TrackLayout::kDepthHeight),
                              Qt::AlignVCenter | Qt::AlignRight, tag);
         }
-        painter.fillRect(QRect(0, y + row.height + TrackLayout::kTrackGap - 1, size.width(), 1),
+        painter.fillRect(QRect(0, y + row.height + TrackLayout::kTrackGap - 1, kLabelWidth, 1),
                          palette.color(QPalette::Midlight));
     }
     painter.setPen(palette.color(QPalette::Mid));
