@@ -43,16 +43,7 @@ TraceLoadJob::TraceLoadJob(QObject* parent)
         return parsers::loadTrace(path, parsers::ImportOptions {}, sink);
     })
     , m_analyze([](const model::Trace& trace, const analysis::CancelToken& token) {
-#ifdef TIMESINK_WITH_ANALYSIS
         return analysis::analyze(trace, analysis::AnalysisOptions {}, token);
-#else
-        // TODO: the analysis library is not in the build yet; until it is, a load shows no findings.
-        analysis::AnalysisResult none;
-        for (const model::Step& s : trace.steps())
-            none.analysedNs += s.duration();
-        none.cancelled = token.cancelled();
-        return none;
-#endif
     })
 {
     connect(&m_watcher, &QFutureWatcher<Outcome>::finished, this, &TraceLoadJob::onFinished);
