@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <functional>
 #include <limits>
+#include <span>
 #include <tuple>
 
 namespace timesink::parsers {
@@ -142,6 +143,14 @@ private:
                 p.hasHcclArgs = true;
         }
         p.argCount = static_cast<std::uint32_t>(pool.size() - p.argBegin);
+        if (p.taskType.isEmpty() && !p.hasHcclArgs) {
+            // Host-side events are never extended by a join: store their args now and keep the pool small.
+            p.args = b.addArgs(std::span<const Arg>(pool.data() + p.argBegin, p.argCount));
+            pool.resize(p.argBegin);
+            p.argCount = 0;
+        } else {
+            p.argsInPool = true;
+        }
         m_t.m_events.push_back(p);
     }
 
@@ -499,7 +508,8 @@ void AscendTimeline::finish()
             break;
         }
         }
-        s.args = m_b.addArgs(args);
+        // Join args can only extend pooled sets (device/HCCL tasks); a stored set is used as it is.
+        s.args = e.argsInPool ? m_b.addArgs(args) : e.args;
         const model::SliceRef ref = m_b.addSlice(trackFor(e, lane), s);
         if (s.category == SliceCategory::Step) {
             const std::int64_t number = profilerStepNumber(name);

@@ -72,8 +72,12 @@ public:
         model::StringId name;
         model::StringId cat;
         model::StringId taskType; // device tasks: args "Task Type"
-        std::uint64_t argBegin = 0; // into m_argPool; arg sets are built at finish() when joins can extend them
+        /// Device and HCCL tasks keep raw args in m_argPool (argBegin/argCount) because the kernel_details join
+        /// extends them at finish(); every other event's args are stored at once (`args`, deduplicated).
+        std::uint64_t argBegin = 0;
         std::uint32_t argCount = 0;
+        bool argsInPool = false;
+        model::ArgSetId args;
         bool hasLevel = false;    // CANN API slices carry args "level"
         bool hasHcclArgs = false; // HCCL tasks carry "task type"/"transport type"/"alg_type"
     };
