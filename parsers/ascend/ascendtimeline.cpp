@@ -9,6 +9,7 @@
 #include <limits>
 #include <span>
 #include <tuple>
+#include <unordered_set>
 
 namespace timesink::parsers {
 
@@ -380,8 +381,15 @@ void AscendTimeline::finish()
         for (const auto& entry : m_extraFlowEnds)
             fn(entry.second);
     };
+    // Only copies need their launcher (for the direction); index the flows that end on one.
+    std::unordered_set<Key, KeyHash> copies;
+    for (const Pending& e : m_events) {
+        if (!e.taskType.isEmpty()
+            && classifyAscendTask(m_b.str(e.taskType), {}, m_b.str(e.name)).hostDeviceCopy)
+            copies.insert(Key {e.pid, e.tid, e.ts});
+    }
     allFlows([&](const PendingFlow& f) {
-        if (!f.hasStart || !f.hasEnd)
+        if (!f.hasStart || !f.hasEnd || copies.empty() || !copies.count(Key {f.toPid, f.toTid, f.toTs}))
             return;
         if (f.cat == catAsyncNpu)
             launchedBy.emplace(Key {f.toPid, f.toTid, f.toTs}, Key {f.fromPid, f.fromTid, f.fromTs});
