@@ -206,9 +206,10 @@ bool compareRuns(const model::Trace& baseline, std::span<const Finding> baseline
         if (!attr.deviceTimed()) {
             result.notes.push_back("the " + sideLabel(isBase)
                                    + " has no device work: its operator times are host time");
-        } else if ((isBase ? baseline : candidate).categoryCount(model::SliceCategory::HostOp) > 0
+        } else if (const model::Trace& t = isBase ? baseline : candidate;
+                   (!t.flows().empty() || t.categoryCount(model::SliceCategory::RuntimeApi) > 0)
                    && attr.attributedCount() * 2 < attr.items().size()) {
-            // Only worth saying when there are framework ops to link to (RKNN layers are the operators).
+            // Only worth saying when the trace records launches at all (RKNN layers are the operators).
             result.notes.push_back("only " + std::to_string(attr.attributedCount()) + " of "
                                    + std::to_string(attr.items().size()) + " device work slices of the "
                                    + sideLabel(isBase)

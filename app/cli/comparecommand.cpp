@@ -47,6 +47,19 @@ std::string signedDuration(model::TimeNs ns)
     return (ns > 0 ? "+" : "") + report::formatDuration(ns);
 }
 
+/// "a, b" (at most three names, then "+N more"); "—" for none.
+std::string namesOf(const std::vector<std::string>& names)
+{
+    if (names.empty())
+        return "—";
+    std::string text;
+    for (std::size_t i = 0; i < names.size() && i < 3; ++i)
+        text += (i ? ", " : "") + names[i];
+    if (names.size() > 3)
+        text += " +" + std::to_string(names.size() - 3) + " more";
+    return text;
+}
+
 std::string stepLabel(const model::Trace& trace, std::size_t index)
 {
     const model::Step& s = trace.steps()[index];
@@ -126,6 +139,12 @@ void printText(const model::Trace& base, std::span<const analysis::Finding> base
             << rightColumn(report::formatDuration(op.candidateNs), 11)
             << rightColumn(std::to_string(op.candidateCalls), 7) << rightColumn(signedDuration(op.deltaNs()), 12)
             << rightColumn(ratio, 8) << '\n';
+        // Say which names were merged, so a mapped vendor name (Conv2D1, ConvExSwish) is not a surprise.
+        auto renamed = [&](const std::vector<std::string>& names) {
+            return !names.empty() && names != std::vector<std::string> {op.name};
+        };
+        if (renamed(op.baselineNames) || renamed(op.candidateNames))
+            out << "    " << report::truncateText(report::cleanText(namesOf(op.baselineNames) + " ↔ " + namesOf(op.candidateNames)), 100) << '\n';
     }
     if (shown < r.operators.size())
         out << "  … " << (r.operators.size() - shown) << " more (--top N, or --format json for all)\n";
