@@ -131,6 +131,19 @@ inline std::size_t countOf(const std::string& text, std::string_view needle)
     return n;
 }
 
+/// Every `<svg …>…</svg>` fragment of an HTML page, in order.
+inline std::vector<std::string> svgFragments(const std::string& html)
+{
+    std::vector<std::string> out;
+    for (std::size_t pos = html.find("<svg "); pos != std::string::npos; pos = html.find("<svg ", pos + 1)) {
+        const std::size_t end = html.find("</svg>", pos);
+        if (end == std::string::npos)
+            break;
+        out.push_back(html.substr(pos, end + 6 - pos));
+    }
+    return out;
+}
+
 inline std::string lowerAscii(std::string s)
 {
     for (char& c : s) {

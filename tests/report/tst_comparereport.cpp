@@ -14,6 +14,7 @@
 
 #include <QTemporaryDir>
 #include <QTest>
+#include <QXmlStreamReader>
 
 #include <fstream>
 #include <iterator>
@@ -147,6 +148,12 @@ private Q_SLOTS:
         QVERIFY(html.find("/runs/npu/&lt;b&gt;trace&lt;/b&gt;.json") != std::string::npos);
         for (const auto& op : c.result.operators)
             QVERIFY(html.find("<code>" + report::escapeHtml(op.name) + "</code>") != std::string::npos);
+        for (const std::string& svg : svgFragments(html)) {
+            QXmlStreamReader xml(QByteArray::fromStdString(svg));
+            while (!xml.atEnd())
+                xml.readNext();
+            QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+        }
     }
 
     void csvListsEveryOperator()

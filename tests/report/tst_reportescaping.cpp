@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include <QTest>
+#include <QXmlStreamReader>
 
 #include <regex>
 #include <sstream>
@@ -120,6 +121,14 @@ private Q_SLOTS:
         QVERIFY(html.find("+kind|with&lt;pipe&gt;") != std::string::npos);
         // No attribute can be broken out of: every quote inside content is a reference.
         QCOMPARE(countOf(html, "onerror=alert(2)>"), std::size_t(0));
+        // The inline charts are well-formed XML (browsers forgive broken HTML, not broken SVG).
+        QCOMPARE(svgFragments(html).size(), std::size_t(3));
+        for (const std::string& svg : svgFragments(html)) {
+            QXmlStreamReader xml(QByteArray::fromStdString(svg));
+            while (!xml.atEnd())
+                xml.readNext();
+            QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+        }
     }
 
     void markdownKeepsTablesIntact()

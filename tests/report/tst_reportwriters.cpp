@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include <QTest>
+#include <QXmlStreamReader>
 
 #include <regex>
 #include <sstream>
@@ -148,6 +149,13 @@ private Q_SLOTS:
         QCOMPARE(countOf(lower, "<svg "), std::size_t(3)); // steps, lost by kind, top operators
         QCOMPARE(countOf(lower, "</svg>"), std::size_t(3));
         QVERIFY(lower.rfind("</html>\n") == lower.size() - 8);
+        // The inline charts are well-formed XML (browsers forgive broken HTML, not broken SVG).
+        for (const std::string& svg : svgFragments(html)) {
+            QXmlStreamReader xml(QByteArray::fromStdString(svg));
+            while (!xml.atEnd())
+                xml.readNext();
+            QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+        }
     }
 
     void htmlValues()
