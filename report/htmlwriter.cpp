@@ -306,6 +306,9 @@ void writeFindingSections(const ReportModel& m, std::ostream& out)
                 << (f.evidence.size() == 1 ? "" : "s") << ", the first on " << escapeHtml(track) << " at +"
                 << escapeHtml(formatDuration(e.start - m.summary.startNs)) << ".</p>\n";
         }
+        if (!m.summary.sourcePath.empty())
+            out << "<p class=\"meta\">Open it in the viewer: <code>"
+                << escapeHtml(viewerCommand(m.summary.sourcePath, i + 1)) << "</code></p>\n";
         out << "</article>\n";
     }
     out << "</section>\n";

@@ -159,6 +159,8 @@ void writeFindingSections(const ReportModel& m, std::ostream& out)
                 << ", the first on " << escapeMarkdown(track) << " at +" << formatDuration(e.start - m.summary.startNs)
                 << ".\n\n";
         }
+        if (!m.summary.sourcePath.empty())
+            out << "Open it in the viewer: " << escapeMarkdown(viewerCommand(m.summary.sourcePath, i + 1)) << "\n\n";
     }
 }
 

@@ -154,6 +154,19 @@ std::string cleanText(std::string_view text, bool keepNewlines)
     return out;
 }
 
+std::string viewerCommand(std::string_view tracePath, std::size_t rank)
+{
+    std::string quoted = "'";
+    for (const char c : cleanText(tracePath)) {
+        if (c == '\'')
+            quoted += "'\\''";
+        else
+            quoted += c;
+    }
+    quoted += "'";
+    return "timesink " + quoted + " --finding " + std::to_string(rank);
+}
+
 std::string truncateText(std::string_view text, std::size_t maxChars)
 {
     std::size_t chars = 0;

@@ -36,6 +36,10 @@ std::string kindLabel(std::string_view kind);
 /// `keepNewlines`. Example: "Cast\x01\xff\n" → "Cast\xEF\xBF\xBD " (the replacement character, then a space).
 std::string cleanText(std::string_view text, bool keepNewlines = false);
 
+/// The command that opens a finding in the desktop viewer, the path quoted for POSIX shells:
+/// ("/runs/a b.json", 2) → "timesink '/runs/a b.json' --finding 2"; a quote in the path becomes '\''.
+std::string viewerCommand(std::string_view tracePath, std::size_t rank);
+
 /// At most `maxChars` code points of `text` (already clean UTF-8), with "…" appended when cut.
 std::string truncateText(std::string_view text, std::size_t maxChars);
 

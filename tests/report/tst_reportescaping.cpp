@@ -77,6 +77,13 @@ private Q_SLOTS:
         QCOMPARE(QByteArray::fromStdString(report::escapeMarkdown(in)), markdown);
     }
 
+    void viewerCommandQuotesForTheShell()
+    {
+        QCOMPARE(report::viewerCommand("/runs/a b.json", 2), std::string("timesink '/runs/a b.json' --finding 2"));
+        QCOMPARE(report::viewerCommand("/runs/it's $(rm -rf ~).json", 1),
+                 std::string("timesink '/runs/it'\\''s $(rm -rf ~).json' --finding 1"));
+    }
+
     void csvText_data()
     {
         QTest::addColumn<QByteArray>("input");
