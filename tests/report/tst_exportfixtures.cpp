@@ -56,6 +56,10 @@ private Q_SLOTS:
         QTest::newRow("V100 ns resolution")
             << "torch/hta_v100_ns_resolution_rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz" << "ProfilerStep#101"
             << qint64(1712195495502094565) << qint64(35115869);
+        // torch_npu bundle: trace_view.json has "ts": "1736408883686740.710" (a string) and "dur": 155985.8.
+        QTest::newRow("Ascend torch_npu bundle")
+            << "torch_npu/msinsight_text_level1_rank0_ascend_pt" << "ProfilerStep#50" << qint64(1736408883686740710)
+            << qint64(155985800);
     }
     void roundTrip()
     {
