@@ -34,17 +34,35 @@ ArgSetId ArgStore::add(std::span<const Arg> args)
         return ArgSetId();
     if (m_offsets.empty())
         m_offsets.push_back(0);
-    const std::uint64_t h = hashArgs(args);
-    auto [lo, hi] = m_dedupe.equal_range(h);
-    for (auto it = lo; it != hi; ++it) {
-        if (sameArgs(get(ArgSetId(it->second)), args))
-            return ArgSetId(it->second);
+    if ((setCount() + 1) * 2 > m_slots.size())
+        grow();
+    const auto h = static_cast<std::uint32_t>(hashArgs(args));
+    const std::size_t mask = m_slots.size() - 1;
+    std::size_t slot = h & mask;
+    for (; m_slots[slot] != 0; slot = (slot + 1) & mask) {
+        const std::uint32_t candidate = m_slots[slot] - 1;
+        if (m_setHash[candidate] == h && sameArgs(get(ArgSetId(candidate)), args))
+            return ArgSetId(candidate);
     }
-    const auto id = static_cast<std::uint32_t>(m_offsets.size() - 1);
+    const auto id = static_cast<std::uint32_t>(setCount());
     m_args.insert(m_args.end(), args.begin(), args.end());
     m_offsets.push_back(static_cast<std::uint32_t>(m_args.size()));
-    m_dedupe.emplace(h, id);
+    m_setHash.push_back(h);
+    m_slots[slot] = id + 1;
     return ArgSetId(id);
+}
+
+void ArgStore::grow()
+{
+    std::vector<std::uint32_t> slots(std::max<std::size_t>(64, m_slots.size() * 2), 0);
+    const std::size_t mask = slots.size() - 1;
+    for (std::uint32_t id = 0; id < m_setHash.size(); ++id) {
+        std::size_t slot = m_setHash[id] & mask;
+        while (slots[slot] != 0)
+            slot = (slot + 1) & mask;
+        slots[slot] = id + 1;
+    }
+    m_slots = std::move(slots);
 }
 
 std::span<const Arg> ArgStore::get(ArgSetId id) const
@@ -66,13 +84,14 @@ const ArgValue* ArgStore::find(ArgSetId id, StringId key) const
 std::size_t ArgStore::bytesUsed() const
 {
     return m_args.capacity() * sizeof(Arg) + m_offsets.capacity() * sizeof(std::uint32_t)
-        + m_dedupe.size() * (sizeof(std::uint64_t) + sizeof(std::uint32_t) + 2 * sizeof(void*));
+        + (m_slots.capacity() + m_setHash.capacity()) * sizeof(std::uint32_t);
 }
 
 void ArgStore::shrinkToFit()
 {
     // A frozen trace never adds sets again; the dedupe index is only needed while building.
-    m_dedupe = {};
+    m_slots = {};
+    m_setHash = {};
     m_args.shrink_to_fit();
     m_offsets.shrink_to_fit();
 }

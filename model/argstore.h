@@ -6,7 +6,6 @@
 #include <cstdint>
 #include <span>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 namespace timesink::model {
@@ -81,7 +80,11 @@ public:
 private:
     std::vector<Arg> m_args;
     std::vector<std::uint32_t> m_offsets; // set i = [m_offsets[i], m_offsets[i+1])
-    std::unordered_multimap<std::uint64_t, std::uint32_t> m_dedupe; // content hash -> set id
+    // Dedupe index while building: open addressing over set ids (id + 1; 0 = empty slot), with each set's
+    // 32-bit hash kept so probing skips most comparisons and growth never rehashes the contents.
+    std::vector<std::uint32_t> m_slots;
+    std::vector<std::uint32_t> m_setHash;
+    void grow();
 };
 
 } // namespace timesink::model

@@ -2,6 +2,7 @@
 #include "parsers/chromejson/chromeeventreader.h"
 
 #include "parsers/chromejson/chromejsonscanner.h"
+#include "parsers/common/decimaltime.h"
 #include "parsers/common/inputstream.h"
 
 #include <simdjson.h>
@@ -24,94 +25,8 @@ namespace od = simdjson::ondemand;
 
 std::optional<model::TimeNs> microsTextToNs(std::string_view text)
 {
-    while (!text.empty() && (text.front() == ' ' || text.front() == '\t' || text.front() == '\n'
-                             || text.front() == '\r'))
-        text.remove_prefix(1);
-    while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\n' || text.back() == '\r'))
-        text.remove_suffix(1);
-    if (text.empty())
-        return std::nullopt;
-    std::size_t i = 0;
-    bool negative = false;
-    if (text[i] == '-' || text[i] == '+') {
-        negative = text[i] == '-';
-        ++i;
-    }
-    // Significant digits go into a uint64 mantissa (19 digits always fit); digits beyond that only matter
-    // for rounding, or make the value too large when they are integer digits.
-    std::uint64_t mantissa = 0;
-    int digits = 0;         // significant digits in mantissa
-    int fractionDigits = 0; // of them, digits after the decimal point
-    int extraInteger = 0;   // integer digits that did not fit (the value is ×10 per digit)
-    bool anyDigit = false;
-    int firstDropped = -1;  // first digit not kept (for rounding)
-    auto take = [&](char c, bool fraction) {
-        anyDigit = true;
-        if (digits < 19) {
-            mantissa = mantissa * 10 + static_cast<unsigned>(c - '0');
-            if (mantissa != 0)
-                ++digits;
-            if (fraction)
-                ++fractionDigits;
-        } else if (!fraction) {
-            ++extraInteger;
-        } else if (firstDropped < 0) {
-            firstDropped = c - '0';
-        }
-    };
-    for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i)
-        take(text[i], false);
-    if (i < text.size() && text[i] == '.') {
-        ++i;
-        for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i)
-            take(text[i], true);
-    }
-    if (!anyDigit)
-        return std::nullopt;
-    int exponent = 0;
-    if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
-        ++i;
-        bool expNegative = false;
-        if (i < text.size() && (text[i] == '-' || text[i] == '+')) {
-            expNegative = text[i] == '-';
-            ++i;
-        }
-        if (i == text.size() || text[i] < '0' || text[i] > '9')
-            return std::nullopt;
-        for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) {
-            if (exponent < 100000)
-                exponent = exponent * 10 + (text[i] - '0');
-        }
-        if (expNegative)
-            exponent = -exponent;
-    }
-    if (i != text.size())
-        return std::nullopt;
-    if (mantissa == 0)
-        return model::TimeNs(0);
-    // value in ns = mantissa × 10^shift
-    int shift = exponent + extraInteger - fractionDigits + 3;
-    // Digits that did not fit in the mantissa lie below 1 ns when shift is 0; when shift < 0 the loop below
-    // drops whole digits and the last one it drops decides.
-    bool roundUp = shift == 0 && firstDropped >= 5;
-    while (shift > 0) {
-        if (__builtin_mul_overflow(mantissa, std::uint64_t(10), &mantissa))
-            return std::nullopt;
-        --shift;
-    }
-    while (shift < 0) {
-        if (mantissa == 0)
-            return model::TimeNs(0);
-        roundUp = mantissa % 10 >= 5;
-        mantissa /= 10;
-        ++shift;
-    }
-    if (roundUp)
-        ++mantissa;
-    if (mantissa > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
-        return std::nullopt;
-    const auto v = static_cast<std::int64_t>(mantissa);
-    return negative ? -v : v;
+    // One exact decimal parser serves every importer (JSON numbers and strings, CSV cells, SQLite text).
+    return parseMicrosToNs(text);
 }
 
 namespace {
