@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/gui/mainwindow.h"
 
+#include "report/reportoutput.h"
 #include "widgets/compareview.h"
 #include "widgets/detailspanel.h"
 #include "widgets/findingsmodel.h"
@@ -17,6 +18,8 @@
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
+#include <QDir>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHeaderView>
@@ -37,6 +40,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <filesystem>
 
 #ifndef TIMESINK_VERSION
 #define TIMESINK_VERSION "unknown"
@@ -52,6 +56,31 @@ const QString kGeometryKey = QStringLiteral("window/geometry");
 const QString kStateKey = QStringLiteral("window/state");
 const QString kDarkKey = QStringLiteral("view/dark");
 const QString kTabKey = QStringLiteral("view/tab");
+
+/// QFileDialog filters ("HTML report (*.html);;…") from the report layer's list.
+QString dialogFilters(const std::vector<std::string>& filters)
+{
+    QStringList list;
+    for (const std::string& f : filters)
+        list << QString::fromStdString(f);
+    return list.join(QStringLiteral(";;"));
+}
+
+/// Non-native dialogs do not add the extension of the chosen filter; the writers need it to pick the format.
+QString withFilterExtension(const QString& path, const QString& filter)
+{
+    const qsizetype star = filter.indexOf(QStringLiteral("*."));
+    if (star < 0)
+        return path;
+    const QString extension = filter.mid(star + 1, filter.indexOf(QLatin1Char(')'), star) - star - 1);
+    return path.endsWith(extension, Qt::CaseInsensitive) || QFileInfo(path).suffix().size() > 0 ? path
+                                                                                              : path + extension;
+}
+
+std::filesystem::path localPath(const QString& path)
+{
+    return std::filesystem::path(QFile::encodeName(path).toStdString());
+}
 
 QString megabytes(qint64 bytes)
 {
@@ -168,6 +197,31 @@ void MainWindow::createActions()
         if (!path.isEmpty())
             compareWith(path);
     });
+    m_exportReportAction = make(tr("&Export Report…"), QKeySequence(tr("Ctrl+E")), [this] {
+        QString filter;
+        const QString base = QFileInfo(m_current.path).completeBaseName();
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export report"), base + QStringLiteral("-report.html"),
+                                                          dialogFilters(report::reportFileFilters()), &filter);
+        if (path.isEmpty())
+            return;
+        const QString error = exportReportTo(withFilterExtension(path, filter));
+        if (!error.isEmpty())
+            m_reportError(tr("Export report"), error);
+    });
+    m_exportTraceAction = make(tr("Export &Trace…"), QKeySequence(tr("Ctrl+Shift+E")), [this] {
+        QString filter;
+        const QString base = QFileInfo(m_current.path).completeBaseName();
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export trace"), base + QStringLiteral(".pftrace"),
+                                                          dialogFilters(report::traceFileFilters()), &filter);
+        if (path.isEmpty())
+            return;
+        const QString error = exportTraceTo(withFilterExtension(path, filter));
+        if (!error.isEmpty())
+            m_reportError(tr("Export trace"), error);
+    });
+    // Nothing to export until a trace is shown.
+    m_exportReportAction->setEnabled(false);
+    m_exportTraceAction->setEnabled(false);
     m_quitAction = make(tr("&Quit"), QKeySequence::Quit, [this] { close(); });
     m_fitAction = make(tr("&Fit All"), QKeySequence(Qt::Key_F), [this] { m_timeline->fitAll(); });
     m_zoomInAction = make(tr("Zoom &In"), QKeySequence(Qt::Key_W), [this] { m_timeline->zoomBy(1.5); });
@@ -214,6 +268,9 @@ void MainWindow::createMenus()
     file->addSeparator();
     file->addAction(m_compareAction);
     file->addAction(m_compareFolderAction);
+    file->addSeparator();
+    file->addAction(m_exportReportAction);
+    file->addAction(m_exportTraceAction);
     file->addSeparator();
     file->addAction(m_quitAction);
 
@@ -296,6 +353,8 @@ void MainWindow::showTrace(LoadedTrace loaded)
     if (!loaded.summary && loaded.trace)
         loaded.summary = widgets::SummaryData::compute(*loaded.trace, loaded.findings);
     m_current = std::move(loaded);
+    m_exportReportAction->setEnabled(m_current.trace != nullptr);
+    m_exportTraceAction->setEnabled(m_current.trace != nullptr);
     m_timeline->setTrace(m_current.trace);
     m_findings->setFindings(m_current.findings);
     m_summary->setData(m_current.summary.value_or(widgets::SummaryData {}));
@@ -313,6 +372,45 @@ void MainWindow::showTrace(LoadedTrace loaded)
                               .arg(t.steps().size())
                               .arg(m_current.findings.size()));
     }
+}
+
+QString MainWindow::exportReportTo(const QString& path)
+{
+    if (!m_current.trace)
+        return tr("No trace is open.");
+    analysis::AnalysisResult result;
+    result.findings = m_current.findings;
+    result.analysedNs = m_current.analysedNs;
+    report::ReportOptions options;
+    options.generator = "Timesink " TIMESINK_VERSION;
+    const std::filesystem::path inputs[] = {localPath(m_current.path)};
+    std::string error;
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    const bool ok = report::exportReport(*m_current.trace, result, localPath(path), inputs, error, options);
+    QApplication::restoreOverrideCursor();
+    if (!ok)
+        return QString::fromStdString(error);
+    statusBar()->showMessage(tr("Report written to %1").arg(QDir::toNativeSeparators(path)), 5000);
+    return {};
+}
+
+QString MainWindow::exportTraceTo(const QString& path)
+{
+    if (!m_current.trace)
+        return tr("No trace is open.");
+    const std::optional<report::TraceFormat> format = report::traceFormatFromPath(localPath(path));
+    if (!format)
+        return tr("Cannot tell the trace format from %1; name it .pftrace or .json.").arg(path);
+    const std::filesystem::path inputs[] = {localPath(m_current.path)};
+    std::string error;
+    // Streaming export runs at about a million slices a second; a wait cursor is enough feedback.
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    const bool ok = report::exportTrace(*m_current.trace, m_current.findings, *format, localPath(path), inputs, error);
+    QApplication::restoreOverrideCursor();
+    if (!ok)
+        return QString::fromStdString(error);
+    statusBar()->showMessage(tr("Trace written to %1").arg(QDir::toNativeSeparators(path)), 5000);
+    return {};
 }
 
 QStringList MainWindow::recentFiles() const

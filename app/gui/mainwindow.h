@@ -65,6 +65,14 @@ public:
     [[nodiscard]] const LoadedTrace& current() const { return m_current; }
     [[nodiscard]] QStringList recentFiles() const;
 
+    /// Writes the bottleneck report of the shown trace to `path`; the format comes from the extension (.html,
+    /// .md, .json, .csv). Atomic, never over the trace's own file. Returns an empty string on success, else the
+    /// message for the user (File → Export Report… shows it).
+    QString exportReportTo(const QString& path);
+    /// Writes the shown trace with its findings as an annotation track to `path` (.pftrace or .json, for
+    /// ui.perfetto.dev). Returns an empty string on success, else the message for the user.
+    QString exportTraceTo(const QString& path);
+
     /// Selects finding `row`: zooms the timeline to its evidence, outlines its events, explains it.
     void selectFinding(int row);
 
@@ -112,6 +120,8 @@ private:
     QAction* m_openFolderAction = nullptr;
     QAction* m_compareAction = nullptr;
     QAction* m_compareFolderAction = nullptr;
+    QAction* m_exportReportAction = nullptr;
+    QAction* m_exportTraceAction = nullptr;
     QAction* m_quitAction = nullptr;
     QAction* m_fitAction = nullptr;
     QAction* m_zoomInAction = nullptr;
