@@ -362,6 +362,8 @@ TracePtr TraceBuilder::finalize()
         any = true;
     }
 
+    warnAboutDisjointClocks();
+
     for (Step& s : trace.m_steps)
         s.marker = mapRef(s.marker);
     std::stable_sort(trace.m_steps.begin(), trace.m_steps.end(),
@@ -377,6 +379,67 @@ TracePtr TraceBuilder::finalize()
     TracePtr frozen(m_trace.release());
     m_trace.reset(new Trace());
     return frozen;
+}
+
+void TraceBuilder::warnAboutDisjointClocks()
+{
+    // Track extents that cluster apart (e.g. one table of a database written on another day, or a source that
+    // left timestamps at 0) stretch the span over years and squeeze the real work into a pixel. The data is kept
+    // as it is; the user is told which tracks lie apart and by how much.
+    struct Extent
+    {
+        TimeNs start;
+        TimeNs end;
+        std::uint32_t track;
+    };
+    std::vector<Extent> extents;
+    for (const Track& t : m_trace->m_tracks) {
+        if (!t.empty() || !t.m_counterTs.empty())
+            extents.push_back(Extent {t.startNs(), t.endNs(), t.id.value});
+    }
+    if (extents.size() < 2)
+        return;
+    std::sort(extents.begin(), extents.end(), [](const Extent& a, const Extent& b) { return a.start < b.start; });
+    struct Cluster
+    {
+        std::size_t first;
+        std::size_t last; // exclusive
+        TimeNs end;
+        std::size_t slices;
+    };
+    std::vector<Cluster> clusters;
+    for (std::size_t i = 0; i < extents.size(); ++i) {
+        const Track& t = m_trace->m_tracks[extents[i].track];
+        if (clusters.empty() || extents[i].start - clusters.back().end > kDisjointClockGapNs) {
+            clusters.push_back(Cluster {i, i + 1, extents[i].end, t.size() + t.m_counterTs.size()});
+        } else {
+            Cluster& c = clusters.back();
+            c.last = i + 1;
+            c.end = std::max(c.end, extents[i].end);
+            c.slices += t.size() + t.m_counterTs.size();
+        }
+    }
+    if (clusters.size() < 2)
+        return;
+    const auto main = std::max_element(clusters.begin(), clusters.end(),
+                                       [](const Cluster& a, const Cluster& b) { return a.slices < b.slices; });
+    for (auto c = clusters.begin(); c != clusters.end(); ++c) {
+        if (c == main)
+            continue;
+        const TimeNs startGap = extents[c->first].start - extents[main->first].start;
+        std::string names;
+        for (std::size_t i = c->first; i < c->last && i < c->first + 3; ++i) {
+            const Track& t = m_trace->m_tracks[extents[i].track];
+            names += (names.empty() ? "" : ", ") + std::string(str(t.processName)) + "/" + std::string(str(t.name));
+        }
+        if (c->last - c->first > 3)
+            names += ", …";
+        warn("disjoint_clocks",
+             std::to_string(c->last - c->first) + " track(s) (" + names + ") start "
+                 + std::to_string(startGap / 1'000'000'000) + " s "
+                 + "from the bulk of the trace; their clock or time unit probably differs from the rest",
+             c->last - c->first);
+    }
 }
 
 // ---- Conveniences ----

@@ -124,6 +124,10 @@ private:
         bool bindEnclosing;
     };
     void finalizeTrack(Track& track, std::vector<std::uint32_t>& oldToNew);
+    void warnAboutDisjointClocks();
+
+    /// Track extents further apart than this (one day) are reported as the warning "disjoint_clocks".
+    static constexpr TimeNs kDisjointClockGapNs = 86'400'000'000'000;
 
     std::unique_ptr<Trace> m_trace;
     std::vector<PendingFlowAt> m_flowsAt;

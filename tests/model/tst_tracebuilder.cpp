@@ -207,6 +207,33 @@ private Q_SLOTS:
         QCOMPARE(t->endNs(), TimeNs(30));
     }
 
+    void disjointClocksAreReported()
+    {
+        TraceBuilder b;
+        const TrackId gpu = b.deviceStream(0, 7);
+        const TrackId host = b.hostThread();
+        const TrackId stray = b.addTrack(TrackInfo {"MSTX", "Host", "", "", "", DeviceKind::Cpu, TrackRole::HostThread});
+        const TimeNs epoch = 1'698'220'811'392'354'694;
+        for (int i = 0; i < 10; ++i) {
+            b.slice(gpu, SliceCategory::Kernel, "k", epoch + i * 1000, 500);
+            b.slice(host, SliceCategory::HostOp, "op", epoch + i * 1000 - 100, 50);
+        }
+        b.slice(stray, SliceCategory::Annotation, "mark", epoch + TimeNs(2) * 86'400'000'000'000, 10);
+        TracePtr t = b.finalize();
+        QCOMPARE(t->warnings().size(), std::size_t(1));
+        QCOMPARE(t->warnings()[0].kind, std::string("disjoint_clocks"));
+        QCOMPARE(t->warnings()[0].count, std::uint64_t(1));
+        QVERIFY(t->warnings()[0].message.find("Host/MSTX") != std::string::npos);
+        QVERIFY(t->warnings()[0].message.find("172800 s") != std::string::npos);
+
+        TraceBuilder near; // one hour apart is one clock
+        const TrackId a = near.hostThread();
+        const TrackId c = near.deviceStream(0, 1);
+        near.slice(a, SliceCategory::HostOp, "op", epoch, 10);
+        near.slice(c, SliceCategory::Kernel, "k", epoch + 3'600'000'000'000, 10);
+        QVERIFY(near.finalize()->warnings().empty());
+    }
+
     void sliceSizeBudget()
     {
         QVERIFY(kBytesPerSlice <= 48);
