@@ -248,7 +248,7 @@ void htmlOperatorChart(const analysis::CompareResult& r, std::ostream& out)
         const double x = d >= 0 ? axis : axis - w;
         out << "<g><title>" << escapeHtml(op.name) << ": " << escapeHtml(formatDuration(op.baselineNs)) << " → "
             << escapeHtml(formatDuration(op.candidateNs)) << "</title><text x=\"" << kLabel - 6 << "\" y=\"" << y + 13
-            << "\" text-anchor=\"end\">" << escapeHtml(truncateText(cleanText(op.name), 40)) << "</text><rect x=\""
+            << "\" text-anchor=\"end\">" << escapeHtml(truncateText(cleanText(op.name), 36)) << "</text><rect x=\""
             << formatFixed(x, 1) << "\" y=\"" << y + 2 << "\" width=\"" << formatFixed(std::max(w, 1.0), 1)
             << "\" height=\"" << kRow - 6 << "\" fill=\"" << (d > 0 ? "#e45756" : "#54a24b") << "\"/><text x=\""
             << formatFixed(d >= 0 ? axis + w + 6 : axis + 6, 1) << "\" y=\"" << y + 13 << "\">"

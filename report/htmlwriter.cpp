@@ -139,7 +139,7 @@ void writeBarChart(std::ostream& out, const std::vector<Bar>& bars, std::string_
         const double w = max > 0 ? b.value / max * kBarArea : 0;
         out << "<g><title>" << escapeHtml(b.tooltip) << "</title>";
         out << "<text x=\"" << kLabelWidth - 6 << "\" y=\"" << y + 13 << "\" text-anchor=\"end\">"
-            << escapeHtml(truncateText(cleanText(b.label), 40)) << "</text>";
+            << escapeHtml(truncateText(cleanText(b.label), 36)) << "</text>";
         out << "<rect x=\"" << kLabelWidth << "\" y=\"" << y + 2 << "\" width=\"" << num(std::max(w, 1.0))
             << "\" height=\"" << kRow - 6 << "\" fill=\"" << color << "\"/>";
         out << "<text x=\"" << num(kLabelWidth + std::max(w, 1.0) + 6) << "\" y=\"" << y + 13 << "\">"
