@@ -5,12 +5,15 @@
 #include "widgets/timeformat.h"
 #include "widgets/timelineview.h"
 
+#include <QAction>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
+#include <QMenuBar>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
@@ -157,6 +160,16 @@ CompareView::CompareView(QWidget* parent)
     layout->addLayout(header);
     layout->addWidget(main, 1);
 
+    // The view is shown as a window of its own (beside the main window), so it carries its own menu bar.
+    auto* menuBar = new QMenuBar(this);
+    m_fileMenu = menuBar->addMenu(tr("&File"));
+    auto* close = new QAction(tr("&Close"), this);
+    close->setShortcut(QKeySequence::Close);
+    connect(close, &QAction::triggered, this, &QWidget::close);
+    m_fileMenu->addAction(close);
+    close->setObjectName(QStringLiteral("actionClose"));
+    layout->setMenuBar(menuBar);
+
     connect(m_baseTimeline, &TimelineView::viewChanged, this, [this] { syncFrom(m_baseTimeline); });
     connect(m_candTimeline, &TimelineView::viewChanged, this, [this] { syncFrom(m_candTimeline); });
     connect(m_stepPairs, &QComboBox::currentIndexChanged, this, &CompareView::pickStepPair);
@@ -164,6 +177,12 @@ CompareView::CompareView(QWidget* parent)
 }
 
 CompareView::~CompareView() = default;
+
+void CompareView::setSourcePaths(const QString& baseline, const QString& candidate)
+{
+    m_baselinePath = baseline;
+    m_candidatePath = candidate;
+}
 
 bool CompareView::setRuns(model::TracePtr baseline, std::vector<analysis::Finding> baselineFindings,
                           model::TracePtr candidate, std::vector<analysis::Finding> candidateFindings,

@@ -11,6 +11,7 @@
 class QComboBox;
 class QLabel;
 class QLineEdit;
+class QMenu;
 class QSortFilterProxyModel;
 class QTableView;
 class QTreeWidget;
@@ -45,6 +46,21 @@ public:
                  QString& error);
 
     [[nodiscard]] const analysis::CompareResult& result() const { return m_result; }
+    [[nodiscard]] const model::TracePtr& baseline() const { return m_baseline; }
+    [[nodiscard]] const model::TracePtr& candidate() const { return m_candidate; }
+    [[nodiscard]] const std::vector<analysis::Finding>& baselineFindingList() const { return m_baselineFindingList; }
+    [[nodiscard]] const std::vector<analysis::Finding>& candidateFindingList() const { return m_candidateFindingList; }
+
+    /// The files the two runs were loaded from (a file or a bundle folder each), so that what the window
+    /// writes never replaces one of them. Empty until set.
+    void setSourcePaths(const QString& baseline, const QString& candidate);
+    [[nodiscard]] const QString& baselinePath() const { return m_baselinePath; }
+    [[nodiscard]] const QString& candidatePath() const { return m_candidatePath; }
+
+    /// The File menu of the view's menu bar; it holds Close (Ctrl+W). The application inserts what needs
+    /// layers the widgets do not link (File → Export Comparison… writes through the report layer):
+    ///   view->fileMenu()->insertAction(view->fileMenu()->actions().value(0), exportAction);
+    [[nodiscard]] QMenu* fileMenu() const { return m_fileMenu; }
     [[nodiscard]] TimelineView* baselineTimeline() const { return m_baseTimeline; }
     [[nodiscard]] TimelineView* candidateTimeline() const { return m_candTimeline; }
     [[nodiscard]] OperatorDiffModel* operatorModel() const { return m_operators; }
@@ -83,9 +99,12 @@ private:
     QLineEdit* m_filter = nullptr;
     QTreeWidget* m_baseFindings = nullptr;
     QTreeWidget* m_candFindings = nullptr;
+    QMenu* m_fileMenu = nullptr;
 
     model::TracePtr m_baseline;
     model::TracePtr m_candidate;
+    QString m_baselinePath;
+    QString m_candidatePath;
     std::vector<analysis::Finding> m_baselineFindingList;
     std::vector<analysis::Finding> m_candidateFindingList;
     analysis::CompareResult m_result;

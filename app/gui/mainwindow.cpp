@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/gui/mainwindow.h"
 
+#include "app/gui/compareexport.h"
 #include "report/reportoutput.h"
 #include "widgets/compareview.h"
 #include "widgets/detailspanel.h"
@@ -38,6 +39,7 @@
 #include <QTableWidget>
 #include <QToolBar>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <filesystem>
@@ -87,6 +89,26 @@ QString megabytes(qint64 bytes)
     return QString::number(static_cast<double>(bytes) / (1024.0 * 1024.0), 'f', 1);
 }
 
+/// The default TraceExportFunction; runs on a worker thread, so it touches nothing but the request.
+QString runTraceExport(const TraceExportRequest& request)
+{
+    const std::filesystem::path inputs[] = {request.input};
+    std::string error;
+    if (!report::exportTrace(*request.trace, request.findings, request.format, request.output, inputs, error))
+        return QString::fromStdString(error);
+    return {};
+}
+
+/// "pipeline_bubble — no device work in this trace …", one line per kind.
+QString notAssessedText(const std::vector<analysis::NotAssessed>& notAssessed)
+{
+    QStringList lines;
+    for (const analysis::NotAssessed& n : notAssessed)
+        lines << QObject::tr("Not assessed: %1 — %2")
+                     .arg(QString::fromStdString(n.kind), QString::fromStdString(n.reason));
+    return lines.join(QLatin1Char('\n'));
+}
+
 } // namespace
 
 MainWindow::MainWindow(QWidget* parent)
@@ -95,6 +117,8 @@ MainWindow::MainWindow(QWidget* parent)
     , m_timeline(new widgets::TimelineView(this))
     , m_findings(new widgets::FindingsModel(this))
 {
+    m_exportTrace = runTraceExport;
+    connect(&m_traceExport, &QFutureWatcher<QString>::finished, this, &MainWindow::onTraceExportFinished);
     setObjectName(QStringLiteral("MainWindow"));
     setWindowTitle(QStringLiteral("Timesink"));
     setAcceptDrops(true);
@@ -152,6 +176,9 @@ MainWindow::MainWindow(QWidget* parent)
 
 MainWindow::~MainWindow()
 {
+    // A running export holds its own copy of what it writes; let it finish so the file is complete rather
+    // than a removed temporary.
+    m_traceExport.waitForFinished();
     m_job->cancel();
     m_job->waitForFinished();
     if (m_compareJob) {
@@ -215,7 +242,7 @@ void MainWindow::createActions()
                                                           dialogFilters(report::traceFileFilters()), &filter);
         if (path.isEmpty())
             return;
-        const QString error = exportTraceTo(withFilterExtension(path, filter));
+        const QString error = startTraceExport(withFilterExtension(path, filter));
         if (!error.isEmpty())
             m_reportError(tr("Export trace"), error);
     });
@@ -325,9 +352,24 @@ void MainWindow::createDocks()
     connect(m_findingsView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) { selectFinding(current.row()); });
 
+    // Kinds that could not be assessed are not "no problem found": say so under the table.
+    m_notAssessedLabel = new QLabel(this);
+    m_notAssessedLabel->setObjectName(QStringLiteral("NotAssessedLabel"));
+    m_notAssessedLabel->setWordWrap(true);
+    m_notAssessedLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_notAssessedLabel->setToolTip(tr("These analyses need data this trace does not have: they found nothing "
+                                      "because they could not look, not because all is well."));
+    m_notAssessedLabel->hide();
+    auto* findingsBox = new QWidget(this);
+    auto* findingsLayout = new QVBoxLayout(findingsBox);
+    findingsLayout->setContentsMargins(0, 0, 0, 0);
+    findingsLayout->setSpacing(2);
+    findingsLayout->addWidget(m_findingsView, 1);
+    findingsLayout->addWidget(m_notAssessedLabel);
+
     auto* findingsDock = new QDockWidget(tr("Findings (ranked by lost time)"), this);
     findingsDock->setObjectName(QStringLiteral("FindingsDock"));
-    findingsDock->setWidget(m_findingsView);
+    findingsDock->setWidget(findingsBox);
     addDockWidget(Qt::BottomDockWidgetArea, findingsDock);
 
     m_details = new widgets::DetailsPanel(this);
@@ -353,10 +395,11 @@ void MainWindow::showTrace(LoadedTrace loaded)
     if (!loaded.summary && loaded.trace)
         loaded.summary = widgets::SummaryData::compute(*loaded.trace, loaded.findings);
     m_current = std::move(loaded);
-    m_exportReportAction->setEnabled(m_current.trace != nullptr);
-    m_exportTraceAction->setEnabled(m_current.trace != nullptr);
+    updateExportActions();
     m_timeline->setTrace(m_current.trace);
     m_findings->setFindings(m_current.findings);
+    m_notAssessedLabel->setText(notAssessedText(m_current.notAssessed));
+    m_notAssessedLabel->setVisible(!m_current.notAssessed.empty());
     m_summary->setData(m_current.summary.value_or(widgets::SummaryData {}));
     m_details->showNothing();
     if (!m_searchEdit->text().isEmpty())
@@ -381,6 +424,7 @@ QString MainWindow::exportReportTo(const QString& path)
     analysis::AnalysisResult result;
     result.findings = m_current.findings;
     result.analysedNs = m_current.analysedNs;
+    result.notAssessed = m_current.notAssessed; // the same "Not assessed" section as CLI reports
     report::ReportOptions options;
     options.generator = "Timesink " TIMESINK_VERSION;
     const std::filesystem::path inputs[] = {localPath(m_current.path)};
@@ -401,16 +445,70 @@ QString MainWindow::exportTraceTo(const QString& path)
     const std::optional<report::TraceFormat> format = report::traceFormatFromPath(localPath(path));
     if (!format)
         return tr("Cannot tell the trace format from %1; name it .pftrace or .json.").arg(path);
-    const std::filesystem::path inputs[] = {localPath(m_current.path)};
-    std::string error;
-    // Streaming export runs at about a million slices a second; a wait cursor is enough feedback.
     QApplication::setOverrideCursor(Qt::WaitCursor);
-    const bool ok = report::exportTrace(*m_current.trace, m_current.findings, *format, localPath(path), inputs, error);
+    const QString error = m_exportTrace({m_current.trace, m_current.findings, *format, localPath(path),
+                                         localPath(m_current.path)});
     QApplication::restoreOverrideCursor();
-    if (!ok)
-        return QString::fromStdString(error);
+    if (!error.isEmpty())
+        return error;
     statusBar()->showMessage(tr("Trace written to %1").arg(QDir::toNativeSeparators(path)), 5000);
     return {};
+}
+
+QString MainWindow::startTraceExport(const QString& path)
+{
+    if (!m_current.trace)
+        return tr("No trace is open.");
+    if (isExportingTrace())
+        return tr("A trace export to %1 is still running.").arg(QDir::toNativeSeparators(m_traceExportPath));
+    const std::optional<report::TraceFormat> format = report::traceFormatFromPath(localPath(path));
+    if (!format)
+        return tr("Cannot tell the trace format from %1; name it .pftrace or .json.").arg(path);
+    TraceExportRequest request {m_current.trace, m_current.findings, *format, localPath(path),
+                                localPath(m_current.path)};
+    m_traceExportPath = path;
+    m_traceExportClock.start();
+    // The request is moved into the task: the worker shares nothing mutable with the window.
+    m_traceExport.setFuture(QtConcurrent::run(
+        [exportFunction = m_exportTrace, request = std::move(request)] { return exportFunction(request); }));
+    updateExportActions();
+    statusBar()->showMessage(tr("Exporting trace to %1…").arg(QDir::toNativeSeparators(path)));
+    return {};
+}
+
+void MainWindow::waitForTraceExport()
+{
+    if (!isExportingTrace())
+        return;
+    m_traceExport.waitForFinished();
+    // The watcher reports through the event loop; deliver it now so the caller sees the outcome.
+    QCoreApplication::sendPostedEvents(&m_traceExport);
+}
+
+void MainWindow::onTraceExportFinished()
+{
+    const QString error = m_traceExport.future().isValid() && m_traceExport.future().resultCount() > 0
+        ? m_traceExport.result()
+        : tr("the export stopped without a result");
+    const QString path = m_traceExportPath;
+    updateExportActions();
+    if (error.isEmpty()) {
+        statusBar()->showMessage(tr("Trace written to %1 in %2 s")
+                                     .arg(QDir::toNativeSeparators(path))
+                                     .arg(static_cast<double>(m_traceExportClock.elapsed()) / 1000.0, 0, 'f', 1),
+                                 10000);
+    } else {
+        statusBar()->showMessage(tr("Trace export failed: %1").arg(error), 10000);
+        m_reportError(tr("Export trace"), error);
+    }
+    emit traceExportFinished(path, error);
+}
+
+void MainWindow::updateExportActions()
+{
+    m_exportReportAction->setEnabled(m_current.trace != nullptr);
+    // One trace export at a time; the action comes back when the running one has finished.
+    m_exportTraceAction->setEnabled(m_current.trace != nullptr && !isExportingTrace());
 }
 
 QStringList MainWindow::recentFiles() const
@@ -505,6 +603,8 @@ void MainWindow::compareWith(const QString& path)
             // A window of its own, so the two runs can sit beside the main window on a second screen.
             auto* view = new widgets::CompareView;
             view->setAttribute(Qt::WA_DeleteOnClose);
+            view->setSourcePaths(m_current.path, outcome.loaded.path);
+            addCompareExport(view);
             QString error;
             if (!view->setRuns(m_current.trace, m_current.findings, outcome.loaded.trace, outcome.loaded.findings, {},
                                error)) {
@@ -522,6 +622,33 @@ void MainWindow::compareWith(const QString& path)
     }
     m_status->setText(tr("Loading %1 to compare…").arg(QFileInfo(path).fileName()));
     m_compareJob->start(path);
+}
+
+void MainWindow::addCompareExport(widgets::CompareView* view)
+{
+    auto* action = new QAction(tr("&Export Comparison…"), view);
+    action->setObjectName(QStringLiteral("actionExportComparison"));
+    action->setShortcut(QKeySequence(tr("Ctrl+E")));
+    view->fileMenu()->insertAction(view->fileMenu()->actions().value(0), action);
+    view->fileMenu()->insertSeparator(view->fileMenu()->actions().value(1));
+    connect(action, &QAction::triggered, view, [view] {
+        QString filter;
+        const QString suggested = QFileInfo(view->baselinePath()).completeBaseName() + QStringLiteral("-vs-")
+            + QFileInfo(view->candidatePath()).completeBaseName() + QStringLiteral(".html");
+        const QString path = QFileDialog::getSaveFileName(view, tr("Export comparison"), suggested,
+                                                          comparisonFileFilters(), &filter);
+        if (path.isEmpty())
+            return;
+        const QString error = exportComparisonTo(*view, withFilterExtension(path, filter));
+        // The compare window outlives nothing it needs, but the main window may be gone: report on the view.
+        auto* box = error.isEmpty()
+            ? new QMessageBox(QMessageBox::Information, tr("Export comparison"),
+                              tr("Comparison written to %1").arg(QDir::toNativeSeparators(path)), QMessageBox::Ok,
+                              view)
+            : new QMessageBox(QMessageBox::Warning, tr("Export comparison"), error, QMessageBox::Ok, view);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+    });
 }
 
 void MainWindow::onLoadFinished(const TraceLoadJob::Outcome& outcome)

@@ -2,9 +2,13 @@
 #pragma once
 
 #include "app/gui/traceloadjob.h"
+#include "report/reportoutput.h"
 
+#include <QElapsedTimer>
+#include <QFutureWatcher>
 #include <QMainWindow>
 
+#include <filesystem>
 #include <functional>
 
 class QAction;
@@ -26,6 +30,17 @@ class TimelineView;
 
 namespace timesink::gui {
 
+/// One File → Export Trace…, self-contained so that it can run on a worker thread: the trace is frozen and
+/// shared (TracePtr), the findings are a copy, so loading another trace meanwhile changes nothing.
+struct TraceExportRequest
+{
+    model::TracePtr trace;
+    std::vector<analysis::Finding> findings;
+    report::TraceFormat format = report::TraceFormat::Perfetto;
+    std::filesystem::path output;
+    std::filesystem::path input; // the trace's own file, never overwritten
+};
+
 /// The Timesink main window: timeline (with summary charts in a second tab), findings table and details
 /// panel. Traces are opened from the menu, the command line, recent files or drag and drop; loading runs
 /// in a TraceLoadJob and the current trace stays on screen until the new one is ready.
@@ -35,6 +50,9 @@ class MainWindow : public QMainWindow
 public:
     /// Shows an error to the user. Default: a window-modal, non-blocking message box. Tests inject a recorder.
     using ErrorReporter = std::function<void(const QString& title, const QString& message)>;
+    /// Writes one trace export; returns an empty string on success, else the message for the user. Called on
+    /// a worker thread by startTraceExport(). Default: report::exportTrace.
+    using TraceExportFunction = std::function<QString(const TraceExportRequest&)>;
 
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
@@ -70,8 +88,27 @@ public:
     /// message for the user (File → Export Report… shows it).
     QString exportReportTo(const QString& path);
     /// Writes the shown trace with its findings as an annotation track to `path` (.pftrace or .json, for
-    /// ui.perfetto.dev). Returns an empty string on success, else the message for the user.
+    /// ui.perfetto.dev), blocking until done. Returns an empty string on success, else the message for the
+    /// user. (File → Export Trace… uses startTraceExport(), which does the same off the UI thread.)
     QString exportTraceTo(const QString& path);
+    /// Starts writing the shown trace to `path` on a worker thread (about 1.4 s per 2 M slices) and returns at
+    /// once: an empty string when the export started, else why it cannot (no trace, unknown extension, an
+    /// export already running). The status bar says when it finished or why it failed (failures also go to
+    /// the error reporter); traceExportFinished() is emitted either way.
+    QString startTraceExport(const QString& path);
+    [[nodiscard]] bool isExportingTrace() const { return m_traceExport.isRunning(); }
+    /// Blocks until a running trace export has finished and reported (shutdown, tests).
+    void waitForTraceExport();
+    /// Replaces the export that startTraceExport() runs (tests inject a slow or failing one).
+    void setTraceExportFunction(TraceExportFunction exportFunction) { m_exportTrace = std::move(exportFunction); }
+    /// The line under the findings table that names the kinds that could not be assessed (hidden when none).
+    [[nodiscard]] QLabel* notAssessedLabel() const { return m_notAssessedLabel; }
+
+signals:
+    /// A startTraceExport() finished: `error` is empty on success.
+    void traceExportFinished(const QString& path, const QString& error);
+
+public:
 
     /// Selects finding `row`: zooms the timeline to its evidence, outlines its events, explains it.
     void selectFinding(int row);
@@ -95,6 +132,9 @@ private:
     void showShortcuts();
     void showAbout();
     void applyTheme(bool dark);
+    void onTraceExportFinished();
+    void updateExportActions();
+    void addCompareExport(widgets::CompareView* view);
 
     TraceLoadJob* m_job = nullptr;
     TraceLoadJob* m_compareJob = nullptr; // loads the candidate of File → Compare With…
@@ -102,6 +142,10 @@ private:
     std::optional<std::pair<double, double>> m_initialView;
     std::optional<int> m_initialFinding;
     ErrorReporter m_reportError;
+    TraceExportFunction m_exportTrace;
+    QFutureWatcher<QString> m_traceExport;
+    QString m_traceExportPath;
+    QElapsedTimer m_traceExportClock;
 
     widgets::TimelineView* m_timeline = nullptr;
     widgets::FindingsModel* m_findings = nullptr;
@@ -114,6 +158,7 @@ private:
     QProgressBar* m_progress = nullptr;
     QPushButton* m_cancel = nullptr;
     QLabel* m_status = nullptr;
+    QLabel* m_notAssessedLabel = nullptr;
     QMenu* m_recentMenu = nullptr;
 
     QAction* m_openAction = nullptr;

@@ -94,6 +94,7 @@ void TraceLoadJob::start(const QString& path)
         out.loaded.trace = std::move(result.trace);
         out.loaded.findings = std::move(analysed.findings);
         out.loaded.analysedNs = analysed.analysedNs;
+        out.loaded.notAssessed = std::move(analysed.notAssessed);
         return out;
     }));
     m_poll.start();

@@ -17,6 +17,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace timesink::gui {
 
@@ -28,6 +29,10 @@ struct LoadedTrace
     model::TimeNs analysedNs = 0;
     std::optional<widgets::SummaryData> summary; // computed on the UI thread when absent
     QString path;
+    /// Kinds the analyses could not assess (e.g. pipeline_bubble on a host-only trace), shown under the findings
+    /// and written to exported reports. The braces keep `LoadedTrace {trace, findings, ns, summary, path}`
+    /// free of -Wmissing-field-initializers.
+    std::vector<analysis::NotAssessed> notAssessed {};
 };
 
 /// Loads and analyses one trace at a time on a worker thread (QtConcurrent), so the window never freezes.

@@ -10,15 +10,22 @@
 #include <QAction>
 #include <QDialog>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 
 #include <atomic>
+#include <condition_variable>
+#include <mutex>
 #include <thread>
 
 using namespace timesink;
@@ -48,6 +55,21 @@ analysis::AnalysisResult noAnalysis(const model::Trace&, const analysis::CancelT
     return {};
 }
 
+QByteArray readAll(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+void writeFile(const QString& path, const QByteArray& content)
+{
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(content);
+}
+
+const QString kCpuSample = QStringLiteral(TIMESINK_SOURCE_DIR "/resources/samples/resnet18_cpu_legacy_2steps.json");
+
 } // namespace
 
 class TestMainWindow : public QObject
@@ -65,6 +87,10 @@ private slots:
     void searchFieldStepsThroughMatches();
     void shortcutsDialogListsActions();
     void initialViewAndFindingAfterLoad();
+    void notAssessedShownAndExported_data();
+    void notAssessedShownAndExported();
+    void traceExportRunsOffTheUiThread();
+    void traceExportWritesOrReports();
 
 private:
     QTemporaryDir m_dir;
@@ -90,6 +116,7 @@ void TestMainWindow::showTraceFillsFindings()
     QCOMPARE(w.timeline()->trace(), trace);
     QVERIFY(w.windowTitle().startsWith(QStringLiteral("run1.json")));
     QCOMPARE(w.current().summary->steps.size(), std::size_t(2));
+    QVERIFY(w.notAssessedLabel()->isHidden()); // every kind assessed: no line under the table
 }
 
 void TestMainWindow::selectingFindingShowsEvidence_data()
@@ -308,6 +335,183 @@ void TestMainWindow::initialViewAndFindingAfterLoad()
     w.openPath(m_dir.filePath(QStringLiteral("again.json")));
     QTRY_COMPARE(finished.count, 2);
     QCOMPARE(w.timeline()->zoom().span(), w.timeline()->trace()->spanNs());
+}
+
+void TestMainWindow::notAssessedShownAndExported_data()
+{
+    QTest::addColumn<QString>("fileName");
+    QTest::addColumn<QByteArray>("section");
+    QTest::addColumn<QByteArray>("kind");
+    QTest::newRow("markdown") << QStringLiteral("r.md") << QByteArray("## Not assessed") << QByteArray("pipeline\\_bubble");
+    QTest::newRow("html") << QStringLiteral("r.html") << QByteArray("<h2>Not assessed</h2>")
+                          << QByteArray("pipeline_bubble");
+    QTest::newRow("json") << QStringLiteral("r.json") << QByteArray("\"not_assessed\"")
+                          << QByteArray("\"pipeline_bubble\"");
+}
+
+void TestMainWindow::notAssessedShownAndExported()
+{
+    QFETCH(QString, fileName);
+    QFETCH(QByteArray, section);
+    QFETCH(QByteArray, kind);
+    // The CPU sample has no device work at all, so the device analyses cannot assess it:
+    //   python3 -c "import json,collections; e=json.load(open(F))['traceEvents'];
+    //               print(collections.Counter(x['pid'] for x in e))"   → {'CPU functions': 2645}
+    MainWindow w;
+    QList<RecordedError> errors;
+    w.setErrorReporter([&errors](const QString& t, const QString& m) { errors.append({t, m}); });
+    FinishCounter finished(w);
+    w.openPath(kCpuSample);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count, 1, 60000);
+    QVERIFY2(errors.isEmpty(), errors.isEmpty() ? "" : qPrintable(errors[0].message));
+
+    // Carried through the load job: the same list analysis::analyze() gives for the trace.
+    const auto& notAssessed = w.current().notAssessed;
+    const analysis::AnalysisResult direct
+        = analysis::analyze(*w.current().trace, analysis::AnalysisOptions {}, analysis::CancelToken {});
+    QCOMPARE(notAssessed.size(), direct.notAssessed.size());
+    QStringList kinds;
+    for (const analysis::NotAssessed& n : notAssessed)
+        kinds << QString::fromStdString(n.kind);
+    for (const char* deviceKind : {"pipeline_bubble", "copy_hotspot", "cpu_fallback"})
+        QVERIFY2(kinds.contains(QLatin1String(deviceKind)), qPrintable(kinds.join(QLatin1Char(','))));
+
+    // Shown under the findings table, one line per kind, with the reason.
+    QLabel* label = w.notAssessedLabel();
+    QVERIFY(!label->isHidden());
+    const QStringList lines = label->text().split(QLatin1Char('\n'));
+    QCOMPARE(lines.size(), static_cast<qsizetype>(notAssessed.size()));
+    const qsizetype bubble = kinds.indexOf(QStringLiteral("pipeline_bubble"));
+    QCOMPARE(lines[bubble], QStringLiteral("Not assessed: pipeline_bubble — %1")
+                                .arg(QString::fromStdString(notAssessed[static_cast<std::size_t>(bubble)].reason)));
+    QVERIFY(lines[bubble].contains(QStringLiteral("no device work")));
+
+    // File → Export Report… writes the same "Not assessed" section as the CLI.
+    const QString out = m_dir.filePath(fileName);
+    QCOMPARE(w.exportReportTo(out), QString());
+    const QByteArray report = readAll(out);
+    QVERIFY2(report.contains(section), report.left(300).constData());
+    QVERIFY(report.contains(kind));
+    if (fileName.endsWith(QStringLiteral(".json"))) {
+        const QJsonArray list = QJsonDocument::fromJson(report).object().value(QStringLiteral("not_assessed")).toArray();
+        QCOMPARE(list.size(), static_cast<qsizetype>(notAssessed.size()));
+        QCOMPARE(list.at(bubble).toObject().value(QStringLiteral("reason")).toString(),
+                 QString::fromStdString(notAssessed[static_cast<std::size_t>(bubble)].reason));
+    }
+
+    // A trace with everything assessed hides the line again.
+    w.showTrace(gui::LoadedTrace {testing::smallTrainingTrace(), {}, 0, std::nullopt, QString()});
+    QVERIFY(label->isHidden());
+}
+
+void TestMainWindow::traceExportRunsOffTheUiThread()
+{
+    MainWindow w;
+    QList<RecordedError> errors;
+    w.setErrorReporter([&errors](const QString& t, const QString& m) { errors.append({t, m}); });
+    w.show();
+    const QString input = m_dir.filePath(QStringLiteral("offthread.json"));
+    writeFile(input, "{}");
+    w.showTrace(gui::LoadedTrace {testing::smallTrainingTrace(), {}, 0, std::nullopt, input});
+
+    // An export that only returns when the test lets it: the window must stay responsive meanwhile.
+    std::mutex mutex;
+    std::condition_variable cv;
+    bool release = false;
+    std::atomic<bool> started {false};
+    std::thread::id workerThread;
+    gui::TraceExportRequest seen;
+    w.setTraceExportFunction([&](const gui::TraceExportRequest& request) {
+        {
+            std::unique_lock lock(mutex);
+            workerThread = std::this_thread::get_id();
+            seen = request;
+            started = true;
+            cv.wait(lock, [&] { return release; });
+        }
+        return QString();
+    });
+    QSignalSpy done(&w, &MainWindow::traceExportFinished);
+    auto* action = w.findChild<QAction*>(QStringLiteral("actionExportTrace"));
+    QVERIFY(action && action->isEnabled());
+
+    const QString out = m_dir.filePath(QStringLiteral("offthread.pftrace"));
+    QCOMPARE(w.startTraceExport(out), QString());
+    QTRY_VERIFY(started.load());
+    QVERIFY(w.isExportingTrace());
+    QVERIFY(!action->isEnabled()); // one export at a time
+    QVERIFY(w.statusBar()->currentMessage().contains(QStringLiteral("Exporting trace")));
+    QVERIFY(w.startTraceExport(out).contains(QStringLiteral("still running")));
+    // The event loop runs while the worker is blocked: a timer fires and the window answers input.
+    bool timerFired = false;
+    QTimer::singleShot(0, &w, [&timerFired] { timerFired = true; });
+    QTRY_VERIFY(timerFired);
+    w.searchField()->setText(QStringLiteral("conv"));
+    QCOMPARE(w.timeline()->search().count(), std::size_t(2)); // aten::conv2d and conv_fwd
+    {
+        std::lock_guard lock(mutex);
+        QVERIFY(workerThread != std::this_thread::get_id());
+        QCOMPARE(seen.trace, w.current().trace); // the frozen trace is shared, not copied
+        QCOMPARE(seen.format, report::TraceFormat::Perfetto);
+        QCOMPARE(QString::fromStdString(seen.output.string()), out);
+        QCOMPARE(QString::fromStdString(seen.input.string()), input);
+        release = true;
+    }
+    cv.notify_all();
+    QTRY_COMPARE(done.size(), 1);
+    QCOMPARE(done[0].at(0).toString(), out);
+    QCOMPARE(done[0].at(1).toString(), QString());
+    QVERIFY(!w.isExportingTrace());
+    QVERIFY(action->isEnabled());
+    QVERIFY2(w.statusBar()->currentMessage().startsWith(QStringLiteral("Trace written to")),
+             qPrintable(w.statusBar()->currentMessage()));
+    QVERIFY(errors.isEmpty());
+}
+
+void TestMainWindow::traceExportWritesOrReports()
+{
+    MainWindow w;
+    QList<RecordedError> errors;
+    w.setErrorReporter([&errors](const QString& t, const QString& m) { errors.append({t, m}); });
+    QSignalSpy done(&w, &MainWindow::traceExportFinished);
+    QVERIFY(w.startTraceExport(m_dir.filePath(QStringLiteral("none.json"))).contains(QStringLiteral("No trace")));
+
+    const QString input = m_dir.filePath(QStringLiteral("exported-input.json"));
+    writeFile(input, "{}");
+    const auto trace = testing::smallTrainingTrace();
+    w.showTrace(gui::LoadedTrace {trace, testing::smallFindings(*trace), 2000, std::nullopt, input});
+
+    // Refused before any work: the extension names no trace format.
+    QVERIFY(w.startTraceExport(m_dir.filePath(QStringLiteral("t.txt"))).contains(QStringLiteral(".pftrace")));
+    QVERIFY(!w.isExportingTrace());
+
+    // Written by the real exporter on the worker: Chrome JSON with the trace's events.
+    const QString out = m_dir.filePath(QStringLiteral("exported.json"));
+    QCOMPARE(w.startTraceExport(out), QString());
+    QTRY_COMPARE(done.size(), 1);
+    QCOMPARE(done[0].at(1).toString(), QString());
+    QJsonParseError parseError {};
+    const QJsonDocument doc = QJsonDocument::fromJson(readAll(out), &parseError);
+    QCOMPARE(parseError.error, QJsonParseError::NoError);
+    const QByteArray text = readAll(out);
+    for (const char* name : {"aten::conv2d", "conv_fwd", "relu_fwd", "DataLoader next"})
+        QVERIFY2(text.contains(name), name);
+    QVERIFY(errors.isEmpty());
+
+    // Failures come back through the status bar and the error reporter; the input is never replaced.
+    QCOMPARE(w.startTraceExport(input), QString()); // .json is a trace format; the exporter refuses the path
+    QTRY_COMPARE(done.size(), 2);
+    QVERIFY2(done[1].at(1).toString().contains(QStringLiteral("refusing to overwrite the input")),
+             qPrintable(done[1].at(1).toString()));
+    QCOMPARE(readAll(input), QByteArray("{}"));
+    QCOMPARE(errors.size(), 1);
+    QVERIFY(w.statusBar()->currentMessage().startsWith(QStringLiteral("Trace export failed")));
+
+    QCOMPARE(w.startTraceExport(m_dir.filePath(QStringLiteral("no/dir/t.pftrace"))), QString());
+    w.waitForTraceExport(); // delivers the outcome at once
+    QCOMPARE(done.size(), 3);
+    QVERIFY2(done[2].at(1).toString().contains(QStringLiteral("no/dir")), qPrintable(done[2].at(1).toString()));
+    QCOMPARE(errors.size(), 2);
 }
 
 QTEST_MAIN(TestMainWindow)
