@@ -294,12 +294,40 @@ void drawRuler(Frame& f, const QPalette& palette)
     TimeNs tick = (rel0 / step) * step;
     if (tick < rel0)
         tick += step;
+    // The step strip on top: the same alternate shading and edges as the tracks, with the step numbers.
+    const int strip = TimelinePainter::kStepStripHeight;
+    f.p.save();
+    f.p.setClipRect(QRect(TimelinePainter::kLabelWidth, 0, f.width, strip));
+    QFont small = f.p.font();
+    if (small.pointSizeF() > 0)
+        small.setPointSizeF(small.pointSizeF() * 0.85);
+    f.p.setFont(small);
+    const QFontMetrics smallMetrics(small);
+    QColor edge = palette.color(QPalette::Mid);
+    for (const TimelinePainter::StepLabel& label : TimelinePainter::stepLabels(f.trace, f.zoom, smallMetrics)) {
+        const int x0 = TimelinePainter::kLabelWidth + label.x0;
+        const int x1 = TimelinePainter::kLabelWidth + label.x1;
+        if (label.step % 2 == 1)
+            f.p.fillRect(QRect(x0, 0, x1 - x0, strip), palette.color(QPalette::AlternateBase));
+        const model::Step& s = f.trace.steps()[label.step];
+        if (s.start >= f.zoom.start()) {
+            f.p.setPen(edge);
+            f.p.drawLine(x0, 0, x0, strip - 1);
+        }
+        if (!label.text.isEmpty()) {
+            f.p.setPen(palette.color(QPalette::ButtonText));
+            f.p.drawText(QRect(x0, 0, x1 - x0, strip), Qt::AlignCenter, label.text);
+        }
+    }
+    f.p.restore();
+    f.p.drawLine(TimelinePainter::kLabelWidth, strip, ruler.right(), strip);
+
     f.p.setPen(palette.color(QPalette::ButtonText));
     for (; origin + tick <= f.zoom.end(); tick += step) {
         const int x = TimelinePainter::kLabelWidth + static_cast<int>(std::lround(f.zoom.xAt(origin + tick)));
         f.p.drawLine(x, TimelinePainter::kRulerHeight - 6, x, TimelinePainter::kRulerHeight - 1);
-        f.p.drawText(QRect(x + 3, 0, 120, TimelinePainter::kRulerHeight - 4), Qt::AlignVCenter | Qt::AlignLeft,
-                     TimeFormat::formatOffset(tick, step));
+        f.p.drawText(QRect(x + 3, strip, 120, TimelinePainter::kRulerHeight - strip - 3),
+                     Qt::AlignVCenter | Qt::AlignLeft, TimeFormat::formatOffset(tick, step));
     }
     // The label column corner says what the ruler measures.
     f.p.fillRect(QRect(0, 0, TimelinePainter::kLabelWidth, TimelinePainter::kRulerHeight),
@@ -378,6 +406,40 @@ void drawFlowArrow(Frame& f, const QRectF& from, const QRectF& to, const QColor&
 }
 
 } // namespace
+
+std::vector<TimelinePainter::StepLabel> TimelinePainter::stepLabels(const model::Trace& trace,
+                                                                    const TimelineZoom& zoom,
+                                                                    const QFontMetrics& metrics)
+{
+    std::vector<StepLabel> labels;
+    const double width = zoom.width();
+    const auto& steps = trace.steps();
+    // Steps are sorted by start; skip those that end before the view by binary search (long runs have
+    // thousands of steps).
+    auto it = std::lower_bound(steps.begin(), steps.end(), zoom.start(),
+                               [](const model::Step& s, TimeNs t) { return s.end <= t; });
+    for (; it != steps.end() && it->start < zoom.end(); ++it) {
+        if (it->end <= zoom.start())
+            continue;
+        StepLabel label;
+        label.step = static_cast<std::size_t>(it - steps.begin());
+        label.x0 = static_cast<int>(std::floor(std::max(0.0, zoom.xAt(it->start))));
+        label.x1 = static_cast<int>(std::ceil(std::min(width, zoom.xAt(it->end))));
+        if (label.x1 <= label.x0)
+            continue;
+        if (!it->synthetic) {
+            const int room = label.x1 - label.x0 - 4;
+            const QString full = QStringLiteral("step %1").arg(it->number);
+            const QString brief = QStringLiteral("#%1").arg(it->number);
+            if (metrics.horizontalAdvance(full) <= room)
+                label.text = full;
+            else if (metrics.horizontalAdvance(brief) <= room)
+                label.text = brief;
+        }
+        labels.push_back(std::move(label));
+    }
+    return labels;
+}
 
 std::optional<QRectF> TimelinePainter::sliceRect(const model::Trace& trace, const TimelineZoom& zoom,
                                                  const TrackLayout& layout, int scrollY, model::SliceRef slice)

@@ -7,11 +7,13 @@
 
 #include <QPalette>
 #include <QSize>
+#include <QString>
 
 #include <optional>
 #include <utility>
 #include <vector>
 
+class QFontMetrics;
 class QPainter;
 
 namespace timesink::widgets {
@@ -39,7 +41,9 @@ class TimelinePainter
 {
 public:
     static constexpr int kLabelWidth = 220;
-    static constexpr int kRulerHeight = 24;
+    /// The ruler: a strip naming the steps on top of the time ticks.
+    static constexpr int kStepStripHeight = 15;
+    static constexpr int kRulerHeight = kStepStripHeight + 22;
     /// Slices narrower than this (in pixels) are merged with their neighbours.
     static constexpr double kMergeWidthPx = 3.0;
     /// Names are drawn inside slices at least this wide.
@@ -51,6 +55,23 @@ public:
         std::size_t bucketsVisited = 0; // summary buckets looked at
         std::size_t rectsDrawn = 0;     // rectangles filled (slices, runs, buckets)
     };
+
+    /// One step's label in the ruler's step strip; x in pixels of the time area.
+    struct StepLabel
+    {
+        std::size_t step = 0; // index into Trace::steps()
+        int x0 = 0;           // the visible part of the step: [x0, x1)
+        int x1 = 0;
+        QString text; // "step 12", or "#12" where that does not fit, or empty where nothing fits
+    };
+
+    /// The labels of the steps in view, so the shading of the tracks can be matched to step numbers.
+    /// Each label is centred on the visible part of its step; synthetic steps (a trace without step markers
+    /// is one "whole trace" step) get none.
+    ///   steps #1 [0, 1000) and #2 [1000, 2000) ns, zoom [500, 2000) on 300 px:
+    ///   {0, x 0..100, "step 1"}, {1, x 100..300, "step 2"}
+    static std::vector<StepLabel> stepLabels(const model::Trace& trace, const TimelineZoom& zoom,
+                                             const QFontMetrics& metrics);
 
     /// Paints the timeline into a device of `size` pixels with the view scrolled down by `scrollY`.
     /// `zoom` must already have width size.width() - kLabelWidth.

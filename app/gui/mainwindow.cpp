@@ -356,6 +356,7 @@ void MainWindow::createDocks()
     m_notAssessedLabel = new QLabel(this);
     m_notAssessedLabel->setObjectName(QStringLiteral("NotAssessedLabel"));
     m_notAssessedLabel->setWordWrap(true);
+    m_notAssessedLabel->setContentsMargins(4, 2, 4, 2);
     m_notAssessedLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_notAssessedLabel->setToolTip(tr("These analyses need data this trace does not have: they found nothing "
                                       "because they could not look, not because all is well."));

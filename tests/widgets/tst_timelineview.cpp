@@ -4,6 +4,7 @@
 #include "widgets/detailspanel.h"
 #include "widgets/timelineview.h"
 
+#include <QApplication>
 #include <QHelpEvent>
 #include <QPainter>
 #include <QTextDocument>
@@ -16,6 +17,7 @@
 using namespace timesink;
 using widgets::TimelinePainter;
 using widgets::TimelineView;
+using widgets::TimelineZoom;
 
 namespace {
 
@@ -58,6 +60,8 @@ private slots:
     void summariesAtFullZoomOut();
     void mergesSubPixelSlices();
     void paletteColoursDiffer();
+    void stepLabelsInRuler_data();
+    void stepLabelsInRuler();
 
 private:
     std::unique_ptr<TimelineView> m_view;
@@ -305,6 +309,44 @@ void TestTimelineView::paletteColoursDiffer()
     // Text contrasts with the fill on both palettes.
     QCOMPARE(widgets::CategoryPalette::text(QColor(250, 250, 250)), QColor(Qt::black));
     QCOMPARE(widgets::CategoryPalette::text(QColor(20, 20, 20)), QColor(Qt::white));
+}
+
+void TestTimelineView::stepLabelsInRuler_data()
+{
+    // smallTrainingTrace(): step #1 = [0, 1000), step #2 = [1000, 2000) ns.
+    const QFontMetrics metrics(QApplication::font());
+    // Room for "#1" but not "step 1" (labels keep 2 px clear on each side).
+    const int narrow = metrics.horizontalAdvance(QStringLiteral("#1")) + 5;
+    QVERIFY(metrics.horizontalAdvance(QStringLiteral("step 1")) + 4 > narrow);
+    QTest::addColumn<qint64>("t0");
+    QTest::addColumn<qint64>("t1");
+    QTest::addColumn<int>("width");
+    QTest::addColumn<QString>("expected"); // "step:x0-x1:text;…"
+    QTest::newRow("both steps") << qint64(0) << qint64(2000) << 300
+                                << QStringLiteral("0:0-150:step 1;1:150-300:step 2");
+    QTest::newRow("from the middle of step 1") << qint64(500) << qint64(2000) << 300
+                                               << QStringLiteral("0:0-100:step 1;1:100-300:step 2");
+    QTest::newRow("inside step 2") << qint64(1200) << qint64(1400) << 300 << QStringLiteral("1:0-300:step 2");
+    QTest::newRow("narrow: the number only") << qint64(0) << qint64(2000) << 2 * narrow
+                                             << QStringLiteral("0:0-%1:#1;1:%1-%2:#2").arg(narrow).arg(2 * narrow);
+    QTest::newRow("too narrow for any text") << qint64(0) << qint64(2000) << 8 << QStringLiteral("0:0-4:;1:4-8:");
+}
+
+void TestTimelineView::stepLabelsInRuler()
+{
+    QFETCH(qint64, t0);
+    QFETCH(qint64, t1);
+    QFETCH(int, width);
+    QFETCH(QString, expected);
+    TimelineZoom zoom;
+    zoom.setTraceRange(m_trace->startNs(), m_trace->endNs());
+    zoom.setWidth(width);
+    zoom.setRange(t0, t1);
+    QStringList got;
+    for (const TimelinePainter::StepLabel& l :
+         TimelinePainter::stepLabels(*m_trace, zoom, QFontMetrics(QApplication::font())))
+        got << QStringLiteral("%1:%2-%3:%4").arg(l.step).arg(l.x0).arg(l.x1).arg(l.text);
+    QCOMPARE(got.join(QLatin1Char(';')), expected);
 }
 
 QTEST_MAIN(TestTimelineView)
