@@ -1,38 +1,18 @@
 // SPDX-License-Identifier: MIT
 // `timesink-cli analyze` end to end: exit codes, the JSON report and the text table, on a real fixture.
 // Expected numbers: see tst_analysisfixtures.cpp (legacyCpuResnet18), computed with Python over the file.
-#include <QProcess>
+#include "tests/common/clirunner.h"
+
 #include <QTest>
 
 #include <nlohmann/json.hpp>
 
+using timesink::testing::runCli;
+using Run = timesink::testing::CliRun;
+
 namespace {
 
-const QString kCli = QStringLiteral(TIMESINK_CLI_PATH);
 const QString kLegacy = QStringLiteral(TIMESINK_FIXTURES_DIR "/torch/torch_cpu_legacy_resnet18_train_2steps.json");
-
-struct Run
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-Run runCli(const QStringList& args)
-{
-    QProcess p;
-    p.start(kCli, args);
-    Run r;
-    if (!p.waitForFinished(120'000)) {
-        p.kill();
-        p.waitForFinished();
-        return r;
-    }
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
-}
 
 } // namespace
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `timesink-cli compare` end to end: exit codes, messages, the JSON document and --op-map.
-#include <QProcess>
+#include "tests/common/clirunner.h"
+
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -8,31 +9,14 @@
 
 namespace {
 
-const QString kCli = QStringLiteral(TIMESINK_CLI_PATH);
 const QString kRknn16 = QStringLiteral(TIMESINK_FIXTURES_DIR "/rknn/rknpu2_1.6.0_rk3588_perf_detail_yolov8n_1920_singlecore.txt");
 const QString kRknn232 = QStringLiteral(TIMESINK_FIXTURES_DIR "/rknn/toolkit2_2.3.2_rk3588_eval_perf_layers_yolov8n_640.txt");
 
-struct Run
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
+using Run = timesink::testing::CliRun;
 
 Run cli(const QStringList& args)
 {
-    QProcess p;
-    p.start(kCli, QStringList {QStringLiteral("compare")} + args);
-    Run r;
-    if (!p.waitForFinished(120'000)) {
-        p.kill();
-        p.waitForFinished();
-        return r;
-    }
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
+    return timesink::testing::runCli(QStringList {QStringLiteral("compare")} + args);
 }
 
 const nlohmann::json* operatorNamed(const nlohmann::json& doc, std::string_view name)

@@ -2,41 +2,23 @@
 // timesink-cli's output plumbing, end to end: the export command and report destinations (-o, --format,
 // format from the extension, atomic writes, refusing to overwrite an input) with their exit codes.
 #include "perfettodecoder.h"
+#include "tests/common/clirunner.h"
 
 #include <nlohmann/json.hpp>
 
 #include <QDir>
 #include <QFile>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
 using namespace timesink::testing;
 
+using Run = CliRun;
+
 namespace {
 
 const QString kFixture = QStringLiteral(TIMESINK_FIXTURES_DIR "/torch/hta_a100_cuda_event_sync_trace.json.gz");
 const QString kOtherFixture = QStringLiteral(TIMESINK_FIXTURES_DIR "/torch/hta_cpu_only_rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz");
-
-struct Run
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-Run runCli(const QStringList& args)
-{
-    QProcess p;
-    p.start(QStringLiteral(TIMESINK_CLI), args);
-    Run r;
-    if (!p.waitForFinished(120'000))
-        return r;
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
-}
 
 QByteArray readFile(const QString& path)
 {
