@@ -2,8 +2,9 @@
 // The analyses on real profiler output (../shared/fixtures). Expected numbers were worked out
 // independently with a few lines of Python over the fixture files; the scripts are quoted per test.
 #include "analysis/pass.h"
-#include "parsers/common/traceloader.h"
 #include "report/reportjson.h"
+#include "tests/analysis/findinglookup.h"
+#include "tests/common/fixtures.h"
 
 #include <QTest>
 
@@ -14,31 +15,9 @@ using namespace timesink;
 using namespace timesink::analysis;
 using model::TimeNs;
 
+using testing::ofKind;
+
 namespace {
-
-const std::filesystem::path kFixtures = TIMESINK_FIXTURES_DIR;
-
-// Loads a fixture; skips the test only when no importer for its format is registered yet.
-#define LOAD_OR_SKIP(var, rel)                                                                                 \
-    model::TracePtr var;                                                                                       \
-    do {                                                                                                       \
-        parsers::ProgressSink progress;                                                                        \
-        parsers::ImportResult result = parsers::loadTrace(kFixtures / (rel), parsers::ImportOptions {}, progress); \
-        if (result.errorKind == parsers::ImportErrorKind::NotRecognised)                                       \
-            QSKIP(qPrintable(QStringLiteral("no importer registered for %1 yet").arg(QString::fromStdString(rel)))); \
-        QVERIFY2(result.ok(), result.error.c_str());                                                           \
-        var = result.trace;                                                                                    \
-    } while (false)
-
-std::vector<const Finding*> ofKind(const AnalysisResult& r, std::string_view kind)
-{
-    std::vector<const Finding*> out;
-    for (const Finding& f : r.findings) {
-        if (f.kind == kind)
-            out.push_back(&f);
-    }
-    return out;
-}
 
 std::string detailOf(const Finding& f, std::string_view key)
 {
@@ -160,7 +139,7 @@ private Q_SLOTS:
         QTest::addColumn<QString>("path");
         std::vector<std::string> paths;
         for (const char* dir : {"torch", "rknn"}) {
-            for (const auto& e : std::filesystem::directory_iterator(kFixtures / dir)) {
+            for (const auto& e : std::filesystem::directory_iterator(testing::kFixturesDir / dir)) {
                 if (e.is_regular_file())
                     paths.push_back(std::string(dir) + "/" + e.path().filename().string());
             }

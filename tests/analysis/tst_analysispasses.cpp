@@ -4,6 +4,7 @@
 #include "analysis/opclassifier.h"
 #include "analysis/pass.h"
 #include "model/tracebuilder.h"
+#include "tests/analysis/findinglookup.h"
 
 #include <QTest>
 
@@ -18,17 +19,9 @@ using model::TimeNs;
 using model::TraceBuilder;
 using model::TracePtr;
 
-namespace {
+using testing::ofKind;
 
-std::vector<const Finding*> ofKind(const AnalysisResult& r, std::string_view kind)
-{
-    std::vector<const Finding*> out;
-    for (const Finding& f : r.findings) {
-        if (f.kind == kind)
-            out.push_back(&f);
-    }
-    return out;
-}
+namespace {
 
 const Detail* detail(const Finding& f, std::string_view key)
 {

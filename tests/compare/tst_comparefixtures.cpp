@@ -4,8 +4,8 @@
 // test quotes its script.
 #include "analysis/compare.h"
 #include "analysis/pass.h"
-#include "parsers/common/traceloader.h"
 #include "report/comparejson.h"
+#include "tests/common/fixtures.h"
 
 #include <QTest>
 
@@ -16,20 +16,6 @@ using namespace timesink;
 using model::TimeNs;
 
 namespace {
-
-const std::filesystem::path kFixtures = TIMESINK_FIXTURES_DIR;
-
-// Loads a fixture; skips only when no importer for its format is registered.
-#define LOAD_OR_SKIP(var, rel)                                                                                    \
-    model::TracePtr var;                                                                                          \
-    do {                                                                                                          \
-        parsers::ProgressSink progress;                                                                           \
-        parsers::ImportResult result = parsers::loadTrace(kFixtures / (rel), parsers::ImportOptions {}, progress); \
-        if (result.errorKind == parsers::ImportErrorKind::NotRecognised)                                          \
-            QSKIP(qPrintable(QStringLiteral("no importer registered for %1 yet").arg(QString::fromStdString(rel)))); \
-        QVERIFY2(result.ok(), result.error.c_str());                                                              \
-        var = result.trace;                                                                                       \
-    } while (false)
 
 const char* kKineto = "torch/hta_a100_trace_diff_control.json.gz";
 const char* kKinetoV100 = "torch/hta_v100_ns_resolution_rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz";
