@@ -12,6 +12,8 @@
 
 namespace timesink::parsers {
 
+using rknntext::usText;
+
 namespace {
 
 constexpr std::size_t kChunkBytes = 1 << 20;
@@ -64,18 +66,6 @@ private:
     bool m_skipping = false;
     std::uint64_t m_longLines = 0;
 };
-
-std::string usText(model::TimeNs ns)
-{
-    std::string s = std::to_string(ns / 1000);
-    if (const model::TimeNs frac = ns % 1000; frac != 0) {
-        std::string f = std::to_string(frac + 1000).substr(1);
-        while (!f.empty() && f.back() == '0')
-            f.pop_back();
-        s += "." + f;
-    }
-    return s;
-}
 
 /// Number of NPU cores a workload cell shows busy: "33.3%/33.3%/33.3%" → 3, "100.0%/0.0%/0.0%" → 1.
 std::int64_t coresUsed(std::string_view workload)

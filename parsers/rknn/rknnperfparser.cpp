@@ -13,18 +13,6 @@ using namespace rknntext;
 
 namespace {
 
-std::string usText(model::TimeNs ns)
-{
-    std::string s = std::to_string(ns / 1000);
-    if (const model::TimeNs frac = ns % 1000; frac != 0) {
-        std::string f = std::to_string(frac + 1000).substr(1);
-        while (!f.empty() && f.back() == '0')
-            f.pop_back();
-        s += "." + f;
-    }
-    return s;
-}
-
 std::string excerpt(std::string_view s)
 {
     s = trim(s);

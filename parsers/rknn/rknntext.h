@@ -34,6 +34,9 @@ std::optional<double> parseDouble(std::string_view s);
 /// Decimal µs text straight to integer ns, without going through double:
 /// "375" → 375000, "12.5" → 12500, "0.0004" → 0 (below 1 ns), "" / "-" / "1e3" → nullopt.
 std::optional<model::TimeNs> parseMicros(std::string_view s);
+/// The inverse for messages and properties: non-negative integer ns as decimal µs without trailing zeros,
+/// so the text matches what the table printed: 375000 → "375", 12500 → "12.5", 1 → "0.001", 0 → "0".
+std::string usText(model::TimeNs ns);
 /// "121323/921600/921600" → {121323, 921600, 921600}; otherwise nullopt.
 std::optional<std::vector<std::int64_t>> parseSlashInts(std::string_view s);
 /// A workload cell: "100.0%/0.0%/0.0%" or "33.3%/33.3%/33.3%" or "0.0%/0.0%" (RK3576).

@@ -3,6 +3,7 @@
 #include "parsers/rknn/rknncolumnlayout.h"
 #include "parsers/rknn/rknnimporter.h"
 #include "parsers/rknn/rknnperfparser.h"
+#include "parsers/rknn/rknntext.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -1057,6 +1058,25 @@ private Q_SLOTS:
         const auto got = layout->splitAligned(row.toStdString());
         for (int i = 0; i < cells.size(); ++i)
             QCOMPARE(QString::fromStdString(got[std::size_t(i)]), cells[i]);
+    }
+
+    // usText writes the µs figures in warnings and trace properties; it must read back through parseMicros.
+    void usTextRoundTrips_data()
+    {
+        QTest::addColumn<qint64>("ns");
+        QTest::addColumn<QString>("text");
+        QTest::newRow("zero") << qint64(0) << "0";
+        QTest::newRow("whole us") << qint64(375'000) << "375";
+        QTest::newRow("trailing zeros dropped") << qint64(12'500) << "12.5";
+        QTest::newRow("leading zeros kept") << qint64(1) << "0.001";
+        QTest::newRow("all three digits") << qint64(39'024'071) << "39024.071";
+    }
+    void usTextRoundTrips()
+    {
+        QFETCH(qint64, ns);
+        QFETCH(QString, text);
+        QCOMPARE(QString::fromStdString(rknntext::usText(ns)), text);
+        QCOMPARE(rknntext::parseMicros(text.toStdString()).value_or(-1), TimeNs(ns));
     }
 };
 
