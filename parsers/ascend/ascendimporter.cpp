@@ -3,6 +3,7 @@
 
 #include "model/tracebuilder.h"
 #include "parsers/ascend/ascendbundle.h"
+#include "parsers/ascend/ascendkernelargs.h"
 #include "parsers/ascend/ascendtasktype.h"
 #include "parsers/ascend/ascendtimeline.h"
 #include "parsers/ascend/ascendtracks.h"
@@ -106,11 +107,12 @@ CsvTimelineCounts addCsvDeviceTasks(model::TraceBuilder& b, AscendTracks& tracks
                                     const TaskTimeTable& taskTime, std::int32_t defaultDevice)
 {
     CsvTimelineCounts counts;
-    const model::StringId keyOpType = b.intern("OP Type");
-    const model::StringId keyCore = b.intern("Accelerator Core");
+    // "Task Type" goes between the kernel keys, as it did before AscendKernelArgs existed: string ids double as
+    // the Perfetto export's interning ids (report/perfettoexporter.cpp), so this order keeps exports identical.
+    b.intern("OP Type");
+    b.intern("Accelerator Core");
     const model::StringId keyTaskType = b.intern("Task Type");
-    const model::StringId keyShapes = b.intern("Input Shapes");
-    const model::StringId keyBlock = b.intern("Block Dim");
+    const AscendKernelArgs kernelArgs(b);
     const model::StringId keyTaskId = b.intern("Task Id");
     const model::StringId keyStep = b.intern("Step Id");
     std::map<std::tuple<std::int64_t, std::int64_t, TimeNs>, const KernelRow*> byTask;
@@ -137,14 +139,7 @@ CsvTimelineCounts addCsvDeviceTasks(model::TraceBuilder& b, AscendTracks& tracks
         if (!taskType.empty())
             args.push_back(Arg {keyTaskType, ArgValue::fromString(b.intern(taskType))});
         if (k) {
-            if (!k->opType.empty())
-                args.push_back(Arg {keyOpType, ArgValue::fromString(b.intern(k->opType))});
-            if (!k->coreType.empty())
-                args.push_back(Arg {keyCore, ArgValue::fromString(b.intern(k->coreType))});
-            if (!k->inputShapes.empty())
-                args.push_back(Arg {keyShapes, ArgValue::fromString(b.intern(k->inputShapes))});
-            if (k->blockDim >= 0)
-                args.push_back(Arg {keyBlock, ArgValue::fromInt(k->blockDim)});
+            kernelArgs.append(*k, args);
             if (k->stepId >= 0)
                 args.push_back(Arg {keyStep, ArgValue::fromInt(k->stepId)});
         }

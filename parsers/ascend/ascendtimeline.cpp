@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "parsers/ascend/ascendtimeline.h"
 
+#include "parsers/ascend/ascendkernelargs.h"
 #include "parsers/ascend/ascendtasktype.h"
 #include "parsers/ascend/ascendtracks.h"
 
@@ -438,10 +439,7 @@ void AscendTimeline::finish()
         return best;
     };
 
-    const model::StringId keyOpType = m_b.intern("OP Type");
-    const model::StringId keyCore = m_b.intern("Accelerator Core");
-    const model::StringId keyShapes = m_b.intern("Input Shapes");
-    const model::StringId keyBlock = m_b.intern("Block Dim");
+    const AscendKernelArgs kernelArgs(m_b);
     const model::StringId keyLauncher = m_b.intern("launched by");
     std::vector<Arg> args;
     for (std::uint32_t i = 0; i < m_events.size(); ++i) {
@@ -466,7 +464,7 @@ void AscendTimeline::finish()
         case Lane::Hccl:
             s.category = SliceCategory::Communication;
             if (const KernelRow* k = joinKernel(e.ts, name); k && !k->opType.empty())
-                args.push_back(Arg {keyOpType, ArgValue::fromString(m_b.intern(k->opType))});
+                args.push_back(Arg {kernelArgs.opTypeKey(), ArgValue::fromString(m_b.intern(k->opType))});
             break;
         case Lane::Overlap:
             s.category = SliceCategory::Other;
@@ -476,16 +474,8 @@ void AscendTimeline::finish()
             const std::string_view core = k ? std::string_view(k->coreType) : std::string_view {};
             const AscendTaskClass cls = classifyAscendTask(m_b.str(e.taskType), core, name);
             s.category = cls.category;
-            if (k) {
-                if (!k->opType.empty())
-                    args.push_back(Arg {keyOpType, ArgValue::fromString(m_b.intern(k->opType))});
-                if (!k->coreType.empty())
-                    args.push_back(Arg {keyCore, ArgValue::fromString(m_b.intern(k->coreType))});
-                if (!k->inputShapes.empty())
-                    args.push_back(Arg {keyShapes, ArgValue::fromString(m_b.intern(k->inputShapes))});
-                if (k->blockDim >= 0)
-                    args.push_back(Arg {keyBlock, ArgValue::fromInt(k->blockDim)});
-            }
+            if (k)
+                kernelArgs.append(*k, args);
             if (cls.category == SliceCategory::Memcpy) {
                 model::MemcpyDirection dir = cls.direction;
                 bool synchronous = false;
