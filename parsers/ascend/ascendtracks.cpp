@@ -51,28 +51,26 @@ model::TrackId AscendTracks::hostThread(std::string_view process, std::int64_t p
 
 model::TrackId AscendTracks::communication(std::int32_t device, std::string_view lane)
 {
-    TrackInfo info;
-    info.name = lane;
-    info.processName = "HCCL";
-    info.threadName = lane;
-    info.deviceKind = DeviceKind::Npu;
-    info.role = TrackRole::Communication;
-    info.deviceIndex = device;
-    info.sortIndex = 2000;
-    return custom("HCCL " + std::to_string(device), std::string(lane), info);
+    return namedLane("HCCL", device, lane, TrackRole::Communication, 2000);
 }
 
 model::TrackId AscendTracks::overlap(std::int32_t device, std::string_view lane)
 {
+    return namedLane("Overlap Analysis", device, lane, TrackRole::Synthetic, 3000);
+}
+
+model::TrackId AscendTracks::namedLane(std::string_view process, std::int32_t device, std::string_view lane,
+                                       TrackRole role, std::int32_t sortIndex)
+{
     TrackInfo info;
     info.name = lane;
-    info.processName = "Overlap Analysis";
+    info.processName = process;
     info.threadName = lane;
     info.deviceKind = DeviceKind::Npu;
-    info.role = TrackRole::Synthetic;
+    info.role = role;
     info.deviceIndex = device;
-    info.sortIndex = 3000;
-    return custom("Overlap Analysis " + std::to_string(device), std::string(lane), info);
+    info.sortIndex = sortIndex;
+    return custom(std::string(process) + " " + std::to_string(device), std::string(lane), info);
 }
 
 model::TrackId AscendTracks::counter(std::string_view process, std::string_view series, std::int32_t device)
