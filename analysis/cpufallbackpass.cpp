@@ -216,23 +216,24 @@ PassOutput CpuFallbackPass::run(const model::Trace& trace, const AnalysisOptions
         const auto& [source, op] = key;
         Finding f = g->acc.finish(std::string(kind()));
         f.platform = platform;
-        const std::string n = std::to_string(f.occurrences);
+        // Every title ends the same way, ": 12.300 ms (3 tasks)", counting in the source's own unit.
+        const auto lossAndCount = [&f](const char* one, const char* many) {
+            return ": " + formatMs(f.lostNs) + " (" + std::to_string(f.occurrences) + " "
+                + (f.occurrences == 1 ? one : many) + ")";
+        };
         switch (source) {
         case Source::DeviceTask:
-            f.title = "AI_CPU fallback of " + op + ": " + formatMs(f.lostNs) + " (" + n
-                + (f.occurrences == 1 ? " task)" : " tasks)");
+            f.title = "AI_CPU fallback of " + op + lossAndCount("task", "tasks");
             f.explanation = "These device tasks ran on the AI CPU, which is far slower than the AI Cores for "
                             "tensor work, and the stream waits for them.";
             break;
         case Source::CpuLayer:
-            f.title = "CPU fallback of " + op + " layer: " + formatMs(f.lostNs) + " (" + n
-                + (f.occurrences == 1 ? " layer)" : " layers)");
+            f.title = "CPU fallback of " + op + " layer" + lossAndCount("layer", "layers");
             f.explanation = "These layers ran on the CPU instead of the NPU; the NPU waits while the CPU computes, "
                             "and the tensors travel between NPU and CPU memory around them.";
             break;
         case Source::RoundTrip:
-            f.title = "Host round trip in " + op + ": " + formatMs(f.lostNs) + " (" + n
-                + (f.occurrences == 1 ? " call)" : " calls)");
+            f.title = "Host round trip in " + op + lossAndCount("call", "calls");
             f.explanation = "This framework op copied its inputs from the device to the host, computed on the host "
                             "and copied the result back, with the device idle or waiting in between.";
             break;
