@@ -17,6 +17,13 @@ std::uint64_t hashArgs(std::span<const Arg> args)
         mix(static_cast<std::uint64_t>(a.value.type));
         mix(static_cast<std::uint64_t>(a.value.rawBits()));
     }
+    // Final avalanche (MurmurHash3's fmix64): sets that differ only in a counter arg (correlation ids) would
+    // otherwise land in neighbouring slots and turn linear probing quadratic.
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 33;
     return h;
 }
 
