@@ -756,9 +756,10 @@ void MainWindow::showShortcuts()
     table->setHorizontalHeaderLabels({tr("Keys"), tr("Action")});
     // From the actions themselves, so the list cannot drift from what the keys do.
     QList<QPair<QString, QString>> rows;
-    for (QAction* a : {m_openAction, m_openFolderAction, m_quitAction, m_zoomInAction, m_zoomOutAction,
-                       m_panLeftAction, m_panRightAction, m_fitAction, m_zoomSelectionAction, m_findAction,
-                       m_findNextAction, m_findPreviousAction, m_shortcutsAction})
+    for (QAction* a : {m_openAction, m_openFolderAction, m_exportReportAction, m_exportTraceAction, m_quitAction,
+                       m_zoomInAction, m_zoomOutAction, m_panLeftAction, m_panRightAction, m_fitAction,
+                       m_zoomSelectionAction, m_findAction, m_findNextAction, m_findPreviousAction,
+                       m_shortcutsAction})
         rows.append({a->shortcut().toString(QKeySequence::NativeText), a->text().remove(QLatin1Char('&'))});
     rows.append({tr("Mouse wheel"), tr("Zoom around the cursor (over track labels: scroll)")});
     rows.append({tr("Shift+wheel"), tr("Scroll tracks")});
