@@ -41,6 +41,32 @@ bool headHasAscendTimelineMarkers(std::string_view head)
     return head.find("\"ts\": \"") != std::string_view::npos || head.find("\"ts\":\"") != std::string_view::npos;
 }
 
+/// Calls and total time per group of a statistics table (op_statistic by core type, api_statistic by level),
+/// an empty group cell counted as "unknown": rows {AI_CORE 3 300 ns, AI_CORE 1 50 ns, "" 2 10 ns}
+/// → {AI_CORE: (4, 350), unknown: (2, 10)}.
+using CountAndTotal = std::pair<std::int64_t, TimeNs>;
+template <typename Row>
+std::map<std::string, CountAndTotal> sumByGroup(const std::vector<Row>& rows, std::string Row::*group)
+{
+    std::map<std::string, CountAndTotal> out;
+    for (const Row& r : rows) {
+        const std::string& g = r.*group;
+        CountAndTotal& slot = out[g.empty() ? "unknown" : g];
+        slot.first += r.count;
+        slot.second += r.total;
+    }
+    return out;
+}
+
+/// One trace property per group: "<prefix>.AI_CORE" = "count=4 total_ns=350".
+void addCountAndTotalProperties(model::TraceMetadata& meta, std::string_view prefix,
+                                const std::map<std::string, CountAndTotal>& groups)
+{
+    for (const auto& [group, v] : groups)
+        meta.properties.emplace_back(std::string(prefix) + "." + group,
+                                     "count=" + std::to_string(v.first) + " total_ns=" + std::to_string(v.second));
+}
+
 void forwardIssues(model::TraceBuilder& b, const CsvIssues& issues)
 {
     for (const auto& i : issues.issues)
@@ -405,15 +431,8 @@ ImportResult AscendImporter::import(const SourceProbe& source, const ImportOptio
         if (!stats.error.empty()) {
             b.warn("csv_unreadable", stats.error);
         } else {
-            std::map<std::string, std::pair<std::int64_t, TimeNs>> byCore;
-            for (const auto& r : stats.rows) {
-                auto& slot = byCore[r.coreType.empty() ? "unknown" : r.coreType];
-                slot.first += r.count;
-                slot.second += r.total;
-            }
-            for (const auto& [core, v] : byCore)
-                meta.properties.emplace_back("op_statistic." + core,
-                                             "count=" + std::to_string(v.first) + " total_ns=" + std::to_string(v.second));
+            const auto byCore = sumByGroup(stats.rows, &OpStatisticRow::coreType);
+            addCountAndTotalProperties(meta, "op_statistic", byCore);
             // op_statistic is an aggregate of the kernel table: their counts per core type must agree.
             if (!kernels.rows.empty() && kernels.hasCoreType) {
                 std::map<std::string, std::int64_t> rowsByCore;
@@ -465,15 +484,7 @@ ImportResult AscendImporter::import(const SourceProbe& source, const ImportOptio
         if (!api.error.empty()) {
             b.warn("csv_unreadable", api.error);
         } else {
-            std::map<std::string, std::pair<std::int64_t, TimeNs>> byLevel;
-            for (const auto& r : api.rows) {
-                auto& slot = byLevel[r.level.empty() ? "unknown" : r.level];
-                slot.first += r.count;
-                slot.second += r.total;
-            }
-            for (const auto& [level, v] : byLevel)
-                meta.properties.emplace_back("api_statistic." + level,
-                                             "count=" + std::to_string(v.first) + " total_ns=" + std::to_string(v.second));
+            addCountAndTotalProperties(meta, "api_statistic", sumByGroup(api.rows, &ApiStatisticRow::level));
         }
     }
 
