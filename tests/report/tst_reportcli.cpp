@@ -31,6 +31,22 @@ QByteArray readFile(const QString& path)
 class TestReportCli : public QObject
 {
     Q_OBJECT
+private:
+    // The body of analyzeWritesEachFormat / compareWritesEachFormat: `command` with `-o <fileName>` in a fresh
+    // folder exits 0, prints nothing, and leaves exactly that one file, starting with `start`.
+    static void writesEachFormat(const QStringList& command)
+    {
+        QFETCH(QString, fileName);
+        QFETCH(QByteArray, start);
+        QTemporaryDir dir;
+        const QString out = dir.filePath(fileName);
+        const Run r = runCli(command + QStringList {QStringLiteral("-o"), out});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY(r.out.isEmpty()); // the report went to the file, not to stdout
+        QVERIFY(readFile(out).startsWith(start));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 1);
+    }
+
 private Q_SLOTS:
     void analyzeWritesEachFormat_data()
     {
@@ -41,18 +57,7 @@ private Q_SLOTS:
         QTest::newRow("html") << "r.HTML" << QByteArray("<!DOCTYPE html>");
         QTest::newRow("csv") << "r.csv" << QByteArray("rank,kind,title,lost_ns,");
     }
-    void analyzeWritesEachFormat()
-    {
-        QFETCH(QString, fileName);
-        QFETCH(QByteArray, start);
-        QTemporaryDir dir;
-        const QString out = dir.filePath(fileName);
-        const Run r = runCli({QStringLiteral("analyze"), kFixture, QStringLiteral("-o"), out});
-        QVERIFY2(r.exitCode == 0, r.err.constData());
-        QVERIFY(r.out.isEmpty()); // the report went to the file, not to stdout
-        QVERIFY(readFile(out).startsWith(start));
-        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 1);
-    }
+    void analyzeWritesEachFormat() { writesEachFormat({QStringLiteral("analyze"), kFixture}); }
 
     void analyzeToStdoutAndGate()
     {
@@ -113,18 +118,7 @@ private Q_SLOTS:
         QTest::newRow("html") << "c.html" << QByteArray("<!DOCTYPE html>");
         QTest::newRow("csv") << "c.csv" << QByteArray("name,baseline_ns,candidate_ns,delta_ns,ratio,");
     }
-    void compareWritesEachFormat()
-    {
-        QFETCH(QString, fileName);
-        QFETCH(QByteArray, start);
-        QTemporaryDir dir;
-        const QString out = dir.filePath(fileName);
-        const Run r = runCli({QStringLiteral("compare"), kFixture, kOtherFixture, QStringLiteral("-o"), out});
-        QVERIFY2(r.exitCode == 0, r.err.constData());
-        QVERIFY(r.out.isEmpty());
-        QVERIFY(readFile(out).startsWith(start));
-        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 1);
-    }
+    void compareWritesEachFormat() { writesEachFormat({QStringLiteral("compare"), kFixture, kOtherFixture}); }
 
     void compareRefusesToOverwriteEitherInput()
     {
