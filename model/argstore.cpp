@@ -47,27 +47,42 @@ ArgSetId ArgStore::add(std::span<const Arg> args)
     const std::size_t mask = m_slots.size() - 1;
     std::size_t slot = h & mask;
     for (; m_slots[slot] != 0; slot = (slot + 1) & mask) {
-        const std::uint32_t candidate = m_slots[slot] - 1;
-        if (m_setHash[candidate] == h && sameArgs(get(ArgSetId(candidate)), args))
+        if (static_cast<std::uint32_t>(m_slots[slot] >> 32) != h)
+            continue;
+        const auto candidate = static_cast<std::uint32_t>(m_slots[slot]) - 1;
+        if (sameArgs(get(ArgSetId(candidate)), args))
             return ArgSetId(candidate);
     }
     const auto id = static_cast<std::uint32_t>(setCount());
     m_args.insert(m_args.end(), args.begin(), args.end());
     m_offsets.push_back(static_cast<std::uint32_t>(m_args.size()));
-    m_setHash.push_back(h);
-    m_slots[slot] = id + 1;
+    m_slots[slot] = (std::uint64_t(h) << 32) | (id + 1);
+    return ArgSetId(id);
+}
+
+ArgSetId ArgStore::addUnique(std::span<const Arg> args)
+{
+    if (args.empty())
+        return ArgSetId();
+    if (m_offsets.empty())
+        m_offsets.push_back(0);
+    const auto id = static_cast<std::uint32_t>(setCount());
+    m_args.insert(m_args.end(), args.begin(), args.end());
+    m_offsets.push_back(static_cast<std::uint32_t>(m_args.size()));
     return ArgSetId(id);
 }
 
 void ArgStore::grow()
 {
-    std::vector<std::uint32_t> slots(std::max<std::size_t>(64, m_slots.size() * 2), 0);
+    std::vector<std::uint64_t> slots(std::max<std::size_t>(64, m_slots.size() * 2), 0);
     const std::size_t mask = slots.size() - 1;
-    for (std::uint32_t id = 0; id < m_setHash.size(); ++id) {
-        std::size_t slot = m_setHash[id] & mask;
+    for (const std::uint64_t entry : m_slots) {
+        if (entry == 0)
+            continue;
+        std::size_t slot = (entry >> 32) & mask;
         while (slots[slot] != 0)
             slot = (slot + 1) & mask;
-        slots[slot] = id + 1;
+        slots[slot] = entry;
     }
     m_slots = std::move(slots);
 }
@@ -91,14 +106,13 @@ const ArgValue* ArgStore::find(ArgSetId id, StringId key) const
 std::size_t ArgStore::bytesUsed() const
 {
     return m_args.capacity() * sizeof(Arg) + m_offsets.capacity() * sizeof(std::uint32_t)
-        + (m_slots.capacity() + m_setHash.capacity()) * sizeof(std::uint32_t);
+        + m_slots.capacity() * sizeof(std::uint64_t);
 }
 
 void ArgStore::shrinkToFit()
 {
     // A frozen trace never adds sets again; the dedupe index is only needed while building.
     m_slots = {};
-    m_setHash = {};
     m_args.shrink_to_fit();
     m_offsets.shrink_to_fit();
 }

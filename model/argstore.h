@@ -70,6 +70,10 @@ class ArgStore
 public:
     /// Adds `args` (or finds an identical set) and returns its id. An empty span gives an invalid id.
     ArgSetId add(std::span<const Arg> args);
+    /// Adds `args` without looking for (or indexing for) an identical set: for sets that carry a per-event id
+    /// (a correlation id) and so can never repeat. Probing a table of millions of such sets is a cache miss
+    /// per event for nothing.
+    ArgSetId addUnique(std::span<const Arg> args);
     [[nodiscard]] std::span<const Arg> get(ArgSetId id) const;
     /// First value for `key` in the set, or nullptr.
     [[nodiscard]] const ArgValue* find(ArgSetId id, StringId key) const;
@@ -80,10 +84,9 @@ public:
 private:
     std::vector<Arg> m_args;
     std::vector<std::uint32_t> m_offsets; // set i = [m_offsets[i], m_offsets[i+1])
-    // Dedupe index while building: open addressing over set ids (id + 1; 0 = empty slot), with each set's
-    // 32-bit hash kept so probing skips most comparisons and growth never rehashes the contents.
-    std::vector<std::uint32_t> m_slots;
-    std::vector<std::uint32_t> m_setHash;
+    // Dedupe index while building: open addressing; a slot holds a set's 32-bit hash (high half) and its
+    // id + 1 (low half; 0 = empty), so a probe touches one cache line and growth never rehashes contents.
+    std::vector<std::uint64_t> m_slots;
     void grow();
 };
 

@@ -71,6 +71,8 @@ public:
     StringId intern(std::string_view text) { return m_trace->m_strings.intern(text); }
     [[nodiscard]] std::string_view str(StringId id) const { return m_trace->m_strings.view(id); }
     ArgSetId addArgs(std::span<const Arg> args) { return m_trace->m_args.add(args); }
+    /// For arg sets that carry a per-event id and can never repeat (see ArgStore::addUnique).
+    ArgSetId addUniqueArgs(std::span<const Arg> args) { return m_trace->m_args.addUnique(args); }
     TraceMetadata& metadata() { return m_trace->m_metadata; }
 
     TrackId addTrack(const TrackInfo& info);

@@ -431,9 +431,11 @@ private:
             return {};
         m_argScratch.clear();
         std::size_t slot = 0;
+        bool carriesEventId = false;
         for (const ChromeArg& a : e.args) {
             if (redundantArg(a.key, device, linked))
                 continue;
+            carriesEventId = carriesEventId || a.key == "External id" || a.key == "correlation" || a.key == "Python id";
             model::Arg out;
             out.key = internCached(a.key, m_argKeyCache[std::min<std::size_t>(slot++, kKeyCacheSlots - 1)]);
             switch (a.kind) {
@@ -455,7 +457,8 @@ private:
             }
             m_argScratch.push_back(out);
         }
-        return m_b.addArgs(m_argScratch);
+        // A set with a per-event id never repeats; looking it up in the dedupe index would only cost a cache miss.
+        return carriesEventId ? m_b.addUniqueArgs(m_argScratch) : m_b.addArgs(m_argScratch);
     }
 
     /// The launch with this correlation when it was already seen (Kineto writes host events first and

@@ -63,6 +63,12 @@ private Q_SLOTS:
         QCOMPARE(store.find(ib, pool.intern("stream"))->i, std::int64_t(8));
         QVERIFY(store.find(ib, pool.intern("name")) == nullptr);
         QVERIFY(!store.add({}).isValid());
+        // A unique set is stored apart, even when identical, and never returned by add().
+        const ArgSetId u = store.addUnique(b);
+        QVERIFY(u != ib);
+        QCOMPARE(store.find(u, pool.intern("stream"))->i, std::int64_t(8));
+        QCOMPARE(store.add(b), ib);
+        QCOMPARE(store.setCount(), std::size_t(3));
         QVERIFY(store.get(ArgSetId()).empty());
     }
 };
