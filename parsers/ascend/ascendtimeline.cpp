@@ -163,10 +163,7 @@ private:
                                                 + std::string(e.cat) + ")");
             return;
         }
-        std::string key;
-        key.reserve(e.cat.size() + 1 + e.id.size());
-        key.append(e.cat).push_back('\x1f');
-        key.append(e.id);
+        const AscendTimeline::FlowKey key = m_t.flowKey(e.cat, e.id);
         AscendTimeline::PendingFlow& f = m_t.m_flows[key];
         f.cat = m_t.m_b.intern(e.cat);
         if (e.ph == 's') {
@@ -183,7 +180,7 @@ private:
                 extra.toTid = tid;
                 extra.toTs = e.ts;
                 extra.bindEnclosing = e.bp == "e";
-                m_t.m_extraFlowEnds.emplace_back(std::move(key), extra);
+                m_t.m_extraFlowEnds.emplace_back(key, extra);
                 return;
             }
             f.hasEnd = true;
@@ -240,6 +237,35 @@ chromejson::ChromeReadResult AscendTimeline::readFile(const std::filesystem::pat
     AscendTimelineSink sink(*this, progress);
     chromejson::ChromeEventReader reader(path, options, progress);
     return reader.read(sink);
+}
+
+AscendTimeline::FlowKey AscendTimeline::flowKey(std::string_view cat, std::string_view id)
+{
+    FlowKey key;
+    key.cat = m_b.intern(cat);
+    // 38 decimal digits always fit in 128 bits.
+    const bool numeric = !id.empty() && id.size() <= 38
+        && std::all_of(id.begin(), id.end(), [](char c) { return c >= '0' && c <= '9'; });
+    if (!numeric) {
+        key.text = m_b.intern(id);
+        return key;
+    }
+    __extension__ using U128 = unsigned __int128;
+    U128 v = 0;
+    for (const char c : id)
+        v = v * 10 + static_cast<unsigned>(c - '0');
+    key.hi = static_cast<std::uint64_t>(v >> 64);
+    key.lo = static_cast<std::uint64_t>(v);
+    key.digits = static_cast<std::uint32_t>(id.size());
+    return key;
+}
+
+std::size_t AscendTimeline::FlowKeyHash::operator()(const FlowKey& k) const noexcept
+{
+    std::uint64_t h = k.lo * 0x9e3779b97f4a7c15ULL;
+    h ^= (k.hi + (std::uint64_t(k.cat.value) << 32) + k.text.value + k.digits) * 0xc2b2ae3d27d4eb4fULL;
+    h ^= h >> 29;
+    return static_cast<std::size_t>(h);
 }
 
 const KernelRow* AscendTimeline::joinKernel(TimeNs ts, std::string_view name)

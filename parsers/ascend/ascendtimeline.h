@@ -123,9 +123,26 @@ private:
     std::vector<Pending> m_events;
     std::vector<model::Arg> m_argPool;
     std::vector<PendingCounter> m_counters;
-    std::unordered_map<std::string, PendingFlow> m_flows; // by cat + '\x1f' + id (ids stay text: may exceed 64 bits)
+    /// A flow's identity: its category and its id. Ids are decimal strings that can exceed 64 bits, so a
+    /// numeric id is kept exactly as a 128-bit value plus its digit count (leading zeros stay distinct);
+    /// any other id text is interned. Hashing two integers instead of a string keeps the pairing off profiles.
+    struct FlowKey
+    {
+        model::StringId cat;
+        model::StringId text; // empty for numeric ids
+        std::uint64_t hi = 0;
+        std::uint64_t lo = 0;
+        std::uint32_t digits = 0;
+        bool operator==(const FlowKey&) const = default;
+    };
+    struct FlowKeyHash
+    {
+        std::size_t operator()(const FlowKey& k) const noexcept;
+    };
+    FlowKey flowKey(std::string_view cat, std::string_view id);
+    std::unordered_map<FlowKey, PendingFlow, FlowKeyHash> m_flows;
     /// Further `f` ends of a flow id (one launch feeding several device tasks), as (key, copy with that end).
-    std::vector<std::pair<std::string, PendingFlow>> m_extraFlowEnds;
+    std::vector<std::pair<FlowKey, PendingFlow>> m_extraFlowEnds;
     std::unordered_map<std::int64_t, std::string> m_processNames;
     std::unordered_map<std::int64_t, std::string> m_processLabels;
     std::map<std::pair<std::int64_t, std::int64_t>, std::string> m_threadNames;
