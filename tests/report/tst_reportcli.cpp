@@ -26,6 +26,19 @@ QByteArray readFile(const QString& path)
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
+// The error-path tests: writes `input` to <dir>/in.json (a file the command may be told to overwrite) and
+// replaces OUT in `args` with the folder. False when in.json cannot be created.
+bool placeInput(const QTemporaryDir& dir, const QByteArray& input, QStringList& args)
+{
+    QFile in(dir.filePath(QStringLiteral("in.json")));
+    if (!in.open(QIODevice::WriteOnly))
+        return false;
+    in.write(input);
+    for (QString& a : args)
+        a.replace(QStringLiteral("OUT"), dir.path());
+    return true;
+}
+
 } // namespace
 
 class TestReportCli : public QObject
@@ -95,13 +108,7 @@ private Q_SLOTS:
         QFETCH(QString, message);
         QTemporaryDir dir;
         const QByteArray input = readFile(kFixture);
-        {
-            QFile in(dir.filePath(QStringLiteral("in.json")));
-            QVERIFY(in.open(QIODevice::WriteOnly));
-            in.write(input);
-        }
-        for (QString& a : args)
-            a.replace(QStringLiteral("OUT"), dir.path());
+        QVERIFY(placeInput(dir, input, args));
         const Run r = runCli(QStringList {QStringLiteral("analyze"), dir.filePath(QStringLiteral("in.json"))} + args);
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains(message.toUtf8()), r.err.constData());
@@ -193,13 +200,7 @@ private Q_SLOTS:
         QFETCH(QString, message);
         QTemporaryDir dir;
         const QByteArray input = readFile(kFixture);
-        {
-            QFile in(dir.filePath(QStringLiteral("in.json")));
-            QVERIFY(in.open(QIODevice::WriteOnly));
-            in.write(input);
-        }
-        for (QString& a : args)
-            a.replace(QStringLiteral("OUT"), dir.path());
+        QVERIFY(placeInput(dir, input, args));
         const Run r = runCli(args);
         QCOMPARE(r.exitCode, exitCode);
         QVERIFY2(r.err.contains(message.toUtf8()), r.err.constData());
