@@ -7,7 +7,7 @@ gen=$1 cli=$2 data=$3 size=${4:-512} runs=${5:-3}
 mkdir -p "$data/bench_ascend_pt/ASCEND_PROFILER_OUTPUT"
 file="$data/bench_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json"
 [ -s "$file" ] || "$gen" "$file" "$size"
-bytes=$(stat -c %s "$file")
+bytes=$(stat -L -c %s "$file")
 for ((r = 1; r <= runs; r++)); do
     t0=$(date +%s.%N); cat "$file" >/dev/null; t1=$(date +%s.%N)
     /usr/bin/time -f "%M" -o "$data/rss" "$cli" info "$data/bench_ascend_pt" --format json >"$data/info.json"

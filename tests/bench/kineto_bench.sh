@@ -15,12 +15,12 @@ if [ ! -x /usr/bin/time ]; then
     exit 1
 fi
 
-jsonMb=$(awk -v b="$(stat -c %s "$json")" 'BEGIN { printf "%.1f", b / 1048576 }')
+jsonMb=$(awk -v b="$(stat -L -c %s "$json")" 'BEGIN { printf "%.1f", b / 1048576 }')
 # Wall time depends on what else runs on the machine; CPU time (user + sys) much less, so both are printed.
 # MB/s is JSON text per wall second (for .gz, of the decompressed text).
 measure() { # FILE
     local f="$1" bytes t0 t1 catS
-    bytes=$(stat -c %s "$f")
+    bytes=$(stat -L -c %s "$f")
     echo "== $f ($(awk -v b="$bytes" 'BEGIN { printf "%.1f", b / 1048576 }') MB on disk, $jsonMb MB of JSON); load: $(cut -d' ' -f1-3 /proc/loadavg)"
     local mb="$jsonMb"
     for i in $(seq "$runs"); do
