@@ -163,32 +163,14 @@ private:
                                                 + std::string(e.cat) + ")");
             return;
         }
-        const AscendTimeline::FlowKey key = m_t.flowKey(e.cat, e.id);
-        AscendTimeline::PendingFlow& f = m_t.m_flows[key];
-        f.cat = m_t.m_b.intern(e.cat);
-        if (e.ph == 's') {
-            f.hasStart = true;
-            f.fromPid = pid;
-            f.fromTid = tid;
-            f.fromTs = e.ts;
-        } else {
-            if (f.hasEnd) {
-                AscendTimeline::PendingFlow extra;
-                extra.cat = f.cat;
-                extra.hasEnd = true;
-                extra.toPid = pid;
-                extra.toTid = tid;
-                extra.toTs = e.ts;
-                extra.bindEnclosing = e.bp == "e";
-                m_t.m_extraFlowEnds.emplace_back(key, extra);
-                return;
-            }
-            f.hasEnd = true;
-            f.toPid = pid;
-            f.toTid = tid;
-            f.toTs = e.ts;
-            f.bindEnclosing = e.bp == "e";
-        }
+        AscendTimeline::FlowEvent f;
+        f.key = m_t.flowKey(e.cat, e.id);
+        f.pid = pid;
+        f.tid = tid;
+        f.ts = e.ts;
+        f.start = e.ph == 's';
+        f.bindEnclosing = f.start || e.bp == "e";
+        m_t.m_flowEvents.push_back(f);
     }
 
     void onCounter(const ChromeEvent& e, std::int64_t pid)
@@ -260,12 +242,47 @@ AscendTimeline::FlowKey AscendTimeline::flowKey(std::string_view cat, std::strin
     return key;
 }
 
-std::size_t AscendTimeline::FlowKeyHash::operator()(const FlowKey& k) const noexcept
+std::vector<AscendTimeline::PendingFlow> AscendTimeline::pairFlows()
 {
-    std::uint64_t h = k.lo * 0x9e3779b97f4a7c15ULL;
-    h ^= (k.hi + (std::uint64_t(k.cat.value) << 32) + k.text.value + k.digits) * 0xc2b2ae3d27d4eb4fULL;
-    h ^= h >> 29;
-    return static_cast<std::size_t>(h);
+    std::stable_sort(m_flowEvents.begin(), m_flowEvents.end(),
+                     [](const FlowEvent& a, const FlowEvent& b) { return a.key < b.key; });
+    std::vector<PendingFlow> flows;
+    flows.reserve(m_flowEvents.size() / 2 + 1);
+    for (std::size_t first = 0; first < m_flowEvents.size();) {
+        std::size_t last = first;
+        while (last < m_flowEvents.size() && m_flowEvents[last].key == m_flowEvents[first].key)
+            ++last;
+        const FlowEvent* start = nullptr;
+        for (std::size_t k = first; k < last; ++k) {
+            if (m_flowEvents[k].start)
+                start = &m_flowEvents[k];
+        }
+        PendingFlow flow;
+        flow.cat = m_flowEvents[first].key.cat;
+        if (start) {
+            flow.hasStart = true;
+            flow.fromPid = start->pid;
+            flow.fromTid = start->tid;
+            flow.fromTs = start->ts;
+        }
+        const std::size_t mainIndex = flows.size();
+        flows.push_back(flow);
+        for (std::size_t k = first; k < last; ++k) {
+            const FlowEvent& end = m_flowEvents[k];
+            if (end.start)
+                continue;
+            PendingFlow& f = flows[mainIndex].hasEnd ? flows.emplace_back(flow) : flows[mainIndex];
+            f.hasEnd = true;
+            f.toPid = end.pid;
+            f.toTid = end.tid;
+            f.toTs = end.ts;
+            f.bindEnclosing = end.bindEnclosing;
+        }
+        first = last;
+    }
+    m_flowEvents.clear();
+    m_flowEvents.shrink_to_fit();
+    return flows;
 }
 
 const KernelRow* AscendTimeline::joinKernel(TimeNs ts, std::string_view name)
@@ -393,20 +410,10 @@ void AscendTimeline::finish()
     const model::StringId catHostToDevice = m_b.intern("HostToDevice");
     std::unordered_map<Key, Key, KeyHash> launchedBy;  // device task (pid, tid, ts) → framework op flow start
     std::unordered_map<Key, Key, KeyHash> calledFrom;  // device task → CANN API flow start
-    // Extra ends take their start from the flow they share an id with.
-    for (auto& [key, extra] : m_extraFlowEnds) {
-        if (auto it = m_flows.find(key); it != m_flows.end() && it->second.hasStart) {
-            extra.hasStart = true;
-            extra.fromPid = it->second.fromPid;
-            extra.fromTid = it->second.fromTid;
-            extra.fromTs = it->second.fromTs;
-        }
-    }
+    const std::vector<PendingFlow> flows = pairFlows();
     auto allFlows = [&](auto&& fn) {
-        for (const auto& entry : m_flows)
-            fn(entry.second);
-        for (const auto& entry : m_extraFlowEnds)
-            fn(entry.second);
+        for (const PendingFlow& f : flows)
+            fn(f);
     };
     // Only copies need their launcher (for the direction); index the flows that end on one.
     std::unordered_set<Key, KeyHash> copies;
@@ -594,8 +601,6 @@ void AscendTimeline::finish()
     m_argPool.clear();
     m_argPool.shrink_to_fit();
     m_counters.clear();
-    m_flows.clear();
-    m_extraFlowEnds.clear();
 }
 
 } // namespace timesink::parsers

@@ -125,7 +125,7 @@ private:
     std::vector<PendingCounter> m_counters;
     /// A flow's identity: its category and its id. Ids are decimal strings that can exceed 64 bits, so a
     /// numeric id is kept exactly as a 128-bit value plus its digit count (leading zeros stay distinct);
-    /// any other id text is interned. Hashing two integers instead of a string keeps the pairing off profiles.
+    /// any other id text is interned. Comparing integers instead of strings keeps pairing off the profile.
     struct FlowKey
     {
         model::StringId cat;
@@ -133,16 +133,24 @@ private:
         std::uint64_t hi = 0;
         std::uint64_t lo = 0;
         std::uint32_t digits = 0;
+        auto operator<=>(const FlowKey&) const = default;
         bool operator==(const FlowKey&) const = default;
     };
-    struct FlowKeyHash
+    /// One `s` or `f` event as read; paired by key at finish() (a sort, not a hash map per event).
+    struct FlowEvent
     {
-        std::size_t operator()(const FlowKey& k) const noexcept;
+        FlowKey key;
+        std::int64_t pid = 0;
+        std::int64_t tid = 0;
+        model::TimeNs ts = 0;
+        bool start = false;
+        bool bindEnclosing = true;
     };
     FlowKey flowKey(std::string_view cat, std::string_view id);
-    std::unordered_map<FlowKey, PendingFlow, FlowKeyHash> m_flows;
-    /// Further `f` ends of a flow id (one launch feeding several device tasks), as (key, copy with that end).
-    std::vector<std::pair<FlowKey, PendingFlow>> m_extraFlowEnds;
+    /// Pairs m_flowEvents: per key the last `s` is the start; the first `f` is the flow's end and every
+    /// further `f` (one launch feeding several device tasks) becomes a flow of its own from the same start.
+    std::vector<PendingFlow> pairFlows();
+    std::vector<FlowEvent> m_flowEvents;
     std::unordered_map<std::int64_t, std::string> m_processNames;
     std::unordered_map<std::int64_t, std::string> m_processLabels;
     std::map<std::pair<std::int64_t, std::int64_t>, std::string> m_threadNames;
