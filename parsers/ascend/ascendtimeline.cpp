@@ -141,13 +141,16 @@ private:
                 p.taskType = b.intern(a.text);
             else if (a.key == "level")
                 p.hasLevel = true;
+            if (a.key == "connection_id" || a.key == "Sequence number" || a.key == "Python id")
+                p.uniqueArgs = true;
             else if (a.key == "task type" || a.key == "transport type" || a.key == "alg_type")
                 p.hasHcclArgs = true;
         }
         p.argCount = static_cast<std::uint32_t>(pool.size() - p.argBegin);
         if (p.taskType.isEmpty() && !p.hasHcclArgs) {
             // Host-side events are never extended by a join: store their args now and keep the pool small.
-            p.args = b.addArgs(std::span<const Arg>(pool.data() + p.argBegin, p.argCount));
+            const std::span<const Arg> args(pool.data() + p.argBegin, p.argCount);
+            p.args = p.uniqueArgs ? b.addUniqueArgs(args) : b.addArgs(args);
             pool.resize(p.argBegin);
             p.argCount = 0;
         } else {
@@ -540,7 +543,7 @@ void AscendTimeline::finish()
         }
         }
         // Join args can only extend pooled sets (device/HCCL tasks); a stored set is used as it is.
-        s.args = e.argsInPool ? m_b.addArgs(args) : e.args;
+        s.args = !e.argsInPool ? e.args : e.uniqueArgs ? m_b.addUniqueArgs(args) : m_b.addArgs(args);
         const model::SliceRef ref = m_b.addSlice(trackFor(e, lane), s);
         if (s.category == SliceCategory::Step) {
             const std::int64_t number = profilerStepNumber(name);

@@ -77,6 +77,7 @@ public:
         std::uint64_t argBegin = 0;
         std::uint32_t argCount = 0;
         bool argsInPool = false;
+        bool uniqueArgs = false; // carries a per-event id (connection_id, Sequence number): never deduplicated
         model::ArgSetId args;
         bool hasLevel = false;    // CANN API slices carry args "level"
         bool hasHcclArgs = false; // HCCL tasks carry "task type"/"transport type"/"alg_type"
