@@ -39,6 +39,7 @@
 #include <QTableWidget>
 #include <QToolBar>
 #include <QVBoxLayout>
+#include <QThread>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
@@ -468,6 +469,7 @@ QString MainWindow::startTraceExport(const QString& path)
     TraceExportRequest request {m_current.trace, m_current.findings, *format, localPath(path),
                                 localPath(m_current.path)};
     m_traceExportPath = path;
+    m_traceExportPending = true;
     m_traceExportClock.start();
     // The request is moved into the task: the worker shares nothing mutable with the window.
     m_traceExport.setFuture(QtConcurrent::run(
@@ -482,8 +484,13 @@ void MainWindow::waitForTraceExport()
     if (!isExportingTrace())
         return;
     m_traceExport.waitForFinished();
-    // The watcher reports through the event loop; deliver it now so the caller sees the outcome.
-    QCoreApplication::sendPostedEvents(&m_traceExport);
+    // The watcher reports through the event loop, and the worker posts that report just after the future turns
+    // finished; deliver it now (pumping until it has arrived) so the caller sees the outcome.
+    while (m_traceExportPending) {
+        QCoreApplication::sendPostedEvents(&m_traceExport);
+        if (m_traceExportPending)
+            QThread::yieldCurrentThread();
+    }
 }
 
 void MainWindow::onTraceExportFinished()
@@ -492,6 +499,7 @@ void MainWindow::onTraceExportFinished()
         ? m_traceExport.result()
         : tr("the export stopped without a result");
     const QString path = m_traceExportPath;
+    m_traceExportPending = false;
     updateExportActions();
     if (error.isEmpty()) {
         statusBar()->showMessage(tr("Trace written to %1 in %2 s")

@@ -96,7 +96,9 @@ public:
     /// export already running). The status bar says when it finished or why it failed (failures also go to
     /// the error reporter); traceExportFinished() is emitted either way.
     QString startTraceExport(const QString& path);
-    [[nodiscard]] bool isExportingTrace() const { return m_traceExport.isRunning(); }
+    /// True from startTraceExport() until its outcome has been delivered (traceExportFinished), not only while
+    /// the worker runs: a finished worker whose notification is still queued has not reported yet.
+    [[nodiscard]] bool isExportingTrace() const { return m_traceExportPending; }
     /// Blocks until a running trace export has finished and reported (shutdown, tests).
     void waitForTraceExport();
     /// Replaces the export that startTraceExport() runs (tests inject a slow or failing one).
@@ -145,6 +147,7 @@ private:
     TraceExportFunction m_exportTrace;
     QFutureWatcher<QString> m_traceExport;
     QString m_traceExportPath;
+    bool m_traceExportPending = false;
     QElapsedTimer m_traceExportClock;
 
     widgets::TimelineView* m_timeline = nullptr;
