@@ -41,7 +41,8 @@ ArgSetId ArgStore::add(std::span<const Arg> args)
         return ArgSetId();
     if (m_offsets.empty())
         m_offsets.push_back(0);
-    if ((setCount() + 1) * 2 > m_slots.size())
+    // Load factor of the sets in the index only: sets added through addUnique() never occupy a slot.
+    if ((m_indexed + 1) * 2 > m_slots.size())
         grow();
     const auto h = static_cast<std::uint32_t>(hashArgs(args));
     const std::size_t mask = m_slots.size() - 1;
@@ -53,11 +54,10 @@ ArgSetId ArgStore::add(std::span<const Arg> args)
         if (sameArgs(get(ArgSetId(candidate)), args))
             return ArgSetId(candidate);
     }
-    const auto id = static_cast<std::uint32_t>(setCount());
-    m_args.insert(m_args.end(), args.begin(), args.end());
-    m_offsets.push_back(static_cast<std::uint32_t>(m_args.size()));
-    m_slots[slot] = (std::uint64_t(h) << 32) | (id + 1);
-    return ArgSetId(id);
+    const ArgSetId id = addUnique(args);
+    m_slots[slot] = (std::uint64_t(h) << 32) | (id.value + 1);
+    ++m_indexed;
+    return id;
 }
 
 ArgSetId ArgStore::addUnique(std::span<const Arg> args)
@@ -113,6 +113,7 @@ void ArgStore::shrinkToFit()
 {
     // A frozen trace never adds sets again; the dedupe index is only needed while building.
     m_slots = {};
+    m_indexed = 0;
     m_args.shrink_to_fit();
     m_offsets.shrink_to_fit();
 }

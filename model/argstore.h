@@ -87,6 +87,7 @@ private:
     // Dedupe index while building: open addressing; a slot holds a set's 32-bit hash (high half) and its
     // id + 1 (low half; 0 = empty), so a probe touches one cache line and growth never rehashes contents.
     std::vector<std::uint64_t> m_slots;
+    std::size_t m_indexed = 0; // sets in m_slots
     void grow();
 };
 
