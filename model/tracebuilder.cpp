@@ -307,6 +307,9 @@ TracePtr TraceBuilder::finalize()
         f.to = mapRef(f.to);
     }
     std::uint64_t unresolved = 0;
+    // Flow ends arrive roughly in time order per track: cursors turn each lookup into a few steps.
+    std::vector<Track::Cursor> fromCursors(trace.m_tracks.size());
+    std::vector<Track::Cursor> toCursors(trace.m_tracks.size());
     for (const PendingFlowAt& p : m_flowsAt) {
         if (!p.fromTrack.isValid() || !p.toTrack.isValid() || p.fromTrack.value >= trace.m_tracks.size()
             || p.toTrack.value >= trace.m_tracks.size()) {
@@ -315,10 +318,10 @@ TracePtr TraceBuilder::finalize()
         }
         const Track& from = trace.m_tracks[p.fromTrack.value];
         const Track& to = trace.m_tracks[p.toTrack.value];
-        const SliceIndex src = from.sliceAt(p.fromTs);
+        const SliceIndex src = from.sliceAt(p.fromTs, fromCursors[p.fromTrack.value]);
         SliceIndex dst;
         if (p.bindEnclosing) {
-            dst = to.sliceAt(p.toTs);
+            dst = to.sliceAt(p.toTs, toCursors[p.toTrack.value]);
         } else if (to.depthCount() > 0) {
             const auto& top = to.slicesAtDepth(0);
             auto it = std::partition_point(top.begin(), top.end(), [&](std::uint32_t i) { return to.ts(i) < p.toTs; });
@@ -342,10 +345,19 @@ TracePtr TraceBuilder::finalize()
                                     [](const Flow& a, const Flow& b) { return a.from == b.from && a.to == b.to; }),
                         trace.m_flows.end());
     trace.m_flows.shrink_to_fit();
-    trace.m_flowsByTarget.resize(trace.m_flows.size());
-    std::iota(trace.m_flowsByTarget.begin(), trace.m_flowsByTarget.end(), 0U);
-    std::sort(trace.m_flowsByTarget.begin(), trace.m_flowsByTarget.end(),
-              [&](std::uint32_t a, std::uint32_t b) { return trace.m_flows[a].to < trace.m_flows[b].to; });
+    // Flows by target, ties in flow order. Sorting packed (target, flow) keys in place is several times faster
+    // than an indirect sort that reads a flow per comparison.
+    {
+        std::vector<std::pair<std::uint64_t, std::uint32_t>> byTarget(trace.m_flows.size());
+        for (std::uint32_t i = 0; i < trace.m_flows.size(); ++i) {
+            const SliceRef to = trace.m_flows[i].to;
+            byTarget[i] = {(static_cast<std::uint64_t>(to.track.value) << 32) | to.index.value, i};
+        }
+        std::sort(byTarget.begin(), byTarget.end());
+        trace.m_flowsByTarget.resize(byTarget.size());
+        for (std::size_t i = 0; i < byTarget.size(); ++i)
+            trace.m_flowsByTarget[i] = byTarget[i].second;
+    }
 
     // Extent and counts.
     bool any = false;

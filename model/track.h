@@ -82,6 +82,15 @@ public:
     /// The deepest slice containing t at or above `maxDepth`.
     [[nodiscard]] SliceIndex sliceAt(TimeNs t, std::size_t maxDepth) const;
 
+    /// Where the previous sliceAt(t, cursor) call left off at each depth. Lookups at nearby times (a batch
+    /// sorted or mostly sorted by time, as flow ends are) then cost a few steps instead of a binary search
+    /// over the whole depth each; any order gives the same answers as sliceAt(t).
+    struct Cursor
+    {
+        std::vector<std::size_t> position;
+    };
+    [[nodiscard]] SliceIndex sliceAt(TimeNs t, Cursor& cursor) const;
+
     /// Earliest start and latest end of the slices (and counter samples) on this track.
     [[nodiscard]] TimeNs startNs() const { return m_start; }
     [[nodiscard]] TimeNs endNs() const { return m_end; }

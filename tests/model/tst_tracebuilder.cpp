@@ -234,6 +234,48 @@ private Q_SLOTS:
         QVERIFY(near.finalize()->warnings().empty());
     }
 
+    void cursorLookupsMatchBinarySearch()
+    {
+        // Nested slices three deep with gaps, zero-length slices and equal starts; every time in the span looked
+        // up through one cursor in ascending, descending and scattered order must answer as sliceAt(t) does.
+        TraceBuilder b;
+        const TrackId host = b.hostThread();
+        for (int step = 0; step < 40; ++step) {
+            const TimeNs base = step * 1000;
+            b.slice(host, SliceCategory::Step, "step", base, 900);
+            b.slice(host, SliceCategory::HostOp, "op", base + 10, 300);
+            b.slice(host, SliceCategory::RuntimeApi, "launch", base + 10, 50);
+            b.slice(host, SliceCategory::RuntimeApi, "sync", base + 200, 0);
+            b.slice(host, SliceCategory::HostOp, "op2", base + 400, 450);
+        }
+        TracePtr t = b.finalize();
+        const Track& tr = t->track(host);
+        QCOMPARE(tr.depthCount(), std::size_t(3));
+        std::vector<TimeNs> times;
+        for (TimeNs x = -5; x <= 40'005; x += 5)
+            times.push_back(x);
+        std::vector<std::vector<TimeNs>> orders {times, {times.rbegin(), times.rend()}, times};
+        std::uint64_t seed = 12345; // a fixed shuffle, so a failure repeats
+        for (std::size_t i = orders[2].size(); i > 1; --i) {
+            seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+            std::swap(orders[2][i - 1], orders[2][(seed >> 33) % i]);
+        }
+        for (const auto& order : orders) {
+            Track::Cursor cursor;
+            for (const TimeNs x : order) {
+                const SliceIndex expected = tr.sliceAt(x);
+                const SliceIndex actual = tr.sliceAt(x, cursor);
+                if (actual != expected)
+                    QFAIL(qPrintable(QStringLiteral("t=%1: cursor %2, binary search %3").arg(x).arg(actual.value).arg(expected.value)));
+            }
+        }
+        Track::Cursor cursor;
+        QCOMPARE(nameOf(*t, host, tr.sliceAt(25, cursor).value), std::string("launch"));
+        QCOMPARE(nameOf(*t, host, tr.sliceAt(200, cursor).value), std::string("sync"));
+        QCOMPARE(nameOf(*t, host, tr.sliceAt(350, cursor).value), std::string("step"));
+        QVERIFY(!tr.sliceAt(950, cursor).isValid());
+    }
+
     void sliceSizeBudget()
     {
         QVERIFY(kBytesPerSlice <= 48);
