@@ -24,28 +24,32 @@ model::SliceRef CallSiteResolver::outermostHostOp(model::SliceRef hostSlice) con
 
 CallSite CallSiteResolver::resolve(model::SliceRef deviceSlice) const
 {
+    // A device task can have several launch flows (torch_npu: one from the CANN API call, one from the framework
+    // op). The answer must not depend on their order: the launch is a runtime API call when one launched it (else
+    // the first source), the op is the first outermost framework op found, and any blocking source makes it
+    // blocking.
     CallSite site;
+    bool launchIsRuntime = false;
     for (std::uint32_t index : m_trace.flowsTo(deviceSlice)) {
         const model::Flow& flow = m_trace.flows()[index];
         if (flow.kind != model::FlowKind::Launch || isDeviceTrack(m_trace.track(flow.from.track)))
             continue;
         const model::Track& from = m_trace.track(flow.from.track);
-        const std::string_view launchName = m_trace.str(from.sliceName(flow.from.index.value));
-        const model::SliceRef op = outermostHostOp(flow.from);
-        if (!site.launch.isValid()) {
+        const std::uint32_t i = flow.from.index.value;
+        const bool runtime = from.category(i) == model::SliceCategory::RuntimeApi;
+        if (!site.launch.isValid() || (runtime && !launchIsRuntime)) {
             site.launch = flow.from;
-            site.name = std::string(launchName);
+            launchIsRuntime = runtime;
         }
+        const std::string_view launchName = m_trace.str(from.sliceName(i));
         site.blocking = site.blocking || isBlockingRuntimeCall(launchName)
-            || (from.flags(flow.from.index.value) & model::SliceFlags::kSynchronous) != 0;
-        if (op.isValid()) {
-            site.op = op;
-            site.name = std::string(m_trace.str(m_trace.track(op.track).sliceName(op.index.value)));
-            break;
-        }
+            || (from.flags(i) & model::SliceFlags::kSynchronous) != 0;
+        if (!site.op.isValid())
+            site.op = outermostHostOp(flow.from);
     }
-    if (site.name.empty())
-        site.name = "unknown call site";
+    const model::SliceRef named = site.op.isValid() ? site.op : site.launch;
+    site.name = named.isValid() ? std::string(m_trace.str(m_trace.track(named.track).sliceName(named.index.value)))
+                                : std::string("unknown call site");
     return site;
 }
 
