@@ -210,6 +210,13 @@ CsvTimelineCounts addCsvDeviceTasks(model::TraceBuilder& b, AscendTracks& tracks
     return counts;
 }
 
+/// One import of a collected bundle into a fresh builder. When the timeline learns process names that contradict
+/// how it placed earlier events, it stops with `replay` set and the names in `replayNames`; the caller then
+/// imports again with `knownNames`.
+ImportResult importBundle(const SourceProbe& source, const AscendBundle& bundle, const ImportOptions& options,
+                          ProgressSink& progress, const AscendTimeline::ProcessNames* knownNames,
+                          AscendTimeline::ProcessNames& replayNames, bool& replay);
+
 } // namespace
 
 int AscendImporter::probe(const SourceProbe& source) const
@@ -271,6 +278,23 @@ ImportResult AscendImporter::import(const SourceProbe& source, const ImportOptio
                                            "kernel_details.csv, msprof_*.json, op_summary_*.csv or msprof_*.db)");
     }
 
+    AscendTimeline::ProcessNames names;
+    bool replay = false;
+    ImportResult result = importBundle(source, bundle, options, progress, nullptr, names, replay);
+    if (replay) {
+        // Process names arrived after events they contradict: read again with every name known up front.
+        result = importBundle(source, bundle, options, progress, &names, names, replay);
+    }
+    return result;
+}
+
+namespace {
+
+ImportResult importBundle(const SourceProbe& source, const AscendBundle& bundle, const ImportOptions& options,
+                          ProgressSink& progress, const AscendTimeline::ProcessNames* knownNames,
+                          AscendTimeline::ProcessNames& replayNames, bool& replay)
+{
+    replay = false;
     model::TraceBuilder b;
     AscendTracks tracks(b);
     auto& meta = b.metadata();
@@ -350,7 +374,7 @@ ImportResult AscendImporter::import(const SourceProbe& source, const ImportOptio
         }
     }
     if (!timelineRead && bundle.hasTextTimeline()) {
-        AscendTimeline timeline(b, tracks, kernels.rows.empty() ? nullptr : &kernels, device);
+        AscendTimeline timeline(b, tracks, kernels.rows.empty() ? nullptr : &kernels, device, knownNames);
         std::vector<std::filesystem::path> files;
         if (!bundle.traceView.empty())
             files.push_back(bundle.traceView);
@@ -364,10 +388,19 @@ ImportResult AscendImporter::import(const SourceProbe& source, const ImportOptio
                 return ImportResult::failure(ImportErrorKind::Cancelled, r.error);
             if (!r.ok()) {
                 failures += (failures.empty() ? "" : "; ") + r.error;
-                continue;
+                if (r.events == 0)
+                    continue;
+                // Events before the damage are already in the builder: the file counts as partly read.
             }
             ++readOk;
         }
+        if (timeline.needsReplay()) {
+            replayNames = timeline.processNames();
+            replay = true;
+            return ImportResult::failure(ImportErrorKind::Cancelled, "replay");
+        }
+        if (knownNames)
+            meta.properties.emplace_back("timeline_passes", "2 (process names came after events they contradict)");
         if (readOk == 0 && !bundle.hasDeviceCsv())
             return ImportResult::failure(ImportErrorKind::Malformed, failures);
         if (!failures.empty())
@@ -509,5 +542,7 @@ ImportResult AscendImporter::import(const SourceProbe& source, const ImportOptio
     }
     return ImportResult::success(std::move(trace));
 }
+
+} // namespace
 
 } // namespace timesink::parsers

@@ -90,13 +90,9 @@ private:
     {
         const ChromeArg* a = e.arg("name");
         if (e.name == "process_name" && a && a->kind == ChromeArg::Kind::String)
-            m_t.m_processNames[pid] = std::string(a->text);
+            m_t.onProcessName(pid, a->text);
         else if (e.name == "thread_name" && a && a->kind == ChromeArg::Kind::String)
             m_t.m_threadNames[{pid, tid}] = std::string(a->text);
-        else if (e.name == "process_labels") {
-            if (const ChromeArg* l = e.arg("labels"); l && l->kind == ChromeArg::Kind::String)
-                m_t.m_processLabels[pid] = std::string(l->text);
-        }
     }
 
     void onSlice(const ChromeEvent& e, std::int64_t pid, std::int64_t tid)
@@ -117,22 +113,21 @@ private:
         p.tid = tid;
         p.name = b.intern(e.name);
         p.cat = b.intern(e.cat);
-        auto& pool = m_t.m_argPool;
-        p.argBegin = pool.size();
+        m_args.clear();
         for (const ChromeArg& a : e.args) {
             const model::StringId key = b.intern(a.key);
             switch (a.kind) {
             case ChromeArg::Kind::Int:
             case ChromeArg::Kind::Bool:
-                pool.push_back(Arg {key, a.kind == ChromeArg::Kind::Bool ? ArgValue::fromBool(a.i != 0)
-                                                                            : ArgValue::fromInt(a.i)});
+                m_args.push_back(Arg {key, a.kind == ChromeArg::Kind::Bool ? ArgValue::fromBool(a.i != 0)
+                                                                             : ArgValue::fromInt(a.i)});
                 break;
             case ChromeArg::Kind::Double:
-                pool.push_back(Arg {key, ArgValue::fromDouble(a.d)});
+                m_args.push_back(Arg {key, ArgValue::fromDouble(a.d)});
                 break;
             case ChromeArg::Kind::String:
             case ChromeArg::Kind::Json:
-                pool.push_back(Arg {key, ArgValue::fromString(b.intern(a.text))});
+                m_args.push_back(Arg {key, ArgValue::fromString(b.intern(a.text))});
                 break;
             case ChromeArg::Kind::Null:
                 break;
@@ -146,17 +141,7 @@ private:
             else if (a.key == "task type" || a.key == "transport type" || a.key == "alg_type")
                 p.hasHcclArgs = true;
         }
-        p.argCount = static_cast<std::uint32_t>(pool.size() - p.argBegin);
-        if (p.taskType.isEmpty() && !p.hasHcclArgs) {
-            // Host-side events are never extended by a join: store their args now and keep the pool small.
-            const std::span<const Arg> args(pool.data() + p.argBegin, p.argCount);
-            p.args = p.uniqueArgs ? b.addUniqueArgs(args) : b.addArgs(args);
-            pool.resize(p.argBegin);
-            p.argCount = 0;
-        } else {
-            p.argsInPool = true;
-        }
-        m_t.m_events.push_back(p);
+        m_t.accept(p, m_args);
     }
 
     void onFlow(const ChromeEvent& e, std::int64_t pid, std::int64_t tid)
@@ -166,14 +151,11 @@ private:
                                                 + std::string(e.cat) + ")");
             return;
         }
-        AscendTimeline::FlowEvent f;
-        f.key = m_t.flowKey(e.cat, e.id);
-        f.pid = pid;
-        f.tid = tid;
-        f.ts = e.ts;
-        f.start = e.ph == 's';
-        f.bindEnclosing = f.start || e.bp == "e";
-        m_t.m_flowEvents.push_back(f);
+        AscendTimeline::FlowBucket& bucket = m_t.flowBucket(e.cat);
+        const bool start = e.ph == 's';
+        (start ? bucket.starts : bucket.ends)
+            .push_back(AscendTimeline::FlowEvent {AscendTimeline::flowId(m_t.m_b, e.id), pid, tid, e.ts,
+                                                  start || e.bp == "e"});
     }
 
     void onCounter(const ChromeEvent& e, std::int64_t pid)
@@ -188,29 +170,71 @@ private:
                 v = a.d;
             else
                 continue;
-            std::string series(e.name);
-            series += " (";
-            series += a.key;
-            series += ')';
-            m_t.m_counters.push_back(AscendTimeline::PendingCounter {pid, e.ts, m_t.m_b.intern(series), v});
+            m_series.assign(e.name);
+            m_series += " (";
+            m_series += a.key;
+            m_series += ')';
+            m_t.acceptCounter(AscendTimeline::PendingCounter {pid, e.ts, m_t.m_b.intern(m_series), v});
         }
     }
 
     AscendTimeline& m_t;
     ProgressSink& m_progress;
+    std::vector<Arg> m_args;
+    std::string m_series;
 };
 
+/// Copy (pid, tid, ts) → the flow start that launched it, and the CANN calls those flows start from.
+struct AscendTimeline::CopyLaunchers
+{
+    using Key = std::tuple<std::int64_t, std::int64_t, TimeNs>; // pid, tid, ts
+    struct KeyHash
+    {
+        std::size_t operator()(const Key& k) const
+        {
+            const auto [a, b, c] = k;
+            return std::hash<std::int64_t> {}(a * 1000003 ^ b * 7919 ^ c);
+        }
+    };
+    std::unordered_map<Key, Key, KeyHash> launchedBy; // copy → framework op flow start (async_npu)
+    std::unordered_map<Key, Key, KeyHash> calledFrom; // copy → CANN API flow start (HostToDevice)
+    std::unordered_map<Key, model::StringId, KeyHash> cannByStart; // the first CANN call at each such start
+};
+
+std::size_t AscendTimeline::TrackKeyHash::operator()(const TrackKey& k) const
+{
+    std::uint64_t h = static_cast<std::uint64_t>(k.pid) * 0x9E3779B97F4A7C15ULL;
+    h ^= static_cast<std::uint64_t>(k.tid) + 0x632BE59BD9B4E019ULL + (h << 6) + (h >> 2);
+    h ^= static_cast<std::uint64_t>(k.lane) << 59;
+    return static_cast<std::size_t>(h ^ (h >> 29));
+}
+
 AscendTimeline::AscendTimeline(model::TraceBuilder& builder, AscendTracks& tracks, const KernelTable* kernels,
-                               std::int32_t device)
-    : m_b(builder)
+                               std::int32_t device, const ProcessNames* knownNames)
+    : m_knownNames(knownNames)
+    , m_b(builder)
     , m_tracks(tracks)
     , m_kernels(kernels)
     , m_device(device)
+    , m_cpuOp(builder.intern("cpu_op"))
+    , m_keyLauncher(builder.intern("launched by"))
+    , m_kernelArgs(std::make_unique<AscendKernelArgs>(builder))
 {
     if (m_kernels) {
+        m_kernelByStart.reserve(m_kernels->rows.size());
         for (std::uint32_t i = 0; i < m_kernels->rows.size(); ++i)
-            m_kernelByStart.emplace(m_kernels->rows[i].start, i);
+            m_kernelByStart.emplace_back(m_kernels->rows[i].start, i);
+        std::stable_sort(m_kernelByStart.begin(), m_kernelByStart.end(),
+                         [](const auto& a, const auto& b) { return a.first < b.first; });
         m_kernelMatched.assign(m_kernels->rows.size(), false);
+    }
+    if (m_knownNames) {
+        for (const auto& [pid, name] : *m_knownNames) {
+            m_processNames.emplace(pid, name);
+            PidState& s = m_pids[pid];
+            s.named = true;
+            s.namedLane = laneOfProcess(name);
+        }
     }
 }
 
@@ -224,67 +248,102 @@ chromejson::ChromeReadResult AscendTimeline::readFile(const std::filesystem::pat
     return reader.read(sink);
 }
 
-AscendTimeline::FlowKey AscendTimeline::flowKey(std::string_view cat, std::string_view id)
+AscendTimeline::FlowId AscendTimeline::flowId(model::TraceBuilder& b, std::string_view id)
 {
-    FlowKey key;
-    key.cat = m_b.intern(cat);
+    FlowId key;
     // 38 decimal digits always fit in 128 bits.
     const bool numeric = !id.empty() && id.size() <= 38
         && std::all_of(id.begin(), id.end(), [](char c) { return c >= '0' && c <= '9'; });
     if (!numeric) {
-        key.text = m_b.intern(id);
+        key.text = b.intern(id);
         return key;
     }
-    __extension__ using U128 = unsigned __int128;
-    U128 v = 0;
-    for (const char c : id)
-        v = v * 10 + static_cast<unsigned>(c - '0');
-    key.hi = static_cast<std::uint64_t>(v >> 64);
-    key.lo = static_cast<std::uint64_t>(v);
+    // Up to 19 digits fit in 64 bits; longer ids (HostToDevice's 20-digit ones) combine two 64-bit halves.
+    auto digitsValue = [](std::string_view d) {
+        std::uint64_t v = 0;
+        for (const char c : d)
+            v = v * 10 + static_cast<unsigned>(c - '0');
+        return v;
+    };
+    if (id.size() <= 19) {
+        key.lo = digitsValue(id);
+    } else {
+        __extension__ using U128 = unsigned __int128;
+        const std::size_t tail = id.size() - 19;
+        U128 scale = 1;
+        for (std::size_t i = 0; i < tail; ++i)
+            scale *= 10;
+        const U128 v = static_cast<U128>(digitsValue(id.substr(0, 19))) * scale + digitsValue(id.substr(19));
+        key.hi = static_cast<std::uint64_t>(v >> 64);
+        key.lo = static_cast<std::uint64_t>(v);
+    }
     key.digits = static_cast<std::uint32_t>(id.size());
     return key;
 }
 
+AscendTimeline::FlowBucket& AscendTimeline::flowBucket(std::string_view cat)
+{
+    // A handful of categories (async_npu, HostToDevice, async_task_queue, fwdbwd): a scan beats hashing.
+    for (FlowBucket& bucket : m_flowBuckets) {
+        if (bucket.catText == cat)
+            return bucket;
+    }
+    FlowBucket& bucket = m_flowBuckets.emplace_back();
+    bucket.cat = m_b.intern(cat);
+    bucket.catText = m_b.str(bucket.cat);
+    return bucket;
+}
+
 std::vector<AscendTimeline::PendingFlow> AscendTimeline::pairFlows()
 {
-    std::stable_sort(m_flowEvents.begin(), m_flowEvents.end(),
-                     [](const FlowEvent& a, const FlowEvent& b) { return a.key < b.key; });
-    std::vector<PendingFlow> flows;
-    flows.reserve(m_flowEvents.size() / 2 + 1);
-    for (std::size_t first = 0; first < m_flowEvents.size();) {
-        std::size_t last = first;
-        while (last < m_flowEvents.size() && m_flowEvents[last].key == m_flowEvents[first].key)
-            ++last;
-        const FlowEvent* start = nullptr;
-        for (std::size_t k = first; k < last; ++k) {
-            if (m_flowEvents[k].start)
-                start = &m_flowEvents[k];
+    auto byId = [](const FlowEvent& a, const FlowEvent& b) { return a.id < b.id; };
+    std::sort(m_flowBuckets.begin(), m_flowBuckets.end(),
+              [](const FlowBucket& a, const FlowBucket& b) { return a.cat < b.cat; });
+    std::size_t total = 0;
+    for (FlowBucket& bucket : m_flowBuckets) {
+        for (auto* list : {&bucket.starts, &bucket.ends}) {
+            if (!std::is_sorted(list->begin(), list->end(), byId))
+                std::stable_sort(list->begin(), list->end(), byId); // stable: file order within an id
         }
-        PendingFlow flow;
-        flow.cat = m_flowEvents[first].key.cat;
-        if (start) {
-            flow.hasStart = true;
-            flow.fromPid = start->pid;
-            flow.fromTid = start->tid;
-            flow.fromTs = start->ts;
-        }
-        const std::size_t mainIndex = flows.size();
-        flows.push_back(flow);
-        for (std::size_t k = first; k < last; ++k) {
-            const FlowEvent& end = m_flowEvents[k];
-            if (end.start)
-                continue;
-            PendingFlow& f = flows[mainIndex].hasEnd ? flows.emplace_back(flow) : flows[mainIndex];
-            f.hasEnd = true;
-            f.toPid = end.pid;
-            f.toTid = end.tid;
-            f.toTs = end.ts;
-            f.bindEnclosing = end.bindEnclosing;
-        }
-        first = last;
+        total += std::max(bucket.starts.size(), bucket.ends.size());
     }
-    m_flowEvents.clear();
-    m_flowEvents.shrink_to_fit();
+    std::vector<PendingFlow> flows;
+    flows.reserve(total);
+    for (FlowBucket& bucket : m_flowBuckets) {
+        const std::vector<FlowEvent>& starts = bucket.starts;
+        const std::vector<FlowEvent>& ends = bucket.ends;
+        std::size_t s = 0;
+        std::size_t f = 0;
+        while (s < starts.size() || f < ends.size()) {
+            const FlowId& id = s == starts.size() ? ends[f].id
+                : f == ends.size()                ? starts[s].id
+                                                  : std::min(starts[s].id, ends[f].id);
+            PendingFlow flow;
+            flow.cat = bucket.cat;
+            const FlowEvent* start = nullptr;
+            for (; s < starts.size() && starts[s].id == id; ++s)
+                start = &starts[s];
+            if (start) {
+                flow.hasStart = true;
+                flow.fromPid = start->pid;
+                flow.fromTid = start->tid;
+                flow.fromTs = start->ts;
+            }
+            const std::size_t mainIndex = flows.size();
+            flows.push_back(flow);
+            for (; f < ends.size() && ends[f].id == id; ++f) {
+                const FlowEvent& end = ends[f];
+                PendingFlow& p = flows[mainIndex].hasEnd ? flows.emplace_back(flow) : flows[mainIndex];
+                p.hasEnd = true;
+                p.toPid = end.pid;
+                p.toTid = end.tid;
+                p.toTs = end.ts;
+                p.bindEnclosing = end.bindEnclosing;
+            }
+        }
+    }
+    m_flowBuckets.clear();
+    m_flowBuckets.shrink_to_fit();
     return flows;
 }
 
@@ -298,8 +357,9 @@ const KernelRow* AscendTimeline::joinKernel(TimeNs ts, std::string_view name)
     const KernelRow* best = nullptr;
     std::uint32_t bestIndex = 0;
     TimeNs bestDistance = kTolerance + 1;
-    for (auto it = m_kernelByStart.lower_bound(ts - kTolerance);
-         it != m_kernelByStart.end() && it->first <= ts + kTolerance; ++it) {
+    auto it = std::lower_bound(m_kernelByStart.begin(), m_kernelByStart.end(), ts - kTolerance,
+                               [](const auto& entry, TimeNs t) { return entry.first < t; });
+    for (; it != m_kernelByStart.end() && it->first <= ts + kTolerance; ++it) {
         const KernelRow& row = m_kernels->rows[it->second];
         const TimeNs distance = it->first > ts ? it->first - ts : ts - it->first;
         if (row.name == name && !m_kernelMatched[it->second] && distance < bestDistance) {
@@ -313,7 +373,7 @@ const KernelRow* AscendTimeline::joinKernel(TimeNs ts, std::string_view name)
     return best;
 }
 
-AscendTimeline::Lane AscendTimeline::laneOfProcess(const std::string& p) const
+AscendTimeline::Lane AscendTimeline::laneOfProcess(std::string_view p)
 {
     // Match loosely: older CANN releases are reported to use "AscendCL"/"Runtime"/"Task Scheduler".
     if (contains(p, "Ascend Hardware") || contains(p, "Task Scheduler"))
@@ -329,34 +389,134 @@ AscendTimeline::Lane AscendTimeline::laneOfProcess(const std::string& p) const
     return Lane::Other;
 }
 
-AscendTimeline::Lane AscendTimeline::laneOf(const Pending& e) const
+AscendTimeline::Lane AscendTimeline::contentLane(const Pending& e) const
 {
-    if (auto it = m_pidLanes.find(e.pid); it != m_pidLanes.end() && it->second != Lane::Other)
-        return it->second;
-    // No process_name for this pid (sanitized or partial files): decide from the event itself.
     if (!e.taskType.isEmpty())
         return Lane::Device;
     if (e.hasHcclArgs)
         return Lane::Hccl;
+    // Framework categories first: torch_npu's task-queue dequeue is "Dequeue@aclnnInplaceZero" (cat dequeue) in
+    // the Python process, not an AscendCL call.
+    if (e.cat == m_cpuOp)
+        return Lane::Python;
+    const std::string_view cat = m_b.str(e.cat);
+    if (cat == "python_function" || cat == "enqueue" || cat == "dequeue" || cat == "user_annotation")
+        return Lane::Python;
     if (e.hasLevel || contains(m_b.str(e.name), "@"))
         return Lane::Cann;
-    const std::string_view cat = m_b.str(e.cat);
-    if (cat == "cpu_op" || cat == "python_function" || cat == "enqueue" || cat == "dequeue"
-        || cat == "user_annotation")
-        return Lane::Python;
     if (isOverlapLane(m_b.str(e.name)) && e.cat.isEmpty())
         return Lane::Overlap;
     return Lane::Other;
 }
 
+AscendTimeline::Lane AscendTimeline::laneOf(const Pending& e) const
+{
+    if (auto it = m_pids.find(e.pid); it != m_pids.end() && it->second.named && it->second.namedLane != Lane::Other)
+        return it->second.namedLane;
+    // No process_name for this pid (sanitized or partial files): decide from the event itself.
+    return contentLane(e);
+}
+
+bool AscendTimeline::isHostDeviceCopy(const Pending& e) const
+{
+    return !e.taskType.isEmpty() && classifyAscendTask(m_b.str(e.taskType), {}, m_b.str(e.name)).hostDeviceCopy;
+}
+
+AscendTimeline::PidState& AscendTimeline::pidState(std::int64_t pid)
+{
+    if (m_lastPidState && m_lastPid == pid)
+        return *m_lastPidState;
+    m_lastPid = pid;
+    m_lastPidState = &m_pids[pid]; // node-based map: the pointer stays valid
+    return *m_lastPidState;
+}
+
+void AscendTimeline::onProcessName(std::int64_t pid, std::string_view name)
+{
+    if (m_knownNames)
+        return; // a replay: every name is known from the first read
+    PidState& s = pidState(pid);
+    const Lane lane = laneOfProcess(name);
+    // Events placed by a guess must be where the name puts them; a name already used must not change.
+    if (s.guesses != 0 && lane != Lane::Other && (s.guesses & ~bit(lane)) != 0)
+        m_needsReplay = true;
+    if (auto it = m_processNames.find(pid); it != m_processNames.end()) {
+        if (it->second == name)
+            return;
+        if (s.nameUsed)
+            m_needsReplay = true;
+        it->second = std::string(name);
+    } else {
+        m_processNames.emplace(pid, std::string(name));
+    }
+    s.named = true;
+    s.namedLane = lane;
+}
+
+void AscendTimeline::accept(const Pending& e, std::vector<Arg>& args)
+{
+    PidState& s = pidState(e.pid);
+    Lane lane = s.named && s.namedLane != Lane::Other ? s.namedLane : contentLane(e);
+    bool keep = false;
+    if (!s.named) {
+        if (lane == Lane::Python || lane == Lane::Cann || lane == Lane::Device)
+            s.guesses |= bit(lane);
+        else
+            keep = true; // its track is named after the process
+    } else {
+        s.nameUsed = true;
+    }
+    // HCCL/overlap tracks are named by thread_name events that may still come; copies need the flows.
+    if (lane == Lane::Hccl || lane == Lane::Overlap || (lane == Lane::Device && isHostDeviceCopy(e)))
+        keep = true;
+    if (!keep) {
+        emit(e, lane, args);
+        return;
+    }
+    Pending kept = e;
+    kept.argBegin = m_argPool.size();
+    kept.argCount = static_cast<std::uint32_t>(args.size());
+    m_argPool.insert(m_argPool.end(), args.begin(), args.end());
+    m_kept.push_back(kept);
+}
+
+void AscendTimeline::acceptCounter(const PendingCounter& c)
+{
+    PidState& s = pidState(c.pid);
+    if (!s.named) {
+        m_keptCounters.push_back(c); // its track is named after the process
+        return;
+    }
+    s.nameUsed = true;
+    emitCounter(c);
+}
+
+void AscendTimeline::emitCounter(const PendingCounter& c)
+{
+    const std::uint64_t key = static_cast<std::uint64_t>(c.pid) * 0x9E3779B97F4A7C15ULL ^ c.series.value;
+    auto it = m_counterTracks.find(key);
+    if (it == m_counterTracks.end()) {
+        std::string process;
+        if (auto n = m_processNames.find(c.pid); n != m_processNames.end())
+            process = n->second;
+        else
+            process = "Counters " + std::to_string(c.pid);
+        it = m_counterTracks.emplace(key, m_tracks.counter(process, m_b.str(c.series), m_device)).first;
+    }
+    m_b.addCounterSample(it->second, c.ts, c.value);
+}
+
 model::TrackId AscendTimeline::trackFor(const Pending& e, Lane lane)
 {
-    const auto key = std::make_tuple(e.pid, e.tid, lane);
-    if (auto it = m_trackCache.find(key); it != m_trackCache.end())
-        return it->second;
-    const model::TrackId id = makeTrack(e, lane);
-    m_trackCache.emplace(key, id);
-    return id;
+    const TrackKey key {e.pid, e.tid, lane};
+    if (m_lastTrack.isValid() && key == m_lastTrackKey)
+        return m_lastTrack;
+    auto it = m_trackCache.find(key);
+    if (it == m_trackCache.end())
+        it = m_trackCache.emplace(key, makeTrack(e, lane)).first;
+    m_lastTrackKey = key;
+    m_lastTrack = it->second;
+    return it->second;
 }
 
 model::TrackId AscendTimeline::makeTrack(const Pending& e, Lane lane)
@@ -397,160 +557,183 @@ model::TrackId AscendTimeline::makeTrack(const Pending& e, Lane lane)
     return m_tracks.hostThread(process, e.pid, e.tid);
 }
 
-void AscendTimeline::finish()
+std::string_view AscendTimeline::enclosingPythonOp(std::int64_t pid, std::int64_t tid, TimeNs t) const
 {
-    using Key = std::tuple<std::int64_t, std::int64_t, TimeNs>; // pid, tid, ts
-    struct KeyHash
-    {
-        std::size_t operator()(const Key& k) const
-        {
-            const auto [a, b, c] = k;
-            return std::hash<std::int64_t> {}(a * 1000003 ^ b * 7919 ^ c);
-        }
+    // m_pythonOps is sorted by (pid, tid, ts) here. The innermost framework op enclosing a flow start (the flow
+    // starts inside the op that launched it).
+    auto less = [](const HostCall& c, const std::tuple<std::int64_t, std::int64_t, TimeNs>& k) {
+        return std::tie(c.pid, c.tid, c.ts) < k;
     };
-    // Flow ends by their device-side target, to find what launched a copy.
-    const model::StringId catAsyncNpu = m_b.intern("async_npu");
-    const model::StringId catHostToDevice = m_b.intern("HostToDevice");
-    std::unordered_map<Key, Key, KeyHash> launchedBy;  // device task (pid, tid, ts) → framework op flow start
-    std::unordered_map<Key, Key, KeyHash> calledFrom;  // device task → CANN API flow start
-    const std::vector<PendingFlow> flows = pairFlows();
-    auto allFlows = [&](auto&& fn) {
-        for (const PendingFlow& f : flows)
-            fn(f);
-    };
-    // Only copies need their launcher (for the direction); index the flows that end on one.
-    std::unordered_set<Key, KeyHash> copies;
-    for (const Pending& e : m_events) {
-        if (!e.taskType.isEmpty()
-            && classifyAscendTask(m_b.str(e.taskType), {}, m_b.str(e.name)).hostDeviceCopy)
-            copies.insert(Key {e.pid, e.tid, e.ts});
-    }
-    allFlows([&](const PendingFlow& f) {
-        if (!f.hasStart || !f.hasEnd || copies.empty() || !copies.count(Key {f.toPid, f.toTid, f.toTs}))
-            return;
-        if (f.cat == catAsyncNpu)
-            launchedBy.emplace(Key {f.toPid, f.toTid, f.toTs}, Key {f.fromPid, f.fromTid, f.fromTs});
-        else if (f.cat == catHostToDevice)
-            calledFrom.emplace(Key {f.toPid, f.toTid, f.toTs}, Key {f.fromPid, f.fromTid, f.fromTs});
+    const auto threadBegin = std::lower_bound(m_pythonOps.begin(), m_pythonOps.end(),
+                                              std::make_tuple(pid, tid, std::numeric_limits<TimeNs>::min()), less);
+    auto upper = std::partition_point(threadBegin, m_pythonOps.end(), [&](const HostCall& c) {
+        return c.pid == pid && c.tid == tid && c.ts <= t;
     });
-
-    // Lanes decided once all process names are known.
-    for (const auto& [pid, name] : m_processNames)
-        m_pidLanes[pid] = laneOfProcess(name);
-    std::vector<Lane> lanes(m_events.size());
-    std::map<std::pair<std::int64_t, std::int64_t>, std::vector<std::uint32_t>> pythonByThread;
-    std::unordered_map<Key, std::uint32_t, KeyHash> cannByStart;
-    for (std::uint32_t i = 0; i < m_events.size(); ++i) {
-        lanes[i] = laneOf(m_events[i]);
-        if (lanes[i] == Lane::Python)
-            pythonByThread[{m_events[i].pid, m_events[i].tid}].push_back(i);
-        else if (lanes[i] == Lane::Cann)
-            cannByStart.emplace(Key {m_events[i].pid, m_events[i].tid, m_events[i].ts}, i);
-    }
-    for (auto& [thread, idx] : pythonByThread) {
-        (void)thread;
-        std::sort(idx.begin(), idx.end(), [&](std::uint32_t a, std::uint32_t b) { return m_events[a].ts < m_events[b].ts; });
-    }
-    // The innermost framework op enclosing a flow start (the flow starts inside the op that launched it).
-    auto enclosingPythonOp = [&](const Key& at) -> std::string_view {
-        auto it = pythonByThread.find({std::get<0>(at), std::get<1>(at)});
-        if (it == pythonByThread.end())
-            return {};
-        const auto& idx = it->second;
-        const TimeNs t = std::get<2>(at);
-        auto upper = std::upper_bound(idx.begin(), idx.end(), t,
-                                      [&](TimeNs v, std::uint32_t i) { return v < m_events[i].ts; });
-        std::string_view best;
-        TimeNs bestDur = std::numeric_limits<TimeNs>::max();
-        // Nesting is shallow; a bounded walk back finds the enclosing ops without scanning the thread.
-        int budget = 256;
-        for (auto i = upper; i != idx.begin() && budget-- > 0;) {
-            --i;
-            const Pending& p = m_events[*i];
-            if (p.ts <= t && t <= p.ts + p.dur && p.dur < bestDur && m_b.str(p.cat) == "cpu_op") {
-                best = m_b.str(p.name);
-                bestDur = p.dur;
-            }
+    std::string_view best;
+    TimeNs bestDur = std::numeric_limits<TimeNs>::max();
+    // Nesting is shallow; a bounded walk back finds the enclosing ops without scanning the thread.
+    int budget = 256;
+    for (auto i = upper; i != threadBegin && budget-- > 0;) {
+        --i;
+        if (i->ts <= t && t <= i->ts + i->dur && i->dur < bestDur) {
+            best = m_b.str(i->name);
+            bestDur = i->dur;
         }
-        return best;
-    };
+    }
+    return best;
+}
 
-    const AscendKernelArgs kernelArgs(m_b);
-    const model::StringId keyLauncher = m_b.intern("launched by");
-    std::vector<Arg> args;
-    for (std::uint32_t i = 0; i < m_events.size(); ++i) {
-        const Pending& e = m_events[i];
-        const Lane lane = lanes[i];
-        SliceInput s;
-        s.ts = e.ts;
-        s.dur = e.dur;
-        s.name = e.name;
-        s.rawCategory = e.cat;
-        args.assign(m_argPool.begin() + static_cast<std::ptrdiff_t>(e.argBegin),
-                    m_argPool.begin() + static_cast<std::ptrdiff_t>(e.argBegin + e.argCount));
-        const std::string_view name = m_b.str(e.name);
-        switch (lane) {
-        case Lane::Python:
-        case Lane::Other:
-            s.category = classifyAscendHostOp(name, m_b.str(e.cat));
-            break;
-        case Lane::Cann:
-            s.category = SliceCategory::RuntimeApi;
-            break;
-        case Lane::Hccl:
-            s.category = SliceCategory::Communication;
-            if (const KernelRow* k = joinKernel(e.ts, name); k && !k->opType.empty())
-                args.push_back(Arg {kernelArgs.opTypeKey(), ArgValue::fromString(m_b.intern(k->opType))});
-            break;
-        case Lane::Overlap:
-            s.category = SliceCategory::Other;
-            break;
-        case Lane::Device: {
-            const KernelRow* k = joinKernel(e.ts, name);
-            const std::string_view core = k ? std::string_view(k->coreType) : std::string_view {};
-            const AscendTaskClass cls = classifyAscendTask(m_b.str(e.taskType), core, name);
-            s.category = cls.category;
-            if (k)
-                kernelArgs.append(*k, args);
-            if (cls.category == SliceCategory::Memcpy) {
-                model::MemcpyDirection dir = cls.direction;
-                bool synchronous = false;
-                if (cls.hostDeviceCopy) {
-                    const Key self {e.pid, e.tid, e.ts};
-                    if (auto it = launchedBy.find(self); it != launchedBy.end()) {
-                        const std::string_view op = enclosingPythonOp(it->second);
-                        dir = copyDirectionFromLauncher(op);
-                        if (!op.empty())
-                            args.push_back(Arg {keyLauncher, ArgValue::fromString(m_b.intern(op))});
-                    }
-                    if (auto it = calledFrom.find(self); it != calledFrom.end()) {
-                        if (auto c = cannByStart.find(it->second); c != cannByStart.end()) {
-                            const std::string_view api = m_b.str(m_events[c->second].name);
-                            if (dir == model::MemcpyDirection::None)
-                                dir = copyDirectionFromLauncher(api);
-                            synchronous = api == "AscendCL@aclrtMemcpy";
-                        }
+void AscendTimeline::emit(const Pending& e, Lane lane, std::vector<Arg>& args)
+{
+    SliceInput s;
+    s.ts = e.ts;
+    s.dur = e.dur;
+    s.name = e.name;
+    s.rawCategory = e.cat;
+    const std::string_view name = m_b.str(e.name);
+    switch (lane) {
+    case Lane::Python:
+    case Lane::Other:
+        s.category = classifyAscendHostOp(name, m_b.str(e.cat));
+        if (lane == Lane::Python && e.cat == m_cpuOp)
+            m_pythonOps.push_back(HostCall {e.pid, e.tid, e.ts, e.dur, e.name});
+        break;
+    case Lane::Cann:
+        s.category = SliceCategory::RuntimeApi;
+        if (isCopyApi(e.name))
+            m_cannCalls.push_back(HostCall {e.pid, e.tid, e.ts, e.dur, e.name});
+        break;
+    case Lane::Hccl:
+        s.category = SliceCategory::Communication;
+        if (const KernelRow* k = joinKernel(e.ts, name); k && !k->opType.empty())
+            args.push_back(Arg {m_kernelArgs->opTypeKey(), ArgValue::fromString(m_b.intern(k->opType))});
+        break;
+    case Lane::Overlap:
+        s.category = SliceCategory::Other;
+        break;
+    case Lane::Device: {
+        const KernelRow* k = joinKernel(e.ts, name);
+        const std::string_view core = k ? std::string_view(k->coreType) : std::string_view {};
+        const AscendTaskClass cls = classifyAscendTask(m_b.str(e.taskType), core, name);
+        s.category = cls.category;
+        if (k)
+            m_kernelArgs->append(*k, args);
+        if (cls.category == SliceCategory::Memcpy) {
+            model::MemcpyDirection dir = cls.direction;
+            bool synchronous = false;
+            if (cls.hostDeviceCopy && m_copyLaunchers) {
+                const CopyLaunchers::Key self {e.pid, e.tid, e.ts};
+                if (auto it = m_copyLaunchers->launchedBy.find(self); it != m_copyLaunchers->launchedBy.end()) {
+                    const auto& [pid, tid, ts] = it->second;
+                    const std::string_view op = enclosingPythonOp(pid, tid, ts);
+                    dir = copyDirectionFromLauncher(op);
+                    if (!op.empty())
+                        args.push_back(Arg {m_keyLauncher, ArgValue::fromString(m_b.intern(op))});
+                }
+                if (auto it = m_copyLaunchers->calledFrom.find(self); it != m_copyLaunchers->calledFrom.end()) {
+                    if (auto c = m_copyLaunchers->cannByStart.find(it->second);
+                        c != m_copyLaunchers->cannByStart.end()) {
+                        const std::string_view api = m_b.str(c->second);
+                        if (dir == model::MemcpyDirection::None)
+                            dir = copyDirectionFromLauncher(api);
+                        synchronous = api == "AscendCL@aclrtMemcpy";
                     }
                 }
-                s.setMemcpy(dir, model::HostMemoryKind::Unknown);
-                if (synchronous)
-                    s.flags |= model::SliceFlags::kSynchronous;
             }
-            ++m_deviceTasks;
-            if (cls.category == SliceCategory::FallbackOp)
-                ++m_fallbackTasks;
-            break;
+            s.setMemcpy(dir, model::HostMemoryKind::Unknown);
+            if (synchronous)
+                s.flags |= model::SliceFlags::kSynchronous;
         }
+        ++m_deviceTasks;
+        if (cls.category == SliceCategory::FallbackOp)
+            ++m_fallbackTasks;
+        break;
+    }
+    }
+    s.args = e.uniqueArgs ? m_b.addUniqueArgs(args) : m_b.addArgs(args);
+    const model::SliceRef ref = m_b.addSlice(trackFor(e, lane), s);
+    if (s.category == SliceCategory::Step) {
+        const std::int64_t number = profilerStepNumber(name);
+        m_b.addStep(number, e.name, e.ts, e.ts + e.dur, ref);
+        m_stepNumbers.push_back(number);
+        ++m_steps;
+    }
+}
+
+bool AscendTimeline::isCopyApi(model::StringId name)
+{
+    if (name.value >= m_copyApi.size())
+        m_copyApi.resize(std::max<std::size_t>(name.value + 1, m_copyApi.size() * 2), -1);
+    std::int8_t& known = m_copyApi[name.value];
+    if (known < 0) {
+        const std::string_view api = m_b.str(name);
+        known = copyDirectionFromLauncher(api) != model::MemcpyDirection::None || api == "AscendCL@aclrtMemcpy";
+    }
+    return known != 0;
+}
+
+void AscendTimeline::prepareCopyLaunchers(const std::vector<PendingFlow>& flows, const std::vector<std::size_t>& copies)
+{
+    using Key = CopyLaunchers::Key;
+    m_copyLaunchers = std::make_unique<CopyLaunchers>();
+    std::unordered_set<Key, CopyLaunchers::KeyHash> copyKeys;
+    for (const std::size_t i : copies)
+        copyKeys.insert(Key {m_kept[i].pid, m_kept[i].tid, m_kept[i].ts});
+    const model::StringId catAsyncNpu = m_b.intern("async_npu");
+    const model::StringId catHostToDevice = m_b.intern("HostToDevice");
+    std::unordered_set<Key, CopyLaunchers::KeyHash> cannStarts;
+    for (const PendingFlow& f : flows) {
+        if (!f.hasStart || !f.hasEnd || !copyKeys.count(Key {f.toPid, f.toTid, f.toTs}))
+            continue;
+        if (f.cat == catAsyncNpu) {
+            m_copyLaunchers->launchedBy.emplace(Key {f.toPid, f.toTid, f.toTs}, Key {f.fromPid, f.fromTid, f.fromTs});
+        } else if (f.cat == catHostToDevice) {
+            m_copyLaunchers->calledFrom.emplace(Key {f.toPid, f.toTid, f.toTs}, Key {f.fromPid, f.fromTid, f.fromTs});
+            cannStarts.insert(Key {f.fromPid, f.fromTid, f.fromTs});
         }
-        // Join args can only extend pooled sets (device/HCCL tasks); a stored set is used as it is.
-        s.args = !e.argsInPool ? e.args : e.uniqueArgs ? m_b.addUniqueArgs(args) : m_b.addArgs(args);
-        const model::SliceRef ref = m_b.addSlice(trackFor(e, lane), s);
-        if (s.category == SliceCategory::Step) {
-            const std::int64_t number = profilerStepNumber(name);
-            m_b.addStep(number, e.name, e.ts, e.ts + e.dur, ref);
-            m_stepNumbers.push_back(number);
-            ++m_steps;
-        }
+    }
+    for (const HostCall& c : m_cannCalls) {
+        const Key k {c.pid, c.tid, c.ts};
+        if (cannStarts.count(k))
+            m_copyLaunchers->cannByStart.emplace(k, c.name); // the first copy API at that start wins
+    }
+    if (!m_copyLaunchers->launchedBy.empty()) {
+        std::stable_sort(m_pythonOps.begin(), m_pythonOps.end(), [](const HostCall& a, const HostCall& b) {
+            return std::tie(a.pid, a.tid, a.ts) < std::tie(b.pid, b.tid, b.ts);
+        });
+    }
+}
+
+void AscendTimeline::finish()
+{
+    // Kept events, with every name now known: first all but the copies (in file order), so the host calls that
+    // launched copies are indexed; then the copies.
+    std::vector<Lane> lanes(m_kept.size());
+    std::vector<std::size_t> copies;
+    for (std::size_t i = 0; i < m_kept.size(); ++i) {
+        lanes[i] = laneOf(m_kept[i]);
+        if (lanes[i] == Lane::Device && isHostDeviceCopy(m_kept[i]))
+            copies.push_back(i);
+    }
+    std::vector<Arg> args;
+    auto emitKept = [&](std::size_t i) {
+        const Pending& e = m_kept[i];
+        args.assign(m_argPool.begin() + static_cast<std::ptrdiff_t>(e.argBegin),
+                    m_argPool.begin() + static_cast<std::ptrdiff_t>(e.argBegin + e.argCount));
+        emit(e, lanes[i], args);
+    };
+    for (std::size_t i = 0, c = 0; i < m_kept.size(); ++i) {
+        if (c < copies.size() && copies[c] == i)
+            ++c;
+        else
+            emitKept(i);
+    }
+    const std::vector<PendingFlow> flows = pairFlows();
+    if (!copies.empty()) {
+        prepareCopyLaunchers(flows, copies);
+        for (const std::size_t i : copies)
+            emitKept(i);
+        m_copyLaunchers.reset();
     }
     if (m_kernels) {
         for (std::size_t i = 0; i < m_kernelMatched.size(); ++i) {
@@ -559,30 +742,45 @@ void AscendTimeline::finish()
         }
         m_kernelRowsJoinable = m_kernelMatched.size();
     }
+    for (const PendingCounter& c : m_keptCounters)
+        emitCounter(c);
 
-    // Flows: bound to slices by time at finalize (the `f` ends carry "bp": "e", the enclosing slice).
-    std::map<std::pair<std::int64_t, std::int64_t>, model::TrackId> trackOf;
-    for (const auto& [key, track] : m_trackCache)
-        trackOf.emplace(std::make_pair(std::get<0>(key), std::get<1>(key)), track);
+    // Flows: bound to slices by time at finalize (the `f` ends carry "bp": "e", the enclosing slice). A thread
+    // with slices in several lanes (a guess and a kept event) is found on its first lane.
+    struct ThreadHash
+    {
+        std::size_t operator()(const std::pair<std::int64_t, std::int64_t>& k) const
+        {
+            return TrackKeyHash {}(TrackKey {k.first, k.second, Lane::Other});
+        }
+    };
+    std::unordered_map<std::pair<std::int64_t, std::int64_t>, std::pair<Lane, model::TrackId>, ThreadHash> trackOf;
+    for (const auto& [key, track] : m_trackCache) {
+        auto [it, inserted] = trackOf.emplace(std::make_pair(key.pid, key.tid), std::make_pair(key.lane, track));
+        if (!inserted && key.lane < it->second.first)
+            it->second = std::make_pair(key.lane, track);
+    }
+    const model::StringId catAsyncNpu = m_b.intern("async_npu");
+    const model::StringId catHostToDevice = m_b.intern("HostToDevice");
     const model::StringId catFwdBwd = m_b.intern("fwdbwd");
     std::uint64_t incomplete = 0;
     std::uint64_t noSlices = 0;
-    allFlows([&](const PendingFlow& f) {
+    for (const PendingFlow& f : flows) {
         if (!f.hasStart || !f.hasEnd) {
             ++incomplete;
-            return;
+            continue;
         }
         auto from = trackOf.find({f.fromPid, f.fromTid});
         auto to = trackOf.find({f.toPid, f.toTid});
         if (from == trackOf.end() || to == trackOf.end()) {
             ++noSlices;
-            return;
+            continue;
         }
         const model::FlowKind kind = f.cat == catFwdBwd ? model::FlowKind::ForwardBackward
             : (f.cat == catAsyncNpu || f.cat == catHostToDevice) ? model::FlowKind::Launch
                                                                    : model::FlowKind::Other;
-        m_b.addFlowAt(from->second, f.fromTs, to->second, f.toTs, kind, f.bindEnclosing);
-    });
+        m_b.addFlowAt(from->second.second, f.fromTs, to->second.second, f.toTs, kind, f.bindEnclosing);
+    }
     if (incomplete)
         m_b.warn("flow_incomplete", "flows with only a start or only an end event were skipped", incomplete);
     if (noSlices)
@@ -591,19 +789,15 @@ void AscendTimeline::finish()
                  "process for the HostToDevice starts)",
                  noSlices);
 
-    for (const PendingCounter& c : m_counters) {
-        std::string process;
-        if (auto it = m_processNames.find(c.pid); it != m_processNames.end())
-            process = it->second;
-        else
-            process = "Counters " + std::to_string(c.pid);
-        m_b.addCounterSample(m_tracks.counter(process, m_b.str(c.series), m_device), c.ts, c.value);
-    }
-    m_events.clear();
-    m_events.shrink_to_fit();
+    m_kept.clear();
+    m_kept.shrink_to_fit();
     m_argPool.clear();
     m_argPool.shrink_to_fit();
-    m_counters.clear();
+    m_keptCounters.clear();
+    m_pythonOps.clear();
+    m_pythonOps.shrink_to_fit();
+    m_cannCalls.clear();
+    m_cannCalls.shrink_to_fit();
 }
 
 } // namespace timesink::parsers

@@ -16,21 +16,29 @@
 
 namespace timesink::parsers {
 
+class AscendKernelArgs;
 class AscendTracks;
 
 /// The torch_npu `trace_view.json` / msprof `msprof_*.json` dialect of the Chrome trace format, read with the
 /// shared streaming ChromeEventReader (the same path as Kineto). One instance reads one timeline, possibly
-/// sliced into several files (`msprof_slice_0_….json`, `msprof_slice_1_….json`), then finish() adds it to the
-/// builder.
+/// sliced into several files (`msprof_slice_0_….json`, `msprof_slice_1_….json`), then finish() completes it.
 ///
-/// Processes are named by `process_name` M events, which these writers emit *after* many of the events they
-/// name, so events are kept compactly until finish() (memory stays proportional to the model):
+/// Lanes and categories:
 ///   Python (cpu_op / python_function / enqueue / dequeue) → host threads (HostOp, PythonFrame, Step, Dataloader);
 ///   CANN (`AscendCL@…`) → host threads, RuntimeApi;
 ///   Ascend Hardware → one DeviceCompute Npu track per stream, category from `Task Type` joined with
 ///     kernel_details / op_summary (same start ns and name) for the accelerator core and op type;
 ///   HCCL → Communication tracks;  Overlap Analysis → Synthetic tracks;  `C` events → Counter tracks;
 ///   flows `HostToDevice` (string ids, may exceed 64 bits), `async_npu`, `async_task_queue`, `fwdbwd`.
+///
+/// Events go into the builder as they stream, like Kineto's. A process is named by a `process_name` M event
+/// that the writers put after many of its events (torch_npu: after the whole Python section; the generated
+/// benchmark file: at the very end), so an event of a process not yet named is placed by what it says itself
+/// (`Task Type` → device, `level` or `AscendCL@` → CANN, cat `cpu_op` … → Python). When the name arrives and
+/// contradicts such a guess, needsReplay() turns true and the importer reads the files again with every name
+/// known from the start (processNames()). Events whose track needs a name that may still come (HCCL and
+/// overlap lanes are named by `thread_name`, unnamed processes by `process_name`) and host↔device copies
+/// (their direction comes from the launching op through flows) are kept compactly until finish().
 ///
 /// Example: {"name":"MEMCPY_ASYNC","pid":9,"tid":2,"ts":"1736408883700059.821","dur":840.07675,
 ///           "args":{"Task Type":"PCIE_DMA_SQE"},"ph":"X"} with pid 9 named "Ascend Hardware"
@@ -39,8 +47,12 @@ class AscendTracks;
 class AscendTimeline
 {
 public:
+    /// Process names by pid, as the `process_name` M events give them.
+    using ProcessNames = std::unordered_map<std::int64_t, std::string>;
+
+    /// `knownNames`: the names of a first read of the same files (replay); their M events are then ignored.
     AscendTimeline(model::TraceBuilder& builder, AscendTracks& tracks, const KernelTable* kernels,
-                   std::int32_t device);
+                   std::int32_t device, const ProcessNames* knownNames = nullptr);
     ~AscendTimeline();
     AscendTimeline(const AscendTimeline&) = delete;
     AscendTimeline& operator=(const AscendTimeline&) = delete;
@@ -50,8 +62,14 @@ public:
     chromejson::ChromeReadResult readFile(const std::filesystem::path& path, const ImportOptions& options,
                                           ProgressSink& progress);
 
-    /// Creates the tracks, slices, counters, flows and steps of everything read.
+    /// Adds what was kept back (unnamed processes, HCCL/overlap lanes, copies, counters) and the flows.
     void finish();
+
+    /// A process name arrived that contradicts how its earlier events were placed (or renamed a process whose
+    /// name was already used): the builder holds misplaced slices, so the import must start again with a fresh
+    /// builder and `AscendTimeline(…, &processNames())`. Never true for a timeline constructed with names.
+    [[nodiscard]] bool needsReplay() const { return m_needsReplay; }
+    [[nodiscard]] const ProcessNames& processNames() const { return m_processNames; }
 
     [[nodiscard]] std::uint64_t deviceTasks() const { return m_deviceTasks; }
     [[nodiscard]] std::uint64_t fallbackTasks() const { return m_fallbackTasks; }
@@ -62,7 +80,7 @@ public:
     [[nodiscard]] const std::vector<std::int64_t>& stepNumbers() const { return m_stepNumbers; }
     [[nodiscard]] bool sawCann() const { return m_sawCann; }
 
-    /// An X event kept until finish() (process names arrive late).
+    /// An X event as read: its fields, with its args in a separate vector (streamed) or in m_argPool (kept).
     struct Pending
     {
         model::TimeNs ts = 0;
@@ -72,13 +90,9 @@ public:
         model::StringId name;
         model::StringId cat;
         model::StringId taskType; // device tasks: args "Task Type"
-        /// Device and HCCL tasks keep raw args in m_argPool (argBegin/argCount) because the kernel_details join
-        /// extends them at finish(); every other event's args are stored at once (`args`, deduplicated).
-        std::uint64_t argBegin = 0;
+        std::uint64_t argBegin = 0; // kept events: their args in m_argPool
         std::uint32_t argCount = 0;
-        bool argsInPool = false;
         bool uniqueArgs = false; // carries a per-event id (connection_id, Sequence number): never deduplicated
-        model::ArgSetId args;
         bool hasLevel = false;    // CANN API slices carry args "level"
         bool hasHcclArgs = false; // HCCL tasks carry "task type"/"transport type"/"alg_type"
     };
@@ -107,53 +121,127 @@ public:
 private:
     friend class AscendTimelineSink;
     enum class Lane : std::uint8_t { Python, Cann, Device, Hccl, Overlap, Other };
+    static constexpr std::uint8_t bit(Lane l) { return static_cast<std::uint8_t>(1U << static_cast<unsigned>(l)); }
+    /// What is known of a pid while streaming.
+    struct PidState
+    {
+        bool named = false;
+        Lane namedLane = Lane::Other;
+        bool nameUsed = false;     // something was placed using the name
+        std::uint8_t guesses = 0;  // lanes given to its events before it was named (bits)
+    };
+    PidState& pidState(std::int64_t pid);
+    void onProcessName(std::int64_t pid, std::string_view name);
+    /// Streams `e` (args in `args`) into the builder, or keeps it for finish().
+    void accept(const Pending& e, std::vector<model::Arg>& args);
+    /// Adds one slice; `args` are its raw args, extended by the kernel join.
+    void emit(const Pending& e, Lane lane, std::vector<model::Arg>& args);
+    void acceptCounter(const PendingCounter& c);
+    void emitCounter(const PendingCounter& c);
+    /// The lane an event's own fields point to (for pids without a process name).
+    Lane contentLane(const Pending& e) const;
     Lane laneOf(const Pending& e) const;
-    Lane laneOfProcess(const std::string& processName) const;
+    static Lane laneOfProcess(std::string_view processName);
+    bool isHostDeviceCopy(const Pending& e) const;
     model::TrackId trackFor(const Pending& e, Lane lane);
     model::TrackId makeTrack(const Pending& e, Lane lane);
-    std::unordered_map<std::int64_t, Lane> m_pidLanes; // lanes of named processes, set at finish()
-    std::map<std::tuple<std::int64_t, std::int64_t, Lane>, model::TrackId> m_trackCache;
     const KernelRow* joinKernel(model::TimeNs ts, std::string_view name);
 
-    std::multimap<model::TimeNs, std::uint32_t> m_kernelByStart;
+    struct TrackKey
+    {
+        std::int64_t pid = 0;
+        std::int64_t tid = 0;
+        Lane lane = Lane::Other;
+        bool operator==(const TrackKey&) const = default;
+    };
+    struct TrackKeyHash
+    {
+        std::size_t operator()(const TrackKey& k) const;
+    };
+    std::unordered_map<TrackKey, model::TrackId, TrackKeyHash> m_trackCache;
+    TrackKey m_lastTrackKey;
+    model::TrackId m_lastTrack;
+    std::unordered_map<std::int64_t, PidState> m_pids;
+    std::int64_t m_lastPid = 0;
+    PidState* m_lastPidState = nullptr;
+    const ProcessNames* m_knownNames = nullptr;
+    bool m_needsReplay = false;
+
+    /// kernel_details / op_summary rows by start (stable: equal starts keep table order).
+    std::vector<std::pair<model::TimeNs, std::uint32_t>> m_kernelByStart;
     std::vector<bool> m_kernelMatched;
     model::TraceBuilder& m_b;
     AscendTracks& m_tracks;
     const KernelTable* m_kernels;
     std::int32_t m_device;
-    std::vector<Pending> m_events;
-    std::vector<model::Arg> m_argPool;
-    std::vector<PendingCounter> m_counters;
-    /// A flow's identity: its category and its id. Ids are decimal strings that can exceed 64 bits, so a
-    /// numeric id is kept exactly as a 128-bit value plus its digit count (leading zeros stay distinct);
-    /// any other id text is interned. Comparing integers instead of strings keeps pairing off the profile.
-    struct FlowKey
+    model::StringId m_cpuOp;
+    model::StringId m_keyLauncher;
+    std::unique_ptr<AscendKernelArgs> m_kernelArgs;
+
+    std::vector<Pending> m_kept;       // events placed at finish()
+    std::vector<model::Arg> m_argPool; // their args
+    std::vector<PendingCounter> m_keptCounters;
+    std::unordered_map<std::uint64_t, model::TrackId> m_counterTracks; // (pid, series) → track
+
+    /// Framework ops (lane Python, cat cpu_op) and CANN calls, to name what launched a host↔device copy.
+    struct HostCall
     {
-        model::StringId cat;
-        model::StringId text; // empty for numeric ids
-        std::uint64_t hi = 0;
-        std::uint64_t lo = 0;
-        std::uint32_t digits = 0;
-        auto operator<=>(const FlowKey&) const = default;
-        bool operator==(const FlowKey&) const = default;
-    };
-    /// One `s` or `f` event as read; paired by key at finish() (a sort, not a hash map per event).
-    struct FlowEvent
-    {
-        FlowKey key;
         std::int64_t pid = 0;
         std::int64_t tid = 0;
         model::TimeNs ts = 0;
-        bool start = false;
+        model::TimeNs dur = 0;
+        model::StringId name;
+    };
+    std::vector<HostCall> m_pythonOps;
+    std::vector<HostCall> m_cannCalls; // only the APIs that say a copy's direction or that it is synchronous
+    /// Whether a CANN API name says a copy's direction or is the synchronous aclrtMemcpy, by name id (-1: not
+    /// yet known).
+    bool isCopyApi(model::StringId name);
+    std::vector<std::int8_t> m_copyApi;
+    /// Set in finish() before copies are placed: copy (pid, tid, ts) → the flow start that launched it.
+    struct CopyLaunchers;
+    std::unique_ptr<CopyLaunchers> m_copyLaunchers;
+    void prepareCopyLaunchers(const std::vector<PendingFlow>& flows, const std::vector<std::size_t>& copies);
+    std::string_view enclosingPythonOp(std::int64_t pid, std::int64_t tid, model::TimeNs ts) const;
+
+    /// A flow's id within its category. Ids are decimal strings that can exceed 64 bits, so a numeric id is
+    /// kept exactly as a 128-bit value plus its digit count (leading zeros stay distinct); any other id text is
+    /// interned. Comparing integers instead of strings keeps pairing off the profile.
+    struct FlowId
+    {
+        model::StringId text; // empty for numeric ids
+        std::uint32_t digits = 0;
+        std::uint64_t hi = 0;
+        std::uint64_t lo = 0;
+        auto operator<=>(const FlowId&) const = default;
+        bool operator==(const FlowId&) const = default;
+    };
+    /// One `s` or `f` event as read.
+    struct FlowEvent
+    {
+        FlowId id;
+        std::int64_t pid = 0;
+        std::int64_t tid = 0;
+        model::TimeNs ts = 0;
         bool bindEnclosing = true;
     };
-    FlowKey flowKey(std::string_view cat, std::string_view id);
-    /// Pairs m_flowEvents: per key the last `s` is the start; the first `f` is the flow's end and every
-    /// further `f` (one launch feeding several device tasks) becomes a flow of its own from the same start.
+    /// The flow events of one category, starts and ends apart. The writers number flows in file order, so each
+    /// list is usually sorted already and pairing is a linear merge; otherwise a sort first.
+    struct FlowBucket
+    {
+        model::StringId cat;
+        std::string_view catText; // the pool's copy
+        std::vector<FlowEvent> starts;
+        std::vector<FlowEvent> ends;
+    };
+    static FlowId flowId(model::TraceBuilder& b, std::string_view id);
+    FlowBucket& flowBucket(std::string_view cat);
+    /// Pairs the flow events by category and id: per id the last `s` is the start; the first `f` is the flow's
+    /// end and every further `f` (one launch feeding several device tasks) becomes a flow of its own from the
+    /// same start. Flows come out ordered by (category id, flow id).
     std::vector<PendingFlow> pairFlows();
-    std::vector<FlowEvent> m_flowEvents;
-    std::unordered_map<std::int64_t, std::string> m_processNames;
-    std::unordered_map<std::int64_t, std::string> m_processLabels;
+    std::vector<FlowBucket> m_flowBuckets;
+    ProcessNames m_processNames;
     std::map<std::pair<std::int64_t, std::int64_t>, std::string> m_threadNames;
     std::vector<std::int64_t> m_stepNumbers;
     std::uint64_t m_deviceTasks = 0;

@@ -149,6 +149,10 @@ private slots:
     void csvWithExtraColumns();
     void jsonAndCsvDisagree();
     void truncatedTraceView();
+    void processNamesFirstOrLast();
+    void processNameContradictsGuess();
+    void processRenamedAfterUse();
+    void garbageAfterEventsKeepsThem();
     void emptyAndGarbageFiles_data();
     void emptyAndGarbageFiles();
     void slicedMsprofTimeline();
@@ -329,6 +333,108 @@ void TestAscendImporter::truncatedTraceView()
     QCOMPARE(deviceTaskCount(*r.trace), std::size_t(4));
     QCOMPARE(r.trace->categoryCount(SliceCategory::RuntimeApi), std::uint64_t(1));
     QCOMPARE(r.trace->steps().size(), std::size_t(1));
+}
+
+namespace {
+
+/// kTraceView with its M events moved to the front (the order an msprof or a hand-edited file may have).
+QByteArray namesFirst(const QByteArray& trace)
+{
+    QList<QByteArray> meta;
+    QList<QByteArray> rest;
+    for (const QByteArray& line : trace.split('\n')) {
+        if (line.startsWith("{\"ph\":\"M\""))
+            meta.push_back(line.endsWith(',') ? line : line + ',');
+        else if (line.startsWith('{'))
+            rest.push_back(line.endsWith(',') ? line.chopped(1) : line);
+    }
+    return "[\n" + meta.join('\n') + '\n' + rest.join(",\n") + "\n]";
+}
+
+} // namespace
+
+void TestAscendImporter::processNamesFirstOrLast()
+{
+    // Events stream into the model before their process is named (placed by what they say) or after (placed by
+    // the name): both orders must give the same model, with no second read.
+    QTemporaryDir last;
+    writeBundle(last);
+    QTemporaryDir first;
+    writeBundle(first);
+    writeFile(first, "r_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json", namesFirst(kTraceView));
+    const auto a = importAscend(bundlePath(last));
+    const auto b = importAscend(bundlePath(first));
+    QVERIFY2(a.ok(), a.error.c_str());
+    QVERIFY2(b.ok(), b.error.c_str());
+    QCOMPARE(dumpTrace(*b.trace), dumpTrace(*a.trace));
+    QCOMPARE(metaProperty(*a.trace, "timeline_passes"), std::string());
+    QCOMPARE(metaProperty(*b.trace, "timeline_passes"), std::string());
+}
+
+void TestAscendImporter::processNameContradictsGuess()
+{
+    // pid 100's first event looks like an AscendCL call (no cat, an '@' in its name) and streams onto a CANN
+    // track; the late process_name says pid 100 is Python. The importer must notice and read the file again with
+    // the names known, giving exactly what the names-first file gives.
+    const QByteArray trace = R"([
+{"ph":"X","name":"aclopCompile@graph","pid":100,"tid":100,"ts":"1000.000","dur":10},
+{"ph":"X","name":"aten::add","cat":"cpu_op","pid":100,"tid":100,"ts":"1002.000","dur":5},
+{"ph":"X","name":"Conv2D1","pid":300,"tid":2,"ts":"1010.000","dur":10,"args":{"Task Type":"AI_CORE"}},
+{"ph":"M","name":"process_name","pid":100,"tid":0,"args":{"name":"Python"}},
+{"ph":"M","name":"process_name","pid":300,"tid":0,"args":{"name":"Ascend Hardware"}}
+])";
+    QTemporaryDir late;
+    const auto lateFile = writeFile(late, "trace_view.json", trace);
+    QTemporaryDir early;
+    const auto earlyFile = writeFile(early, "trace_view.json", namesFirst(trace));
+    const auto a = importAscend(lateFile);
+    const auto b = importAscend(earlyFile);
+    QVERIFY2(a.ok(), a.error.c_str());
+    QVERIFY2(b.ok(), b.error.c_str());
+    QCOMPARE(dumpTrace(*a.trace), dumpTrace(*b.trace));
+    QCOMPARE(a.trace->categoryCount(SliceCategory::RuntimeApi), std::uint64_t(0));
+    QCOMPARE(a.trace->categoryCount(SliceCategory::HostOp), std::uint64_t(2));
+    QVERIFY(dumpTrace(*a.trace).find("track Python / Thread 100") != std::string::npos);
+    QVERIFY(metaProperty(*a.trace, "timeline_passes").starts_with("2 "));
+    QCOMPARE(metaProperty(*b.trace, "timeline_passes"), std::string());
+}
+
+void TestAscendImporter::processRenamedAfterUse()
+{
+    // A counter process named, used, then renamed: the last name wins (as when everything was kept to the end),
+    // which needs a second read because the first name already named a track.
+    const QByteArray trace = R"([
+{"ph":"M","name":"process_name","pid":600,"tid":0,"args":{"name":"AI Core Freq"}},
+{"ph":"C","name":"AI Core Freq","pid":600,"tid":0,"ts":"1000.000","args":{"MHz":1800}},
+{"ph":"X","name":"Conv2D1","pid":300,"tid":2,"ts":"1010.000","dur":10,"args":{"Task Type":"AI_CORE"}},
+{"ph":"M","name":"process_name","pid":600,"tid":0,"args":{"name":"Freq"}}
+])";
+    QTemporaryDir dir;
+    const auto r = importAscend(writeFile(dir, "trace_view.json", trace));
+    QVERIFY2(r.ok(), r.error.c_str());
+    const std::string dump = dumpTrace(*r.trace);
+    QVERIFY2(dump.find("track Freq / ") != std::string::npos, dump.c_str());
+    QVERIFY2(dump.find("track AI Core Freq") == std::string::npos, dump.c_str());
+    QCOMPARE(counterSampleCount(*r.trace), std::size_t(1));
+    QVERIFY(metaProperty(*r.trace, "timeline_passes").starts_with("2 "));
+}
+
+void TestAscendImporter::garbageAfterEventsKeepsThem()
+{
+    // The scanner gives up at the ':' (not an event, not the end of the array) after two good events: they are
+    // already in the model, so the file loads partly, with a warning naming it, instead of failing as a whole.
+    const QByteArray trace = "[\n"
+                             R"({"ph":"X","name":"Conv2D1","pid":300,"tid":2,"ts":"1010.000","dur":10,"args":{"Task Type":"AI_CORE"}},)"
+                             "\n"
+                             R"({"ph":"X","name":"Conv2D2","pid":300,"tid":2,"ts":"1030.000","dur":10,"args":{"Task Type":"AI_CORE"}},)"
+                             "\n: nonsense";
+    QTemporaryDir dir;
+    writeFile(dir, "r_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json", trace);
+    const auto r = importAscend(bundlePath(dir));
+    QVERIFY2(r.ok(), r.error.c_str());
+    QCOMPARE(deviceTaskCount(*r.trace), std::size_t(2));
+    QCOMPARE(warningCount(*r.trace, "timeline_unreadable"), std::uint64_t(1));
+    QVERIFY(warningMentions(*r.trace, "trace_view.json: not a trace"));
 }
 
 void TestAscendImporter::emptyAndGarbageFiles_data()
