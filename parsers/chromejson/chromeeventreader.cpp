@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstring>
 #include <condition_variable>
 #include <deque>
 #include <limits>
@@ -36,6 +37,51 @@ std::string_view trimToken(std::string_view t)
     while (!t.empty() && (t.back() == ' ' || t.back() == '\n' || t.back() == '\r' || t.back() == '\t'))
         t.remove_suffix(1);
     return t;
+}
+
+// The text of a string value straight from the input when it holds no escape, without simdjson's unescaping copy:
+// torch_npu and msprof write every "ts" and many "id"s as strings ("1736408883700059.821"). The view points into
+// the batch text, which outlives the event's delivery.
+bool plainStringToken(od::value& val, std::string_view& out)
+{
+    const std::string_view raw = trimToken(val.raw_json_token());
+    if (raw.size() < 2 || raw.front() != '"' || raw.back() != '"')
+        return false;
+    const std::string_view inner = raw.substr(1, raw.size() - 2);
+    if (inner.find('\\') != std::string_view::npos)
+        return false;
+    out = inner;
+    return true;
+}
+
+// A string value: straight from the input when it holds no escape, else unescaped by simdjson (0 = success).
+simdjson::error_code getString(od::value& val, std::string_view& out)
+{
+    if (plainStringToken(val, out))
+        return simdjson::SUCCESS;
+    return val.get_string().get(out);
+}
+
+// A field's key as written when it holds no escape (every key these writers emit), without the unescaping copy.
+// raw() points just after the opening quote; stage 1 has matched every quote, so the closing one exists.
+simdjson::error_code fieldKey(od::field& field, std::string_view& out)
+{
+    const char* const begin = field.key().raw();
+    for (const char* p = begin;; ++p) {
+        if (*p == '"') {
+            out = std::string_view(begin, static_cast<std::size_t>(p - begin));
+            return simdjson::SUCCESS;
+        }
+        if (*p == '\\')
+            return field.unescaped_key().get(out);
+    }
+}
+
+// key == literal with the length known at compile time, so the compare is a few integer loads, not a call.
+template <std::size_t N>
+bool is(std::string_view key, const char (&literal)[N])
+{
+    return key.size() == N - 1 && std::memcmp(key.data(), literal, N - 1) == 0;
 }
 
 bool parseInt(std::string_view t, std::int64_t& out)
@@ -111,35 +157,38 @@ simdjson::error_code decodeEvent(od::object obj, ChromeEvent& ev, Batch& b, Keep
         if (auto err = std::move(fieldResult).get(field))
             return err;
         std::string_view key;
-        if (auto err = field.unescaped_key().get(key))
+        if (auto err = fieldKey(field, key))
             return err;
+        if (key.size() > 4)
+            continue; // unknown keys (tts, tdur, bind_id, …) are skipped by the iterator
         od::value val = field.value();
         od::json_type type;
         if (auto err = val.type().get(type))
             return err;
-        if (key.size() > 4)
-            continue; // unknown keys (tts, tdur, bind_id, …) are skipped by the iterator
         switch (key.size()) {
         case 2:
-            if (key == "ph") {
+            if (is(key, "ph")) {
                 std::string_view s;
-                if (type == od::json_type::string && !val.get_string().get(s))
+                if (type == od::json_type::string && !getString(val, s))
                     ev.ph = s.empty() ? '\0' : s.front();
                 else
                     ev.badFields |= kBadPh;
                 continue;
             }
-            if (key == "ts" || key == "id") {
-                const bool isTs = key == "ts";
+            if (is(key, "ts") || is(key, "id")) {
+                const bool isTs = is(key, "ts");
                 std::string_view t;
                 if (type == od::json_type::number) {
                     t = trimToken(val.raw_json_token());
                 } else if (type == od::json_type::string) {
-                    if (val.get_string().get(t)) {
+                    if (plainStringToken(val, t)) {
+                        t = keep(t);
+                    } else if (val.get_string().get(t)) {
                         ev.badFields |= isTs ? kBadTs : kBadId;
                         continue;
+                    } else {
+                        t = keep(t);
                     }
-                    t = keep(t);
                 } else if (!isTs && type == od::json_type::object) {
                     od::object o;
                     if (val.get_object().get(o) || o.raw_json().get(t))
@@ -162,23 +211,23 @@ simdjson::error_code decodeEvent(od::object obj, ChromeEvent& ev, Batch& b, Keep
                 }
                 continue;
             }
-            if (key == "bp") {
+            if (is(key, "bp")) {
                 std::string_view s;
-                if (type == od::json_type::string && !val.get_string().get(s))
+                if (type == od::json_type::string && !getString(val, s))
                     ev.bp = keep(s);
                 continue;
             }
             break;
         case 3:
-            if (key == "pid" || key == "tid") {
-                const bool isPid = key == "pid";
+            if (is(key, "pid") || is(key, "tid")) {
+                const bool isPid = is(key, "pid");
                 std::string_view t;
                 bool isNumber = false;
                 std::int64_t number = 0;
                 if (type == od::json_type::number) {
                     t = keep(trimToken(val.raw_json_token()));
                     isNumber = parseInt(t, number);
-                } else if (type == od::json_type::string && !val.get_string().get(t)) {
+                } else if (type == od::json_type::string && !getString(val, t)) {
                     t = keep(t);
                 } else {
                     ev.badFields |= isPid ? kBadPid : kBadTid;
@@ -197,15 +246,15 @@ simdjson::error_code decodeEvent(od::object obj, ChromeEvent& ev, Batch& b, Keep
                 }
                 continue;
             }
-            if (key == "cat") {
+            if (is(key, "cat")) {
                 std::string_view s;
-                if (type == od::json_type::string && !val.get_string().get(s))
+                if (type == od::json_type::string && !getString(val, s))
                     ev.cat = keep(s);
                 else
                     ev.badFields |= kBadCat;
                 continue;
             }
-            if (key == "dur") {
+            if (is(key, "dur")) {
                 std::string_view t;
                 if (type == od::json_type::number) {
                     t = trimToken(val.raw_json_token());
@@ -223,9 +272,9 @@ simdjson::error_code decodeEvent(od::object obj, ChromeEvent& ev, Batch& b, Keep
             }
             break;
         case 4:
-            if (key == "name") {
+            if (is(key, "name")) {
                 std::string_view s;
-                if (type == od::json_type::string && !val.get_string().get(s))
+                if (type == od::json_type::string && !getString(val, s))
                     ev.name = keep(s);
                 else if (type == od::json_type::number)
                     ev.name = keep(trimToken(val.raw_json_token()));
@@ -233,7 +282,7 @@ simdjson::error_code decodeEvent(od::object obj, ChromeEvent& ev, Batch& b, Keep
                     ev.badFields |= kBadName;
                 continue;
             }
-            if (key == "args") {
+            if (is(key, "args")) {
                 if (type != od::json_type::object) {
                     ev.badFields |= kBadArgs;
                     continue;
@@ -248,7 +297,7 @@ simdjson::error_code decodeEvent(od::object obj, ChromeEvent& ev, Batch& b, Keep
                         return err;
                     ChromeArg a;
                     std::string_view k;
-                    if (auto err = af.unescaped_key().get(k))
+                    if (auto err = fieldKey(af, k))
                         return err;
                     a.key = keep(k);
                     od::value av = af.value();
@@ -269,7 +318,7 @@ simdjson::error_code decodeEvent(od::object obj, ChromeEvent& ev, Batch& b, Keep
                     }
                     case od::json_type::string: {
                         std::string_view s;
-                        if (auto err = av.get_string().get(s))
+                        if (auto err = getString(av, s))
                             return err;
                         a.text = keep(s);
                         a.kind = ChromeArg::Kind::String;
@@ -313,9 +362,9 @@ simdjson::error_code decodeEvent(od::object obj, ChromeEvent& ev, Batch& b, Keep
             }
             break;
         case 1:
-            if (key == "s") {
+            if (is(key, "s")) {
                 std::string_view s;
-                if (type == od::json_type::string && !val.get_string().get(s))
+                if (type == od::json_type::string && !getString(val, s))
                     ev.scope = keep(s);
                 continue;
             }

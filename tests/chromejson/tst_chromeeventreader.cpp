@@ -28,6 +28,8 @@ private Q_SLOTS:
     void scannerRejectsNonTraces();
     void readerDecodesEventsInOrder();
     void readerKeepsGoodEventsAroundBadOnes();
+    void readerStringTimesAndIds_data();
+    void readerStringTimesAndIds();
 };
 
 namespace {
@@ -310,6 +312,37 @@ void TestChromeEventReader::readerKeepsGoodEventsAroundBadOnes()
                                    "? name= cat= pid= tid= ts=- dur=- bad\n"
                                    "X name=b cat= pid=1# tid=1# ts=2000 dur=1000 d:d1.25 b:false z:null j:j[1,[2]]\n"));
     QCOMPARE(sink.warnings, (std::vector<std::string> {"malformed_event×1", "bad_field×1"}));
+}
+
+void TestChromeEventReader::readerStringTimesAndIds_data()
+{
+    QTest::addColumn<bool>("withBadEvent");
+    QTest::newRow("fast path (whole batch parses)") << false;
+    QTest::newRow("slow path (a malformed event in the batch)") << true;
+}
+
+void TestChromeEventReader::readerStringTimesAndIds()
+{
+    // torch_npu/msprof write "ts" and flow ids as strings; those without escapes are read straight from the input,
+    // those with escapes through the unescaping path. Both must decode the same, in the batch-wide fast path and
+    // the event-by-event slow path (whose input buffer is reused per event).
+    QFETCH(bool, withBadEvent);
+    QTemporaryDir dir;
+    const std::string path = dir.filePath(QStringLiteral("t.json")).toStdString();
+    std::ofstream(path) << "["
+                        << R"({"ph":"f","id":"40004631069296951295","pid":1,"tid":2,"ts":"1736408883700059.821" ,"bp":"e"},)"
+                        << R"({"ph":"f","id":"40004631069296951295","pid":1,"tid":2,"ts":"1736408883700059.821"},)"
+                        << (withBadEvent ? R"({"ph":"X" "name":"broken"},)" : "")
+                        << R"({"ph":"X","name":"k","pid":1,"tid":2,"ts":"12.5","dur":"3"}])";
+    ImportOptions options;
+    ProgressSink progress;
+    ChromeEventReader reader(path, options, progress);
+    EventCollector sink;
+    const ChromeReadResult r = reader.read(sink);
+    QVERIFY2(r.ok(), r.error.c_str());
+    QCOMPARE(sink.log, std::string("f name= cat= pid=1# tid=2# ts=1736408883700059821 dur=- id=40004631069296951295 bp=e\n"
+                                   "f name= cat= pid=1# tid=2# ts=1736408883700059821 dur=- id=40004631069296951295\n"
+                                   "X name=k cat= pid=1# tid=2# ts=12500 dur=3000\n"));
 }
 
 QTEST_APPLESS_MAIN(TestChromeEventReader)
