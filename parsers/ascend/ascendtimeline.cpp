@@ -6,6 +6,7 @@
 #include "parsers/ascend/ascendtracks.h"
 
 #include <algorithm>
+#include <array>
 #include <functional>
 #include <limits>
 #include <span>
@@ -20,6 +21,7 @@ using model::Arg;
 using model::ArgValue;
 using model::SliceCategory;
 using model::SliceInput;
+using model::StringId;
 using model::TimeNs;
 
 namespace {
@@ -115,7 +117,8 @@ private:
         p.cat = b.intern(e.cat);
         m_args.clear();
         for (const ChromeArg& a : e.args) {
-            const model::StringId key = b.intern(a.key);
+            const KeyInfo& info = keyInfo(a.key);
+            const model::StringId key = info.id;
             switch (a.kind) {
             case ChromeArg::Kind::Int:
             case ChromeArg::Kind::Bool:
@@ -132,17 +135,63 @@ private:
             case ChromeArg::Kind::Null:
                 break;
             }
-            if (a.key == "Task Type" && a.kind == ChromeArg::Kind::String)
-                p.taskType = b.intern(a.text);
-            else if (a.key == "level")
+            switch (info.role) {
+            case KeyRole::TaskType:
+                if (a.kind == ChromeArg::Kind::String)
+                    p.taskType = StringId(m_args.back().value.s); // the value just interned
+                break;
+            case KeyRole::Level:
                 p.hasLevel = true;
-            if (a.key == "connection_id" || a.key == "Sequence number" || a.key == "Python id")
+                break;
+            case KeyRole::PerEventId:
                 p.uniqueArgs = true;
-            else if (a.key == "task type" || a.key == "transport type" || a.key == "alg_type")
+                break;
+            case KeyRole::Hccl:
                 p.hasHcclArgs = true;
+                break;
+            case KeyRole::None:
+                break;
+            }
         }
         m_t.accept(p, m_args);
     }
+
+    /// What an args key means to the importer. Keys repeat on every event, so each distinct key is interned and
+    /// classified once and found again through a small direct-mapped cache (one compare instead of a hash-map
+    /// lookup and up to eight string compares per arg).
+    enum class KeyRole : std::uint8_t { None, TaskType, Level, PerEventId, Hccl };
+    struct KeyInfo
+    {
+        std::string text;
+        StringId id;
+        KeyRole role = KeyRole::None;
+        bool used = false;
+    };
+    const KeyInfo& keyInfo(std::string_view key)
+    {
+        std::size_t h = key.size();
+        if (!key.empty())
+            h = h * 131 + static_cast<unsigned char>(key.front()) * 31 + static_cast<unsigned char>(key[key.size() / 2]) * 7
+                + static_cast<unsigned char>(key.back());
+        KeyInfo& slot = m_keyCache[h % m_keyCache.size()];
+        if (slot.used && slot.text == key)
+            return slot;
+        slot.used = true;
+        slot.text.assign(key);
+        slot.id = m_t.m_b.intern(key);
+        if (key == "Task Type")
+            slot.role = KeyRole::TaskType;
+        else if (key == "level")
+            slot.role = KeyRole::Level;
+        else if (key == "connection_id" || key == "Sequence number" || key == "Python id")
+            slot.role = KeyRole::PerEventId;
+        else if (key == "task type" || key == "transport type" || key == "alg_type")
+            slot.role = KeyRole::Hccl;
+        else
+            slot.role = KeyRole::None;
+        return slot;
+    }
+    std::array<KeyInfo, 64> m_keyCache;
 
     void onFlow(const ChromeEvent& e, std::int64_t pid, std::int64_t tid)
     {
@@ -154,7 +203,7 @@ private:
         AscendTimeline::FlowBucket& bucket = m_t.flowBucket(e.cat);
         const bool start = e.ph == 's';
         (start ? bucket.starts : bucket.ends)
-            .push_back(AscendTimeline::FlowEvent {AscendTimeline::flowId(m_t.m_b, e.id), pid, tid, e.ts,
+            .push_back(AscendTimeline::FlowEvent {AscendTimeline::flowId(m_t.m_b, e.id), e.ts, m_t.threadIndex(pid, tid),
                                                   start || e.bp == "e"});
     }
 
@@ -184,22 +233,41 @@ private:
     std::string m_series;
 };
 
-/// Copy (pid, tid, ts) → the flow start that launched it, and the CANN calls those flows start from.
+/// Copy (thread, ts) → the flow start that launched it, and the CANN calls those flows start from.
 struct AscendTimeline::CopyLaunchers
 {
-    using Key = std::tuple<std::int64_t, std::int64_t, TimeNs>; // pid, tid, ts
+    using Key = std::pair<std::uint32_t, TimeNs>; // thread index, ts
     struct KeyHash
     {
         std::size_t operator()(const Key& k) const
         {
-            const auto [a, b, c] = k;
-            return std::hash<std::int64_t> {}(a * 1000003 ^ b * 7919 ^ c);
+            return std::hash<std::uint64_t> {}((static_cast<std::uint64_t>(k.first) * 0x9E3779B97F4A7C15ULL)
+                                               ^ static_cast<std::uint64_t>(k.second));
         }
     };
     std::unordered_map<Key, Key, KeyHash> launchedBy; // copy → framework op flow start (async_npu)
     std::unordered_map<Key, Key, KeyHash> calledFrom; // copy → CANN API flow start (HostToDevice)
-    std::unordered_map<Key, model::StringId, KeyHash> cannByStart; // the first CANN call at each such start
+    std::unordered_map<Key, model::StringId, KeyHash> cannByStart; // the first copy API at each such start
 };
+
+
+std::size_t AscendTimeline::PairHash::operator()(const std::pair<std::int64_t, std::int64_t>& k) const
+{
+    return TrackKeyHash {}(TrackKey {k.first, k.second, Lane::Other});
+}
+
+std::uint32_t AscendTimeline::threadIndex(std::int64_t pid, std::int64_t tid)
+{
+    const auto key = std::make_pair(pid, tid);
+    if (m_lastThreadIndex != std::numeric_limits<std::uint32_t>::max() && key == m_lastThread)
+        return m_lastThreadIndex;
+    auto [it, inserted] = m_threadIndex.emplace(key, static_cast<std::uint32_t>(m_threads.size()));
+    if (inserted)
+        m_threads.push_back(key);
+    m_lastThread = key;
+    m_lastThreadIndex = it->second;
+    return it->second;
+}
 
 std::size_t AscendTimeline::TrackKeyHash::operator()(const TrackKey& k) const
 {
@@ -294,30 +362,32 @@ AscendTimeline::FlowBucket& AscendTimeline::flowBucket(std::string_view cat)
     return bucket;
 }
 
-std::vector<AscendTimeline::PendingFlow> AscendTimeline::pairFlows()
+void AscendTimeline::sortFlows()
 {
+    static_assert(sizeof(FlowEvent) <= 40, "a 1 GB trace holds millions of flow events: keep them small");
     auto byId = [](const FlowEvent& a, const FlowEvent& b) { return a.id < b.id; };
     std::sort(m_flowBuckets.begin(), m_flowBuckets.end(),
               [](const FlowBucket& a, const FlowBucket& b) { return a.cat < b.cat; });
-    std::size_t total = 0;
     for (FlowBucket& bucket : m_flowBuckets) {
         for (auto* list : {&bucket.starts, &bucket.ends}) {
             if (!std::is_sorted(list->begin(), list->end(), byId))
-                std::stable_sort(list->begin(), list->end(), byId); // stable: file order within an id
+                std::stable_sort(list->begin(), list->end(), byId);
         }
-        total += std::max(bucket.starts.size(), bucket.ends.size());
     }
-    std::vector<PendingFlow> flows;
-    flows.reserve(total);
+}
+
+template <typename Fn>
+void AscendTimeline::forEachFlow(Fn&& fn, bool release)
+{
     for (FlowBucket& bucket : m_flowBuckets) {
         const std::vector<FlowEvent>& starts = bucket.starts;
         const std::vector<FlowEvent>& ends = bucket.ends;
         std::size_t s = 0;
         std::size_t f = 0;
         while (s < starts.size() || f < ends.size()) {
-            const FlowId& id = s == starts.size() ? ends[f].id
-                : f == ends.size()                ? starts[s].id
-                                                  : std::min(starts[s].id, ends[f].id);
+            const FlowId id = s == starts.size() ? ends[f].id
+                : f == ends.size()               ? starts[s].id
+                                                 : std::min(starts[s].id, ends[f].id);
             PendingFlow flow;
             flow.cat = bucket.cat;
             const FlowEvent* start = nullptr;
@@ -325,26 +395,27 @@ std::vector<AscendTimeline::PendingFlow> AscendTimeline::pairFlows()
                 start = &starts[s];
             if (start) {
                 flow.hasStart = true;
-                flow.fromPid = start->pid;
-                flow.fromTid = start->tid;
+                flow.fromThread = start->thread;
                 flow.fromTs = start->ts;
             }
-            const std::size_t mainIndex = flows.size();
-            flows.push_back(flow);
+            bool ended = false;
             for (; f < ends.size() && ends[f].id == id; ++f) {
-                const FlowEvent& end = ends[f];
-                PendingFlow& p = flows[mainIndex].hasEnd ? flows.emplace_back(flow) : flows[mainIndex];
+                PendingFlow p = flow;
                 p.hasEnd = true;
-                p.toPid = end.pid;
-                p.toTid = end.tid;
-                p.toTs = end.ts;
-                p.bindEnclosing = end.bindEnclosing;
+                p.toThread = ends[f].thread;
+                p.toTs = ends[f].ts;
+                p.bindEnclosing = ends[f].bindEnclosing;
+                fn(std::as_const(p));
+                ended = true;
             }
+            if (!ended)
+                fn(std::as_const(flow));
+        }
+        if (release) {
+            bucket.starts = {};
+            bucket.ends = {};
         }
     }
-    m_flowBuckets.clear();
-    m_flowBuckets.shrink_to_fit();
-    return flows;
 }
 
 const KernelRow* AscendTimeline::joinKernel(TimeNs ts, std::string_view name)
@@ -557,18 +628,14 @@ model::TrackId AscendTimeline::makeTrack(const Pending& e, Lane lane)
     return m_tracks.hostThread(process, e.pid, e.tid);
 }
 
-std::string_view AscendTimeline::enclosingPythonOp(std::int64_t pid, std::int64_t tid, TimeNs t) const
+std::string_view AscendTimeline::enclosingPythonOp(std::uint32_t thread, TimeNs t) const
 {
-    // m_pythonOps is sorted by (pid, tid, ts) here. The innermost framework op enclosing a flow start (the flow
+    // m_pythonOps is sorted by (thread, ts) here. The innermost framework op enclosing a flow start (the flow
     // starts inside the op that launched it).
-    auto less = [](const HostCall& c, const std::tuple<std::int64_t, std::int64_t, TimeNs>& k) {
-        return std::tie(c.pid, c.tid, c.ts) < k;
-    };
-    const auto threadBegin = std::lower_bound(m_pythonOps.begin(), m_pythonOps.end(),
-                                              std::make_tuple(pid, tid, std::numeric_limits<TimeNs>::min()), less);
-    auto upper = std::partition_point(threadBegin, m_pythonOps.end(), [&](const HostCall& c) {
-        return c.pid == pid && c.tid == tid && c.ts <= t;
-    });
+    const auto threadBegin = std::partition_point(m_pythonOps.begin(), m_pythonOps.end(),
+                                                  [&](const HostCall& c) { return c.thread < thread; });
+    auto upper = std::partition_point(threadBegin, m_pythonOps.end(),
+                                      [&](const HostCall& c) { return c.thread == thread && c.ts <= t; });
     std::string_view best;
     TimeNs bestDur = std::numeric_limits<TimeNs>::max();
     // Nesting is shallow; a bounded walk back finds the enclosing ops without scanning the thread.
@@ -596,12 +663,12 @@ void AscendTimeline::emit(const Pending& e, Lane lane, std::vector<Arg>& args)
     case Lane::Other:
         s.category = classifyAscendHostOp(name, m_b.str(e.cat));
         if (lane == Lane::Python && e.cat == m_cpuOp)
-            m_pythonOps.push_back(HostCall {e.pid, e.tid, e.ts, e.dur, e.name});
+            m_pythonOps.push_back(HostCall {threadIndex(e.pid, e.tid), e.name, e.ts, e.dur});
         break;
     case Lane::Cann:
         s.category = SliceCategory::RuntimeApi;
         if (isCopyApi(e.name))
-            m_cannCalls.push_back(HostCall {e.pid, e.tid, e.ts, e.dur, e.name});
+            m_cannCalls.push_back(HostCall {threadIndex(e.pid, e.tid), e.name, e.ts, e.dur});
         break;
     case Lane::Hccl:
         s.category = SliceCategory::Communication;
@@ -622,10 +689,9 @@ void AscendTimeline::emit(const Pending& e, Lane lane, std::vector<Arg>& args)
             model::MemcpyDirection dir = cls.direction;
             bool synchronous = false;
             if (cls.hostDeviceCopy && m_copyLaunchers) {
-                const CopyLaunchers::Key self {e.pid, e.tid, e.ts};
+                const CopyLaunchers::Key self {threadIndex(e.pid, e.tid), e.ts};
                 if (auto it = m_copyLaunchers->launchedBy.find(self); it != m_copyLaunchers->launchedBy.end()) {
-                    const auto& [pid, tid, ts] = it->second;
-                    const std::string_view op = enclosingPythonOp(pid, tid, ts);
+                    const std::string_view op = enclosingPythonOp(it->second.first, it->second.second);
                     dir = copyDirectionFromLauncher(op);
                     if (!op.empty())
                         args.push_back(Arg {m_keyLauncher, ArgValue::fromString(m_b.intern(op))});
@@ -672,34 +738,38 @@ bool AscendTimeline::isCopyApi(model::StringId name)
     return known != 0;
 }
 
-void AscendTimeline::prepareCopyLaunchers(const std::vector<PendingFlow>& flows, const std::vector<std::size_t>& copies)
+void AscendTimeline::prepareCopyLaunchers(const std::vector<std::size_t>& copies)
 {
     using Key = CopyLaunchers::Key;
     m_copyLaunchers = std::make_unique<CopyLaunchers>();
     std::unordered_set<Key, CopyLaunchers::KeyHash> copyKeys;
     for (const std::size_t i : copies)
-        copyKeys.insert(Key {m_kept[i].pid, m_kept[i].tid, m_kept[i].ts});
+        copyKeys.insert(Key {threadIndex(m_kept[i].pid, m_kept[i].tid), m_kept[i].ts});
     const model::StringId catAsyncNpu = m_b.intern("async_npu");
     const model::StringId catHostToDevice = m_b.intern("HostToDevice");
     std::unordered_set<Key, CopyLaunchers::KeyHash> cannStarts;
-    for (const PendingFlow& f : flows) {
-        if (!f.hasStart || !f.hasEnd || !copyKeys.count(Key {f.toPid, f.toTid, f.toTs}))
-            continue;
-        if (f.cat == catAsyncNpu) {
-            m_copyLaunchers->launchedBy.emplace(Key {f.toPid, f.toTid, f.toTs}, Key {f.fromPid, f.fromTid, f.fromTs});
-        } else if (f.cat == catHostToDevice) {
-            m_copyLaunchers->calledFrom.emplace(Key {f.toPid, f.toTid, f.toTs}, Key {f.fromPid, f.fromTid, f.fromTs});
-            cannStarts.insert(Key {f.fromPid, f.fromTid, f.fromTs});
-        }
-    }
+    forEachFlow(
+        [&](const PendingFlow& f) {
+            const Key to {f.toThread, f.toTs};
+            if (!f.hasStart || !f.hasEnd || !copyKeys.count(to))
+                return;
+            const Key from {f.fromThread, f.fromTs};
+            if (f.cat == catAsyncNpu) {
+                m_copyLaunchers->launchedBy.emplace(to, from);
+            } else if (f.cat == catHostToDevice) {
+                m_copyLaunchers->calledFrom.emplace(to, from);
+                cannStarts.insert(from);
+            }
+        },
+        false);
     for (const HostCall& c : m_cannCalls) {
-        const Key k {c.pid, c.tid, c.ts};
+        const Key k {c.thread, c.ts};
         if (cannStarts.count(k))
             m_copyLaunchers->cannByStart.emplace(k, c.name); // the first copy API at that start wins
     }
     if (!m_copyLaunchers->launchedBy.empty()) {
         std::stable_sort(m_pythonOps.begin(), m_pythonOps.end(), [](const HostCall& a, const HostCall& b) {
-            return std::tie(a.pid, a.tid, a.ts) < std::tie(b.pid, b.tid, b.ts);
+            return std::tie(a.thread, a.ts) < std::tie(b.thread, b.ts);
         });
     }
 }
@@ -728,9 +798,9 @@ void AscendTimeline::finish()
         else
             emitKept(i);
     }
-    const std::vector<PendingFlow> flows = pairFlows();
+    sortFlows();
     if (!copies.empty()) {
-        prepareCopyLaunchers(flows, copies);
+        prepareCopyLaunchers(copies);
         for (const std::size_t i : copies)
             emitKept(i);
         m_copyLaunchers.reset();
@@ -747,40 +817,39 @@ void AscendTimeline::finish()
 
     // Flows: bound to slices by time at finalize (the `f` ends carry "bp": "e", the enclosing slice). A thread
     // with slices in several lanes (a guess and a kept event) is found on its first lane.
-    struct ThreadHash
-    {
-        std::size_t operator()(const std::pair<std::int64_t, std::int64_t>& k) const
-        {
-            return TrackKeyHash {}(TrackKey {k.first, k.second, Lane::Other});
-        }
-    };
-    std::unordered_map<std::pair<std::int64_t, std::int64_t>, std::pair<Lane, model::TrackId>, ThreadHash> trackOf;
+    std::vector<std::pair<Lane, model::TrackId>> trackOf(m_threads.size(), {Lane::Other, model::TrackId()});
     for (const auto& [key, track] : m_trackCache) {
-        auto [it, inserted] = trackOf.emplace(std::make_pair(key.pid, key.tid), std::make_pair(key.lane, track));
-        if (!inserted && key.lane < it->second.first)
-            it->second = std::make_pair(key.lane, track);
+        const auto it = m_threadIndex.find({key.pid, key.tid});
+        if (it == m_threadIndex.end())
+            continue; // no flow or host call on this thread
+        auto& slot = trackOf[it->second];
+        if (!slot.second.isValid() || key.lane < slot.first)
+            slot = {key.lane, track};
     }
     const model::StringId catAsyncNpu = m_b.intern("async_npu");
     const model::StringId catHostToDevice = m_b.intern("HostToDevice");
     const model::StringId catFwdBwd = m_b.intern("fwdbwd");
     std::uint64_t incomplete = 0;
     std::uint64_t noSlices = 0;
-    for (const PendingFlow& f : flows) {
-        if (!f.hasStart || !f.hasEnd) {
-            ++incomplete;
-            continue;
-        }
-        auto from = trackOf.find({f.fromPid, f.fromTid});
-        auto to = trackOf.find({f.toPid, f.toTid});
-        if (from == trackOf.end() || to == trackOf.end()) {
-            ++noSlices;
-            continue;
-        }
-        const model::FlowKind kind = f.cat == catFwdBwd ? model::FlowKind::ForwardBackward
-            : (f.cat == catAsyncNpu || f.cat == catHostToDevice) ? model::FlowKind::Launch
-                                                                   : model::FlowKind::Other;
-        m_b.addFlowAt(from->second.second, f.fromTs, to->second.second, f.toTs, kind, f.bindEnclosing);
-    }
+    forEachFlow(
+        [&](const PendingFlow& f) {
+            if (!f.hasStart || !f.hasEnd) {
+                ++incomplete;
+                return;
+            }
+            const model::TrackId from = trackOf[f.fromThread].second;
+            const model::TrackId to = trackOf[f.toThread].second;
+            if (!from.isValid() || !to.isValid()) {
+                ++noSlices;
+                return;
+            }
+            const model::FlowKind kind = f.cat == catFwdBwd ? model::FlowKind::ForwardBackward
+                : (f.cat == catAsyncNpu || f.cat == catHostToDevice) ? model::FlowKind::Launch
+                                                                       : model::FlowKind::Other;
+            m_b.addFlowAt(from, f.fromTs, to, f.toTs, kind, f.bindEnclosing);
+        },
+        true);
+    m_flowBuckets.clear();
     if (incomplete)
         m_b.warn("flow_incomplete", "flows with only a start or only an end event were skipped", incomplete);
     if (noSlices)

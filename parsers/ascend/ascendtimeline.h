@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <memory>
 #include <string>
@@ -96,17 +97,15 @@ public:
         bool hasLevel = false;    // CANN API slices carry args "level"
         bool hasHcclArgs = false; // HCCL tasks carry "task type"/"transport type"/"alg_type"
     };
-    /// One flow's two ends (s and f), paired by category and id text.
+    /// One flow's two ends (s and f), paired by category and id text. Threads are indices into m_threads.
     struct PendingFlow
     {
         bool hasStart = false;
         bool hasEnd = false;
         bool bindEnclosing = true;
-        std::int64_t fromPid = 0;
-        std::int64_t fromTid = 0;
+        std::uint32_t fromThread = 0;
+        std::uint32_t toThread = 0;
         model::TimeNs fromTs = 0;
-        std::int64_t toPid = 0;
-        std::int64_t toTid = 0;
         model::TimeNs toTs = 0;
         model::StringId cat;
     };
@@ -183,14 +182,24 @@ private:
     std::vector<PendingCounter> m_keptCounters;
     std::unordered_map<std::uint64_t, model::TrackId> m_counterTracks; // (pid, series) → track
 
+    /// (pid, tid) pairs seen by flows and host calls, numbered densely so the per-event records stay small.
+    std::uint32_t threadIndex(std::int64_t pid, std::int64_t tid);
+    struct PairHash
+    {
+        std::size_t operator()(const std::pair<std::int64_t, std::int64_t>& k) const;
+    };
+    std::vector<std::pair<std::int64_t, std::int64_t>> m_threads;
+    std::unordered_map<std::pair<std::int64_t, std::int64_t>, std::uint32_t, PairHash> m_threadIndex;
+    std::pair<std::int64_t, std::int64_t> m_lastThread;
+    std::uint32_t m_lastThreadIndex = std::numeric_limits<std::uint32_t>::max();
+
     /// Framework ops (lane Python, cat cpu_op) and CANN calls, to name what launched a host↔device copy.
     struct HostCall
     {
-        std::int64_t pid = 0;
-        std::int64_t tid = 0;
+        std::uint32_t thread = 0;
+        model::StringId name;
         model::TimeNs ts = 0;
         model::TimeNs dur = 0;
-        model::StringId name;
     };
     std::vector<HostCall> m_pythonOps;
     std::vector<HostCall> m_cannCalls; // only the APIs that say a copy's direction or that it is synchronous
@@ -198,11 +207,11 @@ private:
     /// yet known).
     bool isCopyApi(model::StringId name);
     std::vector<std::int8_t> m_copyApi;
-    /// Set in finish() before copies are placed: copy (pid, tid, ts) → the flow start that launched it.
+    /// Set in finish() before copies are placed: copy (thread, ts) → the flow start that launched it.
     struct CopyLaunchers;
     std::unique_ptr<CopyLaunchers> m_copyLaunchers;
-    void prepareCopyLaunchers(const std::vector<PendingFlow>& flows, const std::vector<std::size_t>& copies);
-    std::string_view enclosingPythonOp(std::int64_t pid, std::int64_t tid, model::TimeNs ts) const;
+    void prepareCopyLaunchers(const std::vector<std::size_t>& copies);
+    std::string_view enclosingPythonOp(std::uint32_t thread, model::TimeNs ts) const;
 
     /// A flow's id within its category. Ids are decimal strings that can exceed 64 bits, so a numeric id is
     /// kept exactly as a 128-bit value plus its digit count (leading zeros stay distinct); any other id text is
@@ -216,13 +225,12 @@ private:
         auto operator<=>(const FlowId&) const = default;
         bool operator==(const FlowId&) const = default;
     };
-    /// One `s` or `f` event as read.
+    /// One `s` or `f` event as read (40 bytes: a 1 GB trace holds millions).
     struct FlowEvent
     {
         FlowId id;
-        std::int64_t pid = 0;
-        std::int64_t tid = 0;
         model::TimeNs ts = 0;
+        std::uint32_t thread = 0;
         bool bindEnclosing = true;
     };
     /// The flow events of one category, starts and ends apart. The writers number flows in file order, so each
@@ -236,10 +244,14 @@ private:
     };
     static FlowId flowId(model::TraceBuilder& b, std::string_view id);
     FlowBucket& flowBucket(std::string_view cat);
-    /// Pairs the flow events by category and id: per id the last `s` is the start; the first `f` is the flow's
-    /// end and every further `f` (one launch feeding several device tasks) becomes a flow of its own from the
-    /// same start. Flows come out ordered by (category id, flow id).
-    std::vector<PendingFlow> pairFlows();
+    /// Orders the buckets by category and each list by id (stable: file order within an id).
+    void sortFlows();
+    /// Pairs the flow events by category and id and calls `fn(const PendingFlow&)` for each flow, ordered by
+    /// (category id, flow id): per id the last `s` is the start; the first `f` is the flow's end and every
+    /// further `f` (one launch feeding several device tasks) becomes a flow of its own from the same start.
+    /// `release` frees each category's events once it is done (the last pass).
+    template <typename Fn>
+    void forEachFlow(Fn&& fn, bool release);
     std::vector<FlowBucket> m_flowBuckets;
     ProcessNames m_processNames;
     std::map<std::pair<std::int64_t, std::int64_t>, std::string> m_threadNames;
