@@ -1,18 +1,57 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Times `timesink-cli info` on a generated torch_npu trace_view.json (the same streaming path as Kineto) next
-# to `cat` of the same file.  Usage: ascend_bench.sh GEN CLI DATA_DIR [SIZE_MB=512] [RUNS=3]
+# Issue #3's target: a ~1 GB torch_npu trace_view.json imports at the throughput of the Kineto importer.
+# Generates a trace_view.json and a Kineto trace of the same size, then per run: `cat` of both (page-cache
+# floor), `timesink-cli info` of the Kineto file and of the torch_npu bundle, interleaved so both see the same
+# machine load. Prints wall time, CPU, peak RSS, MB/s and events/s of each, and the Ascend/Kineto ratios.
+# Usage: ascend_bench.sh GEN_TRACE_VIEW GEN_KINETO TIMESINK_CLI WORKDIR [SIZE_MB=1024] [RUNS=3]
 set -euo pipefail
-gen=$1 cli=$2 data=$3 size=${4:-512} runs=${5:-3}
-mkdir -p "$data/bench_ascend_pt/ASCEND_PROFILER_OUTPUT"
-file="$data/bench_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json"
-[ -s "$file" ] || "$gen" "$file" "$size"
-bytes=$(stat -L -c %s "$file")
-for ((r = 1; r <= runs; r++)); do
-    t0=$(date +%s.%N); cat "$file" >/dev/null; t1=$(date +%s.%N)
-    /usr/bin/time -f "%M" -o "$data/rss" "$cli" info "$data/bench_ascend_pt" --format json >"$data/info.json"
-    t2=$(date +%s.%N)
-    awk -v b="$bytes" -v c="$(echo "$t1 - $t0" | bc)" -v i="$(echo "$t2 - $t1" | bc)" -v rss="$(cat "$data/rss")" \
-        'BEGIN { printf "trace_view.json %.0f MB: cat %.2f s, import %.2f s (%.0f MB/s), max RSS %.0f MB\n", b/1048576, c, i, b/1048576/i, rss/1024 }'
+genAscend="$1"; genKineto="$2"; cli="$3"; dir="$4"; size="${5:-1024}"; runs="${6:-3}"
+if [ ! -x /usr/bin/time ]; then
+    echo "ascend_bench: /usr/bin/time is missing (scripts/setup installs it)" >&2
+    exit 1
+fi
+bundle="$dir/bench_ascend_pt"
+ascend="$bundle/ASCEND_PROFILER_OUTPUT/trace_view.json"
+kineto="$dir/kineto_${size}mb.json"
+mkdir -p "$bundle/ASCEND_PROFILER_OUTPUT"
+[ -s "$ascend" ] || "$genAscend" "$ascend" "$size"
+[ -s "$kineto" ] || "$genKineto" "$kineto" "$size"
+
+mb() { awk -v b="$(stat -L -c %s "$1")" 'BEGIN { printf "%.1f", b / 1048576 }'; }
+seconds() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
+
+# run INPUT SIZE_FILE → "wall cpu rssMB events" (events = slices + flows + counter samples is not printed by
+# `info`, so slices + flows: the records the importer turned into model objects)
+run() {
+    local out t0 t1
+    out=$(mktemp)
+    t0=$(date +%s.%N)
+    /usr/bin/time -v "$cli" info "$1" > "$out.stdout" 2> "$out"
+    t1=$(date +%s.%N)
+    awk -v w="$(seconds "$t0" "$t1")" -F': ' '
+        /User time|System time/ { cpu += $2 }
+        /Maximum resident set size/ { rss = $2 }
+        END { printf "%s %.2f %.0f", w, cpu, rss / 1024 }' "$out"
+    awk '$1 == "slices" { s = $2 } $1 == "flows" { f = $2 } END { printf " %d\n", s + f }' "$out.stdout"
+    rm -f "$out" "$out.stdout"
+}
+
+kMb=$(mb "$kineto"); aMb=$(mb "$ascend")
+echo "Kineto $kineto: $kMb MB; torch_npu $ascend: $aMb MB; load: $(cut -d' ' -f1-3 /proc/loadavg)"
+ratios=()
+for i in $(seq "$runs"); do
+    t0=$(date +%s.%N); cat "$kineto" "$ascend" > /dev/null; t1=$(date +%s.%N)
+    read -r kw kc kr ke < <(run "$kineto")
+    read -r aw ac ar ae < <(run "$bundle")
+    ratio=$(awk -v am="$aMb" -v aw="$aw" -v km="$kMb" -v kw="$kw" 'BEGIN { printf "%.2f", (am / aw) / (km / kw) }')
+    ratios+=("$ratio")
+    awk -v i="$i" -v c="$(seconds "$t0" "$t1")" -v km="$kMb" -v kw="$kw" -v kc="$kc" -v kr="$kr" -v ke="$ke" \
+        -v am="$aMb" -v aw="$aw" -v ac="$ac" -v ar="$ar" -v ae="$ae" -v r="$ratio" 'BEGIN {
+        printf "run %d: cat both %.2f s\n", i, c
+        printf "  kineto    %.2f s wall (%4.0f MB/s, %.2f M records/s), %.2f s CPU, peak RSS %.0f MB\n", kw, km / kw, ke / kw / 1e6, kc, kr
+        printf "  torch_npu %.2f s wall (%4.0f MB/s, %.2f M records/s), %.2f s CPU, peak RSS %.0f MB\n", aw, am / aw, ae / aw / 1e6, ac, ar
+        printf "  torch_npu / kineto throughput: %.2f (MB/s), %.2f (records/s)\n", r, (ae / aw) / (ke / kw) }'
 done
-python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print('format', j['format'], 'slices', j['slices'], 'fallback_op', j['counts']['fallback_op'], 'flows', j['flows'])" "$data/info.json"
+median=$(printf '%s\n' "${ratios[@]}" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+echo "median torch_npu / kineto MB/s ratio: $median (target: 1.0, the same streaming path)"
