@@ -5,6 +5,10 @@
 #include <cstring>
 #include <utility>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace timesink::parsers::chromejson {
 
 namespace {
@@ -15,9 +19,19 @@ bool isSpace(char c)
     return c == ' ' || c == '\n' || c == '\r' || c == '\t';
 }
 
-// Index of the first '"' or '\\' in [j, n), or n. Eight bytes at a time: kernel names and arg values are long.
+// Index of the first '"' or '\\' in [j, n), or n: the end of a string body. Kernel names and arg values are long.
 std::size_t skipStringBody(const char* p, std::size_t j, std::size_t n)
 {
+#if defined(__SSE2__)
+    const __m128i quote = _mm_set1_epi8('"');
+    const __m128i backslash = _mm_set1_epi8('\\');
+    for (; j + 16 <= n; j += 16) {
+        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + j));
+        const int mask = _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)));
+        if (mask != 0)
+            return j + static_cast<std::size_t>(__builtin_ctz(static_cast<unsigned>(mask)));
+    }
+#else
     constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
     constexpr std::uint64_t kHigh = 0x8080808080808080ULL;
     constexpr std::uint64_t kQuote = kOnes * '"';
@@ -32,7 +46,23 @@ std::size_t skipStringBody(const char* p, std::size_t j, std::size_t n)
             break;
         j += 8;
     }
+#endif
     while (j < n && p[j] != '"' && p[j] != '\\')
+        ++j;
+    return j;
+}
+
+bool isStructural(char c)
+{
+    return c == '"' || c == '{' || c == '}' || c == '[' || c == ']';
+}
+
+// Index of the first '"', '{', '}', '[' or ']' in [j, n), or n: outside strings nothing else changes the scanner's
+// state. The gaps between strings are a few bytes (`":"`, `","`, `:12.5,`), so a tight byte loop beats loading
+// SIMD blocks (measured on Kineto and torch_npu traces).
+std::size_t skipToStructural(const char* p, std::size_t j, std::size_t n)
+{
+    while (j < n && !isStructural(p[j]))
         ++j;
     return j;
 }
@@ -171,6 +201,9 @@ std::size_t ChromeJsonScanner::scanElement(const char* p, std::size_t i, std::si
                 }
                 continue;
             }
+            j = skipToStructural(p, j, n);
+            if (j == n)
+                break;
             const char c = p[j++];
             if (c == '"') {
                 m_inString = true;
