@@ -285,6 +285,33 @@ void TraceBuilder::finalizeTrack(Track& t, std::vector<std::uint32_t>& oldToNew)
         d.shrink_to_fit();
 }
 
+namespace {
+
+// Sorts [first, last) by merging its ascending runs bottom-up: linear for data that is already a few sorted runs,
+// and never worse than a merge sort. Stable.
+template <typename It, typename Less>
+void sortRuns(It first, It last, Less less)
+{
+    std::vector<It> runs {first};
+    for (It i = first; i != last && std::next(i) != last; ++i) {
+        if (less(*std::next(i), *i))
+            runs.push_back(std::next(i));
+    }
+    runs.push_back(last);
+    while (runs.size() > 2) {
+        std::vector<It> merged {runs.front()};
+        for (std::size_t r = 0; r + 2 < runs.size(); r += 2) {
+            std::inplace_merge(runs[r], runs[r + 1], runs[r + 2], less);
+            merged.push_back(runs[r + 2]);
+        }
+        if (runs.size() % 2 == 0)
+            merged.push_back(runs.back()); // an odd run out waits for the next pass
+        runs = std::move(merged);
+    }
+}
+
+} // namespace
+
 TracePtr TraceBuilder::finalize()
 {
     Trace& trace = *m_trace;
@@ -345,18 +372,30 @@ TracePtr TraceBuilder::finalize()
                                     [](const Flow& a, const Flow& b) { return a.from == b.from && a.to == b.to; }),
                         trace.m_flows.end());
     trace.m_flows.shrink_to_fit();
-    // Flows by target, ties in flow order. Sorting packed (target, flow) keys in place is several times faster
-    // than an indirect sort that reads a flow per comparison.
+    // Flows by target, ties in flow order: bucket by target track (stable), then order each bucket by target
+    // slice. Flows are sorted by source, and launches run in the same order on the device as on the host, so a
+    // bucket is a few ascending runs (one per source thread: torch_npu's framework ops and CANN calls both launch
+    // each device task), merged in linear passes.
     {
-        std::vector<std::pair<std::uint64_t, std::uint32_t>> byTarget(trace.m_flows.size());
-        for (std::uint32_t i = 0; i < trace.m_flows.size(); ++i) {
-            const SliceRef to = trace.m_flows[i].to;
-            byTarget[i] = {(static_cast<std::uint64_t>(to.track.value) << 32) | to.index.value, i};
+        std::vector<std::uint32_t> firstOfTrack(trace.m_tracks.size() + 1, 0);
+        for (const Flow& f : trace.m_flows)
+            ++firstOfTrack[f.to.track.value + 1];
+        for (std::size_t t = 1; t < firstOfTrack.size(); ++t)
+            firstOfTrack[t] += firstOfTrack[t - 1];
+        trace.m_flowsByTarget.assign(trace.m_flows.size(), 0);
+        std::vector<std::uint32_t> next(firstOfTrack.begin(), firstOfTrack.end() - 1);
+        for (std::uint32_t i = 0; i < trace.m_flows.size(); ++i)
+            trace.m_flowsByTarget[next[trace.m_flows[i].to.track.value]++] = i;
+        const auto byTarget = [&](std::uint32_t a, std::uint32_t b) {
+            const std::uint32_t ia = trace.m_flows[a].to.index.value;
+            const std::uint32_t ib = trace.m_flows[b].to.index.value;
+            return ia != ib ? ia < ib : a < b;
+        };
+        for (std::size_t t = 0; t + 1 < firstOfTrack.size(); ++t) {
+            const auto first = trace.m_flowsByTarget.begin() + firstOfTrack[t];
+            const auto last = trace.m_flowsByTarget.begin() + firstOfTrack[t + 1];
+            sortRuns(first, last, byTarget);
         }
-        std::sort(byTarget.begin(), byTarget.end());
-        trace.m_flowsByTarget.resize(byTarget.size());
-        for (std::size_t i = 0; i < byTarget.size(); ++i)
-            trace.m_flowsByTarget[i] = byTarget[i].second;
     }
 
     // Extent and counts.
