@@ -67,7 +67,7 @@ ArgSetId ArgStore::addUnique(std::span<const Arg> args)
     if (m_offsets.empty())
         m_offsets.push_back(0);
     const auto id = static_cast<std::uint32_t>(setCount());
-    m_args.insert(m_args.end(), args.begin(), args.end());
+    m_args.append(args.data(), args.size());
     m_offsets.push_back(static_cast<std::uint32_t>(m_args.size()));
     return ArgSetId(id);
 }
@@ -114,8 +114,8 @@ void ArgStore::shrinkToFit()
     // A frozen trace never adds sets again; the dedupe index is only needed while building.
     m_slots = {};
     m_indexed = 0;
-    m_args.shrink_to_fit();
-    m_offsets.shrink_to_fit();
+    m_args.shrinkToFit();
+    m_offsets.shrinkToFit();
 }
 
 } // namespace timesink::model

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/podbuffer.h"
 #include "model/types.h"
 
 #include <cstdint>
@@ -88,8 +89,9 @@ public:
     void shrinkToFit();
 
 private:
-    std::vector<Arg> m_args;
-    std::vector<std::uint32_t> m_offsets; // set i = [m_offsets[i], m_offsets[i+1])
+    // The two largest columns of a big trace: on realloc, so growing and shrinking never copy them (podbuffer.h).
+    PodBuffer<Arg> m_args;
+    PodBuffer<std::uint32_t> m_offsets; // set i = [m_offsets[i], m_offsets[i+1])
     // Dedupe index while building: open addressing; a slot holds a set's 32-bit hash (high half) and its
     // id + 1 (low half; 0 = empty), so a probe touches one cache line and growth never rehashes contents.
     std::vector<std::uint64_t> m_slots;

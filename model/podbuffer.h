@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <new>
+#include <type_traits>
+#include <utility>
+
+namespace timesink::model {
+
+/// A growable array of trivially copyable values on malloc/realloc, for the model's largest columns.
+///
+/// Why not std::vector: growing a vector allocates the new block and copies into it, so a 128 MB column that
+/// doubles briefly holds 128 + 256 MB, and shrink_to_fit copies once more. Blocks this large live in their own
+/// memory mappings, which glibc's realloc grows and shrinks with mremap: no copy, and the pages are only ever
+/// mapped once. Example:
+///
+///   PodBuffer<Arg> args;
+///   args.append(set.data(), set.size());   // amortised O(1), like push_back
+///   std::span<const Arg> all(args.data(), args.size());
+///   args.shrinkToFit();                    // gives back the slack without copying (large blocks)
+template <typename T>
+class PodBuffer
+{
+    static_assert(std::is_trivially_copyable_v<T>, "PodBuffer moves values with memcpy/realloc");
+
+public:
+    PodBuffer() = default;
+    ~PodBuffer() { std::free(m_data); }
+    PodBuffer(const PodBuffer&) = delete;
+    PodBuffer& operator=(const PodBuffer&) = delete;
+    PodBuffer(PodBuffer&& other) noexcept
+        : m_data(std::exchange(other.m_data, nullptr))
+        , m_size(std::exchange(other.m_size, 0))
+        , m_capacity(std::exchange(other.m_capacity, 0))
+    {
+    }
+    PodBuffer& operator=(PodBuffer&& other) noexcept
+    {
+        if (this != &other) {
+            std::free(m_data);
+            m_data = std::exchange(other.m_data, nullptr);
+            m_size = std::exchange(other.m_size, 0);
+            m_capacity = std::exchange(other.m_capacity, 0);
+        }
+        return *this;
+    }
+
+    [[nodiscard]] T* data() { return m_data; }
+    [[nodiscard]] const T* data() const { return m_data; }
+    [[nodiscard]] std::size_t size() const { return m_size; }
+    [[nodiscard]] std::size_t capacity() const { return m_capacity; }
+    [[nodiscard]] bool empty() const { return m_size == 0; }
+    T& operator[](std::size_t i) { return m_data[i]; }
+    const T& operator[](std::size_t i) const { return m_data[i]; }
+    T& back() { return m_data[m_size - 1]; }
+
+    void append(const T* values, std::size_t count)
+    {
+        if (count == 0)
+            return;
+        if (m_size + count > m_capacity) {
+            // `values` may point into this buffer (appending a copy of stored values): keep its offset.
+            const std::less<const T*> before;
+            const bool inside = m_data && !before(values, m_data) && before(values, m_data + m_size);
+            const std::size_t offset = inside ? static_cast<std::size_t>(values - m_data) : 0;
+            reallocate(std::max({m_size + count, m_capacity * 2, std::size_t(16)}));
+            if (inside)
+                values = m_data + offset;
+        }
+        std::memcpy(static_cast<void*>(m_data + m_size), values, count * sizeof(T));
+        m_size += count;
+    }
+    void push_back(const T& value) { append(&value, 1); }
+    void clear() { m_size = 0; }
+    void shrinkToFit()
+    {
+        if (m_size == m_capacity)
+            return;
+        if (m_size == 0) {
+            std::free(m_data);
+            m_data = nullptr;
+            m_capacity = 0;
+            return;
+        }
+        reallocate(m_size);
+    }
+
+private:
+    void reallocate(std::size_t capacity)
+    {
+        void* p = std::realloc(static_cast<void*>(m_data), capacity * sizeof(T));
+        if (!p)
+            throw std::bad_alloc();
+        m_data = static_cast<T*>(p);
+        m_capacity = capacity;
+    }
+
+    T* m_data = nullptr;
+    std::size_t m_size = 0;
+    std::size_t m_capacity = 0;
+};
+
+} // namespace timesink::model
