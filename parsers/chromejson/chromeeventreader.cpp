@@ -48,8 +48,10 @@ bool plainStringToken(od::value& val, std::string_view& out)
     if (raw.size() < 2 || raw.front() != '"' || raw.back() != '"')
         return false;
     const std::string_view inner = raw.substr(1, raw.size() - 2);
-    if (inner.find('\\') != std::string_view::npos)
-        return false;
+    for (const char c : inner) { // short strings: a loop beats a memchr call
+        if (c == '\\')
+            return false;
+    }
     out = inner;
     return true;
 }
@@ -86,6 +88,20 @@ bool is(std::string_view key, const char (&literal)[N])
 
 bool parseInt(std::string_view t, std::int64_t& out)
 {
+    // Up to 18 plain digits cannot overflow: the pids, tids, ids and counts of real traces, without a call.
+    if (!t.empty() && t.size() <= 18) {
+        const bool negative = t.front() == '-';
+        std::size_t i = negative ? 1 : 0;
+        std::int64_t v = 0;
+        for (; i < t.size() && t[i] >= '0' && t[i] <= '9'; ++i)
+            v = v * 10 + (t[i] - '0');
+        if (i == t.size() && i > (negative ? 1U : 0U)) {
+            out = negative ? -v : v;
+            return true;
+        }
+        if (i < t.size() && (t[i] == '.' || t[i] == 'e' || t[i] == 'E'))
+            return false; // a float
+    }
     const auto* end = t.data() + t.size();
     auto [p, ec] = std::from_chars(t.data(), end, out);
     return ec == std::errc() && p == end;

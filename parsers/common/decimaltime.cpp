@@ -27,6 +27,42 @@ std::uint64_t pow10(int n)
 
 std::optional<std::int64_t> parseScaledDecimal(std::string_view text, int scalePow10)
 {
+    // Fast path for what profilers write almost always: plain digits with at most `scalePow10` decimals
+    // ("1736408883700059.821", "12.5", "4"). Exact: no rounding is needed and overflow is checked; anything else
+    // (signs, exponents, spaces, more decimals, more than 19 characters) takes the general path below.
+    if (!text.empty() && text.size() <= 19 && scalePow10 >= 0 && scalePow10 <= 9) {
+        std::uint64_t whole = 0; // 19 digits fit
+        std::size_t i = 0;
+        for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i)
+            whole = whole * 10 + static_cast<std::uint64_t>(text[i] - '0');
+        const bool wholeOk = i > 0 && (i == text.size() || text[i] == '.');
+        std::uint64_t fraction = 0;
+        int fractionDigits = 0;
+        bool plain = wholeOk;
+        if (plain && i < text.size()) {
+            for (++i; i < text.size(); ++i) {
+                if (text[i] < '0' || text[i] > '9' || fractionDigits == scalePow10) {
+                    plain = false;
+                    break;
+                }
+                fraction = fraction * 10 + static_cast<std::uint64_t>(text[i] - '0');
+                ++fractionDigits;
+            }
+        }
+        if (plain) {
+            std::uint64_t scale = 1;
+            for (int k = 0; k < scalePow10; ++k)
+                scale *= 10;
+            std::uint64_t fractionScale = 1;
+            for (int k = fractionDigits; k < scalePow10; ++k)
+                fractionScale *= 10;
+            std::uint64_t scaled = 0;
+            if (!__builtin_mul_overflow(whole, scale, &scaled)
+                && !__builtin_add_overflow(scaled, fraction * fractionScale, &scaled)
+                && scaled <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+                return static_cast<std::int64_t>(scaled);
+        }
+    }
     while (!text.empty() && isSpace(text.front()))
         text.remove_prefix(1);
     while (!text.empty() && isSpace(text.back()))

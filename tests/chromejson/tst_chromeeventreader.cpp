@@ -144,6 +144,13 @@ void TestChromeEventReader::microsToNs_data()
     QTest::newRow("overflow") << "99999999999999999999" << false << qint64(0);
     QTest::newRow("huge exponent") << "1e400" << false << qint64(0);
     QTest::newRow("bare exponent") << "1e" << false << qint64(0);
+    // Edges of the plain-digits fast path.
+    QTest::newRow("largest ns") << "9223372036854775.807" << true << qint64(9223372036854775807LL);
+    QTest::newRow("one past largest") << "9223372036854775.808" << false << qint64(0);
+    QTest::newRow("19 digits times 1000") << "9999999999999999999" << false << qint64(0);
+    QTest::newRow("leading zeros") << "007.5" << true << qint64(7500);
+    QTest::newRow("trailing point") << "12." << true << qint64(12000);
+    QTest::newRow("fourth decimal rounds") << "1.0005" << true << qint64(1001);
 }
 void TestChromeEventReader::microsToNs()
 {
