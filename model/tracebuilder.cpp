@@ -10,6 +10,37 @@
 namespace timesink::model {
 
 namespace {
+
+// Sorts [first, last) stably by merging its ascending runs bottom-up: linear for data that is a few sorted runs
+// (the usual shape of trace columns); data that is mostly unordered goes to std::stable_sort instead of merging
+// thousands of tiny runs.
+template <typename It, typename Less>
+void sortRuns(It first, It last, Less less)
+{
+    const auto n = static_cast<std::size_t>(std::distance(first, last));
+    std::vector<It> runs {first};
+    for (It i = first; i != last && std::next(i) != last; ++i) {
+        if (less(*std::next(i), *i)) {
+            runs.push_back(std::next(i));
+            if (runs.size() > 64 && runs.size() > n / 16) {
+                std::stable_sort(first, last, less);
+                return;
+            }
+        }
+    }
+    runs.push_back(last);
+    while (runs.size() > 2) {
+        std::vector<It> merged {runs.front()};
+        for (std::size_t r = 0; r + 2 < runs.size(); r += 2) {
+            std::inplace_merge(runs[r], runs[r + 1], runs[r + 2], less);
+            merged.push_back(runs[r + 2]);
+        }
+        if (runs.size() % 2 == 0)
+            merged.push_back(runs.back()); // an odd run out waits for the next pass
+        runs = std::move(merged);
+    }
+}
+
 constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
 constexpr std::size_t kMaxDepth = std::numeric_limits<std::uint16_t>::max();
 
@@ -144,7 +175,8 @@ void TraceBuilder::finalizeTrack(Track& t, std::vector<std::uint32_t>& oldToNew)
     if (!sorted) {
         std::vector<std::uint32_t> order(n);
         std::iota(order.begin(), order.end(), 0U);
-        std::stable_sort(order.begin(), order.end(), [&t](std::uint32_t a, std::uint32_t b) {
+        // Usually a few sorted runs (a parent written after its children, a step marker at the end).
+        sortRuns(order.begin(), order.end(), [&t](std::uint32_t a, std::uint32_t b) {
             if (t.m_ts[a] != t.m_ts[b])
                 return t.m_ts[a] < t.m_ts[b];
             return t.m_dur[a] > t.m_dur[b];
@@ -285,33 +317,6 @@ void TraceBuilder::finalizeTrack(Track& t, std::vector<std::uint32_t>& oldToNew)
         d.shrink_to_fit();
 }
 
-namespace {
-
-// Sorts [first, last) by merging its ascending runs bottom-up: linear for data that is already a few sorted runs,
-// and never worse than a merge sort. Stable.
-template <typename It, typename Less>
-void sortRuns(It first, It last, Less less)
-{
-    std::vector<It> runs {first};
-    for (It i = first; i != last && std::next(i) != last; ++i) {
-        if (less(*std::next(i), *i))
-            runs.push_back(std::next(i));
-    }
-    runs.push_back(last);
-    while (runs.size() > 2) {
-        std::vector<It> merged {runs.front()};
-        for (std::size_t r = 0; r + 2 < runs.size(); r += 2) {
-            std::inplace_merge(runs[r], runs[r + 1], runs[r + 2], less);
-            merged.push_back(runs[r + 2]);
-        }
-        if (runs.size() % 2 == 0)
-            merged.push_back(runs.back()); // an odd run out waits for the next pass
-        runs = std::move(merged);
-    }
-}
-
-} // namespace
-
 TracePtr TraceBuilder::finalize()
 {
     Trace& trace = *m_trace;
@@ -365,7 +370,9 @@ TracePtr TraceBuilder::finalize()
     if (unresolved > 0)
         warn("flow_unresolved", "flow events whose start or end lies on no slice were dropped", unresolved);
     std::erase_if(trace.m_flows, [](const Flow& f) { return !f.from.isValid() || !f.to.isValid(); });
-    std::sort(trace.m_flows.begin(), trace.m_flows.end(), [](const Flow& a, const Flow& b) {
+    // Flows arrive in runs by source thread; a stable order also makes "the first of two identical flows" (kept
+    // by unique below) the first one added.
+    sortRuns(trace.m_flows.begin(), trace.m_flows.end(), [](const Flow& a, const Flow& b) {
         return a.from != b.from ? a.from < b.from : a.to < b.to;
     });
     trace.m_flows.erase(std::unique(trace.m_flows.begin(), trace.m_flows.end(),

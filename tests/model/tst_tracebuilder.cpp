@@ -234,6 +234,50 @@ private Q_SLOTS:
         QVERIFY(near.finalize()->warnings().empty());
     }
 
+    void sortsRunsAndShuffledInputAlike()
+    {
+        // The same 20000 slices added in three ascending runs (merged) and shuffled (the stable_sort fallback) must
+        // come out identically ordered, identical slices in the order they were added (told apart by name).
+        std::vector<std::pair<TimeNs, int>> slices; // (ts, id)
+        for (int i = 0; i < 20000; ++i)
+            slices.emplace_back(TimeNs(i / 2) * 10, i); // pairs of identical ts and dur
+        auto build = [&](const std::vector<std::pair<TimeNs, int>>& order) {
+            TraceBuilder b;
+            const TrackId gpu = b.deviceStream(0, 1);
+            for (const auto& [ts, id] : order)
+                b.slice(gpu, SliceCategory::Kernel, std::to_string(id), ts, 5);
+            TracePtr t = b.finalize();
+            std::vector<std::string> names;
+            for (std::uint32_t i = 0; i < t->track(gpu).size(); ++i)
+                names.push_back(nameOf(*t, gpu, i));
+            return names;
+        };
+        std::vector<std::pair<TimeNs, int>> runs;
+        for (int r = 0; r < 3; ++r)
+            for (std::size_t i = static_cast<std::size_t>(r); i < slices.size(); i += 3)
+                runs.push_back(slices[i]);
+        std::vector<std::pair<TimeNs, int>> shuffled = slices;
+        std::uint64_t seed = 99;
+        for (std::size_t i = shuffled.size(); i > 1; --i) {
+            seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+            std::swap(shuffled[i - 1], shuffled[(seed >> 33) % i]);
+        }
+        for (const auto* order : {&runs, &shuffled}) {
+            std::vector<std::size_t> addedAt(slices.size());
+            for (std::size_t k = 0; k < order->size(); ++k)
+                addedAt[static_cast<std::size_t>((*order)[k].second)] = k;
+            const auto names = build(*order);
+            QCOMPARE(names.size(), slices.size());
+            for (std::size_t i = 0; i + 1 < names.size(); ++i) {
+                const int a = std::stoi(names[i]);
+                const int b = std::stoi(names[i + 1]);
+                QVERIFY(a / 2 <= b / 2); // by time
+                if (a / 2 == b / 2) // identical slices: in the order they were added
+                    QVERIFY(addedAt[static_cast<std::size_t>(a)] < addedAt[static_cast<std::size_t>(b)]);
+            }
+        }
+    }
+
     void cursorLookupsMatchBinarySearch()
     {
         // Nested slices three deep with gaps, zero-length slices and equal starts; every time in the span looked
