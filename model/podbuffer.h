@@ -57,6 +57,10 @@ public:
     T& operator[](std::size_t i) { return m_data[i]; }
     const T& operator[](std::size_t i) const { return m_data[i]; }
     T& back() { return m_data[m_size - 1]; }
+    T* begin() { return m_data; }
+    T* end() { return m_data + m_size; }
+    const T* begin() const { return m_data; }
+    const T* end() const { return m_data + m_size; }
 
     void append(const T* values, std::size_t count)
     {

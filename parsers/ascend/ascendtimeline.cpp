@@ -380,8 +380,8 @@ template <typename Fn>
 void AscendTimeline::forEachFlow(Fn&& fn, bool release)
 {
     for (FlowBucket& bucket : m_flowBuckets) {
-        const std::vector<FlowEvent>& starts = bucket.starts;
-        const std::vector<FlowEvent>& ends = bucket.ends;
+        const model::PodBuffer<FlowEvent>& starts = bucket.starts;
+        const model::PodBuffer<FlowEvent>& ends = bucket.ends;
         std::size_t s = 0;
         std::size_t f = 0;
         while (s < starts.size() || f < ends.size()) {
@@ -412,8 +412,8 @@ void AscendTimeline::forEachFlow(Fn&& fn, bool release)
                 fn(std::as_const(flow));
         }
         if (release) {
-            bucket.starts = {};
-            bucket.ends = {};
+            bucket.starts = model::PodBuffer<FlowEvent>();
+            bucket.ends = model::PodBuffer<FlowEvent>();
         }
     }
 }
@@ -863,8 +863,7 @@ void AscendTimeline::finish()
     m_argPool.clear();
     m_argPool.shrink_to_fit();
     m_keptCounters.clear();
-    m_pythonOps.clear();
-    m_pythonOps.shrink_to_fit();
+    m_pythonOps = model::PodBuffer<HostCall>();
     m_cannCalls.clear();
     m_cannCalls.shrink_to_fit();
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/podbuffer.h"
 #include "model/tracebuilder.h"
 #include "parsers/ascendcsv/ascendcsvtables.h"
 #include "parsers/chromejson/chromeeventreader.h"
@@ -201,7 +202,7 @@ private:
         model::TimeNs ts = 0;
         model::TimeNs dur = 0;
     };
-    std::vector<HostCall> m_pythonOps;
+    model::PodBuffer<HostCall> m_pythonOps;
     std::vector<HostCall> m_cannCalls; // only the APIs that say a copy's direction or that it is synchronous
     /// Whether a CANN API name says a copy's direction or is the synchronous aclrtMemcpy, by name id (-1: not
     /// yet known).
@@ -239,8 +240,8 @@ private:
     {
         model::StringId cat;
         std::string_view catText; // the pool's copy
-        std::vector<FlowEvent> starts;
-        std::vector<FlowEvent> ends;
+        model::PodBuffer<FlowEvent> starts; // on realloc: millions of events grow without copies
+        model::PodBuffer<FlowEvent> ends;
     };
     static FlowId flowId(model::TraceBuilder& b, std::string_view id);
     FlowBucket& flowBucket(std::string_view cat);
