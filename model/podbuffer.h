@@ -78,7 +78,18 @@ public:
         std::memcpy(static_cast<void*>(m_data + m_size), values, count * sizeof(T));
         m_size += count;
     }
-    void push_back(const T& value) { append(&value, 1); }
+    void push_back(const T& value)
+    {
+        const T copy = value; // `value` may live in this buffer, which the reallocation below moves
+        if (m_size == m_capacity)
+            reallocate(std::max(m_capacity * 2, std::size_t(16)));
+        m_data[m_size++] = copy;
+    }
+    void reserve(std::size_t capacity)
+    {
+        if (capacity > m_capacity)
+            reallocate(capacity);
+    }
     void clear() { m_size = 0; }
     void shrinkToFit()
     {

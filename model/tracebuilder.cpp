@@ -44,10 +44,10 @@ void sortRuns(It first, It last, Less less)
 constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
 constexpr std::size_t kMaxDepth = std::numeric_limits<std::uint16_t>::max();
 
-template <typename T>
-void permute(std::vector<T>& column, const std::vector<std::uint32_t>& order)
+template <typename Column> // PodBuffer or std::vector
+void permute(Column& column, const std::vector<std::uint32_t>& order)
 {
-    std::vector<T> sorted;
+    Column sorted;
     sorted.reserve(column.size());
     for (std::uint32_t i : order)
         sorted.push_back(column[i]);
@@ -306,13 +306,13 @@ void TraceBuilder::finalizeTrack(Track& t, std::vector<std::uint32_t>& oldToNew)
         t.m_end = any ? std::max(t.m_end, t.m_counterTs.back()) : t.m_counterTs.back();
     }
 
-    t.m_ts.shrink_to_fit();
-    t.m_dur.shrink_to_fit();
-    t.m_name.shrink_to_fit();
-    t.m_rawCategory.shrink_to_fit();
-    t.m_args.shrink_to_fit();
-    t.m_category.shrink_to_fit();
-    t.m_flags.shrink_to_fit();
+    t.m_ts.shrinkToFit();
+    t.m_dur.shrinkToFit();
+    t.m_name.shrinkToFit();
+    t.m_rawCategory.shrinkToFit();
+    t.m_args.shrinkToFit();
+    t.m_category.shrinkToFit();
+    t.m_flags.shrinkToFit();
     for (auto& d : t.m_byDepth)
         d.shrink_to_fit();
 }
@@ -366,7 +366,7 @@ TracePtr TraceBuilder::finalize()
         }
         trace.m_flows.push_back(Flow {SliceRef {p.fromTrack, src}, SliceRef {p.toTrack, dst}, p.kind});
     }
-    m_flowsAt = {};
+    m_flowsAt = PodBuffer<PendingFlowAt>();
     if (unresolved > 0)
         warn("flow_unresolved", "flow events whose start or end lies on no slice were dropped", unresolved);
     std::erase_if(trace.m_flows, [](const Flow& f) { return !f.from.isValid() || !f.to.isValid(); });

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/podbuffer.h"
 #include "model/trace.h"
 
 #include <map>
@@ -132,7 +133,7 @@ private:
     static constexpr TimeNs kDisjointClockGapNs = 86'400'000'000'000;
 
     std::unique_ptr<Trace> m_trace;
-    std::vector<PendingFlowAt> m_flowsAt;
+    PodBuffer<PendingFlowAt> m_flowsAt; // millions for torch_npu traces: grows without copies
     std::map<std::string, std::size_t, std::less<>> m_warningIndex;
     std::size_t m_sliceCount = 0;
 };

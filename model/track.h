@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/podbuffer.h"
 #include "model/types.h"
 
 #include <span>
@@ -63,8 +64,8 @@ public:
         return static_cast<HostMemoryKind>((m_flags[i] & SliceFlags::kMemoryMask) >> SliceFlags::kMemoryShift);
     }
 
-    [[nodiscard]] std::span<const TimeNs> timestamps() const { return m_ts; }
-    [[nodiscard]] std::span<const TimeNs> durations() const { return m_dur; }
+    [[nodiscard]] std::span<const TimeNs> timestamps() const { return {m_ts.data(), m_ts.size()}; }
+    [[nodiscard]] std::span<const TimeNs> durations() const { return {m_dur.data(), m_dur.size()}; }
 
     /// Number of depth levels (0 when the track has no slices).
     [[nodiscard]] std::size_t depthCount() const { return m_byDepth.size(); }
@@ -106,15 +107,15 @@ public:
 
 private:
     friend class TraceBuilder;
-    std::vector<TimeNs> m_ts;
-    std::vector<TimeNs> m_dur;
-    std::vector<StringId> m_name;
-    std::vector<StringId> m_rawCategory;
+    PodBuffer<TimeNs> m_ts;
+    PodBuffer<TimeNs> m_dur;
+    PodBuffer<StringId> m_name;
+    PodBuffer<StringId> m_rawCategory;
     std::vector<std::uint32_t> m_parent;
-    std::vector<std::uint32_t> m_args;
+    PodBuffer<std::uint32_t> m_args;
     std::vector<std::uint16_t> m_depth;
-    std::vector<std::uint8_t> m_category;
-    std::vector<std::uint8_t> m_flags;
+    PodBuffer<std::uint8_t> m_category;
+    PodBuffer<std::uint8_t> m_flags;
     std::vector<std::vector<std::uint32_t>> m_byDepth;
     std::vector<std::vector<std::vector<SummaryBucket>>> m_summaries; // [depth][level][bucket]
     std::vector<TimeNs> m_counterTs;
