@@ -9,7 +9,6 @@
 #include <array>
 #include <functional>
 #include <limits>
-#include <span>
 #include <tuple>
 #include <unordered_set>
 
