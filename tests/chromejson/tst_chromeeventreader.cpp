@@ -107,6 +107,18 @@ public:
     }
 };
 
+// Reads `path` with default options into `sink`; false (with the error printed) when the read fails.
+bool readAll(const std::string& path, EventCollector& sink)
+{
+    ImportOptions options;
+    ProgressSink progress;
+    ChromeEventReader reader(path, options, progress);
+    const ChromeReadResult r = reader.read(sink);
+    if (!r.ok())
+        qWarning("%s", r.error.c_str());
+    return r.ok();
+}
+
 // Strings with braces, brackets, quotes and escapes in keys and values: the places a naive cutter gets wrong.
 const char* const kTricky = R"({"schemaVersion": 1, "odd\"key": "va}l]ue\\", "nested": {"a": [1, {"b": "}"}]},
  "traceEvents": [
@@ -309,12 +321,8 @@ void TestChromeEventReader::readerKeepsGoodEventsAroundBadOnes()
                            R"({"ph":"X" "name":"broken"},)"
                            R"({"ph":1,"name":{},"cat":[],"pid":{},"tid":true,"ts":"x","dur":[],"args":5},)"
                            R"({"ph":"X","name":"b","ts":2,"dur":1,"pid":1,"tid":1,"args":{"d":1.25,"b":false,"z":null,"j":[1,[2]]}}])";
-    ImportOptions options;
-    ProgressSink progress;
-    ChromeEventReader reader(path, options, progress);
     EventCollector sink;
-    const ChromeReadResult r = reader.read(sink);
-    QVERIFY2(r.ok(), r.error.c_str());
+    QVERIFY(readAll(path, sink));
     QCOMPARE(sink.log, std::string("X name=a cat= pid=1# tid=1# ts=1000 dur=1000\n"
                                    "? name= cat= pid= tid= ts=- dur=- bad\n"
                                    "X name=b cat= pid=1# tid=1# ts=2000 dur=1000 d:d1.25 b:false z:null j:j[1,[2]]\n"));
@@ -341,12 +349,8 @@ void TestChromeEventReader::readerStringTimesAndIds()
                         << R"({"ph":"f","id":"40004631069296951295","pid":1,"tid":2,"ts":"1736408883700059.821"},)"
                         << (withBadEvent ? R"({"ph":"X" "name":"broken"},)" : "")
                         << R"({"ph":"X","name":"k","pid":1,"tid":2,"ts":"12.5","dur":"3"}])";
-    ImportOptions options;
-    ProgressSink progress;
-    ChromeEventReader reader(path, options, progress);
     EventCollector sink;
-    const ChromeReadResult r = reader.read(sink);
-    QVERIFY2(r.ok(), r.error.c_str());
+    QVERIFY(readAll(path, sink));
     QCOMPARE(sink.log, std::string("f name= cat= pid=1# tid=2# ts=1736408883700059821 dur=- id=40004631069296951295 bp=e\n"
                                    "f name= cat= pid=1# tid=2# ts=1736408883700059821 dur=- id=40004631069296951295\n"
                                    "X name=k cat= pid=1# tid=2# ts=12500 dur=3000\n"));
