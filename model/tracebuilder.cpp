@@ -3,9 +3,12 @@
 
 #include <algorithm>
 #include <array>
+#include <functional>
 #include <limits>
 #include <numeric>
 #include <string>
+#include <system_error>
+#include <thread>
 
 namespace timesink::model {
 
@@ -338,34 +341,64 @@ TracePtr TraceBuilder::finalize()
         f.from = mapRef(f.from);
         f.to = mapRef(f.to);
     }
-    std::uint64_t unresolved = 0;
-    // Flow ends arrive roughly in time order per track: cursors turn each lookup into a few steps.
-    std::vector<Track::Cursor> fromCursors(trace.m_tracks.size());
-    std::vector<Track::Cursor> toCursors(trace.m_tracks.size());
-    for (const PendingFlowAt& p : m_flowsAt) {
-        if (!p.fromTrack.isValid() || !p.toTrack.isValid() || p.fromTrack.value >= trace.m_tracks.size()
-            || p.toTrack.value >= trace.m_tracks.size()) {
-            ++unresolved;
-            continue;
+    // Binding reads only the finalized tracks and is independent per flow. Flow ends arrive roughly in time order
+    // per track, so cursors make each lookup a few steps; large batches (torch_npu: two flows per device task) are
+    // split over a few threads with cursors of their own and joined in order, which gives exactly what one pass
+    // gives.
+    auto bindRange = [&](std::size_t begin, std::size_t end, std::vector<Flow>& out, std::uint64_t& unbound) {
+        std::vector<Track::Cursor> fromCursors(trace.m_tracks.size());
+        std::vector<Track::Cursor> toCursors(trace.m_tracks.size());
+        for (std::size_t i = begin; i < end; ++i) {
+            const PendingFlowAt& p = m_flowsAt[i];
+            if (!p.fromTrack.isValid() || !p.toTrack.isValid() || p.fromTrack.value >= trace.m_tracks.size()
+                || p.toTrack.value >= trace.m_tracks.size()) {
+                ++unbound;
+                continue;
+            }
+            const Track& from = trace.m_tracks[p.fromTrack.value];
+            const Track& to = trace.m_tracks[p.toTrack.value];
+            const SliceIndex src = from.sliceAt(p.fromTs, fromCursors[p.fromTrack.value]);
+            SliceIndex dst;
+            if (p.bindEnclosing) {
+                dst = to.sliceAt(p.toTs, toCursors[p.toTrack.value]);
+            } else if (to.depthCount() > 0) {
+                const auto& top = to.slicesAtDepth(0);
+                auto it = std::partition_point(top.begin(), top.end(),
+                                               [&](std::uint32_t k) { return to.ts(k) < p.toTs; });
+                if (it != top.end())
+                    dst = SliceIndex(*it);
+            }
+            if (!src.isValid() || !dst.isValid()) {
+                ++unbound;
+                continue;
+            }
+            out.push_back(Flow {SliceRef {p.fromTrack, src}, SliceRef {p.toTrack, dst}, p.kind});
         }
-        const Track& from = trace.m_tracks[p.fromTrack.value];
-        const Track& to = trace.m_tracks[p.toTrack.value];
-        const SliceIndex src = from.sliceAt(p.fromTs, fromCursors[p.fromTrack.value]);
-        SliceIndex dst;
-        if (p.bindEnclosing) {
-            dst = to.sliceAt(p.toTs, toCursors[p.toTrack.value]);
-        } else if (to.depthCount() > 0) {
-            const auto& top = to.slicesAtDepth(0);
-            auto it = std::partition_point(top.begin(), top.end(), [&](std::uint32_t i) { return to.ts(i) < p.toTs; });
-            if (it != top.end())
-                dst = SliceIndex(*it);
+    };
+    const std::size_t pending = m_flowsAt.size();
+    constexpr std::size_t kFlowsPerThread = 250000;
+    const std::size_t parts = std::clamp<std::size_t>(
+        std::min<std::size_t>(pending / kFlowsPerThread, std::max(1U, std::thread::hardware_concurrency())), 1, 4);
+    std::vector<std::vector<Flow>> bound(parts);
+    std::vector<std::uint64_t> unbound(parts, 0);
+    std::vector<std::thread> workers;
+    for (std::size_t w = 1; w < parts; ++w) {
+        const std::size_t begin = pending * w / parts;
+        const std::size_t end = pending * (w + 1) / parts;
+        try {
+            workers.emplace_back(bindRange, begin, end, std::ref(bound[w]), std::ref(unbound[w]));
+        } catch (const std::system_error&) {
+            bindRange(begin, end, bound[w], unbound[w]); // no thread to be had: do it here
         }
-        if (!src.isValid() || !dst.isValid()) {
-            ++unresolved;
-            continue;
-        }
-        trace.m_flows.push_back(Flow {SliceRef {p.fromTrack, src}, SliceRef {p.toTrack, dst}, p.kind});
     }
+    bindRange(0, pending / parts, trace.m_flows, unbound[0]);
+    for (std::thread& t : workers)
+        t.join();
+    for (std::size_t w = 1; w < parts; ++w)
+        trace.m_flows.insert(trace.m_flows.end(), bound[w].begin(), bound[w].end());
+    std::uint64_t unresolved = 0;
+    for (const std::uint64_t n : unbound)
+        unresolved += n;
     m_flowsAt = PodBuffer<PendingFlowAt>();
     if (unresolved > 0)
         warn("flow_unresolved", "flow events whose start or end lies on no slice were dropped", unresolved);

@@ -278,6 +278,34 @@ private Q_SLOTS:
         }
     }
 
+    void manyTimeAddressedFlowsBindInOrder()
+    {
+        // Enough flows for finalize to bind them on several threads: every flow must land on the slices that
+        // enclose its ends, in the order added, and the ones that hit no slice are counted once.
+        constexpr int kLaunches = 600000;
+        TraceBuilder b;
+        const TrackId host = b.hostThread();
+        const TrackId gpu = b.deviceStream(0, 1);
+        for (int i = 0; i < kLaunches; ++i) {
+            b.slice(host, SliceCategory::RuntimeApi, "launch", TimeNs(i) * 100, 10);
+            b.slice(gpu, SliceCategory::Kernel, "k", TimeNs(i) * 100 + 50, 20);
+        }
+        for (int i = 0; i < kLaunches; ++i) // inside the launch, inside the kernel
+            b.addFlowAt(host, TimeNs(i) * 100 + 5, gpu, TimeNs(i) * 100 + 60, FlowKind::Launch, true);
+        b.addFlowAt(host, 95, gpu, 60, FlowKind::Launch, true); // starts in a gap: unresolved
+        TracePtr t = b.finalize();
+        QCOMPARE(t->flows().size(), std::size_t(kLaunches));
+        for (int i = 0; i < kLaunches; i += 9973) {
+            const Flow& f = t->flows()[static_cast<std::size_t>(i)];
+            QCOMPARE(f.from.index.value, std::uint32_t(i));
+            QCOMPARE(f.to.index.value, std::uint32_t(i));
+            QCOMPARE(t->flowsTo(f.to), (std::vector<std::uint32_t> {std::uint32_t(i)}));
+        }
+        QCOMPARE(t->warnings().size(), std::size_t(1));
+        QCOMPARE(t->warnings()[0].kind, std::string("flow_unresolved"));
+        QCOMPARE(t->warnings()[0].count, std::uint64_t(1));
+    }
+
     void cursorLookupsMatchBinarySearch()
     {
         // Nested slices three deep with gaps, zero-length slices and equal starts; every time in the span looked
