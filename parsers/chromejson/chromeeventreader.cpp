@@ -688,7 +688,7 @@ ChromeReadResult ChromeEventReader::read(ChromeEventSink& sink)
     unsigned workers = m_options.threads;
     if (workers == 0) {
         const unsigned hw = std::max(1U, std::thread::hardware_concurrency());
-        workers = std::clamp(hw > 1 ? hw - 1 : 1U, 1U, 8U);
+        workers = std::clamp(hw, 1U, 8U);
     }
     Pipeline pipe(std::max<std::size_t>(1, m_batchBytes), workers);
     ChromeJsonScanner scanner(pipe, m_options.maxEventBytes);
