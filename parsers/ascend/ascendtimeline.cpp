@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <functional>
 #include <limits>
 #include <tuple>
@@ -44,6 +45,53 @@ bool isOverlapLane(std::string_view name)
         || name == "Free";
 }
 
+/// Interns through a small direct-mapped cache in front of the string pool. Names, categories and arg values
+/// repeat from event to event ("aten::conv2d", "cpu_op", "ACL_OP", "AI_CORE"), so most lookups cost a cheap
+/// hash of the ends and one compare instead of hashing the whole string and probing the pool's table. Slots
+/// point at the pool's own copies, which never move.
+class InternCache
+{
+public:
+    explicit InternCache(model::TraceBuilder& b)
+        : m_b(b)
+    {
+    }
+    StringId operator()(std::string_view s)
+    {
+        if (s.empty())
+            return {};
+        if (s.size() > 96)
+            return m_b.intern(s); // long text is rarely repeated: straight to the pool
+        Slot& slot = m_slots[index(s)];
+        if (slot.text.size() == s.size() && slot.text == s)
+            return slot.id;
+        slot.id = m_b.intern(s);
+        slot.text = m_b.str(slot.id);
+        return slot.id;
+    }
+
+private:
+    static std::size_t index(std::string_view s)
+    {
+        std::uint64_t head = 0;
+        std::uint64_t tail = 0;
+        std::memcpy(&head, s.data(), std::min<std::size_t>(8, s.size()));
+        if (s.size() > 8)
+            std::memcpy(&tail, s.data() + s.size() - 8, 8);
+        std::uint64_t h = (head * 0x9E3779B97F4A7C15ULL) ^ (tail * 0xC2B2AE3D27D4EB4FULL) ^ s.size();
+        h ^= h >> 29;
+        return static_cast<std::size_t>(h * 0xBF58476D1CE4E5B9ULL >> (64 - kBits));
+    }
+    static constexpr unsigned kBits = 10;
+    struct Slot
+    {
+        std::string_view text;
+        StringId id;
+    };
+    model::TraceBuilder& m_b;
+    std::array<Slot, std::size_t(1) << kBits> m_slots {};
+};
+
 } // namespace
 
 class AscendTimelineSink : public chromejson::ChromeEventSink
@@ -52,6 +100,7 @@ public:
     AscendTimelineSink(AscendTimeline& t, ProgressSink& progress)
         : m_t(t)
         , m_progress(progress)
+        , m_intern(t.m_b)
     {
     }
 
@@ -112,8 +161,8 @@ private:
         p.dur = e.hasDur ? e.dur : 0;
         p.pid = pid;
         p.tid = tid;
-        p.name = b.intern(e.name);
-        p.cat = b.intern(e.cat);
+        p.name = m_intern(e.name);
+        p.cat = m_intern(e.cat);
         m_args.clear();
         for (const ChromeArg& a : e.args) {
             const KeyInfo& info = keyInfo(a.key);
@@ -129,7 +178,7 @@ private:
                 break;
             case ChromeArg::Kind::String:
             case ChromeArg::Kind::Json:
-                m_args.push_back(Arg {key, ArgValue::fromString(b.intern(a.text))});
+                m_args.push_back(Arg {key, ArgValue::fromString(m_intern(a.text))});
                 break;
             case ChromeArg::Kind::Null:
                 break;
@@ -201,8 +250,9 @@ private:
         }
         AscendTimeline::FlowBucket& bucket = m_t.flowBucket(e.cat);
         const bool start = e.ph == 's';
+        const AscendTimeline::FlowId id = AscendTimeline::flowId(m_t.m_b, e.id);
         (start ? bucket.starts : bucket.ends)
-            .push_back(AscendTimeline::FlowEvent {AscendTimeline::flowId(m_t.m_b, e.id), e.ts, m_t.threadIndex(pid, tid),
+            .push_back(AscendTimeline::FlowEvent {id.hi, id.lo, e.ts, m_t.threadIndex(pid, tid), id.digits,
                                                   start || e.bp == "e"});
     }
 
@@ -222,12 +272,13 @@ private:
             m_series += " (";
             m_series += a.key;
             m_series += ')';
-            m_t.acceptCounter(AscendTimeline::PendingCounter {pid, e.ts, m_t.m_b.intern(m_series), v});
+            m_t.acceptCounter(AscendTimeline::PendingCounter {pid, e.ts, m_intern(m_series), v});
         }
     }
 
     AscendTimeline& m_t;
     ProgressSink& m_progress;
+    InternCache m_intern;
     std::vector<Arg> m_args;
     std::string m_series;
 };
@@ -322,7 +373,8 @@ AscendTimeline::FlowId AscendTimeline::flowId(model::TraceBuilder& b, std::strin
     const bool numeric = !id.empty() && id.size() <= 38
         && std::all_of(id.begin(), id.end(), [](char c) { return c >= '0' && c <= '9'; });
     if (!numeric) {
-        key.text = b.intern(id);
+        key.lo = b.intern(id).value;
+        key.digits = kTextId;
         return key;
     }
     // Up to 19 digits fit in 64 bits; longer ids (HostToDevice's 20-digit ones) combine two 64-bit halves.
@@ -344,7 +396,7 @@ AscendTimeline::FlowId AscendTimeline::flowId(model::TraceBuilder& b, std::strin
         key.hi = static_cast<std::uint64_t>(v >> 64);
         key.lo = static_cast<std::uint64_t>(v);
     }
-    key.digits = static_cast<std::uint32_t>(id.size());
+    key.digits = static_cast<std::uint8_t>(id.size());
     return key;
 }
 
@@ -363,8 +415,8 @@ AscendTimeline::FlowBucket& AscendTimeline::flowBucket(std::string_view cat)
 
 void AscendTimeline::sortFlows()
 {
-    static_assert(sizeof(FlowEvent) <= 40, "a 1 GB trace holds millions of flow events: keep them small");
-    auto byId = [](const FlowEvent& a, const FlowEvent& b) { return a.id < b.id; };
+    static_assert(sizeof(FlowEvent) <= 32, "a 1 GB trace holds millions of flow events: keep them small");
+    auto byId = [](const FlowEvent& a, const FlowEvent& b) { return a.id() < b.id(); };
     std::sort(m_flowBuckets.begin(), m_flowBuckets.end(),
               [](const FlowBucket& a, const FlowBucket& b) { return a.cat < b.cat; });
     for (FlowBucket& bucket : m_flowBuckets) {
@@ -384,13 +436,13 @@ void AscendTimeline::forEachFlow(Fn&& fn, bool release)
         std::size_t s = 0;
         std::size_t f = 0;
         while (s < starts.size() || f < ends.size()) {
-            const FlowId id = s == starts.size() ? ends[f].id
-                : f == ends.size()               ? starts[s].id
-                                                 : std::min(starts[s].id, ends[f].id);
+            const FlowId id = s == starts.size() ? ends[f].id()
+                : f == ends.size()               ? starts[s].id()
+                                                 : std::min(starts[s].id(), ends[f].id());
             PendingFlow flow;
             flow.cat = bucket.cat;
             const FlowEvent* start = nullptr;
-            for (; s < starts.size() && starts[s].id == id; ++s)
+            for (; s < starts.size() && starts[s].id() == id; ++s)
                 start = &starts[s];
             if (start) {
                 flow.hasStart = true;
@@ -398,7 +450,7 @@ void AscendTimeline::forEachFlow(Fn&& fn, bool release)
                 flow.fromTs = start->ts;
             }
             bool ended = false;
-            for (; f < ends.size() && ends[f].id == id; ++f) {
+            for (; f < ends.size() && ends[f].id() == id; ++f) {
                 PendingFlow p = flow;
                 p.hasEnd = true;
                 p.toThread = ends[f].thread;
