@@ -2,6 +2,7 @@
 #include "model/tracebuilder.h"
 
 #include <algorithm>
+#include <atomic>
 #include <array>
 #include <functional>
 #include <limits>
@@ -42,6 +43,36 @@ void sortRuns(It first, It last, Less less)
             merged.push_back(runs.back()); // an odd run out waits for the next pass
         runs = std::move(merged);
     }
+}
+
+// Runs fn(i) for every i in [0, n) on up to `threads` threads, this one included, each taking the next index from
+// a shared counter. Without threads to be had it all runs here. fn must only touch what index i owns.
+template <typename Fn>
+void forEachOnThreads(std::size_t n, std::size_t threads, Fn&& fn)
+{
+    std::atomic<std::size_t> next {0};
+    auto work = [&] {
+        for (std::size_t i = next.fetch_add(1); i < n; i = next.fetch_add(1))
+            fn(i);
+    };
+    std::vector<std::thread> pool;
+    for (std::size_t t = 1; t < std::min(threads, n); ++t) {
+        try {
+            pool.emplace_back(work);
+        } catch (const std::system_error&) {
+            break;
+        }
+    }
+    work();
+    for (std::thread& t : pool)
+        t.join();
+}
+
+// Threads finalize may use: a few, and only for work big enough to pay for starting them.
+std::size_t finalizeThreads(std::size_t items, std::size_t perThread)
+{
+    const std::size_t hw = std::max(1U, std::thread::hardware_concurrency());
+    return std::clamp<std::size_t>(std::min(items / perThread, hw), 1, 4);
 }
 
 constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
@@ -324,8 +355,17 @@ TracePtr TraceBuilder::finalize()
 {
     Trace& trace = *m_trace;
     std::vector<std::vector<std::uint32_t>> remap(trace.m_tracks.size());
-    for (std::size_t i = 0; i < trace.m_tracks.size(); ++i)
-        finalizeTrack(trace.m_tracks[i], remap[i]);
+    // Tracks are independent: the largest first, shared over a few threads when there is enough to sort.
+    {
+        std::vector<std::size_t> bySize(trace.m_tracks.size());
+        std::iota(bySize.begin(), bySize.end(), std::size_t(0));
+        std::sort(bySize.begin(), bySize.end(), [&](std::size_t a, std::size_t b) {
+            return trace.m_tracks[a].m_ts.size() > trace.m_tracks[b].m_ts.size();
+        });
+        forEachOnThreads(bySize.size(), finalizeThreads(m_sliceCount, 500000), [&](std::size_t k) {
+            finalizeTrack(trace.m_tracks[bySize[k]], remap[bySize[k]]);
+        });
+    }
 
     auto mapRef = [&](SliceRef r) -> SliceRef {
         if (!r.isValid() || r.track.value >= remap.size())
@@ -376,26 +416,14 @@ TracePtr TraceBuilder::finalize()
         }
     };
     const std::size_t pending = m_flowsAt.size();
-    constexpr std::size_t kFlowsPerThread = 250000;
-    const std::size_t parts = std::clamp<std::size_t>(
-        std::min<std::size_t>(pending / kFlowsPerThread, std::max(1U, std::thread::hardware_concurrency())), 1, 4);
+    const std::size_t parts = finalizeThreads(pending, 250000);
     std::vector<std::vector<Flow>> bound(parts);
     std::vector<std::uint64_t> unbound(parts, 0);
-    std::vector<std::thread> workers;
-    for (std::size_t w = 1; w < parts; ++w) {
-        const std::size_t begin = pending * w / parts;
-        const std::size_t end = pending * (w + 1) / parts;
-        try {
-            workers.emplace_back(bindRange, begin, end, std::ref(bound[w]), std::ref(unbound[w]));
-        } catch (const std::system_error&) {
-            bindRange(begin, end, bound[w], unbound[w]); // no thread to be had: do it here
-        }
-    }
-    bindRange(0, pending / parts, trace.m_flows, unbound[0]);
-    for (std::thread& t : workers)
-        t.join();
-    for (std::size_t w = 1; w < parts; ++w)
-        trace.m_flows.insert(trace.m_flows.end(), bound[w].begin(), bound[w].end());
+    forEachOnThreads(parts, parts, [&](std::size_t w) {
+        bindRange(pending * w / parts, pending * (w + 1) / parts, bound[w], unbound[w]);
+    });
+    for (const std::vector<Flow>& part : bound)
+        trace.m_flows.insert(trace.m_flows.end(), part.begin(), part.end());
     std::uint64_t unresolved = 0;
     for (const std::uint64_t n : unbound)
         unresolved += n;
