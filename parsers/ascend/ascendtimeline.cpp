@@ -134,6 +134,8 @@ public:
         m_t.m_b.warn(kind, message, count);
     }
     [[nodiscard]] bool cancelled() const override { return m_progress.cancelled(); }
+    /// Flows pair by category and id; their names ("HostToDevice40004631069290000000") are never read.
+    [[nodiscard]] bool needsFlowNames() const override { return false; }
 
 private:
     void onMetadata(const ChromeEvent& e, std::int64_t pid, std::int64_t tid)
@@ -308,14 +310,18 @@ std::size_t AscendTimeline::PairHash::operator()(const std::pair<std::int64_t, s
 
 std::uint32_t AscendTimeline::threadIndex(std::int64_t pid, std::int64_t tid)
 {
+    // Flow events alternate between a few threads (framework op, CANN call, device stream): a handful of
+    // recent answers saves the hash lookup almost every time.
     const auto key = std::make_pair(pid, tid);
-    if (m_lastThreadIndex != std::numeric_limits<std::uint32_t>::max() && key == m_lastThread)
-        return m_lastThreadIndex;
+    for (const RecentThread& r : m_recentThreads) {
+        if (r.index != kNoThread && r.key == key)
+            return r.index;
+    }
     auto [it, inserted] = m_threadIndex.emplace(key, static_cast<std::uint32_t>(m_threads.size()));
     if (inserted)
         m_threads.push_back(key);
-    m_lastThread = key;
-    m_lastThreadIndex = it->second;
+    m_recentThreads[m_nextRecent] = RecentThread {key, it->second};
+    m_nextRecent = (m_nextRecent + 1) % m_recentThreads.size();
     return it->second;
 }
 

@@ -6,6 +6,7 @@
 #include "parsers/ascendcsv/ascendcsvtables.h"
 #include "parsers/chromejson/chromeeventreader.h"
 
+#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <limits>
@@ -191,8 +192,14 @@ private:
     };
     std::vector<std::pair<std::int64_t, std::int64_t>> m_threads;
     std::unordered_map<std::pair<std::int64_t, std::int64_t>, std::uint32_t, PairHash> m_threadIndex;
-    std::pair<std::int64_t, std::int64_t> m_lastThread;
-    std::uint32_t m_lastThreadIndex = std::numeric_limits<std::uint32_t>::max();
+    static constexpr std::uint32_t kNoThread = std::numeric_limits<std::uint32_t>::max();
+    struct RecentThread
+    {
+        std::pair<std::int64_t, std::int64_t> key;
+        std::uint32_t index = kNoThread;
+    };
+    std::array<RecentThread, 4> m_recentThreads {};
+    std::size_t m_nextRecent = 0;
 
     /// Framework ops (lane Python, cat cpu_op) and CANN calls, to name what launched a host↔device copy.
     struct HostCall

@@ -165,7 +165,7 @@ struct Batch
 
 // Decodes one event object. `keep` makes a string outlive the parser's buffer when needed (slow path).
 template <typename Keep>
-simdjson::error_code decodeEvent(od::object obj, ChromeEvent& ev, Batch& b, Keep&& keep)
+simdjson::error_code decodeEvent(od::object obj, ChromeEvent& ev, Batch& b, Keep&& keep, bool flowNames)
 {
     const auto argBegin = static_cast<std::uint32_t>(b.args.size());
     for (auto fieldResult : obj) {
@@ -177,6 +177,8 @@ simdjson::error_code decodeEvent(od::object obj, ChromeEvent& ev, Batch& b, Keep
             return err;
         if (key.size() > 4)
             continue; // unknown keys (tts, tdur, bind_id, …) are skipped by the iterator
+        if (!flowNames && (ev.ph == 's' || ev.ph == 'f' || ev.ph == 't') && is(key, "name"))
+            continue; // the sink does not read flow names
         od::value val = field.value();
         od::json_type type;
         if (auto err = val.type().get(type))
@@ -410,7 +412,7 @@ std::string describeBadFields(std::uint32_t mask)
 
 // Parses a whole batch as one JSON array (one simdjson pass); falls back to event-by-event parsing when the
 // batch holds a malformed event, so one bad event costs only itself.
-void parseBatch(Batch& b)
+void parseBatch(Batch& b, bool flowNames)
 {
     b.events.clear();
     b.args.clear();
@@ -435,7 +437,7 @@ void parseBatch(Batch& b)
                         break;
                     }
                     // Decoded in place: an event is ~150 bytes, and batches hold tens of thousands.
-                    if (decodeEvent(obj, b.events.emplace_back(), b, noCopy)) {
+                    if (decodeEvent(obj, b.events.emplace_back(), b, noCopy, flowNames)) {
                         fast = false;
                         break;
                     }
@@ -469,7 +471,7 @@ void parseBatch(Batch& b)
             if (!err)
                 err = doc.get_object().get(obj);
             if (!err)
-                err = decodeEvent(obj, ev, b, copy);
+                err = decodeEvent(obj, ev, b, copy, flowNames);
             if (err) {
                 b.args.resize(argsBefore);
                 if (b.argRanges.size() > b.events.size())
@@ -496,8 +498,9 @@ void parseBatch(Batch& b)
 class Pipeline final : public ChromeJsonScanner::Handler
 {
 public:
-    Pipeline(std::size_t batchBytes, unsigned workers)
+    Pipeline(std::size_t batchBytes, unsigned workers, bool flowNames)
         : m_batchBytes(batchBytes)
+        , m_flowNames(flowNames)
         , m_maxInFlight(workers * 2 + 2)
     {
     }
@@ -581,7 +584,7 @@ public:
                 b = m_toParse.front();
                 m_toParse.pop_front();
             }
-            parseBatch(*b);
+            parseBatch(*b, m_flowNames);
             {
                 std::lock_guard lock(m_mutex);
                 b->parsed = true;
@@ -645,6 +648,7 @@ private:
     }
 
     std::size_t m_batchBytes;
+    bool m_flowNames;
     std::size_t m_maxInFlight;
     std::uint64_t m_fileBytes = 0;
     std::unique_ptr<Batch> m_current;
@@ -688,7 +692,7 @@ ChromeReadResult ChromeEventReader::read(ChromeEventSink& sink)
         const unsigned hw = std::max(1U, std::thread::hardware_concurrency());
         workers = std::clamp(hw, 1U, 8U);
     }
-    Pipeline pipe(std::max<std::size_t>(1, m_batchBytes), workers);
+    Pipeline pipe(std::max<std::size_t>(1, m_batchBytes), workers, sink.needsFlowNames());
     ChromeJsonScanner scanner(pipe, m_options.maxEventBytes);
 
     // The reader thread's findings, published with the End batch.

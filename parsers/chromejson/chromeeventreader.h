@@ -96,6 +96,9 @@ public:
     virtual void onWarning(std::string_view kind, std::string_view message, std::uint64_t count) = 0;
     /// Polled between batches; true stops the read with ImportErrorKind::Cancelled.
     [[nodiscard]] virtual bool cancelled() const { return false; }
+    /// False when the sink never reads the `name` of flow events (`ph` s/f/t): the decoder then skips them when
+    /// `ph` comes first, as every writer puts it. torch_npu names each of its millions of flows uniquely.
+    [[nodiscard]] virtual bool needsFlowNames() const { return true; }
 };
 
 /// Outcome of a read. Fatal errors (cannot open, not JSON, not a Chrome trace) set errorKind/error with the

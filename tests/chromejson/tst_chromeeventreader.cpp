@@ -30,6 +30,7 @@ private Q_SLOTS:
     void readerKeepsGoodEventsAroundBadOnes();
     void readerStringTimesAndIds_data();
     void readerStringTimesAndIds();
+    void readerSkipsFlowNamesWhenAsked();
 };
 
 namespace {
@@ -354,6 +355,27 @@ void TestChromeEventReader::readerStringTimesAndIds()
     QCOMPARE(sink.log, std::string("f name= cat= pid=1# tid=2# ts=1736408883700059821 dur=- id=40004631069296951295 bp=e\n"
                                    "f name= cat= pid=1# tid=2# ts=1736408883700059821 dur=- id=40004631069296951295\n"
                                    "X name=k cat= pid=1# tid=2# ts=12500 dur=3000\n"));
+}
+
+void TestChromeEventReader::readerSkipsFlowNamesWhenAsked()
+{
+    // A sink that never reads flow names lets the decoder skip them (when "ph" comes first); every other field
+    // and every other event keeps its name.
+    class NoFlowNames : public EventCollector
+    {
+    public:
+        [[nodiscard]] bool needsFlowNames() const override { return false; }
+    };
+    QTemporaryDir dir;
+    const std::string path = dir.filePath(QStringLiteral("t.json")).toStdString();
+    std::ofstream(path) << R"([{"ph":"s","name":"HostToDevice1","cat":"HostToDevice","id":"1","pid":1,"tid":2,"ts":"1.0"},)"
+                        << R"({"name":"late ph keeps it","ph":"f","id":"1","pid":1,"tid":3,"ts":"2.0","bp":"e"},)"
+                        << R"({"ph":"X","name":"k","pid":1,"tid":3,"ts":"2.0","dur":1}])";
+    NoFlowNames sink;
+    QVERIFY(readAll(path, sink));
+    QCOMPARE(sink.log, std::string("s name= cat=HostToDevice pid=1# tid=2# ts=1000 dur=- id=1\n"
+                                   "f name=late ph keeps it cat= pid=1# tid=3# ts=2000 dur=- id=1 bp=e\n"
+                                   "X name=k cat= pid=1# tid=3# ts=2000 dur=1000\n"));
 }
 
 QTEST_APPLESS_MAIN(TestChromeEventReader)
