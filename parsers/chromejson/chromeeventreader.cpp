@@ -199,14 +199,11 @@ simdjson::error_code decodeEvent(od::object obj, ChromeEvent& ev, Batch& b, Keep
                 if (type == od::json_type::number) {
                     t = trimToken(val.raw_json_token());
                 } else if (type == od::json_type::string) {
-                    if (plainStringToken(val, t)) {
-                        t = keep(t);
-                    } else if (val.get_string().get(t)) {
+                    if (getString(val, t)) {
                         ev.badFields |= isTs ? kBadTs : kBadId;
                         continue;
-                    } else {
-                        t = keep(t);
                     }
+                    t = keep(t);
                 } else if (!isTs && type == od::json_type::object) {
                     od::object o;
                     if (val.get_object().get(o) || o.raw_json().get(t))
@@ -276,7 +273,7 @@ simdjson::error_code decodeEvent(od::object obj, ChromeEvent& ev, Batch& b, Keep
                 std::string_view t;
                 if (type == od::json_type::number) {
                     t = trimToken(val.raw_json_token());
-                } else if (type != od::json_type::string || val.get_string().get(t)) {
+                } else if (type != od::json_type::string || getString(val, t)) {
                     ev.badFields |= kBadDur;
                     continue;
                 }
