@@ -167,8 +167,7 @@ private:
         p.cat = m_intern(e.cat);
         m_args.clear();
         for (const ChromeArg& a : e.args) {
-            const KeyInfo& info = keyInfo(a.key);
-            const model::StringId key = info.id;
+            const model::StringId key = m_intern(a.key);
             switch (a.kind) {
             case ChromeArg::Kind::Int:
             case ChromeArg::Kind::Bool:
@@ -185,7 +184,7 @@ private:
             case ChromeArg::Kind::Null:
                 break;
             }
-            switch (info.role) {
+            switch (keyRole(key)) {
             case KeyRole::TaskType:
                 if (a.kind == ChromeArg::Kind::String)
                     p.taskType = StringId(m_args.back().value.s); // the value just interned
@@ -200,48 +199,37 @@ private:
                 p.hasHcclArgs = true;
                 break;
             case KeyRole::None:
+            case KeyRole::Unknown: // never returned by keyRole()
                 break;
             }
         }
         m_t.accept(p, m_args);
     }
 
-    /// What an args key means to the importer. Keys repeat on every event, so each distinct key is interned and
-    /// classified once and found again through a small direct-mapped cache (one compare instead of a hash-map
-    /// lookup and up to eight string compares per arg).
-    enum class KeyRole : std::uint8_t { None, TaskType, Level, PerEventId, Hccl };
-    struct KeyInfo
+    /// What an args key means to the importer, by the key's string id: each distinct key is classified once (keys
+    /// repeat on every event), then it is a table lookup instead of up to eight string compares per arg.
+    enum class KeyRole : std::uint8_t { Unknown, None, TaskType, Level, PerEventId, Hccl };
+    KeyRole keyRole(StringId key)
     {
-        std::string text;
-        StringId id;
-        KeyRole role = KeyRole::None;
-        bool used = false;
-    };
-    const KeyInfo& keyInfo(std::string_view key)
-    {
-        std::size_t h = key.size();
-        if (!key.empty())
-            h = h * 131 + static_cast<unsigned char>(key.front()) * 31 + static_cast<unsigned char>(key[key.size() / 2]) * 7
-                + static_cast<unsigned char>(key.back());
-        KeyInfo& slot = m_keyCache[h % m_keyCache.size()];
-        if (slot.used && slot.text == key)
-            return slot;
-        slot.used = true;
-        slot.text.assign(key);
-        slot.id = m_t.m_b.intern(key);
-        if (key == "Task Type")
-            slot.role = KeyRole::TaskType;
-        else if (key == "level")
-            slot.role = KeyRole::Level;
-        else if (key == "connection_id" || key == "Sequence number" || key == "Python id")
-            slot.role = KeyRole::PerEventId;
-        else if (key == "task type" || key == "transport type" || key == "alg_type")
-            slot.role = KeyRole::Hccl;
-        else
-            slot.role = KeyRole::None;
-        return slot;
+        if (key.value >= m_keyRoles.size())
+            m_keyRoles.resize(std::max<std::size_t>(key.value + 1, m_keyRoles.size() * 2), KeyRole::Unknown);
+        KeyRole& role = m_keyRoles[key.value];
+        if (role == KeyRole::Unknown) {
+            const std::string_view k = m_t.m_b.str(key);
+            if (k == "Task Type")
+                role = KeyRole::TaskType;
+            else if (k == "level")
+                role = KeyRole::Level;
+            else if (k == "connection_id" || k == "Sequence number" || k == "Python id")
+                role = KeyRole::PerEventId;
+            else if (k == "task type" || k == "transport type" || k == "alg_type")
+                role = KeyRole::Hccl;
+            else
+                role = KeyRole::None;
+        }
+        return role;
     }
-    std::array<KeyInfo, 64> m_keyCache;
+    std::vector<KeyRole> m_keyRoles;
 
     void onFlow(const ChromeEvent& e, std::int64_t pid, std::int64_t tid)
     {
