@@ -21,8 +21,8 @@ mkdir -p "$bundle/ASCEND_PROFILER_OUTPUT"
 mb() { awk -v b="$(stat -L -c %s "$1")" 'BEGIN { printf "%.1f", b / 1048576 }'; }
 seconds() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
 
-# run INPUT SIZE_FILE → "wall cpu rssMB events" (events = slices + flows + counter samples is not printed by
-# `info`, so slices + flows: the records the importer turned into model objects)
+# run INPUT → "wall cpu rssMB records", records = slices + flows as `info` prints them (the model objects the
+# importer made; `info` does not print counter samples)
 run() {
     local out t0 t1
     out=$(mktemp)
