@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The analyses on real profiler output (../shared/fixtures). Expected numbers were worked out
+// The analyses on real profiler output (tests/data). Expected numbers were worked out
 // independently with a few lines of Python over the fixture files; the scripts are quoted per test.
 #include "analysis/pass.h"
 #include "report/reportjson.h"
@@ -51,7 +51,7 @@ private Q_SLOTS:
     //     activation in ID order (all convs are fused ConvExSwish or plain Conv before Concat/Add…).
     void rknnToolkit2TransposeOnCpu()
     {
-        LOAD_OR_SKIP(trace, std::string("rknn/toolkit2_2.3.2_rk3588_eval_perf_layers_yolov8n_640.txt"));
+        LOAD_FIXTURE(trace, std::string("rknn/toolkit2_2.3.2_rk3588_eval_perf_layers_yolov8n_640.txt"));
         const AnalysisResult r = analyzeDefault(*trace);
         const auto fb = ofKind(r, "cpu_fallback");
         QCOMPARE(fb.size(), std::size_t(1));
@@ -67,7 +67,7 @@ private Q_SLOTS:
     // Same script on the rknpu2 1.6.0 table: the CPU rows are 1 InputOperator and 9 OutputOperator only.
     void rknpu2OnlyIoOperatorsOnCpu()
     {
-        LOAD_OR_SKIP(trace, std::string("rknn/rknpu2_1.6.0_rk3588_perf_detail_yolov8n_1920_singlecore.txt"));
+        LOAD_FIXTURE(trace, std::string("rknn/rknpu2_1.6.0_rk3588_perf_detail_yolov8n_1920_singlecore.txt"));
         const AnalysisResult r = analyzeDefault(*trace);
         QVERIFY(ofKind(r, "cpu_fallback").empty());
         QVERIFY(ofKind(r, "unfused_chain").empty());
@@ -79,7 +79,7 @@ private Q_SLOTS:
     //     both inside ProfilerStep#1 [1704161511420289.011, +14091.97 µs).
     void torchNpu2023AiCpuTasks()
     {
-        LOAD_OR_SKIP(trace, std::string("torch_npu/mstt_advisor_ut_2023"));
+        LOAD_FIXTURE(trace, std::string("torch_npu/mstt_advisor_ut_2023"));
         const AnalysisResult r = analyzeDefault(*trace);
         const auto fb = ofKind(r, "cpu_fallback");
         auto lostFor = [&](std::string_view op) -> TimeNs {
@@ -104,7 +104,7 @@ private Q_SLOTS:
     //   conv_bn 22 chains, BN time 267625 µs (ResNet-18: 9 + 11 per step).
     void legacyCpuResnet18()
     {
-        LOAD_OR_SKIP(trace, std::string("torch/torch_cpu_legacy_resnet18_train_2steps.json"));
+        LOAD_FIXTURE(trace, std::string("torch/torch_cpu_legacy_resnet18_train_2steps.json"));
         const AnalysisResult r = analyzeDefault(*trace);
         QCOMPARE(r.analysedNs, TimeNs((2149111 - 344 + 4267965 - 2149191) * 1000LL));
         const auto dl = ofKind(r, "dataloader_starvation");
@@ -156,7 +156,7 @@ private Q_SLOTS:
     void everyFixture()
     {
         QFETCH(QString, path);
-        LOAD_OR_SKIP(trace, path.toStdString());
+        LOAD_FIXTURE(trace, path.toStdString());
         const AnalysisResult r = analyzeDefault(*trace);
         QVERIFY(!r.cancelled);
         QVERIFY(r.analysedNs >= 0);

@@ -69,7 +69,7 @@ private slots:
     void initTestCase()
     {
         if (!std::filesystem::exists(std::filesystem::path(TIMESINK_FIXTURES_DIR) / "SOURCES.md"))
-            QFAIL("fixtures not found; set TIMESINK_FIXTURES");
+            QFAIL("fixtures not found in tests/data");
     }
 
     void importsWithIndependentCounts_data()

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Comparisons of real profiler output (../shared/fixtures) through the registered importers.
+// Comparisons of real profiler output (tests/data) through the registered importers.
 // Expected operator times were worked out independently with Python over the fixture files; each
 // test quotes its script.
 #include "analysis/compare.h"
@@ -76,8 +76,8 @@ class TestCompareFixtures : public QObject
 private Q_SLOTS:
     void gpuVersusNpu()
     {
-        LOAD_OR_SKIP(gpu, kKineto);
-        LOAD_OR_SKIP(npu, kAscendL1);
+        LOAD_FIXTURE(gpu, kKineto);
+        LOAD_FIXTURE(npu, kAscendL1);
         const Compared c = compareWithFindings(*gpu, *npu);
         const analysis::CompareResult& r = c.result;
         // 6 ProfilerSteps (#1009-#1014) against one (#50): the first of each is compared.
@@ -131,8 +131,8 @@ private Q_SLOTS:
 
     void npuVersusNpu()
     {
-        LOAD_OR_SKIP(level0, kAscendL0);
-        LOAD_OR_SKIP(level1, kAscendL1);
+        LOAD_FIXTURE(level0, kAscendL0);
+        LOAD_FIXTURE(level1, kAscendL1);
         const analysis::CompareResult r = compareWithFindings(*level0, *level1).result;
         QCOMPARE(r.steps.size(), std::size_t(1));
         QCOMPARE(r.steps[0].baselineNumber, std::int64_t(50));
@@ -144,8 +144,8 @@ private Q_SLOTS:
 
     void gpuVersusGpu()
     {
-        LOAD_OR_SKIP(a100, kKineto);
-        LOAD_OR_SKIP(v100, kKinetoV100);
+        LOAD_FIXTURE(a100, kKineto);
+        LOAD_FIXTURE(v100, kKinetoV100);
         analysis::CompareOptions options;
         std::string error;
         // ProfilerStep#1010-#1012 of the A100 run against the V100 run's #103-#105.
@@ -163,8 +163,8 @@ private Q_SLOTS:
 
     void rknnVersusRknn()
     {
-        LOAD_OR_SKIP(big, kRknn16);
-        LOAD_OR_SKIP(small, kRknn232);
+        LOAD_FIXTURE(big, kRknn16);
+        LOAD_FIXTURE(small, kRknn232);
         const analysis::CompareResult r = compareWithFindings(*big, *small).result;
         QCOMPARE(r.steps.size(), std::size_t(1));
         QVERIFY(r.baseline.deviceTimed);
@@ -184,8 +184,8 @@ private Q_SLOTS:
 
     void hostOnlyAgainstGpu()
     {
-        LOAD_OR_SKIP(cpu, "torch/hta_cpu_only_rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz");
-        LOAD_OR_SKIP(gpu, kKineto);
+        LOAD_FIXTURE(cpu, "torch/hta_cpu_only_rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz");
+        LOAD_FIXTURE(gpu, kKineto);
         const analysis::CompareResult r = compareWithFindings(*cpu, *gpu).result;
         QVERIFY(!r.baseline.deviceTimed);
         QVERIFY(r.candidate.deviceTimed);
