@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/pass.h"
 
+#include "analysis/communicationpass.h"
 #include "analysis/copyhotspotpass.h"
 #include "analysis/cpufallbackpass.h"
 #include "analysis/dataloaderstarvationpass.h"
@@ -22,6 +23,7 @@ const std::vector<std::unique_ptr<Pass>>& passRegistry()
         passes.push_back(std::make_unique<CopyHotspotPass>());
         passes.push_back(std::make_unique<CpuFallbackPass>());
         passes.push_back(std::make_unique<UnfusedChainPass>());
+        passes.push_back(std::make_unique<CommunicationPass>());
         return passes;
     }();
     return registry;
