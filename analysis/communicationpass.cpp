@@ -31,6 +31,10 @@ std::string communicationRecommendation(bool hccl, bool waitKnown, model::TimeNs
                    "(`register_comm_hook(None, default_hooks.fp16_compress_hook)` or PowerSGD). Check the "
                    "interconnect NCCL chose with `NCCL_DEBUG=INFO` (NVLink/InfiniBand vs. PCIe/sockets).";
     }
+    if (!waitKnown && job)
+        return "Waiting cannot be told from transfer here: point-to-point send/recv (pipeline parallelism) is not "
+               "aligned across ranks and the traces have no wait tasks. "
+            + transfer;
     if (!waitKnown)
         return "The waiting part of these collectives is only known across ranks: run `timesink-cli job` over all "
                "ranks to split waiting from transfer. "

@@ -328,8 +328,9 @@ JobResult analyzeJob(std::vector<RankSummary> input, const JobOptions& options)
         const TimeNs transfer = exposed - wait;
         const TimeNs ownWait = std::max<TimeNs>(0, wait - stragglerTotal);
         f.title = "Exposed communication on " + std::to_string(commRanks) + " of " + std::to_string(job.ranks.size())
-            + " ranks: " + formatMs(exposed) + " (" + formatMs(wait) + " waiting, " + formatMs(transfer)
-            + " transfer)";
+            + " ranks: " + formatMs(exposed)
+            + (anyTasks || anyAligned ? " (" + formatMs(wait) + " waiting, " + formatMs(transfer) + " transfer)"
+                                      : " (waiting not measurable)");
         f.details.push_back({"backend", backend});
         f.details.push_back({"ranks", static_cast<std::int64_t>(commRanks)});
         f.details.push_back({"exposed_ns", exposed});

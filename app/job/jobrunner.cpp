@@ -90,7 +90,16 @@ bool isJobFolder(const fs::path& path)
     std::error_code ec;
     if (!fs::is_directory(path, ec) || isRunFolderName(path.filename().string()))
         return false;
-    return rankEntries(path).size() >= 2;
+    // Stricter than `job` itself: a folder of one run's several JSON files (msprof timeline/) must still open as
+    // that run. Ranks show as run folders, files named after their rank, or per-rank reports.
+    std::size_t ranks = 0;
+    for (const fs::path& e : rankEntries(path)) {
+        std::string name = e.filename().string();
+        std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+        if (fs::is_directory(e, ec) || name.find("rank") != std::string::npos || report::looksLikeReportJson(e))
+            ++ranks;
+    }
+    return ranks >= 2;
 }
 
 bool collectJobInputs(const std::vector<fs::path>& paths, std::vector<JobInput>& out, std::string& error)

@@ -28,7 +28,8 @@ struct JobInput
 /// False with `error` naming the path when a path does not exist or a folder holds no rank.
 bool collectJobInputs(const std::vector<std::filesystem::path>& paths, std::vector<JobInput>& out, std::string& error);
 
-/// True when `path` is a folder that holds several ranks (what File → Open offers to open as a job).
+/// True when `path` is a folder that holds several ranks: two or more `*_ascend_pt`/`PROF_*` folders, trace files
+/// whose name says "rank", or rank reports (opening such a folder in the viewer shows the job overview).
 bool isJobFolder(const std::filesystem::path& path);
 
 struct JobRunOptions
