@@ -253,17 +253,25 @@ void JobOverview::setJob(analysis::JobResult job)
 {
     m_job = std::move(job);
     const double lost = m_job.rankTimeNs > 0 ? double(m_job.lostNs) / double(m_job.rankTimeNs) : 0.0;
-    QString headline = tr("%n rank(s)", nullptr, int(m_job.ranks.size()));
+    QString headline = m_job.ranks.size() == 1 ? tr("1 rank") : tr("%1 ranks").arg(m_job.ranks.size());
     if (m_job.worldSize > 0)
         headline += tr(" of %1").arg(m_job.worldSize);
-    headline += tr(", %n step(s); lost %1 of %2 rank-time (%3%)", nullptr, int(m_job.steps.size()))
-                    .arg(TimeFormat::formatDuration(m_job.lostNs), TimeFormat::formatDuration(m_job.rankTimeNs))
-                    .arg(lost * 100.0, 0, 'f', 1);
+    headline += (m_job.steps.size() == 1 ? tr(", 1 step") : tr(", %1 steps").arg(m_job.steps.size()))
+        + tr("; lost %1 of %2 rank-time (%3%)")
+              .arg(TimeFormat::formatDuration(m_job.lostNs), TimeFormat::formatDuration(m_job.rankTimeNs))
+              .arg(lost * 100.0, 0, 'f', 1);
     for (const std::string& w : m_job.warnings)
         headline += QStringLiteral("\n") + tr("Warning: %1").arg(QString::fromStdString(w));
     m_headline->setText(headline);
     m_heatMap->setJob(&m_job);
     m_heatMap->resize(m_heatMap->sizeHint());
+    // Room for the whole map up to 60 % of the window; longer jobs scroll.
+    if (auto* splitter = qobject_cast<QSplitter*>(m_findings->parentWidget())) {
+        const int total = std::max(300, splitter->height());
+        const int map = std::min(m_heatMap->sizeHint().height() + 6, total * 3 / 5);
+        const int rest = std::max(100, total - map);
+        splitter->setSizes({map, rest * 2 / 5, rest * 3 / 5});
+    }
 
     m_findings->setRowCount(int(m_job.findings.size()));
     for (int i = 0; i < int(m_job.findings.size()); ++i) {

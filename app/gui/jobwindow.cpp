@@ -73,7 +73,7 @@ bool JobWindow::start(const QStringList& paths, QString& error)
         return app::runJob(inputs, options, cancel.get(), [done](std::size_t n, std::size_t) { done->store(n); });
     }));
     m_progressTimer->start();
-    m_status->setText(tr("Analysing %n rank(s)…", nullptr, int(m_total)));
+    m_status->setText(tr("Analysing %1 ranks…").arg(m_total));
     return true;
 }
 
@@ -87,8 +87,9 @@ void JobWindow::onFinished()
     for (const std::string& e : run.errors)
         errors << QString::fromStdString(e);
     m_overview->setJob(run.result);
-    m_status->setText(errors.isEmpty() ? tr("%n rank(s) analysed", nullptr, int(run.result.ranks.size()))
-                                       : tr("%n rank(s) could not be read: %1", nullptr, int(errors.size()))
+    m_status->setText(errors.isEmpty() ? tr("%1 ranks analysed").arg(run.result.ranks.size())
+                                       : tr("%1 of the ranks could not be read: %2")
+                                             .arg(errors.size())
                                              .arg(errors.join(QStringLiteral("; "))));
     emit jobReady(errors);
 }

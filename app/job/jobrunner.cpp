@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <fstream>
 #include <mutex>
 #include <thread>
 
@@ -31,6 +32,17 @@ bool isRankFileName(const std::string& name)
             return true;
     }
     return false;
+}
+
+bool isJobReport(const fs::path& path)
+{
+    if (path.extension() != ".json")
+        return false;
+    std::ifstream in(path, std::ios::binary);
+    std::string head(512, '\0');
+    in.read(head.data(), static_cast<std::streamsize>(head.size()));
+    head.resize(static_cast<std::size_t>(in.gcount()));
+    return head.find(report::kJobSchema) != std::string::npos;
 }
 
 // "rank-2" < "rank-10": runs of digits compare as numbers.
@@ -76,7 +88,8 @@ std::vector<fs::path> rankEntries(const fs::path& dir)
         const std::string name = e.path().filename().string();
         std::error_code sec;
         if (e.is_directory(sec) ? isRunFolderName(name) : (e.is_regular_file(sec) && isRankFileName(name)))
-            out.push_back(e.path());
+            if (!isJobReport(e.path())) // a job report written next to its ranks is not a rank
+                out.push_back(e.path());
     }
     std::sort(out.begin(), out.end(),
               [](const fs::path& a, const fs::path& b) { return naturalLess(a.filename().string(), b.filename().string()); });

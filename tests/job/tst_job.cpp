@@ -223,6 +223,15 @@ private Q_SLOTS:
         QCOMPARE(a["findings"][0]["kind"].get<std::string>(), std::string("straggler"));
         QVERIFY(comparable(a) == comparable(b));
         QVERIFY(b["ranks"][0]["source"].get<std::string>().find("rank-0.report.json") != std::string::npos);
+        // A job report written into the folder of its ranks is not taken for a rank next time.
+        const QString jobOut = m_dir.filePath(QStringLiteral("reports/job.json"));
+        QCOMPARE(runCli({QStringLiteral("job"), m_dir.filePath(QStringLiteral("reports")), QStringLiteral("-o"), jobOut})
+                     .exitCode,
+                 0);
+        const auto again = runCli({QStringLiteral("job"), m_dir.filePath(QStringLiteral("reports")),
+                                   QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(again.exitCode, 0);
+        QVERIFY(comparable(nlohmann::json::parse(again.out.constData())) == comparable(b));
         // Reports given one by one, in another order, give the same job.
         QStringList args {QStringLiteral("job"), QStringLiteral("--format"), QStringLiteral("json")};
         for (auto it = reports.rbegin(); it != reports.rend(); ++it)
