@@ -125,7 +125,7 @@ KernelTable readKernelTable(const std::filesystem::path& path)
     struct Cols
     {
         int step, device, model, stream, task, name, type, core, start, dur, wait, block, inShapes, inTypes,
-            outShapes;
+            inFormats, outShapes, outTypes, outFormats;
     } c {};
     t.error = readCsv(
         path, t.issues,
@@ -145,7 +145,10 @@ KernelTable readKernelTable(const std::filesystem::path& path)
             c.block = h.find({"Block Dim", "Block Num"});
             c.inShapes = h.find({"Input Shapes"});
             c.inTypes = h.find({"Input Data Types"});
+            c.inFormats = h.find({"Input Formats"});
             c.outShapes = h.find({"Output Shapes"});
+            c.outTypes = h.find({"Output Data Types"});
+            c.outFormats = h.find({"Output Formats"});
             std::vector<std::string_view> missing;
             if (c.name < 0)
                 missing.push_back("Name");
@@ -190,7 +193,13 @@ KernelTable readKernelTable(const std::filesystem::path& path)
             r.inputShapes = unquoteShapeCell(csvCell(row, c.inShapes));
             if (const auto v = csvCell(row, c.inTypes); !isNullCell(v))
                 r.inputDataTypes = std::string(trimCell(v));
+            if (const auto v = csvCell(row, c.inFormats); !isNullCell(v))
+                r.inputFormats = std::string(trimCell(v));
             r.outputShapes = unquoteShapeCell(csvCell(row, c.outShapes));
+            if (const auto v = csvCell(row, c.outTypes); !isNullCell(v))
+                r.outputDataTypes = std::string(trimCell(v));
+            if (const auto v = csvCell(row, c.outFormats); !isNullCell(v))
+                r.outputFormats = std::string(trimCell(v));
             t.rows.push_back(std::move(r));
         });
     return t;

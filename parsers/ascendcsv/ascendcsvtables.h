@@ -45,8 +45,11 @@ struct KernelRow
     std::optional<model::TimeNs> wait;
     std::int64_t blockDim = -1;
     std::string inputShapes; // the twice-quoted shape text with its outer quotes removed: 32,3,224,224;64
-    std::string inputDataTypes;
+    std::string inputDataTypes;   // FLOAT;FLOAT;INT64
+    std::string inputFormats;     // NC1HWC0;FRACTAL_Z;NCHW
     std::string outputShapes;
+    std::string outputDataTypes;  // FLOAT16
+    std::string outputFormats;    // NCHW
     std::uint64_t line = 0; // CSV line, for messages
 };
 
