@@ -61,6 +61,11 @@ PassOutput MemoryPressurePass::run(const model::Trace& trace, const AnalysisOpti
                                 "timeline to relate to the device";
         return out;
     }
+    const auto steps = trace.steps();
+    if (std::all_of(steps.begin(), steps.end(), [](const model::Step& s) { return s.synthetic; })) {
+        out.notAssessedReason = "the trace has no step markers, so allocations at start-up (model and optimizer state) cannot be told from allocations inside the training loop";
+        return out;
+    }
     const DeviceActivity activity = computeDeviceActivity(trace, options, cancel);
     if (activity.hostAllocator.empty() || cancel.cancelled())
         return out;

@@ -6,6 +6,7 @@
 #include "analysis/platform.h"
 #include "analysis/textformat.h"
 
+#include <algorithm>
 #include <limits>
 
 namespace timesink::analysis {
@@ -40,6 +41,11 @@ PassOutput OpCompilePass::run(const model::Trace& trace, const AnalysisOptions& 
     if (trace.metadata().syntheticTimestamps) {
         out.notAssessedReason = "timestamps were laid out by the importer, not measured, so there is no host "
                                 "timeline to relate to the device";
+        return out;
+    }
+    const auto steps = trace.steps();
+    if (std::all_of(steps.begin(), steps.end(), [](const model::Step& s) { return s.synthetic; })) {
+        out.notAssessedReason = "the trace has no step markers, so compile calls at start-up (first use of each operator) cannot be told from compiles inside the training loop";
         return out;
     }
     const DeviceActivity activity = computeDeviceActivity(trace, options, cancel);
