@@ -20,6 +20,27 @@ using model::SliceCategory;
 
 enum class Conversion : std::uint8_t { None, Format, Dtype, Layout };
 
+enum class Candidate : std::uint8_t { None, TransData, Cast, Transpose, NchwToNhwc, NhwcToNchw };
+
+// What an op type or task name says the task may be. "TransData", "trans_TransData_3" → TransData;
+// "Cast", "aclnnCast_CastAiCore_Cast" → Cast; "TransposeD" → Transpose (a conversion only if formats or
+// types change); "void cudnn::ops::nchwToNhwcKernel<…>" → NchwToNhwc.
+Candidate conversionCandidate(std::string_view text)
+{
+    const std::string type = normalizeOpType(text);
+    if (type == "transdata" || text.find("TransData") != std::string_view::npos)
+        return Candidate::TransData;
+    if (type == "cast" || text.ends_with("_Cast"))
+        return Candidate::Cast;
+    if (type == "transpose" || type == "transposed")
+        return Candidate::Transpose;
+    if (text.find("nchwToNhwc") != std::string_view::npos)
+        return Candidate::NchwToNhwc;
+    if (text.find("nhwcToNchw") != std::string_view::npos)
+        return Candidate::NhwcToNchw;
+    return Candidate::None;
+}
+
 struct Group
 {
     explicit Group(const StepClock& clock)
@@ -146,6 +167,21 @@ PassOutput ConversionPass::run(const model::Trace& trace, const AnalysisOptions&
     const StepClock clock(trace);
     CallSiteResolver sites(trace);
     const std::map<model::SliceRef, model::SliceRef> castKernels = explicitCastKernels(trace, sites);
+    OpTypeReader types(trace);
+    // Per op-type id (and per name id for tasks without an op type): what kind of conversion it could be.
+    std::vector<std::uint8_t> memo(trace.strings().size(), 0xff);
+    auto candidateOf = [&](model::StringId typeId, model::StringId nameId) {
+        auto classify = [&](model::StringId id) {
+            if (id.value >= memo.size())
+                return Candidate::None;
+            std::uint8_t& m = memo[id.value];
+            if (m == 0xff)
+                m = static_cast<std::uint8_t>(conversionCandidate(trace.str(id)));
+            return static_cast<Candidate>(m);
+        };
+        const Candidate byType = classify(typeId);
+        return byType != Candidate::None || typeId == nameId ? byType : classify(nameId);
+    };
     std::map<std::string, std::unique_ptr<Group>> groups;
     std::size_t seen = 0;
     for (const model::Track& t : trace.tracks()) {
@@ -158,30 +194,46 @@ PassOutput ConversionPass::run(const model::Trace& trace, const AnalysisOptions&
             if (c != SliceCategory::Kernel && c != SliceCategory::Other)
                 continue;
             const model::SliceRef ref {t.id, model::SliceIndex(i)};
+            // Candidates by op type (or name) first, memoised per string: arg lookups only for those.
+            const model::StringId typeId = types.opType(ref);
+            const Candidate cand = candidateOf(typeId, t.sliceName(i));
+            if (cand == Candidate::None && castKernels.empty())
+                continue;
             const std::string_view name = trace.str(t.sliceName(i));
-            const std::string_view opType = rawOpType(trace, ref);
-            const std::string type = normalizeOpType(opType);
-            const std::string_view inFormat = firstItem(textArg(trace, ref, "Input Formats"));
-            const std::string_view outFormat = firstItem(textArg(trace, ref, "Output Formats"));
-            const std::string_view inType = firstItem(textArg(trace, ref, "Input Data Types"));
-            const std::string_view outType = firstItem(textArg(trace, ref, "Output Data Types"));
+            const std::string_view opType = trace.str(typeId);
             Conversion kind = Conversion::None;
             std::string typeLabel(opType);
-            if (type == "transdata" || name.find("TransData") != std::string_view::npos) {
+            std::string_view inFormat, outFormat, inType, outType;
+            if (cand != Candidate::None) {
+                inFormat = firstItem(textArg(trace, ref, "Input Formats"));
+                outFormat = firstItem(textArg(trace, ref, "Output Formats"));
+                inType = firstItem(textArg(trace, ref, "Input Data Types"));
+                outType = firstItem(textArg(trace, ref, "Output Data Types"));
+            }
+            switch (cand) {
+            case Candidate::TransData:
                 kind = Conversion::Format;
                 typeLabel = "TransData";
-            } else if (type == "cast" || name.ends_with("_Cast")) {
+                break;
+            case Candidate::Cast:
                 kind = Conversion::Dtype;
                 typeLabel = "Cast";
-            } else if (type == "transpose" || type == "transposed") {
+                break;
+            case Candidate::Transpose:
                 if (!inFormat.empty() && !outFormat.empty() && inFormat != outFormat)
                     kind = Conversion::Format;
                 else if (!inType.empty() && !outType.empty() && inType != outType)
                     kind = Conversion::Dtype;
-            } else if (name.find("nchwToNhwc") != std::string_view::npos
-                       || name.find("nhwcToNchw") != std::string_view::npos) {
+                else
+                    continue;
+                break;
+            case Candidate::NchwToNhwc:
+            case Candidate::NhwcToNchw:
                 kind = Conversion::Layout;
-                typeLabel = name.find("nchwToNhwc") != std::string_view::npos ? "nchwToNhwcKernel" : "nhwcToNchwKernel";
+                typeLabel = cand == Candidate::NchwToNhwc ? "nchwToNhwcKernel" : "nhwcToNchwKernel";
+                break;
+            case Candidate::None:
+                break;
             }
             std::string op;
             if (kind == Conversion::None) {

@@ -9,6 +9,7 @@
 #include "analysis/textformat.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <map>
 
@@ -47,8 +48,10 @@ bool isMatmulOrConv(std::string_view opTypeLower, std::string_view nameLower, bo
     if (haveOpType)
         return has(opTypeLower, "matmul") || has(opTypeLower, "conv2d") || has(opTypeLower, "conv3d")
             || opTypeLower == "conv" || has(opTypeLower, "gemm");
-    return has(nameLower, "gemm") || has(nameLower, "conv") || has(nameLower, "fprop") || has(nameLower, "dgrad")
-        || has(nameLower, "wgrad");
+    // Not a bare "conv": elementwise kernels that "convert" dtypes would match.
+    return has(nameLower, "gemm") || has(nameLower, "convolve") || has(nameLower, "conv2d")
+        || has(nameLower, "conv3d") || has(nameLower, "fprop") || has(nameLower, "dgrad") || has(nameLower, "wgrad")
+        || has(nameLower, "winograd");
 }
 
 Precision fromDataType(std::string_view dtype)
@@ -119,6 +122,24 @@ PassOutput PrecisionPass::run(const model::Trace& trace, const AnalysisOptions& 
     const StepClock clock(trace);
     CallSiteResolver sites(trace);
     FindingAccumulator acc(clock);
+    OpTypeReader types(trace);
+    // Bit 0: matmul/conv; bits 1–2: the Precision the kernel name says. Two tables: an op type from the args is
+    // judged by op-type rules, a bare kernel name by kernel-name rules.
+    constexpr std::uint8_t kMatmulConv = 1;
+    std::array<std::vector<std::uint8_t>, 2> memo {std::vector<std::uint8_t>(trace.strings().size(), 0xff),
+                                                   std::vector<std::uint8_t>(trace.strings().size(), 0xff)};
+    auto classOf = [&](model::StringId id, bool isOpType) -> std::uint8_t {
+        if (id.value >= memo[0].size())
+            return 0;
+        std::uint8_t& m = memo[isOpType ? 1 : 0][id.value];
+        if (m == 0xff) {
+            const std::string text = lower(trace.str(id));
+            const bool mc = isOpType ? isMatmulOrConv(text, {}, true) : isMatmulOrConv({}, text, false);
+            const Precision named = isOpType ? Precision::Unknown : fromKernelName(text);
+            m = static_cast<std::uint8_t>((mc ? kMatmulConv : 0) | (static_cast<std::uint8_t>(named) << 1));
+        }
+        return m;
+    };
     model::TimeNs fp32Ns = 0;
     model::TimeNs reducedNs = 0;
     std::uint64_t reducedTasks = 0;
@@ -135,20 +156,20 @@ PassOutput PrecisionPass::run(const model::Trace& trace, const AnalysisOptions& 
             if (c != SliceCategory::Kernel && c != SliceCategory::Other)
                 continue;
             const model::SliceRef ref {t.id, model::SliceIndex(i)};
-            const std::string_view name = trace.str(t.sliceName(i));
-            const std::string_view opType = rawOpType(trace, ref);
-            const bool haveOpType = opType != name;
-            const std::string nameLower = lower(name);
-            if (!isMatmulOrConv(lower(opType), nameLower, haveOpType))
+            const model::StringId typeId = types.opType(ref);
+            const bool haveOpType = typeId != t.sliceName(i);
+            // Matmul/conv and the precision its name says, memoised per op-type / name string.
+            const std::uint8_t cls = classOf(typeId, haveOpType);
+            if ((cls & kMatmulConv) == 0)
                 continue;
             Precision p = Precision::Unknown;
             if (const model::ArgValue* v = trace.arg(ref, "Input Data Types");
                 v != nullptr && v->type == model::ArgValue::Type::String) {
-                const std::string_view types = trace.str(model::StringId(v->s));
-                p = fromDataType(types.substr(0, types.find(';')));
+                const std::string_view dtypes = trace.str(model::StringId(v->s));
+                p = fromDataType(dtypes.substr(0, dtypes.find(';')));
             }
             if (p == Precision::Unknown && !haveOpType)
-                p = fromKernelName(nameLower);
+                p = static_cast<Precision>(cls >> 1);
             if (p == Precision::Reduced) {
                 reducedNs += t.dur(i);
                 ++reducedTasks;

@@ -10,6 +10,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <array>
 
 using namespace timesink;
 using namespace timesink::analysis;
@@ -389,6 +390,43 @@ private Q_SLOTS:
         }
     }
 
+    // Copy advice. Step [0,10000), no compute. HtoD [100,600) of 32×3×224×224 float32 (19 267 584 bytes; the
+    // copy has no size arg, so the shape decides) from aten::to: uint8 would save three quarters, 14 450 688 bytes. A DtoH [1000,1100) from
+    // loss.item() at train.py(42) (a Python frame around aten::item, inside a torch/ frame that is skipped).
+    void copyHotspotAdvice()
+    {
+        TraceBuilder b;
+        b.metadata().format = "kineto";
+        const auto host = b.hostThread();
+        const auto copyEngine = b.deviceStream(0, 8, model::DeviceKind::Gpu, model::TrackRole::DeviceCopy);
+        b.step(host, 1, 0, 10000);
+        const std::array<Arg, 2> shapes {
+            Arg {b.intern("Input Dims"), ArgValue::fromString(b.intern("[[32, 3, 224, 224], [], [], []]"))},
+            Arg {b.intern("Input type"), ArgValue::fromString(b.intern("[\"float\", \"Scalar\", \"\", \"\"]"))}};
+        b.slice(host, SliceCategory::HostOp, "aten::to", 0, 90, shapes);
+        const auto htod = b.memcpy(copyEngine, model::MemcpyDirection::HostToDevice, model::HostMemoryKind::Pinned,
+                                   100, 500);
+        b.addFlow(b.slice(host, SliceCategory::RuntimeApi, "cudaMemcpyAsync", 10, 50), htod);
+        b.slice(host, SliceCategory::PythonFrame, "train.py(42): train_step", 900, 300);
+        b.slice(host, SliceCategory::PythonFrame, "torch/_tensor.py(1000): item", 905, 290);
+        b.slice(host, SliceCategory::HostOp, "aten::item", 910, 280);
+        const auto dtoh = b.memcpy(copyEngine, model::MemcpyDirection::DeviceToHost, model::HostMemoryKind::Pageable,
+                                   1000, 100);
+        b.addFlow(b.slice(host, SliceCategory::RuntimeApi, "cudaMemcpyAsync", 920, 200), dtoh);
+        const AnalysisResult r = run(*b.finalize());
+        const auto copies = ofKind(r, "copy_hotspot");
+        QCOMPARE(copies.size(), std::size_t(2));
+        QCOMPARE(detailOf(*copies[0], "direction"), std::string("htod"));
+        QCOMPARE(detailOf(*copies[0], "float32_image_copies"), std::string("1"));
+        QCOMPARE(detailOf(*copies[0], "image_shape"), std::string("32×3×224×224"));
+        QCOMPARE(detailOf(*copies[0], "uint8_saving_bytes"), std::string("14450688"));
+        QVERIFY(copies[0]->recommendation.find("send the images as uint8") != std::string::npos);
+        QVERIFY(copies[0]->recommendation.find("saving 14.5 MB") != std::string::npos);
+        QCOMPARE(detailOf(*copies[1], "direction"), std::string("dtoh"));
+        QCOMPARE(detailOf(*copies[1], "python_lines"), std::string("train.py(42): train_step ×1"));
+        QVERIFY(copies[1]->recommendation.find("asked for at train.py(42): train_step") != std::string::npos);
+    }
+
     // python3 /tmp verify (quoted): trace_view.json, times rounded to ns, the step ProfilerStep#50;
     //   compile = union of AscendCL@aclopCompileAndExecute spans → 19 calls, 14 049 230 ns;
     //   busy = union of all X events of the "Ascend Hardware" and "HCCL" processes;
@@ -425,6 +463,36 @@ private Q_SLOTS:
         QCOMPARE(detailOf(*conv[0], "op"), std::string("aten::convolution_backward"));
         QVERIFY(ofKind(r, "precision").empty());
         QVERIFY(ofKind(r, "memory_pressure").empty());
+        // The ImageNet batch goes to the NPU as float32 (aten::to, Input Dims 32,3,224,224, Input type float):
+        // uint8 would save 32·3·224·224·3 = 14 450 688 bytes.
+        const Finding* images = nullptr;
+        for (const Finding* f : ofKind(r, "copy_hotspot")) {
+            if (detailOf(*f, "direction") == "htod")
+                images = f;
+        }
+        QVERIFY(images != nullptr);
+        QCOMPARE(detailOf(*images, "float32_image_copies"), std::string("1"));
+        QCOMPARE(detailOf(*images, "image_shape"), std::string("32×3×224×224"));
+        QCOMPARE(detailOf(*images, "uint8_saving_bytes"), std::string("14450688"));
+        QVERIFY(images->recommendation.find("x.to('npu', non_blocking=True)") != std::string::npos);
+        // memory_record.csv → allocator counters. python3: rows with Component == "PTA": 381, max Total
+        // Allocated(MB) 1187.9814453125, max Total Reserved(MB) 1452.0, all on NPU:0.
+        const model::Track* allocated = nullptr;
+        const model::Track* reserved = nullptr;
+        for (const model::Track& t : trace->tracks()) {
+            if (t.role != model::TrackRole::Counter)
+                continue;
+            if (trace->str(t.name) == "NPU MEM PTA/Allocated (MB)")
+                allocated = &t;
+            if (trace->str(t.name) == "NPU MEM PTA/Reserved (MB)")
+                reserved = &t;
+        }
+        QVERIFY(allocated != nullptr && reserved != nullptr);
+        QCOMPARE(allocated->counterValues().size(), std::size_t(381));
+        QCOMPARE(allocated->deviceIndex, 0);
+        QCOMPARE(*std::max_element(allocated->counterValues().begin(), allocated->counterValues().end()),
+                 1187.9814453125);
+        QCOMPARE(*std::max_element(reserved->counterValues().begin(), reserved->counterValues().end()), 1452.0);
     }
 
     // The database export of the same run family: sqlite3 on ascend_pytorch_profiler_0.db,
