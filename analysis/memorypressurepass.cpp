@@ -3,6 +3,7 @@
 
 #include "analysis/deviceactivity.h"
 #include "analysis/hostcallclaim.h"
+#include "analysis/opclassifier.h"
 #include "analysis/platform.h"
 #include "analysis/textformat.h"
 
@@ -66,6 +67,8 @@ PassOutput MemoryPressurePass::run(const model::Trace& trace, const AnalysisOpti
         out.notAssessedReason = "the trace has no step markers, so allocations at start-up (model and optimizer state) cannot be told from allocations inside the training loop";
         return out;
     }
+    if (!mayHaveHostCall(trace, {HostCallKind::Allocator}))
+        return out;
     const DeviceActivity activity = computeDeviceActivity(trace, options, cancel);
     if (activity.hostAllocator.empty() || cancel.cancelled())
         return out;

@@ -3,6 +3,7 @@
 
 #include "analysis/deviceactivity.h"
 #include "analysis/hostcallclaim.h"
+#include "analysis/opclassifier.h"
 #include "analysis/platform.h"
 #include "analysis/textformat.h"
 
@@ -48,6 +49,8 @@ PassOutput OpCompilePass::run(const model::Trace& trace, const AnalysisOptions& 
         out.notAssessedReason = "the trace has no step markers, so compile calls at start-up (first use of each operator) cannot be told from compiles inside the training loop";
         return out;
     }
+    if (!mayHaveHostCall(trace, {HostCallKind::Compile, HostCallKind::Autotune}))
+        return out;
     const DeviceActivity activity = computeDeviceActivity(trace, options, cancel);
     if (activity.hostCompile.empty() || cancel.cancelled())
         return out;
