@@ -190,8 +190,25 @@ private Q_SLOTS:
         b.slice(other, SliceCategory::Annotation, "compile_fx_inner (dynamo_timed)", 320, 20);
         b.slice(gpu, SliceCategory::Kernel, "k0", 0, 100);
         b.slice(gpu, SliceCategory::Kernel, "k1", 600, 400);
+        // Kineto's allocator counter and the device's memory: the peak inside the step is 900 of 1000 bytes
+        // (the 990 after the step does not count).
+        model::TrackInfo counter;
+        counter.name = "GPU 0 memory allocated";
+        counter.role = model::TrackRole::Counter;
+        counter.deviceKind = model::DeviceKind::Gpu;
+        counter.deviceIndex = 0;
+        const auto mem = b.addTrack(counter);
+        b.addCounterSample(mem, 10, 500);
+        b.addCounterSample(mem, 310, 900);
+        b.addCounterSample(mem, 400, 700);
+        b.addCounterSample(mem, 1500, 990);
+        b.metadata().properties.emplace_back("device_memory_bytes.0", "1000");
         const AnalysisResult r = run(*b.finalize());
         const auto mp = ofKind(r, "memory_pressure");
+        QCOMPARE(detailOf(*mp[0], "peak_allocated_bytes"), std::string("900"));
+        QCOMPARE(detailOf(*mp[0], "device_memory_bytes"), std::string("1000"));
+        QCOMPARE(detailOf(*mp[0], "peak_share"), std::string("0.9"));
+        QVERIFY(mp[0]->explanation.find("peaked at 90.0%") != std::string::npos);
         QCOMPARE(mp.size(), std::size_t(1));
         QCOMPARE(mp[0]->lostNs, TimeNs(130));
         QCOMPARE(mp[0]->occurrences, std::uint64_t(2));
@@ -527,6 +544,17 @@ private Q_SLOTS:
         QCOMPARE(tasks, std::uint64_t(633));
         QCOMPARE(ns, TimeNs(15'120'910));
         QVERIFY(ofKind(r, "precision").empty()); // an FP32 run: no AMP anywhere
+    }
+
+    // The H100 trace's deviceProperties: totalGlobalMem 85018279936 for device 0, kept for memory_pressure.
+    void deviceMemoryFromDeviceProperties()
+    {
+        LOAD_FIXTURE(trace, std::string("torch/tracelens_h100_gaunernst_bert-small-uncased__1016001.json.gz"));
+        const auto& props = trace->metadata().properties;
+        const auto it = std::find_if(props.begin(), props.end(),
+                                     [](const auto& p) { return p.first == "device_memory_bytes.0"; });
+        QVERIFY(it != props.end());
+        QCOMPARE(it->second, std::string("85018279936"));
     }
 
     // A bf16 training run's kernel_details.csv (8 MatMulV3 and 4 MatMulV2, all DT_BF16): nothing in FP32.
