@@ -99,6 +99,8 @@ private Q_SLOTS:
         b.step(host, 1, 0, 1000);
         b.step(host, 2, 1000, 1000);
         b.slice(host, SliceCategory::Dataloader, "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", 300, 50);
+        // torch_npu's task-queue thread names the operator whose CANN calls run inside it.
+        b.slice(b.hostThread("dequeue", 1, 7), SliceCategory::HostOp, "Dequeue@Conv2D", 40, 420);
         b.slice(cann, SliceCategory::RuntimeApi, "AscendCL@aclopCompileAndExecute", 50, 400);
         b.slice(cann, SliceCategory::RuntimeApi, "AscendCL@opCompile", 60, 100);
         b.slice(cann, SliceCategory::RuntimeApi, "AscendCL@aclopCompileAndExecute", 1100, 100);
@@ -118,6 +120,7 @@ private Q_SLOTS:
         QCOMPARE(oc[0]->perStep[0].lostNs, TimeNs(300));
         QCOMPARE(oc[0]->platform, Platform::TorchNpuCann);
         QVERIFY(oc[0]->recommendation.find("set_compile_mode(jit_compile=False)") != std::string::npos);
+        QCOMPARE(detailOf(*oc[0], "compiled_ops"), std::string("Conv2D ×1"));
         // Evidence: the idle ranges on the NPU stream and the two outer compile calls.
         QCOMPARE(oc[0]->events.size(), std::size_t(2));
         QVERIFY(std::any_of(oc[0]->evidence.begin(), oc[0]->evidence.end(),
@@ -460,6 +463,10 @@ private Q_SLOTS:
         QCOMPARE(oc[0]->lostNs, TimeNs(4'997'116));
         QCOMPARE(oc[0]->occurrences, std::uint64_t(19));
         QCOMPARE(detailOf(*oc[0], "compile_ns"), std::string("14049230"));
+        // python3: the Dequeue@<op> range enclosing each compile call (same thread id, Python process):
+        //   Conv2D 5, Conv2DBackpropFilter 5, ReduceSum 5, Conv2DBackpropInput 4.
+        QCOMPARE(detailOf(*oc[0], "compiled_ops"),
+                 std::string("Conv2D ×5, Conv2DBackpropFilter ×5, Conv2DBackpropInput ×4, ReduceSum ×5"));
         QCOMPARE(oc[0]->perStep.size(), std::size_t(1));
         QCOMPARE(oc[0]->perStep[0].stepNumber, std::int64_t(50));
         QCOMPARE(oc[0]->perStep[0].stepNs, TimeNs(155'985'800));
