@@ -554,9 +554,18 @@ private Q_SLOTS:
     }
 
     // The H100 trace's deviceProperties: totalGlobalMem 85018279936 for device 0, kept for memory_pressure.
-    void deviceMemoryFromDeviceProperties()
+    // Its one DtoH copy (correlation 8331) comes from cudaMemcpyAsync in aten::_local_scalar_dense ← aten::item
+    // ← aten::is_nonzero (an `if tensor:`), whose innermost enclosing python_function on that thread is
+    // transformers/modeling_attn_mask_utils.py(429): _prepare_4d_attention_mask_for_sdpa (python3 over the file).
+    void deviceMemoryAndPythonLineFromH100Trace()
     {
         LOAD_FIXTURE(trace, std::string("torch/tracelens_h100_gaunernst_bert-small-uncased__1016001.json.gz"));
+        const AnalysisResult r = run(*trace, AnalysisOptions {}.bubbleThresholdNs);
+        const auto copies = ofKind(r, "copy_hotspot");
+        QCOMPARE(copies.size(), std::size_t(1));
+        QCOMPARE(detailOf(*copies[0], "direction"), std::string("dtoh"));
+        QCOMPARE(detailOf(*copies[0], "python_lines"),
+                 std::string("transformers/modeling_attn_mask_utils.py(429): _prepare_4d_attention_mask_for_sdpa ×1"));
         const auto& props = trace->metadata().properties;
         const auto it = std::find_if(props.begin(), props.end(),
                                      [](const auto& p) { return p.first == "device_memory_bytes.0"; });
