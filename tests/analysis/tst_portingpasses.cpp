@@ -573,6 +573,22 @@ private Q_SLOTS:
         QCOMPARE(it->second, std::string("85018279936"));
     }
 
+    // Device dtype casts the model asks for, on a real A100 trace. python3: for every runtime call whose kernel
+    // (same correlation) exists, the enclosing cpu_op aten::… ops on its thread; when the outermost is
+    // aten::to/_to_copy/type_as/float/half/bfloat16/double, the kernel's time inside the 6 ProfilerSteps:
+    // 114 kernels (direct_copy_kernel casts of int/float/long/double tensors), 1736 µs.
+    void explicitCastsOnA100Fixture()
+    {
+        LOAD_FIXTURE(trace, std::string("torch/hta_a100_trace_diff_control.json.gz"));
+        const AnalysisResult r = run(*trace, AnalysisOptions {}.bubbleThresholdNs);
+        const auto conv = ofKind(r, "conversion");
+        QCOMPARE(conv.size(), std::size_t(1));
+        QCOMPARE(detailOf(*conv[0], "op"), std::string("aten::to"));
+        QCOMPARE(conv[0]->occurrences, std::uint64_t(114));
+        QCOMPARE(conv[0]->lostNs, TimeNs(1'736'000));
+        QCOMPARE(detailOf(*conv[0], "by_type"), std::string("cast kernel ×114"));
+    }
+
     // A bf16 training run's kernel_details.csv (8 MatMulV3 and 4 MatMulV2, all DT_BF16): nothing in FP32.
     // The AlexNet benchmark trace allocates with cudaMalloc/cudaFree but has no step markers: not assessed.
     void negativeFixtures()
