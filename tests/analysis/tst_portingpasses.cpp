@@ -449,8 +449,9 @@ private Q_SLOTS:
 
     // python3 /tmp verify (quoted): trace_view.json, times rounded to ns, the step ProfilerStep#50;
     //   compile = union of AscendCL@aclopCompileAndExecute spans → 19 calls, 14 049 230 ns;
-    //   busy = union of all X events of the "Ascend Hardware" and "HCCL" processes;
-    //   idle = step − busy; idle ∩ compile = 4 997 116 ns; idle ∩ DataLoader spans = 3 332 400, DataLoader ∩
+    //   busy = union of all X events of the "Ascend Hardware" and "HCCL" processes except the sync tasks
+    //   (EVENT_WAIT, EVENT_RECORD, Notify Wait, … by name or Task Type — they keep no device busy);
+    //   idle = step − busy = 44 295 718 ns; idle ∩ compile = 4 997 116 ns (the same with the sync tasks counted busy); idle ∩ DataLoader spans = 3 332 400, DataLoader ∩
     //   compile = 0 (so the dataloader takes nothing from the compiles);
     //   TransData = Ascend Hardware tasks whose name contains TransData: 57 tasks, 1 423 203 ns (kernel_details.csv
     //   says 57 rows of Type TransData, 1423.202 µs). No FP16/BF16 data type and no AMP marker: no precision.
