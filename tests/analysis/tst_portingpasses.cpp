@@ -99,6 +99,8 @@ private Q_SLOTS:
         b.step(host, 1, 0, 1000);
         b.step(host, 2, 1000, 1000);
         b.slice(host, SliceCategory::Dataloader, "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", 300, 50);
+        // torch_npu's task-queue thread names the operator whose CANN calls run inside it.
+        b.slice(b.hostThread("dequeue", 1, 7), SliceCategory::HostOp, "Dequeue@Conv2D", 40, 420);
         b.slice(cann, SliceCategory::RuntimeApi, "AscendCL@aclopCompileAndExecute", 50, 400);
         b.slice(cann, SliceCategory::RuntimeApi, "AscendCL@opCompile", 60, 100);
         b.slice(cann, SliceCategory::RuntimeApi, "AscendCL@aclopCompileAndExecute", 1100, 100);
@@ -118,6 +120,7 @@ private Q_SLOTS:
         QCOMPARE(oc[0]->perStep[0].lostNs, TimeNs(300));
         QCOMPARE(oc[0]->platform, Platform::TorchNpuCann);
         QVERIFY(oc[0]->recommendation.find("set_compile_mode(jit_compile=False)") != std::string::npos);
+        QCOMPARE(detailOf(*oc[0], "compiled_ops"), std::string("Conv2D ×1"));
         // Evidence: the idle ranges on the NPU stream and the two outer compile calls.
         QCOMPARE(oc[0]->events.size(), std::size_t(2));
         QVERIFY(std::any_of(oc[0]->evidence.begin(), oc[0]->evidence.end(),
@@ -446,8 +449,9 @@ private Q_SLOTS:
 
     // python3 /tmp verify (quoted): trace_view.json, times rounded to ns, the step ProfilerStep#50;
     //   compile = union of AscendCL@aclopCompileAndExecute spans → 19 calls, 14 049 230 ns;
-    //   busy = union of all X events of the "Ascend Hardware" and "HCCL" processes;
-    //   idle = step − busy; idle ∩ compile = 4 997 116 ns; idle ∩ DataLoader spans = 3 332 400, DataLoader ∩
+    //   busy = union of all X events of the "Ascend Hardware" and "HCCL" processes except the sync tasks
+    //   (EVENT_WAIT, EVENT_RECORD, Notify Wait, … by name or Task Type — they keep no device busy);
+    //   idle = step − busy = 44 295 718 ns; idle ∩ compile = 4 997 116 ns (the same with the sync tasks counted busy); idle ∩ DataLoader spans = 3 332 400, DataLoader ∩
     //   compile = 0 (so the dataloader takes nothing from the compiles);
     //   TransData = Ascend Hardware tasks whose name contains TransData: 57 tasks, 1 423 203 ns (kernel_details.csv
     //   says 57 rows of Type TransData, 1423.202 µs). No FP16/BF16 data type and no AMP marker: no precision.
@@ -460,6 +464,10 @@ private Q_SLOTS:
         QCOMPARE(oc[0]->lostNs, TimeNs(4'997'116));
         QCOMPARE(oc[0]->occurrences, std::uint64_t(19));
         QCOMPARE(detailOf(*oc[0], "compile_ns"), std::string("14049230"));
+        // python3: the Dequeue@<op> range enclosing each compile call (same thread id, Python process):
+        //   Conv2D 5, Conv2DBackpropFilter 5, ReduceSum 5, Conv2DBackpropInput 4.
+        QCOMPARE(detailOf(*oc[0], "compiled_ops"),
+                 std::string("Conv2D ×5, Conv2DBackpropFilter ×5, Conv2DBackpropInput ×4, ReduceSum ×5"));
         QCOMPARE(oc[0]->perStep.size(), std::size_t(1));
         QCOMPARE(oc[0]->perStep[0].stepNumber, std::int64_t(50));
         QCOMPARE(oc[0]->perStep[0].stepNs, TimeNs(155'985'800));
@@ -546,15 +554,50 @@ private Q_SLOTS:
         QVERIFY(ofKind(r, "precision").empty()); // an FP32 run: no AMP anywhere
     }
 
+    // A sampled DLRM-style A100 trace: FP32 sgemm kernels next to fp16 embedding kernels whose parameter lists
+    // name c10::Half (and fbgemm_gpu kernels, a library prefix, not a gemm). No autocast, no fp16 matmul: it is
+    // not a mixed-precision run, so its FP32 gemms are no precision finding.
+    void precisionIgnoresHalfEmbeddings()
+    {
+        LOAD_FIXTURE(trace, std::string("torch/hta_sampled_rank-0_noflows.json.gz"));
+        const AnalysisResult r = run(*trace, AnalysisOptions {}.bubbleThresholdNs);
+        QVERIFY(ofKind(r, "precision").empty());
+    }
+
     // The H100 trace's deviceProperties: totalGlobalMem 85018279936 for device 0, kept for memory_pressure.
-    void deviceMemoryFromDeviceProperties()
+    // Its one DtoH copy (correlation 8331) comes from cudaMemcpyAsync in aten::_local_scalar_dense ← aten::item
+    // ← aten::is_nonzero (an `if tensor:`), whose innermost enclosing python_function on that thread is
+    // transformers/modeling_attn_mask_utils.py(429): _prepare_4d_attention_mask_for_sdpa (python3 over the file).
+    void deviceMemoryAndPythonLineFromH100Trace()
     {
         LOAD_FIXTURE(trace, std::string("torch/tracelens_h100_gaunernst_bert-small-uncased__1016001.json.gz"));
+        const AnalysisResult r = run(*trace, AnalysisOptions {}.bubbleThresholdNs);
+        const auto copies = ofKind(r, "copy_hotspot");
+        QCOMPARE(copies.size(), std::size_t(1));
+        QCOMPARE(detailOf(*copies[0], "direction"), std::string("dtoh"));
+        QCOMPARE(detailOf(*copies[0], "python_lines"),
+                 std::string("transformers/modeling_attn_mask_utils.py(429): _prepare_4d_attention_mask_for_sdpa ×1"));
         const auto& props = trace->metadata().properties;
         const auto it = std::find_if(props.begin(), props.end(),
                                      [](const auto& p) { return p.first == "device_memory_bytes.0"; });
         QVERIFY(it != props.end());
         QCOMPARE(it->second, std::string("85018279936"));
+    }
+
+    // Device dtype casts the model asks for, on a real A100 trace. python3: for every runtime call whose kernel
+    // (same correlation) exists, the enclosing cpu_op aten::… ops on its thread; when the outermost is
+    // aten::to/_to_copy/type_as/float/half/bfloat16/double, the kernel's time inside the 6 ProfilerSteps:
+    // 114 kernels (direct_copy_kernel casts of int/float/long/double tensors), 1736 µs.
+    void explicitCastsOnA100Fixture()
+    {
+        LOAD_FIXTURE(trace, std::string("torch/hta_a100_trace_diff_control.json.gz"));
+        const AnalysisResult r = run(*trace, AnalysisOptions {}.bubbleThresholdNs);
+        const auto conv = ofKind(r, "conversion");
+        QCOMPARE(conv.size(), std::size_t(1));
+        QCOMPARE(detailOf(*conv[0], "op"), std::string("aten::to"));
+        QCOMPARE(conv[0]->occurrences, std::uint64_t(114));
+        QCOMPARE(conv[0]->lostNs, TimeNs(1'736'000));
+        QCOMPARE(detailOf(*conv[0], "by_type"), std::string("cast kernel ×114"));
     }
 
     // A bf16 training run's kernel_details.csv (8 MatMulV3 and 4 MatMulV2, all DT_BF16): nothing in FP32.
