@@ -12,6 +12,7 @@ mkdir -p "$dir"
 [ -x /usr/bin/time ] || { echo "job_bench: /usr/bin/time is missing (scripts/setup installs it)" >&2; exit 1; }
 wall() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
 rssOf() { awk -F': ' '/Maximum resident set size/ { print $2 }' "$1"; }
+cpuOf() { awk -F': ' '/User time|System time/ { s += $2 } END { printf "%.2f", s }' "$1"; }
 
 # Calibrate the filler kernels per step for the size asked (each filler is a cpu_op, a launch and a kernel).
 job="$dir/job_${ranks}x${mb}mb"
@@ -24,7 +25,7 @@ fi
 echo "== $ranks ranks of $(awk -v b="$(stat -c %s "$job/rank-0.json")" 'BEGIN { printf "%.1f", b / 1048576 }') MB; load: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 reports="$dir/reports"; rm -rf "$reports"; mkdir -p "$reports"
-seqWall=0; maxRss=0
+seqWall=0; maxRss=0; seqCpu=0
 for f in "$job"/rank-*.json; do
     out=$(mktemp)
     t0=$(date +%s.%N)
@@ -32,18 +33,25 @@ for f in "$job"/rank-*.json; do
     t1=$(date +%s.%N)
     seqWall=$(awk -v s="$seqWall" -v w="$(wall "$t0" "$t1")" 'BEGIN { printf "%.3f", s + w }')
     r=$(rssOf "$out"); [ "$r" -gt "$maxRss" ] && maxRss=$r
+    seqCpu=$(awk -v s="$seqCpu" -v c="$(cpuOf "$out")" 'BEGIN { printf "%.2f", s + c }')
     rm -f "$out"
 done
 out=$(mktemp)
 t0=$(date +%s.%N)
 /usr/bin/time -v "$cli" job "$job" -j "$cores" --format json > "$dir/job.json" 2> "$out"
 t1=$(date +%s.%N)
-jobWall=$(wall "$t0" "$t1"); jobRss=$(rssOf "$out"); rm -f "$out"
-awk -v s="$seqWall" -v j="$jobWall" -v c="$cores" -v r="$maxRss" -v jr="$jobRss" 'BEGIN {
-    printf "sequential analyze: %.3f s (÷ %d cores = %.3f s), largest rank peak RSS %.0f MB\n", s, c, s / c, r / 1024
-    printf "job -j %d: %.3f s, peak RSS %.0f MB\n", c, j, jr / 1024
-    printf "ratios: time %.2fx of sequential/cores (target <= 1.3), RSS %.2fx of one rank (target <= 1.5)\n",
-           j / (s / c), jr / r }'
+jobWall=$(wall "$t0" "$t1"); jobRss=$(rssOf "$out"); jobCpu=$(cpuOf "$out"); rm -f "$out"
+# One thread: memory bounded by the largest rank (with -j N, by N ranks at once).
+out=$(mktemp)
+/usr/bin/time -v "$cli" job "$job" -j 1 --format json > /dev/null 2> "$out"
+oneRss=$(rssOf "$out"); rm -f "$out"
+awk -v s="$seqWall" -v j="$jobWall" -v c="$cores" -v r="$maxRss" -v jr="$jobRss" -v sc="$seqCpu" -v jc="$jobCpu" \
+    -v or="$oneRss" 'BEGIN {
+    printf "sequential analyze: %.3f s wall, %.2f s CPU (÷ %d cores = %.3f s), largest rank peak RSS %.0f MB\n",
+           s, sc, c, s / c, r / 1024
+    printf "job -j %d: %.3f s wall, %.2f s CPU, peak RSS %.0f MB; job -j 1: peak RSS %.0f MB\n", c, j, jc, jr / 1024, or / 1024
+    printf "ratios: time %.2fx of sequential/cores (target <= 1.3), CPU %.2fx of sequential, RSS %.2fx of one rank with -j %d (target <= 1.5), %.2fx with -j 1\n",
+           j / (s / c), jc / sc, jr / r, c, or / r }'
 
 # 1,024 reports: the 16 rank reports copied with ranks 0..1023.
 many="$dir/reports_1024"; rm -rf "$many"; mkdir -p "$many"
