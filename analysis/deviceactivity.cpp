@@ -9,14 +9,6 @@ namespace timesink::analysis {
 
 using model::SliceCategory;
 
-bool isDeviceTrack(const model::Track& track)
-{
-    if (track.deviceKind == model::DeviceKind::Cpu)
-        return false;
-    return track.role == model::TrackRole::DeviceCompute || track.role == model::TrackRole::DeviceCopy
-        || track.role == model::TrackRole::Communication;
-}
-
 bool isBusyCategory(SliceCategory c)
 {
     switch (c) {

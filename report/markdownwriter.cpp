@@ -52,6 +52,18 @@ void writeSummary(const ReportModel& m, std::ostream& out)
     else
         out << "- **Steps:** " << s.steps << " (mean " << formatDuration(s.meanStepNs) << ")\n";
     out << "- **Analysed wall time:** " << formatDuration(s.analysedNs) << '\n';
+    if (const DeviceSummary& d = m.device; d.hasDeviceWork) {
+        out << "- **Device:** " << analysis::busyHeadline(d) << "; compute " << formatDuration(d.computeNs)
+            << ", communication " << formatDuration(d.communicationNs);
+        if (d.commComputeOverlapFraction)
+            out << " (" << formatPercent(*d.commComputeOverlapFraction) << " overlapped by compute, exposed "
+                << formatDuration(d.exposedCommunicationNs) << ')';
+        out << ", copies " << formatDuration(d.copyNs) << ", idle " << formatDuration(d.idleNs) << '\n';
+        if (d.launches > 0)
+            out << "- **Kernel launches:** " << d.launches << ", delay p50 " << formatDuration(d.launchDelayP50Ns)
+                << ", mean " << formatDuration(d.launchDelayMeanNs) << ", p99 " << formatDuration(d.launchDelayP99Ns)
+                << "; " << d.launchesDelayedOver100us << " waited over 100 µs\n";
+    }
     out << "- **Lost time (sum of findings):** " << formatDuration(s.lostNs) << " (" << formatPercent(s.lostFraction)
         << " of the analysed time; findings of different kinds can overlap)\n";
     out << "- **Findings:** " << m.findings.size() << '\n';

@@ -4,6 +4,7 @@
 #include "clicommon.h"
 #include "reportdestination.h"
 
+#include "analysis/breakdown.h"
 #include "analysis/pass.h"
 #include "report/reportjson.h"
 
@@ -65,10 +66,32 @@ void printText(const model::Trace& trace, const analysis::AnalysisResult& result
     const auto steps = trace.steps();
     const bool synthetic = steps.size() == 1 && steps.front().synthetic;
     std::printf("%s\n", trace.metadata().sourcePath.c_str());
-    std::printf("  format %s, analysed %s over %s\n\n", trace.metadata().format.c_str(),
+    std::printf("  format %s, analysed %s over %s\n", trace.metadata().format.c_str(),
                 formatDuration(result.analysedNs).c_str(),
                 synthetic ? "the whole trace (no step markers)"
                           : (std::to_string(steps.size()) + (steps.size() == 1 ? " step" : " steps")).c_str());
+    const analysis::DeviceSummary device = analysis::computeDeviceSummary(trace, analysis::computeStepBreakdown(trace));
+    if (device.hasDeviceWork) {
+        std::printf("  %s\n", analysis::busyHeadline(device).c_str());
+        std::printf("  device: busy %s, compute %s, communication %s (exposed %s", formatDuration(device.busyNs).c_str(),
+                    formatDuration(device.computeNs).c_str(), formatDuration(device.communicationNs).c_str(),
+                    formatDuration(device.exposedCommunicationNs).c_str());
+        if (device.communicationWaitNs > 0)
+            std::printf(", waiting %s", formatDuration(device.communicationWaitNs).c_str());
+        std::printf("), copies %s, idle %s\n", formatDuration(device.copyNs).c_str(),
+                    formatDuration(device.idleNs).c_str());
+        if (device.commComputeOverlapFraction)
+            std::printf("  communication overlapped by compute: %s\n",
+                        formatPercent(*device.commComputeOverlapFraction).c_str());
+        if (device.launches > 0)
+            std::printf("  launch delay: p50 %s, mean %s, p99 %s; %llu of %llu launches waited over 100 µs\n",
+                        formatDuration(device.launchDelayP50Ns).c_str(),
+                        formatDuration(device.launchDelayMeanNs).c_str(),
+                        formatDuration(device.launchDelayP99Ns).c_str(),
+                        static_cast<unsigned long long>(device.launchesDelayedOver100us),
+                        static_cast<unsigned long long>(device.launches));
+    }
+    std::printf("\n");
     if (result.findings.empty()) {
         std::printf("No findings.\n");
     } else {

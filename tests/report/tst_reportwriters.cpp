@@ -68,8 +68,21 @@ private Q_SLOTS:
         QCOMPARE(steps.size(), std::size_t(2));
         const nlohmann::json step1 = {{"step", 1},          {"synthetic", false},     {"start_ns", 0},
                                       {"duration_ns", 1000}, {"compute_ns", 250},      {"communication_ns", 100},
-                                      {"copy_ns", 100},      {"dataloader_ns", 200},   {"idle_ns", 350}};
+                                      {"copy_ns", 100},      {"dataloader_ns", 200},   {"idle_ns", 350},
+                                      {"device_busy_ns", 450}, {"device_idle_ns", 550}};
         QVERIFY2(steps[0] == step1, steps[0].dump().c_str());
+        // Busy = step 1 [300,750) (450 ns) + step 2 [1100,1450) (350 ns) = 800 of 2000 ns; compute = kernels
+        // 200 + 50 + 300; copies 100 + 100 (unions, so the copy under the kernel counts); the all-reduce
+        // overlaps no kernel.
+        const auto& device = j.at("device_summary");
+        QVERIFY2(device.at("busy_ns") == 800, device.dump().c_str());
+        QVERIFY(device.at("compute_ns") == 550);
+        QVERIFY(device.at("communication_ns") == 100);
+        QVERIFY(device.at("exposed_communication_ns") == 100);
+        QVERIFY(device.at("comm_compute_overlap_fraction") == 0.0);
+        QVERIFY(device.at("copy_ns") == 200);
+        QVERIFY(device.at("idle_ns") == 1200);
+        QVERIFY(device.at("headline") == "GPU busy 40 % of the step (steps 35–45 %)");
         QVERIFY(j.at("lost_by_kind")[0].at("kind") == "dataloader_starvation");
         QVERIFY(j.at("lost_by_kind")[1].at("lost_ns") == 150);
         QVERIFY(j.at("operator_scope") == "device");
