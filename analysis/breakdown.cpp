@@ -131,14 +131,21 @@ WorkClass workClassOf(const model::Trace& trace, const model::Track& track, std:
     }
 }
 
-std::vector<StepBreakdown> computeStepBreakdown(const model::Trace& trace)
+std::vector<StepBreakdown> computeStepBreakdown(const model::Trace& trace, bool includeWarmup)
 {
     const bool deviceTrace = hasDeviceWork(trace);
-    const StepClock clock(trace);
+    const StepClock clock(trace, includeWarmup);
     std::vector<StepBreakdown> steps;
     steps.reserve(clock.size());
-    for (std::size_t s = 0; s < clock.size(); ++s)
-        steps.push_back(stepBreakdownOf(trace, clock.step(s), clock.window(s), deviceTrace));
+    for (std::size_t s = 0; s < clock.size(); ++s) {
+        const bool warmup = s == clock.warmupStep();
+        const bool excluded = warmup && clock.warmupExcluded();
+        StepBreakdown b = stepBreakdownOf(trace, clock.step(s), excluded ? clock.fullWindow(s) : clock.window(s),
+                                          deviceTrace);
+        b.warmup = warmup;
+        b.excluded = excluded;
+        steps.push_back(b);
+    }
     return steps;
 }
 
@@ -219,13 +226,13 @@ std::vector<KindLoss> computeLostByKind(const std::vector<Finding>& findings, Ti
 }
 
 Breakdown computeBreakdown(const model::Trace& trace, const std::vector<Finding>& findings, TimeNs analysedNs,
-                           std::size_t topOperatorLimit)
+                           std::size_t topOperatorLimit, bool includeWarmup)
 {
     Breakdown b;
-    b.steps = computeStepBreakdown(trace);
+    b.steps = computeStepBreakdown(trace, includeWarmup);
     b.topOperators = computeTopOperators(trace, topOperatorLimit);
     b.lostByKind = computeLostByKind(findings, analysedNs);
-    b.device = computeDeviceSummary(trace, b.steps);
+    b.device = computeDeviceSummary(trace, b.steps, includeWarmup);
     return b;
 }
 

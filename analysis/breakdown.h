@@ -49,6 +49,10 @@ struct StepBreakdown
     model::TimeNs copyNs = 0;
     model::TimeNs dataloaderNs = 0;
     model::TimeNs idleNs = 0;
+    /// The warm-up step (StepClock). When it is left out of the analysis its numbers are still shown, over its
+    /// own window, with `excluded` set; excluded steps count in no total.
+    bool warmup = false;
+    bool excluded = false;
     /// Device busy time (compute + communication + copies on device tracks; 0 in a host-only trace) and its
     /// complement, the device idle time of the step (idleNs + dataloaderNs + host fallback time; 0 in a host-only
     /// trace).
@@ -57,7 +61,7 @@ struct StepBreakdown
 };
 
 /// One entry per Trace::steps() element.
-std::vector<StepBreakdown> computeStepBreakdown(const model::Trace& trace);
+std::vector<StepBreakdown> computeStepBreakdown(const model::Trace& trace, bool includeWarmup = false);
 
 /// Time spent in slices of one name.
 struct OperatorTime
@@ -147,7 +151,8 @@ struct DeviceSummary
 };
 
 /// `steps` is computeStepBreakdown(trace) (passed in so that a caller that has it does not compute it twice).
-DeviceSummary computeDeviceSummary(const model::Trace& trace, const std::vector<StepBreakdown>& steps);
+DeviceSummary computeDeviceSummary(const model::Trace& trace, const std::vector<StepBreakdown>& steps,
+                                   bool includeWarmup = false);
 
 /// The headline people say: "GPU busy 61 % of the step" (empty without device work).
 std::string busyHeadline(const DeviceSummary& summary);
@@ -161,6 +166,6 @@ struct Breakdown
     DeviceSummary device;
 };
 Breakdown computeBreakdown(const model::Trace& trace, const std::vector<Finding>& findings,
-                           model::TimeNs analysedNs, std::size_t topOperatorLimit);
+                           model::TimeNs analysedNs, std::size_t topOperatorLimit, bool includeWarmup = false);
 
 } // namespace timesink::analysis

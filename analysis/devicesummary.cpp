@@ -133,10 +133,11 @@ bool isCommunicationWaitTask(std::string_view name)
         || startsWithNoCase(name, "notifywait");
 }
 
-DeviceSummary computeDeviceSummary(const model::Trace& trace, const std::vector<StepBreakdown>& steps)
+DeviceSummary computeDeviceSummary(const model::Trace& trace, const std::vector<StepBreakdown>& steps,
+                                   bool includeWarmup)
 {
     DeviceSummary out;
-    const StepClock clock(trace);
+    const StepClock clock(trace, includeWarmup);
     out.windowNs = clock.analysedNs();
     IntervalList busy;
     IntervalList compute;
@@ -192,7 +193,7 @@ DeviceSummary computeDeviceSummary(const model::Trace& trace, const std::vector<
     out.busyFraction = out.windowNs > 0 ? static_cast<double>(out.busyNs) / static_cast<double>(out.windowNs) : 0.0;
     bool first = true;
     for (const StepBreakdown& s : steps) {
-        if (s.durationNs <= 0)
+        if (s.durationNs <= 0 || s.excluded)
             continue;
         const double share = static_cast<double>(s.deviceBusyNs) / static_cast<double>(s.durationNs);
         out.minStepBusyFraction = first ? share : std::min(out.minStepBusyFraction, share);

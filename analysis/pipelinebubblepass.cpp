@@ -240,7 +240,7 @@ PassOutput PipelineBubblePass::run(const model::Trace& trace, const AnalysisOpti
         out.notAssessedReason = "no device work in this trace (host-only run), so there is no device idle time";
         return out;
     }
-    const StepClock clock(trace);
+    const StepClock clock(trace, options.includeWarmup);
     const IdleAttribution idle = attributeIdle(clock, activity, cancel, options.bubbleThresholdNs);
     // The host threads that issue device work decide when the device gets its next task; other threads
     // (dataloader workers, loggers) are busy or idle independently of the device, so they are not asked.

@@ -79,8 +79,16 @@ void writeSummary(const ReportModel& m, std::ostream& out)
         row("Rank", std::to_string(s.rank) + (s.worldSize > 0 ? " of " + std::to_string(s.worldSize) : ""));
     row("Span", escapeHtml(formatDuration(s.spanNs)) + (s.syntheticTimestamps ? " (laid out, not measured)" : ""));
     row("Events", std::to_string(s.slices) + " slices on " + std::to_string(s.tracks) + " tracks");
-    row("Steps", s.syntheticSteps ? std::string("none marked; the whole trace is one step")
+    row("Steps", s.syntheticSteps && s.startupNs > 0
+            ? "none marked; analysed from the first to the last device activity (start-up before it: "
+                + escapeHtml(formatDuration(s.startupNs)) + ", not analysed)"
+            : s.syntheticSteps ? std::string("none marked; the whole trace is one step")
                                   : std::to_string(s.steps) + " (mean " + escapeHtml(formatDuration(s.meanStepNs)) + ")");
+    if (s.warmupStep >= 0)
+        row("Warm-up", "step " + std::to_string(s.warmupStep) + " (" + escapeHtml(formatDuration(s.warmupNs))
+                + ", more than twice the median step) "
+                + (s.warmupExcluded ? "is left out of the analysis; <code>--include-warmup</code> brings it back"
+                                    : "is analysed (<code>--include-warmup</code>)"));
     row("Analysed wall time", escapeHtml(formatDuration(s.analysedNs)));
     if (const DeviceSummary& d = m.device; d.hasDeviceWork) {
         std::string text = "<strong>" + escapeHtml(analysis::busyHeadline(d)) + "</strong>; compute "

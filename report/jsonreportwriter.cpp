@@ -51,6 +51,8 @@ nlohmann::ordered_json reportJson(const ReportModel& m)
     for (const StepBreakdown& s : m.steps) {
         steps.push_back({{"step", s.number},
                          {"synthetic", s.synthetic},
+                         {"warmup", s.warmup},
+                         {"excluded", s.excluded},
                          {"start_ns", s.startNs},
                          {"duration_ns", s.durationNs},
                          {"compute_ns", s.computeNs},

@@ -3,6 +3,10 @@
 
 #include "report/reportjson.h"
 
+#include "analysis/deviceactivity.h"
+
+#include <algorithm>
+
 namespace timesink::report {
 
 using model::TimeNs;
@@ -17,7 +21,16 @@ ReportModel buildReportModel(const model::Trace& trace, const analysis::Analysis
     s.sourcePath = meta.sourcePath;
     s.format = meta.format;
     s.formatVersion = meta.formatVersion;
-    s.devices = meta.devices;
+    // Only devices with work in this trace: a Kineto trace lists every GPU of the node, one rank uses one.
+    for (const model::Device& d : meta.devices) {
+        const bool active = std::any_of(trace.tracks().begin(), trace.tracks().end(), [&](const model::Track& t) {
+            return model::isDeviceTrack(t) && t.deviceKind == d.kind && t.deviceIndex == d.index && !t.empty();
+        });
+        if (active)
+            s.devices.push_back(d);
+    }
+    if (s.devices.empty() && analysis::hasDeviceWork(trace))
+        s.devices = meta.devices; // device tracks that do not say their index: keep what the trace lists
     s.rank = meta.rank;
     s.worldSize = meta.worldSize;
     s.startNs = trace.startNs();
@@ -26,6 +39,10 @@ ReportModel buildReportModel(const model::Trace& trace, const analysis::Analysis
     s.tracks = trace.tracks().size();
     s.steps = trace.steps().size();
     s.syntheticSteps = s.steps == 1 && trace.steps().front().synthetic;
+    s.startupNs = result.startupNs;
+    s.warmupStep = result.warmupStep;
+    s.warmupExcluded = result.warmupExcluded;
+    s.warmupNs = result.warmupNs;
     TimeNs stepTotal = 0;
     for (const model::Step& step : trace.steps())
         stepTotal += step.duration();
@@ -42,7 +59,8 @@ ReportModel buildReportModel(const model::Trace& trace, const analysis::Analysis
         s.lostNs += f.lostNs;
     s.lostFraction = s.analysedNs > 0 ? static_cast<double>(s.lostNs) / static_cast<double>(s.analysedNs) : 0.0;
 
-    analysis::Breakdown breakdown = analysis::computeBreakdown(trace, m.findings, s.analysedNs, options.topOperators);
+    analysis::Breakdown breakdown = analysis::computeBreakdown(trace, m.findings, s.analysedNs, options.topOperators,
+                                                               options.analysisOptions.includeWarmup);
     m.steps = std::move(breakdown.steps);
     m.operatorScope = std::move(breakdown.topOperators.scope);
     m.topOperators = std::move(breakdown.topOperators.operators);

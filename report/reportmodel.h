@@ -25,7 +25,7 @@ struct ReportSummary
     std::string sourcePath;
     std::string format;
     std::string formatVersion;
-    std::vector<model::Device> devices;
+    std::vector<model::Device> devices; // those with device work in this trace
     std::int32_t rank = -1;
     std::int32_t worldSize = -1;
     model::TimeNs startNs = 0;
@@ -34,6 +34,10 @@ struct ReportSummary
     std::size_t tracks = 0;
     std::size_t steps = 0;
     bool syntheticSteps = false; // no step markers: one step spans the trace
+    model::TimeNs startupNs = 0;  // no step markers: time before the first device activity, not analysed
+    std::int64_t warmupStep = -1; // number of the warm-up step, or -1
+    bool warmupExcluded = false;  // … left out of the analysis
+    model::TimeNs warmupNs = 0;
     model::TimeNs meanStepNs = 0;
     model::TimeNs analysedNs = 0;
     model::TimeNs lostNs = 0;  // sum over findings (kinds can overlap, so this may exceed one cause's share)
