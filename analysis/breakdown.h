@@ -49,6 +49,14 @@ struct StepBreakdown
     model::TimeNs copyNs = 0;
     model::TimeNs dataloaderNs = 0;
     model::TimeNs idleNs = 0;
+    /// Where the device ran this step's work, next to the host window: from the first start to the last end of
+    /// the device operations whose launch call starts inside the host window (launch flows) and of the
+    /// device-side `ProfilerStep#N` annotation (`gpu_user_annotation`) when the trace has one. A device that lags
+    /// its host shows here.
+    /// Both 0 when the step launched nothing (hasDeviceWindow false).
+    bool hasDeviceWindow = false;
+    model::TimeNs deviceStartNs = 0;
+    model::TimeNs deviceEndNs = 0;
     /// The warm-up step (StepClock). When it is left out of the analysis its numbers are still shown, over its
     /// own window, with `excluded` set; excluded steps count in no total.
     bool warmup = false;

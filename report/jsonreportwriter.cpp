@@ -60,6 +60,8 @@ nlohmann::ordered_json reportJson(const ReportModel& m)
                          {"copy_ns", s.copyNs},
                          {"dataloader_ns", s.dataloaderNs},
                          {"idle_ns", s.idleNs},
+                         {"device_start_ns", s.hasDeviceWindow ? nlohmann::ordered_json(s.deviceStartNs) : nlohmann::ordered_json(nullptr)},
+                         {"device_end_ns", s.hasDeviceWindow ? nlohmann::ordered_json(s.deviceEndNs) : nlohmann::ordered_json(nullptr)},
                          {"device_busy_ns", s.deviceBusyNs},
                          {"device_idle_ns", s.deviceIdleNs}});
     }

@@ -121,6 +121,43 @@ private Q_SLOTS:
         QCOMPARE(last->idleNs, TimeNs(13'747'000));
     }
 
+    // python3 over the raw JSON (Decimal µs → ns, rounded half up; + baseTimeNanoseconds where given): device
+    // operations (kernel, gpu_memcpy, gpu_memset) whose runtime call (same args.correlation) starts inside the
+    // host ProfilerStep, first start / last end; and the gpu_user_annotation ProfilerStep#N where there is one.
+    //   diff_control #1009: host [1661203462598772000, 1661203462674245000), device [..599325000, ..674428000)
+    //     (the device ends 183 µs after its host step); no device annotation.
+    //   tracelens_h100 #6: flows [1752830083333430849, 1752830083337338674), annotation [..333430848, ..337338675).
+    //   mi250 #1: flows [1739836029603454206, 1739836029612366093), annotation [..603454205, ..604485573).
+    void deviceWindows_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<qint64>("step");
+        QTest::addColumn<qint64>("start");
+        QTest::addColumn<qint64>("end");
+        QTest::newRow("diff_control") << QStringLiteral("torch/hta_a100_trace_diff_control.json.gz") << qint64(1009)
+                                      << qint64(1661203462599325000) << qint64(1661203462674428000);
+        QTest::newRow("h100 annotation")
+            << QStringLiteral("torch/tracelens_h100_gaunernst_bert-small-uncased__1016001.json.gz") << qint64(6)
+            << qint64(1752830083333430848) << qint64(1752830083337338675);
+        QTest::newRow("mi250 annotation and flows")
+            << QStringLiteral("torch/hta_mi250_minitoy_train_ROCm6_2_kineto.json.gz") << qint64(1)
+            << qint64(1739836029603454205) << qint64(1739836029612366093);
+    }
+    void deviceWindows()
+    {
+        QFETCH(QString, path);
+        QFETCH(qint64, step);
+        QFETCH(qint64, start);
+        QFETCH(qint64, end);
+        LOAD_FIXTURE(trace, path.toStdString());
+        const auto steps = computeStepBreakdown(*trace);
+        const StepBreakdown* s = stepNumber(steps, step);
+        QVERIFY(s);
+        QVERIFY(s->hasDeviceWindow);
+        QCOMPARE(s->deviceStartNs, start);
+        QCOMPARE(s->deviceEndNs, end);
+    }
+
     // The breakdown and the idle-based passes see the same device idle: per step, idle is attributeIdle()'s
     // rest, dataloader its dataloader pieces, and busy + idle adds up to the step.
     void idleAgreesWithIdleAttribution_data()
