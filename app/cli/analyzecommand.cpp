@@ -41,7 +41,8 @@ Options:
   --include-warmup          analyse the warm-up step too (a first step longer than twice the median of the
                             others; left out by default)
 
-Kinds: dataloader_starvation, pipeline_bubble, copy_hotspot, cpu_fallback, unfused_chain (docs/analysis.md).
+Kinds: dataloader_starvation, pipeline_bubble, copy_hotspot, cpu_fallback, unfused_chain, op_compile,
+conversion, precision, memory_pressure (docs/analysis.md).
 )";
 
 // A non-negative finite number, or nullopt.
