@@ -23,11 +23,6 @@ std::uint64_t keyOf(SliceRef r)
     return (std::uint64_t(r.track.value) << 32) | r.index.value;
 }
 
-bool isDeviceRole(TrackRole role)
-{
-    return role == TrackRole::DeviceCompute || role == TrackRole::DeviceCopy || role == TrackRole::Communication;
-}
-
 bool isWorkCategory(SliceCategory c)
 {
     return c == SliceCategory::Kernel || c == SliceCategory::Memcpy || c == SliceCategory::Memset
@@ -39,7 +34,7 @@ bool isWork(const Track& track, std::uint32_t i)
     const SliceCategory c = track.category(i);
     if (c == SliceCategory::FallbackOp)
         return true;
-    return isDeviceRole(track.role) && isWorkCategory(c);
+    return model::isDeviceTrack(track) && isWorkCategory(c);
 }
 
 bool isIdentChar(char c)
@@ -311,7 +306,7 @@ CompareAttribution::CompareAttribution(const model::Trace& trace)
             const SliceRef work {t.id, model::SliceIndex(i)};
             SliceRef op;
             // A FallbackOp on a host thread is itself framework-side: its operator is what contains it.
-            if (!isDeviceRole(t.role))
+            if (!model::isDeviceTrack(t))
                 op = resolver.operatorAround(work);
             for (std::uint32_t fi : op.isValid() ? std::vector<std::uint32_t> {} : trace.flowsTo(work)) {
                 const model::Flow& f = trace.flows()[fi];

@@ -156,7 +156,7 @@ std::string recommendationFor(Platform p, const Group& g, const std::string& op)
 
 } // namespace
 
-PassOutput ConversionPass::run(const model::Trace& trace, const AnalysisOptions& /*options*/,
+PassOutput ConversionPass::run(const model::Trace& trace, const AnalysisOptions& options,
                                const CancelToken& cancel) const
 {
     PassOutput out;
@@ -164,7 +164,7 @@ PassOutput ConversionPass::run(const model::Trace& trace, const AnalysisOptions&
         out.notAssessedReason = "no device work in this trace (host-only run), so there are no device conversions";
         return out;
     }
-    const StepClock clock(trace);
+    const StepClock clock(trace, options.includeWarmup);
     CallSiteResolver sites(trace);
     const std::map<model::SliceRef, model::SliceRef> castKernels = explicitCastKernels(trace, sites);
     OpTypeReader types(trace);

@@ -203,7 +203,7 @@ PassOutput CopyHotspotPass::run(const model::Trace& trace, const AnalysisOptions
         out.notAssessedReason = "no device work in this trace (host-only run), so there are no host-device copies";
         return out;
     }
-    const StepClock clock(trace);
+    const StepClock clock(trace, options.includeWarmup);
 
     // Device compute on the same device is the only thing that can hide a copy's cost. Copies are few and
     // compute slices many, so each copy looks up the compute overlapping it instead of building a union.

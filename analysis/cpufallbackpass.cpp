@@ -85,7 +85,7 @@ bool launchesKernelBetween(const model::Trace& trace, model::SliceRef op, model:
 
 } // namespace
 
-PassOutput CpuFallbackPass::run(const model::Trace& trace, const AnalysisOptions& /*options*/,
+PassOutput CpuFallbackPass::run(const model::Trace& trace, const AnalysisOptions& options,
                                 const CancelToken& cancel) const
 {
     PassOutput out;
@@ -102,7 +102,7 @@ PassOutput CpuFallbackPass::run(const model::Trace& trace, const AnalysisOptions
                                 "from an accelerator to the CPU";
         return out;
     }
-    const StepClock clock(trace);
+    const StepClock clock(trace, options.includeWarmup);
     std::map<std::pair<Source, std::string>, std::unique_ptr<Group>> groups;
     auto groupFor = [&](Source s, const std::string& op) -> Group& {
         auto& slot = groups[{s, op}];

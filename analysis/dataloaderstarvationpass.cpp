@@ -51,7 +51,7 @@ PassOutput DataloaderStarvationPass::run(const model::Trace& trace, const Analys
         out.notAssessedReason = "the trace records no dataloader fetches (no enumerate(DataLoader)#… spans)";
         return out;
     }
-    const StepClock clock(trace);
+    const StepClock clock(trace, options.includeWarmup);
     FindingAccumulator acc(clock);
     const bool deviceless = !activity.hasDeviceWork;
     model::TimeNs spanInSteps = 0;

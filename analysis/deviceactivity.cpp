@@ -10,14 +10,6 @@ namespace timesink::analysis {
 
 using model::SliceCategory;
 
-bool isDeviceTrack(const model::Track& track)
-{
-    if (track.deviceKind == model::DeviceKind::Cpu)
-        return false;
-    return track.role == model::TrackRole::DeviceCompute || track.role == model::TrackRole::DeviceCopy
-        || track.role == model::TrackRole::Communication;
-}
-
 bool isBusyCategory(SliceCategory c)
 {
     switch (c) {
@@ -171,7 +163,7 @@ DeviceActivity computeDeviceActivity(const model::Trace& trace, const AnalysisOp
     if (!autotune.empty()) {
         // Autotuning in the first step is the expected warm-up (cudnn.benchmark picks algorithms once per
         // shape); after it, it means new shapes keep arriving.
-        const StepClock clock(trace);
+        const StepClock clock(trace, options.includeWarmup);
         for (std::size_t k = 0; k < autotune.size(); ++k) {
             const std::size_t step = clock.stepAt(autotune[k].start);
             if (step < clock.size() && step > 0) {

@@ -10,8 +10,8 @@
 
 namespace timesink::analysis {
 
-/// A track whose slices are device work: a GPU/NPU stream, copy engine or communication plane.
-bool isDeviceTrack(const model::Track& track);
+/// A track whose slices are device work (the model's definition, model/track.h).
+using model::isDeviceTrack;
 /// Categories that keep a device busy (kernels, copies, memsets, collectives, device-side fallback tasks
 /// such as Ascend AI_CPU, and uncategorised device tasks). Syncs, annotations and steps do not.
 bool isBusyCategory(model::SliceCategory c);

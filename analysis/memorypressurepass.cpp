@@ -111,7 +111,7 @@ PassOutput MemoryPressurePass::run(const model::Trace& trace, const AnalysisOpti
     const DeviceActivity activity = computeDeviceActivity(trace, options, cancel);
     if (activity.hostAllocator.empty() || cancel.cancelled())
         return out;
-    const StepClock clock(trace);
+    const StepClock clock(trace, options.includeWarmup);
     const IdleAttribution idle = attributeIdle(clock, activity, cancel, std::numeric_limits<model::TimeNs>::max());
     if (cancel.cancelled())
         return out;

@@ -94,7 +94,7 @@ PassOutput OpCompilePass::run(const model::Trace& trace, const AnalysisOptions& 
     const DeviceActivity activity = computeDeviceActivity(trace, options, cancel);
     if (activity.hostCompile.empty() || cancel.cancelled())
         return out;
-    const StepClock clock(trace);
+    const StepClock clock(trace, options.includeWarmup);
     const IdleAttribution idle = attributeIdle(clock, activity, cancel, std::numeric_limits<model::TimeNs>::max());
     if (cancel.cancelled())
         return out;

@@ -41,7 +41,14 @@ const std::vector<std::unique_ptr<Pass>>& passRegistry()
 AnalysisResult analyze(const model::Trace& trace, const AnalysisOptions& options, const CancelToken& cancel)
 {
     AnalysisResult result;
-    result.analysedNs = StepClock(trace).analysedNs();
+    const StepClock clock(trace, options.includeWarmup);
+    result.analysedNs = clock.analysedNs();
+    result.startupNs = clock.startupNs();
+    if (clock.warmupStep() < clock.size()) {
+        result.warmupStep = clock.step(clock.warmupStep()).number;
+        result.warmupExcluded = clock.warmupExcluded();
+        result.warmupNs = clock.fullWindow(clock.warmupStep()).length();
+    }
     for (const auto& pass : passRegistry()) {
         if (cancel.cancelled()) {
             result.cancelled = true;

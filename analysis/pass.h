@@ -33,6 +33,8 @@ struct AnalysisOptions
     std::int64_t smallCopyBytes = 64 * 1024;
     /// Findings that lose less than this are dropped from the output.
     model::TimeNs minLostNs = 0;
+    /// Analyse a warm-up step too (StepClock: a first step longer than twice the median of the others).
+    bool includeWarmup = false;
 };
 
 /// What one pass produced: its findings, or why it could not assess the trace
@@ -65,7 +67,11 @@ struct NotAssessed
 struct AnalysisResult
 {
     std::vector<Finding> findings; // ranked with rankBefore()
-    model::TimeNs analysedNs = 0;  // wall time analysed (sum of step durations)
+    model::TimeNs analysedNs = 0;  // wall time analysed (sum of step windows, StepClock)
+    model::TimeNs startupNs = 0;   // no step markers: time before the first device activity, not analysed
+    std::int64_t warmupStep = -1;  // number of the step detected as warm-up, or -1
+    bool warmupExcluded = false;   // … and left out of the analysis (no --include-warmup)
+    model::TimeNs warmupNs = 0;    // its duration
     std::vector<NotAssessed> notAssessed;
     bool cancelled = false;
 };

@@ -7,6 +7,7 @@
 #include "analysis/platform.h"
 #include "analysis/textformat.h"
 
+#include <algorithm>
 #include <array>
 #include <optional>
 
@@ -51,6 +52,16 @@ HostClass classify(const model::Trace& trace, const model::Track& t, std::uint32
     return HostClass::Transparent;
 }
 
+// A runtime call with a launch flow to a device track (cudaLaunchKernel, cudaMemcpyAsync, aclnn… enqueueing).
+bool launchesDeviceWork(const model::Trace& trace, model::SliceRef call)
+{
+    for (const model::Flow& f : trace.flowsFrom(call)) {
+        if (f.kind == model::FlowKind::Launch && isDeviceTrack(trace.track(f.to.track)))
+            return true;
+    }
+    return false;
+}
+
 struct HostTracks
 {
     std::vector<const model::Track*> tracks;
@@ -62,11 +73,18 @@ std::array<model::TimeNs, kCauseCount> splitPiece(const model::Trace& trace, con
                                                   std::array<std::vector<model::SliceRef>, kCauseCount>& events)
 {
     const Interval g = piece.range;
-    IntervalList sync;
-    IntervalList launch;
-    IntervalList work;
-    std::optional<model::SliceRef> firstSync;
-    std::optional<model::SliceRef> firstWork;
+    struct Item
+    {
+        const model::Track* track;
+        std::uint32_t index;
+        Interval clipped;
+        HostClass cls;
+        std::size_t depth;
+    };
+    std::vector<Item> items;
+    // Slices that launch device work, or hold a launching call below them (keys track << 32 | index).
+    std::vector<std::uint64_t> launching;
+    const auto key = [](const model::Track* t, std::uint32_t i) { return (std::uint64_t(t->id.value) << 32) | i; };
     for (const model::Track* t : hosts.tracks) {
         for (std::size_t d = 0; d < t->depthCount(); ++d) {
             const auto [lo, hi] = t->rangeAtDepth(d, g.start, g.end);
@@ -77,44 +95,65 @@ std::array<model::TimeNs, kCauseCount> splitPiece(const model::Trace& trace, con
                 const model::TimeNs e = std::min(t->end(i), g.end);
                 if (e <= s)
                     continue;
-                switch (classify(trace, *t, i)) {
-                case HostClass::Sync:
-                    sync.push_back({s, e});
-                    if (!firstSync)
-                        firstSync = model::SliceRef {t->id, model::SliceIndex(i)};
-                    break;
-                case HostClass::Launch:
-                    launch.push_back({s, e});
-                    break;
-                case HostClass::HostWork:
-                    work.push_back({s, e});
-                    if (!firstWork || d > 0)
-                        firstWork = model::SliceRef {t->id, model::SliceIndex(i)};
-                    break;
-                case HostClass::Python:
-                case HostClass::Transparent:
-                    break;
+                const HostClass cls = classify(trace, *t, i);
+                if (cls == HostClass::Python || cls == HostClass::Transparent)
+                    continue;
+                items.push_back({t, i, {s, e}, cls, d});
+                if (cls == HostClass::Launch && launchesDeviceWork(trace, model::SliceRef {t->id, model::SliceIndex(i)})) {
+                    launching.push_back(key(t, i));
+                    for (model::SliceIndex p = t->parent(i); p.isValid(); p = t->parent(p.value))
+                        launching.push_back(key(t, p.value));
                 }
             }
         }
     }
+    std::sort(launching.begin(), launching.end());
+    IntervalList sync;
+    IntervalList work;
+    IntervalList notLaunching; // host work with no launch inside it: whatever runs there launches nothing
+    std::optional<model::SliceRef> firstSync;
+    std::optional<model::SliceRef> firstWork;
+    std::optional<model::SliceRef> firstIdleWork;
+    for (const Item& it : items) {
+        const model::SliceRef ref {it.track->id, model::SliceIndex(it.index)};
+        if (it.cls == HostClass::Sync) {
+            sync.push_back(it.clipped);
+            if (!firstSync)
+                firstSync = ref;
+            continue;
+        }
+        work.push_back(it.clipped);
+        if (!std::binary_search(launching.begin(), launching.end(), key(it.track, it.index))) {
+            notLaunching.push_back(it.clipped);
+            if (!firstIdleWork || it.depth > 0)
+                firstIdleWork = ref;
+        }
+        if (it.cls == HostClass::HostWork && (!firstWork || it.depth > 0))
+            firstWork = ref;
+    }
     const IntervalList syncU = unite(std::move(sync));
-    const IntervalList busyU = uniteSorted(unite(std::move(launch)), unite(std::move(work)));
+    const IntervalList busyU = subtract(unite(std::move(work)), syncU);
     std::array<model::TimeNs, kCauseCount> ns {};
     ns[kSyncWait] = totalLength(syncU);
-    const model::TimeNs hostBusy = totalLength(subtract(busyU, syncU));
-    // Launch-bound: tiny kernels on both sides of the gap (where there is device work) and the host busy
-    // issuing work. Only then is the host's framework/launch time the cause rather than heavy host ops.
+    const model::TimeNs hostBusy = totalLength(busyU);
+    // Launch-bound: tiny kernels on both sides of the gap (where there is device work) and the host launching
+    // device work. Only the time the host spends in ops that launch counts: a host sitting in one allocation
+    // (`aten::empty`) that launches nothing is running a framework op, however tiny the kernels around it.
     const bool tinyAround = (piece.busyBefore || piece.busyAfter) && piece.tinyBefore && piece.tinyAfter;
-    if (tinyAround && hostBusy > 0)
-        ns[kLaunchBound] = hostBusy;
-    else
-        ns[kHostOp] = hostBusy;
+    model::TimeNs launchNs = 0;
+    if (tinyAround && !launching.empty())
+        launchNs = hostBusy - totalLength(intersect(busyU, unite(std::move(notLaunching))));
+    ns[kLaunchBound] = launchNs;
+    ns[kHostOp] = hostBusy - launchNs;
     ns[kPython] = g.length() - ns[kSyncWait] - hostBusy;
     if (firstSync && ns[kSyncWait] > 0)
         events[kSyncWait].push_back(*firstSync);
-    if (firstWork && hostBusy > 0)
-        events[tinyAround ? kLaunchBound : kHostOp].push_back(*firstWork);
+    if (firstWork && launchNs > 0)
+        events[kLaunchBound].push_back(*firstWork);
+    if (ns[kHostOp] > 0) {
+        if (const auto ref = launchNs > 0 ? firstIdleWork : (firstWork ? firstWork : firstIdleWork))
+            events[kHostOp].push_back(*ref);
+    }
     return ns;
 }
 
@@ -201,7 +240,7 @@ PassOutput PipelineBubblePass::run(const model::Trace& trace, const AnalysisOpti
         out.notAssessedReason = "no device work in this trace (host-only run), so there is no device idle time";
         return out;
     }
-    const StepClock clock(trace);
+    const StepClock clock(trace, options.includeWarmup);
     const IdleAttribution idle = attributeIdle(clock, activity, cancel, options.bubbleThresholdNs);
     // The host threads that issue device work decide when the device gets its next task; other threads
     // (dataloader workers, loggers) are busy or idle independently of the device, so they are not asked.

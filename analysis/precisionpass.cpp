@@ -99,7 +99,7 @@ std::string recommendationFor(Platform p, const std::string& ops)
 
 } // namespace
 
-PassOutput PrecisionPass::run(const model::Trace& trace, const AnalysisOptions& /*options*/,
+PassOutput PrecisionPass::run(const model::Trace& trace, const AnalysisOptions& options,
                               const CancelToken& cancel) const
 {
     PassOutput out;
@@ -122,7 +122,7 @@ PassOutput PrecisionPass::run(const model::Trace& trace, const AnalysisOptions& 
             ampHost = marker[id.value] == 1;
         }
     }
-    const StepClock clock(trace);
+    const StepClock clock(trace, options.includeWarmup);
     CallSiteResolver sites(trace);
     FindingAccumulator acc(clock);
     OpTypeReader types(trace);

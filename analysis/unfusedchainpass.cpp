@@ -141,11 +141,11 @@ std::string recommendationFor(Platform p, Pattern pattern)
 
 } // namespace
 
-PassOutput UnfusedChainPass::run(const model::Trace& trace, const AnalysisOptions& /*options*/,
+PassOutput UnfusedChainPass::run(const model::Trace& trace, const AnalysisOptions& options,
                                  const CancelToken& cancel) const
 {
     PassOutput out;
-    const StepClock clock(trace);
+    const StepClock clock(trace, options.includeWarmup);
     const Platform platform = detectPlatform(trace);
     const bool deviceWork = hasDeviceWork(trace);
     std::array<std::unique_ptr<PatternState>, kPatternCount> states;

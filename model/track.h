@@ -125,6 +125,16 @@ private:
     TimeNs m_busy = 0;
 };
 
+/// A track whose slices are device work: a GPU/NPU stream, copy engine or communication plane of a device.
+/// Host threads, counters and annotation lanes are not, and neither is a "communication" row of a CPU (host
+/// collectives are host work). The one definition every layer uses.
+[[nodiscard]] inline bool isDeviceTrack(const Track& track)
+{
+    return track.deviceKind != DeviceKind::Cpu
+        && (track.role == TrackRole::DeviceCompute || track.role == TrackRole::DeviceCopy
+            || track.role == TrackRole::Communication);
+}
+
 /// Bytes each slice costs in the columns plus the per-depth index (summaries add about 1/kSummaryFanout more).
 inline constexpr std::size_t kBytesPerSlice = sizeof(TimeNs) * 2 + sizeof(StringId) * 2 + sizeof(std::uint32_t) * 2
     + sizeof(std::uint16_t) + sizeof(std::uint8_t) * 2 + sizeof(std::uint32_t);

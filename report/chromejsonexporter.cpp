@@ -4,6 +4,7 @@
 #include "report/exportlayout.h"
 #include "report/slicelanes.h"
 #include "report/textformat.h"
+#include "report/tracesummary.h"
 
 #include <nlohmann/json.hpp>
 
@@ -115,7 +116,7 @@ private:
         const auto flows = m_trace.flows();
         for (std::size_t i = 0; i < flows.size(); ++i) {
             const model::Flow& f = flows[i];
-            if (!f.from.isValid() || !f.to.isValid() || f.from == f.to)
+            if (!isLinkedFlow(f))
                 continue;
             m_flowSources.emplace_back(sliceKey(f.from.track.value, f.from.index.value), i);
             m_flowTargets.emplace_back(sliceKey(f.to.track.value, f.to.index.value), i);

@@ -20,6 +20,17 @@ std::string signedDuration(TimeNs delta)
     return delta > 0 ? "+" + formatDuration(delta) : formatDuration(delta);
 }
 
+/// The share column of an explanation: a percentage when the finding moved with the step time; a finding that
+/// moved against it explains none of it, which "0.0 %" would hide.
+std::string shareText(const analysis::CompareExplanation& e, TimeNs stepDelta)
+{
+    if (e.deltaNs() == 0 || stepDelta == 0)
+        return "–";
+    if ((e.deltaNs() > 0) != (stepDelta > 0))
+        return "opposite to the step change";
+    return formatPercent(e.shareOfStepDelta);
+}
+
 TimeNs magnitude(TimeNs d)
 {
     return d < 0 ? -d : d;
@@ -142,7 +153,8 @@ void writeCompareMarkdown(const CompareRun& b, const CompareRun& c, const analys
         for (const analysis::CompareExplanation& e : r.explanations) {
             out << "| " << statusLabel(e.status) << " | " << escapeMarkdown(e.kind) << " | " << escapeMarkdown(e.title)
                 << " | " << formatDuration(e.baselineLostNs) << " | " << formatDuration(e.candidateLostNs) << " | "
-                << signedDuration(e.deltaNs()) << " | " << formatPercent(e.shareOfStepDelta) << " |\n";
+                << signedDuration(e.deltaNs()) << " | "
+                << shareText(e, r.candidateStepsNs() - r.baselineStepsNs()) << " |\n";
         }
         out << '\n';
     }
@@ -315,7 +327,7 @@ void writeCompareHtml(const CompareRun& b, const CompareRun& c, const analysis::
                 << escapeHtml(formatDuration(e.baselineLostNs)) << "</td><td class=\"num\">"
                 << escapeHtml(formatDuration(e.candidateLostNs)) << "</td><td class=\"num" << deltaClass(e.deltaNs())
                 << "\">" << escapeHtml(signedDuration(e.deltaNs())) << "</td><td class=\"num\">"
-                << formatPercent(e.shareOfStepDelta) << "</td></tr>\n";
+                << escapeHtml(shareText(e, r.candidateStepsNs() - r.baselineStepsNs())) << "</td></tr>\n";
         }
         out << "</tbody></table>\n";
     }

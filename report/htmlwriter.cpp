@@ -79,9 +79,32 @@ void writeSummary(const ReportModel& m, std::ostream& out)
         row("Rank", std::to_string(s.rank) + (s.worldSize > 0 ? " of " + std::to_string(s.worldSize) : ""));
     row("Span", escapeHtml(formatDuration(s.spanNs)) + (s.syntheticTimestamps ? " (laid out, not measured)" : ""));
     row("Events", std::to_string(s.slices) + " slices on " + std::to_string(s.tracks) + " tracks");
-    row("Steps", s.syntheticSteps ? std::string("none marked; the whole trace is one step")
+    row("Steps", s.syntheticSteps && s.startupNs > 0
+            ? "none marked; analysed from the first to the last device activity (start-up before it: "
+                + escapeHtml(formatDuration(s.startupNs)) + ", not analysed)"
+            : s.syntheticSteps ? std::string("none marked; the whole trace is one step")
                                   : std::to_string(s.steps) + " (mean " + escapeHtml(formatDuration(s.meanStepNs)) + ")");
+    if (s.warmupStep >= 0)
+        row("Warm-up", "step " + std::to_string(s.warmupStep) + " (" + escapeHtml(formatDuration(s.warmupNs))
+                + ", more than twice the median step) "
+                + (s.warmupExcluded ? "is left out of the analysis; <code>--include-warmup</code> brings it back"
+                                    : "is analysed (<code>--include-warmup</code>)"));
     row("Analysed wall time", escapeHtml(formatDuration(s.analysedNs)));
+    if (const DeviceSummary& d = m.device; d.hasDeviceWork) {
+        std::string text = "<strong>" + escapeHtml(analysis::busyHeadline(d)) + "</strong>; compute "
+            + escapeHtml(formatDuration(d.computeNs)) + ", communication " + escapeHtml(formatDuration(d.communicationNs));
+        if (d.commComputeOverlapFraction)
+            text += " (" + formatPercent(*d.commComputeOverlapFraction) + " overlapped by compute, exposed "
+                + escapeHtml(formatDuration(d.exposedCommunicationNs)) + ")";
+        text += ", copies " + escapeHtml(formatDuration(d.copyNs)) + ", idle " + escapeHtml(formatDuration(d.idleNs));
+        row("Device", text);
+        if (d.launches > 0)
+            row("Kernel launches", std::to_string(d.launches) + ", delay p50 "
+                    + escapeHtml(formatDuration(d.launchDelayP50Ns)) + ", mean "
+                    + escapeHtml(formatDuration(d.launchDelayMeanNs)) + ", p99 "
+                    + escapeHtml(formatDuration(d.launchDelayP99Ns)) + "; "
+                    + std::to_string(d.launchesDelayedOver100us) + " waited over 100 µs");
+    }
     row("Lost time", "<strong>" + escapeHtml(formatDuration(s.lostNs)) + "</strong> (" + formatPercent(s.lostFraction)
             + " of the analysed time; findings of different kinds can overlap)");
     row("Findings", std::to_string(m.findings.size()));

@@ -26,10 +26,50 @@ nlohmann::ordered_json collectivesJson(const analysis::StepCommunication* comm, 
 
 } // namespace
 
+nlohmann::ordered_json deviceSummaryJson(const DeviceSummary& d)
+{
+    using nlohmann::ordered_json;
+    ordered_json j = ordered_json::object();
+    j["has_device_work"] = d.hasDeviceWork;
+    if (!d.hasDeviceWork)
+        return j;
+    j["device"] = d.deviceLabel;
+    j["window_ns"] = d.windowNs;
+    j["busy_ns"] = d.busyNs;
+    j["compute_ns"] = d.computeNs;
+    j["communication_ns"] = d.communicationNs;
+    j["communication_wait_ns"] = d.communicationWaitNs;
+    j["communication_transfer_ns"] = d.communicationTransferNs;
+    j["exposed_communication_ns"] = d.exposedCommunicationNs;
+    j["copy_ns"] = d.copyNs;
+    j["idle_ns"] = d.idleNs;
+    j["comm_compute_overlap_fraction"]
+        = d.commComputeOverlapFraction ? ordered_json(*d.commComputeOverlapFraction) : ordered_json(nullptr);
+    j["busy_fraction"] = d.busyFraction;
+    j["min_step_busy_fraction"] = d.minStepBusyFraction;
+    j["max_step_busy_fraction"] = d.maxStepBusyFraction;
+    j["headline"] = analysis::busyHeadline(d);
+    j["launches"] = {{"count", d.launches},
+                     {"delay_p50_ns", d.launchDelayP50Ns},
+                     {"delay_mean_ns", d.launchDelayMeanNs},
+                     {"delay_p99_ns", d.launchDelayP99Ns},
+                     {"delayed_over_100us", d.launchesDelayedOver100us}};
+    ordered_json queues = ordered_json::array();
+    for (const analysis::StreamQueue& q : d.queues) {
+        queues.push_back({{"track", q.name},
+                          {"operations", q.operations},
+                          {"max_length", q.maxLength},
+                          {"mean_length", q.meanLength}});
+    }
+    j["queues"] = std::move(queues);
+    return j;
+}
+
 nlohmann::ordered_json reportJson(const ReportModel& m)
 {
     using nlohmann::ordered_json;
     ordered_json j = m.analysisJson.is_object() ? m.analysisJson : ordered_json::object();
+    j["device_summary"] = deviceSummaryJson(m.device);
     ordered_json steps = ordered_json::array();
     for (std::size_t i = 0; i < m.steps.size(); ++i) {
         const StepBreakdown& s = m.steps[i];
@@ -37,6 +77,8 @@ nlohmann::ordered_json reportJson(const ReportModel& m)
             = i < m.communication.steps.size() ? &m.communication.steps[i] : nullptr;
         steps.push_back({{"step", s.number},
                          {"synthetic", s.synthetic},
+                         {"warmup", s.warmup},
+                         {"excluded", s.excluded},
                          {"start_ns", s.startNs},
                          {"duration_ns", s.durationNs},
                          {"compute_ns", s.computeNs},
@@ -45,7 +87,11 @@ nlohmann::ordered_json reportJson(const ReportModel& m)
                          {"dataloader_ns", s.dataloaderNs},
                          {"idle_ns", s.idleNs},
                          {"communication_wait_ns", comm ? comm->waitNs : 0},
-                         {"collectives", collectivesJson(comm, s.startNs)}});
+                         {"collectives", collectivesJson(comm, s.startNs)},
+                         {"device_start_ns", s.hasDeviceWindow ? nlohmann::ordered_json(s.deviceStartNs) : nlohmann::ordered_json(nullptr)},
+                         {"device_end_ns", s.hasDeviceWindow ? nlohmann::ordered_json(s.deviceEndNs) : nlohmann::ordered_json(nullptr)},
+                         {"device_busy_ns", s.deviceBusyNs},
+                         {"device_idle_ns", s.deviceIdleNs}});
     }
     j["steps"] = std::move(steps);
     j["communication"] = {{"backend", analysis::commBackendKey(m.communication.backend)},

@@ -18,6 +18,8 @@ namespace timesink::report {
 ///   "top_operators": [{"name", "category", "count", "total_ns", "fraction"}]
 /// Field by field in docs/report-schema.md.
 nlohmann::ordered_json reportJson(const ReportModel& model);
+/// The `device_summary` object of reportJson().
+nlohmann::ordered_json deviceSummaryJson(const DeviceSummary& summary);
 
 /// Writes reportJson() indented by two spaces, invalid UTF-8 from the trace replaced by U+FFFD.
 void writeJsonReport(const ReportModel& model, std::ostream& out);

@@ -47,11 +47,32 @@ void writeSummary(const ReportModel& m, std::ostream& out)
         out << "- **Rank:** " << s.rank << (s.worldSize > 0 ? " of " + std::to_string(s.worldSize) : "") << '\n';
     out << "- **Span:** " << formatDuration(s.spanNs) << (s.syntheticTimestamps ? " (laid out, not measured)" : "")
         << ", " << s.slices << " slices on " << s.tracks << " tracks\n";
-    if (s.syntheticSteps)
+    if (s.syntheticSteps && s.startupNs > 0)
+        out << "- **Steps:** none marked; analysed from the first to the last device activity (start-up before it: "
+            << formatDuration(s.startupNs) << ", not analysed)\n";
+    else if (s.syntheticSteps)
         out << "- **Steps:** none marked; the whole trace is analysed as one step\n";
     else
         out << "- **Steps:** " << s.steps << " (mean " << formatDuration(s.meanStepNs) << ")\n";
+    if (s.warmupStep >= 0)
+        out << "- **Warm-up:** step " << s.warmupStep << " (" << formatDuration(s.warmupNs)
+            << ", more than twice the median step) "
+            << (s.warmupExcluded ? "is left out of the analysis; `--include-warmup` brings it back"
+                                 : "is analysed (`--include-warmup`)")
+            << '\n';
     out << "- **Analysed wall time:** " << formatDuration(s.analysedNs) << '\n';
+    if (const DeviceSummary& d = m.device; d.hasDeviceWork) {
+        out << "- **Device:** " << analysis::busyHeadline(d) << "; compute " << formatDuration(d.computeNs)
+            << ", communication " << formatDuration(d.communicationNs);
+        if (d.commComputeOverlapFraction)
+            out << " (" << formatPercent(*d.commComputeOverlapFraction) << " overlapped by compute, exposed "
+                << formatDuration(d.exposedCommunicationNs) << ')';
+        out << ", copies " << formatDuration(d.copyNs) << ", idle " << formatDuration(d.idleNs) << '\n';
+        if (d.launches > 0)
+            out << "- **Kernel launches:** " << d.launches << ", delay p50 " << formatDuration(d.launchDelayP50Ns)
+                << ", mean " << formatDuration(d.launchDelayMeanNs) << ", p99 " << formatDuration(d.launchDelayP99Ns)
+                << "; " << d.launchesDelayedOver100us << " waited over 100 µs\n";
+    }
     out << "- **Lost time (sum of findings):** " << formatDuration(s.lostNs) << " (" << formatPercent(s.lostFraction)
         << " of the analysed time; findings of different kinds can overlap)\n";
     out << "- **Findings:** " << m.findings.size() << '\n';
@@ -114,12 +135,24 @@ void writeOperators(const ReportModel& m, std::ostream& out)
         return;
     out << "## Top operators (" << (m.operatorScope == "device" ? "device" : "host") << " time)\n\n";
     out << "| rank | operator | category | calls | total | % |\n|---:|---|---|---:|---:|---:|\n";
+    // Kernel signatures run to 1,500 characters: the table shows them shortened, the full names follow it.
+    std::vector<std::size_t> shortened;
     for (std::size_t i = 0; i < m.topOperators.size(); ++i) {
         const OperatorTime& op = m.topOperators[i];
-        out << "| " << i + 1 << " | " << escapeMarkdown(op.name) << " | " << model::categoryKey(op.category) << " | "
+        const std::string name = cleanText(op.name);
+        const std::string shown = shortenSignature(name);
+        if (shown != name)
+            shortened.push_back(i);
+        out << "| " << i + 1 << " | " << escapeMarkdown(shown) << " | " << model::categoryKey(op.category) << " | "
             << op.count << " | " << formatDuration(op.totalNs) << " | " << formatPercent(op.fraction) << " |\n";
     }
     out << '\n';
+    if (!shortened.empty()) {
+        out << "Full names:\n\n";
+        for (const std::size_t i : shortened)
+            out << i + 1 << ". " << markdownCodeSpan(cleanText(m.topOperators[i].name)) << '\n';
+        out << '\n';
+    }
 }
 
 void writeFindingSections(const ReportModel& m, std::ostream& out)
@@ -160,7 +193,7 @@ void writeFindingSections(const ReportModel& m, std::ostream& out)
                 << ".\n\n";
         }
         if (!m.summary.sourcePath.empty())
-            out << "Open it in the viewer: " << escapeMarkdown(viewerCommand(m.summary.sourcePath, i + 1)) << "\n\n";
+            out << "Open it in the viewer: " << markdownCodeSpan(viewerCommand(m.summary.sourcePath, i + 1)) << "\n\n";
     }
 }
 

@@ -4,6 +4,7 @@
 #include "report/exportlayout.h"
 #include "report/slicelanes.h"
 #include "report/textformat.h"
+#include "report/tracesummary.h"
 
 #include "report/proto/perfetto_trace.pb.h"
 
@@ -166,7 +167,7 @@ private:
         const auto flows = m_trace.flows();
         for (std::size_t i = 0; i < flows.size(); ++i) {
             const model::Flow& f = flows[i];
-            if (!f.from.isValid() || !f.to.isValid() || f.from == f.to)
+            if (!isLinkedFlow(f))
                 continue;
             const std::uint64_t id = i + 1;
             m_flowSources.items.emplace_back(sliceKey(f.from.track.value, f.from.index.value), id);

@@ -91,7 +91,13 @@ nlohmann::ordered_json analysisReportJson(const model::Trace& trace, const analy
     j["options"] = {{"bubble_threshold_ns", options.bubbleThresholdNs},
                     {"tiny_kernel_ns", options.tinyKernelNs},
                     {"small_copy_bytes", options.smallCopyBytes},
-                    {"min_lost_ns", options.minLostNs}};
+                    {"min_lost_ns", options.minLostNs},
+                    {"include_warmup", options.includeWarmup}};
+    // What was left out of the analysed time, so a reader knows why analysed_ns is shorter than the trace.
+    j["startup_ns"] = result.startupNs;
+    j["warmup_step"] = result.warmupStep >= 0 ? ordered_json(result.warmupStep) : ordered_json(nullptr);
+    j["warmup_excluded"] = result.warmupExcluded;
+    j["warmup_ns"] = result.warmupNs;
     j["cancelled"] = result.cancelled;
     ordered_json findings = ordered_json::array();
     for (std::size_t i = 0; i < result.findings.size(); ++i)

@@ -43,4 +43,15 @@ std::string viewerCommand(std::string_view tracePath, std::size_t rank);
 /// At most `maxChars` code points of `text` (already clean UTF-8), with "…" appended when cut.
 std::string truncateText(std::string_view text, std::size_t maxChars);
 
+/// A kernel or operator name short enough for a table cell (clean UTF-8 in, unchanged when it fits): a C++
+/// signature loses its return type, template arguments and parameter list, then what is still longer than
+/// `maxChars` is cut with "…".
+/// Example: "void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, …>(int, …)"
+///   → "at::native::vectorized_elementwise_kernel<…>".
+std::string shortenSignature(std::string_view name, std::size_t maxChars = 80);
+
+/// `text` as a Markdown code span, fenced with enough backticks that none inside ends it.
+/// Example: "timesink 'a.json' --finding 1" → "`timesink 'a.json' --finding 1`".
+std::string markdownCodeSpan(std::string_view text);
+
 } // namespace timesink::report

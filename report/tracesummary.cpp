@@ -3,6 +3,21 @@
 
 namespace timesink::report {
 
+std::size_t linkedFlowCount(const model::Trace& trace)
+{
+    std::size_t n = 0;
+    for (const model::Flow& f : trace.flows())
+        n += isLinkedFlow(f) ? 1 : 0;
+    return n;
+}
+
+std::string unlinkedFlowsMessage(std::size_t unlinked)
+{
+    return std::to_string(unlinked) + " flow" + (unlinked == 1 ? "" : "s")
+        + " could not be linked (no slice at one end, e.g. an \"f\" event without its \"s\"); they are not counted, "
+          "drawn or exported";
+}
+
 nlohmann::ordered_json traceSummaryJson(const model::Trace& trace)
 {
     using nlohmann::ordered_json;
@@ -20,7 +35,9 @@ nlohmann::ordered_json traceSummaryJson(const model::Trace& trace)
     j["slices"] = trace.sliceCount();
     j["steps"] = trace.steps().size();
     j["tracks"] = trace.tracks().size();
-    j["flows"] = trace.flows().size();
+    const std::size_t linked = linkedFlowCount(trace);
+    j["flows"] = linked;
+    j["unlinked_flows"] = trace.flows().size() - linked;
     ordered_json counts = ordered_json::object();
     for (int c = 0; c < model::kSliceCategoryCount; ++c) {
         const auto cat = static_cast<model::SliceCategory>(c);
@@ -30,6 +47,10 @@ nlohmann::ordered_json traceSummaryJson(const model::Trace& trace)
     ordered_json warnings = ordered_json::array();
     for (const model::ImportWarning& w : trace.warnings())
         warnings.push_back({{"kind", w.kind}, {"count", w.count}, {"message", w.message}});
+    if (linked < trace.flows().size())
+        warnings.push_back({{"kind", "unlinked_flows"},
+                            {"count", trace.flows().size() - linked},
+                            {"message", unlinkedFlowsMessage(trace.flows().size() - linked)}});
     j["warnings"] = std::move(warnings);
     j["rank"] = meta.rank;
     j["world_size"] = meta.worldSize;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "analysis/breakdown.h"
 #include "analysis/finding.h"
 #include "model/trace.h"
 
@@ -10,14 +11,10 @@
 
 namespace timesink::widgets {
 
-/// Pre-aggregated numbers for the summary charts, computed from the model and the findings so that the
-/// charts only draw (as heaptrack feeds its charts).
-///
-/// Step breakdown: inside each step, every instant is given to one activity, by priority compute >
-/// communication > copies > dataloader, and to idle when none is active. Compute, copies and
-/// communication come from device tracks (kernels, memsets and fallback ops; memcpys; collectives);
-/// dataloader from host dataloader slices (at any depth). A trace with no device tracks counts host ops as
-/// compute. So the five parts always add up to the step duration.
+/// Pre-aggregated numbers for the summary charts, so that the charts only draw (as heaptrack feeds its charts).
+/// The numbers are analysis::computeBreakdown()'s, the same the reports print (analysis/breakdown.h has the
+/// rules: every instant of a step goes to one activity by priority compute > communication > copies >
+/// dataloader, else idle; the five parts add up to the step). Only the shape is the charts' own.
 ///
 /// Example: step [0, 100); kernel [10, 50) on stream 7, memcpy [40, 70) on a copy engine
 ///   → compute 40, copies 20 (50..70; 40..50 goes to compute), idle 40.
@@ -40,7 +37,10 @@ struct SummaryData
 
     std::vector<StepBreakdown> steps;
     std::vector<NamedTime> lostByKind;   // descending
-    std::vector<NamedTime> topOperators; // device time by operator name, descending
+    std::vector<NamedTime> topOperators; // time by operator name, descending (analysis::TopOperators)
+    std::string operatorScope;           // "device" or "host"
+    analysis::DeviceSummary device;      // device_summary of the report
+    std::string deviceHeadline;          // "GPU busy 61 % of the step" (empty without device work)
 
     static SummaryData compute(const model::Trace& trace, const std::vector<analysis::Finding>& findings,
                                std::size_t topOperatorCount = 10);

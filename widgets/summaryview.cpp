@@ -151,7 +151,11 @@ void SummaryView::rebuild()
 
     // Replacing the chart drops the old series and axes with it.
     auto* steps = new QChart();
-    styleChart(steps, tr("Time per step (ms)"), dark);
+    // The device busy share is the headline people quote ("GPU busy 61 % of the step").
+    styleChart(steps,
+               m_data.deviceHeadline.empty() ? tr("Time per step (ms)")
+                                             : tr("Time per step (ms) — %1").arg(QString::fromStdString(m_data.deviceHeadline)),
+               dark);
     auto* stacked = new QStackedBarSeries();
     QStringList stepNames;
     double maxMs = 0;

@@ -15,9 +15,11 @@ QString qs(std::string_view s)
     return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
 }
 
-bool isDeviceTrack(const model::Track& t)
+// Rows drawn in a device group: every row a device owns, its work (model::isDeviceTrack) and also its
+// annotation lanes and counters; a CPU's counters stay with the host.
+bool isDeviceSide(const model::Track& t)
 {
-    return t.deviceKind != model::DeviceKind::Cpu || t.role != model::TrackRole::HostThread;
+    return t.deviceKind != model::DeviceKind::Cpu;
 }
 
 int trackHeight(const model::Track& t)
@@ -47,7 +49,7 @@ TrackLayout::TrackLayout(const model::Trace& trace)
         // Tracks with nothing to draw (metadata-only processes, threads named but never used) are left out.
         if (t.empty() && t.counterTimes().empty())
             continue;
-        const bool device = isDeviceTrack(t);
+        const bool device = isDeviceSide(t);
         std::string name(trace.str(t.processName.isEmpty() ? t.processKey : t.processName));
         auto [it, inserted] = index.try_emplace(name, pending.size());
         if (inserted) {

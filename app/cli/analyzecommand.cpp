@@ -4,6 +4,7 @@
 #include "clicommon.h"
 #include "reportdestination.h"
 
+#include "analysis/breakdown.h"
 #include "analysis/pass.h"
 #include "report/reportjson.h"
 
@@ -19,7 +20,7 @@ namespace {
 
 constexpr const char* kAnalyzeUsage
     = "usage: timesink-cli analyze PATH [--format text|json|md|html|csv] [-o FILE] [--min-lost-ms X]\n"
-      "                             [--fail-above PERCENT]\n"
+      "                             [--fail-above PERCENT] [--include-warmup]\n"
       "                             [--bubble-threshold-us X] [--tiny-kernel-us X] [--small-copy-kb X]\n";
 
 constexpr const char* kAnalyzeHelp = R"(Finds where the time of a training or inference run goes and ranks the causes by lost time.
@@ -37,6 +38,8 @@ Options:
   --bubble-threshold-us X   device idle gaps shorter than X µs are not pipeline bubbles (default 50)
   --tiny-kernel-us X        kernels shorter than X µs count as tiny for launch-bound detection (default 10)
   --small-copy-kb X         copies smaller than X KiB count as small (default 64)
+  --include-warmup          analyse the warm-up step too (a first step longer than twice the median of the
+                            others; left out by default)
 
 Kinds: dataloader_starvation, pipeline_bubble, copy_hotspot, cpu_fallback, unfused_chain, op_compile,
 conversion, precision, memory_pressure, communication (docs/analysis.md).
@@ -66,10 +69,41 @@ void printText(const model::Trace& trace, const analysis::AnalysisResult& result
     const auto steps = trace.steps();
     const bool synthetic = steps.size() == 1 && steps.front().synthetic;
     std::printf("%s\n", trace.metadata().sourcePath.c_str());
-    std::printf("  format %s, analysed %s over %s\n\n", trace.metadata().format.c_str(),
+    std::printf("  format %s, analysed %s over %s\n", trace.metadata().format.c_str(),
                 formatDuration(result.analysedNs).c_str(),
                 synthetic ? "the whole trace (no step markers)"
                           : (std::to_string(steps.size()) + (steps.size() == 1 ? " step" : " steps")).c_str());
+    if (result.startupNs > 0)
+        std::printf("  start-up before the first device activity: %s, not analysed\n",
+                    formatDuration(result.startupNs).c_str());
+    if (result.warmupStep >= 0)
+        std::printf("  warm-up: step %lld (%s, more than twice the median step) %s\n",
+                    static_cast<long long>(result.warmupStep), formatDuration(result.warmupNs).c_str(),
+                    result.warmupExcluded ? "is left out; --include-warmup brings it back" : "is analysed");
+    const bool includeWarmup = result.warmupStep >= 0 && !result.warmupExcluded;
+    const analysis::DeviceSummary device
+        = analysis::computeDeviceSummary(trace, analysis::computeStepBreakdown(trace, includeWarmup), includeWarmup);
+    if (device.hasDeviceWork) {
+        std::printf("  %s\n", analysis::busyHeadline(device).c_str());
+        std::printf("  device: busy %s, compute %s, communication %s (exposed %s", formatDuration(device.busyNs).c_str(),
+                    formatDuration(device.computeNs).c_str(), formatDuration(device.communicationNs).c_str(),
+                    formatDuration(device.exposedCommunicationNs).c_str());
+        if (device.communicationWaitNs > 0)
+            std::printf(", waiting %s", formatDuration(device.communicationWaitNs).c_str());
+        std::printf("), copies %s, idle %s\n", formatDuration(device.copyNs).c_str(),
+                    formatDuration(device.idleNs).c_str());
+        if (device.commComputeOverlapFraction)
+            std::printf("  communication overlapped by compute: %s\n",
+                        formatPercent(*device.commComputeOverlapFraction).c_str());
+        if (device.launches > 0)
+            std::printf("  launch delay: p50 %s, mean %s, p99 %s; %llu of %llu launches waited over 100 µs\n",
+                        formatDuration(device.launchDelayP50Ns).c_str(),
+                        formatDuration(device.launchDelayMeanNs).c_str(),
+                        formatDuration(device.launchDelayP99Ns).c_str(),
+                        static_cast<unsigned long long>(device.launchesDelayedOver100us),
+                        static_cast<unsigned long long>(device.launches));
+    }
+    std::printf("\n");
     if (result.findings.empty()) {
         std::printf("No findings.\n");
     } else {
@@ -127,7 +161,7 @@ int runAnalyze(int argc, char** argv)
     std::string error;
     const std::vector<std::string> valued = {"--format", "-o", "--min-lost-ms", "--fail-above",
                                              "--bubble-threshold-us", "--tiny-kernel-us", "--small-copy-kb"};
-    if (!parseArguments(argc, argv, 2, valued, {"--help", "-h"}, args, error)) {
+    if (!parseArguments(argc, argv, 2, valued, {"--help", "-h", "--include-warmup"}, args, error)) {
         std::cerr << "timesink-cli analyze: " << error << '\n' << kAnalyzeUsage;
         return kExitUsage;
     }
@@ -150,6 +184,7 @@ int runAnalyze(int argc, char** argv)
         return kExitUsage;
     }
     analysis::AnalysisOptions options;
+    options.includeWarmup = args.has("--include-warmup");
     std::optional<double> failAbove;
     struct NumericOption
     {

@@ -38,7 +38,8 @@ void printText(const model::Trace& trace)
     row("span", formatDuration(trace.spanNs()) + (meta.syntheticTimestamps ? " (laid out, not measured)" : ""));
     row("slices", std::to_string(trace.sliceCount()));
     row("tracks", std::to_string(trace.tracks().size()));
-    row("flows", std::to_string(trace.flows().size()));
+    const std::size_t linkedFlows = report::linkedFlowCount(trace);
+    row("flows", std::to_string(linkedFlows));
 
     const auto steps = trace.steps();
     if (steps.size() == 1 && steps.front().synthetic) {
@@ -63,12 +64,16 @@ void printText(const model::Trace& trace)
         std::printf("  %-16.*s %10llu\n", static_cast<int>(label.size()), label.data(),
                     static_cast<unsigned long long>(trace.categoryCount(cat)));
     }
-    if (!trace.warnings().empty()) {
+    const std::size_t unlinkedFlows = trace.flows().size() - linkedFlows;
+    if (!trace.warnings().empty() || unlinkedFlows > 0) {
         std::printf("\n  warnings\n");
         for (const model::ImportWarning& w : trace.warnings()) {
             std::printf("  %8llu × %s: %s\n", static_cast<unsigned long long>(w.count), w.kind.c_str(),
                         w.message.c_str());
         }
+        if (unlinkedFlows > 0)
+            std::printf("  %8llu × unlinked_flows: %s\n", static_cast<unsigned long long>(unlinkedFlows),
+                        report::unlinkedFlowsMessage(unlinkedFlows).c_str());
     }
 }
 

@@ -133,6 +133,42 @@ private Q_SLOTS:
         QVERIFY(md.find("/runs/npu/\\<b\\>trace\\</b\\>.json") != std::string::npos);
     }
 
+    // The candidate's steps are faster (8 µs vs 10 µs) but it has a CPU fallback the baseline does not: that
+    // finding moved against the step change and explains none of it.
+    void shareOppositeToTheStepChange()
+    {
+        const auto run = [](const std::string& path, model::TimeNs stepNs) {
+            model::TraceBuilder b;
+            b.metadata().format = "kineto";
+            b.metadata().sourcePath = path;
+            const model::TrackId host = b.hostThread("main", 10, 10);
+            for (int s = 0; s < 2; ++s) {
+                b.step(host, s + 1, s * stepNs, stepNs);
+                b.slice(host, model::SliceCategory::HostOp, "aten::conv2d", s * stepNs + 100, stepNs / 2);
+            }
+            return b.finalize();
+        };
+        const auto baseline = run("/runs/a.json", 10'000);
+        const auto candidate = run("/runs/b.json", 8'000);
+        analysis::Finding f;
+        f.kind = "cpu_fallback";
+        f.title = "CPU fallback of Cast";
+        f.lostNs = 1400;
+        f.perStep = {{0, 1, 700, 8'000}, {1, 2, 700, 8'000}};
+        const std::vector<analysis::Finding> none;
+        const std::vector<analysis::Finding> fallback {f};
+        analysis::CompareResult result;
+        std::string error;
+        QVERIFY2(analysis::compareRuns(*baseline, none, *candidate, fallback, {}, result, error), error.c_str());
+        QCOMPARE(result.explanations.size(), std::size_t(1));
+        QCOMPARE(result.explanations[0].shareOfStepDelta, 0.0);
+        for (const auto format : {report::ReportFormat::Markdown, report::ReportFormat::Html}) {
+            std::ostringstream out;
+            report::writeCompareReport({*baseline, none}, {*candidate, fallback}, result, format, out);
+            QVERIFY(out.str().find("opposite to the step change") != std::string::npos);
+        }
+    }
+
     void htmlIsSelfContainedAndEscaped()
     {
         const Compared c = compare();

@@ -69,10 +69,15 @@ void TestSummaryData::lostByKindAndTopOperators()
     // 2 × 200 copy vs 400 dataloader: equal totals keep the alphabetical order of kinds.
     QCOMPARE(data.lostByKind[0].name, std::string("copy_hotspot"));
     QCOMPARE(data.lostByKind[0].ns + data.lostByKind[1].ns, model::TimeNs(800));
-    QCOMPARE(data.topOperators.size(), std::size_t(2));
-    QCOMPARE(data.topOperators[0].name, std::string("conv_fwd"));
+    // Device scope: every outermost busy device slice, copies included (analysis::computeTopOperators); equal
+    // totals by name.
+    QCOMPARE(data.operatorScope, std::string("device"));
+    QCOMPARE(data.topOperators.size(), std::size_t(4));
+    QCOMPARE(data.topOperators[0].name, std::string("Memcpy HtoD"));
     QCOMPARE(data.topOperators[0].ns, model::TimeNs(200));
-    QCOMPARE(data.topOperators[1].name, std::string("relu_fwd"));
+    QCOMPARE(data.topOperators[1].name, std::string("conv_fwd"));
+    QCOMPARE(data.topOperators[1].ns, model::TimeNs(200));
+    QCOMPARE(data.topOperators[3].name, std::string("relu_fwd"));
 }
 
 void TestSummaryData::overlapPriority()
