@@ -21,8 +21,14 @@ Commands:
   export PATH -o FILE [--format pftrace|json]
                                         the unified trace with findings for ui.perfetto.dev (.pftrace, .json)
 
-PATH is a trace file (.json, .json.gz, .json.zst, an RKNN perf log …) or a profiler output folder
-(*_ascend_pt/, PROF_*/). Exit codes: 0 success, 1 usage error, 2 input could not be read or recognised,
+  export PATH -o FILE.tsnap             a snapshot: the imported trace, reopened without parsing
+
+PATH is a trace file (.json, .json.gz, .json.zst, an RKNN perf log, a .tsnap snapshot …) or a profiler output
+folder (*_ascend_pt/, PROF_*/). Every command uses a current snapshot of PATH from the snapshot cache
+($XDG_CACHE_HOME/Timesink/Timesink/snapshots, shared with the desktop app) when there is one;
+  --cache      also store a snapshot there after importing PATH
+  --no-cache   ignore the cache
+ Exit codes: 0 success, 1 usage error, 2 input could not be read or recognised,
 3 a --fail-above threshold was exceeded.
 )";
 
@@ -31,6 +37,22 @@ PATH is a trace file (.json, .json.gz, .json.zst, an RKNN perf log …) or a pro
 int main(int argc, char** argv)
 {
     using namespace timesink::cli;
+    if (argc < 2) {
+        std::cerr << kUsage;
+        return kExitUsage;
+    }
+    // Options of every command, taken out before the command parses its own.
+    int kept = 1;
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view arg = argv[i];
+        if (arg == "--cache")
+            setCacheMode(CacheMode::Write);
+        else if (arg == "--no-cache")
+            setCacheMode(CacheMode::Off);
+        else
+            argv[kept++] = argv[i];
+    }
+    argc = kept;
     if (argc < 2) {
         std::cerr << kUsage;
         return kExitUsage;
