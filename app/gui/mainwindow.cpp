@@ -2,6 +2,7 @@
 #include "app/gui/mainwindow.h"
 
 #include "app/gui/compareexport.h"
+#include "app/gui/snapshotcacheui.h"
 #include "report/reportoutput.h"
 #include "widgets/compareview.h"
 #include "widgets/detailspanel.h"
@@ -203,7 +204,7 @@ void MainWindow::createActions()
     m_openAction = make(tr("&Open…"), QKeySequence::Open, [this] {
         const QString path = QFileDialog::getOpenFileName(
             this, tr("Open trace"), {},
-            tr("Traces (*.json *.json.gz *.gz *.zst *.db *.txt *.csv);;All files (*)"));
+            tr("Traces (*.json *.json.gz *.gz *.zst *.db *.txt *.csv *.tsnap);;All files (*)"));
         if (!path.isEmpty())
             openPath(path);
     });
@@ -216,7 +217,7 @@ void MainWindow::createActions()
     m_compareAction = make(tr("&Compare With…"), QKeySequence(), [this] {
         const QString path = QFileDialog::getOpenFileName(
             this, tr("Compare with trace"), {},
-            tr("Traces (*.json *.json.gz *.gz *.zst *.db *.txt *.csv);;All files (*)"));
+            tr("Traces (*.json *.json.gz *.gz *.zst *.db *.txt *.csv *.tsnap);;All files (*)"));
         if (!path.isEmpty())
             compareWith(path);
     });
@@ -299,6 +300,8 @@ void MainWindow::createMenus()
     file->addSeparator();
     file->addAction(m_exportReportAction);
     file->addAction(m_exportTraceAction);
+    file->addSeparator();
+    addSnapshotCacheActions(file, this);
     file->addSeparator();
     file->addAction(m_quitAction);
 
