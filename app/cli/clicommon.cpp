@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -127,6 +128,42 @@ void setCacheMode(CacheMode mode)
     g_cacheMode = mode;
 }
 
+namespace {
+bool g_printPhases = false;
+
+double seconds(std::uint64_t ns)
+{
+    return static_cast<double>(ns) / 1e9;
+}
+
+void reportPhases(const parsers::PhaseTimes* phases, std::chrono::steady_clock::time_point started,
+                  const model::Trace& trace)
+{
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    if (phases) {
+        std::fprintf(stderr,
+                     "phases: wall %.3f s | read %.3f s | scan %.3f s | decode %.3f s on %u threads | sink %.3f s | "
+                     "finalize %.3f s | flow binding %.3f s\n",
+                     wall, seconds(phases->readNs), seconds(phases->scanNs), seconds(phases->decodeNs),
+                     phases->decodeThreads.load(), seconds(phases->sinkNs), seconds(phases->finalizeNs),
+                     seconds(phases->flowBindingNs));
+    } else {
+        std::fprintf(stderr, "phases: wall %.3f s | snapshot reopen\n", wall);
+    }
+    std::fprintf(stderr, "phases: model %zu bytes, %zu slices\n", trace.bytesUsed(), trace.sliceCount());
+}
+} // namespace
+
+void setPrintPhases(bool on)
+{
+    g_printPhases = on;
+}
+
+bool printPhases()
+{
+    return g_printPhases;
+}
+
 std::filesystem::path snapshotCacheDirectory()
 {
     // The directory QStandardPaths::CacheLocation gives the GUI (organisation and application "Timesink"), so the
@@ -146,6 +183,8 @@ model::TracePtr loadForCommand(const std::string& path, int& exitCode)
     ConsoleProgress progress;
     parsers::ImportOptions options;
     exitCode = kExitOk;
+    const auto started = std::chrono::steady_clock::now();
+    parsers::PhaseTimes phases;
 
     // A current snapshot in the cache replaces the import; --cache writes one after an import.
     std::optional<parsers::snapshot::SnapshotCache> cache;
@@ -158,14 +197,21 @@ model::TracePtr loadForCommand(const std::string& path, int& exitCode)
         if (parsers::snapshot::identifySource(path, identity, error)) {
             cache.emplace(cacheDir);
             parsers::ImportResult cached = cache->load(identity, path, options, progress);
-            if (cached.ok())
+            if (cached.ok()) {
+                if (g_printPhases)
+                    reportPhases(nullptr, started, *cached.trace);
                 return cached.trace;
+            }
             if (!cached.error.empty() && cached.errorKind != parsers::ImportErrorKind::NotRecognised)
                 std::cerr << "timesink-cli: ignoring the cached snapshot: " << cached.error << '\n';
         }
     }
 
+    if (g_printPhases && !isSnapshotFile(path))
+        options.phases = &phases;
     parsers::ImportResult result = parsers::loadTrace(path, options, progress);
+    if (result.ok() && g_printPhases)
+        reportPhases(options.phases, started, *result.trace);
     if (!result.ok()) {
         std::cerr << "timesink-cli: " << result.error << '\n';
         exitCode = kExitInput;

@@ -62,6 +62,11 @@ void setCacheMode(CacheMode mode);
 /// $XDG_CACHE_HOME/Timesink/Timesink/snapshots (~/.cache/… without it): where the GUI keeps its snapshots too.
 std::filesystem::path snapshotCacheDirectory();
 
+/// `--phases`: loadForCommand() prints the busy time of each import phase and the model's size on stderr, and
+/// analyze prints the analyses' time (scripts/bench reads these lines).
+void setPrintPhases(bool on);
+[[nodiscard]] bool printPhases();
+
 /// Loads a trace for a command (from the snapshot cache when it holds a current snapshot); prints the error and returns nullptr with `exitCode` set on failure.
 model::TracePtr loadForCommand(const std::string& path, int& exitCode);
 

@@ -28,6 +28,7 @@ folder (*_ascend_pt/, PROF_*/). Every command uses a current snapshot of PATH fr
 ($XDG_CACHE_HOME/Timesink/Timesink/snapshots, shared with the desktop app) when there is one;
   --cache      also store a snapshot there after importing PATH
   --no-cache   ignore the cache
+  --phases     print where the import's (and analyze's) time went on stderr, for benchmarks
  Exit codes: 0 success, 1 usage error, 2 input could not be read or recognised,
 3 a --fail-above threshold was exceeded.
 )";
@@ -49,6 +50,8 @@ int main(int argc, char** argv)
             setCacheMode(CacheMode::Write);
         else if (arg == "--no-cache")
             setCacheMode(CacheMode::Off);
+        else if (arg == "--phases")
+            setPrintPhases(true);
         else
             argv[kept++] = argv[i];
     }
