@@ -3,10 +3,12 @@
 
 #include "analysis/deviceactivity.h"
 #include "analysis/hostcallclaim.h"
+#include "analysis/opclassifier.h"
 #include "analysis/platform.h"
 #include "analysis/textformat.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <limits>
 #include <map>
 
@@ -50,6 +52,43 @@ std::string callSummary(const model::Trace& trace, const StepClock& clock, const
     return text;
 }
 
+// The allocator's peak inside steps on the device with the highest one, from Kineto's "GPU N memory allocated"
+// counters (bytes), and that device's memory when the trace names it ("device_memory_bytes.N", from
+// deviceProperties.totalGlobalMem).
+struct Peak
+{
+    double bytes = -1;
+    std::int32_t device = -1;
+    std::int64_t capacity = 0;
+};
+
+Peak allocatorPeak(const model::Trace& trace, const StepClock& clock)
+{
+    Peak peak;
+    for (const model::Track& t : trace.tracks()) {
+        if (t.role != model::TrackRole::Counter || t.deviceIndex < 0)
+            continue;
+        if (trace.str(t.name) != "GPU " + std::to_string(t.deviceIndex) + " memory allocated")
+            continue;
+        const auto times = t.counterTimes();
+        const auto values = t.counterValues();
+        for (std::size_t i = 0; i < times.size() && i < values.size(); ++i) {
+            if (clock.stepAt(times[i]) < clock.size() && values[i] > peak.bytes) {
+                peak.bytes = values[i];
+                peak.device = t.deviceIndex;
+            }
+        }
+    }
+    if (peak.device >= 0) {
+        const std::string key = "device_memory_bytes." + std::to_string(peak.device);
+        for (const auto& [k, v] : trace.metadata().properties) {
+            if (k == key)
+                peak.capacity = std::strtoll(v.c_str(), nullptr, 10);
+        }
+    }
+    return peak;
+}
+
 } // namespace
 
 PassOutput MemoryPressurePass::run(const model::Trace& trace, const AnalysisOptions& options,
@@ -66,6 +105,8 @@ PassOutput MemoryPressurePass::run(const model::Trace& trace, const AnalysisOpti
         out.notAssessedReason = "the trace has no step markers, so allocations at start-up (model and optimizer state) cannot be told from allocations inside the training loop";
         return out;
     }
+    if (!mayHaveHostCall(trace, {HostCallKind::Allocator}))
+        return out;
     const DeviceActivity activity = computeDeviceActivity(trace, options, cancel);
     if (activity.hostAllocator.empty() || cancel.cancelled())
         return out;
@@ -88,11 +129,24 @@ PassOutput MemoryPressurePass::run(const model::Trace& trace, const AnalysisOpti
     f.details.push_back({"allocator_ns", claim->callNs});
     f.details.push_back({"calls_by_name", callSummary(trace, clock, activity.allocatorSlices)});
     f.details.push_back({"device_work", std::string(claim->deviceless ? "none" : "present")});
+    const Peak peak = allocatorPeak(trace, clock);
+    std::string peakText;
+    if (peak.device >= 0) {
+        f.details.push_back({"peak_allocated_bytes", static_cast<std::int64_t>(peak.bytes)});
+        f.details.push_back({"peak_device", static_cast<std::int64_t>(peak.device)});
+        if (peak.capacity > 0) {
+            const double share = peak.bytes / double(peak.capacity);
+            f.details.push_back({"device_memory_bytes", peak.capacity});
+            f.details.push_back({"peak_share", share});
+            peakText = " Allocated memory peaked at " + formatShare(share) + " of the device's memory in the steps.";
+        }
+    }
     f.explanation = std::string("The framework's caching allocator went to the driver inside the step (its cache "
                                 "missed, or it released cached blocks to make room), and these calls ")
         + (claim->deviceless ? "cost the host this time."
                              : "left the device without queued work (frees also wait for the device to finish). "
-                               "Only the idle device time while the calls run counts.");
+                               "Only the idle device time while the calls run counts.")
+        + peakText;
     f.recommendation = recommendationFor(f.platform);
     out.findings.push_back(std::move(f));
     return out;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/opclassifier.h"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 
@@ -166,6 +167,17 @@ HostCallKind hostCallKind(std::string_view name)
             return HostCallKind::Allocator;
     }
     return HostCallKind::None;
+}
+
+bool mayHaveHostCall(const model::Trace& trace, std::initializer_list<HostCallKind> kinds)
+{
+    const model::StringPool& pool = trace.strings();
+    for (std::uint32_t i = 1; i < pool.size(); ++i) {
+        const HostCallKind k = hostCallKind(pool.view(model::StringId(i)));
+        if (k != HostCallKind::None && std::find(kinds.begin(), kinds.end(), k) != kinds.end())
+            return true;
+    }
+    return false;
 }
 
 } // namespace timesink::analysis

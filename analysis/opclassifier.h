@@ -3,6 +3,7 @@
 
 #include "model/trace.h"
 
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -65,6 +66,9 @@ enum class HostCallKind : std::uint8_t {
 };
 /// Kind of a host call by its name. Example: "AscendCL@aclopCompileAndExecute" → Compile, "cudaFree" → Allocator.
 HostCallKind hostCallKind(std::string_view name);
+/// True when some interned string of the trace is a call of one of `kinds` — a scan of the string pool, far
+/// cheaper than of the slices, so passes with nothing to look for return early.
+bool mayHaveHostCall(const model::Trace& trace, std::initializer_list<HostCallKind> kinds);
 
 /// Host runtime calls that block the calling thread until the device catches up
 /// (cudaDeviceSynchronize, cudaStreamSynchronize, cudaEventSynchronize, synchronous cudaMemcpy,

@@ -3,11 +3,13 @@
 
 #include "analysis/deviceactivity.h"
 #include "analysis/hostcallclaim.h"
+#include "analysis/opclassifier.h"
 #include "analysis/platform.h"
 #include "analysis/textformat.h"
 
 #include <algorithm>
 #include <limits>
+#include <map>
 
 namespace timesink::analysis {
 
@@ -32,6 +34,45 @@ std::string recommendationFor(Platform p)
            "fixed (DataLoader(drop_last=True)) or turn benchmark off for variable shapes.";
 }
 
+// The operators being compiled: torch_npu runs each operator's CANN calls inside a "Dequeue@<op>" range on its
+// task-queue thread, which is another track than the CANN calls; the range enclosing a compile call names the
+// operator. "Conv2D ×5, ReduceSum ×5"; empty when no call has one (GPU traces).
+std::string compiledOps(const model::Trace& trace, const std::vector<model::SliceRef>& calls)
+{
+    std::vector<const model::Track*> hosts;
+    for (const model::Track& t : trace.tracks()) {
+        if (!isDeviceTrack(t) && t.role != model::TrackRole::Counter && !t.empty())
+            hosts.push_back(&t);
+    }
+    std::map<std::string, std::uint64_t> ops;
+    for (const model::SliceRef& ref : calls) {
+        const model::Track& ct = trace.track(ref.track);
+        const model::TimeNs s = ct.ts(ref.index.value);
+        const model::TimeNs e = ct.end(ref.index.value);
+        bool found = false;
+        for (const model::Track* t : hosts) {
+            for (std::size_t d = 0; d < t->depthCount() && !found; ++d) {
+                const auto [lo, hi] = t->rangeAtDepth(d, s, e);
+                const auto idx = t->slicesAtDepth(d);
+                for (std::size_t k = lo; k < hi && !found; ++k) {
+                    const std::uint32_t i = idx[k];
+                    const std::string_view name = trace.str(t->sliceName(i));
+                    if (t->ts(i) <= s && t->end(i) >= e && name.starts_with("Dequeue@") && name.size() > 8) {
+                        ++ops[std::string(name.substr(8))];
+                        found = true;
+                    }
+                }
+            }
+            if (found)
+                break;
+        }
+    }
+    std::string text;
+    for (const auto& [op, n] : ops)
+        text += (text.empty() ? "" : ", ") + op + " ×" + std::to_string(n);
+    return text;
+}
+
 } // namespace
 
 PassOutput OpCompilePass::run(const model::Trace& trace, const AnalysisOptions& options,
@@ -48,6 +89,8 @@ PassOutput OpCompilePass::run(const model::Trace& trace, const AnalysisOptions& 
         out.notAssessedReason = "the trace has no step markers, so compile calls at start-up (first use of each operator) cannot be told from compiles inside the training loop";
         return out;
     }
+    if (!mayHaveHostCall(trace, {HostCallKind::Compile, HostCallKind::Autotune}))
+        return out;
     const DeviceActivity activity = computeDeviceActivity(trace, options, cancel);
     if (activity.hostCompile.empty() || cancel.cancelled())
         return out;
@@ -69,12 +112,17 @@ PassOutput OpCompilePass::run(const model::Trace& trace, const AnalysisOptions& 
     f.details.push_back({"compile_calls", static_cast<std::int64_t>(claim->calls)});
     f.details.push_back({"compile_ns", claim->callNs});
     f.details.push_back({"device_work", std::string(claim->deviceless ? "none" : "present")});
+    const std::string ops = compiledOps(trace, f.events);
+    if (!ops.empty())
+        f.details.push_back({"compiled_ops", ops});
     f.explanation = std::string("The host compiled operators inside the step (their shapes or attributes were new to "
                                 "the operator cache), and ")
         + (claim->deviceless ? "the step waited for the compiler."
                              : "the device had nothing to run until the compiled operator was launched. Only the "
                                "idle device time counts; compile time hidden behind running device work does not.");
     f.recommendation = recommendationFor(f.platform);
+    if (!ops.empty())
+        f.recommendation += " The operators compiled here: " + ops + ".";
     out.findings.push_back(std::move(f));
     return out;
 }

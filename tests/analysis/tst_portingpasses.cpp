@@ -99,6 +99,8 @@ private Q_SLOTS:
         b.step(host, 1, 0, 1000);
         b.step(host, 2, 1000, 1000);
         b.slice(host, SliceCategory::Dataloader, "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", 300, 50);
+        // torch_npu's task-queue thread names the operator whose CANN calls run inside it.
+        b.slice(b.hostThread("dequeue", 1, 7), SliceCategory::HostOp, "Dequeue@Conv2D", 40, 420);
         b.slice(cann, SliceCategory::RuntimeApi, "AscendCL@aclopCompileAndExecute", 50, 400);
         b.slice(cann, SliceCategory::RuntimeApi, "AscendCL@opCompile", 60, 100);
         b.slice(cann, SliceCategory::RuntimeApi, "AscendCL@aclopCompileAndExecute", 1100, 100);
@@ -118,6 +120,7 @@ private Q_SLOTS:
         QCOMPARE(oc[0]->perStep[0].lostNs, TimeNs(300));
         QCOMPARE(oc[0]->platform, Platform::TorchNpuCann);
         QVERIFY(oc[0]->recommendation.find("set_compile_mode(jit_compile=False)") != std::string::npos);
+        QCOMPARE(detailOf(*oc[0], "compiled_ops"), std::string("Conv2D ×1"));
         // Evidence: the idle ranges on the NPU stream and the two outer compile calls.
         QCOMPARE(oc[0]->events.size(), std::size_t(2));
         QVERIFY(std::any_of(oc[0]->evidence.begin(), oc[0]->evidence.end(),
@@ -190,8 +193,25 @@ private Q_SLOTS:
         b.slice(other, SliceCategory::Annotation, "compile_fx_inner (dynamo_timed)", 320, 20);
         b.slice(gpu, SliceCategory::Kernel, "k0", 0, 100);
         b.slice(gpu, SliceCategory::Kernel, "k1", 600, 400);
+        // Kineto's allocator counter and the device's memory: the peak inside the step is 900 of 1000 bytes
+        // (the 990 after the step does not count).
+        model::TrackInfo counter;
+        counter.name = "GPU 0 memory allocated";
+        counter.role = model::TrackRole::Counter;
+        counter.deviceKind = model::DeviceKind::Gpu;
+        counter.deviceIndex = 0;
+        const auto mem = b.addTrack(counter);
+        b.addCounterSample(mem, 10, 500);
+        b.addCounterSample(mem, 310, 900);
+        b.addCounterSample(mem, 400, 700);
+        b.addCounterSample(mem, 1500, 990);
+        b.metadata().properties.emplace_back("device_memory_bytes.0", "1000");
         const AnalysisResult r = run(*b.finalize());
         const auto mp = ofKind(r, "memory_pressure");
+        QCOMPARE(detailOf(*mp[0], "peak_allocated_bytes"), std::string("900"));
+        QCOMPARE(detailOf(*mp[0], "device_memory_bytes"), std::string("1000"));
+        QCOMPARE(detailOf(*mp[0], "peak_share"), std::string("0.9"));
+        QVERIFY(mp[0]->explanation.find("peaked at 90.0%") != std::string::npos);
         QCOMPARE(mp.size(), std::size_t(1));
         QCOMPARE(mp[0]->lostNs, TimeNs(130));
         QCOMPARE(mp[0]->occurrences, std::uint64_t(2));
@@ -443,6 +463,10 @@ private Q_SLOTS:
         QCOMPARE(oc[0]->lostNs, TimeNs(4'997'116));
         QCOMPARE(oc[0]->occurrences, std::uint64_t(19));
         QCOMPARE(detailOf(*oc[0], "compile_ns"), std::string("14049230"));
+        // python3: the Dequeue@<op> range enclosing each compile call (same thread id, Python process):
+        //   Conv2D 5, Conv2DBackpropFilter 5, ReduceSum 5, Conv2DBackpropInput 4.
+        QCOMPARE(detailOf(*oc[0], "compiled_ops"),
+                 std::string("Conv2D ×5, Conv2DBackpropFilter ×5, Conv2DBackpropInput ×4, ReduceSum ×5"));
         QCOMPARE(oc[0]->perStep.size(), std::size_t(1));
         QCOMPARE(oc[0]->perStep[0].stepNumber, std::int64_t(50));
         QCOMPARE(oc[0]->perStep[0].stepNs, TimeNs(155'985'800));
@@ -527,6 +551,26 @@ private Q_SLOTS:
         QCOMPARE(tasks, std::uint64_t(633));
         QCOMPARE(ns, TimeNs(15'120'910));
         QVERIFY(ofKind(r, "precision").empty()); // an FP32 run: no AMP anywhere
+    }
+
+    // The H100 trace's deviceProperties: totalGlobalMem 85018279936 for device 0, kept for memory_pressure.
+    // Its one DtoH copy (correlation 8331) comes from cudaMemcpyAsync in aten::_local_scalar_dense ← aten::item
+    // ← aten::is_nonzero (an `if tensor:`), whose innermost enclosing python_function on that thread is
+    // transformers/modeling_attn_mask_utils.py(429): _prepare_4d_attention_mask_for_sdpa (python3 over the file).
+    void deviceMemoryAndPythonLineFromH100Trace()
+    {
+        LOAD_FIXTURE(trace, std::string("torch/tracelens_h100_gaunernst_bert-small-uncased__1016001.json.gz"));
+        const AnalysisResult r = run(*trace, AnalysisOptions {}.bubbleThresholdNs);
+        const auto copies = ofKind(r, "copy_hotspot");
+        QCOMPARE(copies.size(), std::size_t(1));
+        QCOMPARE(detailOf(*copies[0], "direction"), std::string("dtoh"));
+        QCOMPARE(detailOf(*copies[0], "python_lines"),
+                 std::string("transformers/modeling_attn_mask_utils.py(429): _prepare_4d_attention_mask_for_sdpa ×1"));
+        const auto& props = trace->metadata().properties;
+        const auto it = std::find_if(props.begin(), props.end(),
+                                     [](const auto& p) { return p.first == "device_memory_bytes.0"; });
+        QVERIFY(it != props.end());
+        QCOMPARE(it->second, std::string("85018279936"));
     }
 
     // A bf16 training run's kernel_details.csv (8 MatMulV3 and 4 MatMulV2, all DT_BF16): nothing in FP32.
