@@ -53,6 +53,7 @@ enum class Kind : std::uint32_t {
     FlowsByTarget,
 };
 constexpr std::size_t kKindCount = 20; // index = Kind value; 0 unused
+constexpr std::uint64_t kMaxHeaderBytes = 256ULL << 20;
 
 // Columns are stored as the model lays them out in memory (little-endian, these sizes): checked here so that a
 // change in the model fails the build instead of writing snapshots another build misreads.
@@ -503,6 +504,9 @@ public:
         const std::uint64_t headerHash = getU64(pre + 32);
         if (headerOffset < kPreambleBytes || headerSize > m_source.size() || headerOffset > m_source.size() - headerSize)
             return fail("the snapshot is truncated (its header lies past the end of the file)");
+        // Parsing a header costs many times its size (an empty track is two bytes of protobuf); real ones are a few MB.
+        if (headerSize > kMaxHeaderBytes)
+            return corrupt("a header of " + std::to_string(headerSize) + " bytes");
         std::string bytes(headerSize, '\0');
         if (!m_source.readAt(headerOffset, bytes.data(), bytes.size()))
             return fail("cannot read the snapshot header");
@@ -626,7 +630,9 @@ private:
                 return corrupt("section table");
             covered[s->kind()] += s->raw_size();
         }
-        std::uint64_t total = 0;
+        // What the header alone makes us allocate counts too: an empty track or step is two bytes of protobuf.
+        std::uint64_t total = static_cast<std::uint64_t>(h.tracks_size()) * sizeof(model::Track)
+            + static_cast<std::uint64_t>(h.steps_size()) * sizeof(model::Step);
         for (std::size_t k = 1; k < kKindCount; ++k) {
             if (k == static_cast<std::size_t>(Kind::StringBytes))
                 need[k] = covered[k]; // the lengths say how many; checked once they are read
