@@ -18,10 +18,9 @@ Commands:
                                         ranked findings: where the time goes and what to change (analyze --help)
   compare BASELINE CANDIDATE [--format text|json] [--steps B:C] [--op-map FILE]
                                         two runs side by side: steps, operators, findings that differ
-  export PATH -o FILE [--format pftrace|json]
-                                        the unified trace with findings for ui.perfetto.dev (.pftrace, .json)
-
-  export PATH -o FILE.tsnap             a snapshot: the imported trace, reopened without parsing
+  export PATH -o FILE [--format pftrace|json|tsnap]
+                                        the unified trace with findings for ui.perfetto.dev (.pftrace, .json),
+                                        or a snapshot that every command reopens without parsing (.tsnap)
 
 PATH is a trace file (.json, .json.gz, .json.zst, an RKNN perf log, a .tsnap snapshot …) or a profiler output
 folder (*_ascend_pt/, PROF_*/). Every command uses a current snapshot of PATH from the snapshot cache
@@ -29,8 +28,8 @@ folder (*_ascend_pt/, PROF_*/). Every command uses a current snapshot of PATH fr
   --cache      also store a snapshot there after importing PATH
   --no-cache   ignore the cache
   --phases     print where the import's (and analyze's) time went on stderr, for benchmarks
- Exit codes: 0 success, 1 usage error, 2 input could not be read or recognised,
-3 a --fail-above threshold was exceeded.
+Exit codes: 0 success, 1 usage error, 2 input could not be read or recognised, 3 a --fail-above threshold
+was exceeded.
 )";
 
 } // namespace
