@@ -11,6 +11,8 @@
 
 namespace timesink::model {
 
+class SnapshotAccess;
+
 // Args are the biggest part of a large trace's model (torch_npu device tasks carry seven each). Packing to 4-byte
 // alignment makes an ArgValue 12 bytes and an Arg 16 instead of 24; x86-64 and AArch64 load the 8-byte payload
 // at a 4-byte boundary at full speed. Never take the address of a payload member.
@@ -89,6 +91,7 @@ public:
     void shrinkToFit();
 
 private:
+    friend class SnapshotAccess;
     // The two largest columns of a big trace: on realloc, so growing and shrinking never copy them (podbuffer.h).
     PodBuffer<Arg> m_args;
     PodBuffer<std::uint32_t> m_offsets; // set i = [m_offsets[i], m_offsets[i+1])

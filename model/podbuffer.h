@@ -90,6 +90,13 @@ public:
         if (capacity > m_capacity)
             reallocate(capacity);
     }
+    /// Sets the size to `size` without initialising new values: for callers that overwrite all of them at once
+    /// (the snapshot reader decompresses a column straight into its buffer).
+    void resizeForOverwrite(std::size_t size)
+    {
+        reserve(size);
+        m_size = size;
+    }
     void clear() { m_size = 0; }
     void shrinkToFit()
     {

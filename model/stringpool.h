@@ -11,6 +11,8 @@
 
 namespace timesink::model {
 
+class SnapshotAccess;
+
 /// Interns strings once. Ids are dense; id 0 is the empty string. Equality is by contents
 /// (hash collisions are resolved by comparing the text, never by trusting the hash).
 /// Not thread-safe for interning; a frozen pool is safe to read from many threads.
@@ -32,6 +34,7 @@ public:
     [[nodiscard]] std::size_t bytesUsed() const;
 
 private:
+    friend class SnapshotAccess;
     // Text lives in large blocks so views stay valid while the pool grows.
     std::vector<std::unique_ptr<char[]>> m_blocks;
     std::size_t m_blockUsed = 0;

@@ -15,6 +15,8 @@
 
 namespace timesink::model {
 
+class SnapshotAccess;
+
 /// A link from a host launch to the device work it caused, or from forward to backward.
 struct Flow
 {
@@ -101,6 +103,7 @@ public:
 
 private:
     friend class TraceBuilder;
+    friend class SnapshotAccess;
     StringPool m_strings;
     ArgStore m_args;
     std::vector<Track> m_tracks;

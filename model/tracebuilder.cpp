@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <atomic>
 #include <array>
+#include <chrono>
 #include <functional>
 #include <limits>
 #include <numeric>
@@ -353,6 +354,11 @@ void TraceBuilder::finalizeTrack(Track& t, std::vector<std::uint32_t>& oldToNew)
 
 TracePtr TraceBuilder::finalize()
 {
+    using Clock = std::chrono::steady_clock;
+    const auto nsSince = [](Clock::time_point t) {
+        return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t).count());
+    };
+    const Clock::time_point started = Clock::now();
     Trace& trace = *m_trace;
     std::vector<std::vector<std::uint32_t>> remap(trace.m_tracks.size());
     // Tracks are independent: the largest first, shared over a few threads when there is enough to sort.
@@ -377,6 +383,7 @@ TracePtr TraceBuilder::finalize()
         return m.empty() ? r : SliceRef {r.track, SliceIndex(m[r.index.value])};
     };
 
+    const Clock::time_point flowsStarted = Clock::now();
     for (Flow& f : trace.m_flows) {
         f.from = mapRef(f.from);
         f.to = mapRef(f.to);
@@ -466,6 +473,8 @@ TracePtr TraceBuilder::finalize()
         }
     }
 
+    const std::uint64_t flowBindingNs = nsSince(flowsStarted);
+
     // Extent and counts.
     bool any = false;
     trace.m_sliceCount = 0;
@@ -495,6 +504,7 @@ TracePtr TraceBuilder::finalize()
     trace.m_args.shrinkToFit();
     m_sliceCount = 0;
     m_warningIndex.clear();
+    m_finalizeTimes = FinalizeTimes {nsSince(started), flowBindingNs};
     TracePtr frozen(m_trace.release());
     m_trace.reset(new Trace());
     return frozen;

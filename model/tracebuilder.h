@@ -105,6 +105,14 @@ public:
     /// synthetic step when there are none, and freezes the trace. The builder is empty afterwards.
     TracePtr finalize();
 
+    /// How long the last finalize() took, and the part of it that bound time-addressed flows (for benchmarks).
+    struct FinalizeTimes
+    {
+        std::uint64_t totalNs = 0;
+        std::uint64_t flowBindingNs = 0;
+    };
+    [[nodiscard]] const FinalizeTimes& lastFinalizeTimes() const { return m_finalizeTimes; }
+
     // ---- Conveniences for tests and simple importers ----
     TrackId hostThread(std::string_view name = "main", std::int64_t pid = 1, std::int64_t tid = 1);
     TrackId deviceStream(std::int32_t device, std::int64_t stream, DeviceKind kind = DeviceKind::Gpu,
@@ -136,6 +144,7 @@ private:
     PodBuffer<PendingFlowAt> m_flowsAt; // millions for torch_npu traces: grows without copies
     std::map<std::string, std::size_t, std::less<>> m_warningIndex;
     std::size_t m_sliceCount = 0;
+    FinalizeTimes m_finalizeTimes;
 };
 
 } // namespace timesink::model

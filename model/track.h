@@ -10,6 +10,8 @@
 
 namespace timesink::model {
 
+class SnapshotAccess;
+
 class TraceBuilder;
 
 /// A run of consecutive slices of one depth, merged for drawing at coarse zoom levels.
@@ -107,6 +109,7 @@ public:
 
 private:
     friend class TraceBuilder;
+    friend class SnapshotAccess;
     PodBuffer<TimeNs> m_ts;
     PodBuffer<TimeNs> m_dur;
     PodBuffer<StringId> m_name;

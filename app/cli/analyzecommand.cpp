@@ -8,6 +8,7 @@
 #include "analysis/pass.h"
 #include "report/reportjson.h"
 
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -223,7 +224,12 @@ int runAnalyze(int argc, char** argv)
     if (!trace)
         return exitCode;
     analysis::CancelToken cancel;
+    const auto analysisStarted = std::chrono::steady_clock::now();
     const analysis::AnalysisResult result = analysis::analyze(*trace, options, cancel);
+    if (printPhases()) {
+        std::fprintf(stderr, "phases: analysis %.3f s\n",
+                     std::chrono::duration<double>(std::chrono::steady_clock::now() - analysisStarted).count());
+    }
     if (destination.text) {
         printText(*trace, result);
         std::cout.flush();

@@ -5,6 +5,8 @@
 #include "parsers/common/importer.h"
 
 
+#include <cstdint>
+#include <filesystem>
 #include <map>
 #include <string>
 #include <string_view>
@@ -53,7 +55,19 @@ private:
     int m_lastPercent = -1;
 };
 
-/// Loads a trace for a command; prints the error and returns nullptr with `exitCode` set on failure.
+/// How commands use the snapshot cache (snapshotCacheDirectory()): Read uses a current snapshot when there is one,
+/// Write also stores one after importing a source (`--cache`), Off ignores the cache (`--no-cache`).
+enum class CacheMode : std::uint8_t { Off, Read, Write };
+void setCacheMode(CacheMode mode);
+/// $XDG_CACHE_HOME/Timesink/Timesink/snapshots (~/.cache/… without it): where the GUI keeps its snapshots too.
+std::filesystem::path snapshotCacheDirectory();
+
+/// `--phases`: loadForCommand() prints the busy time of each import phase and the model's size on stderr, and
+/// analyze prints the analyses' time (scripts/bench reads these lines).
+void setPrintPhases(bool on);
+[[nodiscard]] bool printPhases();
+
+/// Loads a trace for a command (from the snapshot cache when it holds a current snapshot); prints the error and returns nullptr with `exitCode` set on failure.
 model::TracePtr loadForCommand(const std::string& path, int& exitCode);
 
 

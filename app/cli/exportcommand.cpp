@@ -7,6 +7,8 @@
 #include "report/atomicfile.h"
 #include "report/reportoutput.h"
 
+#include "parsers/snapshot/snapshot.h"
+
 #include <filesystem>
 #include <iostream>
 
@@ -15,15 +17,18 @@ namespace timesink::cli {
 namespace {
 
 constexpr const char* kExportUsage
-    = "usage: timesink-cli export PATH -o FILE [--format pftrace|json] [--no-findings] [--no-args] [--no-flows]\n";
+    = "usage: timesink-cli export PATH -o FILE [--format pftrace|json|tsnap] [--no-findings] [--no-args] [--no-flows]\n";
 
 constexpr const char* kExportHelp = R"(Writes the unified trace for ui.perfetto.dev (or chrome://tracing): every track, slice, flow and
 counter the importer found, at exact nanosecond times, plus a "Timesink findings" group with one track
 per finding whose slices mark its evidence.
 
 Options:
-  -o FILE               the output file; .pftrace (Perfetto protobuf) or .json (Chrome trace JSON)
-  --format pftrace|json the format, when FILE's extension does not say it
+  -o FILE               the output file; .pftrace (Perfetto protobuf), .json (Chrome trace JSON) or .tsnap
+                        (a Timesink snapshot: every command and the desktop app open it like the trace, without
+                        parsing; it holds the imported trace, not the findings)
+  --format pftrace|json|tsnap
+                        the format, when FILE's extension does not say it
   --no-findings         skip the analysis and the findings tracks
   --no-args             leave out slice arguments (smaller files)
   --no-flows            leave out flow arrows (launch → kernel, forward → backward)
@@ -31,6 +36,32 @@ Options:
 Perfetto timestamps are unsigned: a trace with negative timestamps exports only as Chrome JSON.
 The file is written to a temporary file beside FILE and renamed, so FILE is never left half-written.
 )";
+
+/// `export PATH -o FILE.tsnap`: the imported trace as a snapshot, with PATH's identity in its header.
+int exportSnapshot(const std::filesystem::path& input, const std::filesystem::path& output)
+{
+    std::string error;
+    const std::filesystem::path inputs[] = {input};
+    if (!report::checkOutputPath(output, inputs, error)) {
+        std::cerr << "timesink-cli export: " << error << '\n';
+        return kExitUsage;
+    }
+    parsers::snapshot::SourceIdentity identity;
+    if (!parsers::snapshot::identifySource(input, identity, error)) {
+        std::cerr << "timesink-cli: " << error << '\n';
+        return kExitInput;
+    }
+    int exitCode = kExitOk;
+    model::TracePtr trace = loadForCommand(input.string(), exitCode);
+    if (!trace)
+        return exitCode;
+    if (!parsers::snapshot::writeSnapshot(*trace, identity, output, error)) {
+        std::cerr << "timesink-cli export: " << error << '\n';
+        return kExitInput;
+    }
+    std::cerr << "timesink-cli export: wrote " << output.string() << " (" << trace->sliceCount() << " slices)\n";
+    return kExitOk;
+}
 
 } // namespace
 
@@ -53,13 +84,17 @@ int runExport(int argc, char** argv)
     }
     const std::filesystem::path input = args.positional.front();
     const std::filesystem::path output = args.value("-o");
+    const bool snapshot = args.has("--format") ? args.value("--format") == "tsnap"
+                                               : output.extension() == parsers::snapshot::kExtension;
+    if (snapshot)
+        return exportSnapshot(input, output);
     const std::optional<report::TraceFormat> format = args.has("--format")
         ? report::traceFormatFromName(args.value("--format"))
         : report::traceFormatFromPath(output);
     if (!format) {
         if (args.has("--format"))
             std::cerr << "timesink-cli export: unknown format '" << args.value("--format")
-                      << "' (expected pftrace or json)\n";
+                      << "' (expected pftrace, json or tsnap)\n";
         else
             std::cerr << "timesink-cli export: cannot tell the format from '" << output.string()
                       << "'; name it .pftrace or .json, or give --format\n";

@@ -21,12 +21,18 @@ Commands:
                                         two runs side by side: steps, operators, findings that differ
   job PATH... [--format text|json|md|html|csv] [-o FILE] [-j N]
                                         all ranks of a distributed job: stragglers, communication, rank × step
-  export PATH -o FILE [--format pftrace|json]
-                                        the unified trace with findings for ui.perfetto.dev (.pftrace, .json)
+  export PATH -o FILE [--format pftrace|json|tsnap]
+                                        the unified trace with findings for ui.perfetto.dev (.pftrace, .json),
+                                        or a snapshot that every command reopens without parsing (.tsnap)
 
-PATH is a trace file (.json, .json.gz, .json.zst, an RKNN perf log …) or a profiler output folder
-(*_ascend_pt/, PROF_*/). Exit codes: 0 success, 1 usage error, 2 input could not be read or recognised,
-3 a --fail-above threshold was exceeded.
+PATH is a trace file (.json, .json.gz, .json.zst, an RKNN perf log, a .tsnap snapshot …) or a profiler output
+folder (*_ascend_pt/, PROF_*/). Every command uses a current snapshot of PATH from the snapshot cache
+($XDG_CACHE_HOME/Timesink/Timesink/snapshots, shared with the desktop app) when there is one;
+  --cache      also store a snapshot there after importing PATH
+  --no-cache   ignore the cache
+  --phases     print where the import's (and analyze's) time went on stderr, for benchmarks
+Exit codes: 0 success, 1 usage error, 2 input could not be read or recognised, 3 a --fail-above threshold
+was exceeded.
 )";
 
 } // namespace
@@ -34,6 +40,24 @@ PATH is a trace file (.json, .json.gz, .json.zst, an RKNN perf log …) or a pro
 int main(int argc, char** argv)
 {
     using namespace timesink::cli;
+    if (argc < 2) {
+        std::cerr << kUsage;
+        return kExitUsage;
+    }
+    // Options of every command, taken out before the command parses its own.
+    int kept = 1;
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view arg = argv[i];
+        if (arg == "--cache")
+            setCacheMode(CacheMode::Write);
+        else if (arg == "--no-cache")
+            setCacheMode(CacheMode::Off);
+        else if (arg == "--phases")
+            setPrintPhases(true);
+        else
+            argv[kept++] = argv[i];
+    }
+    argc = kept;
     if (argc < 2) {
         std::cerr << kUsage;
         return kExitUsage;

@@ -3,6 +3,7 @@
 
 #include "app/gui/compareexport.h"
 #include "app/gui/jobwindow.h"
+#include "app/gui/snapshotcacheui.h"
 #include "report/reportoutput.h"
 #include "widgets/compareview.h"
 #include "widgets/detailspanel.h"
@@ -204,7 +205,7 @@ void MainWindow::createActions()
     m_openAction = make(tr("&Open…"), QKeySequence::Open, [this] {
         const QString path = QFileDialog::getOpenFileName(
             this, tr("Open trace"), {},
-            tr("Traces (*.json *.json.gz *.gz *.zst *.db *.txt *.csv);;All files (*)"));
+            tr("Traces (*.json *.json.gz *.gz *.zst *.db *.txt *.csv *.tsnap);;All files (*)"));
         if (!path.isEmpty())
             openPath(path);
     });
@@ -223,7 +224,7 @@ void MainWindow::createActions()
     m_compareAction = make(tr("&Compare With…"), QKeySequence(), [this] {
         const QString path = QFileDialog::getOpenFileName(
             this, tr("Compare with trace"), {},
-            tr("Traces (*.json *.json.gz *.gz *.zst *.db *.txt *.csv);;All files (*)"));
+            tr("Traces (*.json *.json.gz *.gz *.zst *.db *.txt *.csv *.tsnap);;All files (*)"));
         if (!path.isEmpty())
             compareWith(path);
     });
@@ -307,6 +308,8 @@ void MainWindow::createMenus()
     file->addSeparator();
     file->addAction(m_exportReportAction);
     file->addAction(m_exportTraceAction);
+    file->addSeparator();
+    addSnapshotCacheActions(file, this);
     file->addSeparator();
     file->addAction(m_quitAction);
 

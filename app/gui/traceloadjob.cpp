@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/gui/traceloadjob.h"
 
+#include "app/gui/snapshotcacheui.h"
 #include "parsers/common/traceloader.h"
 
 #include <QtConcurrent/QtConcurrentRun>
@@ -39,9 +40,7 @@ struct TraceLoadJob::State : parsers::ProgressSink
 
 TraceLoadJob::TraceLoadJob(QObject* parent)
     : QObject(parent)
-    , m_load([](const std::filesystem::path& path, parsers::ProgressSink& sink) {
-        return parsers::loadTrace(path, parsers::ImportOptions {}, sink);
-    })
+    , m_load(&loadWithSnapshotCache)
     , m_analyze([](const model::Trace& trace, const analysis::CancelToken& token) {
         return analysis::analyze(trace, analysis::AnalysisOptions {}, token);
     })

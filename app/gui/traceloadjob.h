@@ -60,7 +60,8 @@ public:
     explicit TraceLoadJob(QObject* parent = nullptr);
     ~TraceLoadJob() override;
 
-    /// Replaces the importer entry point (tests inject slow or failing loaders). Default: parsers::loadTrace.
+    /// Replaces the importer entry point (tests inject slow or failing loaders). Default: loadWithSnapshotCache (parsers::loadTrace
+    /// behind the snapshot cache).
     void setLoadFunction(LoadFunction load) { m_load = std::move(load); }
     /// Replaces the analysis entry point. Default: analysis::analyze with default options.
     void setAnalyzeFunction(AnalyzeFunction analyze) { m_analyze = std::move(analyze); }

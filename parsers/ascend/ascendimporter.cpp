@@ -550,6 +550,11 @@ ImportResult importBundle(const SourceProbe& source, const AscendBundle& bundle,
     if (progress.cancelled())
         return ImportResult::failure(ImportErrorKind::Cancelled, "import of " + source.path.string() + " cancelled");
     model::TracePtr trace = b.finalize();
+    if (options.phases) {
+        const auto& times = b.lastFinalizeTimes();
+        options.phases->finalizeNs += times.totalNs - times.flowBindingNs;
+        options.phases->flowBindingNs += times.flowBindingNs;
+    }
     if (trace->sliceCount() == 0) {
         bool anyCounter = false;
         for (const auto& t : trace->tracks())

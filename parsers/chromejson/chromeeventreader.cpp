@@ -8,7 +8,9 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <atomic>
 #include <charconv>
+#include <chrono>
 #include <cstring>
 #include <condition_variable>
 #include <deque>
@@ -119,6 +121,12 @@ enum BadField : std::uint32_t {
     kBadArgs = 1U << 8,
     kBadOther = 1U << 9,
 };
+
+using PhaseClock = std::chrono::steady_clock;
+std::uint64_t nsSince(PhaseClock::time_point t)
+{
+    return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(PhaseClock::now() - t).count());
+}
 
 // A batch of event texts travelling through the pipeline, and what the workers decoded from it.
 struct Batch
@@ -581,7 +589,9 @@ public:
                 b = m_toParse.front();
                 m_toParse.pop_front();
             }
+            const PhaseClock::time_point started = PhaseClock::now();
             parseBatch(*b, m_flowNames);
+            m_decodeNs += nsSince(started);
             {
                 std::lock_guard lock(m_mutex);
                 b->parsed = true;
@@ -619,6 +629,9 @@ public:
         m_readyCv.notify_all();
         m_spaceCv.notify_all();
     }
+    /// Time the workers spent decoding, and the reader thread spent waiting for room in the pipeline.
+    [[nodiscard]] std::uint64_t decodeNs() const { return m_decodeNs; }
+    [[nodiscard]] std::uint64_t publishWaitNs() const { return m_publishWaitNs; }
     [[nodiscard]] bool stopped()
     {
         std::lock_guard lock(m_mutex);
@@ -628,8 +641,10 @@ public:
 private:
     void publish(std::unique_ptr<Batch> b)
     {
+        const PhaseClock::time_point waitStarted = PhaseClock::now();
         std::unique_lock lock(m_mutex);
         m_spaceCv.wait(lock, [&] { return m_stop || m_inOrder.size() < m_maxInFlight; });
+        m_publishWaitNs += nsSince(waitStarted);
         if (m_stop)
             return;
         Batch* raw = b.get();
@@ -658,6 +673,8 @@ private:
     std::deque<Batch*> m_toParse;
     std::vector<std::unique_ptr<Batch>> m_free;
     bool m_stop = false;
+    std::atomic<std::uint64_t> m_decodeNs {0};
+    std::uint64_t m_publishWaitNs = 0; // reader thread only
 };
 
 } // namespace
@@ -708,6 +725,8 @@ ChromeReadResult ChromeEventReader::read(ChromeEventSink& sink)
         std::uint64_t events = 0;
         std::uint64_t nonObjects = 0;
         std::uint64_t produced = 0;
+        std::uint64_t readNs = 0;
+        std::uint64_t scanNs = 0; // including waits for room in the pipeline (subtracted at the end)
     } outcome;
 
     const std::size_t chunkBytes = std::max<std::size_t>(1, m_readChunkBytes);
@@ -727,12 +746,17 @@ ChromeReadResult ChromeEventReader::read(ChromeEventSink& sink)
                     break;
                 }
             }
+            const PhaseClock::time_point readStarted = PhaseClock::now();
             const std::size_t n = stream->read(chunk.data(), want);
+            outcome.readNs += nsSince(readStarted);
             if (n == 0)
                 break;
             produced += n;
             pipe.setFileBytes(stream->fileBytesRead());
-            if (!scanner.feed(chunk.data(), n))
+            const PhaseClock::time_point scanStarted = PhaseClock::now();
+            const bool more = scanner.feed(chunk.data(), n);
+            outcome.scanNs += nsSince(scanStarted);
+            if (!more)
                 break;
         }
         outcome.fatal = scanner.failed();
@@ -756,6 +780,7 @@ ChromeReadResult ChromeEventReader::read(ChromeEventSink& sink)
         pool.emplace_back([&pipe] { pipe.workerLoop(); });
 
     bool cancelled = false;
+    std::uint64_t sinkNs = 0;
     bool containerReported = false;
     std::uint64_t lastReport = 0;
     std::uint64_t malformed = 0;
@@ -783,8 +808,10 @@ ChromeReadResult ChromeEventReader::read(ChromeEventSink& sink)
         if (b->kind == Batch::Kind::TopLevel) {
             sink.onTopLevel(b->key, b->text);
         } else {
+            const PhaseClock::time_point sinkStarted = PhaseClock::now();
             for (const ChromeEvent& ev : b->events)
                 sink.onEvent(ev);
+            sinkNs += nsSince(sinkStarted);
             result.events += b->events.size();
             if (b->malformed > 0) {
                 if (malformed == 0)
@@ -809,6 +836,13 @@ ChromeReadResult ChromeEventReader::read(ChromeEventSink& sink)
     reader.join();
     for (auto& t : pool)
         t.join();
+    if (m_options.phases) {
+        m_options.phases->readNs += outcome.readNs;
+        m_options.phases->scanNs += outcome.scanNs - std::min(outcome.scanNs, pipe.publishWaitNs());
+        m_options.phases->decodeNs += pipe.decodeNs();
+        m_options.phases->sinkNs += sinkNs;
+        m_options.phases->decodeThreads = std::max(m_options.phases->decodeThreads.load(), workers);
+    }
 
     if (cancelled) {
         result.errorKind = ImportErrorKind::Cancelled;

@@ -972,7 +972,13 @@ ImportResult KinetoImporter::import(const SourceProbe& source, const ImportOptio
         meta.sourcePath = source.path.string();
         if (!source.compression.empty())
             meta.properties.emplace_back("compression", source.compression);
-        return ImportResult::success(builder.finalize());
+        model::TracePtr trace = builder.finalize();
+        if (options.phases) {
+            const auto& times = builder.lastFinalizeTimes();
+            options.phases->finalizeNs += times.totalNs - times.flowBindingNs;
+            options.phases->flowBindingNs += times.flowBindingNs;
+        }
+        return ImportResult::success(std::move(trace));
     }
     return ImportResult::failure(ImportErrorKind::Malformed, source.path.string() + ": could not settle the time base");
 }

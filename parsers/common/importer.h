@@ -3,6 +3,7 @@
 
 #include "model/trace.h"
 
+#include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -27,6 +28,20 @@ public:
     [[nodiscard]] virtual bool cancelled() const { return false; }
 };
 
+/// Busy time of each import phase in nanoseconds, summed over the threads that ran it. Filled when
+/// ImportOptions::phases points at one (`timesink-cli --phases`, for scripts/bench). The reader thread, the
+/// decoding workers and the sink run at the same time, so the phases overlap; their sum exceeds the wall time.
+struct PhaseTimes
+{
+    std::atomic<std::uint64_t> readNs {0};        // reading and decompressing the input (reader thread)
+    std::atomic<std::uint64_t> scanNs {0};        // cutting the text into events (reader thread)
+    std::atomic<std::uint64_t> decodeNs {0};      // decoding events with simdjson (worker threads, summed)
+    std::atomic<std::uint64_t> sinkNs {0};        // the importer turning events into tracks, slices and flows
+    std::atomic<std::uint64_t> finalizeNs {0};    // TraceBuilder::finalize() but for flow binding
+    std::atomic<std::uint64_t> flowBindingNs {0}; // binding time-addressed flows to slices (inside finalize)
+    std::atomic<unsigned> decodeThreads {0};
+};
+
 /// Plain options; no settings singletons.
 struct ImportOptions
 {
@@ -36,6 +51,8 @@ struct ImportOptions
     std::uint64_t maxEventBytes = 64ULL << 20;
     /// Worker threads used for parsing (0 = pick from the hardware).
     unsigned threads = 0;
+    /// Where to add the time of each phase; nullptr (the default) measures nothing.
+    PhaseTimes* phases = nullptr;
 };
 
 enum class ImportErrorKind : std::uint8_t {

@@ -5,6 +5,7 @@
 #include "parsers/chromejson/kinetoimporter.h"
 #include "parsers/common/inputstream.h"
 #include "parsers/rknn/rknnimporter.h"
+#include "parsers/snapshot/snapshot.h"
 
 #include <algorithm>
 #include <system_error>
@@ -24,6 +25,7 @@ std::vector<std::unique_ptr<Importer>> allImporters()
     importers.push_back(std::make_unique<chromejson::KinetoImporter>());
     importers.push_back(std::make_unique<RknnImporter>());
     importers.push_back(std::make_unique<AscendImporter>());
+    importers.push_back(std::make_unique<SnapshotImporter>());
     return importers;
 }
 

@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "parsers/common/importer.h"
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+namespace timesink::parsers::snapshot {
+
+/// A snapshot (.tsnap) is a finalized trace written as it sits in memory, so that reopening it costs a read and a
+/// zstd decompression instead of a parse. Layout (little-endian):
+///
+///   magic "\x89TSNAP\r\n" (8) | format version u32 | reserved u32 | header offset u64 | header size u64 |
+///   header hash u64 | sections: one zstd frame each (with checksum) … | header (protobuf, snapshot.proto)
+///
+/// The header holds everything small (metadata, warnings, steps, track descriptors, the source's identity) and
+/// where each section lies. A section is up to kSectionRawBytes of one column stream: a column of every track
+/// concatenated in track order (ts, dur, …), the string pool, the arg store, the flows and their indexes. Columns
+/// are stored with the model's in-memory layout, so a section decompresses straight into the final buffer.
+///
+/// A snapshot is a cache: another format version is refused (never migrated); the source trace stays the truth.
+inline constexpr std::uint32_t kFormatVersion = 1;
+inline constexpr std::string_view kMagic {"\x89TSNAP\r\n", 8};
+inline constexpr std::string_view kExtension = ".tsnap";
+inline constexpr std::size_t kPreambleBytes = 40;
+/// Raw bytes per section: bounds the reader's buffers (and zstd's window) while leaving enough sections for
+/// several threads.
+inline constexpr std::size_t kSectionRawBytes = 2 << 20;
+
+/// What identifies the contents of a source trace cheaply: size, modification time and a hash of the first and
+/// last MiB (for a directory: sizes summed, the latest time, and the hash over every file's name and ends).
+struct SourceIdentity
+{
+    std::string path; // absolute
+    std::uint64_t size = 0;
+    std::int64_t mtimeNs = 0;
+    std::uint64_t contentHash = 0;
+    [[nodiscard]] bool sameContents(const SourceIdentity& other) const
+    {
+        return size == other.size && mtimeNs == other.mtimeNs && contentHash == other.contentHash;
+    }
+};
+
+/// 64-bit hash for change detection and cache keys (not cryptographic).
+[[nodiscard]] std::uint64_t hash64(std::string_view bytes, std::uint64_t seed = 0);
+
+/// Fills `out` for a file or directory; false with `error` set when it cannot be read.
+bool identifySource(const std::filesystem::path& source, SourceIdentity& out, std::string& error);
+
+/// True when `head` (the first bytes of a file) starts like a snapshot.
+[[nodiscard]] bool looksLikeSnapshot(std::string_view head);
+
+/// Writes `trace` to `file` (a temporary file beside it, renamed when complete). `source` is recorded in the
+/// header. Returns false with `error` naming the file when it cannot be written.
+bool writeSnapshot(const model::Trace& trace, const SourceIdentity& source, const std::filesystem::path& file,
+                   std::string& error);
+
+/// Reads the header only: the format version and the identity of the source it was made from.
+bool readSnapshotSource(const std::filesystem::path& file, SourceIdentity& source, std::string& error);
+
+/// Reads a snapshot back into a trace. The trace's metadata().sourcePath is `file`, or `sourcePathOverride`
+/// when it is not empty (the snapshot cache reports the trace the user opened). A snapshot of another format
+/// version, a truncated or corrupt one, is refused with an error naming the file (errorKind Malformed; a file
+/// that is no snapshot at all: NotRecognised).
+ImportResult readSnapshot(const std::filesystem::path& file, const ImportOptions& options, ProgressSink& progress,
+                          const std::string& sourcePathOverride = {});
+
+/// Reads a snapshot held in memory (the fuzz target's entry point; same checks as readSnapshot).
+ImportResult readSnapshotBuffer(std::string_view bytes, const ImportOptions& options, const std::string& name);
+
+} // namespace timesink::parsers::snapshot
+
+namespace timesink::parsers {
+
+/// Opens snapshots wherever a trace is expected: detection by the signature, never by the extension.
+class SnapshotImporter final : public Importer
+{
+public:
+    [[nodiscard]] std::string_view id() const override { return "snapshot"; }
+    [[nodiscard]] int probe(const SourceProbe& source) const override
+    {
+        return !source.isDirectory && source.compression.empty() && snapshot::looksLikeSnapshot(source.head) ? 100
+                                                                                                              : 0;
+    }
+    ImportResult import(const SourceProbe& source, const ImportOptions& options, ProgressSink& progress) override
+    {
+        return snapshot::readSnapshot(source.path, options, progress);
+    }
+};
+
+} // namespace timesink::parsers

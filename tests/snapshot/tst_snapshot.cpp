@@ -1,0 +1,361 @@
+// SPDX-License-Identifier: MIT
+// Snapshots (.tsnap): every fixture written and read back equals its import, column by column; the summary and
+// the analysis of both are the same; damaged or foreign snapshots are refused with a message; the cache finds,
+// refreshes and trims its entries.
+#include "analysis/pass.h"
+#include "model/snapshotaccess.h"
+#include "model/tracebuilder.h"
+#include "parsers/snapshot/snapshot.h"
+#include "parsers/snapshot/snapshotcache.h"
+#include "report/tracesummary.h"
+
+#include "snapshottesthelpers.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <chrono>
+#include <cstring>
+#include <thread>
+
+using namespace timesink;
+using namespace timesink::testing;
+namespace fs = std::filesystem;
+namespace snap = timesink::parsers::snapshot;
+
+namespace {
+
+model::TracePtr load(const fs::path& path, std::string* error = nullptr)
+{
+    parsers::ProgressSink progress;
+    parsers::ImportResult r = parsers::loadTrace(path, {}, progress);
+    if (error)
+        *error = r.error;
+    return r.trace;
+}
+
+/// Returns the first difference between two traces (everything but metadata().sourcePath), or "".
+std::string difference(const model::Trace& a, const model::Trace& b)
+{
+    using A = model::SnapshotAccess;
+    if (a.strings().size() != b.strings().size())
+        return "string count";
+    for (std::uint32_t i = 0; i < a.strings().size(); ++i) {
+        if (a.str(model::StringId(i)) != b.str(model::StringId(i)) || b.strings().find(a.str(model::StringId(i))).value != i)
+            return "string " + std::to_string(i);
+    }
+    const auto& av = A::argValues(a.argStore());
+    const auto& bv = A::argValues(b.argStore());
+    if (av.size() != bv.size() || A::argOffsets(a.argStore()).size() != A::argOffsets(b.argStore()).size())
+        return "arg store sizes";
+    for (std::size_t i = 0; i < av.size(); ++i) {
+        if (av[i].key != bv[i].key || av[i].value.type != bv[i].value.type || av[i].value.rawBits() != bv[i].value.rawBits())
+            return "arg " + std::to_string(i);
+    }
+    for (std::size_t i = 0; i < A::argOffsets(a.argStore()).size(); ++i) {
+        if (A::argOffsets(a.argStore())[i] != A::argOffsets(b.argStore())[i])
+            return "arg offset " + std::to_string(i);
+    }
+    if (a.tracks().size() != b.tracks().size())
+        return "track count";
+    for (std::size_t ti = 0; ti < a.tracks().size(); ++ti) {
+        const model::Track& x = a.tracks()[ti];
+        const model::Track& y = b.tracks()[ti];
+        const std::string t = "track " + std::to_string(ti) + ": ";
+        if (x.id != y.id || x.name != y.name || x.processName != y.processName || x.threadName != y.threadName
+            || x.processKey != y.processKey || x.threadKey != y.threadKey || x.deviceKind != y.deviceKind
+            || x.role != y.role || x.deviceIndex != y.deviceIndex || x.streamId != y.streamId
+            || x.sortIndex != y.sortIndex || x.startNs() != y.startNs() || x.endNs() != y.endNs()
+            || x.busyNs() != y.busyNs() || x.size() != y.size() || x.depthCount() != y.depthCount())
+            return t + "fields";
+        for (std::uint32_t i = 0; i < x.size(); ++i) {
+            if (x.ts(i) != y.ts(i) || x.dur(i) != y.dur(i) || x.sliceName(i) != y.sliceName(i)
+                || x.category(i) != y.category(i) || x.rawCategory(i) != y.rawCategory(i) || x.depth(i) != y.depth(i)
+                || x.parent(i) != y.parent(i) || x.args(i) != y.args(i) || x.flags(i) != y.flags(i))
+                return t + "slice " + std::to_string(i);
+        }
+        for (std::size_t d = 0; d < x.depthCount(); ++d) {
+            if (!std::ranges::equal(x.slicesAtDepth(d), y.slicesAtDepth(d)))
+                return t + "depth index " + std::to_string(d);
+            const auto& xs = x.summaries(d);
+            const auto& ys = y.summaries(d);
+            if (xs.size() != ys.size())
+                return t + "summary levels";
+            for (std::size_t l = 0; l < xs.size(); ++l) {
+                if (!std::ranges::equal(xs[l], ys[l], [](const model::SummaryBucket& p, const model::SummaryBucket& q) {
+                        return p.start == q.start && p.end == q.end && p.count == q.count && p.dominant == q.dominant
+                            && p.busyNs == q.busyNs;
+                    }))
+                    return t + "summary level " + std::to_string(l);
+            }
+        }
+        if (!std::ranges::equal(x.counterTimes(), y.counterTimes())
+            || !std::ranges::equal(x.counterValues(), y.counterValues()))
+            return t + "counters";
+    }
+    if (!std::ranges::equal(a.flows(), b.flows(), [](const model::Flow& p, const model::Flow& q) {
+            return p.from == q.from && p.to == q.to && p.kind == q.kind;
+        }))
+        return "flows";
+    if (A::flowsByTarget(a) != A::flowsByTarget(b))
+        return "flows by target";
+    if (!std::ranges::equal(a.steps(), b.steps(), [](const model::Step& p, const model::Step& q) {
+            return p.number == q.number && p.name == q.name && p.start == q.start && p.end == q.end
+                && p.marker == q.marker && p.synthetic == q.synthetic;
+        }))
+        return "steps";
+    if (!std::ranges::equal(a.warnings(), b.warnings(), [](const model::ImportWarning& p, const model::ImportWarning& q) {
+            return p.kind == q.kind && p.count == q.count && p.message == q.message;
+        }))
+        return "warnings";
+    const model::TraceMetadata& m = a.metadata();
+    const model::TraceMetadata& n = b.metadata();
+    if (m.format != n.format || m.formatVersion != n.formatVersion || m.rank != n.rank || m.worldSize != n.worldSize
+        || m.profilerLevel != n.profilerLevel || m.syntheticTimestamps != n.syntheticTimestamps
+        || m.properties != n.properties || m.devices.size() != n.devices.size())
+        return "metadata";
+    for (std::size_t i = 0; i < m.devices.size(); ++i) {
+        if (m.devices[i].kind != n.devices[i].kind || m.devices[i].index != n.devices[i].index
+            || m.devices[i].name != n.devices[i].name)
+            return "device " + std::to_string(i);
+    }
+    for (int c = 0; c < model::kSliceCategoryCount; ++c) {
+        if (a.categoryCount(model::SliceCategory(c)) != b.categoryCount(model::SliceCategory(c)))
+            return "category counts";
+    }
+    if (a.sliceCount() != b.sliceCount() || a.startNs() != b.startNs() || a.endNs() != b.endNs())
+        return "extent";
+    return {};
+}
+
+/// A small trace with every kind of content: nesting, args of each type, flows, counters, steps, warnings.
+model::TracePtr smallTrace()
+{
+    model::TraceBuilder b;
+    b.metadata().format = "kineto";
+    b.metadata().sourcePath = "small.json";
+    b.metadata().devices.push_back(model::Device {model::DeviceKind::Gpu, 0, "A100"});
+    b.metadata().properties.emplace_back("key", "value");
+    const auto host = b.hostThread("main");
+    const auto gpu = b.deviceStream(0, 7);
+    const model::Arg args[] = {{b.intern("int"), model::ArgValue::fromInt(-5)},
+                               {b.intern("dbl"), model::ArgValue::fromDouble(2.5)},
+                               {b.intern("bool"), model::ArgValue::fromBool(true)},
+                               {b.intern("str"), model::ArgValue::fromString(b.intern("text"))}};
+    b.step(host, 1, 0, 1000);
+    const auto outer = b.slice(host, model::SliceCategory::HostOp, "aten::conv2d", 10, 500, args);
+    const auto launch = b.slice(host, model::SliceCategory::RuntimeApi, "cudaLaunchKernel", 20, 10);
+    const auto kernel = b.slice(gpu, model::SliceCategory::Kernel, "conv", 40, 300);
+    b.addFlow(launch, kernel);
+    (void)outer;
+    b.memcpy(gpu, model::MemcpyDirection::HostToDevice, model::HostMemoryKind::Pinned, 400, 20);
+    model::TrackInfo counterInfo;
+    counterInfo.name = "mem";
+    counterInfo.role = model::TrackRole::Counter;
+    const auto counter = b.addTrack(counterInfo);
+    b.addCounterSample(counter, 5, 1.5);
+    b.addCounterSample(counter, 15, 2.5);
+    b.warn("bad_ts", "a timestamp was not a number", 3);
+    return b.finalize();
+}
+
+std::string summaryWithoutPath(const model::Trace& t)
+{
+    auto j = report::traceSummaryJson(t);
+    j.erase("path");
+    return j.dump(2);
+}
+
+} // namespace
+
+class TestSnapshot : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void smallTraceRoundTrip()
+    {
+        QTemporaryDir dir;
+        const auto trace = smallTrace();
+        const fs::path file = dir.filePath(QStringLiteral("small.tsnap")).toStdString();
+        std::string error;
+        QVERIFY2(snap::writeSnapshot(*trace, {"/x/small.json", 1, 2, 3}, file, error), error.c_str());
+        const auto back = load(file, &error);
+        QVERIFY2(back, error.c_str());
+        QCOMPARE(difference(*trace, *back), std::string());
+        QCOMPARE(back->metadata().sourcePath, file.string());
+        const model::ArgValue* s = back->arg(model::SliceRef {model::TrackId(0), model::SliceIndex(1)}, "str");
+        QVERIFY(s && s->type == model::ArgValue::Type::String);
+        QCOMPARE(back->str(model::StringId(s->s)), std::string_view("text"));
+
+        snap::SourceIdentity recorded;
+        QVERIFY(snap::readSnapshotSource(file, recorded, error));
+        QCOMPARE(recorded.path, std::string("/x/small.json"));
+        QCOMPARE(recorded.size, std::uint64_t(1));
+        QCOMPARE(recorded.mtimeNs, std::int64_t(2));
+        QCOMPARE(recorded.contentHash, std::uint64_t(3));
+    }
+
+    // The bytes depend only on the trace (padding is zeroed), so two writes are identical.
+    void deterministic()
+    {
+        QTemporaryDir dir;
+        const auto trace = smallTrace();
+        const fs::path a = dir.filePath(QStringLiteral("a.tsnap")).toStdString();
+        const fs::path b = dir.filePath(QStringLiteral("b.tsnap")).toStdString();
+        std::string error;
+        QVERIFY(snap::writeSnapshot(*trace, {}, a, error));
+        QVERIFY(snap::writeSnapshot(*trace, {}, b, error));
+        QVERIFY(readFile(a) == readFile(b));
+    }
+
+    void fixtures_data()
+    {
+        QTest::addColumn<QString>("fixture");
+        const auto all = allFixtures();
+        QVERIFY(all.size() >= 30);
+        for (const std::string& f : all)
+            QTest::newRow(f.c_str()) << QString::fromStdString(f);
+    }
+    // Every fixture: the snapshot reads back to the same model, and the summary and the findings are the same.
+    void fixtures()
+    {
+        QFETCH(QString, fixture);
+        const fs::path source = fs::path(TIMESINK_FIXTURES_DIR) / fixture.toStdString();
+        std::string error;
+        const auto trace = load(source, &error);
+        QVERIFY2(trace, error.c_str());
+        snap::SourceIdentity id;
+        QVERIFY2(snap::identifySource(source, id, error), error.c_str());
+        QTemporaryDir dir;
+        const fs::path file = dir.filePath(QStringLiteral("f.tsnap")).toStdString();
+        QVERIFY2(snap::writeSnapshot(*trace, id, file, error), error.c_str());
+        const auto back = load(file, &error);
+        QVERIFY2(back, error.c_str());
+        QCOMPARE(difference(*trace, *back), std::string());
+        QCOMPARE(summaryWithoutPath(*back), summaryWithoutPath(*trace));
+        analysis::CancelToken cancel;
+        const auto fa = analysis::analyze(*trace, {}, cancel).findings;
+        const auto fb = analysis::analyze(*back, {}, cancel).findings;
+        QCOMPARE(fb.size(), fa.size());
+        for (std::size_t i = 0; i < fa.size(); ++i) {
+            QCOMPARE(fb[i].kind, fa[i].kind);
+            QCOMPARE(fb[i].title, fa[i].title);
+            QCOMPARE(fb[i].lostNs, fa[i].lostNs);
+        }
+    }
+
+    // Another format version, a cut file, flipped bytes, a foreign file: refused with a message, never a crash.
+    void refusals()
+    {
+        QTemporaryDir dir;
+        const auto trace = smallTrace();
+        const fs::path good = dir.filePath(QStringLiteral("good.tsnap")).toStdString();
+        std::string error;
+        QVERIFY(snap::writeSnapshot(*trace, {}, good, error));
+        const std::string bytes = readFile(good);
+        const fs::path bad = dir.filePath(QStringLiteral("bad.tsnap")).toStdString();
+        auto refused = [&](const std::string& content, const char* expected) {
+            writeFile(bad, content);
+            parsers::ProgressSink progress;
+            const auto r = snap::readSnapshot(bad, {}, progress);
+            if (r.ok())
+                return std::string("accepted");
+            if (r.error.find(bad.string()) == std::string::npos || r.error.find(expected) == std::string::npos)
+                return "message: " + r.error;
+            return std::string();
+        };
+        std::string older = bytes;
+        older[8] = 0;
+        QCOMPARE(refused(older, "written by an older Timesink"), std::string());
+        std::string newer = bytes;
+        newer[8] = char(snap::kFormatVersion + 1);
+        QCOMPARE(refused(newer, "written by a newer Timesink"), std::string());
+        QCOMPARE(refused(bytes.substr(0, bytes.size() - 1), "truncated"), std::string());
+        QCOMPARE(refused(bytes.substr(0, 20), "not a Timesink snapshot"), std::string());
+        QCOMPARE(refused(std::string("{\"traceEvents\": []}"), "not a Timesink snapshot"), std::string());
+        std::string header = bytes;
+        header[header.size() - 3] ^= 0x40;
+        QCOMPARE(refused(header, "corrupt"), std::string());
+        // Every byte of the column sections flipped in turn (the small trace's are a few hundred bytes).
+        std::uint64_t headerOffset;
+        std::memcpy(&headerOffset, bytes.data() + 16, 8);
+        for (std::size_t i = snap::kPreambleBytes; i < headerOffset; ++i) {
+            std::string flipped = bytes;
+            flipped[i] ^= 0x5a;
+            const std::string why = refused(flipped, "corrupt");
+            QVERIFY2(why.empty(), (std::to_string(i) + ": " + why).c_str());
+        }
+        // Every cut point: refused (as truncated or as no snapshot), never accepted.
+        for (std::size_t n = 0; n < bytes.size(); n += 7)
+            QVERIFY(refused(bytes.substr(0, n), "") != "accepted");
+        // Through the loader, a refused snapshot is an error naming the file.
+        writeFile(bad, older);
+        QVERIFY(!load(bad, &error));
+        QVERIFY(error.find("bad.tsnap") != std::string::npos);
+    }
+
+    void cache()
+    {
+        QTemporaryDir dir;
+        const fs::path source = dir.filePath(QStringLiteral("trace.json")).toStdString();
+        fs::copy_file(fs::path(TIMESINK_FIXTURES_DIR) / "torch/torch_cpu_legacy_resnet18_train_2steps.json", source);
+        const auto trace = load(source);
+        QVERIFY(trace);
+        snap::SourceIdentity id;
+        std::string error;
+        QVERIFY(snap::identifySource(source, id, error));
+        snap::SnapshotCache cache(dir.filePath(QStringLiteral("cache")).toStdString());
+        parsers::ProgressSink progress;
+        auto miss = cache.load(id, "shown.json", {}, progress);
+        QVERIFY(!miss.ok());
+        QVERIFY(miss.error.empty());
+        QVERIFY2(cache.store(*trace, id, error), error.c_str());
+        QVERIFY(fs::exists(cache.entryFor(id)));
+        auto hit = cache.load(id, "shown.json", {}, progress);
+        QVERIFY2(hit.ok(), hit.error.c_str());
+        QCOMPARE(hit.trace->metadata().sourcePath, std::string("shown.json"));
+        QCOMPARE(difference(*trace, *hit.trace), std::string());
+
+        // A changed source (same size, new time) makes the entry stale: not used, and removed.
+        fs::last_write_time(source, fs::last_write_time(source) + std::chrono::seconds(5));
+        snap::SourceIdentity changed;
+        QVERIFY(snap::identifySource(source, changed, error));
+        QVERIFY(!changed.sameContents(id));
+        auto stale = cache.load(changed, "shown.json", {}, progress);
+        QVERIFY(!stale.ok());
+        QVERIFY(stale.error.find("out of date") != std::string::npos);
+        QVERIFY(!fs::exists(cache.entryFor(id)));
+
+        // A damaged entry is refused and removed.
+        QVERIFY(cache.store(*trace, changed, error));
+        const std::string entry = readFile(cache.entryFor(changed));
+        writeFile(cache.entryFor(changed), entry.substr(0, entry.size() / 2));
+        auto damaged = cache.load(changed, "shown.json", {}, progress);
+        QVERIFY(!damaged.ok());
+        QVERIFY(!damaged.error.empty());
+        QVERIFY(!fs::exists(cache.entryFor(changed)));
+
+        // LRU: with room for two entries, storing a third removes the least recently used one.
+        QVERIFY(cache.store(*trace, changed, error));
+        const std::uint64_t one = fs::file_size(cache.entryFor(changed));
+        snap::SnapshotCache small(cache.directory(), one * 2 + one / 2);
+        snap::SourceIdentity b = changed, c = changed;
+        b.path += ".b";
+        c.path += ".c";
+        const auto older = fs::file_time_type::clock::now() - std::chrono::hours(2);
+        fs::last_write_time(cache.entryFor(changed), older);
+        QVERIFY(small.store(*trace, b, error));
+        fs::last_write_time(small.entryFor(b), older + std::chrono::hours(1));
+        QVERIFY(small.load(changed, "x", {}, progress).ok()); // a hit makes `changed` the most recent
+        QVERIFY(small.store(*trace, c, error));
+        QVERIFY(fs::exists(small.entryFor(changed)));
+        QVERIFY(!fs::exists(small.entryFor(b)));
+        QVERIFY(fs::exists(small.entryFor(c)));
+        QVERIFY(small.sizeOnDisk() <= small.capacityBytes());
+        QVERIFY(small.clear(error));
+        QCOMPARE(small.sizeOnDisk(), std::uint64_t(0));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSnapshot)
+#include "tst_snapshot.moc"

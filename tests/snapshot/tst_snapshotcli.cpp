@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: MIT
+// `timesink-cli export TRACE -o FILE.tsnap`, then every command on the snapshot: `info --format json` and
+// `analyze --format json` print exactly what they print for the source (the path aside), for every fixture.
+// The snapshot cache: `--cache` stores an entry, later runs use it, a damaged entry is ignored and removed.
+#include "tests/common/clirunner.h"
+
+#include "snapshottesthelpers.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace timesink::testing;
+namespace fs = std::filesystem;
+
+namespace {
+
+/// The output with every occurrence of `path` replaced by PATH.
+QByteArray withoutPath(QByteArray out, const std::string& path)
+{
+    return out.replace(QByteArray::fromStdString(path), QByteArrayLiteral("PATH"));
+}
+
+std::vector<fs::path> cacheEntries(const fs::path& dir)
+{
+    std::vector<fs::path> out;
+    std::error_code ec;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        if (it->path().extension() == ".tsnap")
+            out.push_back(it->path());
+    }
+    return out;
+}
+
+} // namespace
+
+class TestSnapshotCli : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        // Never the user's cache: every run of this test sees an empty cache directory of its own.
+        QVERIFY(m_cacheHome.isValid());
+        qputenv("XDG_CACHE_HOME", m_cacheHome.path().toUtf8());
+    }
+
+    void fixtures_data()
+    {
+        QTest::addColumn<QString>("fixture");
+        for (const std::string& f : allFixtures())
+            QTest::newRow(f.c_str()) << QString::fromStdString(f);
+    }
+    void fixtures()
+    {
+        QFETCH(QString, fixture);
+        const std::string source = std::string(TIMESINK_FIXTURES_DIR) + "/" + fixture.toStdString();
+        QTemporaryDir dir;
+        const std::string file = dir.filePath(QStringLiteral("trace.tsnap")).toStdString();
+        const CliRun exported = runCli({QStringLiteral("export"), QString::fromStdString(source), QStringLiteral("-o"),
+                                        QString::fromStdString(file)});
+        QVERIFY2(exported.exitCode == 0, exported.err.constData());
+        QVERIFY(fs::file_size(file) > 0);
+        for (const char* command : {"info", "analyze"}) {
+            const QStringList args = {QString::fromLatin1(command), QStringLiteral("--format"), QStringLiteral("json")};
+            const CliRun a = runCli(args + QStringList {QString::fromStdString(source)});
+            const CliRun b = runCli(args + QStringList {QString::fromStdString(file)});
+            QCOMPARE(b.exitCode, a.exitCode);
+            QVERIFY(!a.out.isEmpty());
+            // The path a snapshot reports is its own; import warnings that name the source still name it.
+            QCOMPARE(withoutPath(withoutPath(b.out, file), source), withoutPath(a.out, source));
+        }
+    }
+
+    void exportUsage()
+    {
+        QTemporaryDir dir;
+        const QString source = QStringLiteral(TIMESINK_FIXTURES_DIR "/torch/hta_a100_cuda_event_sync_trace.json.gz");
+        const QString named = dir.filePath(QStringLiteral("snapshot.bin"));
+        CliRun r = runCli({QStringLiteral("export"), source, QStringLiteral("-o"), named, QStringLiteral("--format"),
+                           QStringLiteral("tsnap")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        r = runCli({QStringLiteral("info"), named});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.contains("ProfilerStep") || r.out.contains("steps"));
+        r = runCli({QStringLiteral("export"), dir.filePath(QStringLiteral("missing.json")), QStringLiteral("-o"),
+                    dir.filePath(QStringLiteral("x.tsnap"))});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(r.err.contains("missing.json"));
+        // A snapshot from another format version is refused with exit code 2 and a message naming it.
+        std::string bytes = readFile(named.toStdString());
+        bytes[8] = char(bytes[8] + 1);
+        writeFile(named.toStdString(), bytes);
+        r = runCli({QStringLiteral("info"), named});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(r.err.contains("snapshot.bin"));
+        QVERIFY(r.err.contains("newer Timesink"));
+    }
+
+    void cache()
+    {
+        QTemporaryDir dir;
+        const fs::path source = dir.filePath(QStringLiteral("trace.json.gz")).toStdString();
+        fs::copy_file(fs::path(TIMESINK_FIXTURES_DIR) / "torch/hta_a100_nccl_data.json.gz", source);
+        const fs::path entries = fs::path(m_cacheHome.path().toStdString()) / "Timesink/Timesink/snapshots";
+        const QStringList info = {QStringLiteral("info"), QStringLiteral("--format"), QStringLiteral("json"),
+                                  QString::fromStdString(source.string())};
+        const CliRun plain = runCli(info);
+        QCOMPARE(plain.exitCode, 0);
+        QVERIFY(cacheEntries(entries).empty()); // reading never writes
+
+        CliRun r = runCli(info + QStringList {QStringLiteral("--cache")});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.out, plain.out);
+        const auto written = cacheEntries(entries);
+        QCOMPARE(written.size(), std::size_t(1));
+
+        // Used when current: same output (the path is the source's).
+        const auto before = fs::last_write_time(written.front());
+        r = runCli(info);
+        QCOMPARE(r.out, plain.out);
+        QVERIFY(fs::last_write_time(written.front()) >= before);
+
+        // A damaged entry is reported, ignored and removed; the source is imported instead.
+        const std::string bytes = readFile(written.front());
+        writeFile(written.front(), bytes.substr(0, bytes.size() - 10));
+        r = runCli(info);
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.out, plain.out);
+        QVERIFY2(r.err.contains("ignoring the cached snapshot"), r.err.constData());
+        QVERIFY(cacheEntries(entries).empty());
+
+        // --no-cache never touches the cache.
+        r = runCli(info + QStringList {QStringLiteral("--cache"), QStringLiteral("--no-cache")});
+        QCOMPARE(r.out, plain.out);
+        QVERIFY(cacheEntries(entries).empty());
+    }
+
+private:
+    QTemporaryDir m_cacheHome;
+};
+
+QTEST_GUILESS_MAIN(TestSnapshotCli)
+#include "tst_snapshotcli.moc"
