@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "report/reportjson.h"
 
+#include "model/checkedmath.h"
 #include "report/textformat.h"
 #include "report/tracesummary.h"
 
@@ -67,7 +68,7 @@ model::TimeNs totalLostNs(const analysis::AnalysisResult& result)
 {
     model::TimeNs total = 0;
     for (const analysis::Finding& f : result.findings)
-        total += f.lostNs;
+        total = model::saturatingAdd(total, f.lostNs);
     return total;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "report/reportmodel.h"
 
+#include "model/checkedmath.h"
 #include "report/reportjson.h"
 
 #include <algorithm>
@@ -155,10 +156,10 @@ std::vector<OperatorTime> topOperators(const model::Trace& trace, bool deviceTra
                 continue;
             }
             Acc& a = acc[track.sliceName(i).value];
-            a.total += track.dur(i);
+            a.total = model::saturatingAdd(a.total, track.dur(i));
             ++a.count;
-            a.byCategory[static_cast<std::size_t>(c)] += track.dur(i);
-            scopeTotal += track.dur(i);
+            a.byCategory[static_cast<std::size_t>(c)] = model::saturatingAdd(a.byCategory[static_cast<std::size_t>(c)], track.dur(i));
+            scopeTotal = model::saturatingAdd(scopeTotal, track.dur(i));
         }
     }
     std::vector<OperatorTime> ops;
@@ -226,10 +227,10 @@ ReportModel buildReportModel(const model::Trace& trace, const analysis::Analysis
 
     std::map<std::string, KindLoss> byKind;
     for (const analysis::Finding& f : m.findings) {
-        s.lostNs += f.lostNs;
+        s.lostNs = model::saturatingAdd(s.lostNs, f.lostNs);
         KindLoss& k = byKind[f.kind];
         k.kind = f.kind;
-        k.lostNs += f.lostNs;
+        k.lostNs = model::saturatingAdd(k.lostNs, f.lostNs);
         ++k.findings;
     }
     const auto share = [&](TimeNs ns) {

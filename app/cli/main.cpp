@@ -22,9 +22,30 @@ Commands:
                                         the unified trace with findings for ui.perfetto.dev (.pftrace, .json)
 
 PATH is a trace file (.json, .json.gz, .json.zst, an RKNN perf log …) or a profiler output folder
-(*_ascend_pt/, PROF_*/). Exit codes: 0 success, 1 usage error, 2 input could not be read or recognised,
-3 a --fail-above threshold was exceeded.
+(*_ascend_pt/, PROF_*/).
+
+Options for every command:
+  --max-decompressed SIZE               stop decompressing one .gz/.zst file after SIZE (default 32G; 512M, 1T …)
+  --max-decompressed-ratio N            … or after N times its compressed size (default 200)
+
+Exit codes: 0 success, 1 usage error, 2 input could not be read or recognised, 3 a --fail-above threshold
+was exceeded, 4 the output could not be written (stdout closed or full, -o not writable).
 )";
+
+int dispatch(std::string_view command, int argc, char** argv)
+{
+    using namespace timesink::cli;
+    if (command == "info")
+        return runInfo(argc, argv);
+    if (command == "analyze")
+        return runAnalyze(argc, argv);
+    if (command == "compare")
+        return runCompare(argc, argv);
+    if (command == "export")
+        return runExport(argc, argv);
+    std::cerr << "timesink-cli: unknown command '" << command << "'\n" << kUsage;
+    return kExitUsage;
+}
 
 } // namespace
 
@@ -38,20 +59,17 @@ int main(int argc, char** argv)
     const std::string_view command = argv[1];
     if (command == "--help" || command == "-h" || command == "help") {
         std::cout << kUsage;
-        return kExitOk;
+        return finishStdout(command, kExitOk);
     }
     if (command == "--version") {
         std::cout << "timesink-cli " << TIMESINK_VERSION << '\n';
-        return kExitOk;
+        return finishStdout(command, kExitOk);
     }
-    if (command == "info")
-        return runInfo(argc, argv);
-    if (command == "analyze")
-        return runAnalyze(argc, argv);
-    if (command == "compare")
-        return runCompare(argc, argv);
-    if (command == "export")
-        return runExport(argc, argv);
-    std::cerr << "timesink-cli: unknown command '" << command << "'\n" << kUsage;
-    return kExitUsage;
+    std::string error;
+    if (!extractGlobalOptions(argc, argv, error)) {
+        std::cerr << "timesink-cli " << command << ": " << error << '\n';
+        return kExitUsage;
+    }
+    // Every command's stdout is checked at the end: a report lost to a full disk must not exit 0.
+    return finishStdout(command, dispatch(command, argc, argv));
 }
