@@ -76,7 +76,13 @@ bool readSmallRegularFile(const std::filesystem::path& path, std::uint64_t maxBy
     out.clear();
     const int fd = openRegularFile(path, error);
     if (fd < 0) {
-        error = std::string(what) + ": " + error;
+        // "cannot open PATH: …" → "cannot open operator map PATH: …"
+        for (std::string_view verb : {"cannot open ", "cannot read "}) {
+            if (error.rfind(verb, 0) == 0) {
+                error.insert(verb.size(), std::string(what) + " ");
+                break;
+            }
+        }
         return false;
     }
     char buffer[1 << 16];

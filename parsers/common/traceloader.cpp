@@ -124,10 +124,10 @@ ImportResult probeSource(const std::filesystem::path& path, SourceProbe& out)
     }
     if (out.head.empty() && out.truncated) {
         return ImportResult::failure(ImportErrorKind::CannotRead,
-                                     path.string() + ": the " + out.compression + " stream is truncated: it ends after "
+                                     path.string() + ": the " + out.compression
+                                         + " stream is truncated: it ends before any data (after "
                                          + std::to_string(stream->fileBytesRead())
-                                         + " bytes, before any content (was the file cut while it was being written "
-                                           "or copied?)");
+                                         + " bytes; was the file cut while it was being written or copied?)");
     }
     return {};
 }
