@@ -273,7 +273,9 @@ PassOutput CopyHotspotPass::run(const model::Trace& trace, const AnalysisOptions
                 // A float32 image batch N×3×H×W whose size (when the trace has it) is exactly N·3·H·W·4 bytes.
                 const model::SliceRef op = sites.launchingAtenOp(ref);
                 const FirstInput in = op.isValid() ? firstInput(trace, op) : FirstInput {};
-                if (in.dims.size() == 4 && in.dims[1] == 3 && in.dims[2] >= 16 && in.dims[3] >= 16 && in.type == "float") {
+                // Bounded sizes keep the byte arithmetic far from overflow on malformed shapes.
+                if (in.dims.size() == 4 && in.dims[1] == 3 && in.dims[2] >= 16 && in.dims[3] >= 16
+                    && in.dims[0] <= (1 << 20) && in.dims[2] <= 65536 && in.dims[3] <= 65536 && in.type == "float") {
                     const std::int64_t imageBytes = in.dims[0] * 3 * in.dims[2] * in.dims[3] * 4;
                     if (bytes < 0 || bytes == imageBytes) {
                         ++g.imageCopies;

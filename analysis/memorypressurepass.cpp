@@ -73,7 +73,8 @@ Peak allocatorPeak(const model::Trace& trace, const StepClock& clock)
         const auto times = t.counterTimes();
         const auto values = t.counterValues();
         for (std::size_t i = 0; i < times.size() && i < values.size(); ++i) {
-            if (clock.stepAt(times[i]) < clock.size() && values[i] > peak.bytes) {
+            // Finite, and within int64 once converted (a malformed counter must not reach the report).
+            if (clock.stepAt(times[i]) < clock.size() && values[i] > peak.bytes && values[i] < 9.0e18) {
                 peak.bytes = values[i];
                 peak.device = t.deviceIndex;
             }

@@ -449,8 +449,9 @@ private Q_SLOTS:
 
     // python3 /tmp verify (quoted): trace_view.json, times rounded to ns, the step ProfilerStep#50;
     //   compile = union of AscendCL@aclopCompileAndExecute spans → 19 calls, 14 049 230 ns;
-    //   busy = union of all X events of the "Ascend Hardware" and "HCCL" processes;
-    //   idle = step − busy; idle ∩ compile = 4 997 116 ns; idle ∩ DataLoader spans = 3 332 400, DataLoader ∩
+    //   busy = union of all X events of the "Ascend Hardware" and "HCCL" processes except the sync tasks
+    //   (EVENT_WAIT, EVENT_RECORD, Notify Wait, … by name or Task Type — they keep no device busy);
+    //   idle = step − busy = 44 295 718 ns; idle ∩ compile = 4 997 116 ns (the same with the sync tasks counted busy); idle ∩ DataLoader spans = 3 332 400, DataLoader ∩
     //   compile = 0 (so the dataloader takes nothing from the compiles);
     //   TransData = Ascend Hardware tasks whose name contains TransData: 57 tasks, 1 423 203 ns (kernel_details.csv
     //   says 57 rows of Type TransData, 1423.202 µs). No FP16/BF16 data type and no AMP marker: no precision.
@@ -553,6 +554,16 @@ private Q_SLOTS:
         QVERIFY(ofKind(r, "precision").empty()); // an FP32 run: no AMP anywhere
     }
 
+    // A sampled DLRM-style A100 trace: FP32 sgemm kernels next to fp16 embedding kernels whose parameter lists
+    // name c10::Half (and fbgemm_gpu kernels, a library prefix, not a gemm). No autocast, no fp16 matmul: it is
+    // not a mixed-precision run, so its FP32 gemms are no precision finding.
+    void precisionIgnoresHalfEmbeddings()
+    {
+        LOAD_FIXTURE(trace, std::string("torch/hta_sampled_rank-0_noflows.json.gz"));
+        const AnalysisResult r = run(*trace, AnalysisOptions {}.bubbleThresholdNs);
+        QVERIFY(ofKind(r, "precision").empty());
+    }
+
     // The H100 trace's deviceProperties: totalGlobalMem 85018279936 for device 0, kept for memory_pressure.
     // Its one DtoH copy (correlation 8331) comes from cudaMemcpyAsync in aten::_local_scalar_dense ← aten::item
     // ← aten::is_nonzero (an `if tensor:`), whose innermost enclosing python_function on that thread is
@@ -571,6 +582,22 @@ private Q_SLOTS:
                                      [](const auto& p) { return p.first == "device_memory_bytes.0"; });
         QVERIFY(it != props.end());
         QCOMPARE(it->second, std::string("85018279936"));
+    }
+
+    // Device dtype casts the model asks for, on a real A100 trace. python3: for every runtime call whose kernel
+    // (same correlation) exists, the enclosing cpu_op aten::… ops on its thread; when the outermost is
+    // aten::to/_to_copy/type_as/float/half/bfloat16/double, the kernel's time inside the 6 ProfilerSteps:
+    // 114 kernels (direct_copy_kernel casts of int/float/long/double tensors), 1736 µs.
+    void explicitCastsOnA100Fixture()
+    {
+        LOAD_FIXTURE(trace, std::string("torch/hta_a100_trace_diff_control.json.gz"));
+        const AnalysisResult r = run(*trace, AnalysisOptions {}.bubbleThresholdNs);
+        const auto conv = ofKind(r, "conversion");
+        QCOMPARE(conv.size(), std::size_t(1));
+        QCOMPARE(detailOf(*conv[0], "op"), std::string("aten::to"));
+        QCOMPARE(conv[0]->occurrences, std::uint64_t(114));
+        QCOMPARE(conv[0]->lostNs, TimeNs(1'736'000));
+        QCOMPARE(detailOf(*conv[0], "by_type"), std::string("cast kernel ×114"));
     }
 
     // A bf16 training run's kernel_details.csv (8 MatMulV3 and 4 MatMulV2, all DT_BF16): nothing in FP32.
