@@ -5,6 +5,7 @@
 #include "analysis/intervals.h"
 #include "analysis/opclassifier.h"
 #include "analysis/stepclock.h"
+#include "model/checkedmath.h"
 
 #include <algorithm>
 #include <array>
@@ -240,10 +241,10 @@ TopOperators computeTopOperators(const model::Trace& trace, std::size_t limit)
                 continue;
             }
             Acc& a = acc[track.sliceName(i).value];
-            a.total += track.dur(i);
+            a.total = model::saturatingAdd(a.total, track.dur(i));
             ++a.count;
-            a.byCategory[static_cast<std::size_t>(c)] += track.dur(i);
-            scopeTotal += track.dur(i);
+            a.byCategory[static_cast<std::size_t>(c)] = model::saturatingAdd(a.byCategory[static_cast<std::size_t>(c)], track.dur(i));
+            scopeTotal = model::saturatingAdd(scopeTotal, track.dur(i));
         }
     }
     TopOperators out;
@@ -273,7 +274,7 @@ std::vector<KindLoss> computeLostByKind(const std::vector<Finding>& findings, Ti
     for (const Finding& f : findings) {
         KindLoss& k = byKind[f.kind];
         k.kind = f.kind;
-        k.lostNs += f.lostNs;
+        k.lostNs = model::saturatingAdd(k.lostNs, f.lostNs);
         ++k.findings;
     }
     std::vector<KindLoss> out;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/compare.h"
 
+#include "model/checkedmath.h"
+
 #include <algorithm>
 #include <cstdlib>
 #include <map>
@@ -65,7 +67,7 @@ std::vector<model::TimeNs> lostOverSteps(std::span<const Finding> findings, std:
         model::TimeNs lost = 0;
         for (const StepLoss& s : f.perStep) {
             if (paired.count(s.stepIndex))
-                lost += s.lostNs;
+                lost = model::saturatingAdd(lost, s.lostNs);
         }
         out.push_back(lost);
     }
@@ -80,7 +82,8 @@ void addOperators(std::map<std::string, CompareOperator, std::less<>>& merged, c
         CompareOperator& op = merged[canonical];
         op.name = canonical;
         (baseline ? op.baselineNames : op.candidateNames).push_back(name);
-        (baseline ? op.baselineNs : op.candidateNs) += total.ns;
+        model::TimeNs& ns = baseline ? op.baselineNs : op.candidateNs;
+        ns = model::saturatingAdd(ns, total.ns);
         (baseline ? op.baselineCalls : op.candidateCalls) += total.calls;
         auto& occ = baseline ? op.baselineOccurrences : op.candidateOccurrences;
         occ.insert(occ.end(), total.occurrences.begin(), total.occurrences.end());
@@ -120,7 +123,7 @@ model::TimeNs CompareResult::baselineStepsNs() const
 {
     model::TimeNs total = 0;
     for (const CompareStepPair& p : steps)
-        total += p.baselineNs;
+        total = model::saturatingAdd(total, p.baselineNs);
     return total;
 }
 
@@ -128,7 +131,7 @@ model::TimeNs CompareResult::candidateStepsNs() const
 {
     model::TimeNs total = 0;
     for (const CompareStepPair& p : steps)
-        total += p.candidateNs;
+        total = model::saturatingAdd(total, p.candidateNs);
     return total;
 }
 
@@ -188,8 +191,8 @@ bool compareRuns(const model::Trace& baseline, std::span<const Finding> baseline
     for (auto& [name, op] : merged) {
         std::sort(op.baselineNames.begin(), op.baselineNames.end());
         std::sort(op.candidateNames.begin(), op.candidateNames.end());
-        result.baseline.operatorNs += op.baselineNs;
-        result.candidate.operatorNs += op.candidateNs;
+        result.baseline.operatorNs = model::saturatingAdd(result.baseline.operatorNs, op.baselineNs);
+        result.candidate.operatorNs = model::saturatingAdd(result.candidate.operatorNs, op.candidateNs);
         result.operators.push_back(std::move(op));
     }
     std::sort(result.operators.begin(), result.operators.end(), [](const CompareOperator& a, const CompareOperator& b) {

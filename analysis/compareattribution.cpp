@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/compareattribution.h"
 
+#include "model/checkedmath.h"
+
 #include <algorithm>
 #include <charconv>
 #include <optional>
@@ -54,7 +56,7 @@ std::optional<std::int64_t> intArg(const model::Trace& trace, model::ArgSetId se
     case model::ArgValue::Type::Int:
         return v->i;
     case model::ArgValue::Type::Double:
-        return static_cast<std::int64_t>(v->d);
+        return model::doubleToInt64(v->d); // 1e308 or NaN is no id
     case model::ArgValue::Type::String: {
         const std::string_view s = trace.str(model::StringId(v->s));
         std::int64_t out = 0;
@@ -430,7 +432,7 @@ CompareAttribution::totals(std::span<const std::size_t> stepIndices) const
         if (!step || !selected[*step])
             continue;
         Total& total = out[m_names[item.name]];
-        total.ns += item.durNs;
+        total.ns = model::saturatingAdd(total.ns, item.durNs);
         ++total.slices;
         const SliceRef instance = item.op.isValid() ? item.op : item.slice;
         if (seenOps.insert(keyOf(instance)).second) {

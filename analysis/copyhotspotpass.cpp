@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/copyhotspotpass.h"
 
+#include "model/checkedmath.h"
 #include "analysis/callsite.h"
 #include "analysis/deviceactivity.h"
 #include "analysis/findingaccumulator.h"
@@ -135,7 +136,7 @@ std::int64_t copyBytes(const model::Trace& trace, model::SliceRef ref)
         if (v->type == model::ArgValue::Type::Int)
             return v->i;
         if (v->type == model::ArgValue::Type::Double)
-            return static_cast<std::int64_t>(v->d);
+            return model::doubleToInt64Clamped(v->d); // a byte count of 1e308 is "very large", not UB
     }
     return -1;
 }
@@ -251,7 +252,7 @@ PassOutput CopyHotspotPass::run(const model::Trace& trace, const AnalysisOptions
             Group& g = *slot;
             const model::TimeNs s = t.ts(i);
             const model::TimeNs e = t.end(i);
-            g.copyNs += e - s;
+            g.copyNs = model::saturatingAdd(g.copyNs, e - s);
             const IntervalList visible = subtract(IntervalList {{s, e}}, computeDuring(t.deviceIndex, s, e));
             model::TimeNs lost = 0;
             for (const Interval& v : visible)
@@ -259,7 +260,7 @@ PassOutput CopyHotspotPass::run(const model::Trace& trace, const AnalysisOptions
             g.acc.countOccurrence();
             const std::int64_t bytes = copyBytes(trace, ref);
             if (bytes >= 0) {
-                g.bytes += bytes;
+                g.bytes = model::saturatingAdd(g.bytes, bytes);
                 ++g.bytesKnown;
                 if (bytes < options.smallCopyBytes)
                     ++g.small;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "model/stringpool.h"
 
+#include "model/utf8.h"
+
 #include <cstring>
 #include <memory>
 
@@ -27,6 +29,15 @@ StringId StringPool::intern(std::string_view text)
     if (auto it = m_index.find(text); it != m_index.end())
         return StringId(it->second);
 
+    const std::string_view stored = store(text);
+    const auto id = static_cast<std::uint32_t>(m_views.size());
+    m_views.push_back(stored);
+    m_index.emplace(stored, id);
+    return StringId(id);
+}
+
+std::string_view StringPool::store(std::string_view text)
+{
     std::string_view stored;
     if (text.size() > kBlockSize / 4) {
         // Huge strings get a heap block of their own; the current small block stays last.
@@ -45,10 +56,23 @@ StringId StringPool::intern(std::string_view text)
         m_blockUsed += text.size();
         stored = std::string_view(dst, text.size());
     }
-    const auto id = static_cast<std::uint32_t>(m_views.size());
-    m_views.push_back(stored);
-    m_index.emplace(stored, id);
-    return StringId(id);
+    return stored;
+}
+
+std::size_t StringPool::makeValidUtf8()
+{
+    std::size_t changed = 0;
+    for (std::size_t id = 1; id < m_views.size(); ++id) {
+        if (isValidUtf8(m_views[id]))
+            continue;
+        const std::string text = toValidUtf8(m_views[id]);
+        if (auto it = m_index.find(m_views[id]); it != m_index.end() && it->second == id)
+            m_index.erase(it);
+        m_views[id] = store(text);
+        m_index.emplace(m_views[id], static_cast<std::uint32_t>(id));
+        ++changed;
+    }
+    return changed;
 }
 
 StringId StringPool::find(std::string_view text) const

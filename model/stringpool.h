@@ -32,9 +32,14 @@ public:
     [[nodiscard]] std::string_view view(StringId id) const;
     [[nodiscard]] std::size_t size() const { return m_views.size(); }
     [[nodiscard]] std::size_t bytesUsed() const;
+    /// Replaces ill-formed UTF-8 in every string by U+FFFD (ids stay the same); returns how many strings
+    /// changed. Writers may then trust the pool's text. A sanitised string that equals an existing one keeps its
+    /// own id.
+    std::size_t makeValidUtf8();
 
 private:
     friend class SnapshotAccess;
+    std::string_view store(std::string_view text);
     // Text lives in large blocks so views stay valid while the pool grows.
     std::vector<std::unique_ptr<char[]>> m_blocks;
     std::size_t m_blockUsed = 0;

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "model/tracebuilder.h"
 
+#include "model/checkedmath.h"
+#include "model/utf8.h"
+
 #include <algorithm>
 #include <atomic>
 #include <array>
@@ -144,6 +147,13 @@ void TraceBuilder::setTrackSortIndex(TrackId id, std::int32_t sortIndex)
 
 SliceRef TraceBuilder::addSlice(TrackId trackId, const SliceInput& s)
 {
+    // The import boundary for time: a slice must start and end inside the representable range, so spans and
+    // differences computed later never overflow. Importers add their offsets with saturatingAdd(), which pushes
+    // an overflowing time out of the range, and it is dropped here.
+    if (!timeInRange(s.ts) || !timeInRange(saturatingAdd(s.ts, std::max<TimeNs>(0, s.dur)))) {
+        warnTimeOutOfRange();
+        return {};
+    }
     Track& t = m_trace->m_tracks[trackId.value];
     const auto index = static_cast<std::uint32_t>(t.m_ts.size());
     t.m_ts.push_back(s.ts);
@@ -159,6 +169,10 @@ SliceRef TraceBuilder::addSlice(TrackId trackId, const SliceInput& s)
 
 void TraceBuilder::addCounterSample(TrackId trackId, TimeNs ts, double value)
 {
+    if (!timeInRange(ts)) {
+        warnTimeOutOfRange();
+        return;
+    }
     Track& t = m_trace->m_tracks[trackId.value];
     t.m_counterTs.push_back(ts);
     t.m_counterValues.push_back(value);
@@ -178,6 +192,10 @@ void TraceBuilder::addFlowAt(TrackId fromTrack, TimeNs fromTs, TrackId toTrack, 
 
 void TraceBuilder::addStep(std::int64_t number, StringId name, TimeNs start, TimeNs end, SliceRef marker)
 {
+    if (!timeInRange(start) || !timeInRange(end)) {
+        warnTimeOutOfRange();
+        return;
+    }
     m_trace->m_steps.push_back(Step {number, name, start, std::max(start, end), marker, false});
 }
 
@@ -190,6 +208,33 @@ void TraceBuilder::warn(std::string_view kind, std::string_view message, std::ui
         return;
     }
     m_trace->m_warnings[it->second].count += count;
+}
+
+void TraceBuilder::warnTimeOutOfRange()
+{
+    warn("time_out_of_range",
+         "events whose time lies beyond ±146 years of the clock's zero (or overflows when added to the time base) "
+         "were dropped");
+}
+
+void TraceBuilder::makeTextValidUtf8()
+{
+    Trace& trace = *m_trace;
+    std::size_t changed = trace.m_strings.makeValidUtf8();
+    for (ImportWarning& w : trace.m_warnings)
+        changed += static_cast<std::size_t>(makeValidUtf8(w.kind)) + static_cast<std::size_t>(makeValidUtf8(w.message));
+    TraceMetadata& m = trace.m_metadata;
+    for (std::string* text : {&m.format, &m.formatVersion, &m.sourcePath, &m.profilerLevel})
+        changed += static_cast<std::size_t>(makeValidUtf8(*text));
+    for (Device& d : m.devices)
+        changed += static_cast<std::size_t>(makeValidUtf8(d.name));
+    for (auto& [key, value] : m.properties)
+        changed += static_cast<std::size_t>(makeValidUtf8(key)) + static_cast<std::size_t>(makeValidUtf8(value));
+    if (changed > 0) {
+        warn("invalid_utf8",
+             "names or messages held bytes that are not UTF-8 (e.g. a GBK console log); they were replaced by U+FFFD",
+             changed);
+    }
 }
 
 std::uint64_t TraceBuilder::warningCount(std::string_view kind) const
@@ -491,6 +536,8 @@ TracePtr TraceBuilder::finalize()
     }
 
     warnAboutDisjointClocks();
+    // Last, so that it also covers the messages of the warnings above.
+    makeTextValidUtf8();
 
     for (Step& s : trace.m_steps)
         s.marker = mapRef(s.marker);

@@ -83,6 +83,8 @@ public:
     void setTrackNames(TrackId id, std::string_view name, std::string_view processName, std::string_view threadName);
     void setTrackSortIndex(TrackId id, std::int32_t sortIndex);
 
+    /// Adds a slice; a slice that starts or ends outside ±kMaxTimeNs (model/checkedmath.h) is dropped, counted as
+    /// the warning "time_out_of_range", and an invalid ref is returned.
     SliceRef addSlice(TrackId track, const SliceInput& slice);
     [[nodiscard]] std::size_t sliceCount() const { return m_sliceCount; }
     void addCounterSample(TrackId track, TimeNs ts, double value);
@@ -100,6 +102,8 @@ public:
     /// Counts one (or `count`) occurrence of a warning kind; the first message is kept.
     void warn(std::string_view kind, std::string_view message, std::uint64_t count = 1);
     [[nodiscard]] std::uint64_t warningCount(std::string_view kind) const;
+    /// The warnings so far (for an importer's error when nothing usable was read).
+    [[nodiscard]] std::span<const ImportWarning> warnings() const { return m_trace->m_warnings; }
 
     /// Sorts, computes depth/parent, builds indexes and summaries, resolves flows, creates the
     /// synthetic step when there are none, and freezes the trace. The builder is empty afterwards.
@@ -136,6 +140,10 @@ private:
     };
     void finalizeTrack(Track& track, std::vector<std::uint32_t>& oldToNew);
     void warnAboutDisjointClocks();
+    void warnTimeOutOfRange();
+    /// Replaces ill-formed UTF-8 in every string of the trace (pool, warnings, metadata) and says so once as the
+    /// warning "invalid_utf8", so every writer can trust the text it is given.
+    void makeTextValidUtf8();
 
     /// Track extents further apart than this (one day) are reported as the warning "disjoint_clocks".
     static constexpr TimeNs kDisjointClockGapNs = 86'400'000'000'000;

@@ -21,6 +21,40 @@ std::string quoted(const fs::path& p)
     return "'" + p.string() + "'";
 }
 
+/// Non-empty when `path` exists and is something other than a regular file or folder (a device node, FIFO or
+/// socket, also through a symlink): renaming a report over it would replace, say, /dev/null with a plain file.
+std::string specialFileError(const fs::path& path)
+{
+    std::error_code ec;
+    const fs::file_status st = fs::status(path, ec);
+    if (ec || !fs::exists(st) || fs::is_regular_file(st) || fs::is_directory(st))
+        return {};
+    const char* what = fs::is_fifo(st) ? "a FIFO"
+        : fs::is_character_file(st) || fs::is_block_file(st) ? "a device"
+        : fs::is_socket(st) ? "a socket"
+                            : "a special file";
+    return quoted(path) + " is not a regular file (it is " + what
+        + "); refusing to replace it with the output, choose a regular file";
+}
+
+/// True when `inner` lies inside the folder `outer` (both made absolute and canonical as far as they exist).
+bool isInside(const fs::path& inner, const fs::path& outer)
+{
+    std::error_code ec;
+    const fs::path a = fs::weakly_canonical(fs::absolute(inner, ec), ec);
+    const fs::path b = fs::weakly_canonical(fs::absolute(outer, ec), ec);
+    if (a.empty() || b.empty())
+        return false;
+    auto ai = a.begin();
+    for (auto bi = b.begin(); bi != b.end(); ++bi, ++ai) {
+        if (bi->empty() && std::next(bi) == b.end())
+            break; // a trailing separator on the folder
+        if (ai == a.end() || *ai != *bi)
+            return false;
+    }
+    return ai != a.end();
+}
+
 } // namespace
 
 AtomicFile::AtomicFile(fs::path target)
@@ -39,6 +73,10 @@ bool AtomicFile::open(std::string& error)
     std::error_code ec;
     if (fs::is_directory(m_target, ec)) {
         error = quoted(m_target) + " is a folder; give a file name";
+        return false;
+    }
+    if (std::string special = specialFileError(m_target); !special.empty()) {
+        error = std::move(special);
         return false;
     }
     fs::path dir = m_target.parent_path();
@@ -137,7 +175,16 @@ bool checkOutputPath(const fs::path& output, std::span<const fs::path> inputs, s
         error = quoted(output) + " is a folder; give a file name";
         return false;
     }
+    if (std::string special = specialFileError(output); !special.empty()) {
+        error = std::move(special);
+        return false;
+    }
     for (const fs::path& input : inputs) {
+        if (fs::is_directory(input, ec) && isInside(output, input)) {
+            error = "refusing to write inside the input folder " + quoted(input)
+                + " (the report would replace or mix with the profiler's output); choose a file outside it";
+            return false;
+        }
         // equivalent() catches symlinks and hard links of existing files; the canonical-path comparison
         // also catches a spelling such as "dir/../run.json" when equivalent() cannot stat one side.
         const fs::path a = fs::weakly_canonical(fs::absolute(output, ec), ec);

@@ -27,7 +27,8 @@ public:
     AtomicFile& operator=(const AtomicFile&) = delete;
     ~AtomicFile();
 
-    /// Creates the temporary file (mode of an existing destination is kept, else 0644).
+    /// Creates the temporary file (mode of an existing destination is kept, else 0644). Refuses a destination
+    /// that is a folder or a special file (device node, FIFO, socket).
     bool open(std::string& error);
     /// The stream to write to; valid between a successful open() and commit().
     [[nodiscard]] std::ostream& stream() { return m_stream; }
@@ -49,8 +50,10 @@ private:
 /// True when `a` and `b` name the same existing file or folder (symlinks, `..`, hard links resolved).
 bool sameFile(const std::filesystem::path& a, const std::filesystem::path& b);
 
-/// Refuses an output path that would overwrite one of the inputs (or is an existing folder): returns false
-/// and explains why in `error`, e.g. "refusing to overwrite the input 'run.json' with the report".
+/// Refuses an output path that would overwrite one of the inputs, lies inside an input folder (a profiler
+/// bundle), is an existing folder, or is a special file (device node, FIFO, socket — also through a symlink):
+/// returns false and explains why in `error`, e.g. "refusing to overwrite the input 'run.json' …".
+/// Every file a command reads counts as an input (compare's --op-map too).
 bool checkOutputPath(const std::filesystem::path& output, std::span<const std::filesystem::path> inputs,
                      std::string& error);
 

@@ -2,6 +2,7 @@
 #include "report/reportjson.h"
 
 #include "analysis/platform.h"
+#include "model/checkedmath.h"
 #include "report/textformat.h"
 #include "report/tracesummary.h"
 
@@ -68,7 +69,7 @@ model::TimeNs totalLostNs(const analysis::AnalysisResult& result)
 {
     model::TimeNs total = 0;
     for (const analysis::Finding& f : result.findings)
-        total += f.lostNs;
+        total = model::saturatingAdd(total, f.lostNs);
     return total;
 }
 

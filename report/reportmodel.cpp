@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "report/reportmodel.h"
 
+#include "model/checkedmath.h"
 #include "report/reportjson.h"
 
 #include "analysis/deviceactivity.h"
@@ -56,7 +57,7 @@ ReportModel buildReportModel(const model::Trace& trace, const analysis::Analysis
     m.cancelled = result.cancelled;
 
     for (const analysis::Finding& f : m.findings)
-        s.lostNs += f.lostNs;
+        s.lostNs = model::saturatingAdd(s.lostNs, f.lostNs);
     s.lostFraction = s.analysedNs > 0 ? static_cast<double>(s.lostNs) / static_cast<double>(s.analysedNs) : 0.0;
 
     analysis::Breakdown breakdown = analysis::computeBreakdown(trace, m.findings, s.analysedNs, options.topOperators,

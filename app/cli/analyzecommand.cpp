@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "analyzecommand.h"
 
+#include "model/checkedmath.h"
 #include "clicommon.h"
 #include "reportdestination.h"
 
@@ -208,7 +209,7 @@ int runAnalyze(int argc, char** argv)
                       << args.value(o.name) << "'\n";
             return kExitUsage;
         }
-        *o.target = static_cast<std::int64_t>(std::llround(*v * o.scale));
+        *o.target = model::doubleToInt64Clamped(*v * o.scale);
     }
     if (args.has("--fail-above")) {
         failAbove = parseNumber(args.value("--fail-above"));

@@ -7,11 +7,15 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <optional>
 
 namespace timesink::cli {
@@ -178,10 +182,120 @@ std::filesystem::path snapshotCacheDirectory()
     return base / "Timesink" / "Timesink" / "snapshots";
 }
 
+parsers::ImportOptions& importOptions()
+{
+    static parsers::ImportOptions options;
+    return options;
+}
+
+namespace {
+
+/// "20G", "512M", "64k", "1000000" → bytes (binary units); nullopt for anything else or zero.
+std::optional<std::uint64_t> parseByteSize(std::string_view text)
+{
+    std::uint64_t value = 0;
+    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc() || value == 0)
+        return std::nullopt;
+    std::string_view unit(ptr, static_cast<std::size_t>(text.data() + text.size() - ptr));
+    if (!unit.empty() && (unit.back() == 'B' || unit.back() == 'b'))
+        unit.remove_suffix(1);
+    if (!unit.empty() && (unit.back() == 'i'))
+        unit.remove_suffix(1);
+    int shift = 0;
+    if (unit == "k" || unit == "K")
+        shift = 10;
+    else if (unit == "m" || unit == "M")
+        shift = 20;
+    else if (unit == "g" || unit == "G")
+        shift = 30;
+    else if (unit == "t" || unit == "T")
+        shift = 40;
+    else if (!unit.empty())
+        return std::nullopt;
+    if (shift > 0 && value > (std::numeric_limits<std::uint64_t>::max() >> shift))
+        return std::nullopt;
+    return value << shift;
+}
+
+} // namespace
+
+bool extractGlobalOptions(int& argc, char** argv, std::string& error)
+{
+    int out = 1;
+    int i = 1;
+    for (; i < argc; ++i) {
+        const std::string_view arg = argv[i];
+        if (arg == "--")
+            break; // "--" and what follows are kept as they are
+        std::string_view name = arg;
+        std::string_view value;
+        if (const auto eq = arg.find('='); eq != std::string_view::npos) {
+            name = arg.substr(0, eq);
+            value = arg.substr(eq + 1);
+        }
+        if (arg == "--cache" || arg == "--no-cache" || arg == "--phases") {
+            if (arg == "--phases")
+                setPrintPhases(true);
+            else
+                setCacheMode(arg == "--cache" ? CacheMode::Write : CacheMode::Off);
+            continue;
+        }
+        if (name != "--max-decompressed" && name != "--max-decompressed-ratio") {
+            argv[out++] = argv[i];
+            continue;
+        }
+        if (name.size() == arg.size()) {
+            if (i + 1 >= argc) {
+                error = "option " + std::string(name) + " needs a value";
+                return false;
+            }
+            value = argv[++i];
+        }
+        if (name == "--max-decompressed") {
+            const auto bytes = parseByteSize(value);
+            if (!bytes) {
+                error = "--max-decompressed needs a size such as 20G, 512M or 1000000, got '" + std::string(value) + "'";
+                return false;
+            }
+            importOptions().maxDecompressedBytes = *bytes;
+        } else {
+            std::uint64_t ratio = 0;
+            const auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), ratio);
+            if (ec != std::errc() || ptr != value.data() + value.size() || ratio == 0) {
+                error = "--max-decompressed-ratio needs a positive whole number, got '" + std::string(value) + "'";
+                return false;
+            }
+            importOptions().maxDecompressedRatio = ratio;
+        }
+    }
+    for (; i < argc; ++i)
+        argv[out++] = argv[i];
+    argc = out;
+    argv[argc] = nullptr;
+    return true;
+}
+
+int finishStdout(std::string_view command, int exitCode)
+{
+    // errno still holds the cause when an earlier automatic flush failed (ENOSPC for /dev/full); a failing
+    // fflush() here sets it anew.
+    const int earlier = errno;
+    std::cout.flush();
+    errno = 0;
+    const bool failed = std::fflush(stdout) != 0 || std::ferror(stdout) != 0 || !std::cout;
+    if (!failed)
+        return exitCode;
+    const int err = errno != 0 ? errno : earlier;
+    std::cerr << "timesink-cli " << command << ": cannot write to standard output: "
+              << (err != 0 ? std::strerror(err) : "write error") << '\n';
+    return kExitOutput;
+}
+
 model::TracePtr loadForCommand(const std::string& path, int& exitCode)
 {
     ConsoleProgress progress;
-    parsers::ImportOptions options;
+    parsers::ImportOptions options = importOptions();
     exitCode = kExitOk;
     const auto started = std::chrono::steady_clock::now();
     parsers::PhaseTimes phases;

@@ -20,6 +20,7 @@ enum ExitCode : int {
     kExitUsage = 1,
     kExitInput = 2,
     kExitThreshold = 3,
+    kExitOutput = 4, // the output could not be written: stdout closed or full (`> /dev/full`), -o not writable
 };
 
 /// Parsed command line: positional arguments and `--name value` / `--flag` options.
@@ -69,6 +70,18 @@ void setPrintPhases(bool on);
 
 /// Loads a trace for a command (from the snapshot cache when it holds a current snapshot); prints the error and returns nullptr with `exitCode` set on failure.
 model::TracePtr loadForCommand(const std::string& path, int& exitCode);
+
+/// The import options every command uses (decompression limits from --max-decompressed and
+/// --max-decompressed-ratio, taken out of argv by extractGlobalOptions()).
+parsers::ImportOptions& importOptions();
+
+/// Removes the options shared by all commands from argv (compacting it, updating argc) and applies them.
+/// False with `error` set for a bad value. "--max-decompressed 20G" → importOptions().maxDecompressedBytes.
+bool extractGlobalOptions(int& argc, char** argv, std::string& error);
+
+/// Flushes stdout; when that (or any earlier write to it) failed, prints "timesink-cli COMMAND: cannot write to
+/// standard output: No space left on device" and returns kExitOutput, else `exitCode` unchanged.
+int finishStdout(std::string_view command, int exitCode);
 
 
 int runInfo(int argc, char** argv);

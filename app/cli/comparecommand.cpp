@@ -8,6 +8,7 @@
 #include "analysis/pass.h"
 #include "report/comparejson.h"
 #include "report/comparereport.h"
+#include "parsers/common/regularfile.h"
 #include "report/textformat.h"
 
 #include <charconv>
@@ -15,10 +16,14 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <vector>
 
 namespace timesink::cli {
 
 namespace {
+
+/// Operator maps are hand-written tables of a few KB; anything beyond this is the wrong file.
+constexpr std::uint64_t kMaxOpMapBytes = 16ULL << 20;
 
 constexpr const char* kCompareUsage =
     "usage: timesink-cli compare BASELINE CANDIDATE [--format text|json|md|html|csv] [-o FILE] [--steps B:C]\n"
@@ -190,18 +195,11 @@ void printText(const model::Trace& base, std::span<const analysis::Finding> base
 
 bool loadOpMap(const std::string& path, analysis::CompareOpMap& map, std::string& error)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        error = "cannot open operator map " + path;
+    // Only a regular file, and at most kMaxOpMapBytes: `--op-map /dev/zero` must not read forever.
+    std::string text;
+    if (!parsers::readSmallRegularFile(path, kMaxOpMapBytes, "operator map", text, error))
         return false;
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad()) {
-        error = "cannot read operator map " + path;
-        return false;
-    }
-    return map.addTsv(text.str(), path, error);
+    return map.addTsv(text, path, error);
 }
 
 } // namespace
@@ -228,7 +226,10 @@ int runCompare(int argc, char** argv)
         std::cerr << kCompareUsage;
         return kExitUsage;
     }
-    const std::filesystem::path inputs[] = {args.positional[0], args.positional[1]};
+    // Every file the command reads is an input that -o must not overwrite: the operator map too.
+    std::vector<std::filesystem::path> inputs = {args.positional[0], args.positional[1]};
+    if (args.has("--op-map"))
+        inputs.emplace_back(args.value("--op-map"));
     if (!checkReportDestination(destination, inputs, error)) { // before the loads, so a typo costs nothing
         std::cerr << "timesink-cli compare: " << error << '\n';
         return kExitUsage;

@@ -122,7 +122,7 @@ int runExport(int argc, char** argv)
     }
     if (!report::exportTrace(*trace, result.findings, *format, output, inputs, error, options)) {
         std::cerr << "timesink-cli export: " << error << '\n';
-        return kExitInput;
+        return kExitOutput;
     }
     std::cerr << "timesink-cli export: wrote " << output.string() << " (" << trace->sliceCount() << " slices, "
               << result.findings.size() << " finding" << (result.findings.size() == 1 ? "" : "s") << ")\n";

@@ -3,6 +3,8 @@
 
 #include "report/tracesummary.h"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
@@ -102,7 +104,7 @@ int runInfo(int argc, char** argv)
     if (!trace)
         return exitCode;
     if (format == "json")
-        std::cout << report::traceSummaryJson(*trace).dump(2) << '\n';
+        std::cout << report::traceSummaryJson(*trace).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
     else
         printText(*trace);
     return kExitOk;

@@ -27,50 +27,22 @@ Commands:
 
 PATH is a trace file (.json, .json.gz, .json.zst, an RKNN perf log, a .tsnap snapshot …) or a profiler output
 folder (*_ascend_pt/, PROF_*/). Every command uses a current snapshot of PATH from the snapshot cache
-($XDG_CACHE_HOME/Timesink/Timesink/snapshots, shared with the desktop app) when there is one;
-  --cache      also store a snapshot there after importing PATH
-  --no-cache   ignore the cache
-  --phases     print where the import's (and analyze's) time went on stderr, for benchmarks
+($XDG_CACHE_HOME/Timesink/Timesink/snapshots, shared with the desktop app) when there is one.
+
+Options for every command:
+  --cache                               also store a snapshot in the cache after importing PATH
+  --no-cache                            ignore the snapshot cache
+  --phases                              print where the import's (and analyze's) time went on stderr
+  --max-decompressed SIZE               stop decompressing one .gz/.zst file after SIZE (default 32G; 512M, 1T …)
+  --max-decompressed-ratio N            … or after N times its compressed size (default 200)
+
 Exit codes: 0 success, 1 usage error, 2 input could not be read or recognised, 3 a --fail-above threshold
-was exceeded.
+was exceeded, 4 the output could not be written (stdout closed or full, -o not writable).
 )";
 
-} // namespace
-
-int main(int argc, char** argv)
+int dispatch(std::string_view command, int argc, char** argv)
 {
     using namespace timesink::cli;
-    if (argc < 2) {
-        std::cerr << kUsage;
-        return kExitUsage;
-    }
-    // Options of every command, taken out before the command parses its own.
-    int kept = 1;
-    for (int i = 1; i < argc; ++i) {
-        const std::string_view arg = argv[i];
-        if (arg == "--cache")
-            setCacheMode(CacheMode::Write);
-        else if (arg == "--no-cache")
-            setCacheMode(CacheMode::Off);
-        else if (arg == "--phases")
-            setPrintPhases(true);
-        else
-            argv[kept++] = argv[i];
-    }
-    argc = kept;
-    if (argc < 2) {
-        std::cerr << kUsage;
-        return kExitUsage;
-    }
-    const std::string_view command = argv[1];
-    if (command == "--help" || command == "-h" || command == "help") {
-        std::cout << kUsage;
-        return kExitOk;
-    }
-    if (command == "--version") {
-        std::cout << "timesink-cli " << TIMESINK_VERSION << '\n';
-        return kExitOk;
-    }
     if (command == "info")
         return runInfo(argc, argv);
     if (command == "analyze")
@@ -83,4 +55,32 @@ int main(int argc, char** argv)
         return runExport(argc, argv);
     std::cerr << "timesink-cli: unknown command '" << command << "'\n" << kUsage;
     return kExitUsage;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    using namespace timesink::cli;
+    // Options of every command (snapshot cache, decompression limits) may stand anywhere, before the command too.
+    std::string error;
+    if (!extractGlobalOptions(argc, argv, error)) {
+        std::cerr << "timesink-cli: " << error << '\n';
+        return kExitUsage;
+    }
+    if (argc < 2) {
+        std::cerr << kUsage;
+        return kExitUsage;
+    }
+    const std::string_view command = argv[1];
+    if (command == "--help" || command == "-h" || command == "help") {
+        std::cout << kUsage;
+        return finishStdout(command, kExitOk);
+    }
+    if (command == "--version") {
+        std::cout << "timesink-cli " << TIMESINK_VERSION << '\n';
+        return finishStdout(command, kExitOk);
+    }
+    // Every command's stdout is checked at the end: a report lost to a full disk must not exit 0.
+    return finishStdout(command, dispatch(command, argc, argv));
 }

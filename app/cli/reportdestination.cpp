@@ -59,8 +59,7 @@ int emitTo(const ReportDestination& destination, std::span<const std::filesystem
 {
     if (!destination.file) {
         write(std::cout);
-        std::cout.flush();
-        return std::cout ? kExitOk : kExitInput;
+        return finishStdout(command, kExitOk);
     }
     std::string error;
     if (!report::checkOutputPath(*destination.file, inputs, error)) {
@@ -74,7 +73,7 @@ int emitTo(const ReportDestination& destination, std::span<const std::filesystem
             return kExitOk;
     }
     std::cerr << "timesink-cli " << command << ": " << error << '\n';
-    return kExitInput;
+    return kExitOutput;
 }
 
 int emitReport(const report::ReportModel& model, const ReportDestination& destination,

@@ -36,13 +36,13 @@ bool checkReportDestination(const ReportDestination& destination, std::span<cons
                             std::string& error);
 
 /// Writes through `write` to stdout, or to the destination file via an atomic write that refuses to overwrite
-/// any of `inputs`. Returns kExitOk, kExitUsage (refused output path) or kExitInput (the file could not be
-/// written); errors go to stderr prefixed with "timesink-cli COMMAND: ".
+/// any of `inputs`. Returns kExitOk, kExitUsage (refused output path) or kExitOutput (the file or stdout could
+/// not be written); errors go to stderr prefixed with "timesink-cli COMMAND: ".
 int emitTo(const ReportDestination& destination, std::span<const std::filesystem::path> inputs,
            std::string_view command, const std::function<void(std::ostream&)>& write);
 
 /// Writes a non-text report to the destination: stdout, or the file via an atomic write that refuses to
-/// overwrite any of `inputs`. Returns an exit code: kExitOk, kExitUsage (refused output path), or kExitInput
+/// overwrite any of `inputs`. Returns an exit code: kExitOk, kExitUsage (refused output path), or kExitOutput
 /// when the file could not be written. Errors go to stderr prefixed with "timesink-cli COMMAND: ".
 int emitReport(const report::ReportModel& model, const ReportDestination& destination,
                std::span<const std::filesystem::path> inputs, std::string_view command);

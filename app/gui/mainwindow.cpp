@@ -8,6 +8,7 @@
 #include "widgets/compareview.h"
 #include "widgets/detailspanel.h"
 #include "widgets/findingsmodel.h"
+#include "widgets/importwarnings.h"
 #include "widgets/summaryview.h"
 #include "widgets/timelineview.h"
 
@@ -135,7 +136,15 @@ MainWindow::MainWindow(QWidget* parent)
     m_summary = new widgets::SummaryView(this);
     m_tabs = new QTabWidget(this);
     m_tabs->setDocumentMode(true);
-    m_tabs->addTab(m_timeline, tr("Timeline"));
+    // Serious import warnings (a cut capture, times out of range …) sit above the timeline (issue 12).
+    auto* timelinePage = new QWidget(this);
+    auto* timelineLayout = new QVBoxLayout(timelinePage);
+    timelineLayout->setContentsMargins(0, 0, 0, 0);
+    timelineLayout->setSpacing(0);
+    m_warningsBanner = new widgets::ImportWarningsBanner(timelinePage);
+    timelineLayout->addWidget(m_warningsBanner);
+    timelineLayout->addWidget(m_timeline, 1);
+    m_tabs->addTab(timelinePage, tr("Timeline"));
     m_tabs->addTab(m_summary, tr("Summary"));
     setCentralWidget(m_tabs);
 
@@ -322,6 +331,9 @@ void MainWindow::createMenus()
     view->addAction(m_findNextAction);
     view->addAction(m_findPreviousAction);
     view->addSeparator();
+    m_importWarningsAction = view->addAction(tr("Import &Warnings…"), this, &MainWindow::showImportWarnings);
+    m_importWarningsAction->setObjectName(QStringLiteral("importWarningsAction"));
+    connect(m_warningsBanner, &widgets::ImportWarningsBanner::detailsRequested, this, &MainWindow::showImportWarnings);
     view->addAction(m_darkAction);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
@@ -407,6 +419,30 @@ void MainWindow::openPath(const QString& path)
     m_job->start(path);
 }
 
+void MainWindow::updateImportWarnings()
+{
+    const std::span<const model::ImportWarning> warnings
+        = m_current.trace ? m_current.trace->warnings() : std::span<const model::ImportWarning> {};
+    m_warningsBanner->setWarnings(warnings);
+    std::uint64_t total = 0;
+    for (const model::ImportWarning& w : warnings)
+        total += w.count;
+    m_importWarningsAction->setText(total > 0 ? tr("Import &Warnings (%1)…").arg(total) : tr("Import &Warnings…"));
+    m_importWarningsAction->setEnabled(m_current.trace != nullptr);
+    if (m_importWarnings)
+        m_importWarnings->setWarnings(warnings);
+}
+
+void MainWindow::showImportWarnings()
+{
+    if (!m_importWarnings)
+        m_importWarnings = new widgets::ImportWarningsDialog(this);
+    m_importWarnings->setWarnings(m_current.trace ? m_current.trace->warnings()
+                                                  : std::span<const model::ImportWarning> {});
+    m_importWarnings->show();
+    m_importWarnings->raise();
+}
+
 void MainWindow::showTrace(LoadedTrace loaded)
 {
     if (!loaded.summary && loaded.trace)
@@ -414,6 +450,7 @@ void MainWindow::showTrace(LoadedTrace loaded)
     m_current = std::move(loaded);
     updateExportActions();
     m_timeline->setTrace(m_current.trace);
+    updateImportWarnings();
     m_findings->setFindings(m_current.findings);
     m_notAssessedLabel->setText(notAssessedText(m_current.notAssessed));
     m_notAssessedLabel->setVisible(!m_current.notAssessed.empty());

@@ -24,6 +24,8 @@ namespace timesink::widgets {
 class CompareView;
 class DetailsPanel;
 class FindingsModel;
+class ImportWarningsBanner;
+class ImportWarningsDialog;
 class SummaryView;
 class TimelineView;
 } // namespace timesink::widgets
@@ -63,6 +65,8 @@ public:
     void openPath(const QString& path);
     /// Shows an already loaded trace (the entry point the loader uses; tests hand in built traces).
     void showTrace(LoadedTrace loaded);
+    /// View → Import Warnings: every warning of the current trace with its count.
+    void showImportWarnings();
     /// Loads `path` in the background and opens a compare window with the shown trace as the baseline and
     /// `path` as the candidate (File → Compare With…, docs/compare.md).
     void compareWith(const QString& path);
@@ -126,6 +130,7 @@ protected:
     void dropEvent(QDropEvent* event) override;
 
 private:
+    void updateImportWarnings();
     void createActions();
     void createMenus();
     void createDocks();
@@ -159,6 +164,9 @@ private:
     widgets::FindingsModel* m_findings = nullptr;
     widgets::DetailsPanel* m_details = nullptr;
     widgets::SummaryView* m_summary = nullptr;
+    widgets::ImportWarningsBanner* m_warningsBanner = nullptr;
+    widgets::ImportWarningsDialog* m_importWarnings = nullptr; // View → Import Warnings, made on first use
+    QAction* m_importWarningsAction = nullptr;
     QTabWidget* m_tabs = nullptr;
     QTableView* m_findingsView = nullptr;
     QLineEdit* m_searchEdit = nullptr;

@@ -131,22 +131,35 @@ AscendBundle collectAscendBundle(const std::filesystem::path& root, bool isDirec
     }
     std::string chosenRun;
     if (runs.size() > 1) {
-        // Prefer a torch_npu rank folder over a PROF_ folder nested in it (the merged view lives there).
+        // Prefer a torch_npu rank folder (it holds the merged view) over a plain msprof PROF_ folder, then the
+        // first by name. The runs left out are named in the note, so the user knows what was imported.
+        std::vector<std::string> named;
         for (const auto& [run, count] : runs) {
             (void)count;
-            if (!run.empty() && chosenRun.empty())
+            if (!run.empty())
+                named.push_back(run);
+        }
+        for (const std::string& run : named) {
+            if (chosenRun.empty() && (endsWith(run, "_ascend_pt") || endsWith(run, "_ascend_ms")))
                 chosenRun = run;
         }
-        std::size_t named = 0;
-        for (const auto& [run, count] : runs) {
-            (void)count;
-            named += run.empty() ? 0 : 1;
+        if (chosenRun.empty() && !named.empty())
+            chosenRun = named.front();
+        if (named.size() > 1) {
+            std::string others;
+            for (const std::string& run : named) {
+                if (run != chosenRun)
+                    others += (others.empty() ? "" : ", ") + run;
+            }
+            b.notes.push_back(std::to_string(named.size()) + " profiler runs found under " + root.string()
+                              + "; imported " + chosenRun + "; not imported: " + others + " (open them separately)");
         }
-        if (named > 1)
-            b.notes.push_back(std::to_string(named) + " profiler runs found under " + root.string() + "; imported "
-                              + chosenRun + " (open the others separately)");
     }
-    const bool hasMergedOutput = std::any_of(files.begin(), files.end(), [](const auto& rel) {
+    // torch_npu keeps the raw msprof output (PROF_*/) next to its merged view, inside the same run; the merged
+    // view wins there. A PROF_ folder that is a run of its own is never skipped for another run's merged view.
+    const bool hasMergedOutput = std::any_of(files.begin(), files.end(), [&](const auto& rel) {
+        if (runs.size() > 1 && runFolder(rel) != chosenRun)
+            return false;
         for (const auto& part : rel) {
             if (part == "ASCEND_PROFILER_OUTPUT")
                 return true;
@@ -170,7 +183,6 @@ AscendBundle collectAscendBundle(const std::filesystem::path& root, bool isDirec
             if (part.string().rfind("PROF_", 0) == 0)
                 inRawProf = true;
         }
-        // torch_npu keeps the raw msprof output (PROF_*/) next to its merged view; the merged view wins.
         if (hasMergedOutput && inRawProf)
             continue;
         const std::filesystem::path full = isDirectory ? base / rel : root;

@@ -9,6 +9,7 @@
 #include "parsers/ascend/ascendtracks.h"
 #include "parsers/ascendcsv/ascendcsvtables.h"
 #include "parsers/ascenddb/ascenddbreader.h"
+#include "parsers/common/regularfile.h"
 
 #include <nlohmann/json.hpp>
 
@@ -75,13 +76,14 @@ void forwardIssues(model::TraceBuilder& b, const CsvIssues& issues)
 
 void readProfilerInfo(const std::filesystem::path& path, model::TraceBuilder& b)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        b.warn("profiler_info_unreadable", "cannot read " + path.string());
+    // A few KB of config; a DOM is fine here (capped, and only a regular file: it could be a FIFO).
+    std::string text;
+    std::string error;
+    if (!readSmallRegularFile(path, 16ULL << 20, "profiler info", text, error)) {
+        b.warn("profiler_info_unreadable", error);
         return;
     }
-    // A few KB of config; a DOM is fine here.
-    nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+    nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
     if (j.is_discarded() || !j.is_object()) {
         b.warn("profiler_info_unreadable", path.string() + " is not a JSON object; rank and profiler level unknown");
         return;
@@ -175,7 +177,8 @@ CsvTimelineCounts addCsvDeviceTasks(model::TraceBuilder& b, AscendTracks& tracks
         const bool communication = cls.category == SliceCategory::Communication && stream < 0;
         const model::TrackId track
             = communication ? tracks.communication(device, "Group Communication") : tracks.deviceStream(device, stream);
-        b.addSlice(track, s);
+        if (!b.addSlice(track, s).isValid())
+            return; // outside the representable time range: counted by the builder
         ++counts.tasks;
         if (cls.category == SliceCategory::FallbackOp)
             ++counts.fallback;
@@ -301,6 +304,9 @@ ImportResult importBundle(const SourceProbe& source, const AscendBundle& bundle,
     meta.sourcePath = source.path.string();
     for (const std::string& note : bundle.notes)
         b.warn("multiple_runs", note);
+    // Files of the folder that were left out because they are not regular files (or could not be listed).
+    for (const std::string& problem : source.problems)
+        b.warn("not_regular_file", problem);
     if (!bundle.profilerInfo.empty())
         readProfilerInfo(bundle.profilerInfo, b);
 
@@ -560,9 +566,14 @@ ImportResult importBundle(const SourceProbe& source, const AscendBundle& bundle,
         for (const auto& t : trace->tracks())
             anyCounter = anyCounter || !t.counterTimes().empty();
         if (!anyCounter) {
+            // "Empty" only when nothing was skipped; otherwise say what made every row unusable.
+            const std::string skipped = describeSkipped(trace->warnings());
+            const std::string why = skipped.empty()
+                ? timelineSource + " is empty"
+                : "every row was skipped: " + skipped.substr(std::string_view("; skipped: ").size());
             return ImportResult::failure(ImportErrorKind::Malformed,
-                                         source.path.string() + ": the Ascend output holds no events ("
-                                             + timelineSource + " is empty)");
+                                         source.path.string() + ": the Ascend output holds no usable events (" + why
+                                             + ")");
         }
     }
     return ImportResult::success(std::move(trace));

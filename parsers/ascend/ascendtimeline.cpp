@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "parsers/ascend/ascendtimeline.h"
 
+#include "model/checkedmath.h"
 #include "parsers/ascend/ascendkernelargs.h"
 #include "parsers/ascend/ascendtasktype.h"
 #include "parsers/ascend/ascendtracks.h"
@@ -473,9 +474,9 @@ const KernelRow* AscendTimeline::joinKernel(TimeNs ts, std::string_view name)
     const KernelRow* best = nullptr;
     std::uint32_t bestIndex = 0;
     TimeNs bestDistance = kTolerance + 1;
-    auto it = std::lower_bound(m_kernelByStart.begin(), m_kernelByStart.end(), ts - kTolerance,
+    auto it = std::lower_bound(m_kernelByStart.begin(), m_kernelByStart.end(), model::saturatingSub(ts, kTolerance),
                                [](const auto& entry, TimeNs t) { return entry.first < t; });
-    for (; it != m_kernelByStart.end() && it->first <= ts + kTolerance; ++it) {
+    for (; it != m_kernelByStart.end() && it->first <= model::saturatingAdd(ts, kTolerance); ++it) {
         const KernelRow& row = m_kernels->rows[it->second];
         const TimeNs distance = it->first > ts ? it->first - ts : ts - it->first;
         if (row.name == name && !m_kernelMatched[it->second] && distance < bestDistance) {
@@ -687,7 +688,7 @@ std::string_view AscendTimeline::enclosingPythonOp(std::uint32_t thread, TimeNs 
     int budget = 256;
     for (auto i = upper; i != threadBegin && budget-- > 0;) {
         --i;
-        if (i->ts <= t && t <= i->ts + i->dur && i->dur < bestDur) {
+        if (i->ts <= t && t <= model::saturatingAdd(i->ts, i->dur) && i->dur < bestDur) {
             best = m_b.str(i->name);
             bestDur = i->dur;
         }
@@ -763,6 +764,8 @@ void AscendTimeline::emit(const Pending& e, Lane lane, std::vector<Arg>& args)
     }
     s.args = e.uniqueArgs ? m_b.addUniqueArgs(args) : m_b.addArgs(args);
     const model::SliceRef ref = m_b.addSlice(trackFor(e, lane), s);
+    if (!ref.isValid())
+        return; // outside the representable time range: counted by the builder
     if (s.category == SliceCategory::Step) {
         const std::int64_t number = profilerStepNumber(name);
         m_b.addStep(number, e.name, e.ts, e.ts + e.dur, ref);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "parsers/ascenddb/ascenddbreader.h"
 
+#include "model/checkedmath.h"
 #include "model/tracebuilder.h"
 #include "parsers/ascend/ascendtasktype.h"
 #include "parsers/ascend/ascendtracks.h"
@@ -275,7 +276,7 @@ void DbLoader::readPytorchApi()
         const std::string_view name = strView(q.int64(4));
         SliceInput s;
         s.ts = *start;
-        s.dur = *end - *start;
+        s.dur = model::saturatingSub(*end, *start);
         s.name = m_b.intern(name);
         s.rawCategory = type == kApiTypeTrace ? catPython : type == kApiTypeQueue ? catQueue
             : type == kApiTypeMstx                                                 ? catMstx
@@ -290,6 +291,8 @@ void DbLoader::readPytorchApi()
         s.args = m_b.addArgs(args);
         const model::TrackId track = m_tracks.hostThread("Python", gtid >> 32, gtid & 0xffffffff);
         const SliceRef ref = m_b.addSlice(track, s);
+        if (!ref.isValid())
+            continue; // outside the representable time range: counted by the builder
         ++m_summary.frameworkApis;
         if (s.category == SliceCategory::Step)
             m_stepMarkers.emplace(profilerStepNumber(name), NamedRef {ref, s.name, s.ts, s.ts + s.dur});
@@ -356,7 +359,7 @@ void DbLoader::readCannApi()
         name += apiName;
         SliceInput s;
         s.ts = *start;
-        s.dur = *end - *start;
+        s.dur = model::saturatingSub(*end, *start);
         s.name = m_b.intern(name);
         s.category = SliceCategory::RuntimeApi;
         s.rawCategory = m_b.intern(level);
@@ -367,6 +370,8 @@ void DbLoader::readCannApi()
             args.push_back(arg("connection_id", ArgValue::fromInt(*conn)));
         s.args = m_b.addArgs(args);
         const SliceRef ref = m_b.addSlice(m_tracks.hostThread("CANN", gtid >> 32, gtid & 0xffffffff), s);
+        if (!ref.isValid())
+            continue; // outside the representable time range: counted by the builder
         ++m_summary.cannApis;
         if (auto conn = q.int64(4))
             m_cannLaunch.emplace(*conn, NamedRef {ref, m_b.intern(apiName), s.ts, s.ts + s.dur});
@@ -473,7 +478,7 @@ void DbLoader::readTasks()
         AscendTaskClass cls = classifyAscendTask(taskType, coreType, computeName.empty() ? taskType : computeName);
         SliceInput s;
         s.ts = *start;
-        s.dur = *end - *start;
+        s.dur = model::saturatingSub(*end, *start);
         s.name = m_b.intern(!computeName.empty() ? computeName : taskType);
         s.rawCategory = m_b.intern(taskType);
         std::vector<Arg> args;
@@ -524,6 +529,8 @@ void DbLoader::readTasks()
         s.category = cls.category;
         s.args = m_b.addArgs(args);
         const SliceRef ref = m_b.addSlice(m_tracks.deviceStream(device, stream), s);
+        if (!ref.isValid())
+            continue; // outside the representable time range: counted by the builder
         ++m_summary.tasks;
         if (conn)
             m_tasksByConnection[*conn].push_back(ref);
@@ -578,7 +585,7 @@ void DbLoader::readCommunicationOps()
         }
         SliceInput s;
         s.ts = *start;
-        s.dur = *end - *start;
+        s.dur = model::saturatingSub(*end, *start);
         s.name = str(q.int64(0));
         s.category = SliceCategory::Communication;
         s.rawCategory = m_b.intern("HCCL");
@@ -595,6 +602,8 @@ void DbLoader::readCommunicationOps()
             args.push_back(arg("connection_id", ArgValue::fromInt(*conn)));
         s.args = m_b.addArgs(args);
         const SliceRef ref = m_b.addSlice(m_tracks.communication(m_device, "Group Communication"), s);
+        if (!ref.isValid())
+            continue; // outside the representable time range: counted by the builder
         ++m_summary.communicationOps;
         if (auto conn = q.int64(3))
             m_tasksByConnection[*conn].push_back(ref);
@@ -656,7 +665,7 @@ void DbLoader::readOverlap()
         const std::string lane = type >= 0 && type < 4 ? std::string(kLanes[type]) : "Type " + std::to_string(type);
         SliceInput s;
         s.ts = *start;
-        s.dur = *end - *start;
+        s.dur = model::saturatingSub(*end, *start);
         s.name = m_b.intern(lane);
         s.category = SliceCategory::Other;
         s.rawCategory = m_b.intern("overlap_analysis");
@@ -733,7 +742,7 @@ void DbLoader::readMstx()
         const std::int64_t gtid = q.int64(3).value_or(0);
         SliceInput s;
         s.ts = *start;
-        s.dur = *end - *start;
+        s.dur = model::saturatingSub(*end, *start);
         s.name = str(q.int64(2));
         s.category = SliceCategory::Annotation;
         s.rawCategory = m_b.intern("mstx");

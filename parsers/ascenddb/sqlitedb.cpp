@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "parsers/ascenddb/sqlitedb.h"
 
+#include "model/checkedmath.h"
 #include "parsers/common/decimaltime.h"
+#include "parsers/common/regularfile.h"
 
 #include <sqlite3.h>
+#include <unistd.h>
 
 #include <cmath>
 
@@ -34,11 +37,11 @@ std::string SqliteDb::immutableUri(const std::filesystem::path& path)
 
 std::unique_ptr<SqliteDb> SqliteDb::open(const std::filesystem::path& path, std::string& error)
 {
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec)) {
-        error = "cannot open " + path.string() + ": not a readable file";
+    // Opening checks the type without blocking (a FIFO named *.db would hang sqlite's open) and the permission.
+    if (const int fd = openRegularFile(path, error); fd < 0)
         return nullptr;
-    }
+    else
+        ::close(fd);
     std::unique_ptr<SqliteDb> db(new SqliteDb);
     const int rc = sqlite3_open_v2(immutableUri(path).c_str(), &db->m_db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI,
                                    nullptr);
@@ -143,10 +146,7 @@ std::optional<std::int64_t> SqliteQuery::int64(int column) const
     case SQLITE_INTEGER:
         return sqlite3_column_int64(m_stmt, column);
     case SQLITE_FLOAT: {
-        const double d = sqlite3_column_double(m_stmt, column);
-        if (!std::isfinite(d) || std::fabs(d) > 9.2e18)
-            return std::nullopt;
-        return static_cast<std::int64_t>(std::llround(d));
+        return model::doubleToInt64(sqlite3_column_double(m_stmt, column));
     }
     case SQLITE_TEXT:
         return parseNanos(text(column));

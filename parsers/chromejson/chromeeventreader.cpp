@@ -16,6 +16,7 @@
 #include <deque>
 #include <limits>
 #include <mutex>
+#include <new>
 #include <thread>
 #include <vector>
 
@@ -693,7 +694,7 @@ ChromeReadResult ChromeEventReader::read(ChromeEventSink& sink)
     ChromeReadResult result;
     const std::string file = m_path.string();
     std::string openError;
-    auto stream = InputStream::open(m_path, openError);
+    auto stream = InputStream::open(m_path, openError, DecompressionLimits::from(m_options));
     if (!stream) {
         result.errorKind = ImportErrorKind::CannotRead;
         result.error = openError;
@@ -718,6 +719,7 @@ ChromeReadResult ChromeEventReader::read(ChromeEventSink& sink)
         bool complete = false;
         bool streamTruncated = false;
         bool limitHit = false;
+        std::string limitMessage;
         std::string streamError;
         std::string position;
         bool wrapper = false;
@@ -763,6 +765,8 @@ ChromeReadResult ChromeEventReader::read(ChromeEventSink& sink)
         outcome.fatalMessage = scanner.fatalError();
         outcome.empty = scanner.sawNothing();
         outcome.complete = scanner.complete();
+        outcome.limitHit = outcome.limitHit || stream->limitHit();
+        outcome.limitMessage = stream->limitMessage();
         outcome.streamTruncated = stream->truncated();
         outcome.streamError = stream->error();
         outcome.position = std::string(scanner.positionDescription());
@@ -787,50 +791,57 @@ ChromeReadResult ChromeEventReader::read(ChromeEventSink& sink)
     std::string firstMalformed;
     std::uint64_t badFields = 0;
     std::string firstBadField;
-    for (;;) {
-        if (m_progress.cancelled() || sink.cancelled()) {
-            cancelled = true;
-            break;
-        }
-        auto b = pipe.next();
-        if (!b)
-            break;
-        if (!containerReported && (b->kind != Batch::Kind::End || !outcome.fatal)) {
-            // The first batch exists only once the scanner has seen the opening bracket.
-            containerReported = true;
-            result.wrapperObject = scanner.wrapperObject();
-            sink.onContainer(result.wrapperObject);
-        }
-        if (b->kind == Batch::Kind::End) {
+    // The sink grows the model on this thread; running out of memory there must still stop and join the reader
+    // and workers (a joinable std::thread destroyed by the unwinding would abort) before the error goes up.
+    bool outOfMemory = false;
+    try {
+        for (;;) {
+            if (m_progress.cancelled() || sink.cancelled()) {
+                cancelled = true;
+                break;
+            }
+            auto b = pipe.next();
+            if (!b)
+                break;
+            if (!containerReported && (b->kind != Batch::Kind::End || !outcome.fatal)) {
+                // The first batch exists only once the scanner has seen the opening bracket.
+                containerReported = true;
+                result.wrapperObject = scanner.wrapperObject();
+                sink.onContainer(result.wrapperObject);
+            }
+            if (b->kind == Batch::Kind::End) {
+                pipe.recycle(std::move(b));
+                break;
+            }
+            if (b->kind == Batch::Kind::TopLevel) {
+                sink.onTopLevel(b->key, b->text);
+            } else {
+                const PhaseClock::time_point sinkStarted = PhaseClock::now();
+                for (const ChromeEvent& ev : b->events)
+                    sink.onEvent(ev);
+                sinkNs += nsSince(sinkStarted);
+                result.events += b->events.size();
+                if (b->malformed > 0) {
+                    if (malformed == 0)
+                        firstMalformed = b->firstMalformed;
+                    malformed += b->malformed;
+                }
+                if (b->badFieldEvents > 0) {
+                    if (badFields == 0)
+                        firstBadField = b->firstBadField;
+                    badFields += b->badFieldEvents;
+                }
+                for (const auto& [kind, message] : b->issues)
+                    sink.onWarning(kind, message, 1);
+            }
+            if (b->fileBytes >= lastReport + (4U << 20)) {
+                lastReport = b->fileBytes;
+                m_progress.report(b->fileBytes, fileSize, "reading events");
+            }
             pipe.recycle(std::move(b));
-            break;
         }
-        if (b->kind == Batch::Kind::TopLevel) {
-            sink.onTopLevel(b->key, b->text);
-        } else {
-            const PhaseClock::time_point sinkStarted = PhaseClock::now();
-            for (const ChromeEvent& ev : b->events)
-                sink.onEvent(ev);
-            sinkNs += nsSince(sinkStarted);
-            result.events += b->events.size();
-            if (b->malformed > 0) {
-                if (malformed == 0)
-                    firstMalformed = b->firstMalformed;
-                malformed += b->malformed;
-            }
-            if (b->badFieldEvents > 0) {
-                if (badFields == 0)
-                    firstBadField = b->firstBadField;
-                badFields += b->badFieldEvents;
-            }
-            for (const auto& [kind, message] : b->issues)
-                sink.onWarning(kind, message, 1);
-        }
-        if (b->fileBytes >= lastReport + (4U << 20)) {
-            lastReport = b->fileBytes;
-            m_progress.report(b->fileBytes, fileSize, "reading events");
-        }
-        pipe.recycle(std::move(b));
+    } catch (const std::bad_alloc&) {
+        outOfMemory = true;
     }
     pipe.stop();
     reader.join();
@@ -843,6 +854,8 @@ ChromeReadResult ChromeEventReader::read(ChromeEventSink& sink)
         m_options.phases->sinkNs += sinkNs;
         m_options.phases->decodeThreads = std::max(m_options.phases->decodeThreads.load(), workers);
     }
+    if (outOfMemory)
+        throw std::bad_alloc(); // loadTrace() turns it into an error that names the limits
 
     if (cancelled) {
         result.errorKind = ImportErrorKind::Cancelled;
@@ -895,8 +908,11 @@ ChromeReadResult ChromeEventReader::read(ChromeEventSink& sink)
     }
     if (outcome.limitHit) {
         sink.onWarning("decompressed_limit",
-                       file + ": stopped after " + std::to_string(outcome.produced)
-                           + " decompressed bytes (the limit for one file); events before that point were kept",
+                       (outcome.limitMessage.empty()
+                            ? file + ": stopped after " + std::to_string(outcome.produced)
+                                + " decompressed bytes (the limit for one file)"
+                            : outcome.limitMessage)
+                           + "; events before that point were kept",
                        1);
     }
     if (!outcome.complete) {

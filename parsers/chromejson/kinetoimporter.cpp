@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "parsers/chromejson/kinetoimporter.h"
 
+#include "model/checkedmath.h"
 #include "model/tracebuilder.h"
 #include "parsers/chromejson/chromeeventreader.h"
 
@@ -499,6 +500,8 @@ private:
     void commit(model::TrackId track, const model::SliceInput& in, std::int64_t correlation, bool host)
     {
         const model::SliceRef ref = m_b.addSlice(track, in);
+        if (!ref.isValid())
+            return; // outside the representable time range: counted by the builder
         ++m_useful;
         m_maxTs = std::max(m_maxTs, in.ts + in.dur);
         if (correlation >= 0) {
@@ -536,7 +539,7 @@ private:
         Classified c;
         std::int64_t correlation = -1;
         buildInput(e, in, c, correlation);
-        in.ts = e.ts + m_base;
+        in.ts = model::saturatingAdd(e.ts, m_base);
         if (!e.hasDur)
             m_b.warn("missing_dur", "an 'X' event without a usable dur was kept with zero duration");
         in.dur = e.hasDur ? e.dur : 0;
@@ -557,7 +560,7 @@ private:
         OpenSlice o;
         Classified c;
         buildInput(e, o.input, c, o.correlation);
-        o.ts = e.ts + m_base;
+        o.ts = model::saturatingAdd(e.ts, m_base);
         o.input.ts = o.ts;
         o.host = c.placement == Placement::Host;
         m_open[trackFor(e, c.placement).value].push_back(o);
@@ -575,7 +578,7 @@ private:
         }
         OpenSlice o = it->second.back();
         it->second.pop_back();
-        o.input.dur = std::max<TimeNs>(0, e.ts + m_base - o.ts);
+        o.input.dur = std::max<TimeNs>(0, model::saturatingSub(model::saturatingAdd(e.ts, m_base), o.ts));
         if (o.input.args == model::ArgSetId() && !e.args.empty())
             o.input.args = convertArgs(e);
         commit(track, o.input, o.correlation, o.host);
@@ -596,7 +599,7 @@ private:
                 const std::string name = device < 0 ? std::string("CPU memory allocated")
                                                     : "GPU " + std::to_string(device) + " memory allocated";
                 const model::TrackId t = counterTrack(e.pid, name, device);
-                m_b.addCounterSample(t, e.ts + m_base, total->kind == ChromeArg::Kind::Int ? double(total->i) : total->d);
+                m_b.addCounterSample(t, model::saturatingAdd(e.ts, m_base), total->kind == ChromeArg::Kind::Int ? double(total->i) : total->d);
                 ++m_useful;
                 return;
             }
@@ -606,7 +609,7 @@ private:
         std::int64_t correlation = -1;
         buildInput(e, in, c, correlation);
         in.category = c.category == SliceCategory::Step ? SliceCategory::Other : c.category;
-        in.ts = e.ts + m_base;
+        in.ts = model::saturatingAdd(e.ts, m_base);
         in.dur = 0;
         const model::TrackId track = trackFor(e, c.placement);
         m_b.addSlice(track, in);
@@ -648,7 +651,7 @@ private:
             const std::string name = e.args.size() == 1 ? std::string(e.name)
                                                         : std::string(e.name) + " " + std::string(a.key);
             const model::TrackId t = counterTrack(e.pid, name, -1);
-            m_b.addCounterSample(t, e.ts + m_base, a.kind == ChromeArg::Kind::Int ? double(a.i) : a.d);
+            m_b.addCounterSample(t, model::saturatingAdd(e.ts, m_base), a.kind == ChromeArg::Kind::Int ? double(a.i) : a.d);
             ++m_useful;
         }
     }
@@ -677,7 +680,7 @@ private:
         FlowEnd end;
         end.pid = m_b.intern(e.pid);
         end.tid = m_b.intern(e.tid);
-        end.ts = e.ts + m_base;
+        end.ts = model::saturatingAdd(e.ts, m_base);
         end.bindEnclosing = e.bp == "e";
         end.valid = true;
         auto [it, inserted] = m_flowGroups.try_emplace(std::move(key));
@@ -964,7 +967,8 @@ ImportResult KinetoImporter::import(const SourceProbe& source, const ImportOptio
             return ImportResult::failure(ImportErrorKind::Malformed,
                                          source.path.string() + ": the trace holds no usable events"
                                              + (r.truncated ? " before it is cut off" : "")
-                                             + "; expected X/B/E/i/C events with a ts");
+                                             + "; expected X/B/E/i/C events with a ts"
+                                             + describeSkipped(builder.warnings()));
         }
         sink.finish();
         auto& meta = builder.metadata();

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -45,8 +46,12 @@ struct PhaseTimes
 /// Plain options; no settings singletons.
 struct ImportOptions
 {
-    /// Upper bound on decompressed bytes (a decompression bomb stops here with a warning).
-    std::uint64_t maxDecompressedBytes = 64ULL << 30;
+    /// Upper bound on the decompressed bytes of one compressed file (a decompression bomb stops here with the
+    /// warning "decompressed_limit"; `--max-decompressed` in the CLI). Plain files are bounded by their size.
+    std::uint64_t maxDecompressedBytes = 32ULL << 30;
+    /// Upper bound on decompressed / compressed size of one file, once past 256 MiB of output. Real traces
+    /// compress 8–25× with gzip and somewhat more with zstd -19; 200× leaves room for both.
+    std::uint64_t maxDecompressedRatio = 200;
     /// Upper bound on a single JSON event object; larger ones are skipped with a warning.
     std::uint64_t maxEventBytes = 64ULL << 20;
     /// Worker threads used for parsing (0 = pick from the hardware).
@@ -86,6 +91,19 @@ struct ImportResult
     }
 };
 
+/// "; skipped: 28 × bad_ts (…); 3 × time_out_of_range (…)" — for an error saying that nothing usable was read, so
+/// that it names what made the records unusable instead of calling the input empty. Empty without warnings.
+inline std::string describeSkipped(std::span<const model::ImportWarning> warnings, std::size_t max = 4)
+{
+    std::string out;
+    for (const model::ImportWarning& w : warnings) {
+        if (max-- == 0)
+            break;
+        out += (out.empty() ? "; skipped: " : "; ") + std::to_string(w.count) + " × " + w.kind + " (" + w.message + ")";
+    }
+    return out;
+}
+
 /// What detection sees of a path: the path itself, whether it is a directory (and its entries, recursively
 /// to a small depth), and for files the first bytes after gzip/zstd has been unwrapped.
 struct SourceProbe
@@ -95,6 +113,11 @@ struct SourceProbe
     std::vector<std::filesystem::path> entries; // relative to path, for directories
     std::string head;                           // first bytes of the (decompressed) file content
     std::string compression;                    // "", "gzip" or "zstd"
+    /// The compressed stream ended before its end marker while the head was read (a cut .gz/.zst).
+    bool truncated = false;
+    /// Folders: entries that could not be listed (permission denied) or that are not regular files (FIFOs,
+    /// devices, sockets, symlinks to them), each as "PATH: reason" — said in errors instead of silently skipped.
+    std::vector<std::string> problems;
 };
 
 /// One importer per format family.

@@ -1,9 +1,15 @@
 // SPDX-License-Identifier: MIT
 #include "parsers/common/inputstream.h"
 
+#include "parsers/common/regularfile.h"
+
 #include <zlib.h>
 #include <zstd.h>
+#include <zstd_errors.h>
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -11,7 +17,27 @@ namespace timesink::parsers {
 
 namespace {
 constexpr std::size_t kInputChunk = 1 << 20;
+/// zstd refuses frames whose window exceeds 2^27 by default, but `zstd --long=31` writes 2^31 (even for small
+/// content). Accept every window zstd itself writes and name the problem beyond it (a damaged or crafted frame).
+constexpr int kZstdWindowLogMax = 31;
+
+std::string megabytes(std::uint64_t bytes)
+{
+    if (bytes >= (1ULL << 30) && bytes % (1ULL << 30) == 0)
+        return std::to_string(bytes >> 30) + " GiB";
+    return std::to_string((bytes + (1ULL << 19)) >> 20) + " MiB";
 }
+
+bool isZstdMagic(const unsigned char* b, std::size_t n)
+{
+    if (n < 4)
+        return false;
+    if (b[0] == 0x28 && b[1] == 0xb5 && b[2] == 0x2f && b[3] == 0xfd)
+        return true;
+    // Skippable frames (0x184D2A50–0x184D2A5F, little endian) start files written by pzstd and seekable zstd.
+    return (b[0] & 0xf0) == 0x50 && b[1] == 0x2a && b[2] == 0x4d && b[3] == 0x18;
+}
+} // namespace
 
 struct InputStream::Codec
 {
@@ -46,20 +72,23 @@ const char* InputStream::compressionName(Compression c)
     return "";
 }
 
-std::unique_ptr<InputStream> InputStream::open(const std::filesystem::path& path, std::string& error)
+std::unique_ptr<InputStream> InputStream::open(const std::filesystem::path& path, std::string& error,
+                                               const DecompressionLimits& limits)
 {
     std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) {
-        error = "cannot read " + path.string() + ": it is a directory, expected a file";
+    const int fd = openRegularFile(path, error);
+    if (fd < 0)
         return nullptr;
-    }
-    std::FILE* f = std::fopen(path.c_str(), "rb");
+    std::FILE* f = ::fdopen(fd, "rb");
     if (!f) {
         error = "cannot open " + path.string() + ": " + std::strerror(errno);
+        ::close(fd);
         return nullptr;
     }
     std::unique_ptr<InputStream> s(new InputStream());
     s->m_file = f;
+    s->m_limits = limits;
+    s->m_path = path;
     const auto size = std::filesystem::file_size(path, ec);
     s->m_fileSize = ec ? 0 : size;
     s->m_in.resize(kInputChunk);
@@ -78,11 +107,12 @@ std::unique_ptr<InputStream> InputStream::open(const std::filesystem::path& path
             return nullptr;
         }
         s->m_codec->gzInit = true;
-    } else if (s->m_inLen >= 4 && b[0] == 0x28 && b[1] == 0xb5 && b[2] == 0x2f && b[3] == 0xfd) {
+    } else if (isZstdMagic(b, s->m_inLen)) {
         s->m_compression = Compression::Zstd;
         s->m_codec = std::make_unique<Codec>();
         s->m_codec->zstd = ZSTD_createDStream();
-        if (!s->m_codec->zstd || ZSTD_isError(ZSTD_initDStream(s->m_codec->zstd))) {
+        if (!s->m_codec->zstd || ZSTD_isError(ZSTD_initDStream(s->m_codec->zstd))
+            || ZSTD_isError(ZSTD_DCtx_setParameter(s->m_codec->zstd, ZSTD_d_windowLogMax, kZstdWindowLogMax))) {
             error = "cannot read " + path.string() + ": zstd initialisation failed";
             return nullptr;
         }
@@ -105,9 +135,52 @@ bool InputStream::refill()
     return m_inLen > 0;
 }
 
+std::size_t InputStream::allowance(std::size_t size)
+{
+    if (m_compression == Compression::None)
+        return size; // a plain file is its own bound
+    std::uint64_t cap = m_limits.maxBytes;
+    const char* why = "the absolute limit";
+    if (m_produced + size > m_limits.ratioFloorBytes && m_fileSize > 0 && m_limits.maxRatio > 0) {
+        const std::uint64_t byRatio = std::max(m_limits.ratioFloorBytes, m_fileSize * m_limits.maxRatio);
+        if (byRatio < cap) {
+            cap = byRatio;
+            why = "the ratio limit";
+        }
+    }
+    if (m_produced + size <= cap)
+        return size;
+    const std::size_t allowed = m_produced >= cap ? 0 : static_cast<std::size_t>(cap - m_produced);
+    if (allowed == 0 && m_limitMessage.empty()) {
+        m_limitMessage = m_path.string() + ": stopped decompressing after " + megabytes(cap) + " (" + why + ": at most "
+            + megabytes(m_limits.maxBytes) + ", and at most " + std::to_string(m_limits.maxRatio)
+            + "× the compressed size of " + megabytes(m_fileSize)
+            + "); a decompression bomb, or a very large trace: raise the limit with --max-decompressed BYTES";
+    }
+    return allowed;
+}
+
+void InputStream::checkWhitespace(const char* data, std::size_t n)
+{
+    // Only the whitespace at the end of each chunk is measured: one compare for a chunk that ends in anything else,
+    // the whole chunk only when it is all whitespace (the bomb case).
+    const auto isSpace = [](char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; };
+    std::size_t tail = 0;
+    while (tail < n && isSpace(data[n - 1 - tail]))
+        ++tail;
+    m_whitespaceRun = tail == n ? m_whitespaceRun + n : tail;
+    if (m_whitespaceRun >= m_limits.maxWhitespaceRun && m_error.empty()) {
+        m_error = megabytes(m_whitespaceRun) + " of nothing but whitespace (up to byte "
+            + std::to_string(m_produced + n) + " of the content); this is not a trace (reading stopped there)";
+    }
+}
+
 std::size_t InputStream::read(char* buffer, std::size_t size)
 {
     if (size == 0 || !m_error.empty())
+        return 0;
+    size = allowance(size);
+    if (size == 0)
         return 0;
     std::size_t n = 0;
     switch (m_compression) {
@@ -121,6 +194,7 @@ std::size_t InputStream::read(char* buffer, std::size_t size)
         n = readZstd(buffer, size);
         break;
     }
+    checkWhitespace(buffer, n);
     m_produced += n;
     return n;
 }
@@ -196,7 +270,13 @@ std::size_t InputStream::readZstd(char* buffer, std::size_t size)
         m_inPos = in.pos;
         done += out.pos;
         if (ZSTD_isError(hint)) {
-            m_error = std::string("corrupt zstd data: ") + ZSTD_getErrorName(hint);
+            if (ZSTD_getErrorCode(hint) == ZSTD_error_frameParameter_windowTooLarge) {
+                m_error = "zstd window too large: a frame asks for a window above "
+                    + megabytes(1ULL << kZstdWindowLogMax)
+                    + ", more decoder memory than any zstd writes (zstd --long allows 2 GiB); the file is damaged";
+            } else {
+                m_error = std::string("corrupt zstd data: ") + ZSTD_getErrorName(hint);
+            }
             break;
         }
         m_streamEnded = hint == 0;

@@ -139,7 +139,7 @@ ImportResult RknnImporter::import(const SourceProbe& source, const ImportOptions
 {
     const std::string path = source.path.string();
     std::string error;
-    auto stream = InputStream::open(source.path, error);
+    auto stream = InputStream::open(source.path, error, DecompressionLimits::from(options));
     if (!stream)
         return ImportResult::failure(ImportErrorKind::CannotRead, error);
 
@@ -154,11 +154,9 @@ ImportResult RknnImporter::import(const SourceProbe& source, const ImportOptions
             break;
         lines.feed(std::string_view(buffer.data(), n));
         progress.report(stream->fileBytesRead(), stream->fileSize(), "reading RKNN perf table");
-        if (stream->bytesProduced() > options.maxDecompressedBytes)
-            break;
     }
     lines.end();
-    const bool overLimit = stream->bytesProduced() > options.maxDecompressedBytes;
+    const bool overLimit = stream->limitHit();
     if (stream->bytesProduced() == 0 && !stream->error().empty())
         return ImportResult::failure(ImportErrorKind::CannotRead, "cannot read " + path + ": " + stream->error());
 
@@ -188,7 +186,7 @@ ImportResult RknnImporter::import(const SourceProbe& source, const ImportOptions
     if (!stream->error().empty())
         report.warnings.push_back(model::ImportWarning { "read_error", 1, stream->error() });
     if (overLimit)
-        report.warnings.push_back(model::ImportWarning { "too_large", 1, "stopped at the decompressed-size limit" });
+        report.warnings.push_back(model::ImportWarning { "decompressed_limit", 1, stream->limitMessage() });
     progress.report(stream->fileSize(), stream->fileSize(), "building trace");
     return ImportResult::success(buildTrace(std::move(report), path));
 }

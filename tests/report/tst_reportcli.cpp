@@ -190,8 +190,9 @@ private Q_SLOTS:
                                              << 1 << "refusing to overwrite the input";
         QTest::newRow("missing input") << QStringList {QStringLiteral("export"), QStringLiteral("OUT/none.json"), QStringLiteral("-o"), QStringLiteral("OUT/t.json")}
                                        << 2 << "none.json";
+        // Exit 4: the output could not be written (docs/limits.md).
         QTest::newRow("missing output folder") << QStringList {QStringLiteral("export"), kFixture, QStringLiteral("-o"), QStringLiteral("OUT/no/dir/t.json")}
-                                               << 2 << "cannot create a file in";
+                                               << 4 << "cannot create a file in";
     }
     void exportErrors()
     {

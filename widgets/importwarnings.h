@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/trace.h"
+
+#include <QDialog>
+#include <QFrame>
+
+#include <span>
+#include <string_view>
+#include <vector>
+
+class QLabel;
+class QPushButton;
+class QTableWidget;
+
+namespace timesink::widgets {
+
+/// Warning kinds that make a trace partial or its times doubtful: shown in the banner above the timeline, so
+/// nobody trusts findings from a cut capture without knowing. The rest are listed in ImportWarningsDialog.
+[[nodiscard]] bool isSeriousImportWarning(std::string_view kind);
+
+/// A strip above the timeline naming the serious import warnings ("Truncated: … after 28 events"), with a
+/// button that opens the full list. Hidden when the trace has none.
+class ImportWarningsBanner : public QFrame
+{
+    Q_OBJECT
+public:
+    explicit ImportWarningsBanner(QWidget* parent = nullptr);
+    void setWarnings(std::span<const model::ImportWarning> warnings);
+    /// The text shown (for tests and accessibility).
+    [[nodiscard]] QString text() const;
+
+signals:
+    void detailsRequested();
+
+private:
+    QLabel* m_label = nullptr;
+    QPushButton* m_details = nullptr;
+};
+
+/// View → Import Warnings: every warning of the trace with its count, serious ones first.
+class ImportWarningsDialog : public QDialog
+{
+    Q_OBJECT
+public:
+    explicit ImportWarningsDialog(QWidget* parent = nullptr);
+    void setWarnings(std::span<const model::ImportWarning> warnings);
+    [[nodiscard]] QTableWidget* table() const { return m_table; }
+
+private:
+    QTableWidget* m_table = nullptr;
+    QLabel* m_empty = nullptr;
+};
+
+} // namespace timesink::widgets
