@@ -210,7 +210,8 @@ QString DetailsPanel::sliceHtml(const model::Trace& trace, model::SliceRef slice
                 busy += trace.track(r.track).dur(r.index.value);
             html += QStringLiteral("<p><a href='launched:%1:%2'>").arg(slice.track.value).arg(slice.index.value)
                 + tr("Select launched device work") + QStringLiteral("</a> (")
-                + tr("%n device slice(s)", nullptr, static_cast<int>(launched.size())) + QStringLiteral(", ")
+                + QString::number(launched.size()) + (launched.size() == 1 ? tr(" device slice") : tr(" device slices"))
+                + QStringLiteral(", ")
                 + TimeFormat::formatDuration(busy) + QStringLiteral(")</p>");
         }
     }
@@ -265,8 +266,9 @@ QString DetailsPanel::findingHtml(const model::Trace* trace, const analysis::Fin
     }
     constexpr std::size_t kListed = 25;
     if (trace && !f.events.empty()) {
-        html += QStringLiteral("<h4>") + tr("Evidence (%n event(s), click to go there)", nullptr,
-                                            static_cast<int>(f.events.size()))
+        html += QStringLiteral("<h4>")
+            + (f.events.size() == 1 ? tr("Evidence (1 event, click to go there)")
+                                    : tr("Evidence (%1 events, click to go there)").arg(f.events.size()))
             + QStringLiteral("</h4><ol>");
         for (std::size_t k = 0; k < std::min(kListed, f.events.size()); ++k) {
             if (validRef(*trace, f.events[k]))
@@ -274,12 +276,12 @@ QString DetailsPanel::findingHtml(const model::Trace* trace, const analysis::Fin
         }
         html += QStringLiteral("</ol>");
         if (f.events.size() > kListed)
-            html += QStringLiteral("<p>") + tr("… and %n more (all are outlined on the timeline)", nullptr,
-                                               static_cast<int>(f.events.size() - kListed))
+            html += QStringLiteral("<p>") + tr("… and %1 more (all are outlined on the timeline)").arg(f.events.size() - kListed)
                 + QStringLiteral("</p>");
     } else if (trace && !f.evidence.empty()) {
-        html += QStringLiteral("<h4>") + tr("Evidence (%n range(s), click to go there)", nullptr,
-                                            static_cast<int>(f.evidence.size()))
+        html += QStringLiteral("<h4>")
+            + (f.evidence.size() == 1 ? tr("Evidence (1 range, click to go there)")
+                                      : tr("Evidence (%1 ranges, click to go there)").arg(f.evidence.size()))
             + QStringLiteral("</h4><ol>");
         for (std::size_t k = 0; k < std::min(kListed, f.evidence.size()); ++k) {
             const analysis::EvidenceRange& e = f.evidence[k];
@@ -293,7 +295,7 @@ QString DetailsPanel::findingHtml(const model::Trace* trace, const analysis::Fin
         }
         html += QStringLiteral("</ol>");
         if (f.evidence.size() > kListed)
-            html += QStringLiteral("<p>") + tr("… and %n more", nullptr, static_cast<int>(f.evidence.size() - kListed))
+            html += QStringLiteral("<p>") + tr("… and %1 more").arg(f.evidence.size() - kListed)
                 + QStringLiteral("</p>");
     }
     return html;

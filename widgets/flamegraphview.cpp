@@ -233,13 +233,14 @@ bool FlameGraphView::event(QEvent* event)
         const double share = top.totalNs > 0 ? 100.0 * static_cast<double>(n.totalNs) / static_cast<double>(top.totalNs) : 0;
         QToolTip::showText(help->globalPos(),
                            QStringLiteral("<b>%1</b><br>").arg(qs(m_trace->str(n.name)).toHtmlEscaped())
-                               + tr("host %1 (%2 % of the range), self %3<br>%n call(s), slowest %4<br>"
-                                    "device time launched: %5",
-                                    nullptr, static_cast<int>(n.calls))
+                               + tr("host %1 (%2 % of the range), self %3<br>%4 %5, slowest %6<br>"
+                                    "device time launched: %7")
                                      .arg(TimeFormat::formatDuration(n.totalNs))
                                      .arg(share, 0, 'f', 1)
-                                     .arg(TimeFormat::formatDuration(n.selfNs), TimeFormat::formatDuration(n.maxNs),
-                                          TimeFormat::formatDuration(n.deviceNs)),
+                                     .arg(TimeFormat::formatDuration(n.selfNs))
+                                     .arg(n.calls)
+                                     .arg(n.calls == 1 ? tr("call") : tr("calls"))
+                                     .arg(TimeFormat::formatDuration(n.maxNs), TimeFormat::formatDuration(n.deviceNs)),
                            this);
         return true;
     }

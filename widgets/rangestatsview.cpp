@@ -227,12 +227,15 @@ void RangeStatsView::recompute()
     }
     m_model->setStats(m_trace.get(), analysis::computeRangeStats(*m_trace, *m_selection, m_groupBy));
     const model::TimeNs span = std::abs(m_selection->end - m_selection->start);
-    QString text = tr("%1 selected at %2: %n slice(s)", nullptr, static_cast<int>(m_model->stats().sliceCount))
+    const auto count = m_model->stats().sliceCount;
+    QString text = tr("%1 selected at %2: %3 %4")
                        .arg(TimeFormat::formatDuration(span),
                             TimeFormat::formatDuration(std::min(m_selection->start, m_selection->end)
-                                                       - m_trace->startNs()));
+                                                       - m_trace->startNs()))
+                       .arg(count)
+                       .arg(count == 1 ? tr("slice") : tr("slices"));
     if (!m_selection->tracks.empty())
-        text += tr(" in %n track(s)", nullptr, static_cast<int>(m_selection->tracks.size()));
+        text += m_selection->tracks.size() == 1 ? tr(" in 1 track") : tr(" in %1 tracks").arg(m_selection->tracks.size());
     m_summary->setText(text);
     if (m_proxy->rowCount() > 0)
         m_table->setCurrentIndex(m_proxy->index(0, 0));

@@ -165,7 +165,7 @@ QMenu* TimelineView::labelMenu(int rowIndex)
                 if (levels != 0 && static_cast<std::size_t>(levels) >= t.depthCount())
                     continue;
                 QAction* a = depth->addAction(levels == 0 ? tr("All %1 levels").arg(t.depthCount())
-                                                          : tr("Top %n level(s)", nullptr, levels),
+                                                          : (levels == 1 ? tr("Top level only") : tr("Top %1 levels").arg(levels)),
                                               this, [this, track, levels] {
                                                   changeLayout([&](TrackLayout& l) { l.setDepthLimit(track, levels); });
                                               });
@@ -518,6 +518,9 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event)
             selectSlice(sliceAt(pos));
         }
     } else if (m_drag == Drag::Select) {
+        // The release point ends the range, even when no move was reported for it.
+        const model::TimeNs t = m_zoom.timeAt(std::max(0, pos.x() - TimelinePainter::kLabelWidth));
+        setTimeSelection(std::pair(std::min(m_selectAnchor, t), std::max(m_selectAnchor, t)));
         if (m_decorations.timeSelection && m_decorations.timeSelection->first == m_decorations.timeSelection->second)
             setTimeSelection(std::nullopt);
         emit timeSelectionChanged(m_decorations.timeSelection);
