@@ -8,6 +8,8 @@
 #include "analysis/platform.h"
 #include "analysis/textformat.h"
 
+#include <algorithm>
+#include <cstdio>
 #include <map>
 #include <memory>
 
@@ -30,7 +32,99 @@ struct Group
     std::int64_t pageable = 0;
     std::int64_t synchronous = 0;
     std::int64_t small = 0;
+    // Host-to-device copies of float32 image batches (N×3×H×W), which uint8 would make 4× smaller.
+    std::int64_t imageCopies = 0;
+    std::int64_t imageBytes = 0;
+    std::string imageShape; // "32×3×224×224", the first one seen
+    // Device-to-host copies: the Python line that asked for them (.item(), .cpu(), .numpy()), by count.
+    std::map<std::string, std::int64_t> pythonLines;
 };
+
+// The first tensor's dims and dtype of a framework op recorded with record_shapes: Kineto writes
+// "Input Dims" = "[[32, 3, 224, 224], [], …]" and "Input type" = ["float", …], torch_npu
+// "32,3,224,224;\r\n;…" and "float;\r\nScalar…".
+struct FirstInput
+{
+    std::vector<std::int64_t> dims;
+    std::string type;
+};
+
+FirstInput firstInput(const model::Trace& trace, model::SliceRef op)
+{
+    FirstInput in;
+    const model::ArgValue* dims = trace.arg(op, "Input Dims");
+    const model::ArgValue* type = trace.arg(op, "Input type");
+    if (dims == nullptr || type == nullptr || dims->type != model::ArgValue::Type::String
+        || type->type != model::ArgValue::Type::String)
+        return in;
+    const std::string_view d = trace.str(model::StringId(dims->s));
+    std::size_t i = d.find_first_not_of("[ ");
+    std::int64_t value = -1;
+    for (; i < d.size() && d[i] != ']' && d[i] != ';'; ++i) {
+        const char c = d[i];
+        if (c >= '0' && c <= '9') {
+            value = (value < 0 ? 0 : value) * 10 + (c - '0');
+            if (value > (std::int64_t(1) << 40))
+                return {};
+        } else if (c == ',') {
+            if (value < 0)
+                return {};
+            in.dims.push_back(value);
+            value = -1;
+        } else if (c != ' ') {
+            return {};
+        }
+    }
+    if (value >= 0)
+        in.dims.push_back(value);
+    const std::string_view t = trace.str(model::StringId(type->s));
+    const std::size_t b = t.find_first_not_of("[\" ");
+    if (b != std::string_view::npos)
+        in.type = std::string(t.substr(b, t.find_first_of("\";,\r\n", b) - b));
+    return in;
+}
+
+// A Python frame that belongs to the user's program rather than to PyTorch or the standard library.
+bool isUserFrame(std::string_view frame)
+{
+    return !frame.empty() && frame.find("site-packages") == std::string_view::npos
+        && frame.find("dist-packages") == std::string_view::npos && !frame.starts_with("torch/")
+        && frame.find("/torch/") == std::string_view::npos && !frame.starts_with("<built-in")
+        && !frame.starts_with("nn.Module:") && frame.find("multiprocessing/") == std::string_view::npos;
+}
+
+// The user's Python line behind a framework op: the innermost user frame of its "Call stack" arg
+// (torch_npu, with_stack=True) or of the Python frames enclosing it (Kineto, with_stack=True).
+std::string pythonLine(const model::Trace& trace, model::SliceRef op)
+{
+    if (!op.isValid())
+        return {};
+    if (const model::ArgValue* v = trace.arg(op, "Call stack"); v != nullptr && v->type == model::ArgValue::Type::String) {
+        std::string_view stack = trace.str(model::StringId(v->s));
+        while (!stack.empty()) {
+            const std::size_t semi = stack.find(';');
+            std::string_view frame = stack.substr(0, semi);
+            while (!frame.empty() && (frame.front() == '\r' || frame.front() == '\n' || frame.front() == ' '))
+                frame.remove_prefix(1);
+            if (isUserFrame(frame))
+                return std::string(frame);
+            if (semi == std::string_view::npos)
+                break;
+            stack.remove_prefix(semi + 1);
+        }
+    }
+    const model::Track& t = trace.track(op.track);
+    model::SliceIndex i = t.parent(op.index.value);
+    for (std::size_t guard = 0; i.isValid() && guard <= t.depthCount(); ++guard) {
+        if (t.category(i.value) == model::SliceCategory::PythonFrame) {
+            const std::string_view frame = trace.str(t.sliceName(i.value));
+            if (isUserFrame(frame))
+                return std::string(frame);
+        }
+        i = t.parent(i.value);
+    }
+    return {};
+}
 
 std::int64_t copyBytes(const model::Trace& trace, model::SliceRef ref)
 {
@@ -44,6 +138,13 @@ std::int64_t copyBytes(const model::Trace& trace, model::SliceRef ref)
             return static_cast<std::int64_t>(v->d);
     }
     return -1;
+}
+
+std::string formatMegabytes(std::int64_t bytes)
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.1f MB", double(bytes) / 1e6);
+    return buf;
 }
 
 std::string recommendationFor(Platform p, MemcpyDirection dir, const Group& g)
@@ -63,6 +164,18 @@ std::string recommendationFor(Platform p, MemcpyDirection dir, const Group& g)
         text += "Device-to-host copies stall the pipeline: keep losses and metrics on the device and read them "
                 "every N steps instead of calling .item(), .cpu(), .numpy() or .tolist() in each step; if the "
                 "values are needed, copy into a pinned buffer with non_blocking=True and synchronise later. ";
+    }
+    if (dir == MemcpyDirection::HostToDevice && g.imageCopies > 0)
+        text += "These copies carry float32 image batches (" + g.imageShape + "): send the images as uint8 and "
+                "normalise on the device — drop ToTensor()/Normalize from the DataLoader's transforms (use "
+                "transforms.PILToTensor() or torchvision.io.decode_image), then "
+                "x = (x.to(" + dev + ", non_blocking=True).float() / 255 - mean) / std — a quarter of the bytes, "
+                "saving " + formatMegabytes(g.imageBytes / 4 * 3) + " over these " + std::to_string(g.imageCopies)
+            + (g.imageCopies == 1 ? " copy" : " copies") + " and the loader workers' normalisation time. ";
+    if (dir == MemcpyDirection::DeviceToHost && !g.pythonLines.empty()) {
+        const auto top = std::max_element(g.pythonLines.begin(), g.pythonLines.end(),
+                                          [](const auto& a, const auto& b) { return a.second < b.second; });
+        text += "The copy is asked for at " + top->first + ". ";
     }
     if (g.small > 0)
         text += "Many copies are small: batch them into one tensor before copying (torch.stack/torch.cat on the host) "
@@ -155,6 +268,26 @@ PassOutput CopyHotspotPass::run(const model::Trace& trace, const AnalysisOptions
             g.pageable += pageable ? 1 : 0;
             if ((t.flags(i) & model::SliceFlags::kSynchronous) != 0 || site.blocking)
                 ++g.synchronous;
+            if (dir == MemcpyDirection::HostToDevice) {
+                // A float32 image batch N×3×H×W whose size (when the trace has it) is exactly N·3·H·W·4 bytes.
+                const model::SliceRef op = sites.launchingAtenOp(ref);
+                const FirstInput in = op.isValid() ? firstInput(trace, op) : FirstInput {};
+                // Bounded sizes keep the byte arithmetic far from overflow on malformed shapes.
+                if (in.dims.size() == 4 && in.dims[1] == 3 && in.dims[2] >= 16 && in.dims[3] >= 16
+                    && in.dims[0] <= (1 << 20) && in.dims[2] <= 65536 && in.dims[3] <= 65536 && in.type == "float") {
+                    const std::int64_t imageBytes = in.dims[0] * 3 * in.dims[2] * in.dims[3] * 4;
+                    if (bytes < 0 || bytes == imageBytes) {
+                        ++g.imageCopies;
+                        g.imageBytes += imageBytes;
+                        if (g.imageShape.empty())
+                            g.imageShape = std::to_string(in.dims[0]) + "×3×" + std::to_string(in.dims[2]) + "×"
+                                + std::to_string(in.dims[3]);
+                    }
+                }
+            } else if (const std::string line = pythonLine(trace, site.op.isValid() ? site.op : site.launch);
+                       !line.empty()) {
+                ++g.pythonLines[line];
+            }
             if (lost > 0) {
                 g.acc.addEvidence(t.id, s, e);
                 g.acc.addEvent(ref);
@@ -194,6 +327,17 @@ PassOutput CopyHotspotPass::run(const model::Trace& trace, const AnalysisOptions
         f.details.push_back({"synchronous", g->synchronous});
         f.details.push_back({"small", g->small});
         f.details.push_back({"small_threshold_bytes", options.smallCopyBytes});
+        if (g->imageCopies > 0) {
+            f.details.push_back({"float32_image_copies", g->imageCopies});
+            f.details.push_back({"image_shape", g->imageShape});
+            f.details.push_back({"uint8_saving_bytes", g->imageBytes / 4 * 3});
+        }
+        if (!g->pythonLines.empty()) {
+            std::string lines;
+            for (const auto& [line, n] : g->pythonLines)
+                lines += (lines.empty() ? "" : ", ") + line + " ×" + std::to_string(n);
+            f.details.push_back({"python_lines", lines});
+        }
         f.explanation = "These copies ran while the device had no compute to overlap them with, so the step waited "
                         "for the transfer. "
             + std::string(g->pageable > 0 ? "Copies from pageable host memory are staged through a pinned buffer "

@@ -4,6 +4,7 @@
 #include "analysis/opclassifier.h"
 
 #include <algorithm>
+#include <array>
 
 namespace timesink::analysis {
 
@@ -88,6 +89,20 @@ DeviceActivity computeDeviceActivity(const model::Trace& trace, const AnalysisOp
     model::TimeNs bestBusy = -1;
     IntervalList dataloader;
     IntervalList fallback;
+    IntervalList compile;
+    IntervalList allocator;
+    IntervalList autotune;
+    std::vector<model::SliceRef> autotuneSlices;
+    // Host call kinds by name id: a trace has millions of host slices but few distinct names.
+    std::vector<std::uint8_t> callKinds(trace.strings().size(), 0xff);
+    auto callKindOf = [&](model::StringId name) {
+        if (name.value >= callKinds.size())
+            return HostCallKind::None;
+        std::uint8_t& k = callKinds[name.value];
+        if (k == 0xff)
+            k = static_cast<std::uint8_t>(hostCallKind(trace.str(name)));
+        return static_cast<HostCallKind>(k);
+    };
     for (const model::Track& t : trace.tracks()) {
         if (cancel.cancelled())
             return out;
@@ -133,6 +148,35 @@ DeviceActivity computeDeviceActivity(const model::Trace& trace, const AnalysisOp
                 out.dataloaderSlices.push_back({t.id, model::SliceIndex(i)});
             } else if (c == SliceCategory::FallbackOp && isCountedFallback(trace, {t.id, model::SliceIndex(i)})) {
                 fallback.push_back({t.ts(i), t.end(i)});
+            } else if (c != SliceCategory::Step) {
+                switch (callKindOf(t.sliceName(i))) {
+                case HostCallKind::Compile:
+                    compile.push_back({t.ts(i), t.end(i)});
+                    out.compileSlices.push_back({t.id, model::SliceIndex(i)});
+                    break;
+                case HostCallKind::Autotune:
+                    autotune.push_back({t.ts(i), t.end(i)});
+                    autotuneSlices.push_back({t.id, model::SliceIndex(i)});
+                    break;
+                case HostCallKind::Allocator:
+                    allocator.push_back({t.ts(i), t.end(i)});
+                    out.allocatorSlices.push_back({t.id, model::SliceIndex(i)});
+                    break;
+                case HostCallKind::None:
+                    break;
+                }
+            }
+        }
+    }
+    if (!autotune.empty()) {
+        // Autotuning in the first step is the expected warm-up (cudnn.benchmark picks algorithms once per
+        // shape); after it, it means new shapes keep arriving.
+        const StepClock clock(trace);
+        for (std::size_t k = 0; k < autotune.size(); ++k) {
+            const std::size_t step = clock.stepAt(autotune[k].start);
+            if (step < clock.size() && step > 0) {
+                compile.push_back(autotune[k]);
+                out.compileSlices.push_back(autotuneSlices[k]);
             }
         }
     }
@@ -144,6 +188,8 @@ DeviceActivity computeDeviceActivity(const model::Trace& trace, const AnalysisOp
     }
     out.dataloader = unite(std::move(dataloader));
     out.hostFallback = unite(std::move(fallback));
+    out.hostCompile = unite(std::move(compile));
+    out.hostAllocator = unite(std::move(allocator));
     return out;
 }
 
@@ -186,30 +232,36 @@ IdleAttribution attributeIdle(const StepClock& clock, const DeviceActivity& acti
                     out.rest.push_back(p);
                 }
             };
-            // Most gaps touch neither a dataloader span nor a fallback: no allocation for those.
-            if (overlapLength(activity.dataloader, g0, g1) == 0 && overlapLength(activity.hostFallback, g0, g1) == 0) {
+            // Host activity that claims idle time, in priority order; what none claims is left for bubbles.
+            const std::array<std::pair<const IntervalList*, std::vector<IdlePiece>*>, 4> claims {{
+                {&activity.dataloader, &out.dataloader},
+                {&activity.hostFallback, &out.fallback},
+                {&activity.hostCompile, &out.compile},
+                {&activity.hostAllocator, &out.allocator},
+            }};
+            // Most gaps touch none of them: no allocation for those.
+            bool touched = false;
+            for (const auto& [owners, pieces] : claims)
+                touched = touched || overlapLength(*owners, g0, g1) > 0;
+            if (!touched) {
                 keepRest(gap);
                 return;
             }
-            const IntervalList whole {gap};
-            const IntervalList byLoader = clip(activity.dataloader, g0, g1);
-            for (const Interval& r : byLoader) {
-                IdlePiece p = base;
-                p.range = r;
-                out.dataloader.push_back(p);
-            }
-            const IntervalList afterLoader = byLoader.empty() ? whole : subtract(whole, byLoader);
-            IntervalList byFallback;
-            for (const Interval& r : afterLoader) {
-                for (const Interval& f : clip(activity.hostFallback, r.start, r.end)) {
-                    IdlePiece p = base;
-                    p.range = f;
-                    out.fallback.push_back(p);
-                    byFallback.push_back(f);
+            IntervalList left {gap};
+            for (const auto& [owners, pieces] : claims) {
+                IntervalList claimed;
+                for (const Interval& r : left) {
+                    for (const Interval& c : clip(*owners, r.start, r.end)) {
+                        IdlePiece p = base;
+                        p.range = c;
+                        pieces->push_back(p);
+                        claimed.push_back(c);
+                    }
                 }
+                if (!claimed.empty())
+                    left = subtract(left, claimed);
             }
-            const IntervalList rest = byFallback.empty() ? afterLoader : subtract(afterLoader, byFallback);
-            for (const Interval& r : rest)
+            for (const Interval& r : left)
                 keepRest(r);
         };
         for (; b < busy.size() && busy[b].start < w.end; ++b) {

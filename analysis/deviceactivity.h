@@ -34,6 +34,12 @@ struct DeviceActivity
     IntervalList dataloader;          // union of host dataloader spans
     std::vector<model::SliceRef> dataloaderSlices;
     IntervalList hostFallback;        // union of counted CPU fallbacks on non-device tracks
+    /// Union of host operator-compile calls (HostCallKind::Compile; Autotune only outside the first step).
+    IntervalList hostCompile;
+    /// Union of host device-allocator calls (HostCallKind::Allocator).
+    IntervalList hostAllocator;
+    std::vector<model::SliceRef> compileSlices;   // the calls behind hostCompile (nested ones too)
+    std::vector<model::SliceRef> allocatorSlices; // the calls behind hostAllocator
     model::TrackId primaryDeviceTrack; // device track with the most busy time (evidence for idle ranges)
 };
 
@@ -54,12 +60,15 @@ struct IdlePiece
 
 /// Device idle time inside steps, split so that no nanosecond is attributed twice:
 /// the dataloader claims idle time overlapping dataloader spans first, then CPU fallbacks claim idle
-/// time overlapping host fallback ops, and the rest is left for pipeline bubbles.
+/// time overlapping host fallback ops, then operator compilation (host compile calls), then the
+/// allocator (host allocator calls), and the rest is left for pipeline bubbles.
 /// Example: step [0,100), busy [0,10) and [60,100), dataloader [5,30) → dataloader [10,30), rest [30,60).
 struct IdleAttribution
 {
     std::vector<IdlePiece> dataloader;
     std::vector<IdlePiece> fallback;
+    std::vector<IdlePiece> compile;   // op_compile
+    std::vector<IdlePiece> allocator; // memory_pressure
     std::vector<IdlePiece> rest;      // only pieces at least `minRestNs` long are kept …
     model::TimeNs restTotalNs = 0;    // … but all of them are counted here
 };

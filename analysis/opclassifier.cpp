@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/opclassifier.h"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 
@@ -136,6 +137,44 @@ bool isBlockingRuntimeCall(std::string_view name)
         "cudaMemcpy", "cudaMemcpy2D", "aclrtMemcpy", "hipMemcpy", "hipMemcpyWithStream", "cuMemcpyDtoH"};
     for (std::string_view s : kBlockingCopies) {
         if (name == s)
+            return true;
+    }
+    return false;
+}
+
+HostCallKind hostCallKind(std::string_view name)
+{
+    const auto startsWith = [&](std::string_view p) { return name.substr(0, p.size()) == p; };
+    const auto has = [&](std::string_view p) { return name.find(p) != std::string_view::npos; };
+    if (startsWith("AscendCL@"))
+        name.remove_prefix(9);
+    if (startsWith("aclopCompile") || name == "opCompile" || name == "OpCompile")
+        return HostCallKind::Compile;
+    if (name.size() > 14 && name.substr(name.size() - 14) == "(dynamo_timed)")
+        return HostCallKind::Compile;
+    if ((has("torch/_dynamo/convert_frame.py(") && (has("): _compile") || has("): compile_inner")))
+        || (has("torch/_inductor/compile_fx.py(") && has("): compile_fx_inner")))
+        return HostCallKind::Compile;
+    if (startsWith("cudnnFind") || startsWith("miopenFind"))
+        return HostCallKind::Autotune;
+    static constexpr std::array<std::string_view, 21> kAllocator = {
+        "cudaMalloc",    "cudaFree",      "cudaMallocHost", "cudaFreeHost",    "cudaHostAlloc",  "cudaMallocManaged",
+        "cudaMallocPitch", "cuMemAlloc",  "cuMemAlloc_v2",  "cuMemFree",       "cuMemFree_v2",   "hipMalloc",
+        "hipFree",       "hipHostMalloc", "hipHostFree",    "hipExtMallocWithFlags", "aclrtMalloc", "aclrtFree",
+        "aclrtMallocHost", "aclrtFreeHost", "aclrtMallocCached"};
+    for (std::string_view s : kAllocator) {
+        if (name == s)
+            return HostCallKind::Allocator;
+    }
+    return HostCallKind::None;
+}
+
+bool mayHaveHostCall(const model::Trace& trace, std::initializer_list<HostCallKind> kinds)
+{
+    const model::StringPool& pool = trace.strings();
+    for (std::uint32_t i = 1; i < pool.size(); ++i) {
+        const HostCallKind k = hostCallKind(pool.view(model::StringId(i)));
+        if (k != HostCallKind::None && std::find(kinds.begin(), kinds.end(), k) != kinds.end())
             return true;
     }
     return false;

@@ -3,6 +3,7 @@
 
 #include "model/trace.h"
 
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -48,6 +49,26 @@ bool isIoOperator(std::string_view normalized);
 /// A slice that is a CPU fallback the cpu_fallback pass counts: category FallbackOp and not an
 /// RKNN Input/Output operator.
 bool isCountedFallback(const model::Trace& trace, model::SliceRef ref);
+
+/// Host calls the porting kinds claim device idle time for (see deviceactivity.h).
+enum class HostCallKind : std::uint8_t {
+    None,
+    /// Operator compilation at run time: Ascend `AscendCL@aclopCompile*` / `AscendCL@opCompile`, TorchDynamo
+    /// compiles (`… (dynamo_timed)` ranges, `torch/_dynamo/convert_frame.py(N): _compile` frames,
+    /// `torch/_inductor/compile_fx.py(N): compile_fx_inner` frames).
+    Compile,
+    /// Kernel autotuning (`cudnnFind*`, `miopenFind*`): a compile cost only after the first step.
+    Autotune,
+    /// Device memory allocation or release through the runtime (`cudaMalloc`, `cudaFree`, `hipMalloc`,
+    /// `aclrtMalloc`, `aclrtFree`, …): the caching allocator missed or emptied its cache. Stream-ordered
+    /// `cudaMallocAsync`/`cudaFreeAsync` are not counted (they do not synchronise).
+    Allocator,
+};
+/// Kind of a host call by its name. Example: "AscendCL@aclopCompileAndExecute" → Compile, "cudaFree" → Allocator.
+HostCallKind hostCallKind(std::string_view name);
+/// True when some interned string of the trace is a call of one of `kinds` — a scan of the string pool, far
+/// cheaper than of the slices, so passes with nothing to look for return early.
+bool mayHaveHostCall(const model::Trace& trace, std::initializer_list<HostCallKind> kinds);
 
 /// Host runtime calls that block the calling thread until the device catches up
 /// (cudaDeviceSynchronize, cudaStreamSynchronize, cudaEventSynchronize, synchronous cudaMemcpy,

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/pass.h"
 
+#include "analysis/conversionpass.h"
 #include "analysis/copyhotspotpass.h"
 #include "analysis/cpufallbackpass.h"
 #include "analysis/dataloaderstarvationpass.h"
+#include "analysis/memorypressurepass.h"
+#include "analysis/opcompilepass.h"
 #include "analysis/pipelinebubblepass.h"
+#include "analysis/precisionpass.h"
 #include "analysis/stepclock.h"
 #include "analysis/unfusedchainpass.h"
 
@@ -22,6 +26,11 @@ const std::vector<std::unique_ptr<Pass>>& passRegistry()
         passes.push_back(std::make_unique<CopyHotspotPass>());
         passes.push_back(std::make_unique<CpuFallbackPass>());
         passes.push_back(std::make_unique<UnfusedChainPass>());
+        // The porting advisor (docs/analysis.md): what a GPU → NPU port typically loses.
+        passes.push_back(std::make_unique<OpCompilePass>());
+        passes.push_back(std::make_unique<ConversionPass>());
+        passes.push_back(std::make_unique<PrecisionPass>());
+        passes.push_back(std::make_unique<MemoryPressurePass>());
         return passes;
     }();
     return registry;

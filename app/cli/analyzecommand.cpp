@@ -38,7 +38,8 @@ Options:
   --tiny-kernel-us X        kernels shorter than X µs count as tiny for launch-bound detection (default 10)
   --small-copy-kb X         copies smaller than X KiB count as small (default 64)
 
-Kinds: dataloader_starvation, pipeline_bubble, copy_hotspot, cpu_fallback, unfused_chain (docs/analysis.md).
+Kinds: dataloader_starvation, pipeline_bubble, copy_hotspot, cpu_fallback, unfused_chain, op_compile,
+conversion, precision, memory_pressure (docs/analysis.md).
 )";
 
 // A non-negative finite number, or nullopt.

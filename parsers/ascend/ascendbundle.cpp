@@ -156,6 +156,11 @@ AscendBundle collectAscendBundle(const std::filesystem::path& root, bool isDirec
 
     for (const auto& rel : files) {
         const std::string role = ascendFileRole(rel);
+        // memory_record.csv only adds counters to a bundle; it is no file role of its own (a folder holding
+        // nothing else is not an Ascend output).
+        if (role.empty() && isDirectory && rel.filename() == "memory_record.csv"
+            && (runs.size() <= 1 || runFolder(rel) == chosenRun) && b.memoryRecord.empty())
+            b.memoryRecord = base / rel;
         if (role.empty())
             continue;
         if (runs.size() > 1 && runFolder(rel) != chosenRun)

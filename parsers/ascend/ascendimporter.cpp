@@ -521,6 +521,26 @@ ImportResult importBundle(const SourceProbe& source, const AscendBundle& bundle,
         }
     }
 
+    if (!bundle.memoryRecord.empty()) {
+        // The caching allocator's own view (PTA = the framework), as Kineto's [memory] counters give it on GPUs:
+        // the memory_pressure analysis and the timeline's counter rows read these.
+        MemoryRecordTable mem = readMemoryRecord(bundle.memoryRecord);
+        forwardIssues(b, mem.issues);
+        if (!mem.error.empty()) {
+            b.warn("csv_unreadable", mem.error);
+        } else {
+            for (const MemoryRecordRow& r : mem.rows) {
+                if (r.component != "PTA")
+                    continue;
+                const std::int32_t dev = r.device >= 0 ? r.device : device;
+                if (r.allocatedMb)
+                    b.addCounterSample(tracks.counter("NPU MEM", "PTA/Allocated (MB)", dev), r.ts, *r.allocatedMb);
+                if (r.reservedMb)
+                    b.addCounterSample(tracks.counter("NPU MEM", "PTA/Reserved (MB)", dev), r.ts, *r.reservedMb);
+            }
+        }
+    }
+
     if (meta.devices.empty()) {
         // The text exports do not name the chip (the database's NPU_INFO does).
         meta.devices.push_back(model::Device {model::DeviceKind::Npu, device, "Ascend NPU"});

@@ -12,6 +12,10 @@ AscendKernelArgs::AscendKernelArgs(model::TraceBuilder& b)
     , m_core(b.intern("Accelerator Core"))
     , m_shapes(b.intern("Input Shapes"))
     , m_block(b.intern("Block Dim"))
+    , m_inTypes(b.intern("Input Data Types"))
+    , m_inFormats(b.intern("Input Formats"))
+    , m_outTypes(b.intern("Output Data Types"))
+    , m_outFormats(b.intern("Output Formats"))
 {
 }
 
@@ -25,6 +29,14 @@ void AscendKernelArgs::append(const KernelRow& k, std::vector<Arg>& args) const
         args.push_back(Arg {m_shapes, ArgValue::fromString(m_b.intern(k.inputShapes))});
     if (k.blockDim >= 0)
         args.push_back(Arg {m_block, ArgValue::fromInt(k.blockDim)});
+    const auto text = [&](model::StringId key, const std::string& value) {
+        if (!value.empty())
+            args.push_back(Arg {key, ArgValue::fromString(m_b.intern(value))});
+    };
+    text(m_inTypes, k.inputDataTypes);
+    text(m_inFormats, k.inputFormats);
+    text(m_outTypes, k.outputDataTypes);
+    text(m_outFormats, k.outputFormats);
 }
 
 } // namespace timesink::parsers

@@ -13,14 +13,17 @@ namespace timesink::parsers {
 /// tools show, whichever path built the slice (trace_view.json joined with the table, or the CSV tables alone).
 /// Keys are interned once per trace; empty cells and a missing Block Dim (-1) add nothing:
 ///
-///   KernelRow {opType "Conv2D", coreType "AI_CORE", inputShapes "", blockDim 8}
-///     → "OP Type" = "Conv2D", "Accelerator Core" = "AI_CORE", "Block Dim" = 8
+///   KernelRow {opType "Conv2D", coreType "AI_CORE", inputShapes "", blockDim 8, inputDataTypes "FLOAT"}
+///     → "OP Type" = "Conv2D", "Accelerator Core" = "AI_CORE", "Block Dim" = 8, "Input Data Types" = "FLOAT"
+/// The data types and formats tell the analyses which tasks only convert (TransData NCHW → NC1HWC0, Cast
+/// FLOAT → FLOAT16) and which matmuls run in FP32.
 class AscendKernelArgs
 {
 public:
     explicit AscendKernelArgs(model::TraceBuilder& b);
 
-    /// Appends the row's args to `args` in the order above (OP Type, Accelerator Core, Input Shapes, Block Dim).
+    /// Appends the row's args to `args` in the order above (OP Type, Accelerator Core, Input Shapes, Block Dim),
+    /// then Input Data Types, Input Formats, Output Data Types, Output Formats.
     void append(const KernelRow& k, std::vector<model::Arg>& args) const;
 
     /// "OP Type", for slices that carry only the op type (HCCL lanes).
@@ -32,6 +35,10 @@ private:
     model::StringId m_core;
     model::StringId m_shapes;
     model::StringId m_block;
+    model::StringId m_inTypes;
+    model::StringId m_inFormats;
+    model::StringId m_outTypes;
+    model::StringId m_outFormats;
 };
 
 } // namespace timesink::parsers

@@ -5,6 +5,8 @@
 #include "parsers/common/decimaltime.h"
 
 #include <charconv>
+#include <cmath>
+#include <cstdlib>
 
 namespace timesink::parsers {
 
@@ -125,7 +127,7 @@ KernelTable readKernelTable(const std::filesystem::path& path)
     struct Cols
     {
         int step, device, model, stream, task, name, type, core, start, dur, wait, block, inShapes, inTypes,
-            outShapes;
+            inFormats, outShapes, outTypes, outFormats;
     } c {};
     t.error = readCsv(
         path, t.issues,
@@ -145,7 +147,10 @@ KernelTable readKernelTable(const std::filesystem::path& path)
             c.block = h.find({"Block Dim", "Block Num"});
             c.inShapes = h.find({"Input Shapes"});
             c.inTypes = h.find({"Input Data Types"});
+            c.inFormats = h.find({"Input Formats"});
             c.outShapes = h.find({"Output Shapes"});
+            c.outTypes = h.find({"Output Data Types"});
+            c.outFormats = h.find({"Output Formats"});
             std::vector<std::string_view> missing;
             if (c.name < 0)
                 missing.push_back("Name");
@@ -190,7 +195,13 @@ KernelTable readKernelTable(const std::filesystem::path& path)
             r.inputShapes = unquoteShapeCell(csvCell(row, c.inShapes));
             if (const auto v = csvCell(row, c.inTypes); !isNullCell(v))
                 r.inputDataTypes = std::string(trimCell(v));
+            if (const auto v = csvCell(row, c.inFormats); !isNullCell(v))
+                r.inputFormats = std::string(trimCell(v));
             r.outputShapes = unquoteShapeCell(csvCell(row, c.outShapes));
+            if (const auto v = csvCell(row, c.outTypes); !isNullCell(v))
+                r.outputDataTypes = std::string(trimCell(v));
+            if (const auto v = csvCell(row, c.outFormats); !isNullCell(v))
+                r.outputFormats = std::string(trimCell(v));
             t.rows.push_back(std::move(r));
         });
     return t;
@@ -394,6 +405,61 @@ ApiStatisticTable readApiStatistic(const std::filesystem::path& path)
             r.avg = microsOrMinusOne(csvCell(row, avg));
             r.min = microsOrMinusOne(csvCell(row, mn));
             r.max = microsOrMinusOne(csvCell(row, mx));
+            t.rows.push_back(std::move(r));
+        });
+    return t;
+}
+
+MemoryRecordTable readMemoryRecord(const std::filesystem::path& path)
+{
+    MemoryRecordTable t;
+    int component = -1, ts = -1, allocated = -1, reserved = -1, device = -1;
+    t.error = readCsv(
+        path, t.issues,
+        [&](const CsvHeader& h) -> std::string {
+            component = h.find({"Component"});
+            ts = h.find({"Timestamp(us)", "Time Stamp(us)"});
+            allocated = h.find({"Total Allocated(MB)"});
+            reserved = h.find({"Total Reserved(MB)"});
+            device = h.find({"Device Type", "Device"});
+            std::vector<std::string_view> missing;
+            if (component < 0)
+                missing.push_back("Component");
+            if (ts < 0)
+                missing.push_back("Timestamp(us)");
+            if (allocated < 0 && reserved < 0)
+                missing.push_back("Total Allocated(MB)");
+            if (!missing.empty())
+                return missingColumns(missing) + " (expected a memory_record CSV header)";
+            return {};
+        },
+        [&](const std::vector<std::string>& row, std::uint64_t line) {
+            MemoryRecordRow r;
+            const auto when = parseMicrosToNs(csvCell(row, ts));
+            if (!when) {
+                t.issues.add("bad_ts", badRow(path, line, "timestamp", csvCell(row, ts)));
+                return;
+            }
+            r.ts = *when;
+            r.component = std::string(trimCell(csvCell(row, component)));
+            auto number = [&](int column) -> std::optional<double> {
+                const std::string_view cell = trimCell(csvCell(row, column));
+                if (isNullCell(cell))
+                    return std::nullopt;
+                const std::string text(cell);
+                char* end = nullptr;
+                const double v = std::strtod(text.c_str(), &end);
+                if (end == text.c_str() || *end != '\0' || !std::isfinite(v)) {
+                    t.issues.add("bad_number", badRow(path, line, "memory size", cell));
+                    return std::nullopt;
+                }
+                return v;
+            };
+            r.allocatedMb = number(allocated);
+            r.reservedMb = number(reserved);
+            const std::string_view dev = trimCell(csvCell(row, device));
+            if (const std::size_t colon = dev.rfind(':'); colon != std::string_view::npos)
+                r.device = static_cast<std::int32_t>(parseInt(dev.substr(colon + 1)).value_or(-1));
             t.rows.push_back(std::move(r));
         });
     return t;

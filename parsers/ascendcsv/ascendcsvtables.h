@@ -45,8 +45,11 @@ struct KernelRow
     std::optional<model::TimeNs> wait;
     std::int64_t blockDim = -1;
     std::string inputShapes; // the twice-quoted shape text with its outer quotes removed: 32,3,224,224;64
-    std::string inputDataTypes;
+    std::string inputDataTypes;   // FLOAT;FLOAT;INT64
+    std::string inputFormats;     // NC1HWC0;FRACTAL_Z;NCHW
     std::string outputShapes;
+    std::string outputDataTypes;  // FLOAT16
+    std::string outputFormats;    // NCHW
     std::uint64_t line = 0; // CSV line, for messages
 };
 
@@ -142,6 +145,24 @@ struct ApiStatisticTable
     std::string error;
 };
 
+/// One row of torch_npu's `memory_record.csv`: the memory of one component (PTA = the framework's caching
+/// allocator, GE, APP = the whole process) at one time.
+struct MemoryRecordRow
+{
+    std::string component;        // "PTA", "GE", "PTA+GE", "APP"
+    model::TimeNs ts = 0;
+    std::optional<double> allocatedMb; // Total Allocated(MB); empty for APP rows
+    std::optional<double> reservedMb;  // Total Reserved(MB)
+    std::int32_t device = -1;     // from "NPU:0"; -1 when absent
+};
+
+struct MemoryRecordTable
+{
+    std::vector<MemoryRecordRow> rows;
+    CsvIssues issues;
+    std::string error;
+};
+
 /// Readers: parse by header name (never by position), tolerate missing optional columns and extra ones,
 /// count bad rows as issues and skip them. A file without the required columns gives `error`.
 KernelTable readKernelTable(const std::filesystem::path& path);
@@ -149,6 +170,7 @@ TaskTimeTable readTaskTime(const std::filesystem::path& path);
 OpStatisticTable readOpStatistic(const std::filesystem::path& path);
 StepTraceTable readStepTraceTime(const std::filesystem::path& path);
 ApiStatisticTable readApiStatistic(const std::filesystem::path& path);
+MemoryRecordTable readMemoryRecord(const std::filesystem::path& path);
 
 /// torch_npu writes shapes quoted twice (`"""32,3,224,224"""` → cell `"32,3,224,224"`); strips that inner
 /// pair of quotes and maps `N/A` to empty.  `"32,3"` → `32,3`; `""` → empty; `N/A` → empty.

@@ -7,6 +7,7 @@
 #include "parsers/ascenddb/sqlitedb.h"
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <unordered_map>
 #include <vector>
@@ -405,6 +406,15 @@ void DbLoader::readTasks()
     } else {
         sql += ", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL";
     }
+    // Columns 22–25: what a task reads and writes, for the conversion and precision analyses.
+    if (compute) {
+        sql += ", " + col("COMPUTE_TASK_INFO", "c", {"inputDataTypes", "input_data_types"}) + ", "
+            + col("COMPUTE_TASK_INFO", "c", {"inputFormats", "input_formats"}) + ", "
+            + col("COMPUTE_TASK_INFO", "c", {"outputDataTypes", "output_data_types"}) + ", "
+            + col("COMPUTE_TASK_INFO", "c", {"outputFormats", "output_formats"});
+    } else {
+        sql += ", NULL, NULL, NULL, NULL";
+    }
     sql += " FROM TASK t";
     // Without a task key on either side the joins match nothing (ON NULL = x is never true).
     const std::string taskKey = col("TASK", "t", {"globalTaskId", "global_task_id"});
@@ -428,6 +438,8 @@ void DbLoader::readTasks()
     const model::StringId keyConn = m_b.intern("connection_id");
     const model::StringId keyBlock = m_b.intern("Block Dim");
     const model::StringId keyShapes = m_b.intern("Input Shapes");
+    const std::array<model::StringId, 4> keyTypesFormats {m_b.intern("Input Data Types"), m_b.intern("Input Formats"),
+                                                          m_b.intern("Output Data Types"), m_b.intern("Output Formats")};
     std::uint64_t rows = 0;
     while (q.step()) {
         if ((++rows & 0xffff) == 0 && cancelled())
@@ -469,6 +481,10 @@ void DbLoader::readTasks()
             args.push_back(Arg {keyBlock, ArgValue::fromInt(*bd)});
         if (const auto shapes = strView(q.int64(12)); !shapes.empty())
             args.push_back(Arg {keyShapes, ArgValue::fromString(m_b.intern(shapes))});
+        for (int c = 0; c < 4; ++c) {
+            if (const auto v = strView(q.int64(22 + c)); !v.empty())
+                args.push_back(Arg {keyTypesFormats[static_cast<std::size_t>(c)], ArgValue::fromString(m_b.intern(v))});
+        }
 
         if (cls.category == SliceCategory::Memcpy && cls.hostDeviceCopy && conn) {
             // The DB does not keep the copy engine; the framework op or API that launched the copy may say.

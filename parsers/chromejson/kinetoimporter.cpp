@@ -232,6 +232,10 @@ public:
                     dev.index = it->get<std::int32_t>();
                 if (auto it = d.find("name"); it != d.end() && it->is_string())
                     dev.name = it->get<std::string>();
+                // The device's memory, for judging how close the allocator's peak comes to it (memory_pressure).
+                if (auto it = d.find("totalGlobalMem"); it != d.end() && it->is_number_integer() && it->get<std::int64_t>() > 0)
+                    meta.properties.emplace_back("device_memory_bytes." + std::to_string(dev.index),
+                                                 std::to_string(it->get<std::int64_t>()));
                 meta.devices.push_back(std::move(dev));
             }
         } else if (key == "distributedInfo" && j.is_object()) {

@@ -704,7 +704,8 @@ private Q_SLOTS:
         for (const auto& p : passRegistry())
             kinds.emplace_back(p->kind());
         QCOMPARE(kinds, (std::vector<std::string> {"dataloader_starvation", "pipeline_bubble", "copy_hotspot",
-                                                   "cpu_fallback", "unfused_chain"}));
+                                                   "cpu_fallback", "unfused_chain", "op_compile", "conversion",
+                                                   "precision", "memory_pressure"}));
     }
 };
 
