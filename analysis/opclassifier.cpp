@@ -173,7 +173,11 @@ bool mayHaveHostCall(const model::Trace& trace, std::initializer_list<HostCallKi
 {
     const model::StringPool& pool = trace.strings();
     for (std::uint32_t i = 1; i < pool.size(); ++i) {
-        const HostCallKind k = hostCallKind(pool.view(model::StringId(i)));
+        const std::string_view text = pool.view(model::StringId(i));
+        // Call names are short; long strings are arg values such as torch_npu's call stacks, not worth a scan.
+        if (text.size() > 512)
+            continue;
+        const HostCallKind k = hostCallKind(text);
         if (k != HostCallKind::None && std::find(kinds.begin(), kinds.end(), k) != kinds.end())
             return true;
     }

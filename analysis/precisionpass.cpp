@@ -48,8 +48,11 @@ bool isMatmulOrConv(std::string_view opTypeLower, std::string_view nameLower, bo
     if (haveOpType)
         return has(opTypeLower, "matmul") || has(opTypeLower, "conv2d") || has(opTypeLower, "conv3d")
             || opTypeLower == "conv" || has(opTypeLower, "gemm");
-    // Not a bare "conv": elementwise kernels that "convert" dtypes would match.
-    return has(nameLower, "gemm") || has(nameLower, "convolve") || has(nameLower, "conv2d")
+    // Not a bare "conv": elementwise kernels that "convert" dtypes would match; not "fbgemm" (a library prefix).
+    bool gemm = false;
+    for (std::size_t at = nameLower.find("gemm"); at != std::string_view::npos && !gemm; at = nameLower.find("gemm", at + 1))
+        gemm = at < 2 || nameLower.substr(at - 2, 2) != "fb";
+    return gemm || has(nameLower, "convolve") || has(nameLower, "conv2d")
         || has(nameLower, "conv3d") || has(nameLower, "fprop") || has(nameLower, "dgrad") || has(nameLower, "wgrad")
         || has(nameLower, "winograd");
 }
@@ -133,7 +136,12 @@ PassOutput PrecisionPass::run(const model::Trace& trace, const AnalysisOptions& 
             return 0;
         std::uint8_t& m = memo[isOpType ? 1 : 0][id.value];
         if (m == 0xff) {
-            const std::string text = lower(trace.str(id));
+            // A kernel's own name, without its parameter list: "split_embedding_…_kernel<c10::Half, …>(at::…)"
+            // names argument types there, not what the kernel computes in.
+            std::string_view raw = trace.str(id);
+            if (!isOpType)
+                raw = raw.substr(0, raw.find('('));
+            const std::string text = lower(raw);
             const bool mc = isOpType ? isMatmulOrConv(text, {}, true) : isMatmulOrConv({}, text, false);
             const Precision named = isOpType ? Precision::Unknown : fromKernelName(text);
             m = static_cast<std::uint8_t>((mc ? kMatmulConv : 0) | (static_cast<std::uint8_t>(named) << 1));

@@ -554,6 +554,16 @@ private Q_SLOTS:
         QVERIFY(ofKind(r, "precision").empty()); // an FP32 run: no AMP anywhere
     }
 
+    // A sampled DLRM-style A100 trace: FP32 sgemm kernels next to fp16 embedding kernels whose parameter lists
+    // name c10::Half (and fbgemm_gpu kernels, a library prefix, not a gemm). No autocast, no fp16 matmul: it is
+    // not a mixed-precision run, so its FP32 gemms are no precision finding.
+    void precisionIgnoresHalfEmbeddings()
+    {
+        LOAD_FIXTURE(trace, std::string("torch/hta_sampled_rank-0_noflows.json.gz"));
+        const AnalysisResult r = run(*trace, AnalysisOptions {}.bubbleThresholdNs);
+        QVERIFY(ofKind(r, "precision").empty());
+    }
+
     // The H100 trace's deviceProperties: totalGlobalMem 85018279936 for device 0, kept for memory_pressure.
     // Its one DtoH copy (correlation 8331) comes from cudaMemcpyAsync in aten::_local_scalar_dense ← aten::item
     // ← aten::is_nonzero (an `if tensor:`), whose innermost enclosing python_function on that thread is
