@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/pass.h"
 
+#include "analysis/communicationpass.h"
 #include "analysis/conversionpass.h"
 #include "analysis/copyhotspotpass.h"
 #include "analysis/cpufallbackpass.h"
@@ -31,6 +32,7 @@ const std::vector<std::unique_ptr<Pass>>& passRegistry()
         passes.push_back(std::make_unique<ConversionPass>());
         passes.push_back(std::make_unique<PrecisionPass>());
         passes.push_back(std::make_unique<MemoryPressurePass>());
+        passes.push_back(std::make_unique<CommunicationPass>());
         return passes;
     }();
     return registry;

@@ -3,12 +3,38 @@
 
 namespace timesink::report {
 
+namespace {
+
+// The step's collectives relative to the step start, for aligning ranks (timesink-cli job): each
+// {"op", "start_ns", "end_ns", "exposed": [[start, end], …]}.
+nlohmann::ordered_json collectivesJson(const analysis::StepCommunication* comm, model::TimeNs stepStart)
+{
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    if (!comm)
+        return out;
+    for (const analysis::CollectiveOp& c : comm->collectives) {
+        nlohmann::ordered_json exposed = nlohmann::ordered_json::array();
+        for (const analysis::Interval& e : c.exposed)
+            exposed.push_back({e.start - stepStart, e.end - stepStart});
+        out.push_back({{"op", c.opKind},
+                       {"start_ns", c.start - stepStart},
+                       {"end_ns", c.end - stepStart},
+                       {"exposed", std::move(exposed)}});
+    }
+    return out;
+}
+
+} // namespace
+
 nlohmann::ordered_json reportJson(const ReportModel& m)
 {
     using nlohmann::ordered_json;
     ordered_json j = m.analysisJson.is_object() ? m.analysisJson : ordered_json::object();
     ordered_json steps = ordered_json::array();
-    for (const StepBreakdown& s : m.steps) {
+    for (std::size_t i = 0; i < m.steps.size(); ++i) {
+        const StepBreakdown& s = m.steps[i];
+        const analysis::StepCommunication* comm
+            = i < m.communication.steps.size() ? &m.communication.steps[i] : nullptr;
         steps.push_back({{"step", s.number},
                          {"synthetic", s.synthetic},
                          {"start_ns", s.startNs},
@@ -17,9 +43,13 @@ nlohmann::ordered_json reportJson(const ReportModel& m)
                          {"communication_ns", s.communicationNs},
                          {"copy_ns", s.copyNs},
                          {"dataloader_ns", s.dataloaderNs},
-                         {"idle_ns", s.idleNs}});
+                         {"idle_ns", s.idleNs},
+                         {"communication_wait_ns", comm ? comm->waitNs : 0},
+                         {"collectives", collectivesJson(comm, s.startNs)}});
     }
     j["steps"] = std::move(steps);
+    j["communication"] = {{"backend", analysis::commBackendKey(m.communication.backend)},
+                          {"wait_source", m.communication.waitFromTasks ? "wait_tasks" : "none"}};
     ordered_json kinds = ordered_json::array();
     for (const KindLoss& k : m.lostByKind)
         kinds.push_back({{"kind", k.kind}, {"lost_ns", k.lostNs}, {"lost_fraction", k.fraction}, {"findings", k.findings}});

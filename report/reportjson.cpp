@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "report/reportjson.h"
 
+#include "analysis/platform.h"
 #include "report/textformat.h"
 #include "report/tracesummary.h"
 
@@ -83,6 +84,7 @@ nlohmann::ordered_json analysisReportJson(const model::Trace& trace, const analy
     ordered_json j;
     j["schema"] = kReportSchema;
     j["trace"] = traceSummaryJson(trace);
+    j["platform"] = analysis::platformKey(analysis::detectPlatform(trace));
     j["analysed_ns"] = result.analysedNs;
     j["total_lost_ns"] = totalLostNs(result);
     j["total_lost_fraction"] = totalLostFraction(result);

@@ -245,6 +245,7 @@ ReportModel buildReportModel(const model::Trace& trace, const analysis::Analysis
 
     const bool deviceTrace = hasDeviceWork(trace);
     m.steps = computeStepBreakdown(trace);
+    m.communication = analysis::computeCommunicationProfile(trace, analysis::StepClock(trace), analysis::CancelToken());
     m.operatorScope = deviceTrace ? "device" : "host";
     m.topOperators = topOperators(trace, deviceTrace, options.topOperators);
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "analysis/communication.h"
 #include "analysis/pass.h"
 #include "model/trace.h"
 
@@ -94,6 +95,9 @@ struct ReportModel
     /// The timesink.report/1 core object (analysisReportJson in reportjson.h); the JSON writer adds the
     /// sections above that only this model computes (steps, lost_by_kind, top_operators).
     nlohmann::ordered_json analysisJson;
+    /// Device communication per step (parallel to `steps`): exposed time, measured wait, the collectives with
+    /// their exposed parts. `timesink-cli job` aligns ranks on these (analysis/job.h).
+    analysis::CommunicationProfile communication;
 };
 
 struct ReportOptions

@@ -39,7 +39,7 @@ Options:
   --small-copy-kb X         copies smaller than X KiB count as small (default 64)
 
 Kinds: dataloader_starvation, pipeline_bubble, copy_hotspot, cpu_fallback, unfused_chain, op_compile,
-conversion, precision, memory_pressure (docs/analysis.md).
+conversion, precision, memory_pressure, communication (docs/analysis.md).
 )";
 
 // A non-negative finite number, or nullopt.

@@ -3,6 +3,7 @@
 #include "clicommon.h"
 #include "exportcommand.h"
 #include "comparecommand.h"
+#include "jobcommand.h"
 
 #include <cstring>
 #include <iostream>
@@ -18,6 +19,8 @@ Commands:
                                         ranked findings: where the time goes and what to change (analyze --help)
   compare BASELINE CANDIDATE [--format text|json] [--steps B:C] [--op-map FILE]
                                         two runs side by side: steps, operators, findings that differ
+  job PATH... [--format text|json|md|html|csv] [-o FILE] [-j N]
+                                        all ranks of a distributed job: stragglers, communication, rank × step
   export PATH -o FILE [--format pftrace|json]
                                         the unified trace with findings for ui.perfetto.dev (.pftrace, .json)
 
@@ -50,6 +53,8 @@ int main(int argc, char** argv)
         return runAnalyze(argc, argv);
     if (command == "compare")
         return runCompare(argc, argv);
+    if (command == "job")
+        return runJob(argc, argv);
     if (command == "export")
         return runExport(argc, argv);
     std::cerr << "timesink-cli: unknown command '" << command << "'\n" << kUsage;

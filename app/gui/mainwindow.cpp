@@ -2,6 +2,7 @@
 #include "app/gui/mainwindow.h"
 
 #include "app/gui/compareexport.h"
+#include "app/gui/jobwindow.h"
 #include "report/reportoutput.h"
 #include "widgets/compareview.h"
 #include "widgets/detailspanel.h"
@@ -259,6 +260,12 @@ void MainWindow::createActions()
         if (!path.isEmpty())
             openPath(path);
     });
+    m_openJobAction = make(tr("Open &Job…"), QKeySequence(tr("Ctrl+J")), [this] {
+        // A folder with the ranks of a distributed job (rank-N traces, *_ascend_pt/ or PROF_* runs, or reports).
+        const QString path = QFileDialog::getExistingDirectory(this, tr("Open job folder"));
+        if (!path.isEmpty())
+            openJob({path});
+    });
     m_compareAction = make(tr("&Compare With…"), QKeySequence(), [this] {
         const QString path = QFileDialog::getOpenFileName(
             this, tr("Compare with trace"), {},
@@ -339,6 +346,7 @@ void MainWindow::createMenus()
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(m_openAction);
     file->addAction(m_openFolderAction);
+    file->addAction(m_openJobAction);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     file->addSeparator();
     file->addAction(m_compareAction);
@@ -570,6 +578,10 @@ void MainWindow::openPath(const QString& path)
 {
     if (path.isEmpty())
         return;
+    if (app::isJobFolder(path.toStdString())) {
+        openJob({path});
+        return;
+    }
     m_status->setText(tr("Loading %1…").arg(QFileInfo(path).fileName()));
     setLoading(true);
     m_loadClock.start();
@@ -785,6 +797,21 @@ void MainWindow::dropEvent(QDropEvent* event)
             return;
         }
     }
+}
+
+JobWindow* MainWindow::openJob(const QStringList& paths)
+{
+    auto* window = new JobWindow;
+    window->setAttribute(Qt::WA_DeleteOnClose);
+    QString error;
+    if (!window->start(paths, error)) {
+        delete window;
+        m_reportError(tr("Open job"), error);
+        return nullptr;
+    }
+    window->show();
+    m_status->setText(tr("Opened job %1").arg(QFileInfo(paths.value(0)).fileName()));
+    return window;
 }
 
 void MainWindow::compareWith(const QString& path)

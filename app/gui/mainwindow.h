@@ -36,6 +36,8 @@ class TracksPanel;
 
 namespace timesink::gui {
 
+class JobWindow;
+
 /// One File → Export Trace…, self-contained so that it can run on a worker thread: the trace is frozen and
 /// shared (TracePtr), the findings are a copy, so loading another trace meanwhile changes nothing.
 struct TraceExportRequest
@@ -71,6 +73,9 @@ public:
     /// `path` as the candidate (File → Compare With…, docs/compare.md).
     void compareWith(const QString& path);
     [[nodiscard]] TraceLoadJob* compareJob() const { return m_compareJob; }
+    /// Opens a job overview of the ranks under `paths` (File → Open Job…, or openPath() on a folder with several
+    /// ranks; docs/gui.md). Returns the window, or nullptr after reporting why no rank was found.
+    JobWindow* openJob(const QStringList& paths);
 
     void setErrorReporter(ErrorReporter reporter) { m_reportError = std::move(reporter); }
     /// After the next successful load, show [startMs, endMs] (ms from the trace start) instead of everything,
@@ -206,6 +211,7 @@ private:
 
     QAction* m_openAction = nullptr;
     QAction* m_openFolderAction = nullptr;
+    QAction* m_openJobAction = nullptr;
     QAction* m_compareAction = nullptr;
     QAction* m_compareFolderAction = nullptr;
     QAction* m_exportReportAction = nullptr;

@@ -430,6 +430,17 @@ void DbLoader::readTasks()
         queryFailed("TASK", q);
         return;
     }
+    // The DB keeps each collective's own task on the HCCL stream too: a TASK row (taskType AI_CORE, no compute
+    // info) with the connection id of its COMMUNICATION_OP. It is the collective, not a kernel.
+    std::unordered_map<std::int64_t, model::StringId> commOpByConnection;
+    if (m_db.hasTable("COMMUNICATION_OP")) {
+        SqliteQuery ops(m_db, "SELECT " + col("COMMUNICATION_OP", "o", {"connectionId", "connection_id"}) + ", "
+                                  + col("COMMUNICATION_OP", "o", {"opName", "op_name"}) + " FROM COMMUNICATION_OP o");
+        while (ops.step()) {
+            if (const auto c = ops.int64(0))
+                commOpByConnection.emplace(*c, str(ops.int64(1)));
+        }
+    }
     const model::StringId keyTaskType = m_b.intern("Task Type");
     const model::StringId keyOpType = m_b.intern("OP Type");
     const model::StringId keyCore = m_b.intern("Accelerator Core");
@@ -477,6 +488,12 @@ void DbLoader::readTasks()
         const auto conn = q.int64(5);
         if (conn)
             args.push_back(Arg {keyConn, ArgValue::fromInt(*conn)});
+        if (conn && computeName.empty() && !isCommTask) {
+            if (const auto op = commOpByConnection.find(*conn); op != commOpByConnection.end() && !op->second.isEmpty()) {
+                cls.category = SliceCategory::Communication;
+                s.name = op->second;
+            }
+        }
         if (auto bd = q.int64(11))
             args.push_back(Arg {keyBlock, ArgValue::fromInt(*bd)});
         if (const auto shapes = strView(q.int64(12)); !shapes.empty())

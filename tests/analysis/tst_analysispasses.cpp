@@ -705,7 +705,7 @@ private Q_SLOTS:
             kinds.emplace_back(p->kind());
         QCOMPARE(kinds, (std::vector<std::string> {"dataloader_starvation", "pipeline_bubble", "copy_hotspot",
                                                    "cpu_fallback", "unfused_chain", "op_compile", "conversion",
-                                                   "precision", "memory_pressure"}));
+                                                   "precision", "memory_pressure", "communication"}));
     }
 };
 

@@ -98,8 +98,10 @@ private slots:
         QTest::newRow("2025 kernel_details") << "torch_npu/mstt_advisor_ut_2025_kernel_details.csv" << "torch_npu" << 29  << 0 << 1 << 0   << 0   << 0    << 0   << -1 << 0;
         QTest::newRow("msprof sanitized") << "msprof/neo-pan_real_cann_minimal_sanitized" << "msprof"              << 1   << 0 << 1 << 0   << 1   << 0    << 0   << 0  << 0;
         QTest::newRow("msprof sanitized json") << "msprof/neo-pan_real_cann_minimal_sanitized/PROF_001/mindstudio_profiler_output/msprof_001.json" << "msprof" << 1 << 0 << 1 << 0 << 1 << 0 << 0 << 0 << 0;
-        QTest::newRow("torch_npu db bundle") << "msprof/msinsight_db_level1_rank0_ascend_pt" << "torch_npu-db"    << 552 << 0 << 1 << 1194 << 710 << 1282 << 300 << -1 << -1;
-        QTest::newRow("torch_npu db file") << "msprof/msinsight_db_level1_rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_0.db" << "torch_npu-db" << 552 << 0 << 1 << 1194 << 710 << 1282 << 300 << -1 << -1;
+        // DB communication: 4 COMMUNICATION_OP rows + 296 plane copies of COMMUNICATION_TASK_INFO tasks + the 4 TASK rows
+        // (taskType AI_CORE, no compute info) that carry a COMMUNICATION_OP's connectionId: the collectives' own tasks.
+        QTest::newRow("torch_npu db bundle") << "msprof/msinsight_db_level1_rank0_ascend_pt" << "torch_npu-db"    << 552 << 0 << 1 << 1194 << 710 << 1282 << 304 << -1 << -1;
+        QTest::newRow("torch_npu db file") << "msprof/msinsight_db_level1_rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_0.db" << "torch_npu-db" << 552 << 0 << 1 << 1194 << 710 << 1282 << 304 << -1 << -1;
         QTest::newRow("insight msprof db") << "msprof/msinsight_test_full_db_msprof_0.db" << "msprof-db"            << 24  << 0 << 1 << 1   << 4   << 0    << 8   << -1 << -1;
         // clang-format on
     }

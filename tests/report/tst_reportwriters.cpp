@@ -68,7 +68,11 @@ private Q_SLOTS:
         QCOMPARE(steps.size(), std::size_t(2));
         const nlohmann::json step1 = {{"step", 1},          {"synthetic", false},     {"start_ns", 0},
                                       {"duration_ns", 1000}, {"compute_ns", 250},      {"communication_ns", 100},
-                                      {"copy_ns", 100},      {"dataloader_ns", 200},   {"idle_ns", 350}};
+                                      {"copy_ns", 100},      {"dataloader_ns", 200},   {"idle_ns", 350},
+                                      {"communication_wait_ns", 0},
+                                      {"collectives", nlohmann::json::parse(
+                                                          R"([{"op": "allreduce", "start_ns": 650, "end_ns": 750,
+                                                               "exposed": [[650, 750]]}])")}};
         QVERIFY2(steps[0] == step1, steps[0].dump().c_str());
         QVERIFY(j.at("lost_by_kind")[0].at("kind") == "dataloader_starvation");
         QVERIFY(j.at("lost_by_kind")[1].at("lost_ns") == 150);

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: MIT
+#include "jobcommand.h"
+
+#include "clicommon.h"
+#include "reportdestination.h"
+
+#include "app/job/jobrunner.h"
+#include "report/jobreport.h"
+
+#include <cstdlib>
+#include <iostream>
+
+namespace timesink::cli {
+
+namespace {
+
+constexpr const char* kJobUsage = "usage: timesink-cli job PATH... [--format text|json|md|html|csv] [-o FILE] [-j N]\n";
+
+constexpr const char* kJobHelp = R"(Analyses every rank of a distributed job and aligns them step by step: which rank the others wait
+for (straggler), how much communication is exposed and how much of it is waiting, and each rank's findings.
+
+PATH is a folder holding a job (Kineto rank-N files or files with distributedInfo, several *_ascend_pt/
+runs, several PROF_* runs), several trace paths, or the timesink.report/1 files that
+`analyze --format json` wrote for each rank (each node analyses its own ranks; job merges the reports).
+
+Options:
+  --format text|json|md|html|csv   text (default), the timesink.job/1 object, Markdown, HTML with heat maps,
+                                   CSV of the job findings (format from -o's extension unless given)
+  -o FILE                          write to FILE atomically, never over an input
+  -j N                             ranks analysed at once (default: the number of cores)
+  --min-lost-ms X                  drop findings that lose less than X ms of rank-time
+)";
+
+} // namespace
+
+int runJob(int argc, char** argv)
+{
+    Arguments args;
+    std::string error;
+    if (!parseArguments(argc, argv, 2, {"--format", "-o", "-j", "--min-lost-ms"}, {"--help", "-h"}, args, error)) {
+        std::cerr << "timesink-cli job: " << error << '\n' << kJobUsage;
+        return kExitUsage;
+    }
+    if (args.has("--help") || args.has("-h")) {
+        std::cout << kJobUsage << '\n' << kJobHelp;
+        return kExitOk;
+    }
+    if (args.positional.empty()) {
+        std::cerr << kJobUsage;
+        return kExitUsage;
+    }
+    std::optional<report::JobFormat> format = report::JobFormat::Text;
+    ReportDestination destination;
+    if (args.has("-o"))
+        destination.file = std::filesystem::path(args.value("-o"));
+    if (args.has("--format"))
+        format = report::jobFormatFromName(args.value("--format"));
+    else if (destination.file)
+        format = report::jobFormatFromPath(*destination.file);
+    if (!format) {
+        std::cerr << "timesink-cli job: unknown format (text, json, md, html, csv)\n" << kJobUsage;
+        return kExitUsage;
+    }
+    app::JobRunOptions options;
+    options.generator = "timesink-cli " TIMESINK_VERSION;
+    if (args.has("-j")) {
+        char* end = nullptr;
+        const std::string v = args.value("-j");
+        const long n = std::strtol(v.c_str(), &end, 10);
+        if (v.empty() || *end != '\0' || n < 1 || n > 1024) {
+            std::cerr << "timesink-cli job: -j needs a number from 1 to 1024, got '" << v << "'\n";
+            return kExitUsage;
+        }
+        options.threads = static_cast<unsigned>(n);
+    }
+    if (args.has("--min-lost-ms")) {
+        char* end = nullptr;
+        const std::string v = args.value("--min-lost-ms");
+        const double ms = std::strtod(v.c_str(), &end);
+        if (v.empty() || *end != '\0' || !(ms >= 0) || ms > 1e9) {
+            std::cerr << "timesink-cli job: --min-lost-ms needs a non-negative number, got '" << v << "'\n";
+            return kExitUsage;
+        }
+        options.analysis.minLostNs = static_cast<model::TimeNs>(ms * 1e6);
+        options.job.minLostNs = options.analysis.minLostNs;
+    }
+    std::vector<std::filesystem::path> paths(args.positional.begin(), args.positional.end());
+    std::vector<app::JobInput> inputs;
+    if (!app::collectJobInputs(paths, inputs, error)) {
+        std::cerr << "timesink-cli job: " << error << '\n';
+        return kExitInput;
+    }
+    std::vector<std::filesystem::path> inputPaths;
+    for (const app::JobInput& in : inputs)
+        inputPaths.push_back(in.path);
+    if (destination.file && !checkReportDestination(destination, inputPaths, error)) {
+        std::cerr << "timesink-cli job: " << error << '\n';
+        return kExitUsage;
+    }
+    const app::JobRun run = app::runJob(inputs, options);
+    if (!run.errors.empty()) {
+        for (const std::string& e : run.errors)
+            std::cerr << "timesink-cli job: " << e << '\n';
+        return kExitInput;
+    }
+    return emitTo(destination, inputPaths, "job", [&](std::ostream& out) {
+        report::writeJobReport(run.result, *format, options.generator, out);
+    });
+}
+
+} // namespace timesink::cli

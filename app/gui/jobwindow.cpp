@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: MIT
+#include "app/gui/jobwindow.h"
+
+#include "app/gui/mainwindow.h"
+#include "app/gui/traceloadjob.h"
+#include "report/jobreport.h"
+#include "widgets/compareview.h"
+#include "widgets/joboverview.h"
+
+#include <QFileInfo>
+#include <QLabel>
+#include <QMessageBox>
+#include <QStatusBar>
+#include <QTimer>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace timesink::gui {
+
+JobWindow::JobWindow(QWidget* parent)
+    : QMainWindow(parent)
+    , m_cancel(std::make_shared<std::atomic<bool>>(false))
+    , m_done(std::make_shared<std::atomic<std::size_t>>(0))
+{
+    setWindowTitle(tr("Job — Timesink"));
+    m_overview = new widgets::JobOverview(this);
+    setCentralWidget(m_overview);
+    m_status = new QLabel(this);
+    statusBar()->addWidget(m_status, 1);
+    m_progressTimer = new QTimer(this);
+    m_progressTimer->setInterval(200);
+    connect(m_progressTimer, &QTimer::timeout, this, [this] {
+        m_status->setText(tr("Analysing ranks: %1 of %2 done…").arg(m_done->load()).arg(m_total));
+    });
+    connect(&m_watcher, &QFutureWatcher<app::JobRun>::finished, this, &JobWindow::onFinished);
+    connect(m_overview, &widgets::JobOverview::rankActivated, this, &JobWindow::openRank);
+    connect(m_overview, &widgets::JobOverview::compareRequested, this, &JobWindow::compareRanks);
+    m_openTimeline = [this](const QString& path) {
+        auto* window = new MainWindow;
+        window->setAttribute(Qt::WA_DeleteOnClose);
+        window->resize(size());
+        window->show();
+        window->openPath(path);
+    };
+    resize(1100, 800);
+}
+
+JobWindow::~JobWindow()
+{
+    m_cancel->store(true);
+    m_watcher.waitForFinished();
+}
+
+bool JobWindow::start(const QStringList& paths, QString& error)
+{
+    std::vector<std::filesystem::path> fsPaths;
+    for (const QString& p : paths)
+        fsPaths.emplace_back(p.toStdString());
+    std::vector<app::JobInput> inputs;
+    std::string message;
+    if (!app::collectJobInputs(fsPaths, inputs, message)) {
+        error = QString::fromStdString(message);
+        return false;
+    }
+    m_total = inputs.size();
+    m_done->store(0);
+    m_cancel->store(false);
+    setWindowTitle(tr("Job %1 — Timesink").arg(QFileInfo(paths.value(0)).fileName()));
+    app::JobRunOptions options;
+    options.generator = "timesink " TIMESINK_VERSION;
+    auto cancel = m_cancel;
+    auto done = m_done;
+    m_watcher.setFuture(QtConcurrent::run([inputs = std::move(inputs), options, cancel, done] {
+        return app::runJob(inputs, options, cancel.get(), [done](std::size_t n, std::size_t) { done->store(n); });
+    }));
+    m_progressTimer->start();
+    m_status->setText(tr("Analysing %1 ranks…").arg(m_total));
+    return true;
+}
+
+void JobWindow::onFinished()
+{
+    m_progressTimer->stop();
+    const app::JobRun run = m_watcher.result();
+    if (run.cancelled)
+        return;
+    QStringList errors;
+    for (const std::string& e : run.errors)
+        errors << QString::fromStdString(e);
+    m_overview->setJob(run.result);
+    m_status->setText(errors.isEmpty() ? tr("%1 ranks analysed").arg(run.result.ranks.size())
+                                       : tr("%1 of the ranks could not be read: %2")
+                                             .arg(errors.size())
+                                             .arg(errors.join(QStringLiteral("; "))));
+    emit jobReady(errors);
+}
+
+void JobWindow::openRank(int rankIndex)
+{
+    const auto& ranks = m_overview->job().ranks;
+    if (rankIndex < 0 || rankIndex >= int(ranks.size()))
+        return;
+    const QString source = QString::fromStdString(ranks[std::size_t(rankIndex)].source);
+    if (report::looksLikeReportJson(source.toStdString())) {
+        // A merged report has no timeline; say so instead of failing to import it as a trace.
+        QMessageBox::information(this, tr("Open rank"),
+                                 tr("Rank %1 came from a report (%2); open its trace to see the timeline.")
+                                     .arg(ranks[std::size_t(rankIndex)].rank)
+                                     .arg(source));
+        return;
+    }
+    m_openTimeline(source);
+}
+
+void JobWindow::compareRanks(int firstRankIndex, int secondRankIndex)
+{
+    const auto& ranks = m_overview->job().ranks;
+    if (firstRankIndex < 0 || secondRankIndex < 0 || firstRankIndex >= int(ranks.size())
+        || secondRankIndex >= int(ranks.size()))
+        return;
+    const QString first = QString::fromStdString(ranks[std::size_t(firstRankIndex)].source);
+    const QString second = QString::fromStdString(ranks[std::size_t(secondRankIndex)].source);
+    delete m_first;
+    delete m_second;
+    m_first = new TraceLoadJob(this);
+    m_second = new TraceLoadJob(this);
+    auto outcomes = std::make_shared<std::pair<std::optional<TraceLoadJob::Outcome>, std::optional<TraceLoadJob::Outcome>>>();
+    auto tryOpen = [this, outcomes] {
+        if (!outcomes->first || !outcomes->second)
+            return;
+        const TraceLoadJob::Outcome& a = *outcomes->first;
+        const TraceLoadJob::Outcome& b = *outcomes->second;
+        if (!a.loaded.trace || !b.loaded.trace) {
+            m_status->setText(tr("Cannot compare: %1").arg(a.loaded.trace ? b.error : a.error));
+            return;
+        }
+        auto* view = new widgets::CompareView;
+        view->setAttribute(Qt::WA_DeleteOnClose);
+        view->setSourcePaths(a.loaded.path, b.loaded.path);
+        QString error;
+        if (!view->setRuns(a.loaded.trace, a.loaded.findings, b.loaded.trace, b.loaded.findings, {}, error)) {
+            delete view;
+            m_status->setText(tr("Cannot compare: %1").arg(error));
+            return;
+        }
+        view->setWindowTitle(tr("Compare %1 ↔ %2 — Timesink")
+                                 .arg(QFileInfo(a.loaded.path).fileName(), QFileInfo(b.loaded.path).fileName()));
+        view->resize(size());
+        view->show();
+        m_lastCompare = view;
+        connect(view, &QObject::destroyed, this, [this, view] {
+            if (m_lastCompare == view)
+                m_lastCompare = nullptr;
+        });
+        m_status->setText(tr("Comparing two ranks"));
+    };
+    connect(m_first, &TraceLoadJob::finished, this, [outcomes, tryOpen](const TraceLoadJob::Outcome& o) {
+        outcomes->first = o;
+        tryOpen();
+    });
+    connect(m_second, &TraceLoadJob::finished, this, [outcomes, tryOpen](const TraceLoadJob::Outcome& o) {
+        outcomes->second = o;
+        tryOpen();
+    });
+    m_status->setText(tr("Loading two ranks to compare…"));
+    m_first->start(first);
+    m_second->start(second);
+}
+
+} // namespace timesink::gui

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "app/job/jobrunner.h"
+
+#include <QFutureWatcher>
+#include <QMainWindow>
+#include <QStringList>
+
+#include <atomic>
+#include <functional>
+#include <memory>
+
+class QLabel;
+
+namespace timesink::widgets {
+class CompareView;
+class JobOverview;
+} // namespace timesink::widgets
+
+namespace timesink::gui {
+
+class TraceLoadJob;
+
+/// File → Open Job…: analyses every rank of a distributed job on worker threads (app::runJob, one trace per
+/// thread at a time) and shows the job overview. Double-clicking a rank opens its timeline in a main window
+/// (with the rank's findings); "Compare Ranks" opens two ranks in a compare window.
+class JobWindow : public QMainWindow
+{
+    Q_OBJECT
+public:
+    /// Opens a rank's trace for the timeline. Default: a new MainWindow showing it.
+    using TimelineOpener = std::function<void(const QString& path)>;
+
+    explicit JobWindow(QWidget* parent = nullptr);
+    ~JobWindow() override;
+
+    /// Collects the ranks under `paths` (app::collectJobInputs) and analyses them in the background.
+    /// False with `error` when no rank could be found (nothing started).
+    bool start(const QStringList& paths, QString& error);
+    [[nodiscard]] bool isRunning() const { return m_watcher.isRunning(); }
+    void waitForFinished() { m_watcher.waitForFinished(); }
+    [[nodiscard]] widgets::JobOverview* overview() const { return m_overview; }
+    /// The status line (progress, then a summary or the ranks that failed).
+    [[nodiscard]] QLabel* statusLabel() const { return m_status; }
+    void setTimelineOpener(TimelineOpener opener) { m_openTimeline = std::move(opener); }
+    /// Loads two ranks' traces and opens them in a compare window (the first as the baseline).
+    void compareRanks(int firstRankIndex, int secondRankIndex);
+    /// The compare window opened last (tests).
+    [[nodiscard]] widgets::CompareView* lastCompareView() const { return m_lastCompare; }
+
+signals:
+    /// The job finished analysing (`errors` lists ranks that could not be read).
+    void jobReady(const QStringList& errors);
+
+private:
+    void onFinished();
+    void openRank(int rankIndex);
+
+    widgets::JobOverview* m_overview = nullptr;
+    QLabel* m_status = nullptr;
+    QFutureWatcher<app::JobRun> m_watcher;
+    std::shared_ptr<std::atomic<bool>> m_cancel;
+    std::shared_ptr<std::atomic<std::size_t>> m_done;
+    std::size_t m_total = 0;
+    QTimer* m_progressTimer = nullptr;
+    TimelineOpener m_openTimeline;
+    TraceLoadJob* m_first = nullptr;
+    TraceLoadJob* m_second = nullptr;
+    widgets::CompareView* m_lastCompare = nullptr;
+};
+
+} // namespace timesink::gui

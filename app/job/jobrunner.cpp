@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: MIT
+#include "app/job/jobrunner.h"
+
+#include "parsers/common/traceloader.h"
+#include "report/jobreport.h"
+#include "report/reportmodel.h"
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <mutex>
+#include <thread>
+
+namespace timesink::app {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool isRunFolderName(const std::string& name)
+{
+    return name.rfind("PROF_", 0) == 0 || (name.size() > 10 && name.compare(name.size() - 10, 10, "_ascend_pt") == 0);
+}
+
+bool isRankFileName(const std::string& name)
+{
+    if (name.empty() || name.front() == '.')
+        return false;
+    for (const char* ext : {".json", ".json.gz", ".json.zst", ".gz", ".zst", ".db"}) {
+        const std::size_t n = std::char_traits<char>::length(ext);
+        if (name.size() > n && name.compare(name.size() - n, n, ext) == 0)
+            return true;
+    }
+    return false;
+}
+
+bool isJobReport(const fs::path& path)
+{
+    if (path.extension() != ".json")
+        return false;
+    std::ifstream in(path, std::ios::binary);
+    std::string head(512, '\0');
+    in.read(head.data(), static_cast<std::streamsize>(head.size()));
+    head.resize(static_cast<std::size_t>(in.gcount()));
+    return head.find(report::kJobSchema) != std::string::npos;
+}
+
+// "rank-2" < "rank-10": runs of digits compare as numbers.
+bool naturalLess(const std::string& a, const std::string& b)
+{
+    std::size_t i = 0;
+    std::size_t j = 0;
+    while (i < a.size() && j < b.size()) {
+        if (std::isdigit(static_cast<unsigned char>(a[i])) && std::isdigit(static_cast<unsigned char>(b[j]))) {
+            std::size_t ie = i;
+            std::size_t je = j;
+            while (ie < a.size() && std::isdigit(static_cast<unsigned char>(a[ie])))
+                ++ie;
+            while (je < b.size() && std::isdigit(static_cast<unsigned char>(b[je])))
+                ++je;
+            const std::string_view da = std::string_view(a).substr(i, ie - i);
+            const std::string_view db = std::string_view(b).substr(j, je - j);
+            const std::size_t za = std::min(da.find_first_not_of('0'), da.size());
+            const std::size_t zb = std::min(db.find_first_not_of('0'), db.size());
+            const std::string_view na = da.substr(za);
+            const std::string_view nb = db.substr(zb);
+            if (na.size() != nb.size())
+                return na.size() < nb.size();
+            if (na != nb)
+                return na < nb;
+            i = ie;
+            j = je;
+            continue;
+        }
+        if (a[i] != b[j])
+            return a[i] < b[j];
+        ++i;
+        ++j;
+    }
+    return a.size() - i < b.size() - j;
+}
+
+std::vector<fs::path> rankEntries(const fs::path& dir)
+{
+    std::vector<fs::path> out;
+    std::error_code ec;
+    for (const fs::directory_entry& e : fs::directory_iterator(dir, ec)) {
+        const std::string name = e.path().filename().string();
+        std::error_code sec;
+        if (e.is_directory(sec) ? isRunFolderName(name) : (e.is_regular_file(sec) && isRankFileName(name)))
+            if (!isJobReport(e.path())) // a job report written next to its ranks is not a rank
+                out.push_back(e.path());
+    }
+    std::sort(out.begin(), out.end(),
+              [](const fs::path& a, const fs::path& b) { return naturalLess(a.filename().string(), b.filename().string()); });
+    return out;
+}
+
+} // namespace
+
+bool isJobFolder(const fs::path& path)
+{
+    std::error_code ec;
+    if (!fs::is_directory(path, ec) || isRunFolderName(path.filename().string()))
+        return false;
+    // Stricter than `job` itself: a folder of one run's several JSON files (msprof timeline/) must still open as
+    // that run. Ranks show as run folders, files named after their rank, or per-rank reports.
+    std::size_t ranks = 0;
+    for (const fs::path& e : rankEntries(path)) {
+        std::string name = e.filename().string();
+        std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+        if (fs::is_directory(e, ec) || name.find("rank") != std::string::npos || report::looksLikeReportJson(e))
+            ++ranks;
+    }
+    return ranks >= 2;
+}
+
+bool collectJobInputs(const std::vector<fs::path>& paths, std::vector<JobInput>& out, std::string& error)
+{
+    out.clear();
+    for (const fs::path& p : paths) {
+        std::error_code ec;
+        if (!fs::exists(p, ec)) {
+            error = p.string() + ": no such file or folder";
+            return false;
+        }
+        if (!fs::is_directory(p, ec) || isRunFolderName(p.filename().string())) {
+            out.push_back({p, !fs::is_directory(p, ec) && report::looksLikeReportJson(p)});
+            continue;
+        }
+        const std::vector<fs::path> entries = rankEntries(p);
+        if (entries.empty()) {
+            error = p.string()
+                + ": no ranks in this folder (expected *_ascend_pt/ or PROF_*/ folders, or trace / report files)";
+            return false;
+        }
+        for (const fs::path& e : entries)
+            out.push_back({e, !fs::is_directory(e, ec) && report::looksLikeReportJson(e)});
+    }
+    if (out.empty()) {
+        error = "no ranks given";
+        return false;
+    }
+    return true;
+}
+
+bool summarizeRank(const JobInput& input, const JobRunOptions& options, analysis::RankSummary& out, std::string& error)
+{
+    if (input.report)
+        return report::readRankReport(input.path, out, error);
+    parsers::ProgressSink quiet;
+    parsers::ImportResult loaded = parsers::loadTrace(input.path, parsers::ImportOptions {}, quiet);
+    if (!loaded.ok()) {
+        error = loaded.error;
+        return false;
+    }
+    analysis::CancelToken cancel;
+    const analysis::AnalysisResult result = analysis::analyze(*loaded.trace, options.analysis, cancel);
+    report::ReportOptions reportOptions;
+    reportOptions.generator = options.generator;
+    reportOptions.analysisOptions = options.analysis;
+    const report::ReportModel model = report::buildReportModel(*loaded.trace, result, reportOptions);
+    loaded.trace.reset(); // only the summary outlives this call
+    out = report::rankSummaryFromModel(model);
+    out.source = input.path.string();
+    return true;
+}
+
+JobRun runJob(const std::vector<JobInput>& inputs, const JobRunOptions& options, const std::atomic<bool>* cancel,
+              const std::function<void(std::size_t, std::size_t)>& progress)
+{
+    JobRun run;
+    std::vector<analysis::RankSummary> summaries(inputs.size());
+    std::vector<std::string> errors(inputs.size());
+    std::vector<char> ok(inputs.size(), 0);
+    std::atomic<std::size_t> next {0};
+    std::atomic<std::size_t> done {0};
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    const unsigned threads
+        = static_cast<unsigned>(std::min<std::size_t>(options.threads > 0 ? options.threads : cores, inputs.size()));
+    auto worker = [&] {
+        for (;;) {
+            if (cancel && cancel->load())
+                return;
+            const std::size_t i = next.fetch_add(1);
+            if (i >= inputs.size())
+                return;
+            ok[i] = summarizeRank(inputs[i], options, summaries[i], errors[i]) ? 1 : 0;
+            const std::size_t n = done.fetch_add(1) + 1;
+            if (progress)
+                progress(n, inputs.size());
+        }
+    };
+    if (threads <= 1) {
+        worker();
+    } else {
+        std::vector<std::thread> pool;
+        pool.reserve(threads);
+        for (unsigned t = 0; t < threads; ++t)
+            pool.emplace_back(worker);
+        for (std::thread& t : pool)
+            t.join();
+    }
+    if (cancel && cancel->load()) {
+        run.cancelled = true;
+        return run;
+    }
+    std::vector<analysis::RankSummary> good;
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+        if (ok[i])
+            good.push_back(std::move(summaries[i]));
+        else
+            run.errors.push_back(errors[i].empty() ? inputs[i].path.string() + ": could not be read" : errors[i]);
+    }
+    run.result = analysis::analyzeJob(std::move(good), options.job);
+    return run;
+}
+
+} // namespace timesink::app

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "analysis/job.h"
+#include "analysis/pass.h"
+
+#include <atomic>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace timesink::app {
+
+/// One rank of a job: a trace (file or profiler folder) to analyse, or a timesink.report/1 file to read.
+struct JobInput
+{
+    std::filesystem::path path;
+    bool report = false;
+};
+
+/// Expands the paths given to `job` into rank inputs, in a stable order:
+/// * a `timesink.report/1` JSON file → a report input; any other file → a trace;
+/// * a `*_ascend_pt` or `PROF_*` folder → one trace (one rank);
+/// * any other folder → its `*_ascend_pt`/`PROF_*` subfolders and its trace/report files (`.json`, `.json.gz`,
+///   `.json.zst`, `.gz`, `.zst`, `.db`), one rank each, sorted by name with numbers compared as numbers
+///   (rank-2 before rank-10).
+/// False with `error` naming the path when a path does not exist or a folder holds no rank.
+bool collectJobInputs(const std::vector<std::filesystem::path>& paths, std::vector<JobInput>& out, std::string& error);
+
+/// True when `path` is a folder that holds several ranks: two or more `*_ascend_pt`/`PROF_*` folders, trace files
+/// whose name says "rank", or rank reports (opening such a folder in the viewer shows the job overview).
+bool isJobFolder(const std::filesystem::path& path);
+
+struct JobRunOptions
+{
+    unsigned threads = 0; // 0: the number of cores
+    analysis::AnalysisOptions analysis;
+    analysis::JobOptions job;
+    std::string generator = "timesink";
+};
+
+struct JobRun
+{
+    analysis::JobResult result;
+    std::vector<std::string> errors; // one per input that could not be read, naming it
+    bool cancelled = false;
+};
+
+/// Analyses the ranks on up to `threads` threads, each loading one rank at a time, keeping only its summary
+/// (the trace is dropped before the thread takes the next rank), then aligns the ranks (analysis::analyzeJob).
+/// `progress(done, total)` is called from worker threads after each rank.
+JobRun runJob(const std::vector<JobInput>& inputs, const JobRunOptions& options, const std::atomic<bool>* cancel = nullptr,
+              const std::function<void(std::size_t, std::size_t)>& progress = {});
+
+/// The summary of one rank (a worker's task; exposed for tests and the GUI).
+bool summarizeRank(const JobInput& input, const JobRunOptions& options, analysis::RankSummary& out, std::string& error);
+
+} // namespace timesink::app

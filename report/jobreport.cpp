@@ -1,0 +1,618 @@
+// SPDX-License-Identifier: MIT
+#include "report/jobreport.h"
+
+#include "report/csvwriter.h"
+#include "report/htmlwriter.h"
+#include "report/jsonreportwriter.h"
+#include "report/reportjson.h"
+#include "report/textformat.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+namespace timesink::report {
+
+using analysis::JobResult;
+using model::TimeNs;
+
+namespace {
+
+// Typed reads that fail with a message naming the field instead of throwing deep inside a merge.
+struct Reader
+{
+    const std::string& source;
+    std::string& error;
+
+    bool fail(const std::string& what)
+    {
+        if (error.empty())
+            error = source + ": not a timesink.report/1 object (" + what + ")";
+        return false;
+    }
+    bool integer(const nlohmann::json& j, const char* key, std::int64_t& out, bool required = true)
+    {
+        const auto it = j.find(key);
+        if (it == j.end() || it->is_null())
+            return required ? fail(std::string("missing \"") + key + "\"") : true;
+        if (!it->is_number_integer())
+            return fail(std::string("\"") + key + "\" is not an integer");
+        out = it->get<std::int64_t>();
+        return true;
+    }
+    bool text(const nlohmann::json& j, const char* key, std::string& out)
+    {
+        const auto it = j.find(key);
+        if (it == j.end() || it->is_null())
+            return true;
+        if (!it->is_string())
+            return fail(std::string("\"") + key + "\" is not a string");
+        out = it->get<std::string>();
+        return true;
+    }
+};
+
+} // namespace
+
+bool rankSummaryFromReportJson(const nlohmann::json& j, const std::string& source, analysis::RankSummary& out,
+                               std::string& error)
+{
+    error.clear();
+    Reader r {source, error};
+    if (!j.is_object())
+        return r.fail("not a JSON object");
+    const auto schema = j.find("schema");
+    if (schema == j.end() || !schema->is_string() || *schema != kReportSchema)
+        return r.fail("no \"schema\": \"timesink.report/1\"");
+    out = {};
+    out.source = source;
+    const auto trace = j.find("trace");
+    if (trace == j.end() || !trace->is_object())
+        return r.fail("missing \"trace\"");
+    std::int64_t rank = -1;
+    std::int64_t world = -1;
+    if (!r.integer(*trace, "rank", rank, false) || !r.integer(*trace, "world_size", world, false)
+        || !r.text(*trace, "format", out.format) || !r.text(j, "platform", out.platform))
+        return false;
+    out.rank = static_cast<std::int32_t>(std::clamp<std::int64_t>(rank, -1, 1 << 30));
+    out.worldSize = static_cast<std::int32_t>(std::clamp<std::int64_t>(world, -1, 1 << 30));
+    if (const auto comm = j.find("communication"); comm != j.end() && comm->is_object()) {
+        std::string waitSource;
+        if (!r.text(*comm, "backend", out.backend) || !r.text(*comm, "wait_source", waitSource))
+            return false;
+        out.waitFromTasks = waitSource == "wait_tasks";
+    }
+    if (out.backend.empty())
+        out.backend = "unknown";
+    if (!r.integer(j, "analysed_ns", out.analysedNs))
+        return false;
+    const auto steps = j.find("steps");
+    if (steps == j.end() || !steps->is_array())
+        return r.fail("missing \"steps\" (write it with analyze --format json)");
+    out.steps.reserve(steps->size());
+    for (const nlohmann::json& s : *steps) {
+        if (!s.is_object())
+            return r.fail("a step is not an object");
+        analysis::RankStep step;
+        if (!r.integer(s, "step", step.number) || !r.integer(s, "start_ns", step.startNs)
+            || !r.integer(s, "duration_ns", step.durationNs) || !r.integer(s, "compute_ns", step.computeNs)
+            || !r.integer(s, "communication_ns", step.communicationNs) || !r.integer(s, "idle_ns", step.idleNs)
+            || !r.integer(s, "communication_wait_ns", step.communicationWaitNs, false))
+            return false;
+        if (const auto cs = s.find("collectives"); cs != s.end() && cs->is_array()) {
+            step.collectives.reserve(cs->size());
+            for (const nlohmann::json& c : *cs) {
+                analysis::RankCollective rc;
+                if (!c.is_object() || !r.text(c, "op", rc.opKind) || !r.integer(c, "start_ns", rc.start)
+                    || !r.integer(c, "end_ns", rc.end))
+                    return r.fail("a collective is not {op, start_ns, end_ns, exposed}");
+                if (const auto ex = c.find("exposed"); ex != c.end() && ex->is_array()) {
+                    for (const nlohmann::json& e : *ex) {
+                        if (!e.is_array() || e.size() != 2 || !e[0].is_number_integer() || !e[1].is_number_integer())
+                            return r.fail("an exposed range is not [start, end]");
+                        rc.exposed.push_back({e[0].get<TimeNs>(), e[1].get<TimeNs>()});
+                    }
+                }
+                // Re-canonicalise: a hand-edited or foreign file must not break the interval arithmetic.
+                rc.exposed = analysis::unite(std::move(rc.exposed));
+                step.collectives.push_back(std::move(rc));
+            }
+        }
+        out.steps.push_back(std::move(step));
+    }
+    if (const auto fs = j.find("findings"); fs != j.end() && fs->is_array()) {
+        for (const nlohmann::json& f : *fs) {
+            if (!f.is_object())
+                return r.fail("a finding is not an object");
+            analysis::RankFinding rf;
+            std::int64_t occurrences = 0;
+            if (!r.text(f, "kind", rf.kind) || !r.text(f, "title", rf.title) || !r.integer(f, "lost_ns", rf.lostNs)
+                || !r.integer(f, "occurrences", occurrences, false))
+                return false;
+            rf.occurrences = static_cast<std::uint64_t>(std::max<std::int64_t>(0, occurrences));
+            if (const auto lf = f.find("lost_fraction"); lf != f.end() && lf->is_number())
+                rf.lostFraction = lf->get<double>();
+            out.findings.push_back(std::move(rf));
+        }
+    }
+    return true;
+}
+
+analysis::RankSummary rankSummaryFromModel(const ReportModel& model)
+{
+    analysis::RankSummary out;
+    std::string error;
+    // The JSON object the analyze command writes, read back through the same reader as a report file.
+    const nlohmann::json j = nlohmann::json::parse(
+        reportJson(model).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
+    rankSummaryFromReportJson(j, model.summary.sourcePath, out, error);
+    return out;
+}
+
+bool looksLikeReportJson(const std::filesystem::path& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        return false;
+    std::string head(4096, '\0');
+    in.read(head.data(), static_cast<std::streamsize>(head.size()));
+    head.resize(static_cast<std::size_t>(in.gcount()));
+    const std::size_t first = head.find_first_not_of(" \t\r\n");
+    if (first == std::string::npos || head[first] != '{')
+        return false;
+    const std::size_t key = head.find("\"schema\"");
+    return key != std::string::npos && head.find(kReportSchema, key) != std::string::npos;
+}
+
+bool readRankReport(const std::filesystem::path& path, analysis::RankSummary& out, std::string& error)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        error = path.string() + ": cannot be read";
+        return false;
+    }
+    nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+    if (j.is_discarded()) {
+        error = path.string() + ": not valid JSON";
+        return false;
+    }
+    return rankSummaryFromReportJson(j, path.string(), out, error);
+}
+
+nlohmann::ordered_json jobJson(const JobResult& job, const std::string& generator)
+{
+    using nlohmann::ordered_json;
+    ordered_json j;
+    j["schema"] = kJobSchema;
+    j["generator"] = generator;
+    j["world_size"] = job.worldSize;
+    j["rank_count"] = job.ranks.size();
+    j["rank_time_ns"] = job.rankTimeNs;
+    j["total_lost_ns"] = job.lostNs;
+    j["total_lost_fraction"] = job.rankTimeNs > 0 ? double(job.lostNs) / double(job.rankTimeNs) : 0.0;
+    j["warnings"] = job.warnings;
+    ordered_json ranks = ordered_json::array();
+    for (const analysis::JobRank& r : job.ranks) {
+        ordered_json steps = ordered_json::array();
+        for (const analysis::JobRankStep& s : r.steps) {
+            steps.push_back({{"step", s.number},
+                             {"duration_ns", s.durationNs},
+                             {"compute_ns", s.computeNs},
+                             {"communication_ns", s.communicationNs},
+                             {"communication_wait_ns", s.communicationWaitNs},
+                             {"idle_ns", s.idleNs},
+                             {"clock_offset_ns", s.offsetNs},
+                             {"caused_wait_ns", s.causedWaitNs},
+                             {"last_arrivals", s.lastArrivals}});
+        }
+        ordered_json findings = ordered_json::array();
+        for (std::size_t i = 0; i < r.findings.size(); ++i) {
+            const analysis::RankFinding& f = r.findings[i];
+            findings.push_back({{"rank", i + 1},
+                                {"kind", f.kind},
+                                {"title", f.title},
+                                {"lost_ns", f.lostNs},
+                                {"lost_fraction", f.lostFraction},
+                                {"occurrences", f.occurrences}});
+        }
+        ranks.push_back({{"rank", r.rank},
+                         {"source", r.source},
+                         {"format", r.format},
+                         {"backend", r.backend},
+                         {"wait_source", r.waitFromTasks ? "wait_tasks" : "cross_rank_alignment"},
+                         {"analysed_ns", r.analysedNs},
+                         {"steps", std::move(steps)},
+                         {"findings", std::move(findings)}});
+    }
+    j["ranks"] = std::move(ranks);
+    ordered_json steps = ordered_json::array();
+    for (const analysis::JobStep& s : job.steps) {
+        steps.push_back({{"step", s.number},
+                         {"ranks", s.ranks},
+                         {"slowest_rank", s.slowestRank},
+                         {"slowest_ns", s.slowestNs},
+                         {"fastest_rank", s.fastestRank},
+                         {"fastest_ns", s.fastestNs},
+                         {"spread_ns", s.spreadNs},
+                         {"mean_ns", s.meanNs},
+                         {"communication_wait_ns", s.communicationWaitNs},
+                         {"aligned_collectives", s.alignedCollectives}});
+    }
+    j["steps"] = std::move(steps);
+    ordered_json findings = ordered_json::array();
+    for (std::size_t i = 0; i < job.findings.size(); ++i) {
+        const analysis::Finding& f = job.findings[i];
+        ordered_json perStep = ordered_json::array();
+        for (const analysis::StepLoss& s : f.perStep)
+            perStep.push_back({{"step", s.stepNumber}, {"lost_ns", s.lostNs}, {"step_ns", s.stepNs}});
+        ordered_json details = ordered_json::object();
+        for (const analysis::Detail& d : f.details)
+            std::visit([&](const auto& v) { details[d.key] = v; }, d.value);
+        findings.push_back({{"rank", i + 1},
+                            {"kind", f.kind},
+                            {"title", f.title},
+                            {"lost_ns", f.lostNs},
+                            {"lost_fraction", f.lostFraction},
+                            {"occurrences", f.occurrences},
+                            {"platform", analysis::platformKey(f.platform)},
+                            {"per_step", std::move(perStep)},
+                            {"details", std::move(details)},
+                            {"explanation", f.explanation},
+                            {"recommendation", f.recommendation}});
+    }
+    j["findings"] = std::move(findings);
+    ordered_json kinds = ordered_json::array();
+    for (const analysis::JobKindLoss& k : job.lostByKind)
+        kinds.push_back({{"kind", k.kind}, {"lost_ns", k.lostNs}, {"lost_fraction", k.fraction}, {"findings", k.findings}});
+    j["lost_by_kind"] = std::move(kinds);
+    return j;
+}
+
+std::optional<JobFormat> jobFormatFromName(std::string_view name)
+{
+    if (name == "text" || name == "txt")
+        return JobFormat::Text;
+    if (name == "json")
+        return JobFormat::Json;
+    if (name == "md" || name == "markdown")
+        return JobFormat::Markdown;
+    if (name == "html" || name == "htm")
+        return JobFormat::Html;
+    if (name == "csv")
+        return JobFormat::Csv;
+    return std::nullopt;
+}
+
+std::optional<JobFormat> jobFormatFromPath(const std::filesystem::path& path)
+{
+    std::string ext = path.extension().string();
+    if (ext.empty())
+        return std::nullopt;
+    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    return jobFormatFromName(std::string_view(ext).substr(1));
+}
+
+namespace {
+
+// The step numbers of the table's columns and each rank's steps by number.
+struct Grid
+{
+    std::vector<std::int64_t> steps;
+    std::vector<std::map<std::int64_t, const analysis::JobRankStep*>> cells; // per rank
+};
+
+Grid gridOf(const JobResult& job)
+{
+    Grid g;
+    for (const analysis::JobStep& s : job.steps)
+        g.steps.push_back(s.number);
+    g.cells.resize(job.ranks.size());
+    for (std::size_t r = 0; r < job.ranks.size(); ++r) {
+        for (const analysis::JobRankStep& s : job.ranks[r].steps)
+            g.cells[r][s.number] = &s;
+    }
+    return g;
+}
+
+std::string ms(TimeNs ns)
+{
+    return formatFixed(double(ns) / 1e6, 3);
+}
+
+void writeText(const JobResult& job, std::ostream& out)
+{
+    std::string backend = "unknown";
+    for (const analysis::JobRank& r : job.ranks) {
+        if (r.backend != "unknown") {
+            backend = r.backend;
+            break;
+        }
+    }
+    out << "Job: " << job.ranks.size() << (job.ranks.size() == 1 ? " rank" : " ranks");
+    if (job.worldSize > 0)
+        out << " (world size " << job.worldSize << ")";
+    out << ", " << job.steps.size() << (job.steps.size() == 1 ? " step" : " steps") << ", collectives: " << backend
+        << "\n";
+    out << "Rank-time analysed " << formatDuration(job.rankTimeNs) << ", lost " << formatDuration(job.lostNs) << " ("
+        << formatPercent(job.rankTimeNs > 0 ? double(job.lostNs) / double(job.rankTimeNs) : 0.0) << ")\n";
+    for (const std::string& w : job.warnings)
+        out << "warning: " << w << "\n";
+    const Grid g = gridOf(job);
+    const std::size_t shownSteps = std::min<std::size_t>(g.steps.size(), 12);
+    out << "\nStep time in ms (communication wait in brackets), rank × step:\n";
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "%-6s", "rank");
+    out << buf;
+    for (std::size_t i = 0; i < shownSteps; ++i) {
+        std::snprintf(buf, sizeof buf, " %22s", ("step " + std::to_string(g.steps[i])).c_str());
+        out << buf;
+    }
+    if (shownSteps < g.steps.size())
+        out << "  … " << g.steps.size() - shownSteps << " more";
+    out << "\n";
+    for (std::size_t r = 0; r < job.ranks.size(); ++r) {
+        std::snprintf(buf, sizeof buf, "%-6d", job.ranks[r].rank);
+        out << buf;
+        for (std::size_t i = 0; i < shownSteps; ++i) {
+            const auto it = g.cells[r].find(g.steps[i]);
+            std::string cell = "-";
+            if (it != g.cells[r].end())
+                cell = ms(it->second->durationNs) + " [" + ms(it->second->communicationWaitNs) + "]";
+            std::snprintf(buf, sizeof buf, " %22s", cell.c_str());
+            out << buf;
+        }
+        out << "\n";
+    }
+    std::snprintf(buf, sizeof buf, "%-6s", "spread");
+    out << buf;
+    for (std::size_t i = 0; i < shownSteps; ++i) {
+        const analysis::JobStep& s = job.steps[i];
+        std::snprintf(buf, sizeof buf, " %22s",
+                      (ms(s.spreadNs) + " r" + std::to_string(s.slowestRank) + ">r" + std::to_string(s.fastestRank))
+                          .c_str());
+        out << buf;
+    }
+    out << "\n";
+    if (job.findings.empty()) {
+        out << "\nNo findings.\n";
+        return;
+    }
+    out << "\n";
+    std::snprintf(buf, sizeof buf, "%4s  %-22s %12s %8s  ", "rank", "kind", "lost ms", "% time");
+    out << buf << "title\n";
+    for (std::size_t i = 0; i < job.findings.size(); ++i) {
+        const analysis::Finding& f = job.findings[i];
+        std::snprintf(buf, sizeof buf, "%4zu  %-22s %12s %8s  ", i + 1, f.kind.c_str(), ms(f.lostNs).c_str(),
+                      formatPercent(f.lostFraction).c_str());
+        out << buf << cleanText(f.title) << "\n";
+    }
+    for (std::size_t i = 0; i < job.findings.size(); ++i) {
+        const analysis::Finding& f = job.findings[i];
+        out << "\n" << i + 1 << ". " << cleanText(f.title) << "\n";
+        std::string line;
+        for (const analysis::Detail& d : f.details)
+            line += (line.empty() ? "" : ", ") + d.key + "=" + cleanText(detailValueText(d));
+        if (!line.empty())
+            out << "   numbers: " << line << "\n";
+        out << "   why: " << cleanText(f.explanation) << "\n";
+        out << "   do:  " << cleanText(f.recommendation) << "\n";
+    }
+}
+
+std::string mdCell(std::string_view text)
+{
+    std::string out;
+    for (const char c : cleanText(text)) {
+        if (c == '|' || c == '\\' || c == '`' || c == '*' || c == '_' || c == '<' || c == '>' || c == '[' || c == ']')
+            out.push_back('\\');
+        out.push_back(c);
+    }
+    return out;
+}
+
+void writeMarkdown(const JobResult& job, const std::string& generator, std::ostream& out)
+{
+    out << "# Timesink job report\n\n";
+    out << "- Ranks: " << job.ranks.size();
+    if (job.worldSize > 0)
+        out << " (world size " << job.worldSize << ")";
+    out << "\n- Steps: " << job.steps.size() << "\n- Rank-time analysed: " << formatDuration(job.rankTimeNs)
+        << "\n- Lost: **" << formatDuration(job.lostNs) << "** ("
+        << formatPercent(job.rankTimeNs > 0 ? double(job.lostNs) / double(job.rankTimeNs) : 0.0) << ")\n";
+    for (const std::string& w : job.warnings)
+        out << "- Warning: " << mdCell(w) << "\n";
+    out << "\n## Findings\n\n| # | kind | finding | lost | % |\n|---:|---|---|---:|---:|\n";
+    for (std::size_t i = 0; i < job.findings.size(); ++i) {
+        const analysis::Finding& f = job.findings[i];
+        out << "| " << i + 1 << " | `" << f.kind << "` | " << mdCell(f.title) << " | " << formatDuration(f.lostNs)
+            << " | " << formatPercent(f.lostFraction) << " |\n";
+    }
+    out << "\n## Step time by rank (ms; communication wait in brackets)\n\n| rank |";
+    const Grid g = gridOf(job);
+    for (const std::int64_t s : g.steps)
+        out << " step " << s << " |";
+    out << "\n|---:|";
+    for (std::size_t i = 0; i < g.steps.size(); ++i)
+        out << "---:|";
+    out << "\n";
+    for (std::size_t r = 0; r < job.ranks.size(); ++r) {
+        out << "| " << job.ranks[r].rank << " |";
+        for (const std::int64_t s : g.steps) {
+            const auto it = g.cells[r].find(s);
+            out << " "
+                << (it == g.cells[r].end()
+                        ? std::string("–")
+                        : ms(it->second->durationNs) + " [" + ms(it->second->communicationWaitNs) + "]")
+                << " |";
+        }
+        out << "\n";
+    }
+    out << "| spread |";
+    for (const analysis::JobStep& s : job.steps)
+        out << " " << ms(s.spreadNs) << " (rank " << s.slowestRank << " slowest) |";
+    out << "\n";
+    for (std::size_t i = 0; i < job.findings.size(); ++i) {
+        const analysis::Finding& f = job.findings[i];
+        out << "\n### " << i + 1 << ". " << mdCell(f.title) << "\n\n";
+        std::string line;
+        for (const analysis::Detail& d : f.details)
+            line += (line.empty() ? "" : ", ") + d.key + " = " + mdCell(detailValueText(d));
+        if (!line.empty())
+            out << "Numbers: " << line << "\n\n";
+        out << mdCell(f.explanation) << "\n\n**Recommendation:** " << mdCell(f.recommendation) << "\n";
+    }
+    out << "\n## Ranks\n\n| rank | source | analysed | top finding |\n|---:|---|---:|---|\n";
+    for (const analysis::JobRank& r : job.ranks) {
+        out << "| " << r.rank << " | " << mdCell(r.source) << " | " << formatDuration(r.analysedNs) << " | "
+            << (r.findings.empty() ? std::string("–") : mdCell(r.findings.front().title)) << " |\n";
+    }
+    out << "\n_" << mdCell(generator) << "_\n";
+}
+
+// White → orange → red by value / max.
+std::string heatColor(double t)
+{
+    t = std::clamp(t, 0.0, 1.0);
+    const int r = 255;
+    const int gr = static_cast<int>(245 - t * 190);
+    const int b = static_cast<int>(240 - t * 215);
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "#%02x%02x%02x", r, gr, b);
+    return buf;
+}
+
+template <typename Value>
+void heatMap(const JobResult& job, const Grid& g, const std::string& label, Value value, std::ostream& out)
+{
+    TimeNs maxV = 0;
+    for (std::size_t r = 0; r < job.ranks.size(); ++r) {
+        for (const auto& [n, s] : g.cells[r])
+            maxV = std::max(maxV, value(*s));
+    }
+    const int cellW = std::clamp(900 / std::max<int>(1, int(g.steps.size())), 8, 72);
+    const int cellH = job.ranks.size() > 64 ? 6 : 18;
+    const int left = 70;
+    const int top = 20;
+    const int width = left + cellW * int(g.steps.size()) + 10;
+    const int height = top + cellH * int(job.ranks.size()) + 10;
+    out << "<figure><svg role=\"img\" aria-label=\"" << escapeHtml(label) << "\" viewBox=\"0 0 " << width << ' '
+        << height << "\" width=\"" << width << "\" height=\"" << height << "\">\n";
+    for (std::size_t i = 0; i < g.steps.size(); ++i) {
+        if (cellW >= 40 || i % std::max<std::size_t>(1, 40 / cellW) == 0)
+            out << "<text x=\"" << left + cellW * int(i) + 2 << "\" y=\"14\">" << g.steps[i] << "</text>";
+    }
+    for (std::size_t r = 0; r < job.ranks.size(); ++r) {
+        const int y = top + cellH * int(r);
+        if (cellH >= 12)
+            out << "<text x=\"2\" y=\"" << y + cellH - 5 << "\">rank " << job.ranks[r].rank << "</text>";
+        for (std::size_t i = 0; i < g.steps.size(); ++i) {
+            const auto it = g.cells[r].find(g.steps[i]);
+            if (it == g.cells[r].end())
+                continue;
+            const TimeNs v = value(*it->second);
+            out << "<rect x=\"" << left + cellW * int(i) << "\" y=\"" << y << "\" width=\"" << cellW - 1
+                << "\" height=\"" << cellH - 1 << "\" fill=\"" << heatColor(maxV > 0 ? double(v) / double(maxV) : 0)
+                << "\"><title>rank " << job.ranks[r].rank << ", step " << g.steps[i] << ": "
+                << escapeHtml(formatDuration(v)) << "</title></rect>";
+        }
+        out << "\n";
+    }
+    out << "</svg><figcaption>" << escapeHtml(label) << " (white 0 → red " << escapeHtml(formatDuration(maxV))
+        << ")</figcaption></figure>\n";
+}
+
+void writeHtml(const JobResult& job, const std::string& generator, std::ostream& out)
+{
+    out << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Timesink job report</title>\n"
+           "<style>body{font:14px/1.5 -apple-system,\"Segoe UI\",Helvetica,Arial,sans-serif;max-width:1100px;"
+           "margin:0 auto;padding:24px;color:#1f2328}table{border-collapse:collapse;width:100%;font-size:13px}"
+           "th,td{border:1px solid #d1d9e0;padding:4px 8px;text-align:left;vertical-align:top}"
+           "td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}"
+           "svg{max-width:100%;height:auto;font:11px sans-serif}figcaption{color:#59636e;font-size:12px}"
+           ".recommendation{background:#ddf4ff;border-left:4px solid #0969da;padding:8px 12px}</style>"
+           "</head><body>\n<h1>Timesink job report</h1>\n";
+    out << "<p>" << job.ranks.size() << " ranks";
+    if (job.worldSize > 0)
+        out << " (world size " << job.worldSize << ")";
+    out << ", " << job.steps.size() << " steps. Rank-time analysed " << escapeHtml(formatDuration(job.rankTimeNs))
+        << ", lost <strong>" << escapeHtml(formatDuration(job.lostNs)) << "</strong> ("
+        << formatPercent(job.rankTimeNs > 0 ? double(job.lostNs) / double(job.rankTimeNs) : 0.0) << ").</p>\n";
+    for (const std::string& w : job.warnings)
+        out << "<p>Warning: " << escapeHtml(w) << "</p>\n";
+    out << "<h2>Findings</h2>\n<table><tr><th>#</th><th>kind</th><th>finding</th><th>lost</th><th>%</th></tr>\n";
+    for (std::size_t i = 0; i < job.findings.size(); ++i) {
+        const analysis::Finding& f = job.findings[i];
+        out << "<tr><td class=\"num\">" << i + 1 << "</td><td><code>" << escapeHtml(f.kind) << "</code></td><td>"
+            << escapeHtml(f.title) << "</td><td class=\"num\">" << escapeHtml(formatDuration(f.lostNs))
+            << "</td><td class=\"num\">" << formatPercent(f.lostFraction) << "</td></tr>\n";
+    }
+    out << "</table>\n<h2>Rank × step</h2>\n";
+    const Grid g = gridOf(job);
+    heatMap(job, g, "Step time by rank and step", [](const analysis::JobRankStep& s) { return s.durationNs; }, out);
+    heatMap(job, g, "Communication wait by rank and step",
+            [](const analysis::JobRankStep& s) { return s.communicationWaitNs; }, out);
+    out << "<table><tr><th>step</th><th>slowest rank</th><th>fastest rank</th><th>spread</th><th>mean</th>"
+           "<th>communication wait (all ranks)</th></tr>\n";
+    for (const analysis::JobStep& s : job.steps) {
+        out << "<tr><td class=\"num\">" << s.number << "</td><td>" << s.slowestRank << " ("
+            << escapeHtml(formatDuration(s.slowestNs)) << ")</td><td>" << s.fastestRank << " ("
+            << escapeHtml(formatDuration(s.fastestNs)) << ")</td><td class=\"num\">"
+            << escapeHtml(formatDuration(s.spreadNs)) << "</td><td class=\"num\">" << escapeHtml(formatDuration(s.meanNs))
+            << "</td><td class=\"num\">" << escapeHtml(formatDuration(s.communicationWaitNs)) << "</td></tr>\n";
+    }
+    out << "</table>\n<h2>Details</h2>\n";
+    for (std::size_t i = 0; i < job.findings.size(); ++i) {
+        const analysis::Finding& f = job.findings[i];
+        out << "<h3>" << i + 1 << ". " << escapeHtml(f.title) << "</h3>\n<p>";
+        for (const analysis::Detail& d : f.details)
+            out << "<code>" << escapeHtml(d.key) << "</code> " << escapeHtml(detailValueText(d)) << " · ";
+        out << "</p>\n<p>" << escapeHtml(f.explanation) << "</p>\n<p class=\"recommendation\">"
+            << escapeHtml(f.recommendation) << "</p>\n";
+    }
+    out << "<h2>Ranks</h2>\n<table><tr><th>rank</th><th>source</th><th>analysed</th><th>top finding</th></tr>\n";
+    for (const analysis::JobRank& r : job.ranks) {
+        out << "<tr><td class=\"num\">" << r.rank << "</td><td>" << escapeHtml(r.source) << "</td><td class=\"num\">"
+            << escapeHtml(formatDuration(r.analysedNs)) << "</td><td>"
+            << (r.findings.empty() ? std::string("–") : escapeHtml(r.findings.front().title)) << "</td></tr>\n";
+    }
+    out << "</table>\n<footer>" << escapeHtml(generator) << "</footer>\n</body></html>\n";
+}
+
+void writeCsv(const JobResult& job, std::ostream& out)
+{
+    out << "rank,kind,title,lost_ns,lost_ms,lost_percent,occurrences,explanation,recommendation\r\n";
+    for (std::size_t i = 0; i < job.findings.size(); ++i) {
+        const analysis::Finding& f = job.findings[i];
+        out << i + 1 << ',' << csvText(f.kind) << ',' << csvText(f.title) << ',' << f.lostNs << ',' << ms(f.lostNs)
+            << ',' << formatFixed(f.lostFraction * 100.0, 1) << ',' << f.occurrences << ',' << csvText(f.explanation)
+            << ',' << csvText(f.recommendation) << "\r\n";
+    }
+}
+
+} // namespace
+
+void writeJobReport(const JobResult& job, JobFormat format, const std::string& generator, std::ostream& out)
+{
+    switch (format) {
+    case JobFormat::Text:
+        writeText(job, out);
+        return;
+    case JobFormat::Json:
+        out << jobJson(job, generator).dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << '\n';
+        return;
+    case JobFormat::Markdown:
+        writeMarkdown(job, generator, out);
+        return;
+    case JobFormat::Html:
+        writeHtml(job, generator, out);
+        return;
+    case JobFormat::Csv:
+        writeCsv(job, out);
+        return;
+    }
+}
+
+} // namespace timesink::report

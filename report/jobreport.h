@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "analysis/job.h"
+#include "report/reportmodel.h"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <optional>
+#include <ostream>
+#include <string>
+
+namespace timesink::report {
+
+/// Schema tag of the job report object (`timesink-cli job --format json`).
+inline constexpr const char* kJobSchema = "timesink.job/1";
+
+/// A rank's summary read back from its `timesink.report/1` object (what `analyze --format json` writes): rank,
+/// world size, platform, communication backend, steps with their breakdown, communication wait and collectives,
+/// and the ranked findings. False with a message naming `source` when the object is not such a report.
+bool rankSummaryFromReportJson(const nlohmann::json& report, const std::string& source, analysis::RankSummary& out,
+                               std::string& error);
+
+/// The summary of an analysed trace: the report model goes through the very JSON that `analyze --format json`
+/// writes, so a job built from traces equals a job built from their reports.
+analysis::RankSummary rankSummaryFromModel(const ReportModel& model);
+
+/// True when `path` is a JSON file whose top-level object says "schema": "timesink.report/1" near its start
+/// (only the first bytes are read).
+bool looksLikeReportJson(const std::filesystem::path& path);
+
+/// Reads a `timesink.report/1` file. False with a message naming the file when it cannot be read or is not one.
+bool readRankReport(const std::filesystem::path& path, analysis::RankSummary& out, std::string& error);
+
+/// The `timesink.job/1` object (docs/report-schema.md).
+nlohmann::ordered_json jobJson(const analysis::JobResult& job, const std::string& generator);
+
+enum class JobFormat : std::uint8_t { Text, Json, Markdown, Html, Csv };
+/// "text", "json", "md"/"markdown", "html"/"htm", "csv".
+std::optional<JobFormat> jobFormatFromName(std::string_view name);
+/// By extension of an output file (.txt, .json, .md, .html, .csv).
+std::optional<JobFormat> jobFormatFromPath(const std::filesystem::path& path);
+
+/// Writes the job report in `format`: text and Markdown with a rank × step table of step times, HTML with a
+/// heat map (inline SVG) of step time and of communication wait, CSV of the job findings.
+void writeJobReport(const analysis::JobResult& job, JobFormat format, const std::string& generator, std::ostream& out);
+
+} // namespace timesink::report

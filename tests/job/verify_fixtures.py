@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+# Independent check of the numbers tst_job pins on the real jobs: exposed communication, HCCL wait (Notify_Wait
+# minus plane transfer), the cross-rank straggler computation. Reads the raw files only; run from anywhere.
+import os
+import sqlite3
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'data')
+import json, gzip
+from decimal import Decimal
+def U(iv):
+    iv=sorted(iv); out=[]
+    for s,e in iv:
+        if e<=s: continue
+        if out and s<=out[-1][1]: out[-1][1]=max(out[-1][1],e)
+        else: out.append([s,e])
+    return out
+def L(u): return sum(e-s for s,e in u)
+def I(a,b):
+    i=j=0;out=[]
+    while i<len(a) and j<len(b):
+        s=max(a[i][0],b[j][0]); e=min(a[i][1],b[j][1])
+        if s<e: out.append([s,e])
+        if a[i][1]<b[j][1]: i+=1
+        else: j+=1
+    return out
+def S(a,b):
+    out=[]; j=0
+    for s,e in a:
+        cur=s
+        for bs,be in b:
+            if be<=cur or bs>=e: continue
+            if bs>cur: out.append([cur,bs])
+            cur=max(cur,be)
+        if cur<e: out.append([cur,e])
+    return out
+def ns(x): return int(Decimal(str(x))*1000)
+
+print("== HTA job (Kineto): exposed = nccl kernels - other kernels, inside ProfilerSteps")
+for r in (0,1):
+    ev=json.load(gzip.open(DATA+f'/torch/hta_job_2ranks/rank-{r}.json.gz'))['traceEvents']
+    X=[e for e in ev if e.get('ph')=='X']
+    steps=sorted([[ns(e['ts']),ns(e['ts'])+ns(e['dur']),e['name']] for e in X if e['name'].startswith('ProfilerStep')])
+    win=U([[a,b] for a,b,_ in steps])
+    k=[e for e in X if e.get('cat')=='kernel']
+    comm=U([[ns(e['ts']),ns(e['ts'])+ns(e['dur'])] for e in k if 'nccl' in e['name'].lower()])
+    comp=U([[ns(e['ts']),ns(e['ts'])+ns(e['dur'])] for e in k if 'nccl' not in e['name'].lower()])
+    ci=I(comm,win); ex=S(ci,comp)
+    print(r, 'communication', L(ci), 'exposed', L(ex), [ (n, L(I(ex,[[a,b]]))) for a,b,n in steps])
+
+print("== Ascend text: exposed = HCCL lanes - Ascend Hardware compute; wait = exposed & (Notify_Wait - plane transfer)")
+arr={}
+for r in (0,1):
+    ev=json.load(open(DATA+f'/torch_npu/msinsight_text_level1_rank{r}_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json'))
+    pn={e['pid']:e['args']['name'] for e in ev if e.get('ph')=='M' and e.get('name')=='process_name'}
+    tn={(e['pid'],e['tid']):e['args']['name'] for e in ev if e.get('ph')=='M' and e.get('name')=='thread_name'}
+    hp=[p for p,n in pn.items() if n=='HCCL'][0]; hw=[p for p,n in pn.items() if n=='Ascend Hardware'][0]
+    X=[e for e in ev if e.get('ph')=='X']
+    st=[e for e in X if e['name'].startswith('ProfilerStep')][0]; s0=ns(st['ts']); s1=s0+ns(st['dur'])
+    H=[e for e in X if e['pid']==hp]
+    comm=U([[ns(e['ts']),ns(e['ts'])+ns(e['dur'])] for e in H])
+    nonc={'EVENT_RECORD','EVENT_WAIT','Notify_Wait','Notify_Record','MEMCPY_ASYNC','Memcpy','EVENT_RECORD_SQE','EVENT_WAIT_SQE','NOTIFY_WAIT_SQE','NOTIFY_RECORD_SQE','WRITE_VALUE_SQE','Write Value','Notify Wait'}
+    hwe=[e for e in X if e['pid']==hw]
+    tt=set(e.get('args',{}).get('Task Type') for e in hwe)
+    comp=U([[ns(e['ts']),ns(e['ts'])+ns(e['dur'])] for e in hwe if e.get('args',{}).get('Task Type') in ('AI_CORE','MIX_AIV','DSA_SQE','AI_VECTOR_CORE')])
+    nw=U([[ns(e['ts']),ns(e['ts'])+ns(e['dur'])] for e in H if e['name']=='Notify_Wait'])
+    tr=U([[ns(e['ts']),ns(e['ts'])+ns(e['dur'])] for e in H if e['name'] not in ('Notify_Wait','Notify_Record') and not e['name'].startswith('hcom')])
+    win=[[s0,s1]]
+    ci=I(comm,win); ex=S(ci,comp); w=I(ex,S(nw,tr))
+    print(r,'communication',L(ci),'exposed',L(ex),'wait',L(w))
+    ops=sorted([[ns(e['ts']),ns(e['ts'])+ns(e['dur'])] for e in H if e['name'].startswith('hcom')])
+    arr[r]=(s0,ops,ex)
+# cross-rank: offset = lower median of end diffs (rank1 - rank0)
+o0=arr[0][1]; o1=arr[1][1]
+d=sorted(b[1]-a[1] for a,b in zip(o0,o1)); off=d[(len(d)-1)//2]
+print('offset rank1', off)
+caused={0:0,1:0}
+for a,b in zip(o0,o1):
+    a0=a[0]; a1=b[0]-off
+    if a1>a0: last,p,op,lag=1,0,a,a1-a0
+    else: last,p,op,lag=0,1,b,a0-a1
+    wi=[[op[0],min(op[1],op[0]+lag)]]
+    caused[last]+=L(I(wi,arr[p][2]))
+print('caused', caused)
+for r in (0,1):
+    db=sqlite3.connect(DATA+f'/msprof/msinsight_db_level1_rank{r}_ascend_pt/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_{r}.db')
+    c=db.cursor(); S_=dict(c.execute('select id,value from STRING_IDS'))
+    step=c.execute('select startNs,endNs from STEP_TIME').fetchall()
+    win=U([list(x) for x in step])
+    ops=c.execute('select startNs,endNs,connectionId from COMMUNICATION_OP').fetchall()
+    conns={o[2] for o in ops}
+    tasks=c.execute('select t.startNs,t.endNs,t.taskType,t.connectionId,ci.globalTaskId is not null,mi.taskType from TASK t left join COMPUTE_TASK_INFO ci on ci.globalTaskId=t.globalTaskId left join COMMUNICATION_TASK_INFO mi on mi.globalTaskId=t.globalTaskId').fetchall()
+    comm=U([[a,b] for a,b,_ in ops]+[[a,b] for a,b,tt,cn,isc,mt in tasks if mt is not None]+[[a,b] for a,b,tt,cn,isc,mt in tasks if not isc and mt is None and cn in conns])
+    comp=U([[a,b] for a,b,tt,cn,isc,mt in tasks if isc and S_.get(tt) in ('AI_CORE','MIX_AIV','AI_VECTOR_CORE','DSA_SQE','MIX_AIC','KERNEL_AICORE','KERNEL_AIVEC','STARS_COMMON')]+[[a,b] for a,b,tt,cn,isc,mt in tasks if not isc and mt is None and cn not in conns and S_.get(tt) in ('AI_CORE','KERNEL_AICORE','KERNEL_AIVEC')])
+    nw=U([[a,b] for a,b,tt,cn,isc,mt in tasks if mt is not None and S_.get(mt)=='Notify_Wait'])
+    tr=U([[a,b] for a,b,tt,cn,isc,mt in tasks if mt is not None and S_.get(mt) not in ('Notify_Wait','Notify_Record')])
+    ci=I(comm,win); ex=S(ci,comp); w=I(ex,S(nw,tr))
+    print('db rank',r,'step',step,'communication',L(ci),'exposed',L(ex),'wait',L(w))
