@@ -68,4 +68,16 @@ std::string detailText(const Detail& d)
     return std::get<std::string>(d.value);
 }
 
+std::string kindLabel(std::string_view kind)
+{
+    std::string label(kind);
+    for (char& c : label) {
+        if (c == '_')
+            c = ' ';
+    }
+    if (!label.empty() && label[0] >= 'a' && label[0] <= 'z')
+        label[0] = static_cast<char>(label[0] - 'a' + 'A');
+    return label;
+}
+
 } // namespace timesink::analysis

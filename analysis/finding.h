@@ -63,6 +63,10 @@ std::string_view platformKey(Platform p);
 /// Human label: "PyTorch on CUDA", "torch_npu on CANN", …
 std::string_view platformLabel(Platform p);
 
+/// Label for a finding kind, for people: "pipeline_bubble" → "Pipeline bubble" (underscores become spaces,
+/// the first letter is capitalised; the reports and the GUI share it).
+std::string kindLabel(std::string_view kind);
+
 /// The value of a detail as text (integers as digits, doubles with up to 6 significant digits).
 std::string detailText(const Detail& d);
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "report/textformat.h"
 
+#include "analysis/textformat.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -11,26 +13,7 @@ namespace timesink::report {
 
 std::string formatDuration(model::TimeNs ns)
 {
-    const char* sign = ns < 0 ? "-" : "";
-    // Unsigned magnitude: -INT64_MIN does not fit an int64.
-    const auto magnitude = ns < 0 ? static_cast<std::uint64_t>(-(ns + 1)) + 1 : static_cast<std::uint64_t>(ns);
-    char buf[64];
-    if (magnitude < 1000) {
-        std::snprintf(buf, sizeof buf, "%s%llu ns", sign, static_cast<unsigned long long>(magnitude));
-        return buf;
-    }
-    struct Unit
-    {
-        double scale;
-        const char* name;
-    };
-    static constexpr Unit kUnits[] = {{1e3, "µs"}, {1e6, "ms"}, {1e9, "s"}};
-    std::size_t u = 0;
-    while (u + 1 < std::size(kUnits) && static_cast<double>(magnitude) >= kUnits[u + 1].scale)
-        ++u;
-    const double value = static_cast<double>(magnitude) / kUnits[u].scale;
-    const int decimals = value >= 100 ? 0 : value >= 10 ? 1 : 2;
-    return sign + formatFixed(value, decimals) + " " + kUnits[u].name;
+    return analysis::formatDuration(ns);
 }
 
 std::string formatPercent(double fraction)
@@ -84,14 +67,7 @@ std::string formatMilliseconds(model::TimeNs ns)
 
 std::string kindLabel(std::string_view kind)
 {
-    std::string label = cleanText(kind);
-    for (char& c : label) {
-        if (c == '_')
-            c = ' ';
-    }
-    if (!label.empty() && label[0] >= 'a' && label[0] <= 'z')
-        label[0] = static_cast<char>(label[0] - 'a' + 'A');
-    return label;
+    return analysis::kindLabel(cleanText(kind));
 }
 
 std::string cleanText(std::string_view text, bool keepNewlines)

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/compareview.h"
 
+#include "widgets/detailspanel.h"
+#include "widgets/tablecopy.h"
+
 #include "widgets/operatordiffmodel.h"
 #include "widgets/timeformat.h"
 #include "widgets/timelineview.h"
@@ -15,6 +18,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QSortFilterProxyModel>
+#include <QPushButton>
 #include <QSplitter>
 #include <QTableView>
 #include <QTreeWidget>
@@ -115,7 +119,13 @@ CompareView::CompareView(QWidget* parent)
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->verticalHeader()->hide();
+    // The name takes what is left; every number column (Delta and Ratio included) is as wide as its content.
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setSectionResizeMode(OperatorDiffModel::Name, QHeaderView::Stretch);
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
+    m_table->setMinimumHeight(m_table->horizontalHeader()->sizeHint().height()
+                              + 10 * m_table->verticalHeader()->defaultSectionSize());
+    TableCopy::install(m_table);
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &CompareView::onOperatorSelectionChanged);
 
@@ -127,9 +137,11 @@ CompareView::CompareView(QWidget* parent)
 
     m_baseFindings = makeFindingsList(this);
     m_candFindings = makeFindingsList(this);
+    TableCopy::install(m_baseFindings);
+    TableCopy::install(m_candFindings);
     connect(m_baseFindings, &QTreeWidget::itemSelectionChanged, this, [this] { highlightFinding(true); });
     connect(m_candFindings, &QTreeWidget::itemSelectionChanged, this, [this] { highlightFinding(false); });
-    auto* findings = new QSplitter(Qt::Horizontal, this);
+    auto* findings = new QSplitter(Qt::Vertical, this);
     for (auto [title, list] : {std::pair {tr("Baseline findings"), m_baseFindings},
                                std::pair {tr("Candidate findings"), m_candFindings}}) {
         auto* box = new QWidget(findings);
@@ -140,25 +152,54 @@ CompareView::CompareView(QWidget* parent)
         findings->addWidget(box);
     }
 
-    auto* bottom = new QSplitter(Qt::Horizontal, this);
-    bottom->addWidget(operatorsBox);
-    bottom->addWidget(findings);
-    bottom->setStretchFactor(0, 1);
-    bottom->setStretchFactor(1, 1);
-
+    // The operator table gets the full width of the bottom half and the findings sit beside the details.
     auto* main = new QSplitter(Qt::Vertical, this);
     main->addWidget(timelines);
-    main->addWidget(bottom);
-    main->setStretchFactor(0, 3);
-    main->setStretchFactor(1, 2);
+    main->addWidget(operatorsBox);
+    main->setStretchFactor(0, 1);
+    main->setStretchFactor(1, 1);
+    main->setCollapsible(1, false);
+
+    m_details = new DetailsPanel(this);
+    m_details->setMinimumWidth(260);
+    auto* side = new QSplitter(Qt::Vertical, this);
+    side->addWidget(m_details);
+    side->addWidget(findings);
+    findings->setOrientation(Qt::Vertical);
+    auto* outer = new QSplitter(Qt::Horizontal, this);
+    outer->addWidget(main);
+    outer->addWidget(side);
+    outer->setStretchFactor(0, 2);
+    outer->setStretchFactor(1, 1);
+    outer->setCollapsible(0, false);
+
+    m_stepsEdit = new QLineEdit(this);
+    m_stepsEdit->setObjectName(QStringLiteral("stepsEdit"));
+    m_stepsEdit->setPlaceholderText(tr("all"));
+    m_stepsEdit->setToolTip(tr("Steps to compare, baseline:candidate — indices (0, 0-2), numbers (#12, #12-#14) "
+                               "or all; e.g. \"#1009-#1011:#50-#52\""));
+    m_stepsEdit->setMaximumWidth(220);
+    auto* apply = new QPushButton(tr("Compare"), this);
+    apply->setObjectName(QStringLiteral("applySteps"));
+    m_stepsError = new QLabel(this);
+    m_stepsError->setObjectName(QStringLiteral("stepsError"));
+    m_stepsError->setStyleSheet(QStringLiteral("color: #c0392b"));
+    m_stepsError->setWordWrap(true);
+    m_stepsError->hide();
+    connect(apply, &QPushButton::clicked, this, &CompareView::applySteps);
+    connect(m_stepsEdit, &QLineEdit::returnPressed, this, &CompareView::applySteps);
 
     auto* header = new QHBoxLayout;
     header->addWidget(m_summary, 1);
+    header->addWidget(new QLabel(tr("Steps:"), this));
+    header->addWidget(m_stepsEdit);
+    header->addWidget(apply);
     header->addWidget(new QLabel(tr("Align on:"), this));
     header->addWidget(m_stepPairs);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(header);
-    layout->addWidget(main, 1);
+    layout->addWidget(m_stepsError);
+    layout->addWidget(outer, 1);
 
     // The view is shown as a window of its own (beside the main window), so it carries its own menu bar.
     auto* menuBar = new QMenuBar(this);
@@ -173,7 +214,42 @@ CompareView::CompareView(QWidget* parent)
     connect(m_baseTimeline, &TimelineView::viewChanged, this, [this] { syncFrom(m_baseTimeline); });
     connect(m_candTimeline, &TimelineView::viewChanged, this, [this] { syncFrom(m_candTimeline); });
     connect(m_stepPairs, &QComboBox::currentIndexChanged, this, &CompareView::pickStepPair);
+    // Details of what is clicked on either timeline; its flow links jump on that timeline.
+    for (TimelineView* view : {m_baseTimeline, m_candTimeline}) {
+        connect(view, &TimelineView::sliceSelected, this, [this, view](model::SliceRef slice) {
+            if (!view->trace() || !slice.isValid())
+                return;
+            m_detailsTimeline = view;
+            m_details->showSlice(*view->trace(), slice);
+        });
+    }
+    connect(m_details, &DetailsPanel::sliceActivated, this, [this](model::SliceRef slice) {
+        if (m_detailsTimeline)
+            m_detailsTimeline->selectSlice(slice, true);
+    });
+    connect(m_details, &DetailsPanel::highlightRequested, this, [this](const std::vector<model::SliceRef>& slices) {
+        if (m_detailsTimeline)
+            m_detailsTimeline->setHighlighted(slices);
+    });
     setWindowTitle(tr("Compare runs"));
+}
+
+bool CompareView::applySteps()
+{
+    analysis::CompareOptions options;
+    std::string message;
+    QString error;
+    const bool ok = m_baseline && m_candidate
+        && analysis::CompareStepSelection::parsePair(m_stepsEdit->text().trimmed().toStdString(), options.baselineSteps,
+                                                     options.candidateSteps, message)
+        && setRuns(m_baseline, m_baselineFindingList, m_candidate, m_candidateFindingList, options, error);
+    if (!ok) {
+        m_stepsError->setText(error.isEmpty() ? QString::fromStdString(message) : error);
+        m_stepsError->show();
+        return false;
+    }
+    m_stepsError->hide();
+    return true;
 }
 
 CompareView::~CompareView() = default;
@@ -218,8 +294,12 @@ bool CompareView::setRuns(model::TracePtr baseline, std::vector<analysis::Findin
                          static_cast<int>(m_result.steps.size()))
                           .arg(TimeFormat::formatDuration(baseTotal), TimeFormat::formatDuration(candTotal),
                                signedDuration(candTotal - baseTotal));
-    for (const std::string& note : m_result.notes)
-        summary += QStringLiteral("<br/><i>%1</i>").arg(QString::fromStdString(note).toHtmlEscaped());
+    for (const std::string& note : m_result.notes) {
+        // The CLI's flag is the Steps box here.
+        QString text = QString::fromStdString(note);
+        text.replace(QStringLiteral("choose with --steps"), QStringLiteral("choose them in the Steps box"));
+        summary += QStringLiteral("<br/><i>%1</i>").arg(text.toHtmlEscaped());
+    }
     m_summary->setText(summary);
 
     m_operators->setOperators(m_result.operators);
@@ -328,6 +408,8 @@ void CompareView::highlightFinding(bool baseline)
     if (index >= findings.size())
         return;
     (baseline ? m_baseTimeline : m_candTimeline)->setHighlighted(findings[index].events);
+    m_detailsTimeline = baseline ? m_baseTimeline : m_candTimeline;
+    m_details->showFinding((baseline ? m_baseline : m_candidate).get(), findings[index]);
 }
 
 } // namespace timesink::widgets

@@ -18,6 +18,7 @@ class QTreeWidget;
 
 namespace timesink::widgets {
 
+class DetailsPanel;
 class OperatorDiffModel;
 class TimelineView;
 
@@ -70,6 +71,12 @@ public:
     [[nodiscard]] QTreeWidget* baselineFindings() const { return m_baseFindings; }
     [[nodiscard]] QTreeWidget* candidateFindings() const { return m_candFindings; }
     [[nodiscard]] QComboBox* stepPairs() const { return m_stepPairs; }
+    /// The step selection of the comparison ("B:C", the CLI's --steps syntax) and its Apply.
+    [[nodiscard]] QLineEdit* stepsEdit() const { return m_stepsEdit; }
+    [[nodiscard]] DetailsPanel* details() const { return m_details; }
+    /// Compares again with the steps in stepsEdit(); false, with the reason shown beside the box, when they
+    /// do not parse or a run lacks them.
+    bool applySteps();
 
     /// Aligns the timelines on compared step pair `pair` (index into result().steps) and shows it.
     void pickStepPair(int pair);
@@ -100,6 +107,10 @@ private:
     QTreeWidget* m_baseFindings = nullptr;
     QTreeWidget* m_candFindings = nullptr;
     QMenu* m_fileMenu = nullptr;
+    QLineEdit* m_stepsEdit = nullptr;
+    QLabel* m_stepsError = nullptr;
+    DetailsPanel* m_details = nullptr;
+    TimelineView* m_detailsTimeline = nullptr; // the timeline whose slice the details show
 
     model::TracePtr m_baseline;
     model::TracePtr m_candidate;

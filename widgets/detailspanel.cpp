@@ -1,8 +1,17 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/detailspanel.h"
 
+#include "analysis/calltree.h"
+#include "analysis/deviceactivity.h"
+#include "analysis/textformat.h"
 #include "widgets/timeformat.h"
 #include "widgets/tracklayout.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QContextMenuEvent>
+#include <QMenu>
+#include <QUrl>
 
 namespace timesink::widgets {
 
@@ -34,27 +43,56 @@ QString argText(const model::Trace& trace, const model::ArgValue& v)
     return {};
 }
 
+/// A finding number in its unit, the raw value after it in grey: "131 GiB (140649195952)".
 QString detailValue(const analysis::Detail& d)
 {
     return std::visit(
-        [](const auto& v) -> QString {
+        [&d](const auto& v) -> QString {
             using T = std::decay_t<decltype(v)>;
-            if constexpr (std::is_same_v<T, std::string>)
+            if constexpr (std::is_same_v<T, std::string>) {
                 return QString::fromStdString(v).toHtmlEscaped();
-            else if constexpr (std::is_same_v<T, double>)
-                return QString::number(v, 'g', 6);
-            else
-                return QString::number(v);
+            } else {
+                const QString raw = std::is_same_v<T, double> ? QString::number(static_cast<double>(v), 'g', 6)
+                                                              : QString::number(v);
+                const std::string unit = analysis::formatWithUnit(d.key, static_cast<double>(v));
+                if (unit.empty())
+                    return raw;
+                return QString::fromStdString(unit) + QStringLiteral(" <span style='color:gray'>(") + raw
+                    + QStringLiteral(")</span>");
+            }
         },
         d.value);
 }
 
+/// Where a slice starts, from the trace start, precise enough to tell neighbours apart: "30.512345 s".
+QString startOffset(const model::Trace& trace, model::TimeNs ts)
+{
+    const model::TimeNs rel = ts - trace.startNs();
+    if (std::abs(rel) >= 1'000'000'000)
+        return QString::number(static_cast<double>(rel) / 1e9, 'f', 6) + QStringLiteral(" s");
+    if (std::abs(rel) >= 1'000'000)
+        return QString::number(static_cast<double>(rel) / 1e6, 'f', 3) + QStringLiteral(" ms");
+    return TimeFormat::formatDuration(rel);
+}
+
+QString sliceUrl(model::SliceRef ref)
+{
+    return QStringLiteral("slice:%1:%2").arg(ref.track.value).arg(ref.index.value);
+}
+
+/// "<a>name</a> · 1.20 ms · on stream 7 at 30.512345 s", the name a link that jumps to the slice.
 QString sliceLabel(const model::Trace& trace, model::SliceRef ref)
 {
     const model::Track& t = trace.track(ref.track);
-    return qs(trace.str(t.sliceName(ref.index.value))) + QStringLiteral(" on ")
-        + TrackLayout::trackLabel(trace, t).toHtmlEscaped() + QStringLiteral(" at ")
-        + TimeFormat::formatDuration(t.ts(ref.index.value) - trace.startNs());
+    const std::uint32_t i = ref.index.value;
+    return QStringLiteral("<a href='") + sliceUrl(ref) + QStringLiteral("'>") + qs(trace.str(t.sliceName(i)))
+        + QStringLiteral("</a> · ") + TimeFormat::formatDuration(t.dur(i)) + QStringLiteral(" · ")
+        + QObject::tr("on %1 at %2").arg(TrackLayout::trackLabel(trace, t).toHtmlEscaped(), startOffset(trace, t.ts(i)));
+}
+
+bool validRef(const model::Trace& trace, model::SliceRef ref)
+{
+    return ref.isValid() && ref.track.value < trace.tracks().size() && ref.index.value < trace.track(ref.track).size();
 }
 
 } // namespace
@@ -63,21 +101,55 @@ DetailsPanel::DetailsPanel(QWidget* parent)
     : QTextBrowser(parent)
 {
     setOpenLinks(false);
+    connect(this, &QTextBrowser::anchorClicked, this, &DetailsPanel::activateLink);
     showNothing();
 }
 
 void DetailsPanel::showSlice(const model::Trace& trace, model::SliceRef slice)
 {
+    m_trace = &trace;
     setHtml(sliceHtml(trace, slice));
 }
 
 void DetailsPanel::showFinding(const model::Trace* trace, const analysis::Finding& finding)
 {
+    m_trace = trace;
     setHtml(findingHtml(trace, finding));
+}
+
+void DetailsPanel::activateLink(const QUrl& url)
+{
+    if (!m_trace)
+        return;
+    const QStringList parts = url.path().split(QLatin1Char(':'));
+    const QString scheme = url.scheme();
+    if ((scheme == QLatin1String("slice") || scheme == QLatin1String("launched")) && parts.size() == 2) {
+        const model::SliceRef ref {model::TrackId(parts[0].toUInt()), model::SliceIndex(parts[1].toUInt())};
+        if (!validRef(*m_trace, ref))
+            return;
+        if (scheme == QLatin1String("slice"))
+            emit sliceActivated(ref);
+        else
+            emit highlightRequested(analysis::launchedDeviceWork(*m_trace, ref));
+    } else if (scheme == QLatin1String("range") && parts.size() == 3) {
+        const model::TrackId track(parts[0].toUInt());
+        if (track.value < m_trace->tracks().size())
+            emit rangeActivated(track, parts[1].toLongLong(), parts[2].toLongLong());
+    }
+}
+
+void DetailsPanel::contextMenuEvent(QContextMenuEvent* event)
+{
+    QMenu* menu = createStandardContextMenu(event->pos());
+    menu->addSeparator();
+    menu->addAction(tr("Copy All as Text"), this, [this] { QApplication::clipboard()->setText(plainText()); });
+    menu->exec(event->globalPos());
+    delete menu;
 }
 
 void DetailsPanel::showNothing()
 {
+    m_trace = nullptr;
     setHtml(tr("<p style='color:gray'>Select an event on the timeline or a finding to see its details.</p>"));
 }
 
@@ -130,6 +202,19 @@ QString DetailsPanel::sliceHtml(const model::Trace& trace, model::SliceRef slice
     }
     const auto out = trace.flowsFrom(slice);
     const auto in = trace.flowsTo(slice);
+    if (!analysis::isDeviceTrack(t)) {
+        const auto launched = analysis::launchedDeviceWork(trace, slice);
+        if (!launched.empty()) {
+            model::TimeNs busy = 0;
+            for (const model::SliceRef& r : launched)
+                busy += trace.track(r.track).dur(r.index.value);
+            html += QStringLiteral("<p><a href='launched:%1:%2'>").arg(slice.track.value).arg(slice.index.value)
+                + tr("Select launched device work") + QStringLiteral("</a> (")
+                + QString::number(launched.size()) + (launched.size() == 1 ? tr(" device slice") : tr(" device slices"))
+                + QStringLiteral(", ")
+                + TimeFormat::formatDuration(busy) + QStringLiteral(")</p>");
+        }
+    }
     if (!out.empty() || !in.empty()) {
         html += QStringLiteral("<h4>") + tr("Flows") + QStringLiteral("</h4><ul>");
         for (const model::Flow& f : out)
@@ -151,8 +236,9 @@ QString DetailsPanel::findingHtml(const model::Trace* trace, const analysis::Fin
     html += QStringLiteral("<p><b>") + TimeFormat::formatDuration(f.lostNs) + QStringLiteral("</b> ")
         + tr("lost") + QStringLiteral(" (") + QString::number(f.lostFraction * 100.0, 'f', 1)
         + QStringLiteral(" % ") + tr("of analysed time") + QStringLiteral("), ")
-        + tr("%n occurrence(s)", nullptr, static_cast<int>(f.occurrences)) + QStringLiteral(" · <code>")
-        + QString::fromStdString(f.kind).toHtmlEscaped() + QStringLiteral("</code></p>");
+        + tr("%n occurrence(s)", nullptr, static_cast<int>(f.occurrences)) + QStringLiteral(" · ")
+        + QString::fromStdString(analysis::kindLabel(f.kind)).toHtmlEscaped() + QStringLiteral(" (<code>")
+        + QString::fromStdString(f.kind).toHtmlEscaped() + QStringLiteral("</code>)</p>");
     if (!f.explanation.empty())
         html += QStringLiteral("<h4>") + tr("Why it costs time") + QStringLiteral("</h4><p>")
             + QString::fromStdString(f.explanation).toHtmlEscaped() + QStringLiteral("</p>");
@@ -178,18 +264,39 @@ QString DetailsPanel::findingHtml(const model::Trace* trace, const analysis::Fin
             html += row(QString::fromStdString(d.key).toHtmlEscaped(), detailValue(d));
         html += QStringLiteral("</table>");
     }
+    constexpr std::size_t kListed = 25;
     if (trace && !f.events.empty()) {
-        html += QStringLiteral("<h4>") + tr("Evidence (%1 events)").arg(f.events.size()) + QStringLiteral("</h4><ul>");
-        constexpr std::size_t kListed = 8;
+        html += QStringLiteral("<h4>")
+            + (f.events.size() == 1 ? tr("Evidence (1 event, click to go there)")
+                                    : tr("Evidence (%1 events, click to go there)").arg(f.events.size()))
+            + QStringLiteral("</h4><ol>");
         for (std::size_t k = 0; k < std::min(kListed, f.events.size()); ++k) {
-            const model::SliceRef& e = f.events[k];
-            if (e.isValid() && e.track.value < trace->tracks().size()
-                && e.index.value < trace->track(e.track).size())
-                html += QStringLiteral("<li>") + sliceLabel(*trace, e) + QStringLiteral("</li>");
+            if (validRef(*trace, f.events[k]))
+                html += QStringLiteral("<li>") + sliceLabel(*trace, f.events[k]) + QStringLiteral("</li>");
         }
+        html += QStringLiteral("</ol>");
         if (f.events.size() > kListed)
-            html += QStringLiteral("<li>…</li>");
-        html += QStringLiteral("</ul>");
+            html += QStringLiteral("<p>") + tr("… and %1 more (all are outlined on the timeline)").arg(f.events.size() - kListed)
+                + QStringLiteral("</p>");
+    } else if (trace && !f.evidence.empty()) {
+        html += QStringLiteral("<h4>")
+            + (f.evidence.size() == 1 ? tr("Evidence (1 range, click to go there)")
+                                      : tr("Evidence (%1 ranges, click to go there)").arg(f.evidence.size()))
+            + QStringLiteral("</h4><ol>");
+        for (std::size_t k = 0; k < std::min(kListed, f.evidence.size()); ++k) {
+            const analysis::EvidenceRange& e = f.evidence[k];
+            if (!e.track.isValid() || e.track.value >= trace->tracks().size())
+                continue;
+            html += QStringLiteral("<li><a href='range:%1:%2:%3'>").arg(e.track.value).arg(e.start).arg(e.end)
+                + TimeFormat::formatDuration(e.end - e.start) + QStringLiteral("</a> · ")
+                + tr("on %1 at %2").arg(TrackLayout::trackLabel(*trace, trace->track(e.track)).toHtmlEscaped(),
+                                        startOffset(*trace, e.start))
+                + QStringLiteral("</li>");
+        }
+        html += QStringLiteral("</ol>");
+        if (f.evidence.size() > kListed)
+            html += QStringLiteral("<p>") + tr("… and %1 more").arg(f.evidence.size() - kListed)
+                + QStringLiteral("</p>");
     }
     return html;
 }

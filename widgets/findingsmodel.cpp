@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/findingsmodel.h"
 
+#include "widgets/timeformat.h"
+
 namespace timesink::widgets {
 
 namespace {
@@ -46,15 +48,14 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const
     const analysis::Finding* f = index.isValid() ? finding(index.row()) : nullptr;
     if (!f)
         return {};
-    const double lostMs = static_cast<double>(f->lostNs) / 1e6;
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
         case Kind:
-            return qs(f->kind);
+            return qs(analysis::kindLabel(f->kind));
         case Title:
             return qs(f->title);
         case LostMs:
-            return QString::number(lostMs, 'f', 2);
+            return TimeFormat::formatDuration(f->lostNs);
         case Percent:
             return QString(QString::number(f->lostFraction * 100.0, 'f', 1) + QStringLiteral(" %"));
         case Occurrences:
@@ -66,7 +67,7 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const
     if (role == kSortRole) {
         switch (index.column()) {
         case Kind:
-            return qs(f->kind);
+            return qs(analysis::kindLabel(f->kind));
         case Title:
             return qs(f->title);
         case LostMs:
@@ -82,7 +83,7 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const
     if (role == Qt::TextAlignmentRole && index.column() >= LostMs)
         return QVariant::fromValue(Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
     if (role == Qt::ToolTipRole)
-        return qs(f->explanation);
+        return index.column() == Kind ? qs(f->kind) : qs(f->explanation);
     return {};
 }
 
@@ -96,7 +97,7 @@ QVariant FindingsModel::headerData(int section, Qt::Orientation orientation, int
     case Title:
         return tr("Finding");
     case LostMs:
-        return tr("Lost (ms)");
+        return tr("Lost");
     case Percent:
         return tr("% of time");
     case Occurrences:

@@ -10,11 +10,11 @@
 namespace timesink::widgets {
 
 /// The findings of one analysis as a table, in the analysis' ranking (lost time, descending).
-/// Columns: kind, title, lost ms, % of analysed time, occurrences. Qt::DisplayRole gives text;
-/// kSortRole gives the raw number (or text) so a proxy sorts numerically.
+/// Columns: kind label, title, lost time (adaptive unit), % of analysed time, occurrences. Qt::DisplayRole gives
+/// text; kSortRole gives the raw number (or text) so a proxy sorts numerically; the kind's tooltip is its id.
 ///
 /// Example: one finding {kind "copy_hotspot", lostNs 12'500'000, lostFraction 0.25, occurrences 40}
-/// shows as row ["copy_hotspot", title, "12.50", "25.0 %", "40"].
+/// shows as row ["Copy hotspot", title, "12.5 ms", "25.0 %", "40"]; lostNs 2'000 shows "2.00 µs".
 class FindingsModel : public QAbstractTableModel
 {
     Q_OBJECT

@@ -4,6 +4,8 @@
 #include "widgets/categorypalette.h"
 
 #include <QBarCategoryAxis>
+#include <QCursor>
+#include <QToolTip>
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
@@ -18,7 +20,34 @@ namespace timesink::widgets {
 
 namespace {
 
-constexpr double kNsPerMs = 1e6;
+/// The unit an axis of durations up to `maxNs` reads best in: seconds beyond 1 000 ms, and so on down.
+struct AxisUnit
+{
+    double ns;
+    QString name;
+};
+
+AxisUnit axisUnit(double maxNs)
+{
+    if (maxNs >= 1e9)
+        return {1e9, QStringLiteral("s")};
+    if (maxNs >= 1e6)
+        return {1e6, QStringLiteral("ms")};
+    if (maxNs >= 1e3)
+        return {1e3, QStringLiteral("µs")};
+    return {1.0, QStringLiteral("ns")};
+}
+
+/// A value axis from 0 with round ticks (1, 2, 2.5 or 5 × 10^k) in `unit`.
+QValueAxis* durationAxis(double maxValue, const AxisUnit& unit)
+{
+    auto* axis = new QValueAxis();
+    axis->setRange(0, maxValue > 0 ? maxValue * 1.05 : 1.0);
+    axis->applyNiceNumbers();
+    axis->setLabelFormat(QStringLiteral("%g"));
+    axis->setTitleText(unit.name);
+    return axis;
+}
 
 QChartView* makeView(QWidget* parent)
 {
@@ -69,32 +98,42 @@ QString axisName(const std::string& full)
     constexpr qsizetype kMax = 28;
     while (name.size() > kMax && name.contains(QStringLiteral("::")))
         name = name.mid(name.indexOf(QStringLiteral("::")) + 2);
+    // Cut in the middle: names that share a long prefix ("aten::_convolution_backward…") differ at the end.
     if (name.size() > kMax)
-        name = name.left(kMax - 1) + QStringLiteral("…");
+        name = name.left(kMax / 2 - 1) + QStringLiteral("…") + name.right(kMax / 2);
     return name;
 }
 
-/// A horizontal bar chart of named durations in ms, largest on top.
+/// A horizontal bar chart of named durations, largest on top, in the unit the largest reads best in; each bar
+/// carries its value, and hovering it shows the full name.
 void fillNamedChart(QChart* chart, const std::vector<SummaryData::NamedTime>& items, const QString& setName,
                     const QColor& color)
 {
     auto* set = new QBarSet(setName);
     set->setColor(color);
     QStringList names;
-    double maxMs = 0;
+    QStringList fullNames;
+    double maxNs = 0;
+    for (const auto& item : items)
+        maxNs = std::max(maxNs, static_cast<double>(item.ns));
+    const AxisUnit unit = axisUnit(maxNs);
     // Reverse: Qt draws the first category at the bottom.
     for (auto it = items.rbegin(); it != items.rend(); ++it) {
-        QString name = axisName(it->name);
-        // Categories must be unique; truncated names could collide.
-        while (names.contains(name))
-            name += QLatin1Char(' ');
+        const QString base = axisName(it->name);
+        QString name = base;
+        // Categories must be unique; shortened names could collide.
+        for (int n = 2; names.contains(name); ++n)
+            name = base + QStringLiteral(" (%1)").arg(n);
         names << name;
-        const double ms = static_cast<double>(it->ns) / kNsPerMs;
-        *set << ms;
-        maxMs = std::max(maxMs, ms);
+        fullNames << QString::fromStdString(it->name);
+        *set << static_cast<double>(it->ns) / unit.ns;
     }
     auto* series = new QHorizontalBarSeries();
     series->append(set);
+    series->setLabelsVisible(true);
+    series->setLabelsPosition(QAbstractBarSeries::LabelsInsideBase);
+    series->setLabelsFormat(QStringLiteral("@value ") + unit.name);
+    set->setLabelColor(CategoryPalette::text(color));
     chart->addSeries(series);
     auto* axisY = new QBarCategoryAxis();
     axisY->append(names);
@@ -103,12 +142,19 @@ void fillNamedChart(QChart* chart, const std::vector<SummaryData::NamedTime>& it
     axisY->setLabelsFont(small);
     chart->addAxis(axisY, Qt::AlignLeft);
     series->attachAxis(axisY);
-    auto* axisX = new QValueAxis();
-    axisX->setTitleText(QObject::tr("ms"));
-    axisX->setRange(0, maxMs > 0 ? maxMs * 1.05 : 1.0);
+    auto* axisX = durationAxis(maxNs / unit.ns, unit);
     chart->addAxis(axisX, Qt::AlignBottom);
     series->attachAxis(axisX);
     chart->legend()->setVisible(false);
+    QObject::connect(set, &QBarSet::hovered, chart, [fullNames, set, unit](bool status, int index) {
+        if (!status || index < 0 || index >= fullNames.size()) {
+            QToolTip::hideText();
+            return;
+        }
+        QToolTip::showText(QCursor::pos(),
+                           fullNames[index] + QStringLiteral("\n") + QString::number(set->at(index), 'g', 4)
+                               + QLatin1Char(' ') + unit.name);
+    });
 }
 
 } // namespace
@@ -151,24 +197,27 @@ void SummaryView::rebuild()
 
     // Replacing the chart drops the old series and axes with it.
     auto* steps = new QChart();
-    // The device busy share is the headline people quote ("GPU busy 61 % of the step").
-    styleChart(steps,
-               m_data.deviceHeadline.empty() ? tr("Time per step (ms)")
-                                             : tr("Time per step (ms) — %1").arg(QString::fromStdString(m_data.deviceHeadline)),
-               dark);
-    auto* stacked = new QStackedBarSeries();
     QStringList stepNames;
-    double maxMs = 0;
+    double maxNs = 0;
     for (const auto& s : m_data.steps) {
         stepNames << tr("step %1").arg(s.number);
-        maxMs = std::max(maxMs, static_cast<double>(s.durationNs) / kNsPerMs);
+        maxNs = std::max(maxNs, static_cast<double>(s.durationNs));
     }
+    const AxisUnit unit = axisUnit(maxNs);
+    // The device busy share is the headline people quote ("GPU busy 61 % of the step").
+    const QString stepsTitle = tr("Time per step (%1)").arg(unit.name);
+    styleChart(steps,
+               m_data.deviceHeadline.empty()
+                   ? stepsTitle
+                   : tr("%1 — %2").arg(stepsTitle, QString::fromStdString(m_data.deviceHeadline)),
+               dark);
+    auto* stacked = new QStackedBarSeries();
     for (int a = 0; a < SummaryData::ActivityCount; ++a) {
         auto* set = new QBarSet(tr(SummaryData::activityLabel(static_cast<SummaryData::Activity>(a))));
         set->setColor(activityColor(static_cast<SummaryData::Activity>(a), dark));
         set->setBorderColor(set->color().darker(130));
         for (const auto& s : m_data.steps)
-            *set << static_cast<double>(s.ns[static_cast<std::size_t>(a)]) / kNsPerMs;
+            *set << static_cast<double>(s.ns[static_cast<std::size_t>(a)]) / unit.ns;
         stacked->append(set);
     }
     steps->addSeries(stacked);
@@ -176,9 +225,7 @@ void SummaryView::rebuild()
     stepAxis->append(stepNames);
     steps->addAxis(stepAxis, Qt::AlignBottom);
     stacked->attachAxis(stepAxis);
-    auto* msAxis = new QValueAxis();
-    msAxis->setRange(0, maxMs > 0 ? maxMs * 1.05 : 1.0);
-    msAxis->setTitleText(tr("ms"));
+    auto* msAxis = durationAxis(maxNs / unit.ns, unit);
     steps->addAxis(msAxis, Qt::AlignLeft);
     stacked->attachAxis(msAxis);
     QChart* old = m_steps->chart();

@@ -21,6 +21,10 @@ public:
     void setData(const SummaryData& data);
     void clear() { setData(SummaryData {}); }
     [[nodiscard]] const SummaryData& data() const { return m_data; }
+    /// The three charts (for tests and screenshots): time per step, lost time by kind, top operators.
+    [[nodiscard]] QChartView* stepsChart() const { return m_steps; }
+    [[nodiscard]] QChartView* lostChart() const { return m_lost; }
+    [[nodiscard]] QChartView* operatorsChart() const { return m_operators; }
 
 protected:
     void changeEvent(QEvent* event) override;

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 
 namespace timesink::widgets {
 
@@ -323,18 +324,28 @@ void drawRuler(Frame& f, const QPalette& palette)
     f.p.drawLine(TimelinePainter::kLabelWidth, strip, ruler.right(), strip);
 
     f.p.setPen(palette.color(QPalette::ButtonText));
+    const std::optional<TimeNs> base = TimelinePainter::rulerBase(f.zoom, step);
     for (; origin + tick <= f.zoom.end(); tick += step) {
         const int x = TimelinePainter::kLabelWidth + static_cast<int>(std::lround(f.zoom.xAt(origin + tick)));
         f.p.drawLine(x, TimelinePainter::kRulerHeight - 6, x, TimelinePainter::kRulerHeight - 1);
+        const QString label = base ? QStringLiteral("+") + TimeFormat::formatOffset(tick - *base, step)
+                                   : TimeFormat::formatOffset(tick, step);
         f.p.drawText(QRect(x + 3, strip, 120, TimelinePainter::kRulerHeight - strip - 3),
-                     Qt::AlignVCenter | Qt::AlignLeft, TimeFormat::formatOffset(tick, step));
+                     Qt::AlignVCenter | Qt::AlignLeft, label);
     }
-    // The label column corner says what the ruler measures.
+    // The label column corner says what the ruler measures (and, at deep zoom, from where).
     f.p.fillRect(QRect(0, 0, TimelinePainter::kLabelWidth, TimelinePainter::kRulerHeight),
                  palette.color(QPalette::Button));
-    f.p.drawText(QRect(6, 0, TimelinePainter::kLabelWidth - 8, TimelinePainter::kRulerHeight),
-                 Qt::AlignVCenter | Qt::AlignLeft,
-                 QStringLiteral("view %1").arg(TimeFormat::formatDuration(f.zoom.span())));
+    const QString view = QStringLiteral("view %1").arg(TimeFormat::formatDuration(f.zoom.span()));
+    if (base) {
+        f.p.drawText(QRect(6, 0, TimelinePainter::kLabelWidth - 8, strip), Qt::AlignVCenter | Qt::AlignLeft, view);
+        f.p.drawText(QRect(6, strip, TimelinePainter::kLabelWidth - 8, TimelinePainter::kRulerHeight - strip),
+                     Qt::AlignVCenter | Qt::AlignLeft,
+                     TimelinePainter::rulerBaseText(*base, f.zoom.span()) + QStringLiteral(" +"));
+    } else {
+        f.p.drawText(QRect(6, 0, TimelinePainter::kLabelWidth - 8, TimelinePainter::kRulerHeight),
+                     Qt::AlignVCenter | Qt::AlignLeft, view);
+    }
 }
 
 void drawSteps(Frame& f, const QPalette& palette)
@@ -441,6 +452,27 @@ std::vector<TimelinePainter::StepLabel> TimelinePainter::stepLabels(const model:
     return labels;
 }
 
+std::optional<TimeNs> TimelinePainter::rulerBase(const TimelineZoom& zoom, TimeNs tickStep)
+{
+    const TimeNs rel0 = zoom.start() - zoom.traceStart();
+    const TimeNs rel1 = zoom.end() - zoom.traceStart();
+    if (tickStep <= 0 || rel1 / tickStep < 1'000)
+        return std::nullopt;
+    TimeNs unit = 1;
+    while (unit < zoom.span() && unit <= std::numeric_limits<TimeNs>::max() / 10)
+        unit *= 10;
+    return (std::max<TimeNs>(0, rel0) / unit) * unit;
+}
+
+QString TimelinePainter::rulerBaseText(TimeNs base, TimeNs span)
+{
+    // As many decimals of a second as the base's power of ten needs: span 23 µs → base a multiple of 100 µs → 4.
+    int decimals = 9;
+    for (TimeNs unit = 1; unit < span && decimals > 0; unit *= 10)
+        --decimals;
+    return QString::number(static_cast<double>(base) / 1e9, 'f', decimals) + QStringLiteral(" s");
+}
+
 std::optional<QRectF> TimelinePainter::sliceRect(const model::Trace& trace, const TimelineZoom& zoom,
                                                  const TrackLayout& layout, int scrollY, model::SliceRef slice)
 {
@@ -450,12 +482,15 @@ std::optional<QRectF> TimelinePainter::sliceRect(const model::Trace& trace, cons
     if (slice.index.value >= track.size())
         return std::nullopt;
     const std::uint32_t i = slice.index.value;
+    if (track.depth(i) >= layout.visibleDepth(slice.track))
+        return std::nullopt; // below the levels shown
     const int y = layout.depthY(slice.track, track.depth(i));
     if (y < 0)
         return std::nullopt;
+    const bool pinned = layout.rows()[static_cast<std::size_t>(layout.rowOfTrack(slice.track))].pinned;
     const double xa = std::clamp(zoom.xAt(track.ts(i)), -10.0, zoom.width() + 10.0);
     const double xb = std::clamp(zoom.xAt(track.end(i)), -10.0, zoom.width() + 10.0);
-    return QRectF(kLabelWidth + xa, y - scrollY + kRulerHeight, xb - xa, TrackLayout::kDepthHeight - 1);
+    return QRectF(kLabelWidth + xa, y - (pinned ? 0 : scrollY) + kRulerHeight, xb - xa, TrackLayout::kDepthHeight - 1);
 }
 
 TimelinePainter::Stats TimelinePainter::paint(QPainter& painter, QSize size, const model::Trace& trace,
@@ -473,74 +508,103 @@ TimelinePainter::Stats TimelinePainter::paint(QPainter& painter, QSize size, con
     painter.setRenderHint(QPainter::Antialiasing, false);
     painter.fillRect(QRect(QPoint(0, 0), size), palette.color(QPalette::Base));
 
-    painter.save();
-    painter.setClipRect(QRect(kLabelWidth, kRulerHeight, f.width, size.height() - kRulerHeight));
-    if (decorations.shadeSteps)
-        drawSteps(f, palette);
-    drawGrid(f, palette);
-
-    // Rows intersecting the viewport, found by binary search in the cached geometry.
+    // Pinned rows come first in the layout and sit in a band under the ruler that does not scroll; the other
+    // rows scroll below it.
+    const int pinnedBand = std::min(layout.pinnedHeight(), std::max(0, size.height() - kRulerHeight));
+    const int scrollTop = kRulerHeight + pinnedBand;
     const auto& rows = layout.rows();
-    int firstRow = layout.rowAt(scrollY);
+    const auto rowScreenY = [&](const TrackLayout::Row& row) {
+        return row.pinned ? row.y + kRulerHeight : f.screenY(row.y);
+    };
+    // Rows intersecting the viewport, found by binary search in the cached geometry: the scrolled ones, then
+    // the pinned ones (drawn last, over anything scrolled under their band).
+    std::vector<int> visible;
+    const int contentTop = scrollY + layout.pinnedHeight();
+    int firstRow = layout.rowAt(contentTop);
     if (firstRow < 0) {
-        auto it = std::lower_bound(rows.begin(), rows.end(), scrollY,
-                                   [](const TrackLayout::Row& r, int y) { return r.y + r.height <= y; });
+        auto it = std::lower_bound(rows.begin(), rows.end(), contentTop,
+                                   [](const TrackLayout::Row& r, int y) { return r.pinned || r.y + r.height <= y; });
         firstRow = static_cast<int>(it - rows.begin());
     }
     const int visibleBottom = scrollY + size.height() - kRulerHeight;
-    int lastRow = firstRow;
-    for (int r = firstRow; r < static_cast<int>(rows.size()) && rows[static_cast<std::size_t>(r)].y < visibleBottom;
-         ++r) {
-        lastRow = r + 1;
-        const TrackLayout::Row& row = rows[static_cast<std::size_t>(r)];
+    for (int r = firstRow; r < static_cast<int>(rows.size()) && rows[static_cast<std::size_t>(r)].y < visibleBottom; ++r) {
+        if (!rows[static_cast<std::size_t>(r)].pinned)
+            visible.push_back(r);
+    }
+    const std::size_t scrolledCount = visible.size();
+    for (int r = 0; r < static_cast<int>(rows.size()) && rows[static_cast<std::size_t>(r)].pinned; ++r) {
+        if (rows[static_cast<std::size_t>(r)].y < pinnedBand)
+            visible.push_back(r);
+    }
+
+    const auto drawRow = [&](const TrackLayout::Row& row) {
+        const int y = rowScreenY(row);
         if (row.isHeader()) {
             // Header bands go under everything else, so flow arrows and the time selection cross them.
-            painter.fillRect(QRect(kLabelWidth, f.screenY(row.y), f.width, row.height), palette.color(QPalette::Button));
-            continue;
+            painter.fillRect(QRect(kLabelWidth, y, f.width, row.height), palette.color(QPalette::Button));
+            return;
         }
         const model::Track& track = trace.track(row.track);
-        const int y = f.screenY(row.y);
         painter.fillRect(QRect(kLabelWidth, y + row.height + TrackLayout::kTrackGap - 1, f.width, 1),
                          palette.color(QPalette::Midlight));
         if (track.role == model::TrackRole::Counter && track.empty()) {
             drawCounter(f, track, y, row.height, f.fills[static_cast<std::size_t>(SliceCategory::Annotation)]);
-            continue;
+            return;
         }
-        for (std::size_t d = 0; d < track.depthCount(); ++d) {
+        const std::size_t depths = layout.visibleDepth(row.track);
+        for (std::size_t d = 0; d < depths; ++d) {
             const int dy = y + static_cast<int>(d) * TrackLayout::kDepthHeight;
             if (dy + TrackLayout::kDepthHeight < kRulerHeight || dy > size.height())
                 continue;
             drawDepth(f, track, d, dy);
         }
-    }
-
+    };
     // Search matches: culled per track and depth like slices, one outline per pixel column at most.
-    if (decorations.search && decorations.search->count() > 0) {
+    const auto drawMatches = [&](const TrackLayout::Row& row) {
+        if (row.isHeader() || !decorations.search || decorations.search->count() == 0)
+            return;
         const QColor match = CategoryPalette::searchMatch(f.dark);
-        for (int r = firstRow; r < lastRow; ++r) {
-            const TrackLayout::Row& row = rows[static_cast<std::size_t>(r)];
-            if (row.isHeader())
-                continue;
-            const model::Track& track = trace.track(row.track);
-            for (std::size_t d = 0; d < track.depthCount(); ++d) {
-                const auto hits = decorations.search->matchesAt(row.track, d);
-                auto it = std::partition_point(hits.begin(), hits.end(),
-                                               [&](std::uint32_t i) { return track.end(i) < zoom.start(); });
-                int lastX = -1000;
-                const int y = f.screenY(row.y) + static_cast<int>(d) * TrackLayout::kDepthHeight;
-                for (; it != hits.end() && track.ts(*it) <= zoom.end(); ++it) {
-                    const double xa = zoom.xAt(track.ts(*it));
-                    const double xb = zoom.xAt(track.end(*it));
-                    if (static_cast<int>(xb) <= lastX)
-                        continue;
-                    lastX = static_cast<int>(std::max(xa + 3, xb));
-                    outlineSlice(f, QRectF(kLabelWidth + std::max(xa, -2.0), y, std::min(xb, f.width + 2.0) - std::max(xa, -2.0),
-                                           TrackLayout::kDepthHeight - 1),
-                                 match, 2, 4);
-                }
+        const model::Track& track = trace.track(row.track);
+        const std::size_t depths = layout.visibleDepth(row.track);
+        for (std::size_t d = 0; d < depths; ++d) {
+            const auto hits = decorations.search->matchesAt(row.track, d);
+            auto it = std::partition_point(hits.begin(), hits.end(),
+                                           [&](std::uint32_t i) { return track.end(i) < zoom.start(); });
+            int lastX = -1000;
+            const int y = rowScreenY(row) + static_cast<int>(d) * TrackLayout::kDepthHeight;
+            for (; it != hits.end() && track.ts(*it) <= zoom.end(); ++it) {
+                const double xa = zoom.xAt(track.ts(*it));
+                const double xb = zoom.xAt(track.end(*it));
+                if (static_cast<int>(xb) <= lastX)
+                    continue;
+                lastX = static_cast<int>(std::max(xa + 3, xb));
+                outlineSlice(f, QRectF(kLabelWidth + std::max(xa, -2.0), y, std::min(xb, f.width + 2.0) - std::max(xa, -2.0),
+                                       TrackLayout::kDepthHeight - 1),
+                             match, 2, 4);
             }
         }
+    };
+
+    painter.save();
+    painter.setClipRect(QRect(kLabelWidth, scrollTop, f.width, size.height() - scrollTop));
+    if (decorations.shadeSteps)
+        drawSteps(f, palette);
+    drawGrid(f, palette);
+    for (std::size_t k = 0; k < scrolledCount; ++k)
+        drawRow(rows[static_cast<std::size_t>(visible[k])]);
+    for (std::size_t k = 0; k < scrolledCount; ++k)
+        drawMatches(rows[static_cast<std::size_t>(visible[k])]);
+    if (pinnedBand > 0) {
+        painter.setClipRect(QRect(kLabelWidth, kRulerHeight, f.width, pinnedBand));
+        if (decorations.shadeSteps)
+            drawSteps(f, palette);
+        drawGrid(f, palette);
+        for (std::size_t k = scrolledCount; k < visible.size(); ++k)
+            drawRow(rows[static_cast<std::size_t>(visible[k])]);
+        for (std::size_t k = scrolledCount; k < visible.size(); ++k)
+            drawMatches(rows[static_cast<std::size_t>(visible[k])]);
     }
+    painter.setClipRect(QRect(kLabelWidth, kRulerHeight, f.width, size.height() - kRulerHeight));
 
     const QColor findingColor = CategoryPalette::findingHighlight(f.dark);
     for (const model::SliceRef& ref : decorations.highlighted) {
@@ -584,10 +648,12 @@ TimelinePainter::Stats TimelinePainter::paint(QPainter& painter, QSize size, con
     const QColor headerBg = palette.color(QPalette::Button);
     const QColor tagColor = palette.color(QPalette::PlaceholderText);
     painter.save();
-    painter.setClipRect(QRect(0, kRulerHeight, size.width(), size.height() - kRulerHeight));
-    for (int r = firstRow; r < lastRow; ++r) {
-        const TrackLayout::Row& row = rows[static_cast<std::size_t>(r)];
-        const int y = f.screenY(row.y);
+    painter.setClipRect(QRect(0, scrollTop, size.width(), size.height() - scrollTop));
+    for (std::size_t k = 0; k < visible.size(); ++k) {
+        if (k == scrolledCount)
+            painter.setClipRect(QRect(0, kRulerHeight, size.width(), pinnedBand));
+        const TrackLayout::Row& row = rows[static_cast<std::size_t>(visible[k])];
+        const int y = rowScreenY(row);
         if (row.isHeader()) {
             const TrackLayout::Group& g = layout.groups()[static_cast<std::size_t>(row.group)];
             painter.fillRect(QRect(0, y, kLabelWidth, row.height), headerBg);
@@ -605,12 +671,24 @@ TimelinePainter::Stats TimelinePainter::paint(QPainter& painter, QSize size, con
         const model::Track& track = trace.track(row.track);
         const QRect labelRect(0, y, kLabelWidth - 1, row.height + TrackLayout::kTrackGap);
         painter.fillRect(labelRect, labelBg);
+        if (std::find(decorations.selectedTracks.begin(), decorations.selectedTracks.end(), row.track)
+            != decorations.selectedTracks.end()) {
+            QColor picked = palette.color(QPalette::Highlight);
+            picked.setAlpha(90);
+            painter.fillRect(labelRect, picked);
+        }
         const QString tag = TrackLayout::roleTag(track.role);
         const int tagWidth = tag.isEmpty() ? 0 : f.metrics.horizontalAdvance(tag) + 8;
         painter.setPen(palette.color(QPalette::WindowText));
         const QRect textRect(14, y, kLabelWidth - 20 - tagWidth, TrackLayout::kDepthHeight);
         painter.drawText(textRect, Qt::AlignVCenter | Qt::AlignLeft,
                          f.metrics.elidedText(TrackLayout::trackLabel(trace, track), Qt::ElideMiddle, textRect.width()));
+        if (row.pinned || layout.visibleDepth(row.track) < track.depthCount()) {
+            // A pin marks the pinned band; "⋯" says levels are left out.
+            painter.setPen(tagColor);
+            painter.drawText(QRect(2, y, 12, TrackLayout::kDepthHeight), Qt::AlignCenter,
+                             row.pinned ? QStringLiteral("●") : QStringLiteral("⋯"));
+        }
         if (!tag.isEmpty()) {
             painter.setPen(tagColor);
             painter.drawText(QRect(kLabelWidth - 6 - tagWidth, y, tagWidth, TrackLayout::kDepthHeight),
@@ -619,8 +697,11 @@ TimelinePainter::Stats TimelinePainter::paint(QPainter& painter, QSize size, con
         painter.fillRect(QRect(0, y + row.height + TrackLayout::kTrackGap - 1, kLabelWidth, 1),
                          palette.color(QPalette::Midlight));
     }
+    painter.setClipping(false);
     painter.setPen(palette.color(QPalette::Mid));
     painter.drawLine(kLabelWidth - 1, kRulerHeight, kLabelWidth - 1, size.height());
+    if (pinnedBand > 0) // the edge of the band that stays
+        painter.fillRect(QRect(0, scrollTop - 1, size.width(), 2), palette.color(QPalette::Mid));
     painter.restore();
 
     drawRuler(f, palette);

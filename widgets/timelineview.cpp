@@ -3,7 +3,9 @@
 
 #include "widgets/timeformat.h"
 
+#include <QContextMenuEvent>
 #include <QHelpEvent>
+#include <QMenu>
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
@@ -58,6 +60,7 @@ void TimelineView::setTrace(model::TracePtr trace)
     verticalScrollBar()->setValue(0);
     updateScrollRange();
     invalidate();
+    emit traceChanged();
     emit viewChanged();
 }
 
@@ -65,16 +68,16 @@ model::SliceRef TimelineView::sliceAt(QPoint pos) const
 {
     if (!m_trace || pos.x() < TimelinePainter::kLabelWidth || pos.y() < TimelinePainter::kRulerHeight)
         return {};
-    const int contentY = pos.y() - TimelinePainter::kRulerHeight + verticalScrollBar()->value();
-    const int rowIndex = m_layout.rowAt(contentY);
+    const int y = contentY(pos.y());
+    const int rowIndex = m_layout.rowAt(y);
     if (rowIndex < 0)
         return {};
     const TrackLayout::Row& row = m_layout.rows()[static_cast<std::size_t>(rowIndex)];
     if (row.isHeader())
         return {};
     const model::Track& track = m_trace->track(row.track);
-    const auto depth = static_cast<std::size_t>((contentY - row.y) / TrackLayout::kDepthHeight);
-    if (depth >= track.depthCount())
+    const auto depth = static_cast<std::size_t>((y - row.y) / TrackLayout::kDepthHeight);
+    if (depth >= m_layout.visibleDepth(row.track))
         return {};
     const double x = pos.x() - TimelinePainter::kLabelWidth;
     const model::TimeNs t = m_zoom.timeAt(x);
@@ -97,15 +100,113 @@ model::SliceRef TimelineView::sliceAt(QPoint pos) const
     return model::SliceRef {row.track, model::SliceIndex(best)};
 }
 
+int TimelineView::contentY(int viewportY) const
+{
+    // The pinned band under the ruler does not scroll; everything below it does.
+    const int y = viewportY - TimelinePainter::kRulerHeight;
+    return y < m_layout.pinnedHeight() ? y : y + verticalScrollBar()->value();
+}
+
+int TimelineView::rowAtPos(QPoint pos) const
+{
+    if (!m_trace || pos.y() < TimelinePainter::kRulerHeight)
+        return -1;
+    return m_layout.rowAt(contentY(pos.y()));
+}
+
 int TimelineView::groupHeaderAt(QPoint pos) const
 {
-    if (pos.y() < TimelinePainter::kRulerHeight)
-        return -1;
-    const int rowIndex = m_layout.rowAt(pos.y() - TimelinePainter::kRulerHeight + verticalScrollBar()->value());
+    const int rowIndex = rowAtPos(pos);
     if (rowIndex < 0)
         return -1;
     const TrackLayout::Row& row = m_layout.rows()[static_cast<std::size_t>(rowIndex)];
     return row.isHeader() ? row.group : -1;
+}
+
+void TimelineView::changeLayout(const std::function<void(TrackLayout&)>& change)
+{
+    if (!m_trace)
+        return;
+    change(m_layout);
+    updateScrollRange();
+    invalidate();
+    emit trackLayoutChanged();
+}
+
+void TimelineView::setSelectedTracks(std::vector<model::TrackId> tracks)
+{
+    m_decorations.selectedTracks = std::move(tracks);
+    invalidate();
+    emit selectedTracksChanged();
+}
+
+QMenu* TimelineView::labelMenu(int rowIndex)
+{
+    if (!m_trace || rowIndex < 0 || static_cast<std::size_t>(rowIndex) >= m_layout.rows().size())
+        return nullptr;
+    const TrackLayout::Row row = m_layout.rows()[static_cast<std::size_t>(rowIndex)];
+    auto* menu = new QMenu(this);
+    menu->setAttribute(Qt::WA_DeleteOnClose);
+    if (!row.isHeader()) {
+        const model::TrackId track = row.track;
+        const bool pinned = m_layout.isPinned(track);
+        QAction* pin = menu->addAction(pinned ? tr("Unpin Track") : tr("Pin Track to Top"), this,
+                                       [this, track, pinned] { changeLayout([&](TrackLayout& l) { l.setPinned(track, !pinned); }); });
+        pin->setObjectName(QStringLiteral("pinTrack"));
+        QAction* hide = menu->addAction(tr("Hide Track"), this,
+                                        [this, track] { changeLayout([&](TrackLayout& l) { l.setTrackHidden(track, true); }); });
+        hide->setObjectName(QStringLiteral("hideTrack"));
+        const model::Track& t = m_trace->track(track);
+        if (t.depthCount() > 1) {
+            QMenu* depth = menu->addMenu(tr("Stack Depth"));
+            depth->setObjectName(QStringLiteral("stackDepth"));
+            const std::size_t shown = m_layout.visibleDepth(track);
+            for (int levels : {0, 1, 2, 3, 5, 8, 12}) {
+                if (levels != 0 && static_cast<std::size_t>(levels) >= t.depthCount())
+                    continue;
+                QAction* a = depth->addAction(levels == 0 ? tr("All %1 levels").arg(t.depthCount())
+                                                          : (levels == 1 ? tr("Top level only") : tr("Top %1 levels").arg(levels)),
+                                              this, [this, track, levels] {
+                                                  changeLayout([&](TrackLayout& l) { l.setDepthLimit(track, levels); });
+                                              });
+                a->setCheckable(true);
+                a->setChecked(levels == 0 ? shown == t.depthCount() : shown == static_cast<std::size_t>(levels));
+            }
+        }
+        const bool picked = std::find(selectedTracks().begin(), selectedTracks().end(), track) != selectedTracks().end();
+        menu->addAction(picked ? tr("Drop from Statistics Selection") : tr("Add to Statistics Selection (Ctrl+Click)"),
+                        this, [this, track, picked] {
+                            std::vector<model::TrackId> tracks = selectedTracks();
+                            if (picked)
+                                tracks.erase(std::find(tracks.begin(), tracks.end(), track));
+                            else
+                                tracks.push_back(track);
+                            setSelectedTracks(std::move(tracks));
+                        });
+    }
+    if (!row.pinned && row.group >= 0) {
+        const int group = row.group;
+        QAction* hideGroup = menu->addAction(tr("Hide Group “%1”").arg(m_layout.groups()[static_cast<std::size_t>(group)].title),
+                                             this, [this, group] {
+                                                 changeLayout([&](TrackLayout& l) { l.setGroupHidden(group, true); });
+                                             });
+        hideGroup->setObjectName(QStringLiteral("hideGroup"));
+    }
+    menu->addSeparator();
+    QAction* showAll = menu->addAction(tr("Show All Tracks"), this,
+                                       [this] { changeLayout([](TrackLayout& l) { l.showAll(); }); });
+    showAll->setObjectName(QStringLiteral("showAllTracks"));
+    return menu;
+}
+
+void TimelineView::contextMenuEvent(QContextMenuEvent* event)
+{
+    if (event->pos().x() >= TimelinePainter::kLabelWidth) {
+        event->ignore();
+        return;
+    }
+    if (QMenu* menu = labelMenu(rowAtPos(viewport()->mapFrom(this, event->pos()))))
+        menu->popup(event->globalPos());
 }
 
 void TimelineView::selectSlice(model::SliceRef slice, bool reveal)
@@ -149,6 +250,12 @@ void TimelineView::setTimeSelection(std::optional<std::pair<model::TimeNs, model
     invalidate();
 }
 
+void TimelineView::selectTimeRange(std::optional<std::pair<model::TimeNs, model::TimeNs>> range)
+{
+    setTimeSelection(range);
+    emit timeSelectionChanged(m_decorations.timeSelection);
+}
+
 void TimelineView::showRange(model::TimeNs t0, model::TimeNs t1)
 {
     m_zoom.showRange(t0, t1);
@@ -158,24 +265,33 @@ void TimelineView::showRange(model::TimeNs t0, model::TimeNs t1)
 
 void TimelineView::revealTrack(model::TrackId track)
 {
-    if (!m_trace || !track.isValid())
+    if (!m_trace || !track.isValid() || track.value >= m_trace->tracks().size())
         return;
     if (m_layout.rowOfTrack(track) < 0) {
-        const auto& groups = m_layout.groups();
-        for (std::size_t g = 0; g < groups.size(); ++g) {
-            if (std::find(groups[g].tracks.begin(), groups[g].tracks.end(), track) != groups[g].tracks.end())
-                m_layout.setCollapsed(static_cast<int>(g), false);
+        // Asked to go there: open its group, and show it if it was hidden.
+        const int g = m_layout.groupOfTrack(track);
+        if (g >= 0) {
+            m_layout.setCollapsed(g, false);
+            if (m_layout.groups()[static_cast<std::size_t>(g)].hidden)
+                m_layout.setGroupHidden(g, false);
         }
+        if (m_layout.isTrackHidden(track))
+            m_layout.setTrackHidden(track, false);
         updateScrollRange();
     }
     const int row = m_layout.rowOfTrack(track);
     if (row < 0)
         return;
     const TrackLayout::Row& r = m_layout.rows()[static_cast<std::size_t>(row)];
-    const int visible = viewport()->height() - TimelinePainter::kRulerHeight;
-    const int top = verticalScrollBar()->value();
+    if (r.pinned) {
+        invalidate();
+        return;
+    }
+    const int pinned = m_layout.pinnedHeight();
+    const int visible = viewport()->height() - TimelinePainter::kRulerHeight - pinned;
+    const int top = verticalScrollBar()->value() + pinned;
     if (r.y < top || r.y + std::min(r.height, visible) > top + visible)
-        verticalScrollBar()->setValue(std::max(0, r.y - visible / 3));
+        verticalScrollBar()->setValue(std::max(0, r.y - pinned - visible / 3));
     invalidate();
 }
 
@@ -191,6 +307,9 @@ void TimelineView::zoomToSelection()
     if (m_decorations.timeSelection) {
         const auto [a, b] = *m_decorations.timeSelection;
         m_zoom.setRange(std::min(a, b), std::max(a, b));
+        // The range now fills the view: a tint over everything would only hide the colours. Its statistics
+        // stay where they are shown (no timeSelectionChanged).
+        m_decorations.timeSelection.reset();
     } else if (m_trace && m_decorations.selected.isValid()) {
         const model::Track& track = m_trace->track(m_decorations.selected.track);
         const std::uint32_t i = m_decorations.selected.index.value;
@@ -320,6 +439,7 @@ void TimelineView::mousePressEvent(QMouseEvent* event)
     }
     m_pressPos = event->position().toPoint();
     m_lastPos = m_pressPos;
+    m_pressGroup = m_pressPos.x() < TimelinePainter::kLabelWidth ? groupHeaderAt(m_pressPos) : -1;
     if ((event->modifiers() & Qt::ShiftModifier) && m_pressPos.x() >= TimelinePainter::kLabelWidth) {
         m_drag = Drag::Select;
         m_selectAnchor = m_zoom.timeAt(m_pressPos.x() - TimelinePainter::kLabelWidth);
@@ -334,8 +454,8 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event)
 {
     const QPoint pos = event->position().toPoint();
     if (m_drag == Drag::Pending && (pos - m_pressPos).manhattanLength() >= kDragThresholdPx) {
-        m_drag = Drag::Pan;
-        viewport()->setCursor(Qt::ClosedHandCursor);
+        m_drag = m_pressGroup >= 0 ? Drag::MoveGroup : Drag::Pan;
+        viewport()->setCursor(m_drag == Drag::MoveGroup ? Qt::SizeVerCursor : Qt::ClosedHandCursor);
     }
     if (m_drag == Drag::Pan) {
         const QPoint d = pos - m_lastPos;
@@ -360,20 +480,53 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event)
         return;
     }
     const QPoint pos = event->position().toPoint();
-    if (m_drag == Drag::Pending) {
+    if (m_drag == Drag::MoveGroup) {
+        // Dropped on a group (its header or one of its tracks): the dragged group takes its place.
+        const int rowIndex = rowAtPos(pos);
+        int target = -1;
+        if (rowIndex >= 0 && !m_layout.rows()[static_cast<std::size_t>(rowIndex)].pinned)
+            target = m_layout.rows()[static_cast<std::size_t>(rowIndex)].group;
+        else if (pos.y() >= TimelinePainter::kRulerHeight + m_layout.pinnedHeight() && rowIndex < 0
+                 && contentY(pos.y()) >= m_layout.totalHeight())
+            target = static_cast<int>(m_layout.groups().size()) - 1; // below the last group
+        const int from = m_pressGroup;
+        if (target >= 0 && target != from)
+            changeLayout([from, target](TrackLayout& l) { l.moveGroup(from, target); });
+    } else if (m_drag == Drag::Pending && (event->modifiers() & Qt::ControlModifier)
+               && pos.x() < TimelinePainter::kLabelWidth) {
+        // Ctrl+click on a track label picks (or drops) it for the range statistics.
+        const int rowIndex = rowAtPos(pos);
+        if (rowIndex >= 0 && !m_layout.rows()[static_cast<std::size_t>(rowIndex)].isHeader()) {
+            const model::TrackId track = m_layout.rows()[static_cast<std::size_t>(rowIndex)].track;
+            std::vector<model::TrackId> tracks = selectedTracks();
+            if (auto it = std::find(tracks.begin(), tracks.end(), track); it != tracks.end())
+                tracks.erase(it);
+            else
+                tracks.push_back(track);
+            setSelectedTracks(std::move(tracks));
+        }
+    } else if (m_drag == Drag::Pending) {
         if (const int group = groupHeaderAt(pos); group >= 0) {
             m_layout.toggleCollapsed(group);
             updateScrollRange();
             invalidate();
         } else {
-            setTimeSelection(std::nullopt);
+            if (m_decorations.timeSelection) {
+                setTimeSelection(std::nullopt);
+                emit timeSelectionChanged(std::nullopt);
+            }
             selectSlice(sliceAt(pos));
         }
-    } else if (m_drag == Drag::Select && m_decorations.timeSelection
-               && m_decorations.timeSelection->first == m_decorations.timeSelection->second) {
-        setTimeSelection(std::nullopt);
+    } else if (m_drag == Drag::Select) {
+        // The release point ends the range, even when no move was reported for it.
+        const model::TimeNs t = m_zoom.timeAt(std::max(0, pos.x() - TimelinePainter::kLabelWidth));
+        setTimeSelection(std::pair(std::min(m_selectAnchor, t), std::max(m_selectAnchor, t)));
+        if (m_decorations.timeSelection && m_decorations.timeSelection->first == m_decorations.timeSelection->second)
+            setTimeSelection(std::nullopt);
+        emit timeSelectionChanged(m_decorations.timeSelection);
     }
     m_drag = Drag::None;
+    m_pressGroup = -1;
     viewport()->unsetCursor();
     event->accept();
 }
@@ -401,6 +554,7 @@ void TimelineView::keyPressEvent(QKeyEvent* event)
         break;
     case Qt::Key_Escape:
         setTimeSelection(std::nullopt);
+        emit timeSelectionChanged(std::nullopt);
         selectSlice({});
         break;
     default:
@@ -445,6 +599,7 @@ void TimelineView::invalidate()
 
 void TimelineView::updateScrollRange()
 {
+    // The pinned band takes part of the height and scrolled rows start below it: the range is the same.
     const int visible = viewport()->height() - TimelinePainter::kRulerHeight;
     verticalScrollBar()->setPageStep(std::max(1, visible));
     verticalScrollBar()->setRange(0, std::max(0, m_layout.totalHeight() - visible));

@@ -10,8 +10,11 @@
 #include <QAbstractScrollArea>
 #include <QImage>
 
+#include <functional>
 #include <optional>
 #include <vector>
+
+class QMenu;
 
 namespace timesink::widgets {
 
@@ -20,7 +23,8 @@ namespace timesink::widgets {
 ///
 /// Input: wheel zooms around the cursor (over the labels it scrolls); W/S zoom, A/D pan, F fits all,
 /// Z zooms to the selection; drag pans, Shift+drag selects a time range; click selects a slice or
-/// collapses a group; Esc clears the selection.
+/// collapses a group; Ctrl+click on a track label picks tracks for the range statistics; dragging a group
+/// header up or down moves the group; right-click on a label: pin, hide, limit depth; Esc clears the selection.
 class TimelineView : public QAbstractScrollArea
 {
     Q_OBJECT
@@ -45,11 +49,24 @@ public:
     /// The group whose header is under a viewport position, or -1.
     [[nodiscard]] int groupHeaderAt(QPoint pos) const;
 
+    /// Changes the track arrangement (pin, hide, reorder, depth limits) and redraws; emits trackLayoutChanged.
+    void changeLayout(const std::function<void(TrackLayout&)>& change);
+    /// Tracks picked with Ctrl+click on their labels (the range statistics then cover only them).
+    [[nodiscard]] const std::vector<model::TrackId>& selectedTracks() const { return m_decorations.selectedTracks; }
+    void setSelectedTracks(std::vector<model::TrackId> tracks);
+    /// The group header or track label row under a viewport position (index into layout().rows()), or -1.
+    [[nodiscard]] int rowAtPos(QPoint pos) const;
+    /// The menu a right-click on the label column shows for `row` (index into layout().rows()); for tests.
+    QMenu* labelMenu(int row);
+
     /// Selects a slice (invalid ref clears); with `reveal`, scrolls and pans so that it is on screen.
     void selectSlice(model::SliceRef slice, bool reveal = false);
     /// Outlines the events of a finding (empty clears).
     void setHighlighted(std::vector<model::SliceRef> events);
+    [[nodiscard]] const std::vector<model::SliceRef>& highlighted() const { return m_decorations.highlighted; }
     void setTimeSelection(std::optional<std::pair<model::TimeNs, model::TimeNs>> range);
+    /// As a Shift+drag over [range] would: sets the selection and emits timeSelectionChanged.
+    void selectTimeRange(std::optional<std::pair<model::TimeNs, model::TimeNs>> range);
 
     /// Shows [t0, t1] with a small margin.
     void showRange(model::TimeNs t0, model::TimeNs t1);
@@ -74,6 +91,14 @@ public:
 signals:
     void sliceSelected(timesink::model::SliceRef slice);
     void viewChanged();
+    /// setTrace() showed another trace (with the default track arrangement).
+    void traceChanged();
+    /// A Shift+drag finished, the selection was cleared or set (nullopt: none).
+    void timeSelectionChanged(const std::optional<std::pair<timesink::model::TimeNs, timesink::model::TimeNs>>& range);
+    /// Ctrl+click picked or dropped a track.
+    void selectedTracksChanged();
+    /// Pins, hidden tracks, group order or depth limits changed (the window remembers them per trace kind).
+    void trackLayoutChanged();
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -83,6 +108,7 @@ protected:
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
+    void contextMenuEvent(QContextMenuEvent* event) override;
     bool viewportEvent(QEvent* event) override;
     void scrollContentsBy(int dx, int dy) override;
     void changeEvent(QEvent* event) override;
@@ -103,8 +129,11 @@ private:
     QImage m_cache;
     bool m_cacheValid = false;
 
-    enum class Drag { None, Pending, Pan, Select };
+    [[nodiscard]] int contentY(int viewportY) const;
+
+    enum class Drag { None, Pending, Pan, Select, MoveGroup };
     Drag m_drag = Drag::None;
+    int m_pressGroup = -1; // a group header pressed in the label column: dragging moves the group
     QPoint m_pressPos;
     QPoint m_lastPos;
     model::TimeNs m_selectAnchor = 0;

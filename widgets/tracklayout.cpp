@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/tracklayout.h"
 
+#include <QRegularExpression>
+
 #include <algorithm>
 #include <map>
 #include <string>
@@ -22,11 +24,11 @@ bool isDeviceSide(const model::Track& t)
     return t.deviceKind != model::DeviceKind::Cpu;
 }
 
-int trackHeight(const model::Track& t)
+/// Process and thread ids change from run to run; the rest of a host name does not.
+QString withoutIds(QString s)
 {
-    if (t.role == model::TrackRole::Counter && t.empty())
-        return TrackLayout::kCounterHeight;
-    return static_cast<int>(std::max<std::size_t>(1, t.depthCount())) * TrackLayout::kDepthHeight;
+    static const QRegularExpression digits(QStringLiteral("\\d+"));
+    return s.replace(digits, QStringLiteral("#"));
 }
 
 } // namespace
@@ -58,6 +60,9 @@ TrackLayout::TrackLayout(const model::Trace& trace)
             p.group.title = qs(name);
             if (p.group.title.isEmpty())
                 p.group.title = device ? QStringLiteral("device %1").arg(t.deviceIndex) : QStringLiteral("process");
+            // Kineto puts CUPTI's own overhead (buffer requests, lazy loading) under pid -1.
+            if (p.group.title == QStringLiteral("process -1"))
+                p.group.title = QStringLiteral("Profiler overhead (pid -1)");
             p.order = {device ? 0 : 1, device ? t.deviceIndex : 0, name};
             pending.push_back(std::move(p));
         }
@@ -82,8 +87,12 @@ TrackLayout::TrackLayout(const model::Trace& trace)
     }
     std::stable_sort(pending.begin(), pending.end(),
                      [](const Pending& a, const Pending& b) { return a.order < b.order; });
-    for (Pending& p : pending)
+    for (Pending& p : pending) {
+        p.group.key = p.group.device ? p.group.title : withoutIds(p.group.title);
         m_groups.push_back(std::move(p.group));
+    }
+    m_hidden.assign(trace.tracks().size(), 0);
+    m_depthLimit.assign(trace.tracks().size(), 0);
 
     for (Group& g : m_groups) {
         std::stable_sort(g.tracks.begin(), g.tracks.end(), [&trace](model::TrackId a, model::TrackId b) {
@@ -102,17 +111,35 @@ void TrackLayout::setCollapsed(int group, bool collapsed)
     relayout();
 }
 
+int TrackLayout::trackHeight(const model::Track& t) const
+{
+    if (t.role == model::TrackRole::Counter && t.empty())
+        return TrackLayout::kCounterHeight;
+    return static_cast<int>(std::max<std::size_t>(1, visibleDepth(t.id))) * TrackLayout::kDepthHeight;
+}
+
 void TrackLayout::relayout()
 {
     m_rows.clear();
     m_rowOfTrack.assign(m_trace ? m_trace->tracks().size() : 0, -1);
     int y = 0;
+    for (model::TrackId id : m_pinnedOrder) {
+        const int h = trackHeight(m_trace->track(id));
+        m_rowOfTrack[id.value] = static_cast<int>(m_rows.size());
+        m_rows.push_back(Row {groupOfTrack(id), id, y, h, true});
+        y += h + kTrackGap;
+    }
+    m_pinnedHeight = y;
     for (std::size_t g = 0; g < m_groups.size(); ++g) {
+        if (m_groups[g].hidden)
+            continue;
         m_rows.push_back(Row {static_cast<int>(g), {}, y, kHeaderHeight});
         y += kHeaderHeight;
         if (m_groups[g].collapsed)
             continue;
         for (model::TrackId id : m_groups[g].tracks) {
+            if (m_hidden[id.value] || isPinned(id))
+                continue;
             const int h = trackHeight(m_trace->track(id));
             m_rowOfTrack[id.value] = static_cast<int>(m_rows.size());
             m_rows.push_back(Row {static_cast<int>(g), id, y, h});
@@ -120,6 +147,189 @@ void TrackLayout::relayout()
         }
     }
     m_totalHeight = y;
+}
+
+void TrackLayout::setPinned(model::TrackId track, bool pinned)
+{
+    if (!m_trace || !track.isValid() || track.value >= m_hidden.size() || isPinned(track) == pinned)
+        return;
+    if (pinned) {
+        m_pinnedOrder.push_back(track);
+        m_hidden[track.value] = 0;
+    } else {
+        m_pinnedOrder.erase(std::find(m_pinnedOrder.begin(), m_pinnedOrder.end(), track));
+    }
+    relayout();
+}
+
+bool TrackLayout::isPinned(model::TrackId track) const
+{
+    return std::find(m_pinnedOrder.begin(), m_pinnedOrder.end(), track) != m_pinnedOrder.end();
+}
+
+void TrackLayout::setTrackHidden(model::TrackId track, bool hidden)
+{
+    if (!track.isValid() || track.value >= m_hidden.size())
+        return;
+    m_hidden[track.value] = hidden ? 1 : 0;
+    if (hidden && isPinned(track))
+        m_pinnedOrder.erase(std::find(m_pinnedOrder.begin(), m_pinnedOrder.end(), track));
+    relayout();
+}
+
+bool TrackLayout::isTrackHidden(model::TrackId track) const
+{
+    return track.isValid() && track.value < m_hidden.size() && m_hidden[track.value];
+}
+
+void TrackLayout::setGroupHidden(int group, bool hidden)
+{
+    m_groups.at(static_cast<std::size_t>(group)).hidden = hidden;
+    relayout();
+}
+
+void TrackLayout::showAll()
+{
+    std::fill(m_hidden.begin(), m_hidden.end(), 0);
+    for (Group& g : m_groups)
+        g.hidden = false;
+    relayout();
+}
+
+void TrackLayout::moveGroup(int from, int to)
+{
+    const int n = static_cast<int>(m_groups.size());
+    if (from < 0 || from >= n || to < 0 || to >= n || from == to)
+        return;
+    Group moved = std::move(m_groups[static_cast<std::size_t>(from)]);
+    m_groups.erase(m_groups.begin() + from);
+    m_groups.insert(m_groups.begin() + to, std::move(moved));
+    relayout();
+}
+
+int TrackLayout::groupOfTrack(model::TrackId track) const
+{
+    for (std::size_t g = 0; g < m_groups.size(); ++g) {
+        if (std::find(m_groups[g].tracks.begin(), m_groups[g].tracks.end(), track) != m_groups[g].tracks.end())
+            return static_cast<int>(g);
+    }
+    return -1;
+}
+
+void TrackLayout::setDepthLimit(model::TrackId track, int levels)
+{
+    if (!track.isValid() || track.value >= m_depthLimit.size())
+        return;
+    m_depthLimit[track.value] = std::max(0, levels);
+    relayout();
+}
+
+void TrackLayout::setHostDepthLimit(int levels)
+{
+    m_hostDepthLimit = std::max(0, levels);
+    relayout();
+}
+
+std::size_t TrackLayout::visibleDepth(model::TrackId track) const
+{
+    if (!m_trace || !track.isValid() || track.value >= m_trace->tracks().size())
+        return 0;
+    const model::Track& t = m_trace->track(track);
+    int limit = track.value < m_depthLimit.size() ? m_depthLimit[track.value] : 0;
+    if (limit == 0 && !isDeviceTrack(t))
+        limit = m_hostDepthLimit;
+    return limit > 0 ? std::min(t.depthCount(), static_cast<std::size_t>(limit)) : t.depthCount();
+}
+
+QString TrackLayout::trackKey(model::TrackId track) const
+{
+    const int g = groupOfTrack(track);
+    if (g < 0 || !m_trace)
+        return {};
+    const model::Track& t = m_trace->track(track);
+    const QString label = trackLabel(*m_trace, t);
+    return m_groups[static_cast<std::size_t>(g)].key + QLatin1Char('/')
+        + (isDeviceTrack(t) ? label : withoutIds(label));
+}
+
+TrackLayout::State TrackLayout::state() const
+{
+    State s;
+    for (model::TrackId id : m_pinnedOrder)
+        s.pinned << trackKey(id);
+    for (const Group& g : m_groups) {
+        s.groupOrder << g.key;
+        if (g.hidden)
+            s.hiddenGroups << g.key;
+        for (model::TrackId id : g.tracks) {
+            if (m_hidden[id.value])
+                s.hidden << trackKey(id);
+            if (m_depthLimit[id.value] > 0)
+                s.depthLimits.insert(trackKey(id), m_depthLimit[id.value]);
+        }
+    }
+    s.hostDepthLimit = m_hostDepthLimit;
+    return s;
+}
+
+void TrackLayout::applyState(const State& state)
+{
+    if (!m_trace)
+        return;
+    // Group order: the listed groups first in their saved order, the others after them as they were.
+    std::stable_sort(m_groups.begin(), m_groups.end(), [&state](const Group& a, const Group& b) {
+        const qsizetype ia = state.groupOrder.indexOf(a.key);
+        const qsizetype ib = state.groupOrder.indexOf(b.key);
+        return (ia < 0 ? state.groupOrder.size() : ia) < (ib < 0 ? state.groupOrder.size() : ib);
+    });
+    m_pinnedOrder.clear();
+    std::fill(m_hidden.begin(), m_hidden.end(), 0);
+    std::fill(m_depthLimit.begin(), m_depthLimit.end(), 0);
+    std::vector<std::pair<qsizetype, model::TrackId>> pins;
+    for (Group& g : m_groups) {
+        g.hidden = state.hiddenGroups.contains(g.key);
+        for (model::TrackId id : g.tracks) {
+            const QString key = trackKey(id);
+            if (const qsizetype p = state.pinned.indexOf(key); p >= 0)
+                pins.emplace_back(p, id);
+            else if (state.hidden.contains(key))
+                m_hidden[id.value] = 1;
+            m_depthLimit[id.value] = state.depthLimits.value(key, 0).toInt();
+        }
+    }
+    std::stable_sort(pins.begin(), pins.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (const auto& [order, id] : pins)
+        m_pinnedOrder.push_back(id);
+    m_hostDepthLimit = std::max(0, state.hostDepthLimit);
+    relayout();
+}
+
+QVariantMap TrackLayout::State::toVariant() const
+{
+    return {{QStringLiteral("pinned"), pinned},
+            {QStringLiteral("hidden"), hidden},
+            {QStringLiteral("hiddenGroups"), hiddenGroups},
+            {QStringLiteral("groupOrder"), groupOrder},
+            {QStringLiteral("hostDepthLimit"), hostDepthLimit},
+            {QStringLiteral("depthLimits"), depthLimits}};
+}
+
+TrackLayout::State TrackLayout::State::fromVariant(const QVariantMap& map)
+{
+    State s;
+    s.pinned = map.value(QStringLiteral("pinned")).toStringList();
+    s.hidden = map.value(QStringLiteral("hidden")).toStringList();
+    s.hiddenGroups = map.value(QStringLiteral("hiddenGroups")).toStringList();
+    s.groupOrder = map.value(QStringLiteral("groupOrder")).toStringList();
+    s.hostDepthLimit = map.value(QStringLiteral("hostDepthLimit")).toInt();
+    s.depthLimits = map.value(QStringLiteral("depthLimits")).toMap();
+    return s;
+}
+
+bool TrackLayout::State::isDefault() const
+{
+    return pinned.isEmpty() && hidden.isEmpty() && hiddenGroups.isEmpty() && hostDepthLimit == 0
+        && depthLimits.isEmpty();
 }
 
 int TrackLayout::rowAt(int y) const

@@ -4,6 +4,8 @@
 #include "model/trace.h"
 
 #include <QString>
+#include <QStringList>
+#include <QVariantMap>
 
 #include <vector>
 
@@ -20,6 +22,11 @@ namespace timesink::widgets {
 ///
 /// Example: one GPU stream with 1 depth and one host thread with 3 depths give rows
 ///   [header "GPU 0" y=0 h=22] [stream y=22 h=18] [header "process 1" y=42 h=22] [thread y=64 h=3*18].
+///
+/// What people arrange: pinned tracks come first, above every group, in a band that does not scroll
+/// (pinnedHeight()); hidden tracks and groups get no rows; groups can be reordered; a host thread can show
+/// only its top `n` stack levels. state()/applyState() carry that arrangement by stable keys (digits in host
+/// names, which are process and thread ids, do not count), so a trace of the same kind opens the same way.
 class TrackLayout
 {
 public:
@@ -34,6 +41,8 @@ public:
         std::vector<model::TrackId> tracks;
         bool device = false;
         bool collapsed = false;
+        bool hidden = false;
+        QString key; // stable across traces of one kind (see state())
     };
 
     struct Row
@@ -42,7 +51,22 @@ public:
         model::TrackId track; // invalid for a group header
         int y = 0;
         int height = 0;
+        bool pinned = false; // in the band on top that does not scroll
         [[nodiscard]] bool isHeader() const { return !track.isValid(); }
+    };
+
+    /// The arrangement people made, by stable keys (for QSettings, per trace kind).
+    struct State
+    {
+        QStringList pinned;       // track keys, in pin order
+        QStringList hidden;       // track keys
+        QStringList hiddenGroups; // group keys
+        QStringList groupOrder;   // group keys, in the order shown (groups not listed keep their place after)
+        int hostDepthLimit = 0;   // 0: every level
+        QVariantMap depthLimits;  // track key → levels
+        [[nodiscard]] QVariantMap toVariant() const;
+        static State fromVariant(const QVariantMap& map);
+        [[nodiscard]] bool isDefault() const;
     };
 
     TrackLayout() = default;
@@ -54,6 +78,34 @@ public:
 
     void setCollapsed(int group, bool collapsed);
     void toggleCollapsed(int group) { setCollapsed(group, !m_groups.at(group).collapsed); }
+
+    /// Pinned tracks are drawn first, in the order pinned, in a band that stays on screen.
+    void setPinned(model::TrackId track, bool pinned);
+    [[nodiscard]] bool isPinned(model::TrackId track) const;
+    [[nodiscard]] const std::vector<model::TrackId>& pinnedTracks() const { return m_pinnedOrder; }
+    /// Height of the pinned band (0 when nothing is pinned); scrolled rows start below it.
+    [[nodiscard]] int pinnedHeight() const { return m_pinnedHeight; }
+    void setTrackHidden(model::TrackId track, bool hidden);
+    [[nodiscard]] bool isTrackHidden(model::TrackId track) const;
+    void setGroupHidden(int group, bool hidden);
+    /// Shows every hidden track and group.
+    void showAll();
+    /// Moves group `from` to position `to` (indices into groups()).
+    void moveGroup(int from, int to);
+    /// The group holding `track`, or -1.
+    [[nodiscard]] int groupOfTrack(model::TrackId track) const;
+    /// Shows only the top `levels` stack levels of `track` (0: all).
+    void setDepthLimit(model::TrackId track, int levels);
+    /// The same for every host thread that has no limit of its own (0: all).
+    void setHostDepthLimit(int levels);
+    [[nodiscard]] int hostDepthLimit() const { return m_hostDepthLimit; }
+    /// Depth levels of `track` that are drawn (its depth count, or less when limited).
+    [[nodiscard]] std::size_t visibleDepth(model::TrackId track) const;
+
+    [[nodiscard]] State state() const;
+    void applyState(const State& state);
+    /// Stable key of a track: "GPU 0/stream 7"; host names with their ids as "#": "python (#)/thread # (python)".
+    [[nodiscard]] QString trackKey(model::TrackId track) const;
 
     /// Index into rows() of the row covering content y, or -1.
     [[nodiscard]] int rowAt(int y) const;
@@ -69,9 +121,15 @@ public:
 
 private:
     void relayout();
+    [[nodiscard]] int trackHeight(const model::Track& t) const;
 
     const model::Trace* m_trace = nullptr;
     std::vector<Group> m_groups;
+    std::vector<model::TrackId> m_pinnedOrder;
+    std::vector<char> m_hidden;     // by TrackId
+    std::vector<int> m_depthLimit;  // by TrackId, 0 = none of its own
+    int m_hostDepthLimit = 0;
+    int m_pinnedHeight = 0;
     std::vector<Row> m_rows;
     std::vector<int> m_rowOfTrack; // by TrackId, -1 when hidden
     int m_totalHeight = 0;

@@ -8,9 +8,14 @@
 #include "widgets/compareview.h"
 #include "widgets/detailspanel.h"
 #include "widgets/findingsmodel.h"
+#include "widgets/flamegraphview.h"
+#include "widgets/operatorview.h"
+#include "widgets/rangestatsview.h"
 #include "widgets/importwarnings.h"
 #include "widgets/summaryview.h"
+#include "widgets/tablecopy.h"
 #include "widgets/timelineview.h"
+#include "widgets/trackspanel.h"
 
 #include <QAction>
 #include <QGuiApplication>
@@ -34,7 +39,10 @@
 #include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSettings>
+#include <QSortFilterProxyModel>
+#include <QTimer>
 #include <QStatusBar>
 #include <QStyleFactory>
 #include <QTabWidget>
@@ -62,6 +70,7 @@ const QString kGeometryKey = QStringLiteral("window/geometry");
 const QString kStateKey = QStringLiteral("window/state");
 const QString kDarkKey = QStringLiteral("view/dark");
 const QString kTabKey = QStringLiteral("view/tab");
+const QString kTrackStatePrefix = QStringLiteral("tracks/"); // + trace format: the track arrangement per kind
 
 /// QFileDialog filters ("HTML report (*.html);;…") from the report layer's list.
 QString dialogFilters(const std::vector<std::string>& filters)
@@ -88,9 +97,21 @@ std::filesystem::path localPath(const QString& path)
     return std::filesystem::path(QFile::encodeName(path).toStdString());
 }
 
+/// Whole megabytes once there are ten of them ("44", "954"), one decimal below ("3.2").
 QString megabytes(qint64 bytes)
 {
-    return QString::number(static_cast<double>(bytes) / (1024.0 * 1024.0), 'f', 1);
+    const double mb = static_cast<double>(bytes) / (1024.0 * 1024.0);
+    return QString::number(mb, 'f', mb >= 10 ? 0 : 1);
+}
+
+/// "45 s", "1 min 2 s", "1 h 5 min": a time left, as precise as it can be.
+QString timeLeft(qint64 seconds)
+{
+    if (seconds < 60)
+        return QObject::tr("%1 s").arg(std::max<qint64>(1, seconds));
+    if (seconds < 3600)
+        return QObject::tr("%1 min %2 s").arg(seconds / 60).arg(seconds % 60);
+    return QObject::tr("%1 h %2 min").arg(seconds / 3600).arg((seconds % 3600) / 60);
 }
 
 /// The default TraceExportFunction; runs on a worker thread, so it touches nothing but the request.
@@ -154,7 +175,8 @@ MainWindow::MainWindow(QWidget* parent)
 
     m_status = new QLabel(tr("Ready"), this);
     m_progress = new QProgressBar(this);
-    m_progress->setMaximumWidth(260);
+    // Wide enough for "reading 44 / 954 MB · 1 min 2 s left" on one line.
+    m_progress->setMinimumWidth(m_progress->fontMetrics().horizontalAdvance(QStringLiteral("converting 9999 / 9999 MB · 59 min 59 s left")) + 24);
     m_progress->setTextVisible(true);
     m_cancel = new QPushButton(tr("Cancel"), this);
     statusBar()->addWidget(m_status, 1);
@@ -169,10 +191,34 @@ MainWindow::MainWindow(QWidget* parent)
         if (m_current.trace && slice.isValid())
             m_details->showSlice(*m_current.trace, slice);
     });
+    // The explorer: a Shift+drag (or the tracks picked with Ctrl+click) feeds the statistics, the flame graph
+    // and the operator table's "Time selection" scope; every "go there" lands on the timeline.
+    connect(m_timeline, &widgets::TimelineView::timeSelectionChanged, this, &MainWindow::onTimeSelectionChanged);
+    connect(m_timeline, &widgets::TimelineView::selectedTracksChanged, this, &MainWindow::updateExplorerSelection);
+    connect(m_timeline, &widgets::TimelineView::trackLayoutChanged, this, &MainWindow::saveTrackState);
+    const auto highlight = [this](const std::vector<model::SliceRef>& slices) { m_timeline->setHighlighted(slices); };
+    connect(m_rangeStats, &widgets::RangeStatsView::highlightRequested, this, highlight);
+    connect(m_rangeStats, &widgets::RangeStatsView::sliceRequested, this, &MainWindow::goToSlice);
+    connect(m_operators, &widgets::OperatorView::sliceRequested, this, &MainWindow::goToSlice);
+    connect(m_flameGraph, &widgets::FlameGraphView::sliceRequested, this, &MainWindow::goToSlice);
+    connect(m_details, &widgets::DetailsPanel::sliceActivated, this, &MainWindow::goToSlice);
+    connect(m_details, &widgets::DetailsPanel::highlightRequested, this, highlight);
+    connect(m_details, &widgets::DetailsPanel::rangeActivated, this,
+            [this](model::TrackId track, model::TimeNs start, model::TimeNs end) {
+                m_timeline->showRange(start, end);
+                m_timeline->revealTrack(track);
+            });
 
+    // The layout a fresh install has, for View → Reset Layout and for replacing a degenerate saved one.
+    m_defaultState = saveState();
     QSettings settings;
     restoreGeometry(settings.value(kGeometryKey).toByteArray());
     restoreState(settings.value(kStateKey).toByteArray());
+    // Once the window has its real size: a saved layout that squeezes a panel to nothing is not kept.
+    QTimer::singleShot(0, this, [this] {
+        if (isVisible() && isLayoutDegenerate())
+            resetLayout();
+    });
     m_tabs->setCurrentIndex(settings.value(kTabKey, 0).toInt());
     if (settings.value(kDarkKey, false).toBool()) {
         m_darkAction->setChecked(true);
@@ -292,6 +338,7 @@ void MainWindow::createActions()
         QSettings().setValue(kDarkKey, m_darkAction->isChecked());
     });
     m_darkAction->setCheckable(true);
+    m_resetLayoutAction = make(tr("Reset &Layout"), QKeySequence(), [this] { resetLayout(); });
     m_shortcutsAction = make(tr("&Keyboard Shortcuts"), QKeySequence::HelpContents, [this] { showShortcuts(); });
     m_aboutAction = make(tr("&About Timesink"), QKeySequence(), [this] { showAbout(); });
 
@@ -335,6 +382,8 @@ void MainWindow::createMenus()
     m_importWarningsAction->setObjectName(QStringLiteral("importWarningsAction"));
     connect(m_warningsBanner, &widgets::ImportWarningsBanner::detailsRequested, this, &MainWindow::showImportWarnings);
     view->addAction(m_darkAction);
+    view->addAction(m_resetLayoutAction);
+    m_viewMenu = view;
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(m_shortcutsAction);
@@ -365,7 +414,14 @@ void MainWindow::createMenus()
 void MainWindow::createDocks()
 {
     m_findingsView = new QTableView(this);
-    m_findingsView->setModel(m_findings);
+    m_findingsView->setObjectName(QStringLiteral("FindingsView"));
+    m_findingsProxy = new QSortFilterProxyModel(this);
+    m_findingsProxy->setSourceModel(m_findings);
+    m_findingsProxy->setSortRole(widgets::FindingsModel::kSortRole);
+    m_findingsView->setModel(m_findingsProxy);
+    // Sorted by lost time as the analysis ranks them (the sort is stable, so ties keep the ranking).
+    m_findingsView->setSortingEnabled(true);
+    m_findingsView->sortByColumn(widgets::FindingsModel::LostMs, Qt::DescendingOrder);
     m_findingsView->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_findingsView->setSelectionMode(QAbstractItemView::SingleSelection);
     m_findingsView->verticalHeader()->hide();
@@ -373,8 +429,12 @@ void MainWindow::createDocks()
     m_findingsView->horizontalHeader()->setSectionResizeMode(widgets::FindingsModel::Kind,
                                                              QHeaderView::ResizeToContents);
     m_findingsView->setWordWrap(false);
+    // Never squeezed to a row or two: a header and four findings stay readable.
+    m_findingsView->setMinimumHeight(m_findingsView->horizontalHeader()->sizeHint().height()
+                                     + 4 * m_findingsView->verticalHeader()->defaultSectionSize() + 4);
+    widgets::TableCopy::install(m_findingsView);
     connect(m_findingsView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this](const QModelIndex& current) { selectFinding(current.row()); });
+            [this](const QModelIndex& current) { selectFinding(m_findingsProxy->mapToSource(current).row()); });
 
     // Kinds that could not be assessed are not "no problem found": say so under the table.
     m_notAssessedLabel = new QLabel(this);
@@ -396,14 +456,137 @@ void MainWindow::createDocks()
     findingsDock->setObjectName(QStringLiteral("FindingsDock"));
     findingsDock->setWidget(findingsBox);
     addDockWidget(Qt::BottomDockWidgetArea, findingsDock);
+    m_findingsDock = findingsDock;
+
+    // The explorer docks share the bottom area with the findings, one tab each.
+    const auto bottomDock = [this, findingsDock](const QString& title, const QString& name, QWidget* widget) {
+        auto* dock = new QDockWidget(title, this);
+        dock->setObjectName(name);
+        widget->setMinimumHeight(140);
+        dock->setWidget(widget);
+        addDockWidget(Qt::BottomDockWidgetArea, dock);
+        tabifyDockWidget(findingsDock, dock);
+        return dock;
+    };
+    m_rangeStats = new widgets::RangeStatsView(this);
+    m_statsDock = bottomDock(tr("Selection Statistics"), QStringLiteral("StatsDock"), m_rangeStats);
+    m_operators = new widgets::OperatorView(this);
+    bottomDock(tr("Operators"), QStringLiteral("OperatorsDock"), m_operators);
+    m_flameGraph = new widgets::FlameGraphView(this);
+    auto* flameScroll = new QScrollArea(this);
+    flameScroll->setWidget(m_flameGraph);
+    flameScroll->setWidgetResizable(true);
+    flameScroll->setFrameShape(QFrame::NoFrame);
+    bottomDock(tr("Flame Graph"), QStringLiteral("FlameGraphDock"), flameScroll);
+    findingsDock->raise();
 
     m_details = new widgets::DetailsPanel(this);
+    m_details->setMinimumWidth(220);
     auto* detailsDock = new QDockWidget(tr("Details"), this);
     detailsDock->setObjectName(QStringLiteral("DetailsDock"));
     detailsDock->setWidget(m_details);
     addDockWidget(Qt::RightDockWidgetArea, detailsDock);
+    m_detailsDock = detailsDock;
+    m_tracksPanel = new widgets::TracksPanel(m_timeline, this);
+    m_tracksPanel->setMinimumWidth(220);
+    auto* tracksDock = new QDockWidget(tr("Tracks"), this);
+    tracksDock->setObjectName(QStringLiteral("TracksDock"));
+    tracksDock->setWidget(m_tracksPanel);
+    addDockWidget(Qt::RightDockWidgetArea, tracksDock);
+    tabifyDockWidget(detailsDock, tracksDock);
+    detailsDock->raise();
     resizeDocks({detailsDock}, {360}, Qt::Horizontal);
-    resizeDocks({findingsDock}, {220}, Qt::Vertical);
+    resizeDocks({findingsDock}, {240}, Qt::Vertical);
+
+    if (m_viewMenu) {
+        m_viewMenu->addSeparator();
+        for (QDockWidget* dock : findChildren<QDockWidget*>())
+            m_viewMenu->addAction(dock->toggleViewAction());
+    }
+}
+
+void MainWindow::resetLayout()
+{
+    restoreState(m_defaultState);
+    for (QDockWidget* dock : findChildren<QDockWidget*>())
+        dock->setFloating(false);
+    resizeDocks({m_detailsDock}, {360}, Qt::Horizontal);
+    resizeDocks({m_findingsDock}, {240}, Qt::Vertical);
+    m_findingsDock->raise();
+    m_detailsDock->raise();
+}
+
+bool MainWindow::isLayoutDegenerate() const
+{
+    // The timeline needs room for the ruler and a few rows; a docked panel must show more than its title.
+    if (m_tabs->isVisible() && (m_tabs->height() < 160 || m_tabs->width() < 300))
+        return true;
+    for (const QDockWidget* dock : findChildren<QDockWidget*>()) {
+        if (!dock->isVisible() || dock->isFloating() || !dock->widget() || dock->widget()->visibleRegion().isEmpty())
+            continue;
+        const QSize minimum = dock->widget()->minimumSizeHint().expandedTo(dock->widget()->minimumSize());
+        if (dock->widget()->height() < std::min(minimum.height(), 100) || dock->widget()->width() < 120)
+            return true;
+    }
+    return false;
+}
+
+void MainWindow::onTimeSelectionChanged()
+{
+    // A zoom to the range hides its tint but keeps its statistics; Esc or a plain click clears both.
+    const auto& range = m_timeline->timeSelection();
+    if (range && range->first != range->second)
+        m_statsRange = range;
+    else if (!range)
+        m_statsRange.reset();
+    updateExplorerSelection();
+}
+
+void MainWindow::updateExplorerSelection()
+{
+    std::optional<analysis::RangeSelection> selection;
+    if (m_statsRange)
+        selection = analysis::RangeSelection {m_statsRange->first, m_statsRange->second, m_timeline->selectedTracks()};
+    m_rangeStats->setSelection(selection);
+    m_flameGraph->setSelection(selection);
+    m_operators->setTimeSelection(selection);
+    if (selection)
+        m_statsDock->raise();
+}
+
+void MainWindow::goToSlice(model::SliceRef slice)
+{
+    if (!m_current.trace || !slice.isValid())
+        return;
+    // Select, scroll and zoom: the slice fills the middle fifth of the view, whatever the zoom was.
+    const model::Track& track = m_current.trace->track(slice.track);
+    const model::TimeNs ts = track.ts(slice.index.value);
+    const model::TimeNs dur = std::max<model::TimeNs>(track.dur(slice.index.value), 1);
+    m_timeline->showRange(ts - 2 * dur, ts + 3 * dur);
+    m_timeline->selectSlice(slice, true);
+}
+
+void MainWindow::saveTrackState()
+{
+    if (!m_current.trace || m_applyingTrackState)
+        return;
+    QSettings().setValue(kTrackStatePrefix + QString::fromStdString(m_current.trace->metadata().format),
+                         m_timeline->layout().state().toVariant());
+}
+
+QString MainWindow::traceSummaryText() const
+{
+    if (!m_current.trace)
+        return tr("Ready");
+    const model::Trace& t = *m_current.trace;
+    const QString name = m_current.path.isEmpty() ? tr("untitled") : QFileInfo(m_current.path).fileName();
+    const auto plural = [](std::size_t n, const QString& one, const QString& many) {
+        return QStringLiteral("%1 %2").arg(n).arg(n == 1 ? one : many);
+    };
+    return tr("%1: %2 on %3, %4, %5")
+        .arg(name, plural(t.sliceCount(), tr("event"), tr("events")), plural(t.tracks().size(), tr("track"), tr("tracks")),
+             plural(t.steps().size(), tr("step"), tr("steps")),
+             plural(m_current.findings.size(), tr("finding"), tr("findings")));
 }
 
 void MainWindow::openPath(const QString& path)
@@ -416,6 +599,7 @@ void MainWindow::openPath(const QString& path)
     }
     m_status->setText(tr("Loading %1…").arg(QFileInfo(path).fileName()));
     setLoading(true);
+    m_loadClock.start();
     m_job->start(path);
 }
 
@@ -456,19 +640,27 @@ void MainWindow::showTrace(LoadedTrace loaded)
     m_notAssessedLabel->setVisible(!m_current.notAssessed.empty());
     m_summary->setData(m_current.summary.value_or(widgets::SummaryData {}));
     m_details->showNothing();
+    m_statsRange.reset();
+    m_rangeStats->setTrace(m_current.trace);
+    m_operators->setTrace(m_current.trace);
+    m_flameGraph->setTrace(m_current.trace);
+    if (m_current.trace) {
+        // The tracks as they were arranged last time for a trace of this kind.
+        const QVariant saved =
+            QSettings().value(kTrackStatePrefix + QString::fromStdString(m_current.trace->metadata().format));
+        if (saved.isValid()) {
+            m_applyingTrackState = true;
+            const auto state = widgets::TrackLayout::State::fromVariant(saved.toMap());
+            m_timeline->changeLayout([&state](widgets::TrackLayout& l) { l.applyState(state); });
+            m_applyingTrackState = false;
+        }
+    }
     if (!m_searchEdit->text().isEmpty())
         runSearch();
     const QString name = m_current.path.isEmpty() ? tr("untitled") : QFileInfo(m_current.path).fileName();
     setWindowTitle(name + QStringLiteral(" — Timesink"));
-    if (m_current.trace) {
-        const model::Trace& t = *m_current.trace;
-        m_status->setText(tr("%1: %2 events on %3 tracks, %4 steps, %5 findings")
-                              .arg(name)
-                              .arg(t.sliceCount())
-                              .arg(t.tracks().size())
-                              .arg(t.steps().size())
-                              .arg(m_current.findings.size()));
-    }
+    if (m_current.trace)
+        m_status->setText(traceSummaryText());
 }
 
 QString MainWindow::exportReportTo(const QString& path)
@@ -619,7 +811,9 @@ void MainWindow::closeEvent(QCloseEvent* event)
 {
     QSettings settings;
     settings.setValue(kGeometryKey, saveGeometry());
-    settings.setValue(kStateKey, saveState());
+    // A squeezed layout would come back squeezed on the next start: keep the last good one instead.
+    if (!isLayoutDegenerate())
+        settings.setValue(kStateKey, saveState());
     settings.setValue(kTabKey, m_tabs->currentIndex());
     m_job->cancel();
     QMainWindow::closeEvent(event);
@@ -694,6 +888,12 @@ void MainWindow::compareWith(const QString& path)
             view->resize(size());
             view->show();
             m_status->setText(tr("Comparing with %1").arg(QFileInfo(outcome.loaded.path).fileName()));
+            // Once the compare window is gone, the status bar speaks of the trace again.
+            const QString comparing = m_status->text();
+            connect(view, &QObject::destroyed, this, [this, comparing] {
+                if (m_status->text() == comparing)
+                    m_status->setText(traceSummaryText());
+            });
         });
     }
     m_status->setText(tr("Loading %1 to compare…").arg(QFileInfo(path).fileName()));
@@ -743,7 +943,7 @@ void MainWindow::onLoadFinished(const TraceLoadJob::Outcome& outcome)
     addRecentFile(outcome.loaded.path);
     showTrace(outcome.loaded);
     if (m_initialFinding && *m_initialFinding < m_findings->rowCount())
-        m_findingsView->setCurrentIndex(m_findings->index(*m_initialFinding, 0));
+        m_findingsView->setCurrentIndex(m_findingsProxy->mapFromSource(m_findings->index(*m_initialFinding, 0)));
     if (m_initialView && m_current.trace) {
         const model::TimeNs origin = m_current.trace->startNs();
         m_timeline->showRange(origin + static_cast<model::TimeNs>(m_initialView->first * 1e6),
@@ -758,13 +958,25 @@ void MainWindow::onProgress(qint64 done, qint64 total, const QString& phase)
     if (total > 0) {
         m_progress->setRange(0, 1000);
         m_progress->setValue(static_cast<int>(std::min<qint64>(1000, done * 1000 / total)));
-        m_progress->setFormat(phase + QStringLiteral(" %1 / %2 MB").arg(megabytes(done), megabytes(total)));
+        m_progress->setFormat(progressText(phase, done, total, m_loadClock.isValid() ? m_loadClock.elapsed() : 0));
     } else {
         m_progress->setRange(0, 0); // busy indicator: the phase has no byte count
         m_progress->setFormat(phase);
     }
     if (!phase.isEmpty())
         m_progress->setToolTip(phase);
+}
+
+QString MainWindow::progressText(const QString& phase, qint64 done, qint64 total, qint64 elapsedMs)
+{
+    QString text = (phase.isEmpty() ? QString() : phase + QLatin1Char(' '))
+        + tr("%1 / %2 MB").arg(megabytes(done), megabytes(total));
+    // An estimate only once it means something: a second in, with bytes read.
+    if (elapsedMs >= 1000 && done > 0 && done < total) {
+        const double rate = static_cast<double>(done) / static_cast<double>(elapsedMs); // bytes per ms
+        text += tr(" · %1 left").arg(timeLeft(static_cast<qint64>(static_cast<double>(total - done) / rate / 1000.0)));
+    }
+    return text;
 }
 
 void MainWindow::setLoading(bool loading)
@@ -896,6 +1108,8 @@ void MainWindow::applyTheme(bool dark)
     p.setColor(QPalette::Highlight, QColor(42, 130, 218));
     p.setColor(QPalette::HighlightedText, Qt::white);
     p.setColor(QPalette::PlaceholderText, QColor(140, 140, 140));
+    p.setColor(QPalette::Link, QColor(110, 180, 255)); // Details links must read on the dark base
+    p.setColor(QPalette::LinkVisited, QColor(170, 150, 255));
     p.setColor(QPalette::Mid, QColor(90, 90, 96));
     p.setColor(QPalette::Midlight, QColor(65, 65, 70));
     p.setColor(QPalette::Disabled, QPalette::Text, QColor(120, 120, 120));

@@ -15,8 +15,10 @@ class QAction;
 class QLabel;
 class QLineEdit;
 class QMenu;
+class QDockWidget;
 class QProgressBar;
 class QPushButton;
+class QSortFilterProxyModel;
 class QTabWidget;
 class QTableView;
 
@@ -26,8 +28,12 @@ class DetailsPanel;
 class FindingsModel;
 class ImportWarningsBanner;
 class ImportWarningsDialog;
+class FlameGraphView;
+class OperatorView;
+class RangeStatsView;
 class SummaryView;
 class TimelineView;
+class TracksPanel;
 } // namespace timesink::widgets
 
 namespace timesink::gui {
@@ -86,6 +92,22 @@ public:
     [[nodiscard]] widgets::TimelineView* timeline() const { return m_timeline; }
     [[nodiscard]] widgets::FindingsModel* findingsModel() const { return m_findings; }
     [[nodiscard]] QTableView* findingsView() const { return m_findingsView; }
+    /// The sorting proxy between the findings model and its view (view rows are proxy rows).
+    [[nodiscard]] QSortFilterProxyModel* findingsProxy() const { return m_findingsProxy; }
+    [[nodiscard]] widgets::RangeStatsView* rangeStats() const { return m_rangeStats; }
+    [[nodiscard]] widgets::OperatorView* operators() const { return m_operators; }
+    [[nodiscard]] widgets::FlameGraphView* flameGraph() const { return m_flameGraph; }
+    [[nodiscard]] widgets::TracksPanel* tracksPanel() const { return m_tracksPanel; }
+    [[nodiscard]] QLabel* statusLabel() const { return m_status; }
+    [[nodiscard]] QProgressBar* progressBar() const { return m_progress; }
+    /// Puts every dock back where a fresh install has it (View → Reset Layout).
+    void resetLayout();
+    /// True when the timeline or a docked panel has been squeezed below a usable size; such a layout is
+    /// never saved (and a saved one is replaced by the default on start).
+    [[nodiscard]] bool isLayoutDegenerate() const;
+    /// The progress bar's text for `done` of `total` bytes in `phase` after `elapsedMs`:
+    /// "reading 44 / 954 MB · 1 min 2 s left" (the estimate once a second has passed and bytes moved).
+    static QString progressText(const QString& phase, qint64 done, qint64 total, qint64 elapsedMs);
     [[nodiscard]] widgets::DetailsPanel* details() const { return m_details; }
     [[nodiscard]] widgets::SummaryView* summary() const { return m_summary; }
     [[nodiscard]] QLineEdit* searchField() const { return m_searchEdit; }
@@ -147,6 +169,11 @@ private:
     void onTraceExportFinished();
     void updateExportActions();
     void addCompareExport(widgets::CompareView* view);
+    void onTimeSelectionChanged();
+    void updateExplorerSelection();
+    void goToSlice(model::SliceRef slice);
+    void saveTrackState();
+    [[nodiscard]] QString traceSummaryText() const;
 
     TraceLoadJob* m_job = nullptr;
     TraceLoadJob* m_compareJob = nullptr; // loads the candidate of File → Compare With…
@@ -169,6 +196,18 @@ private:
     QAction* m_importWarningsAction = nullptr;
     QTabWidget* m_tabs = nullptr;
     QTableView* m_findingsView = nullptr;
+    QSortFilterProxyModel* m_findingsProxy = nullptr;
+    widgets::RangeStatsView* m_rangeStats = nullptr;
+    widgets::OperatorView* m_operators = nullptr;
+    widgets::FlameGraphView* m_flameGraph = nullptr;
+    widgets::TracksPanel* m_tracksPanel = nullptr;
+    QDockWidget* m_findingsDock = nullptr;
+    QDockWidget* m_statsDock = nullptr;
+    QDockWidget* m_detailsDock = nullptr;
+    QByteArray m_defaultState;
+    QElapsedTimer m_loadClock;
+    bool m_applyingTrackState = false;
+    std::optional<std::pair<model::TimeNs, model::TimeNs>> m_statsRange; // what the explorer docks aggregate
     QLineEdit* m_searchEdit = nullptr;
     QLabel* m_matchLabel = nullptr;
     QProgressBar* m_progress = nullptr;
@@ -176,6 +215,7 @@ private:
     QLabel* m_status = nullptr;
     QLabel* m_notAssessedLabel = nullptr;
     QMenu* m_recentMenu = nullptr;
+    QMenu* m_viewMenu = nullptr;
 
     QAction* m_openAction = nullptr;
     QAction* m_openFolderAction = nullptr;
@@ -195,6 +235,7 @@ private:
     QAction* m_findNextAction = nullptr;
     QAction* m_findPreviousAction = nullptr;
     QAction* m_darkAction = nullptr;
+    QAction* m_resetLayoutAction = nullptr;
     QAction* m_shortcutsAction = nullptr;
     QAction* m_aboutAction = nullptr;
 };

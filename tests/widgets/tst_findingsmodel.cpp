@@ -22,8 +22,11 @@ void TestFindingsModel::cells_data()
     QTest::addColumn<int>("column");
     QTest::addColumn<QString>("text");
     // smallFindings(): dataloader 400 ns, 20 %; copy 200 ns, 10 %.
-    QTest::newRow("kind") << 0 << int(widgets::FindingsModel::Kind) << QStringLiteral("dataloader_starvation");
-    QTest::newRow("lost ms") << 0 << int(widgets::FindingsModel::LostMs) << QStringLiteral("0.00");
+    // Kinds as people read them, lost time in a unit that shows it (400 ns was "0.00" ms).
+    QTest::newRow("kind") << 0 << int(widgets::FindingsModel::Kind) << QStringLiteral("Dataloader starvation");
+    QTest::newRow("kind 2") << 1 << int(widgets::FindingsModel::Kind) << QStringLiteral("Copy hotspot");
+    QTest::newRow("lost") << 0 << int(widgets::FindingsModel::LostMs) << QStringLiteral("400 ns");
+    QTest::newRow("lost 2") << 1 << int(widgets::FindingsModel::LostMs) << QStringLiteral("200 ns");
     QTest::newRow("percent") << 0 << int(widgets::FindingsModel::Percent) << QStringLiteral("20.0 %");
     QTest::newRow("occurrences") << 1 << int(widgets::FindingsModel::Occurrences) << QStringLiteral("1");
     QTest::newRow("title") << 1 << int(widgets::FindingsModel::Title)
@@ -45,6 +48,9 @@ void TestFindingsModel::cells()
     // The sort role carries raw numbers so a proxy sorts lost time numerically.
     QCOMPARE(model.index(0, widgets::FindingsModel::LostMs).data(widgets::FindingsModel::kSortRole).toLongLong(),
              400LL);
+    // The kind's id stays at hand in the tooltip.
+    QCOMPARE(model.index(0, widgets::FindingsModel::Kind).data(Qt::ToolTipRole).toString(),
+             QStringLiteral("dataloader_starvation"));
 }
 
 void TestFindingsModel::resetAndEmpty()
@@ -57,7 +63,7 @@ void TestFindingsModel::resetAndEmpty()
     QCOMPARE(model.rowCount(), 0);
     QVERIFY(model.finding(0) == nullptr);
     QVERIFY(!model.index(0, 0).data().isValid());
-    QCOMPARE(model.headerData(widgets::FindingsModel::LostMs, Qt::Horizontal).toString(), QStringLiteral("Lost (ms)"));
+    QCOMPARE(model.headerData(widgets::FindingsModel::LostMs, Qt::Horizontal).toString(), QStringLiteral("Lost"));
 }
 
 QTEST_MAIN(TestFindingsModel)

@@ -20,6 +20,7 @@
 #include <QStatusBar>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QSortFilterProxyModel>
 #include <QTest>
 #include <QTimer>
 
@@ -142,7 +143,7 @@ void TestMainWindow::selectingFindingShowsEvidence()
     const auto trace = testing::smallTrainingTrace();
     w.showTrace(gui::LoadedTrace {trace, testing::smallFindings(*trace), 2000, std::nullopt, QString()});
     w.timeline()->showRange(0, 20); // somewhere else first
-    w.findingsView()->setCurrentIndex(w.findingsModel()->index(row, 0));
+    w.findingsView()->setCurrentIndex(w.findingsProxy()->mapFromSource(w.findingsModel()->index(row, 0)));
     const auto& zoom = w.timeline()->zoom();
     QVERIFY2(zoom.start() <= evidenceStart && zoom.end() >= evidenceEnd,
              qPrintable(QStringLiteral("view [%1, %2]").arg(zoom.start()).arg(zoom.end())));

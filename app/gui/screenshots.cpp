@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: MIT
+// timesink-screenshots OUTDIR FIXTURES: drives the real window through the scenes of docs/gui.md and has ImageMagick's
+// `import -window root` photograph the X screen after each (run under Xvfb: scripts/screenshots). Not a test: the
+// pictures are for people, the behaviour behind them is tested in tests/widgets.
+#include "app/gui/mainwindow.h"
+#include "widgets/compareview.h"
+#include "widgets/flamegraphview.h"
+#include "widgets/operatorview.h"
+#include "widgets/rangestatsview.h"
+#include "widgets/timelineview.h"
+#include "widgets/trackspanel.h"
+
+#include <QApplication>
+#include <QDockWidget>
+#include <QElapsedTimer>
+#include <QLineEdit>
+#include <QProcess>
+#include <QScreen>
+#include <QScrollBar>
+#include <QSettings>
+#include <QSortFilterProxyModel>
+#include <QSpinBox>
+#include <QTabWidget>
+#include <QTreeWidget>
+#include <QTableView>
+#include <QThread>
+
+#include <cstdio>
+
+using namespace timesink;
+
+namespace {
+
+QString g_out;
+
+void settle(int ms = 800)
+{
+    QElapsedTimer t;
+    t.start();
+    while (t.elapsed() < ms) {
+        QApplication::processEvents(QEventLoop::AllEvents, 50);
+        QThread::msleep(20);
+    }
+}
+
+void shoot(const QString& name)
+{
+    settle();
+    const QString path = g_out + QLatin1Char('/') + name + QStringLiteral(".png");
+    const int rc = QProcess::execute(QStringLiteral("import"), {QStringLiteral("-window"), QStringLiteral("root"), path});
+    std::printf("%s %s\n", rc == 0 ? "wrote" : "FAILED", qPrintable(path));
+}
+
+bool open(gui::MainWindow& w, const QString& path)
+{
+    w.openPath(path);
+    QElapsedTimer t;
+    t.start();
+    while (w.current().path != path && t.elapsed() < 120000)
+        settle(100);
+    return w.current().path == path;
+}
+
+QDockWidget* dock(gui::MainWindow& w, const char* name)
+{
+    return w.findChild<QDockWidget*>(QString::fromLatin1(name));
+}
+
+/// The first slice named `name` at or after `from` that launched device work.
+model::SliceRef firstLaunch(const model::Trace& trace, std::string_view name, model::TimeNs from = 0)
+{
+    for (const model::Track& t : trace.tracks())
+        for (std::uint32_t i = 0; i < t.size(); ++i)
+            if (t.ts(i) >= from && trace.str(t.sliceName(i)) == name && !trace.flowsFrom({t.id, model::SliceIndex(i)}).empty())
+                return {t.id, model::SliceIndex(i)};
+    return {};
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    QApplication app(argc, argv);
+    QCoreApplication::setOrganizationName(QStringLiteral("TimesinkScreenshots"));
+    QCoreApplication::setApplicationName(QStringLiteral("timesink-screenshots"));
+    if (argc < 3) {
+        std::fprintf(stderr, "usage: timesink-screenshots OUTDIR FIXTURES_DIR\n");
+        return 1;
+    }
+    g_out = QString::fromLocal8Bit(argv[1]);
+    const QString fx = QString::fromLocal8Bit(argv[2]);
+    QSettings().clear();
+    const QRect screen = QGuiApplication::primaryScreen()->geometry();
+
+    gui::MainWindow w;
+    w.setErrorReporter([](const QString& title, const QString& message) {
+        std::fprintf(stderr, "%s: %s\n", qPrintable(title), qPrintable(message));
+    });
+    w.setGeometry(screen);
+    w.show();
+    settle();
+
+    const QString a100 = fx + QStringLiteral("/torch/hta_a100_trace_diff_control.json.gz");
+    if (!open(w, a100))
+        return 2;
+    const model::Trace& trace = *w.current().trace;
+    shoot(QStringLiteral("a100_full"));
+
+    // A finding: evidence links with durations, numbers with units, kind labels in the table.
+    w.findingsView()->setCurrentIndex(w.findingsProxy()->index(0, 0));
+    shoot(QStringLiteral("a100_finding"));
+
+    // Follow the work: a launch selected, its kernel a link in Details; then the framework op's launched work.
+    const model::SliceRef launch = firstLaunch(trace, "cudaLaunchKernel");
+    w.timeline()->fitAll();
+    const model::Track& lt = trace.track(launch.track);
+    w.timeline()->showRange(lt.ts(launch.index.value) - 40'000, lt.end(launch.index.value) + 120'000);
+    w.timeline()->selectSlice(launch, true);
+    shoot(QStringLiteral("a100_flow"));
+
+    // A range: the statistics of step 1010.
+    const model::Step& step = trace.steps()[1];
+    w.timeline()->showRange(step.start, step.end);
+    w.timeline()->selectTimeRange(std::pair(step.start + step.duration() / 4, step.start + step.duration() * 3 / 4));
+    shoot(QStringLiteral("a100_range_stats"));
+
+    // The flame graph of that range, zoomed into its widest stack.
+    dock(w, "FlameGraphDock")->raise();
+    settle();
+    const analysis::CallTree& tree = w.flameGraph()->tree();
+    int widest = -1;
+    for (int c : tree.root().children)
+        if (widest < 0 || tree.nodes[static_cast<std::size_t>(c)].totalNs > tree.nodes[static_cast<std::size_t>(widest)].totalNs)
+            widest = c;
+    if (widest > 0)
+        w.flameGraph()->zoomTo(widest);
+    shoot(QStringLiteral("a100_flamegraph"));
+
+    // The operator table of the whole trace.
+    w.timeline()->selectTimeRange(std::nullopt);
+    w.timeline()->fitAll();
+    dock(w, "OperatorsDock")->raise();
+    w.operators()->setScope(-1);
+    shoot(QStringLiteral("a100_operators"));
+
+    // Tracks: a GPU stream pinned over a deep host stack, host depth limited, the Tracks panel filtered.
+    dock(w, "FindingsDock")->raise();
+    dock(w, "TracksDock")->raise();
+    const auto& groups = w.timeline()->layout().groups();
+    if (!groups.empty() && !groups.front().tracks.empty()) {
+        const model::TrackId stream = groups.front().tracks.front();
+        w.timeline()->changeLayout([stream](widgets::TrackLayout& l) { l.setPinned(stream, true); });
+    }
+    w.tracksPanel()->depthLimit()->setValue(6);
+    w.tracksPanel()->filter()->setText(QStringLiteral("thread"));
+    w.timeline()->showRange(step.start, step.end);
+    w.timeline()->verticalScrollBar()->setValue(w.timeline()->verticalScrollBar()->maximum());
+    shoot(QStringLiteral("a100_tracks"));
+    w.tracksPanel()->filter()->clear();
+    w.timeline()->changeLayout([](widgets::TrackLayout& l) {
+        while (!l.pinnedTracks().empty())
+            l.setPinned(l.pinnedTracks().front(), false);
+        l.setHostDepthLimit(0);
+    });
+    dock(w, "DetailsDock")->raise();
+
+    // Deep zoom, dark: the ruler counts from a base time.
+    w.setDarkPalette(true);
+    w.timeline()->verticalScrollBar()->setValue(0);
+    const model::SliceRef late = firstLaunch(trace, "cudaLaunchKernel", trace.steps()[3].start);
+    const model::SliceRef kernel = trace.flowsFrom(late).empty() ? late : trace.flowsFrom(late).front().to;
+    const model::Track& kt = trace.track(kernel.track);
+    w.timeline()->showRange(kt.ts(kernel.index.value) - 10'000, kt.ts(kernel.index.value) + 30'000);
+    w.timeline()->selectSlice(kernel);
+    shoot(QStringLiteral("a100_zoom_dark"));
+    w.setDarkPalette(false);
+
+    // Summary charts.
+    w.findChild<QTabWidget*>()->setCurrentIndex(1);
+    shoot(QStringLiteral("a100_summary"));
+    w.findChild<QTabWidget*>()->setCurrentIndex(0);
+
+    // Compare two ranks of an Ascend run.
+    const QString rank0 = fx + QStringLiteral("/torch_npu/msinsight_text_level1_rank0_ascend_pt");
+    const QString rank1 = fx + QStringLiteral("/torch_npu/msinsight_text_level1_rank1_ascend_pt");
+    if (open(w, rank0)) {
+        shoot(QStringLiteral("ascend_full"));
+        w.compareWith(rank1);
+        widgets::CompareView* compare = nullptr;
+        QElapsedTimer t;
+        t.start();
+        while (!compare && t.elapsed() < 120000) {
+            settle(200);
+            for (QWidget* top : QApplication::topLevelWidgets())
+                if (auto* c = qobject_cast<widgets::CompareView*>(top))
+                    compare = c;
+        }
+        if (compare) {
+            compare->setGeometry(screen);
+            compare->raise();
+            compare->activateWindow();
+            settle();
+            if (compare->operatorTable()->model()->rowCount() > 0)
+                compare->operatorTable()->selectRow(0);
+            if (compare->baselineFindings()->topLevelItemCount() > 0)
+                compare->baselineFindings()->setCurrentItem(compare->baselineFindings()->topLevelItem(0));
+            shoot(QStringLiteral("compare"));
+            compare->close();
+            settle();
+        }
+    }
+    if (open(w, fx + QStringLiteral("/rknn/toolkit2_2.3.2_rk3588_eval_perf_layers_yolov8n_640.txt"))) {
+        w.findingsView()->setCurrentIndex(w.findingsProxy()->index(0, 0));
+        shoot(QStringLiteral("rknn"));
+    }
+    if (open(w, fx + QStringLiteral("/torch/hta_cpu_only_rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz")))
+        shoot(QStringLiteral("cpu_not_assessed"));
+    return 0;
+}
