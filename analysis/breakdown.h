@@ -103,9 +103,8 @@ struct KindLoss
 /// By lost time descending; equal totals keep the alphabetical order of kinds.
 std::vector<KindLoss> computeLostByKind(const std::vector<Finding>& findings, model::TimeNs analysedNs);
 
-/// A communication task that waits for a peer instead of moving data: Ascend HCCL `Notify_Wait`, msprof
-/// `EVENT_WAIT` / `Event_Wait` style tasks. Their time is communication, but not transfer.
-bool isCommunicationWaitTask(std::string_view name);
+// A communication task that waits for a peer instead of moving data (HCCL `Notify_Wait`, `EVENT_WAIT`…) is
+// analysis::isCommunicationWaitTask() in analysis/communication.h, shared with the communication pass and jobs.
 
 /// Outstanding launched-but-not-finished operations of one device stream.
 struct StreamQueue

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/breakdown.h"
 
+#include "analysis/communication.h"
 #include "analysis/deviceactivity.h"
 #include "analysis/intervals.h"
 #include "analysis/stepclock.h"
@@ -17,20 +18,6 @@ using model::SliceCategory;
 using model::TimeNs;
 
 namespace {
-
-bool startsWithNoCase(std::string_view text, std::string_view prefix)
-{
-    if (text.size() < prefix.size())
-        return false;
-    for (std::size_t i = 0; i < prefix.size(); ++i) {
-        char c = text[i];
-        if (c >= 'A' && c <= 'Z')
-            c = static_cast<char>(c - 'A' + 'a');
-        if (c != prefix[i])
-            return false;
-    }
-    return true;
-}
 
 // Nearest-rank percentile of a sorted, non-empty list.
 TimeNs percentile(const std::vector<TimeNs>& sorted, double p)
@@ -126,12 +113,6 @@ void launchStatistics(const model::Trace& trace, const StepClock& clock, DeviceS
 }
 
 } // namespace
-
-bool isCommunicationWaitTask(std::string_view name)
-{
-    return startsWithNoCase(name, "notify_wait") || startsWithNoCase(name, "event_wait")
-        || startsWithNoCase(name, "notifywait");
-}
 
 DeviceSummary computeDeviceSummary(const model::Trace& trace, const std::vector<StepBreakdown>& steps,
                                    bool includeWarmup)
