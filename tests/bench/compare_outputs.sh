@@ -4,7 +4,7 @@
 # tests/data must be byte-identical between two builds of timesink-cli (e.g. main's and a branch's).
 # Usage: tests/bench/compare_outputs.sh BASE_CLI NEW_CLI   (exit 1 and a diff on the first difference)
 set -uo pipefail
-base="$1"; new="$2"
+base=$(realpath "$1"); new=$(realpath "$2")
 cd "$(dirname "$0")/../data"
 export XDG_CACHE_HOME; XDG_CACHE_HOME=$(mktemp -d) # no snapshot cache on either side
 trap 'rm -rf "$XDG_CACHE_HOME"' EXIT
