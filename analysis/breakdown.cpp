@@ -132,66 +132,6 @@ WorkClass workClassOf(const model::Trace& trace, const model::Track& track, std:
     }
 }
 
-namespace {
-
-/// Device windows of the steps (see StepBreakdown::deviceStartNs), by step index.
-void addDeviceWindows(const model::Trace& trace, const StepClock& clock, std::vector<StepBreakdown>& steps)
-{
-    const auto extend = [&](std::size_t s, TimeNs start, TimeNs end) {
-        StepBreakdown& b = steps[s];
-        b.deviceStartNs = b.hasDeviceWindow ? std::min(b.deviceStartNs, start) : start;
-        b.deviceEndNs = b.hasDeviceWindow ? std::max(b.deviceEndNs, end) : end;
-        b.hasDeviceWindow = true;
-    };
-    for (const model::Flow& f : trace.flows()) {
-        if (f.kind != model::FlowKind::Launch || !f.from.isValid() || !f.to.isValid())
-            continue;
-        const model::Track& host = trace.track(f.from.track);
-        const model::Track& device = trace.track(f.to.track);
-        if (model::isDeviceTrack(host) || !model::isDeviceTrack(device) || !isBusyCategory(device.category(f.to.index.value)))
-            continue;
-        // The step whose host window holds the launch; a warm-up step left out still gets its window.
-        const TimeNs t = host.ts(f.from.index.value);
-        std::size_t s = clock.stepAt(t);
-        if (s >= clock.size() && clock.warmupExcluded()) {
-            const Interval& w = clock.fullWindow(clock.warmupStep());
-            if (w.start <= t && t < w.end)
-                s = clock.warmupStep();
-        }
-        if (s < steps.size())
-            extend(s, device.ts(f.to.index.value), device.end(f.to.index.value));
-    }
-    // A device-side ProfilerStep#N annotation is the device's own account of the step (ROCm writes ones shorter
-    // than the work it launched): the window covers both.
-    for (const model::Track& t : trace.tracks()) {
-        if (t.deviceKind == model::DeviceKind::Cpu || t.role == model::TrackRole::HostThread)
-            continue;
-        for (std::uint32_t i = 0; i < t.size(); ++i) {
-            const model::SliceCategory c = t.category(i);
-            if (c != model::SliceCategory::Annotation && c != model::SliceCategory::Step)
-                continue;
-            const std::string_view name = trace.str(t.sliceName(i));
-            constexpr std::string_view kPrefix = "ProfilerStep#";
-            if (name.substr(0, kPrefix.size()) != kPrefix)
-                continue;
-            std::int64_t number = 0;
-            bool digits = name.size() > kPrefix.size() && name.size() - kPrefix.size() <= 18;
-            for (const char ch : name.substr(kPrefix.size())) {
-                digits = digits && ch >= '0' && ch <= '9';
-                number = number * 10 + (ch - '0');
-            }
-            if (!digits)
-                continue;
-            for (std::size_t s = 0; s < steps.size(); ++s) {
-                if (steps[s].number == number && !steps[s].synthetic)
-                    extend(s, t.ts(i), t.end(i));
-            }
-        }
-    }
-}
-
-} // namespace
-
 std::vector<StepBreakdown> computeStepBreakdown(const model::Trace& trace, bool includeWarmup)
 {
     const bool deviceTrace = hasDeviceWork(trace);
@@ -203,11 +143,18 @@ std::vector<StepBreakdown> computeStepBreakdown(const model::Trace& trace, bool 
         const bool excluded = warmup && clock.warmupExcluded();
         StepBreakdown b = stepBreakdownOf(trace, clock.step(s), excluded ? clock.fullWindow(s) : clock.window(s),
                                           deviceTrace);
+        const Interval host = excluded ? clock.fullHostWindow(s) : clock.hostWindow(s);
+        b.hostStartNs = host.start;
+        b.hostDurationNs = host.length();
+        b.hasDeviceWindow = clock.hasDeviceWindow(s);
+        if (b.hasDeviceWindow) {
+            b.deviceStartNs = clock.deviceWindow(s).start;
+            b.deviceEndNs = clock.deviceWindow(s).end;
+        }
         b.warmup = warmup;
         b.excluded = excluded;
         steps.push_back(b);
     }
-    addDeviceWindows(trace, clock, steps);
     return steps;
 }
 

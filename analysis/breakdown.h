@@ -34,7 +34,8 @@ WorkClass workClassOf(const model::Trace& trace, const model::Track& track, std:
 /// dataloader > host fallback (added to compute); `idleNs` is what none of them covers. So in a device trace
 /// `idleNs` is exactly the device idle time the pipeline_bubble pass sees (attributeIdle()'s rest), and
 /// `computeNs + communicationNs + copyNs` is the device busy time.
-/// The step window is the StepClock's (overlapping step markers are cut at the next step's start).
+/// The step window is the StepClock's analysis window: the host step, moved to follow a device that lags its
+/// host, so that device work is counted in the step whose host launched it (stepclock.h).
 /// Example: a 100 ns step with a kernel over [0, 40) and a copy over [30, 60) → compute 40, copies 20, idle 40.
 /// To add a class (e.g. communication wait inside communication), add a WorkClass before HostFallback,
 /// a field here and its line in stepBreakdownOf().
@@ -42,8 +43,10 @@ struct StepBreakdown
 {
     std::int64_t number = 0;
     bool synthetic = false;
-    model::TimeNs startNs = 0;
+    model::TimeNs startNs = 0;    // the analysis window (StepClock::window): what the classes add up to
     model::TimeNs durationNs = 0;
+    model::TimeNs hostStartNs = 0; // the host step (ProfilerStep#N marker, StepClock::hostWindow)
+    model::TimeNs hostDurationNs = 0;
     model::TimeNs computeNs = 0;
     model::TimeNs communicationNs = 0; // device collectives only
     model::TimeNs copyNs = 0;
@@ -52,7 +55,7 @@ struct StepBreakdown
     /// Where the device ran this step's work, next to the host window: from the first start to the last end of
     /// the device operations whose launch call starts inside the host window (launch flows) and of the
     /// device-side `ProfilerStep#N` annotation (`gpu_user_annotation`) when the trace has one. A device that lags
-    /// its host shows here.
+    /// its host shows here, and moves the analysis window (StepClock).
     /// Both 0 when the step launched nothing (hasDeviceWindow false).
     bool hasDeviceWindow = false;
     model::TimeNs deviceStartNs = 0;

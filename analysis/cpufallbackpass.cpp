@@ -127,7 +127,8 @@ PassOutput CpuFallbackPass::run(const model::Trace& trace, const AnalysisOptions
             if (!isCountedFallback(trace, ref))
                 continue;
             Group& g = groupFor(device ? Source::DeviceTask : Source::CpuLayer, std::string(rawOpType(trace, ref)));
-            const model::TimeNs lost = g.acc.addLoss(t.ts(i), t.end(i));
+            // A device task is device time; a CPU layer on a host track host time.
+            const model::TimeNs lost = device ? g.acc.addLoss(t.ts(i), t.end(i)) : g.acc.addHostLoss(t.ts(i), t.end(i));
             g.opNs += lost;
             g.acc.countOccurrence();
             g.acc.addEvidence(t.id, t.ts(i), t.end(i));
@@ -201,7 +202,7 @@ PassOutput CpuFallbackPass::run(const model::Trace& trace, const AnalysisOptions
             }
             const IntervalList copies = unite(std::move(copyTime));
             for (const Interval& r : subtract(IntervalList {{opStart, opEnd}}, copies))
-                g.opNs += g.acc.addLoss(r.start, r.end);
+                g.opNs += g.acc.addHostLoss(r.start, r.end);
             for (const Interval& r : copies)
                 g.copyNs += g.acc.addLoss(r.start, r.end);
             g.acc.countOccurrence();

@@ -57,7 +57,7 @@ PassOutput DataloaderStarvationPass::run(const model::Trace& trace, const Analys
     model::TimeNs spanInSteps = 0;
     if (deviceless) {
         for (const Interval& d : activity.dataloader)
-            acc.addLoss(d.start, d.end);
+            acc.addHostLoss(d.start, d.end);
     } else {
         const IdleAttribution idle
             = attributeIdle(clock, activity, cancel, std::numeric_limits<model::TimeNs>::max());
@@ -68,14 +68,15 @@ PassOutput DataloaderStarvationPass::run(const model::Trace& trace, const Analys
         }
     }
     for (const Interval& d : activity.dataloader)
-        clock.forEachOverlap(d.start, d.end, [&](std::size_t, model::TimeNs s, model::TimeNs e) { spanInSteps += e - s; });
+        clock.forEachHostOverlap(d.start, d.end,
+                                 [&](std::size_t, model::TimeNs s, model::TimeNs e) { spanInSteps += e - s; });
     std::uint64_t fetches = 0;
     for (const model::SliceRef& ref : activity.dataloaderSlices) {
         const model::Track& t = trace.track(ref.track);
         const model::TimeNs s = t.ts(ref.index.value);
         const model::TimeNs e = t.end(ref.index.value);
         bool inStep = false;
-        clock.forEachOverlap(s, e, [&](std::size_t, model::TimeNs, model::TimeNs) { inStep = true; });
+        clock.forEachHostOverlap(s, e, [&](std::size_t, model::TimeNs, model::TimeNs) { inStep = true; });
         if (!inStep)
             continue;
         ++fetches;

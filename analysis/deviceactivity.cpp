@@ -165,7 +165,7 @@ DeviceActivity computeDeviceActivity(const model::Trace& trace, const AnalysisOp
         // shape); after it, it means new shapes keep arriving.
         const StepClock clock(trace, options.includeWarmup);
         for (std::size_t k = 0; k < autotune.size(); ++k) {
-            const std::size_t step = clock.stepAt(autotune[k].start);
+            const std::size_t step = clock.hostStepAt(autotune[k].start);
             if (step < clock.size() && step > 0) {
                 compile.push_back(autotune[k]);
                 out.compileSlices.push_back(autotuneSlices[k]);

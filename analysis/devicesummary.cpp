@@ -71,7 +71,7 @@ void launchStatistics(const model::Trace& trace, const StepClock& clock, DeviceS
         const std::uint32_t h = from.index.value;
         edges[device.id.value].push_back({host.ts(h), +1});
         edges[device.id.value].push_back({device.end(d), -1});
-        if (clock.stepAt(host.ts(h)) < clock.size())
+        if (clock.hostStepAt(host.ts(h)) < clock.size())
             delays.push_back(device.ts(d) - host.end(h));
     }
     out.launches = delays.size();

@@ -11,19 +11,33 @@ FindingAccumulator::FindingAccumulator(const StepClock& clock)
 {
 }
 
-model::TimeNs FindingAccumulator::addLoss(model::TimeNs t0, model::TimeNs t1)
+model::TimeNs FindingAccumulator::addLoss(model::TimeNs t0, model::TimeNs t1, bool hostTime)
 {
     model::TimeNs counted = 0;
-    m_clock.forEachOverlap(t0, t1, [&](std::size_t step, model::TimeNs s, model::TimeNs e) {
+    const auto add = [&](std::size_t step, model::TimeNs s, model::TimeNs e) {
         m_perStep[step] += e - s;
         counted += e - s;
         if (!m_haveFirst || s < m_firstTs) {
             m_firstTs = s;
             m_haveFirst = true;
         }
-    });
+    };
+    if (hostTime)
+        m_clock.forEachHostOverlap(t0, t1, add);
+    else
+        m_clock.forEachOverlap(t0, t1, add);
     m_lost += counted;
     return counted;
+}
+
+model::TimeNs FindingAccumulator::addLoss(model::TimeNs t0, model::TimeNs t1)
+{
+    return addLoss(t0, t1, false);
+}
+
+model::TimeNs FindingAccumulator::addHostLoss(model::TimeNs t0, model::TimeNs t1)
+{
+    return addLoss(t0, t1, true);
 }
 
 void FindingAccumulator::addLossInStep(std::size_t stepIndex, model::TimeNs ns)

@@ -24,8 +24,11 @@ class FindingAccumulator
 public:
     explicit FindingAccumulator(const StepClock& clock);
 
-    /// Adds lost time [t0, t1), clipped to the steps. Returns the nanoseconds counted.
+    /// Adds lost device time [t0, t1), clipped to the steps' analysis windows. Returns the nanoseconds counted.
     model::TimeNs addLoss(model::TimeNs t0, model::TimeNs t1);
+    /// Adds lost host time [t0, t1) (host ops, host fallbacks, dataloader spans), clipped to the steps' host
+    /// windows: a host op belongs to the step its host was in, whatever the device was doing.
+    model::TimeNs addHostLoss(model::TimeNs t0, model::TimeNs t1);
     /// Adds lost time already known to lie in step `stepIndex`.
     void addLossInStep(std::size_t stepIndex, model::TimeNs ns);
     void addEvidence(model::TrackId track, model::TimeNs start, model::TimeNs end);
@@ -41,6 +44,8 @@ public:
     [[nodiscard]] Finding finish(std::string kind) const;
 
 private:
+    model::TimeNs addLoss(model::TimeNs t0, model::TimeNs t1, bool hostTime);
+
     const StepClock& m_clock;
     std::vector<model::TimeNs> m_perStep;
     std::vector<EvidenceRange> m_evidence;

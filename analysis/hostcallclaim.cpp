@@ -18,13 +18,14 @@ std::optional<HostCallClaim> claimHostCalls(const model::Trace& trace, const Ste
     std::uint64_t merged = 0;
     for (const Interval& c : calls) {
         model::TimeNs inSteps = 0;
-        clock.forEachOverlap(c.start, c.end, [&](std::size_t, model::TimeNs s, model::TimeNs e) { inSteps += e - s; });
+        clock.forEachHostOverlap(c.start, c.end,
+                                 [&](std::size_t, model::TimeNs s, model::TimeNs e) { inSteps += e - s; });
         if (inSteps <= 0)
             continue;
         out.callNs += inSteps;
         ++merged;
         if (out.deviceless)
-            acc.addLoss(c.start, c.end);
+            acc.addHostLoss(c.start, c.end);
     }
     if (!out.deviceless) {
         for (const IdlePiece& p : claimed) {
@@ -48,7 +49,7 @@ std::optional<HostCallClaim> claimHostCalls(const model::Trace& trace, const Ste
         if (nested)
             continue;
         bool inStep = false;
-        clock.forEachOverlap(t.ts(i), t.end(i), [&](std::size_t, model::TimeNs, model::TimeNs) { inStep = true; });
+        clock.forEachHostOverlap(t.ts(i), t.end(i), [&](std::size_t, model::TimeNs, model::TimeNs) { inStep = true; });
         if (!inStep)
             continue;
         ++out.calls;

@@ -38,8 +38,8 @@ std::string callSummary(const model::Trace& trace, const StepClock& clock, const
     for (const model::SliceRef& r : calls) {
         const model::Track& t = trace.track(r.track);
         bool inStep = false;
-        clock.forEachOverlap(t.ts(r.index.value), t.end(r.index.value),
-                             [&](std::size_t, model::TimeNs, model::TimeNs) { inStep = true; });
+        clock.forEachHostOverlap(t.ts(r.index.value), t.end(r.index.value),
+                                 [&](std::size_t, model::TimeNs, model::TimeNs) { inStep = true; });
         if (inStep)
             ++byName[trace.str(t.sliceName(r.index.value))];
     }
@@ -74,7 +74,7 @@ Peak allocatorPeak(const model::Trace& trace, const StepClock& clock)
         const auto values = t.counterValues();
         for (std::size_t i = 0; i < times.size() && i < values.size(); ++i) {
             // Finite, and within int64 once converted (a malformed counter must not reach the report).
-            if (clock.stepAt(times[i]) < clock.size() && values[i] > peak.bytes && values[i] < 9.0e18) {
+            if (clock.hostStepAt(times[i]) < clock.size() && values[i] > peak.bytes && values[i] < 9.0e18) {
                 peak.bytes = values[i];
                 peak.device = t.deviceIndex;
             }

@@ -284,7 +284,7 @@ PassOutput UnfusedChainPass::run(const model::Trace& trace, const AnalysisOption
             if (start[m] == start[m + 1]) {
                 // The op launched nothing on a device run: it ran on the host, and its own time is what goes.
                 const model::Track& t = trace.track(mem.ref.track);
-                st.acc.addLoss(t.ts(mem.ref.index.value), t.end(mem.ref.index.value));
+                st.acc.addHostLoss(t.ts(mem.ref.index.value), t.end(mem.ref.index.value));
                 continue;
             }
             spans.clear();

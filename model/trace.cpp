@@ -2,6 +2,7 @@
 #include "model/trace.h"
 
 #include <algorithm>
+#include <atomic>
 
 namespace timesink::model {
 
@@ -28,6 +29,12 @@ std::vector<std::uint32_t> Trace::flowsTo(SliceRef slice) const
     for (auto it = lo; it != m_flowsByTarget.end() && m_flows[*it].to == slice; ++it)
         out.push_back(*it);
     return out;
+}
+
+std::uint64_t Trace::nextSerial()
+{
+    static std::atomic<std::uint64_t> next {1};
+    return next.fetch_add(1, std::memory_order_relaxed);
 }
 
 std::size_t Trace::bytesUsed() const

@@ -81,6 +81,8 @@ nlohmann::ordered_json reportJson(const ReportModel& m)
                          {"excluded", s.excluded},
                          {"start_ns", s.startNs},
                          {"duration_ns", s.durationNs},
+                         {"host_start_ns", s.hostStartNs},
+                         {"host_duration_ns", s.hostDurationNs},
                          {"compute_ns", s.computeNs},
                          {"communication_ns", s.communicationNs},
                          {"copy_ns", s.copyNs},

@@ -69,6 +69,7 @@ private Q_SLOTS:
         // device_start/end_ns: the one launched kernel of step 1 ([300, 500), its launch flow).
         const nlohmann::json step1 = {{"step", 1},          {"synthetic", false},     {"warmup", false},
                                       {"excluded", false},   {"start_ns", 0},          {"duration_ns", 1000},
+                                      {"host_start_ns", 0},  {"host_duration_ns", 1000},
                                       {"compute_ns", 250},   {"communication_ns", 100}, {"copy_ns", 100},
                                       {"dataloader_ns", 200}, {"idle_ns", 350},        {"device_start_ns", 300},
                                       {"device_end_ns", 500}, {"device_busy_ns", 450}, {"device_idle_ns", 550},
