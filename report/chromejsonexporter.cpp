@@ -9,6 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <numeric>
@@ -19,6 +21,10 @@ namespace timesink::report {
 using model::TimeNs;
 
 namespace {
+
+constexpr std::string_view kDeviceMemoryPrefix = "device_memory_bytes.";
+// Ids of launch flows without a correlation id start here, above any correlation id a profiler hands out.
+constexpr std::uint64_t kUncorrelatedFlowIds = std::uint64_t(1) << 48;
 
 std::string jsonString(std::string_view text)
 {
@@ -41,14 +47,13 @@ public:
         , m_out(out)
         , m_layout(trace)
         , m_names(trace.strings().size())
+        , m_kinetoSource(trace.metadata().format.starts_with("kineto"))
     {
     }
 
     bool run(std::string& error)
     {
-        const model::TraceMetadata& meta = m_trace.metadata();
-        m_out << "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"timesink\",\"source\":"
-              << jsonString(meta.sourcePath) << ",\"format\":" << jsonString(meta.format) << "},\"traceEvents\":[\n";
+        writeHeader();
         writeProcesses();
         if (m_options.includeFlows)
             collectFlows();
@@ -71,6 +76,57 @@ public:
     [[nodiscard]] std::uint64_t events() const { return m_events; }
 
 private:
+    /// The top-level keys of a Kineto trace, so that re-importing the file gives the same trace description:
+    /// schemaVersion (the format version), deviceProperties (devices and their memory), distributedInfo (rank,
+    /// world size, backend) and the remaining properties as plain keys. `compression` describes the source file,
+    /// not this one, and is left out; displayTimeUnit is written only when the source said it.
+    void writeHeader()
+    {
+        const model::TraceMetadata& meta = m_trace.metadata();
+        nlohmann::json head = nlohmann::json::object();
+        head["otherData"] = {{"generator", "timesink"}, {"source", meta.sourcePath}, {"format", meta.format}};
+        if (!meta.formatVersion.empty())
+            head["schemaVersion"] = meta.formatVersion;
+        std::string backend;
+        std::vector<std::pair<std::string, std::string>> memory;
+        for (const auto& [key, value] : meta.properties) {
+            if (key == "distributed backend")
+                backend = value;
+            else if (key.starts_with(kDeviceMemoryPrefix))
+                memory.emplace_back(key.substr(kDeviceMemoryPrefix.size()), value);
+            else if (key != "compression" && !head.contains(key) && key != "traceEvents"
+                     && key != "deviceProperties" && key != "distributedInfo")
+                head[key] = value;
+        }
+        if (!meta.devices.empty()) {
+            nlohmann::json devices = nlohmann::json::array();
+            for (const model::Device& d : meta.devices) {
+                nlohmann::json dev = {{"id", d.index}, {"name", d.name}};
+                for (const auto& [index, bytes] : memory) {
+                    std::int64_t value = 0;
+                    const auto [end, ec] = std::from_chars(bytes.data(), bytes.data() + bytes.size(), value);
+                    if (index == std::to_string(d.index) && ec == std::errc() && end == bytes.data() + bytes.size())
+                        dev["totalGlobalMem"] = value;
+                }
+                devices.push_back(std::move(dev));
+            }
+            head["deviceProperties"] = std::move(devices);
+        }
+        if (meta.rank >= 0 || meta.worldSize >= 0 || !backend.empty()) {
+            nlohmann::json info = nlohmann::json::object();
+            if (meta.rank >= 0)
+                info["rank"] = meta.rank;
+            if (meta.worldSize >= 0)
+                info["world_size"] = meta.worldSize;
+            if (!backend.empty())
+                info["backend"] = backend;
+            head["distributedInfo"] = std::move(info);
+        }
+        std::string text = head.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        text.pop_back(); // the closing brace: traceEvents follows
+        m_out << text << (head.empty() ? "" : ",") << "\"traceEvents\":[\n";
+    }
+
     /// Starts an event object: separator, then the fields every event has.
     void begin(char phase, std::int32_t pid, std::int32_t tid)
     {
@@ -96,11 +152,28 @@ private:
 
     void writeProcesses()
     {
-        for (const ExportProcess& p : m_layout.processes()) {
-            metadata(p.pid, 0, "process_name", "name", jsonString(p.name));
+        const auto tracks = m_trace.tracks();
+        // The importer names a host process "<name> (<pid>)" and a device process by its labels: write the name
+        // it started from, so that a re-import names the tracks as the original import did.
+        std::vector<const model::Track*> firstTrack(m_layout.processes().size(), nullptr);
+        for (const model::Track& t : tracks) {
+            auto& first = firstTrack[m_layout.processOf(t.id)];
+            if (!first)
+                first = &t;
+        }
+        for (std::size_t i = 0; i < m_layout.processes().size(); ++i) {
+            const ExportProcess& p = m_layout.processes()[i];
+            const bool device = firstTrack[i] && firstTrack[i]->deviceKind != model::DeviceKind::Cpu
+                && firstTrack[i]->role != model::TrackRole::Counter;
+            std::string name = p.name;
+            const std::string suffix = " (" + std::to_string(p.pid) + ")";
+            if (!device && name.size() > suffix.size() && name.ends_with(suffix))
+                name.resize(name.size() - suffix.size());
+            metadata(p.pid, 0, "process_name", "name", jsonString(name));
+            if (device)
+                metadata(p.pid, 0, "process_labels", "labels", jsonString(name));
             metadata(p.pid, 0, "process_sort_index", "sort_index", std::to_string(p.sortIndex));
         }
-        const auto tracks = m_trace.tracks();
         std::vector<std::uint32_t> order(tracks.size());
         std::iota(order.begin(), order.end(), 0u);
         std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
@@ -114,15 +187,43 @@ private:
     void collectFlows()
     {
         const auto flows = m_trace.flows();
+        m_flowIds.assign(flows.size(), 0);
         for (std::size_t i = 0; i < flows.size(); ++i) {
             const model::Flow& f = flows[i];
             if (!isLinkedFlow(f))
                 continue;
+            m_flowIds[i] = flowId(f, i);
             m_flowSources.emplace_back(sliceKey(f.from.track.value, f.from.index.value), i);
             m_flowTargets.emplace_back(sliceKey(f.to.track.value, f.to.index.value), i);
+            if (f.kind == model::FlowKind::Launch && m_flowIds[i] < kUncorrelatedFlowIds)
+                m_targetCorrelation.emplace_back(sliceKey(f.to.track.value, f.to.index.value), m_flowIds[i]);
         }
         std::sort(m_flowSources.begin(), m_flowSources.end());
         std::sort(m_flowTargets.begin(), m_flowTargets.end());
+        std::sort(m_targetCorrelation.begin(), m_targetCorrelation.end());
+    }
+
+    /// Kineto's flow ids: a launch flow ("ac2g") is keyed by the correlation id its runtime call carries, which
+    /// the device activity then carries as well (the importer joins the two by it, exactly); a launch without
+    /// one, and every other flow, gets an id of its own.
+    std::uint64_t flowId(const model::Flow& f, std::size_t index) const
+    {
+        if (f.kind == model::FlowKind::Launch) {
+            const model::ArgValue* c = m_trace.arg(f.from, "correlation");
+            if (c && c->type == model::ArgValue::Type::Int && c->i >= 0
+                && static_cast<std::uint64_t>(c->i) < kUncorrelatedFlowIds) {
+                const model::ArgValue* target = m_trace.arg(f.to, "correlation");
+                if (!target || (target->type == model::ArgValue::Type::Int && target->i == c->i))
+                    return static_cast<std::uint64_t>(c->i);
+            }
+            return kUncorrelatedFlowIds + index;
+        }
+        return index + 1;
+    }
+
+    static std::string_view flowCategory(model::FlowKind kind)
+    {
+        return kind == model::FlowKind::Launch ? "ac2g" : model::flowKindKey(kind);
     }
 
     std::string trackName(const model::Track& track) const
@@ -154,10 +255,10 @@ private:
         return lanes[lane];
     }
 
-    void writeArgs(model::ArgSetId args)
+    void writeArgs(model::ArgSetId args, const std::string& extra)
     {
-        m_out << ",\"args\":{";
-        bool first = true;
+        m_out << ",\"args\":{" << extra;
+        bool first = extra.empty();
         for (const model::Arg& arg : m_trace.args(args)) {
             m_out << (first ? "" : ",") << nameJson(arg.key) << ':';
             first = false;
@@ -187,12 +288,98 @@ private:
     {
         while (cursor < list.size() && list[cursor].first < key)
             ++cursor;
+        const std::size_t first = cursor;
         for (; cursor < list.size() && list[cursor].first == key; ++cursor) {
             const model::Flow& flow = m_trace.flows()[list[cursor].second];
+            const std::uint64_t id = m_flowIds[list[cursor].second];
+            // One start per id: a CUDA-graph launch has one runtime call and many kernels under one correlation.
+            bool repeated = false;
+            for (std::size_t k = first; source && k < cursor; ++k) {
+                const std::size_t other = list[k].second;
+                repeated = repeated || (m_flowIds[other] == id && m_trace.flows()[other].kind == flow.kind);
+            }
+            if (repeated)
+                continue;
             begin(source ? 's' : 'f', pid, tid);
-            m_out << ",\"ts\":" << ChromeJsonExporter::formatMicros(ts) << ",\"id\":" << list[cursor].second + 1
-                  << ",\"name\":\"flow\",\"cat\":\"" << model::flowKindKey(flow.kind) << '"'
+            m_out << ",\"ts\":" << ChromeJsonExporter::formatMicros(ts) << ",\"id\":" << id
+                  << ",\"name\":\"flow\",\"cat\":\"" << flowCategory(flow.kind) << '"'
                   << (source ? "" : ",\"bp\":\"e\"") << '}';
+        }
+    }
+
+    static bool isDeviceTrack(const model::Track& track)
+    {
+        return track.deviceKind != model::DeviceKind::Cpu && track.role != model::TrackRole::HostThread
+            && track.role != model::TrackRole::Counter;
+    }
+
+    /// What Kineto writes on a device activity besides its own args: the device, the stream and the correlation
+    /// id of its launch. The importer reads the device and the stream from them (the pid and tid of this file are
+    /// synthetic) and links the activity to its launch by the correlation id.
+    std::string deviceArgs(const model::Track& track, std::uint32_t i)
+    {
+        std::string extra;
+        const auto add = [&extra](std::string_view key, std::int64_t value) {
+            extra += (extra.empty() ? "\"" : ",\"");
+            extra += key;
+            extra += "\":" + std::to_string(value);
+        };
+        if (track.deviceIndex >= 0)
+            add("device", track.deviceIndex);
+        if (track.streamId >= 0 && track.role != model::TrackRole::Synthetic)
+            add("stream", track.streamId);
+        const std::uint64_t key = sliceKey(track.id.value, i);
+        const auto it = std::lower_bound(m_targetCorrelation.begin(), m_targetCorrelation.end(),
+                                         std::make_pair(key, std::uint64_t(0)));
+        if (it != m_targetCorrelation.end() && it->first == key
+            && !m_trace.arg(model::SliceRef {track.id, model::SliceIndex(i)}, "correlation"))
+            add("correlation", static_cast<std::int64_t>(it->second));
+        return extra;
+    }
+
+    /// The Kineto category (`cat`) of a slice, as JSON. A Kineto source keeps the category it was read with; other
+    /// sources get the Kineto category that the importer classifies like the slice (names decide steps, the
+    /// dataloader and communication, as in Kineto's own files).
+    const std::string& kinetoCategory(const model::Track& track, std::uint32_t i)
+    {
+        if (m_kinetoSource)
+            return nameJson(track.rawCategory(i));
+        static const std::array<std::string, 10> cats = {
+            "\"kernel\"",      "\"gpu_memcpy\"",  "\"gpu_memset\"",      "\"cuda_sync\"",
+            "\"gpu_user_annotation\"", "\"cuda_runtime\"", "\"python_function\"", "\"user_annotation\"",
+            "\"cpu_op\"",      "\"other\""};
+        using C = model::SliceCategory;
+        const C c = track.category(i);
+        if (isDeviceTrack(track)) {
+            switch (c) {
+            case C::Memcpy:
+                return cats[1];
+            case C::Memset:
+                return cats[2];
+            case C::Sync:
+                return cats[3];
+            case C::Annotation:
+            case C::Step:
+                return cats[4];
+            default:
+                return cats[0];
+            }
+        }
+        switch (c) {
+        case C::RuntimeApi:
+            return cats[5];
+        case C::PythonFrame:
+            return cats[6];
+        case C::Annotation:
+            return cats[7];
+        case C::HostOp:
+        case C::Step:
+        case C::Dataloader:
+        case C::Communication:
+        case C::Sync:
+            return cats[8];
+        default:
+            return cats[9];
         }
     }
 
@@ -217,6 +404,7 @@ private:
             return;
         std::vector<std::int32_t> lanes;
         laneTid(lanes, 0, pid, m_layout.tidOf(track.id), name, rank);
+        const bool device = isDeviceTrack(track);
         SliceLanes stacks;
         const auto ignoreEnd = [](std::size_t, TimeNs) {};
         for (std::uint32_t i = 0; i < track.size(); ++i) {
@@ -225,9 +413,12 @@ private:
             begin('X', pid, tid);
             m_out << ",\"ts\":" << ChromeJsonExporter::formatMicros(track.ts(i))
                   << ",\"dur\":" << ChromeJsonExporter::formatMicros(track.dur(i)) << ",\"name\":"
-                  << nameJson(track.sliceName(i)) << ",\"cat\":\"" << model::categoryKey(track.category(i)) << '"';
+                  << nameJson(track.sliceName(i)) << ",\"cat\":" << kinetoCategory(track, i);
+            const std::string extra = device ? deviceArgs(track, i) : std::string();
             if (m_options.includeArgs && track.args(i).isValid())
-                writeArgs(track.args(i));
+                writeArgs(track.args(i), extra);
+            else if (!extra.empty())
+                m_out << ",\"args\":{" << extra << '}';
             m_out << '}';
             if (m_options.includeFlows) {
                 // Written after the slice: a viewer binds "s" to the slice open at its timestamp on the thread.
@@ -282,9 +473,12 @@ private:
     std::ostream& m_out;
     ExportLayout m_layout;
     std::vector<std::string> m_names; // escaped JSON string per StringId, filled on first use
+    bool m_kinetoSource = false;
     std::vector<std::size_t> m_trackRank;
     std::vector<std::pair<std::uint64_t, std::size_t>> m_flowSources; // (slice key, flow index)
     std::vector<std::pair<std::uint64_t, std::size_t>> m_flowTargets;
+    std::vector<std::uint64_t> m_flowIds; // per flow of the model; 0 for flows that are not written
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> m_targetCorrelation; // (device slice key, correlation)
     std::size_t m_sourceCursor = 0;
     std::size_t m_targetCursor = 0;
     std::uint64_t m_events = 0;

@@ -24,6 +24,9 @@ using model::TimeNs;
 
 namespace {
 
+// The category of the findings' evidence slices in a trace written by timesink-cli export (report/chromejsonexporter).
+constexpr std::string_view kExportedFindingCategory = "timesink.finding";
+
 bool startsWith(std::string_view s, std::string_view p)
 {
     return s.substr(0, p.size()) == p;
@@ -261,6 +264,13 @@ public:
     void onEvent(const ChromeEvent& e) override
     {
         ++m_eventsSeen;
+        if (e.cat == kExportedFindingCategory) {
+            // The findings of an earlier analysis, written by timesink-cli export: results, not trace events.
+            // Analysing them again would count their spans as host work, so they are left out.
+            m_b.warn("exported_findings_skipped",
+                     "the \"Timesink findings\" track of an exported trace was left out (findings are recomputed)");
+            return;
+        }
         if (!e.cat.empty())
             m_anyCategory = true;
         switch (e.ph) {
@@ -355,14 +365,20 @@ private:
                 info.deviceKind = model::DeviceKind::Cpu;
                 info.role = model::TrackRole::HostThread;
             } else {
+                // Kineto writes the device as the pid and again as args.device, the stream as the tid and again as
+                // args.stream; the args win, as a file whose pids and tids are not device and stream numbers (an
+                // exported trace) still says them there.
                 int device = e.pidIsNumber ? static_cast<int>(e.pidNumber) : -1;
-                if (const ChromeArg* a = e.arg("device"); device < 0 && a && a->kind == ChromeArg::Kind::Int)
+                if (const ChromeArg* a = e.arg("device"); a && a->kind == ChromeArg::Kind::Int)
                     device = static_cast<int>(a->i);
                 info.deviceKind = model::DeviceKind::Gpu;
                 info.deviceIndex = device;
                 info.role = placement == Placement::DeviceStream ? model::TrackRole::DeviceCompute
                                                                  : model::TrackRole::Synthetic;
                 info.streamId = placement == Placement::DeviceStream && e.tidIsNumber ? e.tidNumber : -1;
+                if (const ChromeArg* a = e.arg("stream"); placement == Placement::DeviceStream && a
+                    && a->kind == ChromeArg::Kind::Int)
+                    info.streamId = a->i;
                 if (device >= 0 && std::find(m_deviceIndices.begin(), m_deviceIndices.end(), device)
                         == m_deviceIndices.end())
                     m_deviceIndices.push_back(device);
