@@ -169,7 +169,8 @@ private:
             const std::string suffix = " (" + std::to_string(p.pid) + ")";
             if (!device && name.size() > suffix.size() && name.ends_with(suffix))
                 name.resize(name.size() - suffix.size());
-            metadata(p.pid, 0, "process_name", "name", jsonString(name));
+            if (device || name != "process " + std::to_string(p.pid)) // else the importer's name for a nameless one
+                metadata(p.pid, 0, "process_name", "name", jsonString(name));
             if (device)
                 metadata(p.pid, 0, "process_labels", "labels", jsonString(name));
             metadata(p.pid, 0, "process_sort_index", "sort_index", std::to_string(p.sortIndex));
@@ -248,8 +249,15 @@ private:
             const std::size_t n = lanes.size();
             const std::int32_t tid = n == 0 ? firstTid : m_layout.newId();
             lanes.push_back(tid);
-            metadata(pid, tid, "thread_name", "name",
-                     jsonString(n == 0 ? name : name + " (overlap " + std::to_string(n) + ")"));
+            if (n == 0) {
+                metadata(pid, tid, "thread_name", "name", jsonString(name));
+            } else {
+                // An overlap lane is the same track for the importer: "lane_of" names the thread it belongs to.
+                begin('M', pid, tid);
+                m_out << ",\"name\":\"thread_name\",\"args\":{\"name\":"
+                      << jsonString(name + " (overlap " + std::to_string(n) + ")") << ",\"lane_of\":" << lanes.front()
+                      << "}}";
+            }
             metadata(pid, tid, "thread_sort_index", "sort_index", std::to_string(rank));
         }
         return lanes[lane];
