@@ -48,6 +48,9 @@ public:
         , m_layout(trace)
         , m_names(trace.strings().size())
         , m_kinetoSource(trace.metadata().format.starts_with("kineto"))
+        , m_deviceKey(trace.strings().find("device"))
+        , m_streamKey(trace.strings().find("stream"))
+        , m_correlationKey(trace.strings().find("correlation"))
     {
     }
 
@@ -83,7 +86,10 @@ private:
     void writeHeader()
     {
         const model::TraceMetadata& meta = m_trace.metadata();
-        nlohmann::json head = nlohmann::json::object();
+        // Ordered: the importer lists the properties in the order it meets the keys, so the keys follow the order
+        // of the properties (deviceProperties where the first device memory was, distributedInfo where the
+        // backend was).
+        nlohmann::ordered_json head = nlohmann::ordered_json::object();
         head["otherData"] = {{"generator", "timesink"}, {"source", meta.sourcePath}, {"format", meta.format}};
         if (!meta.formatVersion.empty())
             head["schemaVersion"] = meta.formatVersion;
@@ -94,14 +100,13 @@ private:
                 backend = value;
             else if (key.starts_with(kDeviceMemoryPrefix))
                 memory.emplace_back(key.substr(kDeviceMemoryPrefix.size()), value);
-            else if (key != "compression" && !head.contains(key) && key != "traceEvents"
-                     && key != "deviceProperties" && key != "distributedInfo")
-                head[key] = value;
         }
-        if (!meta.devices.empty()) {
-            nlohmann::json devices = nlohmann::json::array();
+        const auto writeDevices = [&] {
+            if (meta.devices.empty() || head.contains("deviceProperties"))
+                return;
+            nlohmann::ordered_json devices = nlohmann::ordered_json::array();
             for (const model::Device& d : meta.devices) {
-                nlohmann::json dev = {{"id", d.index}, {"name", d.name}};
+                nlohmann::ordered_json dev = {{"id", d.index}, {"name", d.name}};
                 for (const auto& [index, bytes] : memory) {
                     std::int64_t value = 0;
                     const auto [end, ec] = std::from_chars(bytes.data(), bytes.data() + bytes.size(), value);
@@ -111,9 +116,11 @@ private:
                 devices.push_back(std::move(dev));
             }
             head["deviceProperties"] = std::move(devices);
-        }
-        if (meta.rank >= 0 || meta.worldSize >= 0 || !backend.empty()) {
-            nlohmann::json info = nlohmann::json::object();
+        };
+        const auto writeDistributed = [&] {
+            if (head.contains("distributedInfo") || (meta.rank < 0 && meta.worldSize < 0 && backend.empty()))
+                return;
+            nlohmann::ordered_json info = nlohmann::ordered_json::object();
             if (meta.rank >= 0)
                 info["rank"] = meta.rank;
             if (meta.worldSize >= 0)
@@ -121,10 +128,21 @@ private:
             if (!backend.empty())
                 info["backend"] = backend;
             head["distributedInfo"] = std::move(info);
+        };
+        for (const auto& [key, value] : meta.properties) {
+            if (key == "distributed backend")
+                writeDistributed();
+            else if (key.starts_with(kDeviceMemoryPrefix))
+                writeDevices();
+            else if (key != "compression" && !head.contains(key) && key != "traceEvents" && key != "deviceProperties"
+                     && key != "distributedInfo")
+                head[key] = value;
         }
+        writeDevices();
+        writeDistributed();
         std::string text = head.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
         text.pop_back(); // the closing brace: traceEvents follows
-        m_out << text << (head.empty() ? "" : ",") << "\"traceEvents\":[\n";
+        m_out << text << ",\"traceEvents\":[\n";
     }
 
     /// Starts an event object: separator, then the fields every event has.
@@ -327,7 +345,12 @@ private:
     std::string deviceArgs(const model::Track& track, std::uint32_t i)
     {
         std::string extra;
-        const auto add = [&extra](std::string_view key, std::int64_t value) {
+        const model::ArgSetId own = track.args(i);
+        const auto add = [&](std::string_view key, std::int64_t value) {
+            // A source that kept the key in the slice's args (with whatever value) says it itself.
+            const model::StringId id = key == "device" ? m_deviceKey : key == "stream" ? m_streamKey : m_correlationKey;
+            if (!id.isEmpty() && own.isValid() && m_trace.argStore().find(own, id))
+                return;
             extra += (extra.empty() ? "\"" : ",\"");
             extra += key;
             extra += "\":" + std::to_string(value);
@@ -339,18 +362,17 @@ private:
         const std::uint64_t key = sliceKey(track.id.value, i);
         const auto it = std::lower_bound(m_targetCorrelation.begin(), m_targetCorrelation.end(),
                                          std::make_pair(key, std::uint64_t(0)));
-        if (it != m_targetCorrelation.end() && it->first == key
-            && !m_trace.arg(model::SliceRef {track.id, model::SliceIndex(i)}, "correlation"))
+        if (it != m_targetCorrelation.end() && it->first == key)
             add("correlation", static_cast<std::int64_t>(it->second));
         return extra;
     }
 
     /// The Kineto category (`cat`) of a slice, as JSON. A Kineto source keeps the category it was read with; other
-    /// sources get the Kineto category that the importer classifies like the slice (names decide steps, the
+    /// sources (and Kineto slices without one) get the Kineto category that the importer classifies like the slice (names decide steps, the
     /// dataloader and communication, as in Kineto's own files).
     const std::string& kinetoCategory(const model::Track& track, std::uint32_t i)
     {
-        if (m_kinetoSource)
+        if (m_kinetoSource && !track.rawCategory(i).isEmpty())
             return nameJson(track.rawCategory(i));
         static const std::array<std::string, 10> cats = {
             "\"kernel\"",      "\"gpu_memcpy\"",  "\"gpu_memset\"",      "\"cuda_sync\"",
@@ -482,6 +504,9 @@ private:
     ExportLayout m_layout;
     std::vector<std::string> m_names; // escaped JSON string per StringId, filled on first use
     bool m_kinetoSource = false;
+    model::StringId m_deviceKey; // the arg keys deviceArgs() adds, as interned in this trace (empty when absent)
+    model::StringId m_streamKey;
+    model::StringId m_correlationKey;
     std::vector<std::size_t> m_trackRank;
     std::vector<std::pair<std::uint64_t, std::size_t>> m_flowSources; // (slice key, flow index)
     std::vector<std::pair<std::uint64_t, std::size_t>> m_flowTargets;
