@@ -13,7 +13,6 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
-#include <numeric>
 #include <vector>
 
 namespace timesink::report {
@@ -191,16 +190,15 @@ private:
                 metadata(p.pid, 0, "process_name", "name", jsonString(name));
             if (device)
                 metadata(p.pid, 0, "process_labels", "labels", jsonString(name));
-            metadata(p.pid, 0, "process_sort_index", "sort_index", std::to_string(p.sortIndex));
+            metadata(p.pid, 0, "process_sort_index", "sort_index", std::to_string(p.sortIndex / 1000));
         }
-        std::vector<std::uint32_t> order(tracks.size());
-        std::iota(order.begin(), order.end(), 0u);
-        std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-            return tracks[a].sortIndex < tracks[b].sortIndex;
-        });
+        // The importer orders a track by process sort index × 1000 + thread sort index (-999…999): split each
+        // track's order that way, so that a re-import orders the tracks as the original did.
         m_trackRank.resize(tracks.size());
-        for (std::size_t r = 0; r < order.size(); ++r)
-            m_trackRank[order[r]] = r;
+        for (const model::Track& t : tracks) {
+            const std::int64_t process = m_layout.processes()[m_layout.processOf(t.id)].sortIndex / 1000;
+            m_trackRank[t.id.value] = std::clamp<std::int64_t>(std::int64_t(t.sortIndex) - process * 1000, -999, 999);
+        }
     }
 
     void collectFlows()
@@ -261,7 +259,7 @@ private:
     }
 
     std::int32_t laneTid(std::vector<std::int32_t>& lanes, std::size_t lane, std::int32_t pid, std::int32_t firstTid,
-                         const std::string& name, std::size_t rank)
+                         const std::string& name, std::int64_t rank)
     {
         while (lanes.size() <= lane) {
             const std::size_t n = lanes.size();
@@ -418,7 +416,7 @@ private:
         const ExportProcess& process = m_layout.processes()[m_layout.processOf(track.id)];
         const std::int32_t pid = process.pid;
         const std::string name = trackName(track);
-        const std::size_t rank = m_trackRank[track.id.value];
+        const std::int64_t rank = m_trackRank[track.id.value];
         if (!track.counterTimes().empty() && m_options.includeCounters) {
             const std::string counterName = jsonString(name);
             const auto times = track.counterTimes();
@@ -468,7 +466,7 @@ private:
             const analysis::Finding& f = m_findings[r];
             const std::string name = "#" + std::to_string(r + 1) + " " + f.kind;
             std::vector<std::int32_t> lanes;
-            laneTid(lanes, 0, pid, m_layout.newId(), name, r);
+            laneTid(lanes, 0, pid, m_layout.newId(), name, static_cast<std::int64_t>(r));
             std::vector<analysis::EvidenceRange> evidence = f.evidence;
             std::sort(evidence.begin(), evidence.end(), [](const auto& a, const auto& b) {
                 return a.start != b.start ? a.start < b.start : a.end > b.end;
@@ -488,7 +486,7 @@ private:
                 nlohmann::json a = args;
                 if (e.track.isValid() && e.track.value < m_trace.tracks().size())
                     a["evidence_track"] = evidenceTrackName(m_trace.track(e.track));
-                begin('X', pid, laneTid(lanes, lane, pid, lanes.front(), name, r));
+                begin('X', pid, laneTid(lanes, lane, pid, lanes.front(), name, static_cast<std::int64_t>(r)));
                 m_out << ",\"ts\":" << ChromeJsonExporter::formatMicros(e.start)
                       << ",\"dur\":" << ChromeJsonExporter::formatMicros(end - e.start) << ",\"name\":" << title
                       << ",\"cat\":\"timesink.finding\",\"args\":"
@@ -507,7 +505,7 @@ private:
     model::StringId m_deviceKey; // the arg keys deviceArgs() adds, as interned in this trace (empty when absent)
     model::StringId m_streamKey;
     model::StringId m_correlationKey;
-    std::vector<std::size_t> m_trackRank;
+    std::vector<std::int64_t> m_trackRank; // thread sort index of each track
     std::vector<std::pair<std::uint64_t, std::size_t>> m_flowSources; // (slice key, flow index)
     std::vector<std::pair<std::uint64_t, std::size_t>> m_flowTargets;
     std::vector<std::uint64_t> m_flowIds; // per flow of the model; 0 for flows that are not written
