@@ -13,6 +13,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <vector>
 
 namespace timesink::report {
@@ -178,8 +179,20 @@ private:
             if (!first)
                 first = &t;
         }
+        m_memoryCounter.assign(tracks.size(), false);
+        std::vector<bool> written(m_layout.processes().size(), false); // holds a track that is not a memory counter
+        for (const model::Track& t : tracks) {
+            const std::size_t p = m_layout.processOf(t.id);
+            m_memoryCounter[t.id.value] = t.role == model::TrackRole::Counter && t.deviceKind != model::DeviceKind::Cpu
+                && t.deviceIndex >= 0 && m_trace.str(t.name) == "GPU " + std::to_string(t.deviceIndex) + " memory allocated";
+            written[p] = written[p] || !m_memoryCounter[t.id.value];
+            if (t.role == model::TrackRole::HostThread)
+                m_hostPid.emplace(std::string(m_trace.str(t.processKey)), m_layout.processes()[p].pid);
+        }
         for (std::size_t i = 0; i < m_layout.processes().size(); ++i) {
             const ExportProcess& p = m_layout.processes()[i];
+            if (!written[i])
+                continue; // its tracks are written into their host process
             const bool device = firstTrack[i] && firstTrack[i]->deviceKind != model::DeviceKind::Cpu
                 && firstTrack[i]->role != model::TrackRole::Counter;
             std::string name = p.name;
@@ -417,7 +430,25 @@ private:
         const std::int32_t pid = process.pid;
         const std::string name = trackName(track);
         const std::int64_t rank = m_trackRank[track.id.value];
-        if (!track.counterTimes().empty() && m_options.includeCounters) {
+        if (!track.counterTimes().empty() && m_options.includeCounters && m_memoryCounter[track.id.value]) {
+            // Kineto's allocator samples: "[memory]" instants in the host process, which the importer turns back
+            // into this device's counter (a "C" event would come back as a host counter without a device).
+            const auto host = m_hostPid.find(std::string(m_trace.str(track.processKey)));
+            const std::int32_t hostPid = host != m_hostPid.end() ? host->second : pid;
+            const auto times = track.counterTimes();
+            const auto values = track.counterValues();
+            for (std::size_t i = 0; i < times.size(); ++i) {
+                begin('i', hostPid, m_layout.tidOf(track.id));
+                const double v = values[i];
+                m_out << ",\"ts\":" << ChromeJsonExporter::formatMicros(times[i])
+                      << ",\"s\":\"t\",\"name\":\"[memory]\",\"cat\":\"cpu_instant_event\",\"args\":{\"Device Id\":"
+                      << track.deviceIndex << ",\"Total Allocated\":"
+                      << (!std::isfinite(v)                        ? std::string("null")
+                              : v == std::trunc(v) && std::abs(v) < 9e15 ? std::to_string(static_cast<std::int64_t>(v))
+                                                                         : nlohmann::json(v).dump())
+                      << "}}";
+            }
+        } else if (!track.counterTimes().empty() && m_options.includeCounters) {
             const std::string counterName = jsonString(name);
             const auto times = track.counterTimes();
             const auto values = track.counterValues();
@@ -506,6 +537,8 @@ private:
     model::StringId m_streamKey;
     model::StringId m_correlationKey;
     std::vector<std::int64_t> m_trackRank; // thread sort index of each track
+    std::vector<bool> m_memoryCounter;     // per track: Kineto's "GPU N memory allocated"
+    std::map<std::string, std::int32_t> m_hostPid; // exported pid of each host process key
     std::vector<std::pair<std::uint64_t, std::size_t>> m_flowSources; // (slice key, flow index)
     std::vector<std::pair<std::uint64_t, std::size_t>> m_flowTargets;
     std::vector<std::uint64_t> m_flowIds; // per flow of the model; 0 for flows that are not written

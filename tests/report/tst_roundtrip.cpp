@@ -105,6 +105,31 @@ private Q_SLOTS:
         QVERIFY2(again.ok(), again.error.c_str());
         const analysis::AnalysisResult result2 = analysis::analyze(*again.trace, {}, cancel);
 
+        // The tracks themselves: names, device, stream, role and order. A host process whose pid is not a number
+        // (Kineto's "Spans") is exported with a synthetic pid (from 100000000 up), which the re-import adds to its
+        // name: "process Spans" → "process Spans (100000001)" (documented; the test strips that suffix).
+        const auto describe = [](const model::Trace& t) {
+            std::vector<std::string> rows;
+            for (const model::Track& track : t.tracks()) {
+                std::string process(t.str(track.processName));
+                const std::string key(t.str(track.processKey));
+                if (key.size() == 9 && key.starts_with('1') && process.ends_with(" (" + key + ")"))
+                    process.resize(process.size() - key.size() - 3);
+                rows.push_back(process + " / " + std::string(t.str(track.name)) + " | "
+                               + std::string(t.str(track.threadName)) + " | "
+                               + std::string(model::deviceKindKey(track.deviceKind)) + " "
+                               + std::to_string(track.deviceIndex) + " stream " + std::to_string(track.streamId)
+                               + " role " + std::to_string(int(track.role)) + " sort "
+                               + std::to_string(track.sortIndex) + " slices " + std::to_string(track.size()));
+            }
+            return rows;
+        };
+        const auto rowsBefore = describe(*original);
+        const auto rowsAfter = describe(*again.trace);
+        QCOMPARE(rowsAfter.size(), rowsBefore.size());
+        for (std::size_t i = 0; i < rowsBefore.size(); ++i)
+            QCOMPARE(QString::fromStdString(rowsAfter[i]), QString::fromStdString(rowsBefore[i]));
+
         auto before = report::analysisReportJson(*original, result, {});
         auto after = report::analysisReportJson(*again.trace, result2, {});
         QCOMPARE(after["trace"]["path"].get<std::string>(), exported.string());
