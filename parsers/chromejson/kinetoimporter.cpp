@@ -879,7 +879,9 @@ private:
                                                           : "GPU " + m.pid;
                 if (m.placement == Placement::DeviceStream) {
                     auto tn = m_threadNames.find(threadKey);
-                    thread = tn != m_threadNames.end() ? tn->second : "stream " + m.tid;
+                    thread = tn != m_threadNames.end() ? tn->second
+                        : t.streamId >= 0               ? "stream " + std::to_string(t.streamId)
+                                                        : "stream " + m.tid;
                 } else {
                     thread = m.placement == Placement::DeviceAnnotation ? "annotations" : "sync";
                 }
