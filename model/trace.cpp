@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "model/trace.h"
 
+#include "model/importwarning.h"
+
 #include <algorithm>
 
 namespace timesink::model {

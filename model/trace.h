@@ -10,7 +10,6 @@
 #include <memory>
 #include <span>
 #include <string>
-#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -51,11 +50,6 @@ struct ImportWarning
     std::uint64_t count = 0;
     std::string message; // the first occurrence, for people
 };
-
-/// Warning kinds that make a trace partial or its times doubtful (truncated, stopped at the decompression limit,
-/// times out of range, disjoint clocks, a damaged or unreadable stream): the viewer's banner shows them, and a job
-/// repeats them for the rank they concern, so nobody trusts findings from a cut capture without knowing.
-[[nodiscard]] bool isSeriousImportWarning(std::string_view kind);
 
 struct TraceMetadata
 {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "report/jobreport.h"
 
+#include "model/importwarning.h"
 #include "report/csvwriter.h"
 #include "report/htmlwriter.h"
 #include "report/jsonreportwriter.h"

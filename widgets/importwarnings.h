@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/importwarning.h"
 #include "model/trace.h"
 
 #include <QDialog>

@@ -4,10 +4,9 @@
 #include "model/checkedmath.h"
 #include "parsers/common/regularfile.h"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <cmath>
+#include <nlohmann/json.hpp>
 
 namespace timesink::parsers {
 

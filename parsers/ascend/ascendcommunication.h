@@ -18,7 +18,7 @@ namespace timesink::parsers {
 /// "Wait Time" is the op's `Notify_Wait` time on its main plane: waiting for the peers' signals.
 struct CommunicationOpRow
 {
-    std::string name;      // the op as the timeline names it: "hcom_allReduce__586_0_1" (the "@hash" dropped)
+    std::string name;        // the op as the timeline names it: "hcom_allReduce__586_0_1" (the "@hash" dropped)
     model::TimeNs start = 0; // ns; the JSON's µs doubles carry about 0.25 µs of precision at epoch times
     double elapseMs = 0;
     double transitMs = 0;
