@@ -330,10 +330,10 @@ private Q_SLOTS:
         // an explicit .tsnap from that build still opens.
         QVERIFY(snap::writerIdentity().find(" importer ") != std::string::npos);
         QVERIFY(snap::writeSnapshot(*trace, changed, cache.entryFor(changed), error, "timesink 0.0.9 importer 0123"));
-        auto older = cache.load(changed, "shown.json", {}, progress);
-        QVERIFY(!older.ok());
-        QVERIFY2(older.error.find("another Timesink build (timesink 0.0.9 importer 0123)") != std::string::npos,
-                 older.error.c_str());
+        auto otherBuild = cache.load(changed, "shown.json", {}, progress);
+        QVERIFY(!otherBuild.ok());
+        QVERIFY2(otherBuild.error.find("another Timesink build (timesink 0.0.9 importer 0123)") != std::string::npos,
+                 otherBuild.error.c_str());
         QVERIFY(!fs::exists(cache.entryFor(changed)));
         const fs::path exported = dir.filePath(QStringLiteral("older.tsnap")).toStdString();
         QVERIFY(snap::writeSnapshot(*trace, changed, exported, error, "timesink 0.0.9 importer 0123"));
