@@ -9,9 +9,11 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
-#include <numeric>
+#include <map>
 #include <vector>
 
 namespace timesink::report {
@@ -19,6 +21,10 @@ namespace timesink::report {
 using model::TimeNs;
 
 namespace {
+
+constexpr std::string_view kDeviceMemoryPrefix = "device_memory_bytes.";
+// Ids of launch flows without a correlation id start here, above any correlation id a profiler hands out.
+constexpr std::uint64_t kUncorrelatedFlowIds = std::uint64_t(1) << 48;
 
 std::string jsonString(std::string_view text)
 {
@@ -41,14 +47,16 @@ public:
         , m_out(out)
         , m_layout(trace)
         , m_names(trace.strings().size())
+        , m_kinetoSource(trace.metadata().format.starts_with("kineto"))
+        , m_deviceKey(trace.strings().find("device"))
+        , m_streamKey(trace.strings().find("stream"))
+        , m_correlationKey(trace.strings().find("correlation"))
     {
     }
 
     bool run(std::string& error)
     {
-        const model::TraceMetadata& meta = m_trace.metadata();
-        m_out << "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"timesink\",\"source\":"
-              << jsonString(meta.sourcePath) << ",\"format\":" << jsonString(meta.format) << "},\"traceEvents\":[\n";
+        writeHeader();
         writeProcesses();
         if (m_options.includeFlows)
             collectFlows();
@@ -71,6 +79,72 @@ public:
     [[nodiscard]] std::uint64_t events() const { return m_events; }
 
 private:
+    /// The top-level keys of a Kineto trace, so that re-importing the file gives the same trace description:
+    /// schemaVersion (the format version), deviceProperties (devices and their memory), distributedInfo (rank,
+    /// world size, backend) and the remaining properties as plain keys. `compression` describes the source file,
+    /// not this one, and is left out; displayTimeUnit is written only when the source said it.
+    void writeHeader()
+    {
+        const model::TraceMetadata& meta = m_trace.metadata();
+        // Ordered: the importer lists the properties in the order it meets the keys, so the keys follow the order
+        // of the properties (deviceProperties where the first device memory was, distributedInfo where the
+        // backend was).
+        nlohmann::ordered_json head = nlohmann::ordered_json::object();
+        head["otherData"] = {{"generator", "timesink"}, {"source", meta.sourcePath}, {"format", meta.format}};
+        if (!meta.formatVersion.empty())
+            head["schemaVersion"] = meta.formatVersion;
+        std::string backend;
+        std::vector<std::pair<std::string, std::string>> memory;
+        for (const auto& [key, value] : meta.properties) {
+            if (key == "distributed backend")
+                backend = value;
+            else if (key.starts_with(kDeviceMemoryPrefix))
+                memory.emplace_back(key.substr(kDeviceMemoryPrefix.size()), value);
+        }
+        const auto writeDevices = [&] {
+            if (meta.devices.empty() || head.contains("deviceProperties"))
+                return;
+            nlohmann::ordered_json devices = nlohmann::ordered_json::array();
+            for (const model::Device& d : meta.devices) {
+                nlohmann::ordered_json dev = {{"id", d.index}, {"name", d.name}};
+                for (const auto& [index, bytes] : memory) {
+                    std::int64_t value = 0;
+                    const auto [end, ec] = std::from_chars(bytes.data(), bytes.data() + bytes.size(), value);
+                    if (index == std::to_string(d.index) && ec == std::errc() && end == bytes.data() + bytes.size())
+                        dev["totalGlobalMem"] = value;
+                }
+                devices.push_back(std::move(dev));
+            }
+            head["deviceProperties"] = std::move(devices);
+        };
+        const auto writeDistributed = [&] {
+            if (head.contains("distributedInfo") || (meta.rank < 0 && meta.worldSize < 0 && backend.empty()))
+                return;
+            nlohmann::ordered_json info = nlohmann::ordered_json::object();
+            if (meta.rank >= 0)
+                info["rank"] = meta.rank;
+            if (meta.worldSize >= 0)
+                info["world_size"] = meta.worldSize;
+            if (!backend.empty())
+                info["backend"] = backend;
+            head["distributedInfo"] = std::move(info);
+        };
+        for (const auto& [key, value] : meta.properties) {
+            if (key == "distributed backend")
+                writeDistributed();
+            else if (key.starts_with(kDeviceMemoryPrefix))
+                writeDevices();
+            else if (key != "compression" && !head.contains(key) && key != "traceEvents" && key != "deviceProperties"
+                     && key != "distributedInfo")
+                head[key] = value;
+        }
+        writeDevices();
+        writeDistributed();
+        std::string text = head.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        text.pop_back(); // the closing brace: traceEvents follows
+        m_out << text << ",\"traceEvents\":[\n";
+    }
+
     /// Starts an event object: separator, then the fields every event has.
     void begin(char phase, std::int32_t pid, std::int32_t tid)
     {
@@ -96,33 +170,90 @@ private:
 
     void writeProcesses()
     {
-        for (const ExportProcess& p : m_layout.processes()) {
-            metadata(p.pid, 0, "process_name", "name", jsonString(p.name));
-            metadata(p.pid, 0, "process_sort_index", "sort_index", std::to_string(p.sortIndex));
-        }
         const auto tracks = m_trace.tracks();
-        std::vector<std::uint32_t> order(tracks.size());
-        std::iota(order.begin(), order.end(), 0u);
-        std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-            return tracks[a].sortIndex < tracks[b].sortIndex;
-        });
+        // The importer names a host process "<name> (<pid>)" and a device process by its labels: write the name
+        // it started from, so that a re-import names the tracks as the original import did.
+        std::vector<const model::Track*> firstTrack(m_layout.processes().size(), nullptr);
+        for (const model::Track& t : tracks) {
+            auto& first = firstTrack[m_layout.processOf(t.id)];
+            if (!first)
+                first = &t;
+        }
+        m_memoryCounter.assign(tracks.size(), false);
+        std::vector<bool> written(m_layout.processes().size(), false); // holds a track that is not a memory counter
+        for (const model::Track& t : tracks) {
+            const std::size_t p = m_layout.processOf(t.id);
+            m_memoryCounter[t.id.value] = t.role == model::TrackRole::Counter && t.deviceKind != model::DeviceKind::Cpu
+                && t.deviceIndex >= 0 && m_trace.str(t.name) == "GPU " + std::to_string(t.deviceIndex) + " memory allocated";
+            written[p] = written[p] || !m_memoryCounter[t.id.value];
+            if (t.role == model::TrackRole::HostThread)
+                m_hostPid.emplace(std::string(m_trace.str(t.processKey)), m_layout.processes()[p].pid);
+        }
+        for (std::size_t i = 0; i < m_layout.processes().size(); ++i) {
+            const ExportProcess& p = m_layout.processes()[i];
+            if (!written[i])
+                continue; // its tracks are written into their host process
+            const bool device = firstTrack[i] && firstTrack[i]->deviceKind != model::DeviceKind::Cpu
+                && firstTrack[i]->role != model::TrackRole::Counter;
+            std::string name = p.name;
+            const std::string suffix = " (" + std::to_string(p.pid) + ")";
+            if (!device && name.size() > suffix.size() && name.ends_with(suffix))
+                name.resize(name.size() - suffix.size());
+            if (device || name != "process " + std::to_string(p.pid)) // else the importer's name for a nameless one
+                metadata(p.pid, 0, "process_name", "name", jsonString(name));
+            if (device)
+                metadata(p.pid, 0, "process_labels", "labels", jsonString(name));
+            metadata(p.pid, 0, "process_sort_index", "sort_index", std::to_string(p.sortIndex / 1000));
+        }
+        // The importer orders a track by process sort index × 1000 + thread sort index (-999…999): split each
+        // track's order that way, so that a re-import orders the tracks as the original did.
         m_trackRank.resize(tracks.size());
-        for (std::size_t r = 0; r < order.size(); ++r)
-            m_trackRank[order[r]] = r;
+        for (const model::Track& t : tracks) {
+            const std::int64_t process = m_layout.processes()[m_layout.processOf(t.id)].sortIndex / 1000;
+            m_trackRank[t.id.value] = std::clamp<std::int64_t>(std::int64_t(t.sortIndex) - process * 1000, -999, 999);
+        }
     }
 
     void collectFlows()
     {
         const auto flows = m_trace.flows();
+        m_flowIds.assign(flows.size(), 0);
         for (std::size_t i = 0; i < flows.size(); ++i) {
             const model::Flow& f = flows[i];
             if (!isLinkedFlow(f))
                 continue;
+            m_flowIds[i] = flowId(f, i);
             m_flowSources.emplace_back(sliceKey(f.from.track.value, f.from.index.value), i);
             m_flowTargets.emplace_back(sliceKey(f.to.track.value, f.to.index.value), i);
+            if (f.kind == model::FlowKind::Launch && m_flowIds[i] < kUncorrelatedFlowIds)
+                m_targetCorrelation.emplace_back(sliceKey(f.to.track.value, f.to.index.value), m_flowIds[i]);
         }
         std::sort(m_flowSources.begin(), m_flowSources.end());
         std::sort(m_flowTargets.begin(), m_flowTargets.end());
+        std::sort(m_targetCorrelation.begin(), m_targetCorrelation.end());
+    }
+
+    /// Kineto's flow ids: a launch flow ("ac2g") is keyed by the correlation id its runtime call carries, which
+    /// the device activity then carries as well (the importer joins the two by it, exactly); a launch without
+    /// one, and every other flow, gets an id of its own.
+    std::uint64_t flowId(const model::Flow& f, std::size_t index) const
+    {
+        if (f.kind == model::FlowKind::Launch) {
+            const model::ArgValue* c = m_trace.arg(f.from, "correlation");
+            if (c && c->type == model::ArgValue::Type::Int && c->i >= 0
+                && static_cast<std::uint64_t>(c->i) < kUncorrelatedFlowIds) {
+                const model::ArgValue* target = m_trace.arg(f.to, "correlation");
+                if (!target || (target->type == model::ArgValue::Type::Int && target->i == c->i))
+                    return static_cast<std::uint64_t>(c->i);
+            }
+            return kUncorrelatedFlowIds + index;
+        }
+        return index + 1;
+    }
+
+    static std::string_view flowCategory(model::FlowKind kind)
+    {
+        return kind == model::FlowKind::Launch ? "ac2g" : model::flowKindKey(kind);
     }
 
     std::string trackName(const model::Track& track) const
@@ -141,23 +272,30 @@ private:
     }
 
     std::int32_t laneTid(std::vector<std::int32_t>& lanes, std::size_t lane, std::int32_t pid, std::int32_t firstTid,
-                         const std::string& name, std::size_t rank)
+                         const std::string& name, std::int64_t rank)
     {
         while (lanes.size() <= lane) {
             const std::size_t n = lanes.size();
             const std::int32_t tid = n == 0 ? firstTid : m_layout.newId();
             lanes.push_back(tid);
-            metadata(pid, tid, "thread_name", "name",
-                     jsonString(n == 0 ? name : name + " (overlap " + std::to_string(n) + ")"));
+            if (n == 0) {
+                metadata(pid, tid, "thread_name", "name", jsonString(name));
+            } else {
+                // An overlap lane is the same track for the importer: "lane_of" names the thread it belongs to.
+                begin('M', pid, tid);
+                m_out << ",\"name\":\"thread_name\",\"args\":{\"name\":"
+                      << jsonString(name + " (overlap " + std::to_string(n) + ")") << ",\"lane_of\":" << lanes.front()
+                      << "}}";
+            }
             metadata(pid, tid, "thread_sort_index", "sort_index", std::to_string(rank));
         }
         return lanes[lane];
     }
 
-    void writeArgs(model::ArgSetId args)
+    void writeArgs(model::ArgSetId args, const std::string& extra)
     {
-        m_out << ",\"args\":{";
-        bool first = true;
+        m_out << ",\"args\":{" << extra;
+        bool first = extra.empty();
         for (const model::Arg& arg : m_trace.args(args)) {
             m_out << (first ? "" : ",") << nameJson(arg.key) << ':';
             first = false;
@@ -187,12 +325,102 @@ private:
     {
         while (cursor < list.size() && list[cursor].first < key)
             ++cursor;
+        const std::size_t first = cursor;
         for (; cursor < list.size() && list[cursor].first == key; ++cursor) {
             const model::Flow& flow = m_trace.flows()[list[cursor].second];
+            const std::uint64_t id = m_flowIds[list[cursor].second];
+            // One start per id: a CUDA-graph launch has one runtime call and many kernels under one correlation.
+            bool repeated = false;
+            for (std::size_t k = first; source && k < cursor; ++k) {
+                const std::size_t other = list[k].second;
+                repeated = repeated || (m_flowIds[other] == id && m_trace.flows()[other].kind == flow.kind);
+            }
+            if (repeated)
+                continue;
             begin(source ? 's' : 'f', pid, tid);
-            m_out << ",\"ts\":" << ChromeJsonExporter::formatMicros(ts) << ",\"id\":" << list[cursor].second + 1
-                  << ",\"name\":\"flow\",\"cat\":\"" << model::flowKindKey(flow.kind) << '"'
+            m_out << ",\"ts\":" << ChromeJsonExporter::formatMicros(ts) << ",\"id\":" << id
+                  << ",\"name\":\"flow\",\"cat\":\"" << flowCategory(flow.kind) << '"'
                   << (source ? "" : ",\"bp\":\"e\"") << '}';
+        }
+    }
+
+    static bool isDeviceTrack(const model::Track& track)
+    {
+        return track.deviceKind != model::DeviceKind::Cpu && track.role != model::TrackRole::HostThread
+            && track.role != model::TrackRole::Counter;
+    }
+
+    /// What Kineto writes on a device activity besides its own args: the device, the stream and the correlation
+    /// id of its launch. The importer reads the device and the stream from them (the pid and tid of this file are
+    /// synthetic) and links the activity to its launch by the correlation id.
+    std::string deviceArgs(const model::Track& track, std::uint32_t i)
+    {
+        std::string extra;
+        const model::ArgSetId own = track.args(i);
+        const auto add = [&](std::string_view key, std::int64_t value) {
+            // A source that kept the key in the slice's args (with whatever value) says it itself.
+            const model::StringId id = key == "device" ? m_deviceKey : key == "stream" ? m_streamKey : m_correlationKey;
+            if (!id.isEmpty() && own.isValid() && m_trace.argStore().find(own, id))
+                return;
+            extra += (extra.empty() ? "\"" : ",\"");
+            extra += key;
+            extra += "\":" + std::to_string(value);
+        };
+        if (track.deviceIndex >= 0)
+            add("device", track.deviceIndex);
+        if (track.streamId >= 0 && track.role != model::TrackRole::Synthetic)
+            add("stream", track.streamId);
+        const std::uint64_t key = sliceKey(track.id.value, i);
+        const auto it = std::lower_bound(m_targetCorrelation.begin(), m_targetCorrelation.end(),
+                                         std::make_pair(key, std::uint64_t(0)));
+        if (it != m_targetCorrelation.end() && it->first == key)
+            add("correlation", static_cast<std::int64_t>(it->second));
+        return extra;
+    }
+
+    /// The Kineto category (`cat`) of a slice, as JSON. A Kineto source keeps the category it was read with; other
+    /// sources (and Kineto slices without one) get the Kineto category that the importer classifies like the slice (names decide steps, the
+    /// dataloader and communication, as in Kineto's own files).
+    const std::string& kinetoCategory(const model::Track& track, std::uint32_t i)
+    {
+        if (m_kinetoSource && !track.rawCategory(i).isEmpty())
+            return nameJson(track.rawCategory(i));
+        static const std::array<std::string, 10> cats = {
+            "\"kernel\"",      "\"gpu_memcpy\"",  "\"gpu_memset\"",      "\"cuda_sync\"",
+            "\"gpu_user_annotation\"", "\"cuda_runtime\"", "\"python_function\"", "\"user_annotation\"",
+            "\"cpu_op\"",      "\"other\""};
+        using C = model::SliceCategory;
+        const C c = track.category(i);
+        if (isDeviceTrack(track)) {
+            switch (c) {
+            case C::Memcpy:
+                return cats[1];
+            case C::Memset:
+                return cats[2];
+            case C::Sync:
+                return cats[3];
+            case C::Annotation:
+            case C::Step:
+                return cats[4];
+            default:
+                return cats[0];
+            }
+        }
+        switch (c) {
+        case C::RuntimeApi:
+            return cats[5];
+        case C::PythonFrame:
+            return cats[6];
+        case C::Annotation:
+            return cats[7];
+        case C::HostOp:
+        case C::Step:
+        case C::Dataloader:
+        case C::Communication:
+        case C::Sync:
+            return cats[8];
+        default:
+            return cats[9];
         }
     }
 
@@ -201,8 +429,26 @@ private:
         const ExportProcess& process = m_layout.processes()[m_layout.processOf(track.id)];
         const std::int32_t pid = process.pid;
         const std::string name = trackName(track);
-        const std::size_t rank = m_trackRank[track.id.value];
-        if (!track.counterTimes().empty() && m_options.includeCounters) {
+        const std::int64_t rank = m_trackRank[track.id.value];
+        if (!track.counterTimes().empty() && m_options.includeCounters && m_memoryCounter[track.id.value]) {
+            // Kineto's allocator samples: "[memory]" instants in the host process, which the importer turns back
+            // into this device's counter (a "C" event would come back as a host counter without a device).
+            const auto host = m_hostPid.find(std::string(m_trace.str(track.processKey)));
+            const std::int32_t hostPid = host != m_hostPid.end() ? host->second : pid;
+            const auto times = track.counterTimes();
+            const auto values = track.counterValues();
+            for (std::size_t i = 0; i < times.size(); ++i) {
+                begin('i', hostPid, m_layout.tidOf(track.id));
+                const double v = values[i];
+                m_out << ",\"ts\":" << ChromeJsonExporter::formatMicros(times[i])
+                      << ",\"s\":\"t\",\"name\":\"[memory]\",\"cat\":\"cpu_instant_event\",\"args\":{\"Device Id\":"
+                      << track.deviceIndex << ",\"Total Allocated\":"
+                      << (!std::isfinite(v)                        ? std::string("null")
+                              : v == std::trunc(v) && std::abs(v) < 9e15 ? std::to_string(static_cast<std::int64_t>(v))
+                                                                         : nlohmann::json(v).dump())
+                      << "}}";
+            }
+        } else if (!track.counterTimes().empty() && m_options.includeCounters) {
             const std::string counterName = jsonString(name);
             const auto times = track.counterTimes();
             const auto values = track.counterValues();
@@ -217,6 +463,7 @@ private:
             return;
         std::vector<std::int32_t> lanes;
         laneTid(lanes, 0, pid, m_layout.tidOf(track.id), name, rank);
+        const bool device = isDeviceTrack(track);
         SliceLanes stacks;
         const auto ignoreEnd = [](std::size_t, TimeNs) {};
         for (std::uint32_t i = 0; i < track.size(); ++i) {
@@ -225,9 +472,12 @@ private:
             begin('X', pid, tid);
             m_out << ",\"ts\":" << ChromeJsonExporter::formatMicros(track.ts(i))
                   << ",\"dur\":" << ChromeJsonExporter::formatMicros(track.dur(i)) << ",\"name\":"
-                  << nameJson(track.sliceName(i)) << ",\"cat\":\"" << model::categoryKey(track.category(i)) << '"';
+                  << nameJson(track.sliceName(i)) << ",\"cat\":" << kinetoCategory(track, i);
+            const std::string extra = device ? deviceArgs(track, i) : std::string();
             if (m_options.includeArgs && track.args(i).isValid())
-                writeArgs(track.args(i));
+                writeArgs(track.args(i), extra);
+            else if (!extra.empty())
+                m_out << ",\"args\":{" << extra << '}';
             m_out << '}';
             if (m_options.includeFlows) {
                 // Written after the slice: a viewer binds "s" to the slice open at its timestamp on the thread.
@@ -247,7 +497,7 @@ private:
             const analysis::Finding& f = m_findings[r];
             const std::string name = "#" + std::to_string(r + 1) + " " + f.kind;
             std::vector<std::int32_t> lanes;
-            laneTid(lanes, 0, pid, m_layout.newId(), name, r);
+            laneTid(lanes, 0, pid, m_layout.newId(), name, static_cast<std::int64_t>(r));
             std::vector<analysis::EvidenceRange> evidence = f.evidence;
             std::sort(evidence.begin(), evidence.end(), [](const auto& a, const auto& b) {
                 return a.start != b.start ? a.start < b.start : a.end > b.end;
@@ -267,7 +517,7 @@ private:
                 nlohmann::json a = args;
                 if (e.track.isValid() && e.track.value < m_trace.tracks().size())
                     a["evidence_track"] = evidenceTrackName(m_trace.track(e.track));
-                begin('X', pid, laneTid(lanes, lane, pid, lanes.front(), name, r));
+                begin('X', pid, laneTid(lanes, lane, pid, lanes.front(), name, static_cast<std::int64_t>(r)));
                 m_out << ",\"ts\":" << ChromeJsonExporter::formatMicros(e.start)
                       << ",\"dur\":" << ChromeJsonExporter::formatMicros(end - e.start) << ",\"name\":" << title
                       << ",\"cat\":\"timesink.finding\",\"args\":"
@@ -282,9 +532,17 @@ private:
     std::ostream& m_out;
     ExportLayout m_layout;
     std::vector<std::string> m_names; // escaped JSON string per StringId, filled on first use
-    std::vector<std::size_t> m_trackRank;
+    bool m_kinetoSource = false;
+    model::StringId m_deviceKey; // the arg keys deviceArgs() adds, as interned in this trace (empty when absent)
+    model::StringId m_streamKey;
+    model::StringId m_correlationKey;
+    std::vector<std::int64_t> m_trackRank; // thread sort index of each track
+    std::vector<bool> m_memoryCounter;     // per track: Kineto's "GPU N memory allocated"
+    std::map<std::string, std::int32_t> m_hostPid; // exported pid of each host process key
     std::vector<std::pair<std::uint64_t, std::size_t>> m_flowSources; // (slice key, flow index)
     std::vector<std::pair<std::uint64_t, std::size_t>> m_flowTargets;
+    std::vector<std::uint64_t> m_flowIds; // per flow of the model; 0 for flows that are not written
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> m_targetCorrelation; // (device slice key, correlation)
     std::size_t m_sourceCursor = 0;
     std::size_t m_targetCursor = 0;
     std::uint64_t m_events = 0;

@@ -13,9 +13,12 @@
 namespace timesink::report {
 
 /// Writes the unified trace as Chrome trace-event JSON (`{"traceEvents": [...]}`) that ui.perfetto.dev and
-/// chrome://tracing open: process/thread names and sort order as "M" events, slices as "X" events, flows as
-/// "s"/"f" pairs (the "f" binds to its enclosing slice), counters as "C" events, and the findings as a
-/// "Timesink findings" process with one thread per finding.
+/// chrome://tracing open, in the Kineto dialect so that re-importing it gives the same trace: Kineto's top-level
+/// keys (schemaVersion, deviceProperties, distributedInfo), process/thread names and sort order as "M" events,
+/// slices as "X" events with their Kineto `cat` (and `device`/`stream`/`correlation` args on device activities),
+/// flows as "s"/"f" pairs ("ac2g" keyed by correlation id, "fwdbwd"; the "f" binds to its enclosing slice),
+/// counters as "C" events, and the findings as a "Timesink findings" process with one thread per finding, in the
+/// category "timesink.finding" that the importer leaves out. docs/report-schema.md lists what a round trip keeps.
 ///
 /// Timestamps are exact: the format counts microseconds, and each ns value is written as integer µs with a
 /// three-digit fraction, never through a double: 1736408883700059821 ns → `"ts":1736408883700059.821`.

@@ -34,6 +34,9 @@ Options:
   --no-flows            leave out flow arrows (launch → kernel, forward → backward)
 
 Perfetto timestamps are unsigned: a trace with negative timestamps exports only as Chrome JSON.
+The .json file is a Kineto (torch.profiler) trace: exporting a Kineto trace and opening the file again
+gives the same info and the same findings (the findings tracks are recognised and left out). A trace of
+another profiler (torch_npu, msprof, RKNN) comes back as a Kineto GPU trace; a .tsnap keeps it exactly.
 The file is written to a temporary file beside FILE and renamed, so FILE is never left half-written.
 )";
 
@@ -126,6 +129,13 @@ int runExport(int argc, char** argv)
     }
     std::cerr << "timesink-cli export: wrote " << output.string() << " (" << trace->sliceCount() << " slices, "
               << result.findings.size() << " finding" << (result.findings.size() == 1 ? "" : "s") << ")\n";
+    const std::string& source = trace->metadata().format;
+    if (*format == report::TraceFormat::ChromeJson && !source.starts_with("kineto")) {
+        // The Kineto dialect cannot say an NPU, a profiler level or the source's own properties.
+        std::cerr << "timesink-cli export: note: " << output.string() << " is a Kineto trace; opened again, this "
+                  << source << " trace reads as a Kineto GPU trace (other device kind, platform and findings); "
+                  << "export a .tsnap to keep it exactly\n";
+    }
     return kExitOk;
 }
 

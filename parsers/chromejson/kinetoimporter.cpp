@@ -24,6 +24,9 @@ using model::TimeNs;
 
 namespace {
 
+// The category of the findings' evidence slices in a trace written by timesink-cli export (report/chromejsonexporter).
+constexpr std::string_view kExportedFindingCategory = "timesink.finding";
+
 bool startsWith(std::string_view s, std::string_view p)
 {
     return s.substr(0, p.size()) == p;
@@ -261,6 +264,13 @@ public:
     void onEvent(const ChromeEvent& e) override
     {
         ++m_eventsSeen;
+        if (e.cat == kExportedFindingCategory) {
+            // The findings of an earlier analysis, written by timesink-cli export: results, not trace events.
+            // Analysing them again would count their spans as host work, so they are left out.
+            m_b.warn("exported_findings_skipped",
+                     "the \"Timesink findings\" track of an exported trace was left out (findings are recomputed)");
+            return;
+        }
         if (!e.cat.empty())
             m_anyCategory = true;
         switch (e.ph) {
@@ -331,18 +341,31 @@ private:
         std::size_t operator()(const std::string& s) const { return std::hash<std::string>()(s); }
     };
 
+    /// The thread an event belongs to: its own, or for an overlap lane of an exported trace the lane's thread.
+    std::string_view threadOf(std::string_view pid, std::string_view tid)
+    {
+        if (m_laneOf.empty())
+            return tid;
+        m_laneKey.assign(pid);
+        m_laneKey.push_back('\x1f');
+        m_laneKey.append(tid);
+        const auto it = m_laneOf.find(m_laneKey);
+        return it == m_laneOf.end() ? tid : std::string_view(it->second);
+    }
+
     model::TrackId trackFor(const ChromeEvent& e, Placement placement)
     {
         // Events of one thread come in runs: remember the last lookup.
         if (placement == m_lastPlacement && e.pid == m_lastPid && e.tid == m_lastTid && m_lastTrack.isValid())
             return m_lastTrack;
+        const std::string_view tid = threadOf(e.pid, e.tid);
         std::string key;
-        key.reserve(e.pid.size() + e.tid.size() + 3);
+        key.reserve(e.pid.size() + tid.size() + 3);
         key.push_back(static_cast<char>('0' + static_cast<int>(placement)));
         key.append(e.pid);
         key.push_back('\x1f');
         if (placement == Placement::Host || placement == Placement::DeviceStream)
-            key.append(e.tid);
+            key.append(tid);
         auto it = m_tracks.find(key);
         model::TrackId id;
         if (it != m_tracks.end()) {
@@ -350,26 +373,32 @@ private:
         } else {
             model::TrackInfo info;
             info.processKey = e.pid;
-            info.threadKey = e.tid;
+            info.threadKey = tid;
             if (placement == Placement::Host) {
                 info.deviceKind = model::DeviceKind::Cpu;
                 info.role = model::TrackRole::HostThread;
             } else {
+                // Kineto writes the device as the pid and again as args.device, the stream as the tid and again as
+                // args.stream; the args win, as a file whose pids and tids are not device and stream numbers (an
+                // exported trace) still says them there.
                 int device = e.pidIsNumber ? static_cast<int>(e.pidNumber) : -1;
-                if (const ChromeArg* a = e.arg("device"); device < 0 && a && a->kind == ChromeArg::Kind::Int)
+                if (const ChromeArg* a = e.arg("device"); a && a->kind == ChromeArg::Kind::Int)
                     device = static_cast<int>(a->i);
                 info.deviceKind = model::DeviceKind::Gpu;
                 info.deviceIndex = device;
                 info.role = placement == Placement::DeviceStream ? model::TrackRole::DeviceCompute
                                                                  : model::TrackRole::Synthetic;
                 info.streamId = placement == Placement::DeviceStream && e.tidIsNumber ? e.tidNumber : -1;
+                if (const ChromeArg* a = e.arg("stream"); placement == Placement::DeviceStream && a
+                    && a->kind == ChromeArg::Kind::Int)
+                    info.streamId = a->i;
                 if (device >= 0 && std::find(m_deviceIndices.begin(), m_deviceIndices.end(), device)
                         == m_deviceIndices.end())
                     m_deviceIndices.push_back(device);
             }
             id = m_b.addTrack(info);
             m_tracks.emplace(std::move(key), id);
-            m_trackMeta.push_back(TrackMeta {std::string(e.pid), std::string(e.tid), placement});
+            m_trackMeta.push_back(TrackMeta {std::string(e.pid), std::string(tid), placement});
         }
         m_lastPlacement = placement;
         m_lastPidStore.assign(e.pid);
@@ -679,7 +708,7 @@ private:
         key.append(e.id);
         FlowEnd end;
         end.pid = m_b.intern(e.pid);
-        end.tid = m_b.intern(e.tid);
+        end.tid = m_b.intern(threadOf(e.pid, e.tid));
         end.ts = model::saturatingAdd(e.ts, m_base);
         end.bindEnclosing = e.bp == "e";
         end.valid = true;
@@ -712,6 +741,11 @@ private:
         } else if (e.name == "process_labels") {
             if (const ChromeArg* l = e.arg("labels"); l && l->kind == ChromeArg::Kind::String)
                 m_processLabels[pidKey] = std::string(l->text);
+        } else if (const ChromeArg* lane = e.arg("lane_of");
+                   e.name == "thread_name" && lane && lane->kind == ChromeArg::Kind::Int) {
+            // timesink-cli export draws slices that partially overlap on one track on extra threads, so that
+            // viewers nest them properly; "lane_of" names the thread whose track they belong to.
+            m_laneOf[pidKey + '\x1f' + std::string(e.tid)] = std::to_string(lane->i);
         } else if (e.name == "thread_name" && nameArg && nameArg->kind == ChromeArg::Kind::String) {
             m_threadNames[pidKey + '\x1f' + std::string(e.tid)] = std::string(nameArg->text);
         } else if (e.name == "process_sort_index" || e.name == "thread_sort_index") {
@@ -856,7 +890,9 @@ private:
                                                           : "GPU " + m.pid;
                 if (m.placement == Placement::DeviceStream) {
                     auto tn = m_threadNames.find(threadKey);
-                    thread = tn != m_threadNames.end() ? tn->second : "stream " + m.tid;
+                    thread = tn != m_threadNames.end() ? tn->second
+                        : t.streamId >= 0               ? "stream " + std::to_string(t.streamId)
+                                                        : "stream " + m.tid;
                 } else {
                     thread = m.placement == Placement::DeviceAnnotation ? "annotations" : "sync";
                 }
@@ -928,6 +964,8 @@ private:
     std::unordered_map<std::string, std::string> m_processNames;
     std::unordered_map<std::string, std::string> m_processLabels;
     std::unordered_map<std::string, std::string> m_threadNames;
+    std::unordered_map<std::string, std::string> m_laneOf; // "pid\x1ftid" of an overlap lane → its thread's tid
+    std::string m_laneKey;
     std::unordered_map<std::string, std::int64_t> m_processSort;
     std::unordered_map<std::string, std::int64_t> m_threadSort;
 };

@@ -21,6 +21,10 @@ namespace timesink::parsers::chromejson {
 ///  * Flows: `s`/`f` pairs (ac2g, fwdbwd, legacy async_gpu), plus host→device links from `args.correlation`
 ///    (runtime call ↔ device activity) when flows are missing or lopsided; both are deduplicated.
 ///  * `C` → counter tracks, `[memory]` instants → a per-device "allocated" counter, `M` → names and order.
+///  * Device and stream of a device activity: `args.device` / `args.stream` when present, else pid / tid.
+///  * Traces written by `timesink-cli export`: a `thread_name` with `lane_of` makes that thread (an overlap
+///    lane) part of the named thread's track, and the `timesink.finding` slices (exported findings) are left out
+///    with the warning "exported_findings_skipped".
 ///  * `ts` exact to the ns from its decimal text, plus `baseTimeNanoseconds` when present (wherever it
 ///    appears in the file).
 class KinetoImporter : public Importer

@@ -27,6 +27,7 @@ private Q_SLOTS:
     void dump();
     void beginEndAndLegacy();
     void flowWhenLaunchHasNoCorrelation();
+    void exportedTraceConventions();
     void lateBaseTime();
     void fixtures_data();
     void fixtures();
@@ -293,6 +294,47 @@ track GPU 0 / stream 7 [device_compute gpu dev=0 stream=7]
   20000+5000 kernel k correlation=77
 flow launch cudaLaunchKernel -> k
 step 0 whole trace 10000..25000 synthetic
+)";
+    const std::string actual = dumpTrace(*r.trace);
+    if (actual != expected)
+        qWarning("%s", actual.c_str());
+    QCOMPARE(actual, expected);
+}
+
+void TestKinetoImporter::exportedTraceConventions()
+{
+    // What timesink-cli export writes besides plain Kineto: synthetic pids/tids with the device and stream in args,
+    // an overlap lane ("lane_of") that belongs to its thread's track, and the findings' evidence slices
+    // ("timesink.finding"), which are left out. A lane_of that names no thread, or is not a number, does no harm.
+    const std::string trace = R"J({"otherData": {"generator": "timesink"}, "traceEvents": [
+ {"ph": "M", "name": "thread_name", "pid": 42, "tid": 42, "args": {"name": "main"}},
+ {"ph": "M", "name": "thread_name", "pid": 42, "tid": 100000005, "args": {"name": "main (overlap 1)", "lane_of": 42}},
+ {"ph": "M", "name": "thread_name", "pid": 42, "tid": 100000006, "args": {"name": "odd", "lane_of": "x"}},
+ {"ph": "M", "name": "thread_name", "pid": 42, "tid": 100000007, "args": {"name": "lost", "lane_of": 99}},
+ {"ph": "X", "cat": "cpu_op", "name": "a", "pid": 42, "tid": 42, "ts": 10, "dur": 10},
+ {"ph": "X", "cat": "cpu_op", "name": "b", "pid": 42, "tid": 100000005, "ts": 15, "dur": 10},
+ {"ph": "X", "cat": "cpu_op", "name": "c", "pid": 42, "tid": 100000006, "ts": 30, "dur": 1},
+ {"ph": "X", "cat": "cpu_op", "name": "d", "pid": 42, "tid": 100000007, "ts": 40, "dur": 1},
+ {"ph": "X", "cat": "kernel", "name": "k", "pid": 100000000, "tid": 100000001, "ts": 20, "dur": 5,
+  "args": {"device": 3, "stream": 7}},
+ {"ph": "X", "cat": "timesink.finding", "name": "GPU idle", "pid": 100000009, "tid": 100000010, "ts": 10, "dur": 40},
+ {"ph": "X", "cat": "timesink.finding", "name": "GPU idle", "pid": 100000009, "tid": 100000010, "ts": 12, "dur": 4}
+]})J";
+    QTemporaryDir dir;
+    const ImportResult r = load(writeFile(dir, "exported.json", trace));
+    QVERIFY2(r.ok(), r.error.c_str());
+    const std::string expected = R"(format kineto
+track process 42 / main [host_thread cpu dev=-1 stream=-1]
+  10000+10000 host_op a
+    15000+10000 host_op b
+track process 42 / odd [host_thread cpu dev=-1 stream=-1]
+  30000+1000 host_op c
+track process 42 / thread 99 [host_thread cpu dev=-1 stream=-1]
+  40000+1000 host_op d
+track GPU 3 / stream 7 [device_compute gpu dev=3 stream=7]
+  20000+5000 kernel k
+step 0 whole trace 10000..41000 synthetic
+warning exported_findings_skipped x2
 )";
     const std::string actual = dumpTrace(*r.trace);
     if (actual != expected)

@@ -90,7 +90,7 @@ private Q_SLOTS:
         const auto a = makeAnalysedTrace(base);
         const Exported e = exportTrace(*a.trace, {});
         QVERIFY(!e.doc.is_discarded());
-        QVERIFY(e.doc.at("displayTimeUnit") == json("ns"));
+        QVERIFY(!e.doc.contains("displayTimeUnit")); // written only when the source said it
         const auto slices = eventsOf(e.doc, "X");
         QCOMPARE(slices.size(), a.trace->sliceCount());
 
@@ -150,8 +150,9 @@ private Q_SLOTS:
             if (m.at("name") == "process_name")
                 processNames[m.at("pid").get<int>()] = m.at("args").at("name");
         }
-        QCOMPARE(processNames.size(), std::size_t(2));
-        QCOMPARE(processNames.at(4242), std::string("process 4242"));
+        // A process without a name of its own gets none, so that a re-import names it "process 4242" again.
+        QCOMPARE(processNames.size(), std::size_t(1));
+        QVERIFY(!processNames.contains(4242));
         QCOMPARE(threadNames.at({conv.at("pid").get<int>(), conv.at("tid").get<int>()}), std::string("stream 7"));
         QCOMPARE(processNames.at(conv.at("pid").get<int>()), std::string("GPU 0"));
 

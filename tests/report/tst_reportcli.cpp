@@ -175,6 +175,24 @@ private Q_SLOTS:
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 1);
     }
 
+    // A .json export of a non-Kineto trace says that it will not read back as the same trace; a Kineto one does.
+    void exportJsonNotesWhatDoesNotRoundTrip()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("t.json"));
+        const Run kineto = runCli(QStringList {QStringLiteral("export"), kFixture, QStringLiteral("-o"), out});
+        QVERIFY2(kineto.exitCode == 0, kineto.err.constData());
+        QVERIFY2(!kineto.err.contains("note:"), kineto.err.constData());
+        const Run rknn = runCli(QStringList {QStringLiteral("export"),
+                                             QStringLiteral(TIMESINK_FIXTURES_DIR
+                                                            "/rknn/toolkit2_2.3.2_rk3588_eval_perf_summary.txt"),
+                                             QStringLiteral("-o"), out});
+        QVERIFY2(rknn.exitCode == 0, rknn.err.constData());
+        QVERIFY2(rknn.err.contains("note: ") && rknn.err.contains("this rknn trace reads as a Kineto GPU trace")
+                     && rknn.err.contains(".tsnap"),
+                 rknn.err.constData());
+    }
+
     void exportErrors_data()
     {
         QTest::addColumn<QStringList>("args");

@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: MIT
-// Counts that must survive an export: `info` counts the flows that link two slices, which is exactly what the
-// exporters write, and says how many could not be linked.
+// What must survive an export: `info` counts the flows that link two slices, which is exactly what the exporters
+// write, and says how many could not be linked; a Chrome JSON export of a Kineto trace re-imports as the same trace
+// (same `info`, same findings), with the exported findings recognised and left out.
+#include "analysis/pass.h"
 #include "report/chromejsonexporter.h"
+#include "report/reportjson.h"
 #include "report/tracesummary.h"
 #include "tests/common/fixtures.h"
 
+#include <QTemporaryDir>
 #include <QTest>
 
+#include <fstream>
 #include <sstream>
 
 using namespace timesink;
@@ -41,6 +46,114 @@ private Q_SLOTS:
         for (std::size_t p = text.find("{\"ph\":\"s\""); p != std::string::npos; p = text.find("{\"ph\":\"s\"", p + 1))
             ++starts;
         QCOMPARE(starts, std::size_t(4317));
+    }
+
+    void exportReimportGivesSameInfoAndFindings_data()
+    {
+        QTest::addColumn<QString>("fixture");
+        QTest::addColumn<qsizetype>("steps");
+        QTest::addColumn<qsizetype>("annotations");
+        QTest::addColumn<qsizetype>("flows");
+        QTest::addColumn<qsizetype>("tracks");
+        // Before: categories came back as `other`, device-side ProfilerStep annotations as extra steps (3 → 6),
+        // 1074 of 4317 flows were dropped, and the findings came back as host slices.
+        QTest::newRow("A100 NCCL, 2 ranks") << "torch/hta_a100_nccl_data.json.gz" << qsizetype(3) << qsizetype(48)
+                                            << qsizetype(4317) << qsizetype(9);
+        QTest::newRow("A100 trace diff") << "torch/hta_a100_trace_diff_control.json.gz" << qsizetype(6)
+                                         << qsizetype(216) << qsizetype(9513) << qsizetype(10);
+        // ROCm: device-side ProfilerStep annotations (2 steps became 3), 4 devices from deviceProperties.
+        QTest::newRow("MI250 ROCm") << "torch/hta_mi250_minitoy_train_ROCm6_2_kineto.json.gz" << qsizetype(2)
+                                    << qsizetype(3) << qsizetype(20) << qsizetype(7);
+        // A host thread with partially overlapping slices: its overlap lane is the same track again.
+        QTest::newRow("H100 overlap lane") << "torch/tracelens_h100_gaunernst_bert-small-uncased__1016001.json.gz"
+                                           << qsizetype(1) << qsizetype(1) << qsizetype(61) << qsizetype(9);
+        // A process without a process_name.
+        QTest::newRow("CPU only, nameless process") << "torch/hta_rank_non_gpu.json.gz" << qsizetype(1)
+                                                    << qsizetype(35) << qsizetype(0) << qsizetype(1);
+    }
+
+    // Export → re-import → analyse gives the same `info` and the same `analyze` JSON (every finding with its lost
+    // time, per-step split, evidence and events), except for the fields that describe the file rather than the
+    // trace: `path`, `properties.compression` (the export is not compressed), `unlinked_flows` and `warnings`
+    // (the export holds only linked flows, and the original import's warnings are about the original file; the
+    // re-import warns only that it left out the exported findings, one per evidence slice).
+    void exportReimportGivesSameInfoAndFindings()
+    {
+        QFETCH(QString, fixture);
+        QFETCH(qsizetype, steps);
+        QFETCH(qsizetype, annotations);
+        QFETCH(qsizetype, flows);
+        QFETCH(qsizetype, tracks);
+        LOAD_FIXTURE(original, fixture.toStdString());
+        analysis::CancelToken cancel;
+        const analysis::AnalysisResult result = analysis::analyze(*original, {}, cancel);
+        QVERIFY(!result.findings.empty());
+        std::size_t evidence = 0;
+        for (const analysis::Finding& f : result.findings)
+            evidence += f.evidence.size();
+
+        QTemporaryDir dir;
+        const std::filesystem::path exported = std::filesystem::path(dir.path().toStdString()) / "export.json";
+        {
+            std::ofstream out(exported, std::ios::binary);
+            std::string error;
+            report::ChromeJsonExporter exporter(*original, result.findings);
+            QVERIFY2(exporter.write(out, error), error.c_str());
+        }
+        parsers::ProgressSink progress;
+        const parsers::ImportResult again = parsers::loadTrace(exported, {}, progress);
+        QVERIFY2(again.ok(), again.error.c_str());
+        const analysis::AnalysisResult result2 = analysis::analyze(*again.trace, {}, cancel);
+
+        // The tracks themselves: names, device, stream, role and order. A host process whose pid is not a number
+        // (Kineto's "Spans") is exported with a synthetic pid (from 100000000 up), which the re-import adds to its
+        // name: "process Spans" → "process Spans (100000001)" (documented; the test strips that suffix).
+        const auto describe = [](const model::Trace& t) {
+            std::vector<std::string> rows;
+            for (const model::Track& track : t.tracks()) {
+                std::string process(t.str(track.processName));
+                const std::string key(t.str(track.processKey));
+                if (key.size() == 9 && key.starts_with('1') && process.ends_with(" (" + key + ")"))
+                    process.resize(process.size() - key.size() - 3);
+                rows.push_back(process + " / " + std::string(t.str(track.name)) + " | "
+                               + std::string(t.str(track.threadName)) + " | "
+                               + std::string(model::deviceKindKey(track.deviceKind)) + " "
+                               + std::to_string(track.deviceIndex) + " stream " + std::to_string(track.streamId)
+                               + " role " + std::to_string(int(track.role)) + " sort "
+                               + std::to_string(track.sortIndex) + " slices " + std::to_string(track.size()));
+            }
+            return rows;
+        };
+        const auto rowsBefore = describe(*original);
+        const auto rowsAfter = describe(*again.trace);
+        QCOMPARE(rowsAfter.size(), rowsBefore.size());
+        for (std::size_t i = 0; i < rowsBefore.size(); ++i)
+            QCOMPARE(QString::fromStdString(rowsAfter[i]), QString::fromStdString(rowsBefore[i]));
+
+        auto before = report::analysisReportJson(*original, result, {});
+        auto after = report::analysisReportJson(*again.trace, result2, {});
+        QCOMPARE(after["trace"]["path"].get<std::string>(), exported.string());
+        QCOMPARE(after["trace"]["unlinked_flows"].get<std::size_t>(), std::size_t(0));
+        QCOMPARE(after["trace"]["properties"].contains("compression"), false);
+        const auto& warnings = after["trace"]["warnings"];
+        QCOMPARE(warnings.size(), std::size_t(1));
+        QCOMPARE(warnings[0]["kind"].get<std::string>(), std::string("exported_findings_skipped"));
+        QCOMPARE(warnings[0]["count"].get<std::size_t>(), evidence);
+        for (auto* j : {&before, &after}) {
+            auto& trace = (*j)["trace"];
+            trace.erase("path");
+            trace.erase("unlinked_flows");
+            trace.erase("warnings");
+            trace["properties"].erase("compression");
+        }
+        QCOMPARE(after["trace"]["steps"].get<qsizetype>(), steps);
+        QCOMPARE(after["trace"]["counts"]["annotation"].get<qsizetype>(), annotations);
+        QCOMPARE(after["trace"]["flows"].get<qsizetype>(), flows);
+        QCOMPARE(after["trace"]["tracks"].get<qsizetype>(), tracks);
+        QCOMPARE(after["findings"].size(), result.findings.size());
+        // Whole documents, so that a difference shows where it is.
+        QCOMPARE(QString::fromStdString(after["trace"].dump(1)), QString::fromStdString(before["trace"].dump(1)));
+        QCOMPARE(QString::fromStdString(after.dump(1)), QString::fromStdString(before.dump(1)));
     }
 };
 
