@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cmath>
 
 namespace timesink::analysis {
 
@@ -117,6 +118,15 @@ CommunicationProfile computeCommunicationProfile(const model::Trace& trace, cons
         IntervalList comm;
     };
     std::vector<TrackComm> commTracks;
+    std::vector<IntervalList> planeWaits; // each track's wait tasks, united
+    struct MeasuredOp
+    {
+        TimeNs start = 0;
+        TimeNs end = 0;
+        TimeNs waitNs = 0;
+    };
+    std::vector<MeasuredOp> measured; // operations carrying communication.json's "Wait Time(ms)"
+    const model::StringId waitKey = trace.strings().find("Wait Time(ms)");
     bool sawNccl = false;
     bool sawRccl = false;
     bool sawHcom = false;
@@ -126,6 +136,7 @@ CommunicationProfile computeCommunicationProfile(const model::Trace& trace, cons
         if (!isDeviceTrack(t))
             continue;
         IntervalList own;
+        IntervalList ownWait;
         for (std::uint32_t i = 0; i < t.size(); ++i) {
             const SliceCategory c = t.category(i);
             const TimeNs s = t.ts(i);
@@ -134,8 +145,10 @@ CommunicationProfile computeCommunicationProfile(const model::Trace& trace, cons
                 continue;
             const bool waitTask = (c == SliceCategory::Communication || t.role == model::TrackRole::Communication)
                 && isCommunicationWaitTask(trace.str(t.sliceName(i)));
-            if (waitTask)
+            if (waitTask) {
                 wait.push_back({s, e});
+                ownWait.push_back({s, e});
+            }
             if (c == SliceCategory::Communication) {
                 own.push_back({s, e});
                 const std::string_view name = trace.str(t.sliceName(i));
@@ -152,6 +165,11 @@ CommunicationProfile computeCommunicationProfile(const model::Trace& trace, cons
                 sawNccl = sawNccl || contains(lower, "nccl");
                 sawRccl = sawRccl || contains(lower, "rccl");
                 sawHcom = sawHcom || lower.rfind("hcom", 0) == 0;
+                if (!waitKey.isEmpty()) {
+                    const model::ArgValue* w = trace.argStore().find(t.args(i), waitKey);
+                    if (w && w->type == model::ArgValue::Type::Double && w->d >= 0 && w->d * 1e6 < double(e - s) * 2)
+                        measured.push_back({s, e, static_cast<TimeNs>(std::llround(w->d * 1e6))});
+                }
                 ops.push_back({std::move(kind), s, e, {}});
             } else if (isComputeCategory(c)) {
                 compute.push_back({s, e});
@@ -159,6 +177,8 @@ CommunicationProfile computeCommunicationProfile(const model::Trace& trace, cons
         }
         if (!own.empty())
             commTracks.push_back({t.id, unite(std::move(own))});
+        if (!ownWait.empty())
+            planeWaits.push_back(unite(std::move(ownWait)));
     }
     for (const TrackComm& tc : commTracks)
         comm = comm.empty() ? tc.comm : uniteSorted(comm, tc.comm);
@@ -171,7 +191,41 @@ CommunicationProfile computeCommunicationProfile(const model::Trace& trace, cons
     const IntervalList waitU = unite(std::move(wait));
     out.waitFromTasks = !waitU.empty();
     // While one plane waits, another may move data: that time is transfer, not waiting.
-    out.wait = intersect(out.exposed, subtract(waitU, unite(std::move(transfer))));
+    IntervalList waiting = subtract(waitU, unite(std::move(transfer)));
+    if (!measured.empty()) {
+        // communication.json measured these operations: inside each, the waiting is its main plane's wait tasks,
+        // the plane whose waits add up to the measured figure.
+        IntervalList replaced;
+        IntervalList measuredWait;
+        for (const MeasuredOp& op : measured) {
+            const TimeNs tolerance = 1000 + op.waitNs / 100;
+            const IntervalList* best = nullptr;
+            TimeNs bestDiff = tolerance + 1;
+            for (const IntervalList& plane : planeWaits) {
+                const TimeNs len = overlapLength(plane, op.start, op.end);
+                const TimeNs diff = len > op.waitNs ? len - op.waitNs : op.waitNs - len;
+                if (diff < bestDiff) {
+                    bestDiff = diff;
+                    best = &plane;
+                }
+            }
+            if (!best && op.waitNs > tolerance) {
+                ++out.communicationJsonMismatched;
+                continue;
+            }
+            ++out.communicationJsonOps;
+            replaced.push_back({op.start, op.end});
+            if (best) {
+                const IntervalList mine = clip(*best, op.start, op.end);
+                measuredWait.insert(measuredWait.end(), mine.begin(), mine.end());
+            }
+        }
+        if (!replaced.empty()) {
+            out.waitFromTasks = true;
+            waiting = uniteSorted(subtract(waiting, unite(std::move(replaced))), unite(std::move(measuredWait)));
+        }
+    }
+    out.wait = intersect(out.exposed, waiting);
 
     const Platform platform = detectPlatform(trace);
     if (sawHcom || platform == Platform::TorchNpuCann)

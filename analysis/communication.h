@@ -56,12 +56,22 @@ struct StepCommunication
 /// * wait = exposed ∩ (wait tasks − transfer tasks): HCCL `Notify_Wait` & co. on communication planes, except
 ///   where another plane moves data (Memcpy, Reduce_Inline, … at the same time). NCCL/RCCL kernels have
 ///   no wait tasks: their waiting part is only known across ranks (analysis/job.h aligns them).
+/// * When the Ascend tools measured an operation's wait (communication.json's "Wait Time(ms)", an arg of the
+///   HCCL operation slice), that is the operation's wait: it is the `Notify_Wait` time of the operation's main
+///   plane, so the plane whose wait tasks inside the operation add up to it (within 1 µs + 1 %) is found, and
+///   inside the operation those tasks are the waiting, exposed or not like any other. An operation whose figure
+///   matches no plane keeps the task-based rule (counted in `communicationJsonMismatched`).
 /// Example: step [0,100), kernel [0,40), allreduce [30,90) with a Notify_Wait [40,70) → communication 60,
 ///   exposed 50 ([40,90)), wait 30.
+/// Example (communication.json): op [0,79) with Wait Time 5.6 ms, plane 1 waits 5.6 ms in [0,5.6), plane 5 waits
+///   [0.3,79) → wait 5.6 ms (the task rule alone would say 78.7: plane 5 was not waiting for a peer).
 struct CommunicationProfile
 {
     bool hasCommunication = false;
     bool waitFromTasks = false; // the trace has wait tasks, so `waitNs` is measured
+    /// Operations whose wait came from communication.json, and those whose figure matched no plane's wait tasks.
+    std::size_t communicationJsonOps = 0;
+    std::size_t communicationJsonMismatched = 0;
     CommBackend backend = CommBackend::Unknown;
     std::vector<StepCommunication> steps; // one per StepClock window
     model::TrackId primaryTrack;          // communication track with the most exposed time (evidence)

@@ -86,12 +86,24 @@ PassOutput CommunicationPass::run(const model::Trace& trace, const AnalysisOptio
     f.details.push_back({"overlap_fraction", total > 0 ? double(total - f.lostNs) / double(total) : 0.0});
     f.details.push_back({"wait_known", std::int64_t(profile.waitFromTasks ? 1 : 0)});
     f.details.push_back({"wait_ns", wait});
+    f.details.push_back({"wait_source", std::string(profile.communicationJsonOps > 0 ? "communication_json"
+                                                    : profile.waitFromTasks        ? "wait_tasks"
+                                                                                   : "none")});
+    if (profile.communicationJsonOps + profile.communicationJsonMismatched > 0) {
+        f.details.push_back({"communication_json_ops", static_cast<std::int64_t>(profile.communicationJsonOps)});
+        f.details.push_back(
+            {"communication_json_mismatched", static_cast<std::int64_t>(profile.communicationJsonMismatched)});
+    }
     f.details.push_back({"transfer_ns", transfer});
     f.details.push_back({"collectives", static_cast<std::int64_t>(collectives)});
     f.explanation = "The device ran collectives (all-reduce, all-gather, …) with no compute running beside them, so "
                     "the step waits for the network. Part of it can be waiting: a collective starts on this rank and "
                     "spins until the last peer arrives"
-        + std::string(hccl ? " (HCCL Notify_Wait tasks)" : "") + "; the rest is the transfer itself.";
+        + std::string(hccl ? " (HCCL Notify_Wait tasks)" : "") + "; the rest is the transfer itself."
+        + std::string(profile.communicationJsonOps > 0
+                          ? " The waiting of each operation is what the Ascend tools measured (communication.json's "
+                            "Wait Time: the Notify_Wait time of the operation's main plane)."
+                          : "");
     f.recommendation = communicationRecommendation(hccl, profile.waitFromTasks, wait, transfer);
     out.findings.push_back(std::move(f));
     return out;

@@ -72,6 +72,8 @@ JobResult analyzeJob(std::vector<RankSummary> input, const JobOptions& options)
     for (const RankSummary& r : input) {
         job.worldSize = std::max(job.worldSize, r.worldSize);
         job.rankTimeNs += r.analysedNs;
+        for (const std::string& w : r.warnings)
+            job.warnings.push_back("rank " + std::to_string(r.rank) + ": " + w);
     }
     std::string backend;
     Platform platform = Platform::Generic;
@@ -95,6 +97,7 @@ JobResult analyzeJob(std::vector<RankSummary> input, const JobOptions& options)
         jr.format = r.format;
         jr.backend = r.backend;
         jr.waitFromTasks = r.waitFromTasks;
+        jr.waitFromCommunicationJson = r.waitFromCommunicationJson;
         jr.analysedNs = r.analysedNs;
         jr.findings = r.findings;
         job.ranks.push_back(std::move(jr));
@@ -297,6 +300,7 @@ JobResult analyzeJob(std::vector<RankSummary> input, const JobOptions& options)
     TimeNs wait = 0;
     std::size_t commRanks = 0;
     bool anyTasks = false;
+    bool anyJson = false;
     bool anyAligned = false;
     std::map<std::int64_t, TimeNs> commPerStep;
     for (const JobRank& r : job.ranks) {
@@ -309,6 +313,7 @@ JobResult analyzeJob(std::vector<RankSummary> input, const JobOptions& options)
         exposed += own;
         commRanks += own > 0 ? 1 : 0;
         anyTasks = anyTasks || r.waitFromTasks;
+        anyJson = anyJson || r.waitFromCommunicationJson;
     }
     for (const JobStep& s : job.steps)
         anyAligned = anyAligned || s.alignedCollectives > 0;
@@ -338,7 +343,9 @@ JobResult analyzeJob(std::vector<RankSummary> input, const JobOptions& options)
         f.details.push_back({"transfer_ns", transfer});
         f.details.push_back({"straggler_wait_ns", stragglerTotal});
         f.details.push_back(
-            {"wait_source", std::string(anyTasks ? "wait_tasks" : (anyAligned ? "cross_rank_alignment" : "unknown"))});
+            {"wait_source", std::string(anyJson ? "communication_json"
+                                            : anyTasks ? "wait_tasks"
+                                                       : (anyAligned ? "cross_rank_alignment" : "unknown"))});
         f.explanation = "Collective time on the devices that no compute overlaps, summed over the ranks. The waiting "
                         "that a straggler causes is counted under that straggler, not here.";
         f.recommendation = communicationRecommendation(backend == "hccl", anyTasks || anyAligned, ownWait,

@@ -52,10 +52,14 @@ struct RankSummary
     std::string format;
     std::string platform; // platformKey()
     std::string backend;  // commBackendKey()
-    bool waitFromTasks = false;
+    bool waitFromTasks = false;             // the wait is measured on the rank (wait tasks or communication.json)
+    bool waitFromCommunicationJson = false; // … by communication.json (Ascend)
     model::TimeNs analysedNs = 0;
     std::vector<RankStep> steps;
     std::vector<RankFinding> findings; // ranked
+    /// The rank's serious import warnings (model::isSeriousImportWarning: cut, stopped at the decompression
+    /// limit, …), their messages; the job repeats them, since the rank's numbers cover only part of its run.
+    std::vector<std::string> warnings;
 };
 
 struct JobOptions
@@ -86,6 +90,7 @@ struct JobRank
     std::string format;
     std::string backend;
     bool waitFromTasks = false;
+    bool waitFromCommunicationJson = false;
     model::TimeNs analysedNs = 0;
     std::vector<JobRankStep> steps; // in step number order
     std::vector<RankFinding> findings;
@@ -126,7 +131,7 @@ struct JobResult
     std::vector<JobKindLoss> lostByKind;
     model::TimeNs rankTimeNs = 0;
     model::TimeNs lostNs = 0;
-    std::vector<std::string> warnings;
+    std::vector<std::string> warnings; // the job's, then each rank's serious import warnings ("rank 3: …")
 };
 
 /// Aligns the ranks and finds the stragglers.

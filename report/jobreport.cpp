@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "report/jobreport.h"
 
+#include "model/importwarning.h"
 #include "report/csvwriter.h"
 #include "report/htmlwriter.h"
 #include "report/jsonreportwriter.h"
@@ -79,11 +80,22 @@ bool rankSummaryFromReportJson(const nlohmann::json& j, const std::string& sourc
         return false;
     out.rank = static_cast<std::int32_t>(std::clamp<std::int64_t>(rank, -1, 1 << 30));
     out.worldSize = static_cast<std::int32_t>(std::clamp<std::int64_t>(world, -1, 1 << 30));
+    if (const auto ws = trace->find("warnings"); ws != trace->end() && ws->is_array()) {
+        for (const nlohmann::json& w : *ws) {
+            std::string kind;
+            std::string message;
+            if (!w.is_object() || !r.text(w, "kind", kind) || !r.text(w, "message", message))
+                return r.fail("a warning is not {kind, count, message}");
+            if (model::isSeriousImportWarning(kind))
+                out.warnings.push_back(std::move(message));
+        }
+    }
     if (const auto comm = j.find("communication"); comm != j.end() && comm->is_object()) {
         std::string waitSource;
         if (!r.text(*comm, "backend", out.backend) || !r.text(*comm, "wait_source", waitSource))
             return false;
-        out.waitFromTasks = waitSource == "wait_tasks";
+        out.waitFromCommunicationJson = waitSource == "communication_json";
+        out.waitFromTasks = waitSource == "wait_tasks" || out.waitFromCommunicationJson;
     }
     if (out.backend.empty())
         out.backend = "unknown";
@@ -222,7 +234,9 @@ nlohmann::ordered_json jobJson(const JobResult& job, const std::string& generato
                          {"source", r.source},
                          {"format", r.format},
                          {"backend", r.backend},
-                         {"wait_source", r.waitFromTasks ? "wait_tasks" : "cross_rank_alignment"},
+                         {"wait_source", r.waitFromCommunicationJson ? "communication_json"
+                                         : r.waitFromTasks               ? "wait_tasks"
+                                                                         : "cross_rank_alignment"},
                          {"analysed_ns", r.analysedNs},
                          {"steps", std::move(steps)},
                          {"findings", std::move(findings)}});

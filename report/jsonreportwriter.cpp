@@ -95,7 +95,9 @@ nlohmann::ordered_json reportJson(const ReportModel& m)
     }
     j["steps"] = std::move(steps);
     j["communication"] = {{"backend", analysis::commBackendKey(m.communication.backend)},
-                          {"wait_source", m.communication.waitFromTasks ? "wait_tasks" : "none"}};
+                          {"wait_source", m.communication.communicationJsonOps > 0 ? "communication_json"
+                                          : m.communication.waitFromTasks          ? "wait_tasks"
+                                                                                   : "none"}};
     ordered_json kinds = ordered_json::array();
     for (const KindLoss& k : m.lostByKind)
         kinds.push_back({{"kind", k.kind}, {"lost_ns", k.lostNs}, {"lost_fraction", k.fraction}, {"findings", k.findings}});

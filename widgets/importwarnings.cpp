@@ -33,14 +33,6 @@ QString kindLabel(std::string_view kind)
 
 } // namespace
 
-bool isSeriousImportWarning(std::string_view kind)
-{
-    // The trace is partial (cut, stopped at a limit, damaged) or its time axis is doubtful.
-    return kind == "truncated" || kind == "time_out_of_range" || kind == "disjoint_clocks"
-        || kind == "decompressed_limit" || kind == "corrupt_stream" || kind == "read_error"
-        || kind == "not_regular_file";
-}
-
 ImportWarningsBanner::ImportWarningsBanner(QWidget* parent)
     : QFrame(parent)
 {

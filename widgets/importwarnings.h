@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/importwarning.h"
 #include "model/trace.h"
 
 #include <QDialog>
@@ -16,9 +17,9 @@ class QTableWidget;
 
 namespace timesink::widgets {
 
-/// Warning kinds that make a trace partial or its times doubtful: shown in the banner above the timeline, so
-/// nobody trusts findings from a cut capture without knowing. The rest are listed in ImportWarningsDialog.
-[[nodiscard]] bool isSeriousImportWarning(std::string_view kind);
+/// The banner shows the serious warnings (model::isSeriousImportWarning); the rest are listed in
+/// ImportWarningsDialog.
+using model::isSeriousImportWarning;
 
 /// A strip above the timeline naming the serious import warnings ("Truncated: … after 28 events"), with a
 /// button that opens the full list. Hidden when the trace has none.

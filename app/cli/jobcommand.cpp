@@ -10,6 +10,10 @@
 #include <cstdlib>
 #include <iostream>
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 namespace timesink::cli {
 
 namespace {
@@ -63,6 +67,7 @@ int runJob(int argc, char** argv)
     }
     app::JobRunOptions options;
     options.generator = "timesink-cli " TIMESINK_VERSION;
+    options.import = importOptions(); // --max-decompressed & co., as every command reads its traces
     if (args.has("-j")) {
         char* end = nullptr;
         const std::string v = args.value("-j");
@@ -84,13 +89,23 @@ int runJob(int argc, char** argv)
         options.analysis.minLostNs = static_cast<model::TimeNs>(ms * 1e6);
         options.job.minLostNs = options.analysis.minLostNs;
     }
+#if defined(__GLIBC__)
+    // A job holds up to -j ranks' import buffers at once (batch texts, simdjson parsers, growing model columns,
+    // each 1 MiB or more) and frees them all after every rank. glibc would raise its mmap threshold after the
+    // first such free and keep those blocks in the threads' heaps; a fixed threshold maps and unmaps them, so the
+    // peak is what is live (bench_job: about a third less peak RSS, a few % more system time).
+    mallopt(M_MMAP_THRESHOLD, 1 << 20);
+#endif
     std::vector<std::filesystem::path> paths(args.positional.begin(), args.positional.end());
     std::vector<app::JobInput> inputs;
     if (!app::collectJobInputs(paths, inputs, error)) {
         std::cerr << "timesink-cli job: " << error << '\n';
         return kExitInput;
     }
-    std::vector<std::filesystem::path> inputPaths;
+    // The paths as given count as inputs too: a folder holding the ranks must not receive the report (it would
+    // mix with the profiler output, and a report written there would be a rank the next time), and neither may
+    // any rank found inside it.
+    std::vector<std::filesystem::path> inputPaths(paths);
     for (const app::JobInput& in : inputs)
         inputPaths.push_back(in.path);
     if (destination.file && !checkReportDestination(destination, inputPaths, error)) {

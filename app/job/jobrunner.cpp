@@ -11,6 +11,10 @@
 #include <mutex>
 #include <thread>
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 namespace timesink::app {
 
 namespace fs = std::filesystem;
@@ -149,7 +153,7 @@ bool summarizeRank(const JobInput& input, const JobRunOptions& options, analysis
     if (input.report)
         return report::readRankReport(input.path, out, error);
     parsers::ProgressSink quiet;
-    parsers::ImportResult loaded = parsers::loadTrace(input.path, parsers::ImportOptions {}, quiet);
+    parsers::ImportResult loaded = parsers::loadTrace(input.path, options.import, quiet);
     if (!loaded.ok()) {
         error = loaded.error;
         return false;
@@ -178,6 +182,9 @@ JobRun runJob(const std::vector<JobInput>& inputs, const JobRunOptions& options,
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
     const unsigned threads
         = static_cast<unsigned>(std::min<std::size_t>(options.threads > 0 ? options.threads : cores, inputs.size()));
+    JobRunOptions rankOptions = options;
+    if (rankOptions.import.threads == 0)
+        rankOptions.import.threads = std::max(1u, cores / std::max(1u, threads));
     auto worker = [&] {
         for (;;) {
             if (cancel && cancel->load())
@@ -185,7 +192,12 @@ JobRun runJob(const std::vector<JobInput>& inputs, const JobRunOptions& options,
             const std::size_t i = next.fetch_add(1);
             if (i >= inputs.size())
                 return;
-            ok[i] = summarizeRank(inputs[i], options, summaries[i], errors[i]) ? 1 : 0;
+            ok[i] = summarizeRank(inputs[i], rankOptions, summaries[i], errors[i]) ? 1 : 0;
+#if defined(__GLIBC__)
+            // The rank's trace is gone, but glibc keeps its freed pages in this thread's arena (and the import
+            // threads' arenas) for reuse; give them back so the next rank starts from the summaries alone.
+            malloc_trim(0);
+#endif
             const std::size_t n = done.fetch_add(1) + 1;
             if (progress)
                 progress(n, inputs.size());

@@ -3,6 +3,7 @@
 
 #include "analysis/job.h"
 #include "analysis/pass.h"
+#include "parsers/common/importer.h"
 
 #include <atomic>
 #include <filesystem>
@@ -35,6 +36,11 @@ bool isJobFolder(const std::filesystem::path& path);
 struct JobRunOptions
 {
     unsigned threads = 0; // 0: the number of cores
+    /// How each rank's trace is read: decompression limits (`--max-decompressed`), and the importer's decode
+    /// threads — left at 0, runJob() gives each rank the cores divided by the ranks analysed at once, so
+    /// `-j 2` on 2 cores reads each rank with one decoder instead of oversubscribing the cores (and holding
+    /// twice the import buffers per rank).
+    parsers::ImportOptions import;
     analysis::AnalysisOptions analysis;
     analysis::JobOptions job;
     std::string generator = "timesink";
@@ -48,7 +54,8 @@ struct JobRun
 };
 
 /// Analyses the ranks on up to `threads` threads, each loading one rank at a time, keeping only its summary
-/// (the trace is dropped before the thread takes the next rank), then aligns the ranks (analysis::analyzeJob).
+/// (the trace is dropped, and the heap's free pages given back to the system, before the thread takes the next
+/// rank), then aligns the ranks (analysis::analyzeJob).
 /// `progress(done, total)` is called from worker threads after each rank.
 JobRun runJob(const std::vector<JobInput>& inputs, const JobRunOptions& options, const std::atomic<bool>* cancel = nullptr,
               const std::function<void(std::size_t, std::size_t)>& progress = {});

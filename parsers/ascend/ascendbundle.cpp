@@ -174,15 +174,21 @@ AscendBundle collectAscendBundle(const std::filesystem::path& root, bool isDirec
         if (role.empty() && isDirectory && rel.filename() == "memory_record.csv"
             && (runs.size() <= 1 || runFolder(rel) == chosenRun) && b.memoryRecord.empty())
             b.memoryRecord = base / rel;
-        if (role.empty())
-            continue;
-        if (runs.size() > 1 && runFolder(rel) != chosenRun)
-            continue;
         bool inRawProf = false;
         for (const auto& part : rel) {
             if (part.string().rfind("PROF_", 0) == 0)
                 inRawProf = true;
         }
+        // communication.json, likewise, only adds figures to the HCCL operations of the chosen run's timeline
+        // (the merged view's copy when the raw PROF_ output has one too).
+        if (role.empty() && isDirectory && rel.filename() == "communication.json"
+            && (runs.size() <= 1 || runFolder(rel) == chosenRun) && !(hasMergedOutput && inRawProf)
+            && b.communication.empty())
+            b.communication = base / rel;
+        if (role.empty())
+            continue;
+        if (runs.size() > 1 && runFolder(rel) != chosenRun)
+            continue;
         if (hasMergedOutput && inRawProf)
             continue;
         const std::filesystem::path full = isDirectory ? base / rel : root;

@@ -3,6 +3,7 @@
 
 #include "model/tracebuilder.h"
 #include "parsers/ascend/ascendbundle.h"
+#include "parsers/ascend/ascendcommunication.h"
 #include "parsers/ascend/ascendkernelargs.h"
 #include "parsers/ascend/ascendtasktype.h"
 #include "parsers/ascend/ascendtimeline.h"
@@ -16,6 +17,7 @@
 #include <algorithm>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <set>
 
 namespace timesink::parsers {
@@ -381,6 +383,16 @@ ImportResult importBundle(const SourceProbe& source, const AscendBundle& bundle,
     }
     if (!timelineRead && bundle.hasTextTimeline()) {
         AscendTimeline timeline(b, tracks, kernels.rows.empty() ? nullptr : &kernels, device, knownNames);
+        CommunicationOpTable commOps;
+        std::unique_ptr<CommunicationOpJoin> commJoin;
+        if (!bundle.communication.empty()) {
+            commOps = readCommunicationJson(bundle.communication);
+            if (!commOps.error.empty())
+                b.warn("communication_json_unreadable", commOps.error);
+            else if (!commOps.rows.empty())
+                commJoin = std::make_unique<CommunicationOpJoin>(b, commOps);
+            timeline.setCommunicationOps(commJoin.get());
+        }
         std::vector<std::filesystem::path> files;
         if (!bundle.traceView.empty())
             files.push_back(bundle.traceView);
@@ -414,6 +426,17 @@ ImportResult importBundle(const SourceProbe& source, const AscendBundle& bundle,
         if (readOk > 0) {
             timeline.finish();
             timelineRead = true;
+            if (commJoin) {
+                meta.properties.emplace_back("communication_json", std::to_string(commJoin->matched()) + " of "
+                                                 + std::to_string(commJoin->rows()) + " operations joined");
+                if (commJoin->matched() < commJoin->rows() || commOps.skipped > 0)
+                    b.warn("communication_json_unmatched",
+                           fileName(bundle.communication) + ": "
+                               + std::to_string(commJoin->rows() - commJoin->matched() + commOps.skipped) + " of "
+                               + std::to_string(commJoin->rows() + commOps.skipped)
+                               + " operations have no HCCL operation in the timeline (or no usable start/wait); "
+                                 "their wait is not used");
+            }
             std::string names;
             for (const auto& f : files)
                 names += (names.empty() ? "" : ", ") + fileName(f);

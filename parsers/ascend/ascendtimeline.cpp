@@ -2,6 +2,7 @@
 #include "parsers/ascend/ascendtimeline.h"
 
 #include "model/checkedmath.h"
+#include "parsers/ascend/ascendcommunication.h"
 #include "parsers/ascend/ascendkernelargs.h"
 #include "parsers/ascend/ascendtasktype.h"
 #include "parsers/ascend/ascendtracks.h"
@@ -720,6 +721,8 @@ void AscendTimeline::emit(const Pending& e, Lane lane, std::vector<Arg>& args)
         s.category = SliceCategory::Communication;
         if (const KernelRow* k = joinKernel(e.ts, name); k && !k->opType.empty())
             args.push_back(Arg {m_kernelArgs->opTypeKey(), ArgValue::fromString(m_b.intern(k->opType))});
+        if (m_commOps)
+            m_commOps->append(name, e.ts, args);
         break;
     case Lane::Overlap:
         s.category = SliceCategory::Other;

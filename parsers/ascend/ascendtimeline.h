@@ -19,6 +19,7 @@
 namespace timesink::parsers {
 
 class AscendKernelArgs;
+class CommunicationOpJoin;
 class AscendTracks;
 
 /// The torch_npu `trace_view.json` / msprof `msprof_*.json` dialect of the Chrome trace format, read with the
@@ -81,6 +82,9 @@ public:
     /// Step numbers of the ProfilerStep#N markers.
     [[nodiscard]] const std::vector<std::int64_t>& stepNumbers() const { return m_stepNumbers; }
     [[nodiscard]] bool sawCann() const { return m_sawCann; }
+    /// communication.json's figures for the HCCL operations (Wait Time & co. as args of the operation slices);
+    /// `join` outlives the timeline.
+    void setCommunicationOps(CommunicationOpJoin* join) { m_commOps = join; }
 
     /// An X event as read: its fields, with its args in a separate vector (streamed) or in m_argPool (kept).
     struct Pending
@@ -177,6 +181,7 @@ private:
     model::StringId m_cpuOp;
     model::StringId m_keyLauncher;
     std::unique_ptr<AscendKernelArgs> m_kernelArgs;
+    CommunicationOpJoin* m_commOps = nullptr;
 
     std::vector<Pending> m_kept;       // events placed at finish()
     std::vector<model::Arg> m_argPool; // their args

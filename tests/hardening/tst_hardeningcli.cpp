@@ -300,6 +300,35 @@ private slots:
         QCOMPARE(bad.exitCode, 1);
     }
 
+    // `job` reads its ranks under the same --max-decompressed limit as every other command, and a rank cut by it
+    // is named in the job's warnings (its numbers cover only part of the run). Before: job ignored the option.
+    void jobHonoursTheDecompressionLimit()
+    {
+        const QString ranks = kFixtures + QStringLiteral("/torch/hta_job_2ranks");
+        const HardRun full = cli({QStringLiteral("job"), ranks, QStringLiteral("--format"), QStringLiteral("json")});
+        QVERIFY2(full.exitCode == 0, full.err.constData());
+        const nlohmann::json all = parseJson(full.out);
+        QVERIFY(all.is_object());
+        QVERIFY(all["warnings"].empty());
+
+        // rank-0.json.gz inflates to 1.7 MB: 1M cuts both ranks.
+        const HardRun limited = cli({QStringLiteral("--max-decompressed"), QStringLiteral("1M"), QStringLiteral("job"),
+                                     ranks, QStringLiteral("--format"), QStringLiteral("json")});
+        QVERIFY2(limited.exitCode == 0, limited.err.constData());
+        const nlohmann::json cut = parseJson(limited.out);
+        QVERIFY(cut.is_object());
+        const std::string warnings = cut["warnings"].dump();
+        QVERIFY2(warnings.find("rank 0: ") != std::string::npos && warnings.find("rank 1: ") != std::string::npos,
+                 warnings.c_str());
+        QVERIFY2(warnings.find("--max-decompressed") != std::string::npos, warnings.c_str());
+        // Less of each rank was read: its compute time is smaller than with the whole file.
+        QVERIFY(cut["ranks"][0]["steps"][0]["compute_ns"].get<std::int64_t>()
+                < all["ranks"][0]["steps"][0]["compute_ns"].get<std::int64_t>());
+
+        const HardRun bad = cli({QStringLiteral("--max-decompressed"), QStringLiteral("lots"), QStringLiteral("job"), ranks});
+        QCOMPARE(bad.exitCode, 1);
+    }
+
     // Allocation failure (a bomb of one repeated event under a memory cap) is a clean exit 2 that names the
     // limit, never an abort.
     void outOfMemoryIsACleanError()
@@ -345,6 +374,26 @@ private slots:
         r = cli({QStringLiteral("compare"), kKineto, kKineto, QStringLiteral("--op-map"), map, QStringLiteral("-o"), map});
         QCOMPARE(r.exitCode, 1);
         QCOMPARE(readBytes(map), QByteArray("aten::mm\tmatmul\n"));
+
+        // job: not inside a folder of ranks, not over a rank given by name.
+        const QString job = dir.filePath(QStringLiteral("job"));
+        QVERIFY(copyTree(kFixtures + QStringLiteral("/torch/hta_job_2ranks"), job));
+        const QString rank0 = job + QStringLiteral("/rank-0.json.gz");
+        const QByteArray rankBefore = readBytes(rank0);
+        r = cli({QStringLiteral("job"), job, QStringLiteral("-o"), job + QStringLiteral("/job.json")});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("inside the input folder"), r.err.constData());
+        QVERIFY(!QFile::exists(job + QStringLiteral("/job.json")));
+        r = cli({QStringLiteral("job"), job, QStringLiteral("-o"), rank0, QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(r.exitCode, 1);
+        r = cli({QStringLiteral("job"), rank0, job + QStringLiteral("/rank-1.json.gz"), QStringLiteral("-o"), rank0,
+                 QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("refusing to overwrite the input"), r.err.constData());
+        QCOMPARE(readBytes(rank0), rankBefore);
+        r = cli({QStringLiteral("job"), job, QStringLiteral("-o"), dir.filePath(QStringLiteral("job.json"))});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY(QFile::exists(dir.filePath(QStringLiteral("job.json"))));
 
         const QString fifo = dir.filePath(QStringLiteral("out.json"));
         QVERIFY(makeFifo(fifo));

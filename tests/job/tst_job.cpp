@@ -6,6 +6,8 @@
 #include "tests/job/plantedjob.h"
 
 #include "analysis/communication.h"
+#include "analysis/stepclock.h"
+#include "parsers/common/traceloader.h"
 #include "app/job/jobrunner.h"
 #include "report/jobreport.h"
 
@@ -27,6 +29,12 @@ namespace report = timesink::report;
 namespace {
 
 constexpr std::int64_t kMs = 1'000'000;
+// The Ascend text job's exposed waiting per rank in step 50, from communication.json (tests/job/verify_fixtures.py:
+// 4636483 / 170501 and, with op 0's Wait Time changed to 30 ms, 75560142; the files' fractional-ns durations
+// account for the ≤ 30 ns between the two).
+constexpr std::int64_t kRank0Wait = 4'636'473;
+constexpr std::int64_t kRank1Wait = 170'502;
+constexpr std::int64_t kTamperedWait = 75'560'116;
 
 const analysis::Finding* findKind(const analysis::JobResult& job, const std::string& kind)
 {
@@ -223,11 +231,18 @@ private Q_SLOTS:
         QCOMPARE(a["findings"][0]["kind"].get<std::string>(), std::string("straggler"));
         QVERIFY(comparable(a) == comparable(b));
         QVERIFY(b["ranks"][0]["source"].get<std::string>().find("rank-0.report.json") != std::string::npos);
-        // A job report written into the folder of its ranks is not taken for a rank next time.
+        // -o never goes inside a folder given as input (docs/limits.md); a job report put there by hand is not taken
+        // for a rank next time.
         const QString jobOut = m_dir.filePath(QStringLiteral("reports/job.json"));
         QCOMPARE(runCli({QStringLiteral("job"), m_dir.filePath(QStringLiteral("reports")), QStringLiteral("-o"), jobOut})
                      .exitCode,
+                 1);
+        QVERIFY(!QFile::exists(jobOut));
+        const QString outside = m_dir.filePath(QStringLiteral("job.json"));
+        QCOMPARE(runCli({QStringLiteral("job"), m_dir.filePath(QStringLiteral("reports")), QStringLiteral("-o"), outside})
+                     .exitCode,
                  0);
+        QVERIFY(QFile::copy(outside, jobOut));
         const auto again = runCli({QStringLiteral("job"), m_dir.filePath(QStringLiteral("reports")),
                                    QStringLiteral("--format"), QStringLiteral("json")});
         QCOMPARE(again.exitCode, 0);
@@ -281,11 +296,12 @@ private Q_SLOTS:
         }
     }
 
-    // Real Ascend job (torch_npu text export, 2 ranks): HCCL wait tasks give the waiting part; the ranks' clocks
-    // differ by 9.176 µs in step 50; rank 1 reaches the all-reduces last. tests/job/verify_fixtures.py agrees within
-    // 30 ns (the files hold fractional-ns durations such as 79089.52021875 µs): exposed 101963233 / 96359082, wait
-    // 97977035 / 92358401, caused 4312778. Rank 0's exposed time is also torch_npu's own step_trace_time.csv
-    // "Communication(Not Overlapped)" = 101963.203 µs.
+    // Real Ascend job (torch_npu text export, 2 ranks): communication.json's per-op Wait Time gives the waiting part
+    // (each op's main-plane Notify_Wait, where exposed); the ranks' clocks differ by 9.176 µs in step 50; rank 1
+    // reaches the all-reduces last. tests/job/verify_fixtures.py agrees within 30 ns (the files hold fractional-ns
+    // durations such as 79089.52021875 µs): exposed 101963233 / 96359082, wait 4636483 / 170501 (from the Notify_Wait
+    // tasks of every plane it would be 97977035 / 92358401), caused 4312778. Rank 0's exposed time is also
+    // torch_npu's own step_trace_time.csv "Communication(Not Overlapped)" = 101963.203 µs.
     void realAscendTextJob()
     {
         const app::JobRun run = runOn({fixture("torch_npu/msinsight_text_level1_rank1_ascend_pt"),
@@ -296,11 +312,12 @@ private Q_SLOTS:
         QCOMPARE(job.ranks[0].rank, 0); // sorted by rank, whatever the order of the paths
         QCOMPARE(job.ranks[0].backend, std::string("hccl"));
         QVERIFY(job.ranks[0].waitFromTasks);
+        QVERIFY(job.ranks[0].waitFromCommunicationJson && job.ranks[1].waitFromCommunicationJson);
         QCOMPARE(job.steps.size(), std::size_t(1));
         QCOMPARE(job.steps[0].number, std::int64_t(50));
         QCOMPARE(job.steps[0].alignedCollectives, std::size_t(4));
-        QCOMPARE(job.ranks[0].steps[0].communicationWaitNs, std::int64_t(97'977'004));
-        QCOMPARE(job.ranks[1].steps[0].communicationWaitNs, std::int64_t(92'358'370));
+        QCOMPARE(job.ranks[0].steps[0].communicationWaitNs, kRank0Wait);
+        QCOMPARE(job.ranks[1].steps[0].communicationWaitNs, kRank1Wait);
         QCOMPARE(job.ranks[1].steps[0].offsetNs, std::int64_t(-9'176));
         QCOMPARE(job.ranks[1].steps[0].lastArrivals, 3u);
         const analysis::Finding* straggler = findKind(job, "straggler");
@@ -311,8 +328,8 @@ private Q_SLOTS:
         const analysis::Finding* comm = findKind(job, "communication");
         QVERIFY(comm);
         QCOMPARE(detail<std::string>(*comm, "backend"), std::string("hccl"));
-        QCOMPARE(detail<std::string>(*comm, "wait_source"), std::string("wait_tasks"));
-        QCOMPARE(detail<std::int64_t>(*comm, "wait_ns"), std::int64_t(97'977'004 + 92'358'370));
+        QCOMPARE(detail<std::string>(*comm, "wait_source"), std::string("communication_json"));
+        QCOMPARE(detail<std::int64_t>(*comm, "wait_ns"), kRank0Wait + kRank1Wait);
         QCOMPARE(comm->lostNs, detail<std::int64_t>(*comm, "exposed_ns") - 4'312'767);
         QVERIFY(comm->recommendation.find("HCCL_BUFFSIZE") != std::string::npos);
         const std::int64_t exposed[] = {101'963'205, 96'359'053};
@@ -322,6 +339,66 @@ private Q_SLOTS:
             QVERIFY(it != job.ranks[r].findings.end());
             QCOMPARE(it->lostNs, exposed[r]);
         }
+    }
+
+    // communication.json on one rank: its four operations carry the tools' figures (as args), each op's Wait Time
+    // matches one plane's Notify_Wait (cross-check), and the step's wait is those tasks where exposed. With op 0's
+    // Wait Time changed to 30 ms (no plane waited that long in it), op 0 falls back to the task rule.
+    // Figures: tests/job/verify_fixtures.py ("communication.json" lines).
+    void communicationJsonWait()
+    {
+        auto profileOf = [](const std::filesystem::path& path, timesink::model::TracePtr& trace) {
+            timesink::parsers::ProgressSink quiet;
+            timesink::parsers::ImportResult r = timesink::parsers::loadTrace(path, {}, quiet);
+            if (!r.ok())
+                throw std::runtime_error(r.error);
+            trace = r.trace;
+            return analysis::computeCommunicationProfile(*trace, analysis::StepClock(*trace), analysis::CancelToken());
+        };
+        const std::filesystem::path rank0 = fixture("torch_npu/msinsight_text_level1_rank0_ascend_pt");
+        timesink::model::TracePtr trace;
+        const analysis::CommunicationProfile p = profileOf(rank0, trace);
+        QCOMPARE(p.communicationJsonOps, std::size_t(4));
+        QCOMPARE(p.communicationJsonMismatched, std::size_t(0));
+        QVERIFY(p.waitFromTasks);
+        QCOMPARE(p.steps.size(), std::size_t(1));
+        QCOMPARE(p.steps[0].waitNs, kRank0Wait);
+        // The first all-reduce as communication.json has it: "Wait Time(ms)": 5.64663284375, "Idle Time(ms)" 73.2….
+        bool found = false;
+        for (const timesink::model::Track& t : trace->tracks()) {
+            for (std::uint32_t i = 0; i < t.size(); ++i) {
+                if (trace->str(t.sliceName(i)) != "hcom_allReduce__586_0_1")
+                    continue;
+                const timesink::model::SliceRef ref {t.id, timesink::model::SliceIndex {i}};
+                const timesink::model::ArgValue* wait = trace->arg(ref, "Wait Time(ms)");
+                const timesink::model::ArgValue* idle = trace->arg(ref, "Idle Time(ms)");
+                QVERIFY(wait && idle);
+                QCOMPARE(wait->d, 5.64663284375);
+                QCOMPARE(idle->d, 73.20370259375);
+                found = true;
+            }
+        }
+        QVERIFY(found);
+
+        const QString copy = m_dir.filePath(QStringLiteral("rank0_ascend_pt"));
+        std::filesystem::copy(rank0, copy.toStdString(), std::filesystem::copy_options::recursive);
+        const std::filesystem::path cj = copy.toStdString() + "/ASCEND_PROFILER_OUTPUT/communication.json";
+        nlohmann::json j;
+        {
+            std::ifstream in(cj);
+            in >> j;
+        }
+        j["step50"]["collective"]["hcom_allReduce__586_0_1@17522688603477080586"]["Communication Time Info"]
+         ["Wait Time(ms)"] = 30.0;
+        {
+            std::ofstream out(cj, std::ios::trunc);
+            out << j.dump();
+        }
+        timesink::model::TracePtr tampered;
+        const analysis::CommunicationProfile t = profileOf(copy.toStdString(), tampered);
+        QCOMPARE(t.communicationJsonOps, std::size_t(3));
+        QCOMPARE(t.communicationJsonMismatched, std::size_t(1));
+        QCOMPARE(t.steps[0].waitNs, kTamperedWait);
     }
 
     // The same job as databases (msprof DB export of the same run family). Checked exactly (integer ns) with

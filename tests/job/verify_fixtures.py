@@ -34,6 +34,29 @@ def S(a,b):
     return out
 def ns(x): return int(Decimal(str(x))*1000)
 
+# communication.json: each op's "Wait Time(ms)" picks the HCCL plane whose Notify_Wait inside the op adds up to it
+# (within 1 us + 1 %); inside the op, that plane's Notify_Wait is the waiting. An op matching no plane keeps the task
+# rule (Notify_Wait minus plane transfer). Returns the wait, or (mismatched ops, wait) with `tamper`.
+def json_wait(r,H,ex,nw,tr,tamper=None):
+    cj=json.load(open(DATA+f'/torch_npu/msinsight_text_level1_rank{r}_ascend_pt/ASCEND_PROFILER_OUTPUT/communication.json'))
+    jops=[(k.split('@')[0],dict(v['Communication Time Info'])) for st in cj.values() for g in ('collective','p2p') for k,v in st[g].items() if k!='Total Op Info']
+    if tamper is not None: jops[0][1]['Wait Time(ms)']=tamper
+    planes={}
+    for e in H:
+        if e['name']=='Notify_Wait': planes.setdefault(e['tid'],[]).append([ns(e['ts']),ns(e['ts'])+ns(e['dur'])])
+    planes={t:U(v) for t,v in planes.items()}
+    jw=[]; jwin=[]; mism=0
+    for n,t in jops:
+        st_=round(t['Start Timestamp(us)']*1000)
+        op=[o for o in H if o['name']==n and abs(ns(o['ts'])-st_)<=1000][0]; a=ns(op['ts']); b=a+ns(op['dur'])
+        want=round(t['Wait Time(ms)']*1e6)
+        best=min(planes.values(), key=lambda pl: abs(L(I(pl,[[a,b]]))-want))
+        if abs(L(I(best,[[a,b]]))-want) > 1000+want//100:
+            mism+=1; continue
+        jw+=I(best,[[a,b]]); jwin.append([a,b])
+    w=L(I(ex,U(S(S(nw,tr),U(jwin))+jw)))
+    return (mism,w) if tamper is not None else w
+
 print("== HTA job (Kineto): exposed = nccl kernels - other kernels, inside ProfilerSteps")
 for r in (0,1):
     ev=json.load(gzip.open(DATA+f'/torch/hta_job_2ranks/rank-{r}.json.gz'))['traceEvents']
@@ -65,7 +88,11 @@ for r in (0,1):
     tr=U([[ns(e['ts']),ns(e['ts'])+ns(e['dur'])] for e in H if e['name'] not in ('Notify_Wait','Notify_Record') and not e['name'].startswith('hcom')])
     win=[[s0,s1]]
     ci=I(comm,win); ex=S(ci,comp); w=I(ex,S(nw,tr))
-    print(r,'communication',L(ci),'exposed',L(ex),'wait',L(w))
+    print(r,'communication',L(ci),'exposed',L(ex),'wait (tasks alone)',L(w))
+    print(r,'communication.json: wait',json_wait(r,H,ex,nw,tr))
+    if r==0:
+        # tst_job's cross-check case: op 0's Wait Time set to 30 ms matches no plane; it keeps the task rule.
+        print(r,'communication.json with op 0 at 30 ms: (mismatched, wait)',json_wait(r,H,ex,nw,tr,tamper=30.0))
     ops=sorted([[ns(e['ts']),ns(e['ts'])+ns(e['dur'])] for e in H if e['name'].startswith('hcom')])
     arr[r]=(s0,ops,ex)
 # cross-rank: offset = lower median of end diffs (rank1 - rank0)

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/tracebuilder.h"
+#include "model/types.h"
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace timesink::parsers {
+
+/// One operation of `communication.json` (torch_npu Level1+, distributed runs), as the Ascend tools measured it.
+/// Layout: {"step50": {"collective": {"hcom_allReduce__586_0_1@<group hash>": {"Communication Time Info":
+/// {"Start Timestamp(us)": 1736408883732241.5, "Elapse Time(ms)": 79.09, "Transit Time(ms)": 0.239,
+/// "Wait Time(ms)": 5.647, "Synchronization Time(ms)": 5.616, "Idle Time(ms)": 73.2, …}, …}, …}, "p2p": {…}}}.
+/// Note the units: µs for the start, ms for the durations. "Total Op Info" (the step's sums) is skipped.
+/// "Wait Time" is the op's `Notify_Wait` time on its main plane: waiting for the peers' signals.
+struct CommunicationOpRow
+{
+    std::string name;        // the op as the timeline names it: "hcom_allReduce__586_0_1" (the "@hash" dropped)
+    model::TimeNs start = 0; // ns; the JSON's µs doubles carry about 0.25 µs of precision at epoch times
+    double elapseMs = 0;
+    double transitMs = 0;
+    double waitMs = 0;
+    double synchronizationMs = 0;
+    double idleMs = 0;
+};
+
+struct CommunicationOpTable
+{
+    std::vector<CommunicationOpRow> rows; // by start
+    std::string error;                    // the file could not be used at all (names the file)
+    std::size_t skipped = 0;              // operations without a usable start or wait time
+};
+
+/// Reads communication.json (at most 64 MiB; a regular file). Fails with `error` set for a file that cannot be
+/// read or is not the object above.
+CommunicationOpTable readCommunicationJson(const std::filesystem::path& path);
+
+/// Joins the table's operations to the HCCL operation slices of the timeline (same name, starts within 1 µs) and
+/// adds the figures as args under the tools' names: "Wait Time(ms)", "Transit Time(ms)",
+/// "Synchronization Time(ms)", "Idle Time(ms)" (doubles, ms). The communication analysis takes an operation's
+/// wait from "Wait Time(ms)" (analysis/communication.h).
+class CommunicationOpJoin
+{
+public:
+    CommunicationOpJoin(model::TraceBuilder& b, const CommunicationOpTable& table);
+    /// Appends the args of the row matching (name, start), at most once per row; false when none matches.
+    bool append(std::string_view name, model::TimeNs start, std::vector<model::Arg>& args);
+    [[nodiscard]] std::size_t matched() const { return m_matched; }
+    [[nodiscard]] std::size_t rows() const { return m_table.rows.size(); }
+
+private:
+    const CommunicationOpTable& m_table;
+    std::vector<bool> m_used;
+    std::size_t m_matched = 0;
+    model::StringId m_wait;
+    model::StringId m_transit;
+    model::StringId m_sync;
+    model::StringId m_idle;
+};
+
+} // namespace timesink::parsers
