@@ -41,7 +41,7 @@ public:
     static void reserveStrings(StringPool& pool, std::size_t count)
     {
         pool.m_views.reserve(count);
-        pool.m_index.reserve(count);
+        pool.reserveIndex(count);
     }
 
     // Track

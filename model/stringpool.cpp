@@ -3,19 +3,23 @@
 
 #include "model/utf8.h"
 
+#include <bit>
 #include <cstring>
+#include <functional>
 #include <memory>
 
 namespace timesink::model {
 
 namespace {
 constexpr std::size_t kBlockSize = 1 << 20;
-}
+constexpr std::size_t kMinSlots = 64;
+constexpr std::uint64_t kIdMask = 0xffffffffULL;
+} // namespace
 
 StringPool::StringPool()
 {
     m_views.emplace_back();
-    m_index.emplace(std::string_view(), 0);
+    m_slots.assign(kMinSlots, 0);
 }
 
 StringPool::StringPool(StringPool&&) noexcept = default;
@@ -26,14 +30,78 @@ StringId StringPool::intern(std::string_view text)
 {
     if (text.empty())
         return StringId();
-    if (auto it = m_index.find(text); it != m_index.end())
-        return StringId(it->second);
+    const std::uint32_t hash = hashOf(text);
+    if (const std::uint32_t id = lookup(text, hash))
+        return StringId(id);
 
     const std::string_view stored = store(text);
     const auto id = static_cast<std::uint32_t>(m_views.size());
     m_views.push_back(stored);
-    m_index.emplace(stored, id);
+    insertIndex(id, hash);
     return StringId(id);
+}
+
+std::uint32_t StringPool::hashOf(std::string_view text)
+{
+    const std::size_t h = std::hash<std::string_view>()(text);
+    return static_cast<std::uint32_t>(h ^ (h >> 32));
+}
+
+std::uint32_t StringPool::lookup(std::string_view text, std::uint32_t hash) const
+{
+    if (m_slots.empty()) // a moved-from pool
+        return 0;
+    const std::size_t mask = m_slots.size() - 1;
+    for (std::size_t i = hash & mask;; i = (i + 1) & mask) {
+        const std::uint64_t slot = m_slots[i];
+        if (slot == 0)
+            return 0;
+        const auto id = static_cast<std::uint32_t>(slot & kIdMask);
+        if (static_cast<std::uint32_t>(slot >> 32) == hash && m_views[id] == text)
+            return id;
+    }
+}
+
+void StringPool::insertIndex(std::uint32_t id, std::uint32_t hash)
+{
+    // At most 3/4 full, so probes stay short and always end at an empty slot.
+    if ((m_indexed + 1) * 4 > m_slots.size() * 3)
+        reserveIndex(m_indexed + 1);
+    const std::size_t mask = m_slots.size() - 1;
+    std::size_t i = hash & mask;
+    while (m_slots[i] != 0)
+        i = (i + 1) & mask;
+    m_slots[i] = (std::uint64_t(hash) << 32) | id;
+    ++m_indexed;
+}
+
+void StringPool::reserveIndex(std::size_t count)
+{
+    const std::size_t wanted = std::bit_ceil(std::max(kMinSlots, count + count / 2 + 1));
+    if (wanted <= m_slots.size() && (count * 4 <= m_slots.size() * 3))
+        return;
+    std::vector<std::uint64_t> old = std::move(m_slots);
+    m_slots.assign(std::max(wanted, old.size() * 2), 0);
+    const std::size_t mask = m_slots.size() - 1;
+    for (const std::uint64_t slot : old) {
+        if (slot == 0)
+            continue;
+        std::size_t i = static_cast<std::uint32_t>(slot >> 32) & mask;
+        while (m_slots[i] != 0)
+            i = (i + 1) & mask;
+        m_slots[i] = slot;
+    }
+}
+
+void StringPool::rebuildIndex()
+{
+    std::fill(m_slots.begin(), m_slots.end(), 0);
+    m_indexed = 0;
+    for (std::size_t id = 1; id < m_views.size(); ++id) {
+        const std::uint32_t hash = hashOf(m_views[id]);
+        if (lookup(m_views[id], hash) == 0) // a text held twice is found under its first id
+            insertIndex(static_cast<std::uint32_t>(id), hash);
+    }
 }
 
 std::string_view StringPool::store(std::string_view text)
@@ -65,21 +133,19 @@ std::size_t StringPool::makeValidUtf8()
     for (std::size_t id = 1; id < m_views.size(); ++id) {
         if (isValidUtf8(m_views[id]))
             continue;
-        const std::string text = toValidUtf8(m_views[id]);
-        if (auto it = m_index.find(m_views[id]); it != m_index.end() && it->second == id)
-            m_index.erase(it);
-        m_views[id] = store(text);
-        m_index.emplace(m_views[id], static_cast<std::uint32_t>(id));
+        m_views[id] = store(toValidUtf8(m_views[id]));
         ++changed;
     }
+    if (changed > 0)
+        rebuildIndex();
     return changed;
 }
 
 StringId StringPool::find(std::string_view text) const
 {
-    if (auto it = m_index.find(text); it != m_index.end())
-        return StringId(it->second);
-    return StringId();
+    if (text.empty())
+        return StringId();
+    return StringId(lookup(text, hashOf(text)));
 }
 
 std::string_view StringPool::view(StringId id) const
@@ -92,7 +158,7 @@ std::string_view StringPool::view(StringId id) const
 std::size_t StringPool::bytesUsed() const
 {
     return m_blocks.size() * kBlockSize + m_views.capacity() * sizeof(std::string_view)
-        + m_index.size() * (sizeof(std::string_view) + sizeof(std::uint32_t) + 2 * sizeof(void*));
+        + m_slots.capacity() * sizeof(std::uint64_t);
 }
 
 } // namespace timesink::model

@@ -782,20 +782,31 @@ private:
 
     void resolveFlows()
     {
-        // Track of a flow end: a device stream when there is one for (pid, tid), else the host thread.
-        std::unordered_map<std::string, model::TrackId> byPidTid;
+        // Track of a flow end: a device stream when there is one for (pid, tid), else the host thread. Keyed by
+        // the interned pid and tid (a track's processKey/threadKey are the same pool strings as a flow end's), so
+        // a trace with a million threads pays no string building here.
+        if (m_flowGroups.empty()) {
+            m_linkedCorr = {};
+            m_hostCorr = {};
+            return;
+        }
+        const auto pairKey = [](model::StringId pid, model::StringId tid) {
+            return (std::uint64_t(pid.value) << 32) | tid.value;
+        };
+        std::unordered_map<std::uint64_t, model::TrackId> byPidTid;
+        byPidTid.reserve(m_trackMeta.size());
         for (std::size_t i = 0; i < m_trackMeta.size(); ++i) {
             const TrackMeta& m = m_trackMeta[i];
             if (m.counter || m.placement == Placement::DeviceAnnotation || m.placement == Placement::DeviceSync)
                 continue;
-            const std::string key = m.pid + '\x1f' + m.tid;
-            auto [it, inserted] = byPidTid.emplace(key, model::TrackId(static_cast<std::uint32_t>(i)));
+            const model::TrackId id(static_cast<std::uint32_t>(i));
+            const model::Track& t = m_b.track(id);
+            auto [it, inserted] = byPidTid.emplace(pairKey(t.processKey, t.threadKey), id);
             if (!inserted && m.placement == Placement::DeviceStream)
-                it->second = model::TrackId(static_cast<std::uint32_t>(i));
+                it->second = id;
         }
         auto find = [&](const FlowEnd& end) -> model::TrackId {
-            const std::string key = std::string(m_b.str(end.pid)) + '\x1f' + std::string(m_b.str(end.tid));
-            auto it = byPidTid.find(key);
+            auto it = byPidTid.find(pairKey(end.pid, end.tid));
             return it == byPidTid.end() ? model::TrackId() : it->second;
         };
         std::uint64_t unresolved = 0;

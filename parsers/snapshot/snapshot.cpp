@@ -2,6 +2,7 @@
 #include "parsers/snapshot/snapshot.h"
 
 #include "parsers/snapshot/snapshot.pb.h"
+#include "parsers/importer_revision.h"
 
 #include "model/snapshotaccess.h"
 
@@ -316,10 +317,10 @@ std::vector<Piece> trackColumn(const model::Trace& trace, Get get)
     return pieces;
 }
 
-void fillHeader(const model::Trace& trace, const SourceIdentity& source, pb::Header& h)
+void fillHeader(const model::Trace& trace, const SourceIdentity& source, std::string_view writer, pb::Header& h)
 {
     h.set_format_version(kFormatVersion);
-    h.set_writer("timesink");
+    h.set_writer(std::string(writer));
     auto* src = h.mutable_source();
     src->set_path(source.path);
     src->set_size(source.size);
@@ -1054,10 +1055,11 @@ bool looksLikeSnapshot(std::string_view head)
     return head.substr(0, kMagic.size()) == kMagic;
 }
 
-bool writeSnapshot(const model::Trace& trace, const SourceIdentity& source, const fs::path& file, std::string& error)
+bool writeSnapshot(const model::Trace& trace, const SourceIdentity& source, const fs::path& file, std::string& error,
+                   std::string_view writer)
 {
     pb::Header header;
-    fillHeader(trace, source, header);
+    fillHeader(trace, source, writer.empty() ? writerIdentity() : writer, header);
 
     // The string pool as lengths plus bytes (id 0, the empty string, included).
     const model::StringPool& pool = trace.strings();
@@ -1173,7 +1175,12 @@ ImportResult readFrom(const ByteSource& source, const std::string& name, const I
 
 } // namespace
 
-bool readSnapshotSource(const fs::path& file, SourceIdentity& source, std::string& error)
+std::string writerIdentity()
+{
+    return "timesink " TIMESINK_IMPORTER_VERSION " importer " TIMESINK_IMPORTER_REVISION;
+}
+
+bool readSnapshotSource(const fs::path& file, SourceIdentity& source, std::string& error, std::string* writer)
 {
     ImportErrorKind kind = ImportErrorKind::None;
     auto f = openSource(file, error, kind);
@@ -1189,6 +1196,8 @@ bool readSnapshotSource(const fs::path& file, SourceIdentity& source, std::strin
     source.size = header.source().size();
     source.mtimeNs = header.source().mtime_ns();
     source.contentHash = header.source().content_hash();
+    if (writer)
+        *writer = header.writer();
     return true;
 }
 

@@ -54,12 +54,19 @@ bool identifySource(const std::filesystem::path& source, SourceIdentity& out, st
 [[nodiscard]] bool looksLikeSnapshot(std::string_view head);
 
 /// Writes `trace` to `file` (a temporary file beside it, renamed when complete). `source` is recorded in the
-/// header. Returns false with `error` naming the file when it cannot be written.
+/// header, and `writer` (empty: this build's writerIdentity(); tests record others). Returns false with `error`
+/// naming the file when it cannot be written.
 bool writeSnapshot(const model::Trace& trace, const SourceIdentity& source, const std::filesystem::path& file,
-                   std::string& error);
+                   std::string& error, std::string_view writer = {});
 
-/// Reads the header only: the format version and the identity of the source it was made from.
-bool readSnapshotSource(const std::filesystem::path& file, SourceIdentity& source, std::string& error);
+/// Who writes snapshots: "timesink VERSION importer REVISION", where REVISION is a hash of the model and importer
+/// sources of this build (cmake/ImporterRevision.cmake). Recorded in every snapshot's header.
+[[nodiscard]] std::string writerIdentity();
+
+/// Reads the header only: the format version, the identity of the source it was made from and, when `writer` is
+/// given, the writerIdentity() of the build that wrote it.
+bool readSnapshotSource(const std::filesystem::path& file, SourceIdentity& source, std::string& error,
+                        std::string* writer = nullptr);
 
 /// Reads a snapshot back into a trace. The trace's metadata().sourcePath is `file`, or `sourcePathOverride`
 /// when it is not empty (the snapshot cache reports the trace the user opened). A snapshot of another format

@@ -64,8 +64,9 @@ ImportResult SnapshotCache::load(const SourceIdentity& source, const std::string
     if (!fs::exists(entry, ec))
         return ImportResult::failure(ImportErrorKind::NotRecognised, {});
     SourceIdentity recorded;
+    std::string writer;
     std::string error;
-    if (!readSnapshotSource(entry, recorded, error)) {
+    if (!readSnapshotSource(entry, recorded, error, &writer)) {
         fs::remove(entry, ec);
         return ImportResult::failure(ImportErrorKind::Malformed, error);
     }
@@ -74,6 +75,13 @@ ImportResult SnapshotCache::load(const SourceIdentity& source, const std::string
         fs::remove(entry, ec);
         return ImportResult::failure(ImportErrorKind::NotRecognised,
                                      "the cached snapshot of " + displayPath + " is out of date");
+    }
+    if (writer != writerIdentity()) {
+        // Another build of Timesink made it: its importers may have read the source differently (a fix since, or
+        // a newer version). A cache must give what importing the source would give now.
+        fs::remove(entry, ec);
+        return ImportResult::failure(ImportErrorKind::NotRecognised, "the cached snapshot of " + displayPath
+                                         + " was made by another Timesink build (" + writer + ")");
     }
     ImportResult r = readSnapshot(entry, options, progress, displayPath);
     if (!r.ok()) {

@@ -5,6 +5,7 @@
 #include <QTest>
 
 #include <string>
+#include <vector>
 
 using namespace timesink::model;
 
@@ -43,6 +44,50 @@ private Q_SLOTS:
         QCOMPARE(firstView, std::string_view("first"));
         QCOMPARE(pool.view(first).data(), firstView.data());
         QCOMPARE(pool.view(pool.intern("name-12345")), std::string_view("name-12345"));
+    }
+    // The open-addressing index through many doublings: every string keeps its id, is found by contents, and
+    // strings that share a prefix or differ in one byte stay apart.
+    void indexSurvivesGrowth()
+    {
+        StringPool pool;
+        constexpr int kCount = 300000;
+        std::vector<StringId> ids;
+        for (int i = 0; i < kCount; ++i)
+            ids.push_back(pool.intern("thread " + std::to_string(i)));
+        QCOMPARE(pool.size(), std::size_t(kCount + 1));
+        for (int i = 0; i < kCount; i += 997) {
+            QCOMPARE(pool.intern("thread " + std::to_string(i)), ids[std::size_t(i)]);
+            QCOMPARE(pool.find("thread " + std::to_string(i)), ids[std::size_t(i)]);
+            QCOMPARE(ids[std::size_t(i)].value, std::uint32_t(i + 1));
+        }
+        QVERIFY(pool.find("thread " + std::to_string(kCount)).isEmpty());
+        QVERIFY(pool.find("thread").isEmpty());
+        QVERIFY(pool.find("").isEmpty());
+    }
+    // Sanitising rewrites texts in place: the index then finds each by its new text, a sanitised text equal to an
+    // existing string is found under the earlier id, and the old (invalid) text is gone.
+    void indexFollowsUtf8Repair()
+    {
+        StringPool pool;
+        const StringId bad = pool.intern("caf\xe9");
+        const StringId good = pool.intern("ok");
+        const StringId clash = pool.intern("x\xff");
+        const StringId repaired = pool.intern("x\xef\xbf\xbd"); // what "x\xff" becomes: x U+FFFD
+        QCOMPARE(pool.makeValidUtf8(), std::size_t(2));
+        QCOMPARE(pool.find("ok"), good);
+        QVERIFY(pool.find("caf\xe9").isEmpty());
+        QCOMPARE(pool.find("caf\xef\xbf\xbd"), bad);
+        QCOMPARE(pool.view(clash), pool.view(repaired));
+        QCOMPARE(pool.find("x\xef\xbf\xbd"), clash);
+        QCOMPARE(pool.intern("new"), StringId(5));
+    }
+    void movedPoolKeepsItsIndex()
+    {
+        StringPool a;
+        const StringId id = a.intern("aten::mm");
+        StringPool b(std::move(a));
+        QCOMPARE(b.find("aten::mm"), id);
+        QCOMPARE(b.intern("aten::mm"), id);
     }
     void outOfRangeIdIsEmpty()
     {

@@ -326,6 +326,21 @@ private Q_SLOTS:
         QVERIFY(stale.error.find("out of date") != std::string::npos);
         QVERIFY(!fs::exists(cache.entryFor(id)));
 
+        // An entry another build of Timesink wrote (importers may have changed since) is not used, and removed;
+        // an explicit .tsnap from that build still opens.
+        QVERIFY(snap::writerIdentity().find(" importer ") != std::string::npos);
+        QVERIFY(snap::writeSnapshot(*trace, changed, cache.entryFor(changed), error, "timesink 0.0.9 importer 0123"));
+        auto otherBuild = cache.load(changed, "shown.json", {}, progress);
+        QVERIFY(!otherBuild.ok());
+        QVERIFY2(otherBuild.error.find("another Timesink build (timesink 0.0.9 importer 0123)") != std::string::npos,
+                 otherBuild.error.c_str());
+        QVERIFY(!fs::exists(cache.entryFor(changed)));
+        const fs::path exported = dir.filePath(QStringLiteral("older.tsnap")).toStdString();
+        QVERIFY(snap::writeSnapshot(*trace, changed, exported, error, "timesink 0.0.9 importer 0123"));
+        QVERIFY(load(exported));
+        QVERIFY2(cache.store(*trace, changed, error), error.c_str());
+        QVERIFY(cache.load(changed, "shown.json", {}, progress).ok());
+
         // A damaged entry is refused and removed.
         QVERIFY(cache.store(*trace, changed, error));
         const std::string entry = readFile(cache.entryFor(changed));

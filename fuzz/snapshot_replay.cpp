@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Runs the snapshot reader's fuzz target (fuzz/fuzz_snapshot.cpp) without libFuzzer, as a ctest: on the snapshot
+// Runs the snapshot reader's fuzz target (fuzz_snapshot.cpp) without libFuzzer, as a ctest: on the snapshot
 // of each fixture given, on every prefix of it (every 97th byte), and on 3000 copies with a few bytes changed
 // (a fixed pseudo-random sequence, so failures reproduce). A crash or a sanitizer report fails the test.
 //
