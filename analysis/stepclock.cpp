@@ -130,29 +130,6 @@ StepClock::StepClock(const model::Trace& trace, bool includeWarmup)
 
 void StepClock::findDeviceWindows()
 {
-    // Every pass builds a StepClock of the same trace, and this walk over all launch flows is most of its cost:
-    // the last result is kept per thread, under the trace's serial (unique per Trace object, never reused; the
-    // device windows depend on nothing but the trace).
-    struct Memo
-    {
-        std::uint64_t serial = 0;
-        IntervalList device;
-        std::vector<bool> hasDevice;
-    };
-    thread_local Memo memo;
-    if (memo.serial != 0 && memo.serial == m_trace.serial()) {
-        m_device = memo.device;
-        m_hasDevice = memo.hasDevice;
-        return;
-    }
-    computeDeviceWindows();
-    memo.serial = m_trace.serial();
-    memo.device = m_device;
-    memo.hasDevice = m_hasDevice;
-}
-
-void StepClock::computeDeviceWindows()
-{
     const std::size_t n = m_hostFull.size();
     m_device.assign(n, Interval {0, 0});
     m_hasDevice.assign(n, false);

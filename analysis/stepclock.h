@@ -102,7 +102,6 @@ private:
     }
     static std::size_t indexIn(const IntervalList& windows, model::TimeNs t);
     void findDeviceWindows();
-    void computeDeviceWindows();
 
     const model::Trace& m_trace;
     IntervalList m_windows;  // analysis windows, one per trace step, same index (empty ones kept)

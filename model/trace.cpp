@@ -4,7 +4,6 @@
 #include "model/importwarning.h"
 
 #include <algorithm>
-#include <atomic>
 
 namespace timesink::model {
 
@@ -31,12 +30,6 @@ std::vector<std::uint32_t> Trace::flowsTo(SliceRef slice) const
     for (auto it = lo; it != m_flowsByTarget.end() && m_flows[*it].to == slice; ++it)
         out.push_back(*it);
     return out;
-}
-
-std::uint64_t Trace::nextSerial()
-{
-    static std::atomic<std::uint64_t> next {1};
-    return next.fetch_add(1, std::memory_order_relaxed);
 }
 
 std::size_t Trace::bytesUsed() const

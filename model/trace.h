@@ -100,13 +100,8 @@ public:
     }
     /// Memory held by the model (columns, indexes, strings, args), for benchmarks.
     [[nodiscard]] std::size_t bytesUsed() const;
-    /// Unique to this Trace object in this process, never reused: a key under which analyses may keep facts
-    /// derived from a frozen trace (e.g. analysis::StepClock's device windows) instead of recomputing them.
-    [[nodiscard]] std::uint64_t serial() const { return m_serial; }
 
 private:
-    static std::uint64_t nextSerial();
-
     friend class TraceBuilder;
     friend class SnapshotAccess;
     StringPool m_strings;
@@ -121,7 +116,6 @@ private:
     std::size_t m_sliceCount = 0;
     TimeNs m_start = 0;
     TimeNs m_end = 0;
-    std::uint64_t m_serial = nextSerial();
 };
 
 using TracePtr = std::shared_ptr<const Trace>;
