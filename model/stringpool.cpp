@@ -14,6 +14,16 @@ namespace {
 constexpr std::size_t kBlockSize = 1 << 20;
 constexpr std::size_t kMinSlots = 64;
 constexpr std::uint64_t kIdMask = 0xffffffffULL;
+
+/// Puts `slot` at the first free place from its hash bits (the table has a free slot: see reserveIndex()).
+void placeSlot(std::vector<std::uint64_t>& slots, std::uint64_t slot)
+{
+    const std::size_t mask = slots.size() - 1;
+    std::size_t i = static_cast<std::uint32_t>(slot >> 32) & mask;
+    while (slots[i] != 0)
+        i = (i + 1) & mask;
+    slots[i] = slot;
+}
 } // namespace
 
 StringPool::StringPool()
@@ -64,32 +74,22 @@ std::uint32_t StringPool::lookup(std::string_view text, std::uint32_t hash) cons
 
 void StringPool::insertIndex(std::uint32_t id, std::uint32_t hash)
 {
-    // At most 3/4 full, so probes stay short and always end at an empty slot.
-    if ((m_indexed + 1) * 4 > m_slots.size() * 3)
-        reserveIndex(m_indexed + 1);
-    const std::size_t mask = m_slots.size() - 1;
-    std::size_t i = hash & mask;
-    while (m_slots[i] != 0)
-        i = (i + 1) & mask;
-    m_slots[i] = (std::uint64_t(hash) << 32) | id;
+    reserveIndex(m_indexed + 1);
+    placeSlot(m_slots, (std::uint64_t(hash) << 32) | id);
     ++m_indexed;
 }
 
 void StringPool::reserveIndex(std::size_t count)
 {
-    const std::size_t wanted = std::bit_ceil(std::max(kMinSlots, count + count / 2 + 1));
-    if (wanted <= m_slots.size() && (count * 4 <= m_slots.size() * 3))
+    // At most 3/4 full, so probes stay short and always end at an empty slot.
+    const std::size_t wanted = std::bit_ceil(std::max(kMinSlots, count + count / 3 + 1));
+    if (wanted <= m_slots.size())
         return;
     std::vector<std::uint64_t> old = std::move(m_slots);
-    m_slots.assign(std::max(wanted, old.size() * 2), 0);
-    const std::size_t mask = m_slots.size() - 1;
+    m_slots.assign(wanted, 0);
     for (const std::uint64_t slot : old) {
-        if (slot == 0)
-            continue;
-        std::size_t i = static_cast<std::uint32_t>(slot >> 32) & mask;
-        while (m_slots[i] != 0)
-            i = (i + 1) & mask;
-        m_slots[i] = slot;
+        if (slot != 0)
+            placeSlot(m_slots, slot);
     }
 }
 
