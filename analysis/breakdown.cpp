@@ -141,8 +141,8 @@ std::vector<StepBreakdown> computeStepBreakdown(const model::Trace& trace, bool 
     for (std::size_t s = 0; s < clock.size(); ++s) {
         const bool warmup = s == clock.warmupStep();
         const bool excluded = warmup && clock.warmupExcluded();
-        StepBreakdown b = stepBreakdownOf(trace, clock.step(s), excluded ? clock.fullWindow(s) : clock.window(s),
-                                          deviceTrace);
+        StepBreakdown b
+            = stepBreakdownOf(trace, clock.step(s), excluded ? clock.fullWindow(s) : clock.window(s), deviceTrace);
         const Interval host = excluded ? clock.fullHostWindow(s) : clock.hostWindow(s);
         b.hostStartNs = host.start;
         b.hostDurationNs = host.length();
@@ -190,7 +190,8 @@ TopOperators computeTopOperators(const model::Trace& trace, std::size_t limit)
             Acc& a = acc[track.sliceName(i).value];
             a.total = model::saturatingAdd(a.total, track.dur(i));
             ++a.count;
-            a.byCategory[static_cast<std::size_t>(c)] = model::saturatingAdd(a.byCategory[static_cast<std::size_t>(c)], track.dur(i));
+            a.byCategory[static_cast<std::size_t>(c)]
+                = model::saturatingAdd(a.byCategory[static_cast<std::size_t>(c)], track.dur(i));
             scopeTotal = model::saturatingAdd(scopeTotal, track.dur(i));
         }
     }

@@ -43,7 +43,7 @@ struct StepBreakdown
 {
     std::int64_t number = 0;
     bool synthetic = false;
-    model::TimeNs startNs = 0;    // the analysis window (StepClock::window): what the classes add up to
+    model::TimeNs startNs = 0; // the analysis window (StepClock::window): what the classes add up to
     model::TimeNs durationNs = 0;
     model::TimeNs hostStartNs = 0; // the host step (ProfilerStep#N marker, StepClock::hostWindow)
     model::TimeNs hostDurationNs = 0;
@@ -90,7 +90,7 @@ struct OperatorTime
 /// Scope "host" (no device work): outermost host and fallback ops of host threads.
 struct TopOperators
 {
-    std::string scope; // "device" or "host"
+    std::string scope;                   // "device" or "host"
     std::vector<OperatorTime> operators; // by total time descending, then by name; at most `limit`
 };
 TopOperators computeTopOperators(const model::Trace& trace, std::size_t limit);
@@ -113,7 +113,7 @@ std::vector<KindLoss> computeLostByKind(const std::vector<Finding>& findings, mo
 struct StreamQueue
 {
     model::TrackId track;
-    std::string name;            // "GPU 0 / stream 7"
+    std::string name;             // "GPU 0 / stream 7"
     std::uint64_t operations = 0; // device operations with a host launch on this stream
     std::int64_t maxLength = 0;
     double meanLength = 0.0; // time-weighted over [first launch, last end) of the stream
@@ -132,7 +132,7 @@ struct StreamQueue
 struct DeviceSummary
 {
     bool hasDeviceWork = false;
-    std::string deviceLabel; // "GPU", "NPU", "edge NPU"
+    std::string deviceLabel;    // "GPU", "NPU", "edge NPU"
     model::TimeNs windowNs = 0; // analysed time (sum of step windows)
     model::TimeNs busyNs = 0;
     model::TimeNs computeNs = 0;
@@ -175,7 +175,7 @@ struct Breakdown
     std::vector<KindLoss> lostByKind;
     DeviceSummary device;
 };
-Breakdown computeBreakdown(const model::Trace& trace, const std::vector<Finding>& findings,
-                           model::TimeNs analysedNs, std::size_t topOperatorLimit, bool includeWarmup = false);
+Breakdown computeBreakdown(const model::Trace& trace, const std::vector<Finding>& findings, model::TimeNs analysedNs,
+                           std::size_t topOperatorLimit, bool includeWarmup = false);
 
 } // namespace timesink::analysis

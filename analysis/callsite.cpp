@@ -30,7 +30,8 @@ model::SliceRef CallSiteResolver::outermostAtenOp(model::SliceRef hostSlice) con
     model::SliceRef found;
     model::SliceIndex i = hostSlice.index;
     for (std::size_t guard = 0; i.isValid() && guard <= t.depthCount(); ++guard) {
-        if (t.category(i.value) == model::SliceCategory::HostOp && m_trace.str(t.sliceName(i.value)).starts_with("aten::"))
+        if (t.category(i.value) == model::SliceCategory::HostOp
+            && m_trace.str(t.sliceName(i.value)).starts_with("aten::"))
             found = {hostSlice.track, i};
         i = t.parent(i.value);
     }

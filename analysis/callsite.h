@@ -10,7 +10,7 @@ namespace timesink::analysis {
 /// Where device work came from on the host.
 struct CallSite
 {
-    std::string name;      // outermost enclosing framework op, else the launching call, else "unknown call site"
+    std::string name;       // outermost enclosing framework op, else the launching call, else "unknown call site"
     model::SliceRef launch; // the host slice the launch flow starts at (runtime call or framework op)
     model::SliceRef op;     // the framework op named by `name`, when there is one
     bool blocking = false;  // the launching call blocks the host (cudaMemcpy, aclrtMemcpy, …)

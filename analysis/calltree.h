@@ -12,15 +12,15 @@ namespace timesink::analysis {
 struct CallTreeNode
 {
     model::StringId name;
-    int parent = -1;            // -1 for the root
-    int depth = 0;              // root 0, its children 1, …
-    std::vector<int> children;  // in order of first appearance
+    int parent = -1;           // -1 for the root
+    int depth = 0;             // root 0, its children 1, …
+    std::vector<int> children; // in order of first appearance
     std::uint64_t calls = 0;
-    model::TimeNs totalNs = 0;  // host time, inclusive (each slice counted by its part inside the range)
-    model::TimeNs selfNs = 0;   // host time not in child nodes
-    model::TimeNs deviceNs = 0; // device time launched from this node or below
+    model::TimeNs totalNs = 0;      // host time, inclusive (each slice counted by its part inside the range)
+    model::TimeNs selfNs = 0;       // host time not in child nodes
+    model::TimeNs deviceNs = 0;     // device time launched from this node or below
     model::TimeNs deviceSelfNs = 0; // device time launched by this node's own slices (or by excluded slices in them)
-    model::TimeNs maxNs = 0;    // the slowest instance
+    model::TimeNs maxNs = 0;        // the slowest instance
     model::SliceRef maxSlice;
 };
 
@@ -62,11 +62,11 @@ struct OperatorRow
 {
     model::StringId name;
     std::uint64_t calls = 0;
-    model::TimeNs hostNs = 0;   // inclusive; a call nested in a call of the same name is not counted twice
+    model::TimeNs hostNs = 0; // inclusive; a call nested in a call of the same name is not counted twice
     model::TimeNs selfNs = 0;
     model::TimeNs deviceNs = 0; // launched device time, inclusive, with the same rule
     model::TimeNs maxNs = 0;
-    model::SliceRef maxSlice;   // the slowest call: where a double-click jumps
+    model::SliceRef maxSlice; // the slowest call: where a double-click jumps
     [[nodiscard]] model::TimeNs meanNs() const { return calls ? hostNs / static_cast<model::TimeNs>(calls) : 0; }
 };
 

@@ -69,9 +69,9 @@ std::string collectiveOpKind(std::string_view name)
     if (!library)
         return {};
     // Longer names first: "reducescatter" and "allreduce" both contain "reduce".
-    static constexpr std::array<std::string_view, 10> kKinds = {"reducescatter", "allreduce", "allgather", "alltoall",
-                                                                 "broadcast",     "sendrecv",  "barrier",   "reduce",
-                                                                 "send",          "recv"};
+    static constexpr std::array<std::string_view, 10> kKinds
+        = {"reducescatter", "allreduce", "allgather", "alltoall", "broadcast",
+           "sendrecv",      "barrier",   "reduce",    "send",     "recv"};
     for (const std::string_view k : kKinds) {
         if (contains(s, k))
             return std::string(k);
@@ -258,10 +258,9 @@ CommunicationProfile computeCommunicationProfile(const model::Trace& trace, cons
     });
     std::vector<CollectiveOp> kept;
     for (CollectiveOp& op : ops) {
-        const bool duplicate = std::any_of(kept.rbegin(), kept.rbegin() + std::min<std::size_t>(kept.size(), 8),
-                                           [&](const CollectiveOp& k) {
-                                               return k.opKind == op.opKind && k.start <= op.start && op.end <= k.end;
-                                           });
+        const bool duplicate = std::any_of(
+            kept.rbegin(), kept.rbegin() + std::min<std::size_t>(kept.size(), 8),
+            [&](const CollectiveOp& k) { return k.opKind == op.opKind && k.start <= op.start && op.end <= k.end; });
         if (!duplicate)
             kept.push_back(std::move(op));
     }

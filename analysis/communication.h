@@ -42,9 +42,9 @@ struct CollectiveOp
 /// Communication inside one step window.
 struct StepCommunication
 {
-    model::TimeNs communicationNs = 0; // device collective time inside the step (overlapped or not)
-    model::TimeNs exposedNs = 0;       // … that no device compute overlaps
-    model::TimeNs waitNs = 0;          // exposed time inside wait tasks (0 when the trace has none)
+    model::TimeNs communicationNs = 0;     // device collective time inside the step (overlapped or not)
+    model::TimeNs exposedNs = 0;           // … that no device compute overlaps
+    model::TimeNs waitNs = 0;              // exposed time inside wait tasks (0 when the trace has none)
     std::vector<CollectiveOp> collectives; // collective operations starting in this step, by start
 };
 

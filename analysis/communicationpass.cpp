@@ -86,9 +86,10 @@ PassOutput CommunicationPass::run(const model::Trace& trace, const AnalysisOptio
     f.details.push_back({"overlap_fraction", total > 0 ? double(total - f.lostNs) / double(total) : 0.0});
     f.details.push_back({"wait_known", std::int64_t(profile.waitFromTasks ? 1 : 0)});
     f.details.push_back({"wait_ns", wait});
-    f.details.push_back({"wait_source", std::string(profile.communicationJsonOps > 0 ? "communication_json"
-                                                    : profile.waitFromTasks        ? "wait_tasks"
-                                                                                   : "none")});
+    f.details.push_back({"wait_source",
+                         std::string(profile.communicationJsonOps > 0 ? "communication_json"
+                                         : profile.waitFromTasks      ? "wait_tasks"
+                                                                      : "none")});
     if (profile.communicationJsonOps + profile.communicationJsonMismatched > 0) {
         f.details.push_back({"communication_json_ops", static_cast<std::int64_t>(profile.communicationJsonOps)});
         f.details.push_back(

@@ -36,8 +36,9 @@ std::string titleKey(std::string_view title)
             out += title[i++];
             continue;
         }
-        while (i < title.size() && (isDigit(title[i]) || ((title[i] == '.' || title[i] == ',') && i + 1 < title.size()
-                                                          && isDigit(title[i + 1]))))
+        while (i < title.size()
+               && (isDigit(title[i])
+                   || ((title[i] == '.' || title[i] == ',') && i + 1 < title.size() && isDigit(title[i + 1]))))
             ++i;
         out += '#';
         std::size_t j = i;
@@ -135,9 +136,9 @@ model::TimeNs CompareResult::candidateStepsNs() const
     return total;
 }
 
-bool compareRuns(const model::Trace& baseline, std::span<const Finding> baselineFindings,
-                 const model::Trace& candidate, std::span<const Finding> candidateFindings,
-                 const CompareOptions& options, CompareResult& result, std::string& error)
+bool compareRuns(const model::Trace& baseline, std::span<const Finding> baselineFindings, const model::Trace& candidate,
+                 std::span<const Finding> candidateFindings, const CompareOptions& options, CompareResult& result,
+                 std::string& error)
 {
     result = CompareResult {};
     const CompareOpMap& map = options.opMap ? *options.opMap : CompareOpMap::builtIn();
@@ -170,7 +171,8 @@ bool compareRuns(const model::Trace& baseline, std::span<const Finding> baseline
     for (std::size_t i = 0; i < pairs; ++i) {
         const model::Step& b = baseline.steps()[baseSel[i]];
         const model::Step& c = candidate.steps()[candSel[i]];
-        result.steps.push_back(CompareStepPair {baseSel[i], candSel[i], b.number, c.number, b.duration(), c.duration()});
+        result.steps.push_back(
+            CompareStepPair {baseSel[i], candSel[i], b.number, c.number, b.duration(), c.duration()});
     }
     const bool baseSynthetic = baseline.steps().size() == 1 && baseline.steps().front().synthetic;
     const bool candSynthetic = candidate.steps().size() == 1 && candidate.steps().front().synthetic;
@@ -229,7 +231,8 @@ bool compareRuns(const model::Trace& baseline, std::span<const Finding> baseline
     for (std::size_t i = 0; i < baselineFindings.size(); ++i)
         baseByKey.emplace(baselineFindings[i].kind + '\x1f' + titleKey(baselineFindings[i].title), i);
     for (std::size_t c = 0; c < candidateFindings.size(); ++c) {
-        auto [lo, hi] = baseByKey.equal_range(candidateFindings[c].kind + '\x1f' + titleKey(candidateFindings[c].title));
+        auto [lo, hi]
+            = baseByKey.equal_range(candidateFindings[c].kind + '\x1f' + titleKey(candidateFindings[c].title));
         for (auto it = lo; it != hi; ++it) {
             if (!baseTaken[it->second]) {
                 baseTaken[it->second] = 1;

@@ -38,8 +38,8 @@ struct CompareStepPair
 /// One operator (canonical name) across both runs, over the paired steps.
 struct CompareOperator
 {
-    std::string name;                        // canonical (CompareOpMap)
-    std::vector<std::string> baselineNames;  // the names it had in the baseline trace, sorted
+    std::string name;                       // canonical (CompareOpMap)
+    std::vector<std::string> baselineNames; // the names it had in the baseline trace, sorted
     std::vector<std::string> candidateNames;
     model::TimeNs baselineNs = 0;
     model::TimeNs candidateNs = 0;
@@ -58,8 +58,8 @@ struct CompareExplanation
     enum class Status : std::uint8_t { CandidateOnly, BaselineOnly, Grew, Shrank };
     Status status = Status::CandidateOnly;
     std::string kind;
-    std::string title;          // the candidate's title (the baseline's for BaselineOnly)
-    std::string counterpartTitle; // the other side's title when matched
+    std::string title;                // the candidate's title (the baseline's for BaselineOnly)
+    std::string counterpartTitle;     // the other side's title when matched
     model::TimeNs baselineLostNs = 0; // over the paired steps
     model::TimeNs candidateLostNs = 0;
     std::optional<std::size_t> baselineFinding; // index into the baseline findings
@@ -70,16 +70,17 @@ struct CompareExplanation
     double shareOfStepDelta = 0.0;
 };
 
-std::string_view explanationStatusKey(CompareExplanation::Status s); // "candidate_only", "baseline_only", "grew", "shrank"
+std::string_view
+explanationStatusKey(CompareExplanation::Status s); // "candidate_only", "baseline_only", "grew", "shrank"
 
 /// What one run contributes to a comparison.
 struct CompareSide
 {
-    std::vector<std::size_t> pairedSteps; // indices into Trace::steps(), in pairing order
-    bool deviceTimed = false;             // operator times are device time (else host time)
-    model::TimeNs operatorNs = 0;         // sum of operator times over the paired steps
-    std::uint64_t workSlices = 0;         // device work slices over the whole trace
-    std::uint64_t attributedSlices = 0;   // of which attributed to a framework operator
+    std::vector<std::size_t> pairedSteps;     // indices into Trace::steps(), in pairing order
+    bool deviceTimed = false;                 // operator times are device time (else host time)
+    model::TimeNs operatorNs = 0;             // sum of operator times over the paired steps
+    std::uint64_t workSlices = 0;             // device work slices over the whole trace
+    std::uint64_t attributedSlices = 0;       // of which attributed to a framework operator
     std::vector<model::TimeNs> findingLostNs; // per finding (same order as given), over the paired steps
 };
 
@@ -88,9 +89,9 @@ struct CompareResult
     CompareSide baseline;
     CompareSide candidate;
     std::vector<CompareStepPair> steps;
-    std::vector<CompareOperator> operators; // by |delta| descending, then name
+    std::vector<CompareOperator> operators;       // by |delta| descending, then name
     std::vector<CompareExplanation> explanations; // by |delta| descending, then kind, then title
-    std::vector<std::string> notes; // caveats for people: unpaired steps, host vs device time, …
+    std::vector<std::string> notes;               // caveats for people: unpaired steps, host vs device time, …
     [[nodiscard]] model::TimeNs baselineStepsNs() const;
     [[nodiscard]] model::TimeNs candidateStepsNs() const;
 };
@@ -104,8 +105,8 @@ struct CompareResult
 /// by kind alone when each side has exactly one unmatched finding of that kind.
 ///
 /// Returns false and sets `error` when a step selection names steps a trace does not have.
-bool compareRuns(const model::Trace& baseline, std::span<const Finding> baselineFindings,
-                 const model::Trace& candidate, std::span<const Finding> candidateFindings,
-                 const CompareOptions& options, CompareResult& result, std::string& error);
+bool compareRuns(const model::Trace& baseline, std::span<const Finding> baselineFindings, const model::Trace& candidate,
+                 std::span<const Finding> candidateFindings, const CompareOptions& options, CompareResult& result,
+                 std::string& error);
 
 } // namespace timesink::analysis

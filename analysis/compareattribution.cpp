@@ -124,9 +124,9 @@ public:
     {
         buildArgIndexes();
         const model::ArgSetId set = m_trace.track(work.track).args(work.index.value);
-        for (const auto& [key, index] : {std::pair {m_externalIdKey, &m_byExternalId},
-                                         std::pair {m_correlationKey, &m_byCorrelation},
-                                         std::pair {m_connectionKey, &m_byConnection}}) {
+        for (const auto& [key, index] :
+             {std::pair {m_externalIdKey, &m_byExternalId}, std::pair {m_correlationKey, &m_byCorrelation},
+              std::pair {m_connectionKey, &m_byConnection}}) {
             const auto id = intArg(m_trace, set, key);
             if (!id)
                 continue;
@@ -390,8 +390,9 @@ void CompareAttribution::dropCopiesInsideTheirCollective()
         if (item.op.isValid() && t.role != TrackRole::Communication
             && (t.category(i) == SliceCategory::Memcpy || t.category(i) == SliceCategory::Communication)) {
             if (auto it = collectives.find(keyOf(item.op)); it != collectives.end()) {
-                inside = std::any_of(it->second.begin(), it->second.end(),
-                                     [&](const auto& span) { return span.first <= t.ts(i) && t.end(i) <= span.second; });
+                inside = std::any_of(it->second.begin(), it->second.end(), [&](const auto& span) {
+                    return span.first <= t.ts(i) && t.end(i) <= span.second;
+                });
             }
         }
         if (inside)

@@ -58,7 +58,7 @@ const CompareOpMap& CompareOpMap::builtIn()
 
 bool CompareOpMap::addTsv(std::string_view text, std::string_view sourceName, std::string& error)
 {
-    std::vector<std::pair<std::string, std::string>> rows; // alias, canonical
+    std::vector<std::pair<std::string, std::string>> rows;                     // alias, canonical
     std::unordered_map<std::string, std::pair<std::string, std::size_t>> seen; // alias → canonical, line
     std::size_t lineNumber = 0;
     while (!text.empty()) {

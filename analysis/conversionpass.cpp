@@ -49,8 +49,8 @@ struct Group
     }
     FindingAccumulator acc;
     model::TimeNs deviceNs = 0;
-    std::map<std::string, std::uint64_t> byType;   // "TransData" → tasks
-    std::map<std::string, std::uint64_t> changes;  // "NCHW→NC1HWC0" / "FLOAT→FLOAT16" → tasks
+    std::map<std::string, std::uint64_t> byType;  // "TransData" → tasks
+    std::map<std::string, std::uint64_t> changes; // "NCHW→NC1HWC0" / "FLOAT→FLOAT16" → tasks
     bool format = false;
     bool dtype = false;
     bool layout = false;
@@ -147,9 +147,10 @@ std::string recommendationFor(Platform p, const Group& g, const std::string& op)
                 "model = model.to(memory_format=torch.channels_last) and "
                 "input = input.to(memory_format=torch.channels_last) (tensor-core convolutions compute in NHWC). ";
     if (g.dtype)
-        text += "Cast once, not every step: keep " + op + "'s inputs in the dtype the next op computes in (store "
-                "buffers and constants in that dtype, remove .float()/.half()/.to(dtype) calls from forward), and "
-                "under mixed precision let torch.autocast insert the casts it needs. ";
+        text += "Cast once, not every step: keep " + op
+            + "'s inputs in the dtype the next op computes in (store "
+              "buffers and constants in that dtype, remove .float()/.half()/.to(dtype) calls from forward), and "
+              "under mixed precision let torch.autocast insert the casts it needs. ";
     text += "Start with " + op + ", which triggers these conversions.";
     return text;
 }
@@ -275,9 +276,10 @@ PassOutput ConversionPass::run(const model::Trace& trace, const AnalysisOptions&
             continue;
         Finding f = g->acc.finish(std::string(kind()));
         f.platform = platform;
-        const std::string what = g->layout ? "Layout conversions" : g->format && g->dtype ? "Format and dtype conversions"
-                                                               : g->format              ? "Format conversions"
-                                                                                        : "Dtype conversions";
+        const std::string what = g->layout ? "Layout conversions"
+            : g->format && g->dtype        ? "Format and dtype conversions"
+            : g->format                    ? "Format conversions"
+                                           : "Dtype conversions";
         f.title = what + " around " + op + ": " + formatMs(f.lostNs) + " (" + std::to_string(f.occurrences)
             + (f.occurrences == 1 ? " task)" : " tasks)");
         f.details.push_back({"op", op});

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/copyhotspotpass.h"
 
-#include "model/checkedmath.h"
 #include "analysis/callsite.h"
 #include "analysis/deviceactivity.h"
 #include "analysis/findingaccumulator.h"
 #include "analysis/opclassifier.h"
 #include "analysis/platform.h"
 #include "analysis/textformat.h"
+#include "model/checkedmath.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -100,7 +100,8 @@ std::string pythonLine(const model::Trace& trace, model::SliceRef op)
 {
     if (!op.isValid())
         return {};
-    if (const model::ArgValue* v = trace.arg(op, "Call stack"); v != nullptr && v->type == model::ArgValue::Type::String) {
+    if (const model::ArgValue* v = trace.arg(op, "Call stack");
+        v != nullptr && v->type == model::ArgValue::Type::String) {
         std::string_view stack = trace.str(model::StringId(v->s));
         while (!stack.empty()) {
             const std::size_t semi = stack.find(';');
@@ -155,9 +156,12 @@ std::string recommendationFor(Platform p, MemcpyDirection dir, const Group& g)
     std::string text;
     if (dir == MemcpyDirection::HostToDevice) {
         if (g.pageable > 0 || g.synchronous > 0)
-            text += "Copy from pinned memory without blocking: DataLoader(..., pin_memory=True) (or tensor.pin_memory()) "
-                    "and tensor.to(" + dev + ", non_blocking=True), so the copy runs on the copy engine while the "
-                    "previous step computes. ";
+            text += "Copy from pinned memory without blocking: DataLoader(..., pin_memory=True) (or "
+                    "tensor.pin_memory()) "
+                    "and tensor.to("
+                + dev
+                + ", non_blocking=True), so the copy runs on the copy engine while the "
+                  "previous step computes. ";
         else
             text += "Issue the copy earlier or on a separate stream (prefetch the next batch to the device while the "
                     "current one computes) so it overlaps compute. ";
@@ -167,11 +171,15 @@ std::string recommendationFor(Platform p, MemcpyDirection dir, const Group& g)
                 "values are needed, copy into a pinned buffer with non_blocking=True and synchronise later. ";
     }
     if (dir == MemcpyDirection::HostToDevice && g.imageCopies > 0)
-        text += "These copies carry float32 image batches (" + g.imageShape + "): send the images as uint8 and "
-                "normalise on the device — drop ToTensor()/Normalize from the DataLoader's transforms (use "
-                "transforms.PILToTensor() or torchvision.io.decode_image), then "
-                "x = (x.to(" + dev + ", non_blocking=True).float() / 255 - mean) / std — a quarter of the bytes, "
-                "saving " + formatMegabytes(g.imageBytes / 4 * 3) + " over these " + std::to_string(g.imageCopies)
+        text += "These copies carry float32 image batches (" + g.imageShape
+            + "): send the images as uint8 and "
+              "normalise on the device — drop ToTensor()/Normalize from the DataLoader's transforms (use "
+              "transforms.PILToTensor() or torchvision.io.decode_image), then "
+              "x = (x.to("
+            + dev
+            + ", non_blocking=True).float() / 255 - mean) / std — a quarter of the bytes, "
+              "saving "
+            + formatMegabytes(g.imageBytes / 4 * 3) + " over these " + std::to_string(g.imageCopies)
             + (g.imageCopies == 1 ? " copy" : " copies") + " and the loader workers' normalisation time. ";
     if (dir == MemcpyDirection::DeviceToHost && !g.pythonLines.empty()) {
         const auto top = std::max_element(g.pythonLines.begin(), g.pythonLines.end(),
@@ -180,7 +188,8 @@ std::string recommendationFor(Platform p, MemcpyDirection dir, const Group& g)
     }
     if (g.small > 0)
         text += "Many copies are small: batch them into one tensor before copying (torch.stack/torch.cat on the host) "
-                "or create the tensors directly on the device (torch.tensor(..., device=" + dev + ")). ";
+                "or create the tensors directly on the device (torch.tensor(..., device="
+            + dev + ")). ";
     if (npu)
         text += "On Ascend, blocking copies appear as aclrtMemcpy; the asynchronous path is aclrtMemcpyAsync, which "
                 "torch_npu uses for non_blocking=True copies from pinned memory.";

@@ -36,18 +36,21 @@ struct Group
 std::string recommendationFor(Platform p, Source source, const std::string& op)
 {
     if (p == Platform::Rknn)
-        return "The RKNN runtime runs " + op + " on the CPU because the NPU does not support it with these "
-               "shapes, data types or attributes (check Rockchip's RKNN_Compiler_Support_Operator_List for your "
-               "rknn-toolkit2 version). Rewrite the layer with NPU-supported operators (e.g. fold a Transpose/Reshape "
-               "in the output head into the post-processing), or cut the graph before it with "
-               "rknn.load_onnx(model, outputs=[...]) and do that step in your application code; each CPU layer "
-               "also forces the feature map out of NPU memory and back.";
+        return "The RKNN runtime runs " + op
+            + " on the CPU because the NPU does not support it with these "
+              "shapes, data types or attributes (check Rockchip's RKNN_Compiler_Support_Operator_List for your "
+              "rknn-toolkit2 version). Rewrite the layer with NPU-supported operators (e.g. fold a Transpose/Reshape "
+              "in the output head into the post-processing), or cut the graph before it with "
+              "rknn.load_onnx(model, outputs=[...]) and do that step in your application code; each CPU layer "
+              "also forces the feature map out of NPU memory and back.";
     if (p == Platform::TorchNpuCann || source == Source::DeviceTask)
         return "AI_CPU tasks run on the NPU's AI CPU cores instead of the AI Cores, usually because CANN has no "
                "AI Core kernel for this operator with these data types or shapes (int64 and float64 inputs are "
-               "the usual cause). Look up " + op + " in kernel_details.csv (Accelerator Core = AI_CPU) and in the "
-               "CANN operator list, cast its inputs to a supported type before the call (e.g. int64 → int32, "
-               "float64 → float32), or replace it with an equivalent operator that has an AI Core implementation.";
+               "the usual cause). Look up "
+            + op
+            + " in kernel_details.csv (Accelerator Core = AI_CPU) and in the "
+              "CANN operator list, cast its inputs to a supported type before the call (e.g. int64 → int32, "
+              "float64 → float32), or replace it with an equivalent operator that has an AI Core implementation.";
     return "This operator copies its inputs to the host, computes there and copies the results back. Use a "
            "device implementation (check that every input is already on the device; a CPU tensor or a Python "
            "scalar list in the arguments pulls the op to the host), or move the op out of the step (precompute "
@@ -240,9 +243,10 @@ PassOutput CpuFallbackPass::run(const model::Trace& trace, const AnalysisOptions
             break;
         }
         f.details.push_back({"op", op});
-        f.details.push_back({"source", std::string(source == Source::DeviceTask ? "ai_cpu_task"
-                                                   : source == Source::CpuLayer ? "cpu_layer"
-                                                                                : "host_round_trip")});
+        f.details.push_back({"source",
+                             std::string(source == Source::DeviceTask     ? "ai_cpu_task"
+                                             : source == Source::CpuLayer ? "cpu_layer"
+                                                                          : "host_round_trip")});
         f.details.push_back({"op_ns", g->opNs});
         f.details.push_back({"copy_ns", g->copyNs});
         f.details.push_back({"copies", g->copies});

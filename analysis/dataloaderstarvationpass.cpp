@@ -59,8 +59,7 @@ PassOutput DataloaderStarvationPass::run(const model::Trace& trace, const Analys
         for (const Interval& d : activity.dataloader)
             acc.addHostLoss(d.start, d.end);
     } else {
-        const IdleAttribution idle
-            = attributeIdle(clock, activity, cancel, std::numeric_limits<model::TimeNs>::max());
+        const IdleAttribution idle = attributeIdle(clock, activity, cancel, std::numeric_limits<model::TimeNs>::max());
         for (const IdlePiece& p : idle.dataloader) {
             acc.addLossInStep(p.step, p.range.length());
             if (activity.primaryDeviceTrack.isValid())

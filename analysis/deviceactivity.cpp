@@ -270,4 +270,3 @@ IdleAttribution attributeIdle(const StepClock& clock, const DeviceActivity& acti
 }
 
 } // namespace timesink::analysis
-

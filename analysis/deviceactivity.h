@@ -31,16 +31,16 @@ struct DeviceActivity
     /// Parallel to `busy`: true when every slice merged into that busy interval was a kernel shorter
     /// than AnalysisOptions::tinyKernelNs (a launch-bound stretch looks like tiny kernels and gaps).
     std::vector<bool> busyAllTiny;
-    IntervalList dataloader;          // union of host dataloader spans
+    IntervalList dataloader; // union of host dataloader spans
     std::vector<model::SliceRef> dataloaderSlices;
-    IntervalList hostFallback;        // union of counted CPU fallbacks on non-device tracks
+    IntervalList hostFallback; // union of counted CPU fallbacks on non-device tracks
     /// Union of host operator-compile calls (HostCallKind::Compile; Autotune only outside the first step).
     IntervalList hostCompile;
     /// Union of host device-allocator calls (HostCallKind::Allocator).
     IntervalList hostAllocator;
     std::vector<model::SliceRef> compileSlices;   // the calls behind hostCompile (nested ones too)
     std::vector<model::SliceRef> allocatorSlices; // the calls behind hostAllocator
-    model::TrackId primaryDeviceTrack; // device track with the most busy time (evidence for idle ranges)
+    model::TrackId primaryDeviceTrack;            // device track with the most busy time (evidence for idle ranges)
 };
 
 DeviceActivity computeDeviceActivity(const model::Trace& trace, const AnalysisOptions& options,

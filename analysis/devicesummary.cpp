@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/breakdown.h"
-
 #include "analysis/communication.h"
 #include "analysis/deviceactivity.h"
 #include "analysis/intervals.h"
@@ -52,7 +51,8 @@ void launchStatistics(const model::Trace& trace, const StepClock& clock, DeviceS
             continue;
         const model::Track& host = trace.track(f.from.track);
         const model::Track& device = trace.track(f.to.track);
-        if (model::isDeviceTrack(host) || !model::isDeviceTrack(device) || !isBusyCategory(device.category(f.to.index.value)))
+        if (model::isDeviceTrack(host) || !model::isDeviceTrack(device)
+            || !isBusyCategory(device.category(f.to.index.value)))
             continue;
         const std::uint64_t key = (std::uint64_t(f.to.track.value) << 32) | f.to.index.value;
         auto [it, inserted] = launchOf.try_emplace(key, f.from);
@@ -150,8 +150,8 @@ DeviceSummary computeDeviceSummary(const model::Trace& trace, const std::vector<
     if (busy.empty())
         return out;
     out.hasDeviceWork = true;
-    const auto kind = static_cast<model::DeviceKind>(std::max_element(busyByKind.begin(), busyByKind.end())
-                                                     - busyByKind.begin());
+    const auto kind
+        = static_cast<model::DeviceKind>(std::max_element(busyByKind.begin(), busyByKind.end()) - busyByKind.begin());
     out.deviceLabel = kind == model::DeviceKind::Gpu ? "GPU" : "NPU";
     const IntervalList& windows = clock.windows();
     const auto inWindows = [&](IntervalList v) { return intersect(unite(std::move(v)), unite(windows)); };

@@ -41,9 +41,9 @@ enum class Platform : std::uint8_t { Generic, PyTorchCuda, PyTorchRocm, TorchNpu
 /// A ranked problem: what, how much time it costs, where, and what to do.
 struct Finding
 {
-    std::string kind;  // stable: "dataloader_starvation", "pipeline_bubble", "copy_hotspot", "cpu_fallback", …
-    std::string title; // one line for people: "AI_CPU fallback of Cast: 412 ms lost over 5 steps"
-    model::TimeNs lostNs = 0;  // time a user would get back by fixing it
+    std::string kind;         // stable: "dataloader_starvation", "pipeline_bubble", "copy_hotspot", "cpu_fallback", …
+    std::string title;        // one line for people: "AI_CPU fallback of Cast: 412 ms lost over 5 steps"
+    model::TimeNs lostNs = 0; // time a user would get back by fixing it
     double lostFraction = 0.0; // lostNs / analysed wall time
     std::uint64_t occurrences = 0;
     std::vector<StepLoss> perStep;

@@ -20,9 +20,9 @@ namespace timesink::analysis {
 /// (the device was busy for [50,100) of the call), call_ns 400, calls 1.
 struct HostCallClaim
 {
-    Finding finding;               // kind, lostNs, perStep, evidence, events, occurrences (= merged calls in steps)
-    model::TimeNs callNs = 0;      // union of the calls inside steps
-    std::uint64_t calls = 0;       // call slices (outermost ones) inside steps
+    Finding finding;          // kind, lostNs, perStep, evidence, events, occurrences (= merged calls in steps)
+    model::TimeNs callNs = 0; // union of the calls inside steps
+    std::uint64_t calls = 0;  // call slices (outermost ones) inside steps
     bool deviceless = false;
 };
 

@@ -17,8 +17,8 @@ namespace {
 
 Platform platformFromKey(std::string_view key)
 {
-    for (Platform p : {Platform::PyTorchCuda, Platform::PyTorchRocm, Platform::TorchNpuCann, Platform::Rknn,
-                       Platform::Cpu}) {
+    for (Platform p :
+         {Platform::PyTorchCuda, Platform::PyTorchRocm, Platform::TorchNpuCann, Platform::Rknn, Platform::Cpu}) {
         if (platformKey(p) == key)
             return p;
     }
@@ -342,14 +342,14 @@ JobResult analyzeJob(std::vector<RankSummary> input, const JobOptions& options)
         f.details.push_back({"wait_ns", wait});
         f.details.push_back({"transfer_ns", transfer});
         f.details.push_back({"straggler_wait_ns", stragglerTotal});
-        f.details.push_back(
-            {"wait_source", std::string(anyJson ? "communication_json"
-                                            : anyTasks ? "wait_tasks"
-                                                       : (anyAligned ? "cross_rank_alignment" : "unknown"))});
+        f.details.push_back({"wait_source",
+                             std::string(anyJson        ? "communication_json"
+                                             : anyTasks ? "wait_tasks"
+                                                        : (anyAligned ? "cross_rank_alignment" : "unknown"))});
         f.explanation = "Collective time on the devices that no compute overlaps, summed over the ranks. The waiting "
                         "that a straggler causes is counted under that straggler, not here.";
-        f.recommendation = communicationRecommendation(backend == "hccl", anyTasks || anyAligned, ownWait,
-                                                       exposed - wait, true);
+        f.recommendation
+            = communicationRecommendation(backend == "hccl", anyTasks || anyAligned, ownWait, exposed - wait, true);
         job.findings.push_back(std::move(f));
     }
 

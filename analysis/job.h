@@ -46,12 +46,12 @@ struct RankFinding
 /// largest rank being analysed, not by the sum of all ranks.
 struct RankSummary
 {
-    std::int32_t rank = -1;      // from the trace (distributedInfo, profiler_info, RANK_DEVICE_MAP); -1 unknown
+    std::int32_t rank = -1; // from the trace (distributedInfo, profiler_info, RANK_DEVICE_MAP); -1 unknown
     std::int32_t worldSize = -1;
     std::string source; // the path the rank came from (a trace or a report)
     std::string format;
-    std::string platform; // platformKey()
-    std::string backend;  // commBackendKey()
+    std::string platform;                   // platformKey()
+    std::string backend;                    // commBackendKey()
     bool waitFromTasks = false;             // the wait is measured on the rank (wait tasks or communication.json)
     bool waitFromCommunicationJson = false; // … by communication.json (Ascend)
     model::TimeNs analysedNs = 0;
@@ -78,9 +78,9 @@ struct JobRankStep
     model::TimeNs communicationNs = 0;
     model::TimeNs communicationWaitNs = 0; // measured (wait tasks) or, without them, from cross-rank alignment
     model::TimeNs idleNs = 0;
-    model::TimeNs offsetNs = 0;      // this rank's clock minus the reference rank's in this step (0 when unaligned)
-    model::TimeNs causedWaitNs = 0;  // waiting of the other ranks on this rank's late arrival
-    std::uint32_t lastArrivals = 0;  // collectives this rank reached last
+    model::TimeNs offsetNs = 0;     // this rank's clock minus the reference rank's in this step (0 when unaligned)
+    model::TimeNs causedWaitNs = 0; // waiting of the other ranks on this rank's late arrival
+    std::uint32_t lastArrivals = 0; // collectives this rank reached last
 };
 
 struct JobRank
@@ -125,8 +125,8 @@ struct JobKindLoss
 struct JobResult
 {
     std::int32_t worldSize = -1;
-    std::vector<JobRank> ranks; // by rank
-    std::vector<JobStep> steps; // by step number
+    std::vector<JobRank> ranks;    // by rank
+    std::vector<JobStep> steps;    // by step number
     std::vector<Finding> findings; // ranked with rankBefore()
     std::vector<JobKindLoss> lostByKind;
     model::TimeNs rankTimeNs = 0;

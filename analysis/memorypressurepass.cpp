@@ -103,7 +103,8 @@ PassOutput MemoryPressurePass::run(const model::Trace& trace, const AnalysisOpti
     }
     const auto steps = trace.steps();
     if (std::all_of(steps.begin(), steps.end(), [](const model::Step& s) { return s.synthetic; })) {
-        out.notAssessedReason = "the trace has no step markers, so allocations at start-up (model and optimizer state) cannot be told from allocations inside the training loop";
+        out.notAssessedReason = "the trace has no step markers, so allocations at start-up (model and optimizer state) "
+                                "cannot be told from allocations inside the training loop";
         return out;
     }
     if (!mayHaveHostCall(trace, {HostCallKind::Allocator}))
@@ -124,8 +125,7 @@ PassOutput MemoryPressurePass::run(const model::Trace& trace, const AnalysisOpti
     const std::string calls = std::to_string(claim->calls) + (claim->calls == 1 ? " call" : " calls");
     f.title = claim->deviceless
         ? "Device allocator calls inside the steps: " + formatMs(f.lostNs) + " (" + calls + ")"
-        : "Device idle while the host allocates or frees device memory: " + formatMs(f.lostNs) + " (" + calls
-            + ")";
+        : "Device idle while the host allocates or frees device memory: " + formatMs(f.lostNs) + " (" + calls + ")";
     f.details.push_back({"allocator_calls", static_cast<std::int64_t>(claim->calls)});
     f.details.push_back({"allocator_ns", claim->callNs});
     f.details.push_back({"calls_by_name", callSummary(trace, clock, activity.allocatorSlices)});

@@ -12,8 +12,7 @@ std::string normalizeOpType(std::string_view name)
     const std::size_t ns = name.rfind("::");
     if (ns != std::string_view::npos)
         name.remove_prefix(ns + 2);
-    while (!name.empty()
-           && (std::isdigit(static_cast<unsigned char>(name.back())) != 0 || name.back() == '_'))
+    while (!name.empty() && (std::isdigit(static_cast<unsigned char>(name.back())) != 0 || name.back() == '_'))
         name.remove_suffix(1);
     std::string out(name);
     for (char& c : out)
@@ -23,8 +22,8 @@ std::string normalizeOpType(std::string_view name)
 
 std::string_view rawOpType(const model::Trace& trace, model::SliceRef ref)
 {
-    static constexpr std::array<std::string_view, 6> kKeys = {"OpType", "op_type", "Op Type", "OP Type", "Type",
-                                                              "type"};
+    static constexpr std::array<std::string_view, 6> kKeys
+        = {"OpType", "op_type", "Op Type", "OP Type", "Type", "type"};
     for (std::string_view key : kKeys) {
         const model::ArgValue* v = trace.arg(ref, key);
         if (v != nullptr && v->type == model::ArgValue::Type::String) {
@@ -77,17 +76,16 @@ ChainRole OpTypeReader::roleOf(model::StringId id)
 
 ChainRole chainRole(std::string_view n)
 {
-    static constexpr std::array<std::string_view, 12> kConv = {
-        "conv",        "conv1d",           "conv2d",          "conv3d",          "convolution", "conv2dv",
-        "conv3dv",    "depthwiseconv2d",  "convtranspose",   "depthwiseconv",   "_convolution", "conv_transpose2d"};
+    static constexpr std::array<std::string_view, 12> kConv
+        = {"conv",    "conv1d",          "conv2d",        "conv3d",        "convolution",  "conv2dv",
+           "conv3dv", "depthwiseconv2d", "convtranspose", "depthwiseconv", "_convolution", "conv_transpose2d"};
     static constexpr std::array<std::string_view, 12> kBatchNorm = {
-        "batchnormalization", "batchnorm",        "batch_norm",      "native_batch_norm", "bntrainingreduce",
-        "bntrainingupdate",   "bntrainingupdatev", "bninfer",        "bninferd",          "fusedbatchnorm",
-        "fusedbatchnormv",    "cudnn_batch_norm"};
-    static constexpr std::array<std::string_view, 20> kActivation = {
-        "relu",     "relu6",   "leakyrelu", "leaky_relu", "sigmoid",  "silu",  "swish",       "gelu",  "fastgelu",
-        "fastgeluv", "hardswish", "hardsigmoid", "hardtanh", "clip",   "tanh",  "mish",       "prelu", "elu",
-        "reluv",    "hard_swish"};
+        "batchnormalization", "batchnorm", "batch_norm", "native_batch_norm", "bntrainingreduce", "bntrainingupdate",
+        "bntrainingupdatev",  "bninfer",   "bninferd",   "fusedbatchnorm",    "fusedbatchnormv",  "cudnn_batch_norm"};
+    static constexpr std::array<std::string_view, 20> kActivation
+        = {"relu", "relu6",    "leakyrelu", "leaky_relu", "sigmoid",     "silu",      "swish",
+           "gelu", "fastgelu", "fastgeluv", "hardswish",  "hardsigmoid", "hardtanh",  "clip",
+           "tanh", "mish",     "prelu",     "elu",        "reluv",       "hard_swish"};
     static constexpr std::array<std::string_view, 10> kMatMul = {
         "linear", "matmul", "mm", "bmm", "gemm", "matmulv", "batchmatmul", "batchmatmulv", "fullyconnected", "addmm"};
     static constexpr std::array<std::string_view, 4> kAdd = {"add", "addv", "biasadd", "axpy"};
@@ -133,8 +131,8 @@ bool isBlockingRuntimeCall(std::string_view name)
         name.remove_prefix(at + 1);
     if (name.find("Synchronize") != std::string_view::npos)
         return true;
-    static constexpr std::array<std::string_view, 6> kBlockingCopies = {
-        "cudaMemcpy", "cudaMemcpy2D", "aclrtMemcpy", "hipMemcpy", "hipMemcpyWithStream", "cuMemcpyDtoH"};
+    static constexpr std::array<std::string_view, 6> kBlockingCopies
+        = {"cudaMemcpy", "cudaMemcpy2D", "aclrtMemcpy", "hipMemcpy", "hipMemcpyWithStream", "cuMemcpyDtoH"};
     for (std::string_view s : kBlockingCopies) {
         if (name == s)
             return true;
@@ -157,11 +155,13 @@ HostCallKind hostCallKind(std::string_view name)
         return HostCallKind::Compile;
     if (startsWith("cudnnFind") || startsWith("miopenFind"))
         return HostCallKind::Autotune;
-    static constexpr std::array<std::string_view, 21> kAllocator = {
-        "cudaMalloc",    "cudaFree",      "cudaMallocHost", "cudaFreeHost",    "cudaHostAlloc",  "cudaMallocManaged",
-        "cudaMallocPitch", "cuMemAlloc",  "cuMemAlloc_v2",  "cuMemFree",       "cuMemFree_v2",   "hipMalloc",
-        "hipFree",       "hipHostMalloc", "hipHostFree",    "hipExtMallocWithFlags", "aclrtMalloc", "aclrtFree",
-        "aclrtMallocHost", "aclrtFreeHost", "aclrtMallocCached"};
+    static constexpr std::array<std::string_view, 21> kAllocator
+        = {"cudaMalloc",       "cudaFree",          "cudaMallocHost",  "cudaFreeHost",
+           "cudaHostAlloc",    "cudaMallocManaged", "cudaMallocPitch", "cuMemAlloc",
+           "cuMemAlloc_v2",    "cuMemFree",         "cuMemFree_v2",    "hipMalloc",
+           "hipFree",          "hipHostMalloc",     "hipHostFree",     "hipExtMallocWithFlags",
+           "aclrtMalloc",      "aclrtFree",         "aclrtMallocHost", "aclrtFreeHost",
+           "aclrtMallocCached"};
     for (std::string_view s : kAllocator) {
         if (name == s)
             return HostCallKind::Allocator;

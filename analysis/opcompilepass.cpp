@@ -86,7 +86,8 @@ PassOutput OpCompilePass::run(const model::Trace& trace, const AnalysisOptions& 
     }
     const auto steps = trace.steps();
     if (std::all_of(steps.begin(), steps.end(), [](const model::Step& s) { return s.synthetic; })) {
-        out.notAssessedReason = "the trace has no step markers, so compile calls at start-up (first use of each operator) cannot be told from compiles inside the training loop";
+        out.notAssessedReason = "the trace has no step markers, so compile calls at start-up (first use of each "
+                                "operator) cannot be told from compiles inside the training loop";
         return out;
     }
     if (!mayHaveHostCall(trace, {HostCallKind::Compile, HostCallKind::Autotune}))
@@ -105,9 +106,8 @@ PassOutput OpCompilePass::run(const model::Trace& trace, const AnalysisOptions& 
     Finding f = std::move(claim->finding);
     f.platform = detectPlatform(trace);
     const std::string calls = std::to_string(claim->calls) + (claim->calls == 1 ? " call" : " calls");
-    f.title = claim->deviceless
-        ? "Operators compiled during the steps: " + formatMs(f.lostNs) + " (" + calls + ")"
-        : "Device idle while operators compile: " + formatMs(f.lostNs) + " (" + calls + ", "
+    f.title = claim->deviceless ? "Operators compiled during the steps: " + formatMs(f.lostNs) + " (" + calls + ")"
+                                : "Device idle while operators compile: " + formatMs(f.lostNs) + " (" + calls + ", "
             + formatMs(claim->callNs) + " compiling)";
     f.details.push_back({"compile_calls", static_cast<std::int64_t>(claim->calls)});
     f.details.push_back({"compile_ns", claim->callNs});

@@ -99,7 +99,8 @@ std::array<model::TimeNs, kCauseCount> splitPiece(const model::Trace& trace, con
                 if (cls == HostClass::Python || cls == HostClass::Transparent)
                     continue;
                 items.push_back({t, i, {s, e}, cls, d});
-                if (cls == HostClass::Launch && launchesDeviceWork(trace, model::SliceRef {t->id, model::SliceIndex(i)})) {
+                if (cls == HostClass::Launch
+                    && launchesDeviceWork(trace, model::SliceRef {t->id, model::SliceIndex(i)})) {
                     launching.push_back(key(t, i));
                     for (model::SliceIndex p = t->parent(i); p.isValid(); p = t->parent(p.value))
                         launching.push_back(key(t, p.value));

@@ -50,11 +50,11 @@ bool isMatmulOrConv(std::string_view opTypeLower, std::string_view nameLower, bo
             || opTypeLower == "conv" || has(opTypeLower, "gemm");
     // Not a bare "conv": elementwise kernels that "convert" dtypes would match; not "fbgemm" (a library prefix).
     bool gemm = false;
-    for (std::size_t at = nameLower.find("gemm"); at != std::string_view::npos && !gemm; at = nameLower.find("gemm", at + 1))
+    for (std::size_t at = nameLower.find("gemm"); at != std::string_view::npos && !gemm;
+         at = nameLower.find("gemm", at + 1))
         gemm = at < 2 || nameLower.substr(at - 2, 2) != "fb";
-    return gemm || has(nameLower, "convolve") || has(nameLower, "conv2d")
-        || has(nameLower, "conv3d") || has(nameLower, "fprop") || has(nameLower, "dgrad") || has(nameLower, "wgrad")
-        || has(nameLower, "winograd");
+    return gemm || has(nameLower, "convolve") || has(nameLower, "conv2d") || has(nameLower, "conv3d")
+        || has(nameLower, "fprop") || has(nameLower, "dgrad") || has(nameLower, "wgrad") || has(nameLower, "winograd");
 }
 
 Precision fromDataType(std::string_view dtype)
@@ -228,9 +228,10 @@ PassOutput PrecisionPass::run(const model::Trace& trace, const AnalysisOptions& 
     f.details.push_back({"fp32_tasks", static_cast<std::int64_t>(f.occurrences)});
     f.details.push_back({"reduced_precision_ns", reducedNs});
     f.details.push_back({"reduced_precision_tasks", static_cast<std::int64_t>(reducedTasks)});
-    f.details.push_back({"amp_evidence", std::string(ampHost && reducedTasks > 0 ? "autocast/scaler and fp16/bf16 tasks"
-                                                     : ampHost                 ? "autocast/scaler on the host"
-                                                                               : "fp16/bf16 matmul/conv tasks")});
+    f.details.push_back({"amp_evidence",
+                         std::string(ampHost && reducedTasks > 0 ? "autocast/scaler and fp16/bf16 tasks"
+                                         : ampHost               ? "autocast/scaler on the host"
+                                                                 : "fp16/bf16 matmul/conv tasks")});
     f.details.push_back({"ops", opList});
     f.explanation = "The run uses mixed precision, yet these matmuls and convolutions ran in FP32, which uses a "
                     "fraction of the tensor-core (Cube unit) throughput. The lost time is an estimate: half their "

@@ -33,8 +33,7 @@ std::string keyOf(const model::Trace& trace, const model::Track& t, std::uint32_
 }
 
 /// Calls f(index) for every slice of `t` intersecting [a, b], depth by depth (parents before children).
-template <typename F>
-void forEachInRange(const model::Track& t, model::TimeNs a, model::TimeNs b, F&& f)
+template <typename F> void forEachInRange(const model::Track& t, model::TimeNs a, model::TimeNs b, F&& f)
 {
     for (std::size_t d = 0; d < t.depthCount(); ++d) {
         const auto [first, last] = t.rangeAtDepth(d, a, b);

@@ -27,9 +27,9 @@ enum class RangeGroupBy : std::uint8_t { Name, Category, Track };
 ///   mean = total / count, max = the longest clipped duration (maxSlice is that slice).
 struct RangeStatsRow
 {
-    std::string key;                          // the name, the category label or the track id as text
+    std::string key;                                             // the name, the category label or the track id as text
     model::SliceCategory category = model::SliceCategory::Other; // of the first slice counted (Name rows)
-    model::TrackId track;                     // Track rows: the track; otherwise the track of maxSlice
+    model::TrackId track; // Track rows: the track; otherwise the track of maxSlice
     std::uint64_t count = 0;
     model::TimeNs totalNs = 0;
     model::TimeNs selfNs = 0;

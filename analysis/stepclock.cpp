@@ -154,9 +154,9 @@ void StepClock::findDeviceWindows()
             continue;
         const model::TimeNs t = host.ts(f.from.index.value);
         if (f.from.track != lastTrack || t < lastTs) {
-            cursor = static_cast<std::size_t>(
-                std::partition_point(m_hostFull.begin(), m_hostFull.end(), [t](const Interval& w) { return w.end <= t; })
-                - m_hostFull.begin());
+            cursor = static_cast<std::size_t>(std::partition_point(m_hostFull.begin(), m_hostFull.end(),
+                                                                   [t](const Interval& w) { return w.end <= t; })
+                                              - m_hostFull.begin());
             lastTrack = f.from.track;
         }
         lastTs = t;

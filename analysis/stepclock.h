@@ -72,14 +72,12 @@ public:
     [[nodiscard]] const Interval& fullHostWindow(std::size_t i) const { return m_hostFull[i]; }
 
     /// Calls f(stepIndex, clippedStart, clippedEnd) for every analysis window that [t0, t1) overlaps.
-    template <typename F>
-    void forEachOverlap(model::TimeNs t0, model::TimeNs t1, F&& f) const
+    template <typename F> void forEachOverlap(model::TimeNs t0, model::TimeNs t1, F&& f) const
     {
         overlapIn(m_windows, t0, t1, f);
     }
     /// The same over the host windows.
-    template <typename F>
-    void forEachHostOverlap(model::TimeNs t0, model::TimeNs t1, F&& f) const
+    template <typename F> void forEachHostOverlap(model::TimeNs t0, model::TimeNs t1, F&& f) const
     {
         overlapIn(m_host, t0, t1, f);
     }
@@ -89,8 +87,7 @@ public:
     [[nodiscard]] std::size_t hostStepAt(model::TimeNs t) const { return indexIn(m_host, t); }
 
 private:
-    template <typename F>
-    static void overlapIn(const IntervalList& windows, model::TimeNs t0, model::TimeNs t1, F& f)
+    template <typename F> static void overlapIn(const IntervalList& windows, model::TimeNs t0, model::TimeNs t1, F& f)
     {
         auto it = std::partition_point(windows.begin(), windows.end(), [t0](const Interval& w) { return w.end <= t0; });
         for (; it != windows.end() && it->start < t1; ++it) {

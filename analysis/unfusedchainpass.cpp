@@ -19,10 +19,10 @@ using model::SliceCategory;
 
 enum Pattern : std::size_t { kConvBnAct, kConvBn, kConvAct, kMatMulAddAct, kPatternCount };
 
-constexpr std::array<std::string_view, kPatternCount> kPatternKeys = {"conv_bn_act", "conv_bn", "conv_act",
-                                                                      "matmul_add_act"};
-constexpr std::array<std::string_view, kPatternCount> kPatternLabels = {
-    "Conv → BatchNorm → activation", "Conv → BatchNorm", "Conv → activation", "MatMul → Add → activation"};
+constexpr std::array<std::string_view, kPatternCount> kPatternKeys
+    = {"conv_bn_act", "conv_bn", "conv_act", "matmul_add_act"};
+constexpr std::array<std::string_view, kPatternCount> kPatternLabels
+    = {"Conv → BatchNorm → activation", "Conv → BatchNorm", "Conv → activation", "MatMul → Add → activation"};
 
 struct Element
 {
@@ -36,9 +36,9 @@ constexpr std::size_t kNoSkip = static_cast<std::size_t>(-1);
 struct Chain
 {
     Pattern pattern = kConvBnAct;
-    std::size_t first = 0;   // index of the head (Conv / MatMul) in the sequence
-    std::size_t removed = 0; // first removable element
-    std::size_t end = 0;     // one past the last element
+    std::size_t first = 0;      // index of the head (Conv / MatMul) in the sequence
+    std::size_t removed = 0;    // first removable element
+    std::size_t end = 0;        // one past the last element
     std::size_t skip = kNoSkip; // a BatchNorm counter update inside the chain: neither fused nor removed
 };
 
@@ -206,11 +206,11 @@ PassOutput UnfusedChainPass::run(const model::Trace& trace, const AnalysisOption
         PatternState& st = stateFor(c.pattern);
         describe(st, seq, c, framework);
         if (framework && deviceWork) {
-            pending.push_back({c.pattern, static_cast<std::uint32_t>(members.size()),
-                               static_cast<std::uint32_t>(c.end - c.first)});
+            pending.push_back(
+                {c.pattern, static_cast<std::uint32_t>(members.size()), static_cast<std::uint32_t>(c.end - c.first)});
             for (std::size_t k = c.first; k < c.end; ++k)
-                members.push_back({seq[k].ref, static_cast<std::uint32_t>(pending.size() - 1),
-                                   k >= c.removed && k != c.skip});
+                members.push_back(
+                    {seq[k].ref, static_cast<std::uint32_t>(pending.size() - 1), k >= c.removed && k != c.skip});
             return;
         }
         // Device tasks and layers, and host ops on a host-only run: the removable ops' own time goes.
@@ -316,8 +316,7 @@ PassOutput UnfusedChainPass::run(const model::Trace& trace, const AnalysisOption
         for (std::uint32_t i = 0; i < t.size(); ++i) {
             const model::SliceIndex p = t.parent(i);
             if (p.isValid() && p.value < i)
-                frameworkParent[i] = t.category(p.value) == SliceCategory::HostOp ? p.value
-                                                                                    : frameworkParent[p.value];
+                frameworkParent[i] = t.category(p.value) == SliceCategory::HostOp ? p.value : frameworkParent[p.value];
             if (t.category(i) != SliceCategory::HostOp)
                 continue;
             if (frameworkParent[i] == kTopLevel)
@@ -409,10 +408,13 @@ PassOutput UnfusedChainPass::run(const model::Trace& trace, const AnalysisOption
         const auto pattern = static_cast<Pattern>(p);
         f.title = "Unfused " + std::string(kPatternLabels[p]) + ": " + std::to_string(f.occurrences)
             + (f.occurrences == 1 ? " chain, " : " chains, ") + formatMs(f.lostNs) + " in separate "
-            + (pattern == kMatMulAddAct ? "add/activation" : pattern == kConvAct ? "activation"
-                                                         : pattern == kConvBn   ? "BatchNorm"
-                                                                                : "BatchNorm/activation")
-            + (rknn ? " layers" : deviceWork ? " kernels" : " ops");
+            + (pattern == kMatMulAddAct  ? "add/activation"
+                   : pattern == kConvAct ? "activation"
+                   : pattern == kConvBn  ? "BatchNorm"
+                                         : "BatchNorm/activation")
+            + (rknn             ? " layers"
+                   : deviceWork ? " kernels"
+                                : " ops");
         f.details.push_back({"pattern", std::string(kPatternKeys[p])});
         f.details.push_back({"chains", static_cast<std::int64_t>(f.occurrences)});
         f.details.push_back({"removable_ops", st.removedOps});

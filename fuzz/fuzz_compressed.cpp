@@ -2,7 +2,6 @@
 // gzip / zstd input: InputStream reads the whole stream under the decompression limits, then the file goes through
 // detection and import like any trace (the seeds are compressed fixtures).
 #include "fuzzfile.h"
-
 #include "parsers/common/inputstream.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)

@@ -14,8 +14,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     parsers::ImportOptions options;
     options.threads = 1;
     options.maxDecompressedBytes = 64ULL << 20;
-    const auto r = parsers::snapshot::readSnapshotBuffer(
-        std::string_view(reinterpret_cast<const char*>(data), size), options, "fuzz.tsnap");
+    const auto r = parsers::snapshot::readSnapshotBuffer(std::string_view(reinterpret_cast<const char*>(data), size),
+                                                         options, "fuzz.tsnap");
     if (!r.ok())
         return 0;
     const model::Trace& t = *r.trace;

@@ -6,20 +6,20 @@
 
 #include "parsers/common/traceloader.h"
 
-#include <unistd.h>
-
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <unistd.h>
 
 namespace timesink::fuzz {
 
 inline const std::filesystem::path& scratchDir()
 {
     static const std::filesystem::path dir = [] {
-        std::filesystem::path d = std::filesystem::temp_directory_path() / ("timesink-fuzz-" + std::to_string(::getpid()));
+        std::filesystem::path d
+            = std::filesystem::temp_directory_path() / ("timesink-fuzz-" + std::to_string(::getpid()));
         std::filesystem::create_directories(d);
         return d;
     }();

@@ -13,7 +13,6 @@
 #include <fstream>
 #include <iterator>
 #include <string>
-
 #include <unistd.h>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);

@@ -9,9 +9,7 @@ namespace {
 std::uint64_t hashArgs(std::span<const Arg> args)
 {
     std::uint64_t h = 1469598103934665603ULL;
-    auto mix = [&h](std::uint64_t v) {
-        h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-    };
+    auto mix = [&h](std::uint64_t v) { h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); };
     for (const Arg& a : args) {
         mix(a.key.value);
         mix(static_cast<std::uint64_t>(a.value.type));

@@ -22,8 +22,7 @@ namespace timesink::model {
 ///   args.append(set.data(), set.size());   // amortised O(1), like push_back
 ///   std::span<const Arg> all(args.data(), args.size());
 ///   args.shrinkToFit();                    // gives back the slack without copying (large blocks)
-template <typename T>
-class PodBuffer
+template <typename T> class PodBuffer
 {
     static_assert(std::is_trivially_copyable_v<T>, "PodBuffer moves values with memcpy/realloc");
 

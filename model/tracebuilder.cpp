@@ -5,8 +5,8 @@
 #include "model/utf8.h"
 
 #include <algorithm>
-#include <atomic>
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <limits>
@@ -22,8 +22,7 @@ namespace {
 // Sorts [first, last) stably by merging its ascending runs bottom-up: linear for data that is a few sorted runs
 // (the usual shape of trace columns); data that is mostly unordered goes to std::stable_sort instead of merging
 // thousands of tiny runs.
-template <typename It, typename Less>
-void sortRuns(It first, It last, Less less)
+template <typename It, typename Less> void sortRuns(It first, It last, Less less)
 {
     const auto n = static_cast<std::size_t>(std::distance(first, last));
     std::vector<It> runs {first};
@@ -51,8 +50,7 @@ void sortRuns(It first, It last, Less less)
 
 // Runs fn(i) for every i in [0, n) on up to `threads` threads, this one included, each taking the next index from
 // a shared counter. Without threads to be had it all runs here. fn must only touch what index i owns.
-template <typename Fn>
-void forEachOnThreads(std::size_t n, std::size_t threads, Fn&& fn)
+template <typename Fn> void forEachOnThreads(std::size_t n, std::size_t threads, Fn&& fn)
 {
     std::atomic<std::size_t> next {0};
     auto work = [&] {
@@ -401,7 +399,8 @@ TracePtr TraceBuilder::finalize()
 {
     using Clock = std::chrono::steady_clock;
     const auto nsSince = [](Clock::time_point t) {
-        return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t).count());
+        return static_cast<std::uint64_t>(
+            std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t).count());
     };
     const Clock::time_point started = Clock::now();
     Trace& trace = *m_trace;
@@ -413,9 +412,8 @@ TracePtr TraceBuilder::finalize()
         std::sort(bySize.begin(), bySize.end(), [&](std::size_t a, std::size_t b) {
             return trace.m_tracks[a].m_ts.size() > trace.m_tracks[b].m_ts.size();
         });
-        forEachOnThreads(bySize.size(), finalizeThreads(m_sliceCount, 500000), [&](std::size_t k) {
-            finalizeTrack(trace.m_tracks[bySize[k]], remap[bySize[k]]);
-        });
+        forEachOnThreads(bySize.size(), finalizeThreads(m_sliceCount, 500000),
+                         [&](std::size_t k) { finalizeTrack(trace.m_tracks[bySize[k]], remap[bySize[k]]); });
     }
 
     auto mapRef = [&](SliceRef r) -> SliceRef {
@@ -455,8 +453,8 @@ TracePtr TraceBuilder::finalize()
                 dst = to.sliceAt(p.toTs, toCursors[p.toTrack.value]);
             } else if (to.depthCount() > 0) {
                 const auto& top = to.slicesAtDepth(0);
-                auto it = std::partition_point(top.begin(), top.end(),
-                                               [&](std::uint32_t k) { return to.ts(k) < p.toTs; });
+                auto it
+                    = std::partition_point(top.begin(), top.end(), [&](std::uint32_t k) { return to.ts(k) < p.toTs; });
                 if (it != top.end())
                     dst = SliceIndex(*it);
             }
@@ -485,9 +483,8 @@ TracePtr TraceBuilder::finalize()
     std::erase_if(trace.m_flows, [](const Flow& f) { return !f.from.isValid() || !f.to.isValid(); });
     // Flows arrive in runs by source thread; a stable order also makes "the first of two identical flows" (kept
     // by unique below) the first one added.
-    sortRuns(trace.m_flows.begin(), trace.m_flows.end(), [](const Flow& a, const Flow& b) {
-        return a.from != b.from ? a.from < b.from : a.to < b.to;
-    });
+    sortRuns(trace.m_flows.begin(), trace.m_flows.end(),
+             [](const Flow& a, const Flow& b) { return a.from != b.from ? a.from < b.from : a.to < b.to; });
     trace.m_flows.erase(std::unique(trace.m_flows.begin(), trace.m_flows.end(),
                                     [](const Flow& a, const Flow& b) { return a.from == b.from && a.to == b.to; }),
                         trace.m_flows.end());
@@ -625,16 +622,16 @@ TrackId TraceBuilder::hostThread(std::string_view name, std::int64_t pid, std::i
     const std::string pidText = std::to_string(pid);
     const std::string tidText = std::to_string(tid);
     const std::string process = "process " + pidText;
-    return addTrack(TrackInfo {name, process, name, pidText, tidText, DeviceKind::Cpu, TrackRole::HostThread, -1, -1,
-                               0});
+    return addTrack(
+        TrackInfo {name, process, name, pidText, tidText, DeviceKind::Cpu, TrackRole::HostThread, -1, -1, 0});
 }
 
 TrackId TraceBuilder::deviceStream(std::int32_t device, std::int64_t stream, DeviceKind kind, TrackRole role)
 {
     const std::string process = std::string(kind == DeviceKind::Gpu ? "GPU " : "NPU ") + std::to_string(device);
     const std::string name = "stream " + std::to_string(stream);
-    return addTrack(TrackInfo {name, process, name, std::to_string(device), std::to_string(stream), kind, role,
-                               device, stream, 0});
+    return addTrack(
+        TrackInfo {name, process, name, std::to_string(device), std::to_string(stream), kind, role, device, stream, 0});
 }
 
 SliceRef TraceBuilder::slice(TrackId track, SliceCategory category, std::string_view name, TimeNs ts, TimeNs dur,

@@ -94,8 +94,7 @@ public:
     /// slice enclosing `fromTs` on `fromTrack`; the target binds to the enclosing slice when
     /// `bindEnclosing` (Chrome `"bp": "e"`), else to the next slice starting at or after `toTs`.
     /// Unresolvable flows are counted as the warning "flow_unresolved".
-    void addFlowAt(TrackId fromTrack, TimeNs fromTs, TrackId toTrack, TimeNs toTs, FlowKind kind,
-                   bool bindEnclosing);
+    void addFlowAt(TrackId fromTrack, TimeNs fromTs, TrackId toTrack, TimeNs toTs, FlowKind kind, bool bindEnclosing);
 
     void addStep(std::int64_t number, StringId name, TimeNs start, TimeNs end, SliceRef marker = {});
 

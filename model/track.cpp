@@ -86,9 +86,9 @@ SliceIndex Track::sliceAt(TimeNs t, Cursor& cursor) const
 std::size_t Track::bytesUsed() const
 {
     std::size_t bytes = m_ts.capacity() * sizeof(TimeNs) + m_dur.capacity() * sizeof(TimeNs)
-        + m_name.capacity() * sizeof(StringId) + m_rawCategory.capacity() * sizeof(StringId)
-        + m_parent.capacity() * 4 + m_args.capacity() * 4 + m_depth.capacity() * 2 + m_category.capacity()
-        + m_flags.capacity() + m_counterTs.capacity() * sizeof(TimeNs) + m_counterValues.capacity() * sizeof(double);
+        + m_name.capacity() * sizeof(StringId) + m_rawCategory.capacity() * sizeof(StringId) + m_parent.capacity() * 4
+        + m_args.capacity() * 4 + m_depth.capacity() * 2 + m_category.capacity() + m_flags.capacity()
+        + m_counterTs.capacity() * sizeof(TimeNs) + m_counterValues.capacity() * sizeof(double);
     for (const auto& d : m_byDepth)
         bytes += d.capacity() * sizeof(std::uint32_t);
     for (const auto& d : m_summaries)

@@ -20,9 +20,9 @@ struct SummaryBucket
 {
     TimeNs start = 0;
     TimeNs end = 0;
-    std::uint32_t count = 0;        // slices covered
+    std::uint32_t count = 0;                       // slices covered
     SliceCategory dominant = SliceCategory::Other; // category covering the most time
-    TimeNs busyNs = 0;              // sum of the covered slice durations
+    TimeNs busyNs = 0;                             // sum of the covered slice durations
 };
 inline constexpr std::size_t kSummaryFanout = 16;
 

@@ -7,12 +7,12 @@ namespace timesink::model {
 
 namespace {
 constexpr std::array<std::string_view, kSliceCategoryCount> kCategoryKeys = {
-    "host_op", "python", "runtime", "kernel", "memcpy", "memset", "sync",
-    "communication", "dataloader", "step", "annotation", "fallback_op", "other",
+    "host_op",       "python",     "runtime", "kernel",     "memcpy",      "memset", "sync",
+    "communication", "dataloader", "step",    "annotation", "fallback_op", "other",
 };
 constexpr std::array<std::string_view, kSliceCategoryCount> kCategoryLabels = {
-    "Host op", "Python", "Runtime API", "Kernel", "Memcpy", "Memset", "Sync",
-    "Communication", "Dataloader", "Step", "Annotation", "Fallback op", "Other",
+    "Host op",       "Python",     "Runtime API", "Kernel",     "Memcpy",      "Memset", "Sync",
+    "Communication", "Dataloader", "Step",        "Annotation", "Fallback op", "Other",
 };
 } // namespace
 

@@ -11,8 +11,7 @@ namespace timesink::model {
 using TimeNs = std::int64_t;
 
 /// A typed index. Distinct tags make `TrackId` and `StringId` impossible to mix up.
-template <typename Tag, typename Rep = std::uint32_t>
-struct TypedIndex
+template <typename Tag, typename Rep = std::uint32_t> struct TypedIndex
 {
     static constexpr Rep kInvalid = std::numeric_limits<Rep>::max();
     Rep value = kInvalid;
@@ -94,9 +93,9 @@ std::string_view flowKindKey(FlowKind k);
 namespace SliceFlags {
 inline constexpr std::uint8_t kDirectionMask = 0x07; // MemcpyDirection
 inline constexpr std::uint8_t kMemoryShift = 3;
-inline constexpr std::uint8_t kMemoryMask = 0x18; // HostMemoryKind << 3
-inline constexpr std::uint8_t kSynchronous = 0x20; // a copy/sync the host waited for
-inline constexpr std::uint8_t kUnmatched = 0x40;   // a B without E (closed at trace end) or similar repair
+inline constexpr std::uint8_t kMemoryMask = 0x18;     // HostMemoryKind << 3
+inline constexpr std::uint8_t kSynchronous = 0x20;    // a copy/sync the host waited for
+inline constexpr std::uint8_t kUnmatched = 0x40;      // a B without E (closed at trace end) or similar repair
 inline constexpr std::uint8_t kPartialOverlap = 0x80; // overlapped a sibling without nesting
 } // namespace SliceFlags
 

@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "report/atomicfile.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <cerrno>
 #include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <system_error>
+#include <unistd.h>
 #include <vector>
 
 namespace timesink::report {
@@ -29,10 +28,10 @@ std::string specialFileError(const fs::path& path)
     const fs::file_status st = fs::status(path, ec);
     if (ec || !fs::exists(st) || fs::is_regular_file(st) || fs::is_directory(st))
         return {};
-    const char* what = fs::is_fifo(st) ? "a FIFO"
+    const char* what = fs::is_fifo(st)                       ? "a FIFO"
         : fs::is_character_file(st) || fs::is_block_file(st) ? "a device"
-        : fs::is_socket(st) ? "a socket"
-                            : "a special file";
+        : fs::is_socket(st)                                  ? "a socket"
+                                                             : "a special file";
     return quoted(path) + " is not a regular file (it is " + what
         + "); refusing to replace it with the output, choose a regular file";
 }
@@ -93,7 +92,9 @@ bool AtomicFile::open(std::string& error)
     }
     m_temporary = fs::path(buffer.data());
     // mkstemp makes 0600; a report is meant to be shared, and a rewritten file keeps its mode.
-    struct stat existing {};
+    struct stat existing
+    {
+    };
     const mode_t mode = ::stat(m_target.c_str(), &existing) == 0 ? (existing.st_mode & 07777) : 0644;
     ::fchmod(fd, mode);
     ::close(fd);

@@ -6,14 +6,13 @@
 #include "report/textformat.h"
 #include "report/tracesummary.h"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <vector>
 
 namespace timesink::report {
@@ -184,7 +183,8 @@ private:
         for (const model::Track& t : tracks) {
             const std::size_t p = m_layout.processOf(t.id);
             m_memoryCounter[t.id.value] = t.role == model::TrackRole::Counter && t.deviceKind != model::DeviceKind::Cpu
-                && t.deviceIndex >= 0 && m_trace.str(t.name) == "GPU " + std::to_string(t.deviceIndex) + " memory allocated";
+                && t.deviceIndex >= 0
+                && m_trace.str(t.name) == "GPU " + std::to_string(t.deviceIndex) + " memory allocated";
             written[p] = written[p] || !m_memoryCounter[t.id.value];
             if (t.role == model::TrackRole::HostThread)
                 m_hostPid.emplace(std::string(m_trace.str(t.processKey)), m_layout.processes()[p].pid);
@@ -320,8 +320,8 @@ private:
         m_out << '}';
     }
 
-    void writeFlowEnds(std::vector<std::pair<std::uint64_t, std::size_t>>& list, std::size_t& cursor,
-                       std::uint64_t key, bool source, std::int32_t pid, std::int32_t tid, TimeNs ts)
+    void writeFlowEnds(std::vector<std::pair<std::uint64_t, std::size_t>>& list, std::size_t& cursor, std::uint64_t key,
+                       bool source, std::int32_t pid, std::int32_t tid, TimeNs ts)
     {
         while (cursor < list.size() && list[cursor].first < key)
             ++cursor;
@@ -379,16 +379,22 @@ private:
     }
 
     /// The Kineto category (`cat`) of a slice, as JSON. A Kineto source keeps the category it was read with; other
-    /// sources (and Kineto slices without one) get the Kineto category that the importer classifies like the slice (names decide steps, the
-    /// dataloader and communication, as in Kineto's own files).
+    /// sources (and Kineto slices without one) get the Kineto category that the importer classifies like the slice
+    /// (names decide steps, the dataloader and communication, as in Kineto's own files).
     const std::string& kinetoCategory(const model::Track& track, std::uint32_t i)
     {
         if (m_kinetoSource && !track.rawCategory(i).isEmpty())
             return nameJson(track.rawCategory(i));
-        static const std::array<std::string, 10> cats = {
-            "\"kernel\"",      "\"gpu_memcpy\"",  "\"gpu_memset\"",      "\"cuda_sync\"",
-            "\"gpu_user_annotation\"", "\"cuda_runtime\"", "\"python_function\"", "\"user_annotation\"",
-            "\"cpu_op\"",      "\"other\""};
+        static const std::array<std::string, 10> cats = {"\"kernel\"",
+                                                         "\"gpu_memcpy\"",
+                                                         "\"gpu_memset\"",
+                                                         "\"cuda_sync\"",
+                                                         "\"gpu_user_annotation\"",
+                                                         "\"cuda_runtime\"",
+                                                         "\"python_function\"",
+                                                         "\"user_annotation\"",
+                                                         "\"cpu_op\"",
+                                                         "\"other\""};
         using C = model::SliceCategory;
         const C c = track.category(i);
         if (isDeviceTrack(track)) {
@@ -443,7 +449,7 @@ private:
                 m_out << ",\"ts\":" << ChromeJsonExporter::formatMicros(times[i])
                       << ",\"s\":\"t\",\"name\":\"[memory]\",\"cat\":\"cpu_instant_event\",\"args\":{\"Device Id\":"
                       << track.deviceIndex << ",\"Total Allocated\":"
-                      << (!std::isfinite(v)                        ? std::string("null")
+                      << (!std::isfinite(v)                              ? std::string("null")
                               : v == std::trunc(v) && std::abs(v) < 9e15 ? std::to_string(static_cast<std::int64_t>(v))
                                                                          : nlohmann::json(v).dump())
                       << "}}";
@@ -471,8 +477,8 @@ private:
             const std::int32_t tid = laneTid(lanes, lane, pid, lanes.front(), name, rank);
             begin('X', pid, tid);
             m_out << ",\"ts\":" << ChromeJsonExporter::formatMicros(track.ts(i))
-                  << ",\"dur\":" << ChromeJsonExporter::formatMicros(track.dur(i)) << ",\"name\":"
-                  << nameJson(track.sliceName(i)) << ",\"cat\":" << kinetoCategory(track, i);
+                  << ",\"dur\":" << ChromeJsonExporter::formatMicros(track.dur(i))
+                  << ",\"name\":" << nameJson(track.sliceName(i)) << ",\"cat\":" << kinetoCategory(track, i);
             const std::string extra = device ? deviceArgs(track, i) : std::string();
             if (m_options.includeArgs && track.args(i).isValid())
                 writeArgs(track.args(i), extra);
@@ -536,9 +542,9 @@ private:
     model::StringId m_deviceKey; // the arg keys deviceArgs() adds, as interned in this trace (empty when absent)
     model::StringId m_streamKey;
     model::StringId m_correlationKey;
-    std::vector<std::int64_t> m_trackRank; // thread sort index of each track
-    std::vector<bool> m_memoryCounter;     // per track: Kineto's "GPU N memory allocated"
-    std::map<std::string, std::int32_t> m_hostPid; // exported pid of each host process key
+    std::vector<std::int64_t> m_trackRank;                            // thread sort index of each track
+    std::vector<bool> m_memoryCounter;                                // per track: Kineto's "GPU N memory allocated"
+    std::map<std::string, std::int32_t> m_hostPid;                    // exported pid of each host process key
     std::vector<std::pair<std::uint64_t, std::size_t>> m_flowSources; // (slice key, flow index)
     std::vector<std::pair<std::uint64_t, std::size_t>> m_flowTargets;
     std::vector<std::uint64_t> m_flowIds; // per flow of the model; 0 for flows that are not written
@@ -571,8 +577,8 @@ std::string ChromeJsonExporter::formatMicros(TimeNs ns)
     const bool negative = ns < 0;
     const auto magnitude = negative ? static_cast<std::uint64_t>(-(ns + 1)) + 1 : static_cast<std::uint64_t>(ns);
     char buf[32];
-    std::snprintf(buf, sizeof buf, "%s%llu.%03llu", negative ? "-" : "", static_cast<unsigned long long>(magnitude / 1000),
-                  static_cast<unsigned long long>(magnitude % 1000));
+    std::snprintf(buf, sizeof buf, "%s%llu.%03llu", negative ? "-" : "",
+                  static_cast<unsigned long long>(magnitude / 1000), static_cast<unsigned long long>(magnitude % 1000));
     return buf;
 }
 

@@ -6,7 +6,6 @@
 #include "model/trace.h"
 
 #include <nlohmann/json.hpp>
-
 #include <span>
 #include <string>
 

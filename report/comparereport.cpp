@@ -72,8 +72,8 @@ std::string stepsText(const model::Trace& trace, const analysis::CompareSide& si
     const model::Step& last = steps[side.pairedSteps.back()];
     if (side.pairedSteps.size() == 1 && first.synthetic)
         return "the whole trace (no step markers)";
-    std::string text = std::to_string(side.pairedSteps.size()) + (side.pairedSteps.size() == 1 ? " step (#" : " steps (#")
-        + std::to_string(first.number);
+    std::string text = std::to_string(side.pairedSteps.size())
+        + (side.pairedSteps.size() == 1 ? " step (#" : " steps (#") + std::to_string(first.number);
     if (side.pairedSteps.size() > 1)
         text += " … #" + std::to_string(last.number);
     return text + ")";
@@ -92,7 +92,8 @@ std::string summarySentence(const analysis::CompareResult& r)
     const TimeNs base = r.baselineStepsNs();
     const TimeNs cand = r.candidateStepsNs();
     const TimeNs delta = cand - base;
-    std::string text = "The candidate takes " + formatDuration(cand) + " against the baseline's " + formatDuration(base);
+    std::string text
+        = "The candidate takes " + formatDuration(cand) + " against the baseline's " + formatDuration(base);
     if (base > 0)
         text += " (" + formatFixed(double(cand) / double(base), 2) + "× the baseline";
     else
@@ -153,8 +154,8 @@ void writeCompareMarkdown(const CompareRun& b, const CompareRun& c, const analys
         for (const analysis::CompareExplanation& e : r.explanations) {
             out << "| " << statusLabel(e.status) << " | " << escapeMarkdown(e.kind) << " | " << escapeMarkdown(e.title)
                 << " | " << formatDuration(e.baselineLostNs) << " | " << formatDuration(e.candidateLostNs) << " | "
-                << signedDuration(e.deltaNs()) << " | "
-                << shareText(e, r.candidateStepsNs() - r.baselineStepsNs()) << " |\n";
+                << signedDuration(e.deltaNs()) << " | " << shareText(e, r.candidateStepsNs() - r.baselineStepsNs())
+                << " |\n";
         }
         out << '\n';
     }
@@ -224,9 +225,10 @@ void htmlStepChart(const analysis::CompareResult& r, const CompareRun& b, const 
         const char* names[2] = {"baseline", "candidate"};
         for (int k = 0; k < 2; ++k) {
             const double w = longest > 0 ? double(values[k]) / double(longest) * kArea : 0;
-            out << "<rect x=\"" << kLabel << "\" y=\"" << y + k * kBar << "\" width=\"" << formatFixed(std::max(w, 1.0), 1)
-                << "\" height=\"" << kBar - 1 << "\" fill=\"" << colors[k] << "\"><title>" << escapeHtml(label) << ' '
-                << names[k] << ": " << escapeHtml(formatDuration(values[k])) << "</title></rect>";
+            out << "<rect x=\"" << kLabel << "\" y=\"" << y + k * kBar << "\" width=\""
+                << formatFixed(std::max(w, 1.0), 1) << "\" height=\"" << kBar - 1 << "\" fill=\"" << colors[k]
+                << "\"><title>" << escapeHtml(label) << ' ' << names[k] << ": " << escapeHtml(formatDuration(values[k]))
+                << "</title></rect>";
         }
         out << "<text x=\"" << kLabel + kArea + 8 << "\" y=\"" << y + kBar + 4 << "\">"
             << escapeHtml(signedDuration(s.deltaNs())) << "</text>\n";
@@ -279,9 +281,10 @@ void writeCompareHtml(const CompareRun& b, const CompareRun& c, const analysis::
            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
            "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
            "img-src data:\">\n<meta name=\"generator\" content=\""
-        << escapeHtml(options.generator) << "\">\n<title>Timesink comparison: "
-        << escapeHtml(b.trace.metadata().sourcePath) << " vs " << escapeHtml(c.trace.metadata().sourcePath)
-        << "</title>\n<style>" << htmlReportStyle() << "</style>\n</head>\n<body>\n"
+        << escapeHtml(options.generator)
+        << "\">\n<title>Timesink comparison: " << escapeHtml(b.trace.metadata().sourcePath) << " vs "
+        << escapeHtml(c.trace.metadata().sourcePath) << "</title>\n<style>" << htmlReportStyle()
+        << "</style>\n</head>\n<body>\n"
         << "<header><h1>Timesink comparison report</h1></header>\n";
 
     out << "<section id=\"runs\"><h2>Runs</h2><table><thead><tr><th></th><th>baseline</th><th>candidate</th></tr>"
@@ -380,9 +383,8 @@ void writeCompareCsv(const analysis::CompareResult& r, std::ostream& out)
     for (const analysis::CompareOperator& op : r.operators) {
         const auto ratio = op.ratio();
         out << csvText(op.name) << ',' << op.baselineNs << ',' << op.candidateNs << ',' << op.deltaNs() << ','
-            << (ratio ? formatGeneral(*ratio, 6) : std::string()) << ',' << op.baselineCalls << ','
-            << op.candidateCalls << ',' << csvText(joined(op.baselineNames)) << ',' << csvText(joined(op.candidateNames))
-            << "\r\n";
+            << (ratio ? formatGeneral(*ratio, 6) : std::string()) << ',' << op.baselineCalls << ',' << op.candidateCalls
+            << ',' << csvText(joined(op.baselineNames)) << ',' << csvText(joined(op.candidateNames)) << "\r\n";
     }
 }
 
@@ -391,7 +393,8 @@ void writeCompareReport(const CompareRun& baseline, const CompareRun& candidate,
 {
     switch (format) {
     case ReportFormat::Json:
-        out << compareJson(baseline, candidate, result).dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace)
+        out << compareJson(baseline, candidate, result)
+                   .dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace)
             << '\n';
         break;
     case ReportFormat::Markdown:

@@ -52,8 +52,8 @@ footer { color: var(--muted); font-size: 12px; margin-top: 32px; border-top: 1px
 )css";
 
 constexpr std::array<std::string_view, 5> kBreakdownColors = {"#4c78a8", "#72b7b2", "#f58518", "#e45756", "#bab0ac"};
-constexpr std::array<std::string_view, 5> kBreakdownNames = {"compute", "communication", "copies", "dataloader",
-                                                             "idle"};
+constexpr std::array<std::string_view, 5> kBreakdownNames
+    = {"compute", "communication", "copies", "dataloader", "idle"};
 
 std::string num(double v)
 {
@@ -67,7 +67,8 @@ void writeSummary(const ReportModel& m, std::ostream& out)
     auto row = [&](std::string_view label, const std::string& valueHtml) {
         out << "<dt>" << label << "</dt><dd>" << valueHtml << "</dd>\n";
     };
-    row("Format", escapeHtml(s.format.empty() ? "unknown" : s.format)
+    row("Format",
+        escapeHtml(s.format.empty() ? "unknown" : s.format)
             + (s.formatVersion.empty() ? "" : " " + escapeHtml(s.formatVersion)));
     std::string devices;
     for (const model::Device& d : s.devices) {
@@ -79,39 +80,44 @@ void writeSummary(const ReportModel& m, std::ostream& out)
         row("Rank", std::to_string(s.rank) + (s.worldSize > 0 ? " of " + std::to_string(s.worldSize) : ""));
     row("Span", escapeHtml(formatDuration(s.spanNs)) + (s.syntheticTimestamps ? " (laid out, not measured)" : ""));
     row("Events", std::to_string(s.slices) + " slices on " + std::to_string(s.tracks) + " tracks");
-    row("Steps", s.syntheticSteps && s.startupNs > 0
+    row("Steps",
+        s.syntheticSteps && s.startupNs > 0
             ? "none marked; analysed from the first to the last device activity (start-up before it: "
                 + escapeHtml(formatDuration(s.startupNs)) + ", not analysed)"
             : s.syntheticSteps ? std::string("none marked; the whole trace is one step")
-                                  : std::to_string(s.steps) + " (mean " + escapeHtml(formatDuration(s.meanStepNs)) + ")");
+                               : std::to_string(s.steps) + " (mean " + escapeHtml(formatDuration(s.meanStepNs)) + ")");
     if (s.warmupStep >= 0)
-        row("Warm-up", "step " + std::to_string(s.warmupStep) + " (" + escapeHtml(formatDuration(s.warmupNs))
+        row("Warm-up",
+            "step " + std::to_string(s.warmupStep) + " (" + escapeHtml(formatDuration(s.warmupNs))
                 + ", more than twice the median step) "
                 + (s.warmupExcluded ? "is left out of the analysis; <code>--include-warmup</code> brings it back"
                                     : "is analysed (<code>--include-warmup</code>)"));
     row("Analysed wall time", escapeHtml(formatDuration(s.analysedNs)));
     if (const DeviceSummary& d = m.device; d.hasDeviceWork) {
         std::string text = "<strong>" + escapeHtml(analysis::busyHeadline(d)) + "</strong>; compute "
-            + escapeHtml(formatDuration(d.computeNs)) + ", communication " + escapeHtml(formatDuration(d.communicationNs));
+            + escapeHtml(formatDuration(d.computeNs)) + ", communication "
+            + escapeHtml(formatDuration(d.communicationNs));
         if (d.commComputeOverlapFraction)
             text += " (" + formatPercent(*d.commComputeOverlapFraction) + " overlapped by compute, exposed "
                 + escapeHtml(formatDuration(d.exposedCommunicationNs)) + ")";
         text += ", copies " + escapeHtml(formatDuration(d.copyNs)) + ", idle " + escapeHtml(formatDuration(d.idleNs));
         row("Device", text);
         if (d.launches > 0)
-            row("Kernel launches", std::to_string(d.launches) + ", delay p50 "
-                    + escapeHtml(formatDuration(d.launchDelayP50Ns)) + ", mean "
+            row("Kernel launches",
+                std::to_string(d.launches) + ", delay p50 " + escapeHtml(formatDuration(d.launchDelayP50Ns)) + ", mean "
                     + escapeHtml(formatDuration(d.launchDelayMeanNs)) + ", p99 "
-                    + escapeHtml(formatDuration(d.launchDelayP99Ns)) + "; "
-                    + std::to_string(d.launchesDelayedOver100us) + " waited over 100 µs");
+                    + escapeHtml(formatDuration(d.launchDelayP99Ns)) + "; " + std::to_string(d.launchesDelayedOver100us)
+                    + " waited over 100 µs");
     }
-    row("Lost time", "<strong>" + escapeHtml(formatDuration(s.lostNs)) + "</strong> (" + formatPercent(s.lostFraction)
+    row("Lost time",
+        "<strong>" + escapeHtml(formatDuration(s.lostNs)) + "</strong> (" + formatPercent(s.lostFraction)
             + " of the analysed time; findings of different kinds can overlap)");
     row("Findings", std::to_string(m.findings.size()));
     if (m.cancelled)
         row("Note", "<span class=\"warning\">the analysis was cancelled; the findings are incomplete</span>");
     for (const model::ImportWarning& w : s.warnings)
-        row("Import warning", "<span class=\"warning\">" + std::to_string(w.count) + " × " + escapeHtml(w.kind) + ": "
+        row("Import warning",
+            "<span class=\"warning\">" + std::to_string(w.count) + " × " + escapeHtml(w.kind) + ": "
                 + escapeHtml(w.message) + "</span>");
     out << "</dl></section>\n";
 }
@@ -124,7 +130,8 @@ void writeFindingsTable(const ReportModel& m, std::ostream& out)
         return;
     }
     out << "<table><thead><tr><th class=\"num\">rank</th><th>kind</th><th>finding</th><th class=\"num\">lost</th>"
-           "<th class=\"num\">%</th><th class=\"num\">occurrences</th><th class=\"num\">steps</th></tr></thead><tbody>\n";
+           "<th class=\"num\">%</th><th class=\"num\">occurrences</th><th "
+           "class=\"num\">steps</th></tr></thead><tbody>\n";
     for (std::size_t i = 0; i < m.findings.size(); ++i) {
         const analysis::Finding& f = m.findings[i];
         out << "<tr><td class=\"num\">" << i + 1 << "</td><td class=\"kind\">" << escapeHtml(f.kind)
@@ -154,8 +161,8 @@ void writeBarChart(std::ostream& out, const std::vector<Bar>& bars, std::string_
     double max = 0;
     for (const Bar& b : bars)
         max = std::max(max, b.value);
-    out << "<svg role=\"img\" aria-label=\"" << ariaLabel
-        << "\" width=\"760\" height=\"" << height << "\" viewBox=\"0 0 760 " << height << "\">\n";
+    out << "<svg role=\"img\" aria-label=\"" << ariaLabel << "\" width=\"760\" height=\"" << height
+        << "\" viewBox=\"0 0 760 " << height << "\">\n";
     for (std::size_t i = 0; i < bars.size(); ++i) {
         const Bar& b = bars[i];
         const int y = static_cast<int>(i) * kRow + 4;
@@ -197,16 +204,15 @@ void writeStepChart(const ReportModel& m, std::ostream& out)
         const std::string label = s.synthetic ? std::string("whole trace") : "step " + std::to_string(s.number);
         out << "<text x=\"" << kLabelWidth - 6 << "\" y=\"" << y + 12 << "\" text-anchor=\"end\">" << label
             << "</text>";
-        const std::array<model::TimeNs, 5> parts = {s.computeNs, s.communicationNs, s.copyNs, s.dataloaderNs,
-                                                    s.idleNs};
+        const std::array<model::TimeNs, 5> parts = {s.computeNs, s.communicationNs, s.copyNs, s.dataloaderNs, s.idleNs};
         double x = kLabelWidth;
         for (std::size_t c = 0; c < parts.size(); ++c) {
             if (parts[c] <= 0 || longest <= 0)
                 continue;
             const double w = static_cast<double>(parts[c]) / static_cast<double>(longest) * kBarArea;
-            out << "<rect x=\"" << num(x) << "\" y=\"" << y + 2 << "\" width=\"" << num(w) << "\" height=\""
-                << kRow - 5 << "\" fill=\"" << kBreakdownColors[c] << "\"><title>" << label << ": "
-                << kBreakdownNames[c] << ' ' << escapeHtml(formatDuration(parts[c])) << "</title></rect>";
+            out << "<rect x=\"" << num(x) << "\" y=\"" << y + 2 << "\" width=\"" << num(w) << "\" height=\"" << kRow - 5
+                << "\" fill=\"" << kBreakdownColors[c] << "\"><title>" << label << ": " << kBreakdownNames[c] << ' '
+                << escapeHtml(formatDuration(parts[c])) << "</title></rect>";
             x += w;
         }
         out << "<text x=\"" << num(x + 6) << "\" y=\"" << y + 12 << "\">" << escapeHtml(formatDuration(s.durationNs))
@@ -227,10 +233,10 @@ void writeCharts(const ReportModel& m, std::ostream& out)
     if (!m.lostByKind.empty()) {
         std::vector<Bar> bars;
         for (const KindLoss& k : m.lostByKind) {
-            bars.push_back({kindLabel(k.kind), k.kind + ": " + formatDuration(k.lostNs) + " in "
-                                + std::to_string(k.findings) + " finding(s)",
-                            formatDuration(k.lostNs) + " (" + formatPercent(k.fraction) + ")",
-                            static_cast<double>(k.lostNs)});
+            bars.push_back(
+                {kindLabel(k.kind),
+                 k.kind + ": " + formatDuration(k.lostNs) + " in " + std::to_string(k.findings) + " finding(s)",
+                 formatDuration(k.lostNs) + " (" + formatPercent(k.fraction) + ")", static_cast<double>(k.lostNs)});
         }
         out << "<figure>";
         writeBarChart(out, bars, "#e45756", "Lost time by kind");
@@ -239,7 +245,8 @@ void writeCharts(const ReportModel& m, std::ostream& out)
     if (!m.topOperators.empty()) {
         std::vector<Bar> bars;
         for (const OperatorTime& op : m.topOperators) {
-            bars.push_back({op.name, op.name + ": " + std::to_string(op.count) + " calls, " + formatDuration(op.totalNs),
+            bars.push_back({op.name,
+                            op.name + ": " + std::to_string(op.count) + " calls, " + formatDuration(op.totalNs),
                             formatDuration(op.totalNs) + " (" + formatPercent(op.fraction) + ")",
                             static_cast<double>(op.totalNs)});
         }
@@ -294,8 +301,8 @@ void writeFindingSections(const ReportModel& m, std::ostream& out)
     out << "<section id=\"details\"><h2>Details</h2>\n";
     for (std::size_t i = 0; i < m.findings.size(); ++i) {
         const analysis::Finding& f = m.findings[i];
-        out << "<article class=\"finding\" id=\"finding-" << i + 1 << "\"><h3>" << i + 1 << ". "
-            << escapeHtml(f.title) << "</h3>\n";
+        out << "<article class=\"finding\" id=\"finding-" << i + 1 << "\"><h3>" << i + 1 << ". " << escapeHtml(f.title)
+            << "</h3>\n";
         out << "<p class=\"meta\"><span class=\"kind\">" << escapeHtml(f.kind) << "</span> · lost <strong>"
             << escapeHtml(formatDuration(f.lostNs)) << "</strong> (" << formatPercent(f.lostFraction) << ") · "
             << f.occurrences << " occurrence" << (f.occurrences == 1 ? "" : "s") << " · "
@@ -395,7 +402,8 @@ void writeHtmlReport(const ReportModel& m, std::ostream& out)
     if (!m.notAssessed.empty()) {
         out << "<section id=\"not-assessed\"><h2>Not assessed</h2><ul>\n";
         for (const analysis::NotAssessed& n : m.notAssessed)
-            out << "<li><span class=\"kind\">" << escapeHtml(n.kind) << "</span>: " << escapeHtml(n.reason) << "</li>\n";
+            out << "<li><span class=\"kind\">" << escapeHtml(n.kind) << "</span>: " << escapeHtml(n.reason)
+                << "</li>\n";
         out << "</ul></section>\n";
     }
     out << "<footer>Generated by " << escapeHtml(m.generator) << ".</footer>\n</body>\n</html>\n";

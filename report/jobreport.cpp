@@ -234,9 +234,10 @@ nlohmann::ordered_json jobJson(const JobResult& job, const std::string& generato
                          {"source", r.source},
                          {"format", r.format},
                          {"backend", r.backend},
-                         {"wait_source", r.waitFromCommunicationJson ? "communication_json"
-                                         : r.waitFromTasks               ? "wait_tasks"
-                                                                         : "cross_rank_alignment"},
+                         {"wait_source",
+                          r.waitFromCommunicationJson ? "communication_json"
+                              : r.waitFromTasks       ? "wait_tasks"
+                                                      : "cross_rank_alignment"},
                          {"analysed_ns", r.analysedNs},
                          {"steps", std::move(steps)},
                          {"findings", std::move(findings)}});
@@ -280,7 +281,8 @@ nlohmann::ordered_json jobJson(const JobResult& job, const std::string& generato
     j["findings"] = std::move(findings);
     ordered_json kinds = ordered_json::array();
     for (const analysis::JobKindLoss& k : job.lostByKind)
-        kinds.push_back({{"kind", k.kind}, {"lost_ns", k.lostNs}, {"lost_fraction", k.fraction}, {"findings", k.findings}});
+        kinds.push_back(
+            {{"kind", k.kind}, {"lost_ns", k.lostNs}, {"lost_fraction", k.fraction}, {"findings", k.findings}});
     j["lost_by_kind"] = std::move(kinds);
     return j;
 }
@@ -384,9 +386,9 @@ void writeText(const JobResult& job, std::ostream& out)
     out << buf;
     for (std::size_t i = 0; i < shownSteps; ++i) {
         const analysis::JobStep& s = job.steps[i];
-        std::snprintf(buf, sizeof buf, " %22s",
-                      (ms(s.spreadNs) + " r" + std::to_string(s.slowestRank) + ">r" + std::to_string(s.fastestRank))
-                          .c_str());
+        std::snprintf(
+            buf, sizeof buf, " %22s",
+            (ms(s.spreadNs) + " r" + std::to_string(s.slowestRank) + ">r" + std::to_string(s.fastestRank)).c_str());
         out << buf;
     }
     out << "\n";
@@ -565,17 +567,20 @@ void writeHtml(const JobResult& job, const std::string& generator, std::ostream&
     }
     out << "</table>\n<h2>Rank × step</h2>\n";
     const Grid g = gridOf(job);
-    heatMap(job, g, "Step time by rank and step", [](const analysis::JobRankStep& s) { return s.durationNs; }, out);
-    heatMap(job, g, "Communication wait by rank and step",
-            [](const analysis::JobRankStep& s) { return s.communicationWaitNs; }, out);
+    heatMap(
+        job, g, "Step time by rank and step", [](const analysis::JobRankStep& s) { return s.durationNs; }, out);
+    heatMap(
+        job, g, "Communication wait by rank and step",
+        [](const analysis::JobRankStep& s) { return s.communicationWaitNs; }, out);
     out << "<table><tr><th>step</th><th>slowest rank</th><th>fastest rank</th><th>spread</th><th>mean</th>"
            "<th>communication wait (all ranks)</th></tr>\n";
     for (const analysis::JobStep& s : job.steps) {
         out << "<tr><td class=\"num\">" << s.number << "</td><td>" << s.slowestRank << " ("
             << escapeHtml(formatDuration(s.slowestNs)) << ")</td><td>" << s.fastestRank << " ("
             << escapeHtml(formatDuration(s.fastestNs)) << ")</td><td class=\"num\">"
-            << escapeHtml(formatDuration(s.spreadNs)) << "</td><td class=\"num\">" << escapeHtml(formatDuration(s.meanNs))
-            << "</td><td class=\"num\">" << escapeHtml(formatDuration(s.communicationWaitNs)) << "</td></tr>\n";
+            << escapeHtml(formatDuration(s.spreadNs)) << "</td><td class=\"num\">"
+            << escapeHtml(formatDuration(s.meanNs)) << "</td><td class=\"num\">"
+            << escapeHtml(formatDuration(s.communicationWaitNs)) << "</td></tr>\n";
     }
     out << "</table>\n<h2>Details</h2>\n";
     for (std::size_t i = 0; i < job.findings.size(); ++i) {

@@ -4,9 +4,8 @@
 #include "analysis/job.h"
 #include "report/reportmodel.h"
 
-#include <nlohmann/json.hpp>
-
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
 #include <string>

@@ -75,34 +75,39 @@ nlohmann::ordered_json reportJson(const ReportModel& m)
         const StepBreakdown& s = m.steps[i];
         const analysis::StepCommunication* comm
             = i < m.communication.steps.size() ? &m.communication.steps[i] : nullptr;
-        steps.push_back({{"step", s.number},
-                         {"synthetic", s.synthetic},
-                         {"warmup", s.warmup},
-                         {"excluded", s.excluded},
-                         {"start_ns", s.startNs},
-                         {"duration_ns", s.durationNs},
-                         {"host_start_ns", s.hostStartNs},
-                         {"host_duration_ns", s.hostDurationNs},
-                         {"compute_ns", s.computeNs},
-                         {"communication_ns", s.communicationNs},
-                         {"copy_ns", s.copyNs},
-                         {"dataloader_ns", s.dataloaderNs},
-                         {"idle_ns", s.idleNs},
-                         {"communication_wait_ns", comm ? comm->waitNs : 0},
-                         {"collectives", collectivesJson(comm, s.startNs)},
-                         {"device_start_ns", s.hasDeviceWindow ? nlohmann::ordered_json(s.deviceStartNs) : nlohmann::ordered_json(nullptr)},
-                         {"device_end_ns", s.hasDeviceWindow ? nlohmann::ordered_json(s.deviceEndNs) : nlohmann::ordered_json(nullptr)},
-                         {"device_busy_ns", s.deviceBusyNs},
-                         {"device_idle_ns", s.deviceIdleNs}});
+        steps.push_back(
+            {{"step", s.number},
+             {"synthetic", s.synthetic},
+             {"warmup", s.warmup},
+             {"excluded", s.excluded},
+             {"start_ns", s.startNs},
+             {"duration_ns", s.durationNs},
+             {"host_start_ns", s.hostStartNs},
+             {"host_duration_ns", s.hostDurationNs},
+             {"compute_ns", s.computeNs},
+             {"communication_ns", s.communicationNs},
+             {"copy_ns", s.copyNs},
+             {"dataloader_ns", s.dataloaderNs},
+             {"idle_ns", s.idleNs},
+             {"communication_wait_ns", comm ? comm->waitNs : 0},
+             {"collectives", collectivesJson(comm, s.startNs)},
+             {"device_start_ns",
+              s.hasDeviceWindow ? nlohmann::ordered_json(s.deviceStartNs) : nlohmann::ordered_json(nullptr)},
+             {"device_end_ns",
+              s.hasDeviceWindow ? nlohmann::ordered_json(s.deviceEndNs) : nlohmann::ordered_json(nullptr)},
+             {"device_busy_ns", s.deviceBusyNs},
+             {"device_idle_ns", s.deviceIdleNs}});
     }
     j["steps"] = std::move(steps);
     j["communication"] = {{"backend", analysis::commBackendKey(m.communication.backend)},
-                          {"wait_source", m.communication.communicationJsonOps > 0 ? "communication_json"
-                                          : m.communication.waitFromTasks          ? "wait_tasks"
-                                                                                   : "none"}};
+                          {"wait_source",
+                           m.communication.communicationJsonOps > 0 ? "communication_json"
+                               : m.communication.waitFromTasks      ? "wait_tasks"
+                                                                    : "none"}};
     ordered_json kinds = ordered_json::array();
     for (const KindLoss& k : m.lostByKind)
-        kinds.push_back({{"kind", k.kind}, {"lost_ns", k.lostNs}, {"lost_fraction", k.fraction}, {"findings", k.findings}});
+        kinds.push_back(
+            {{"kind", k.kind}, {"lost_ns", k.lostNs}, {"lost_fraction", k.fraction}, {"findings", k.findings}});
     j["lost_by_kind"] = std::move(kinds);
     j["operator_scope"] = m.operatorScope;
     ordered_json ops = ordered_json::array();

@@ -4,7 +4,6 @@
 #include "report/reportmodel.h"
 
 #include <nlohmann/json.hpp>
-
 #include <ostream>
 
 namespace timesink::report {

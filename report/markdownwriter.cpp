@@ -165,8 +165,8 @@ void writeFindingSections(const ReportModel& m, std::ostream& out)
         out << "<a id=\"finding-" << i + 1 << "\"></a>\n\n";
         out << "### " << i + 1 << ". " << escapeMarkdown(f.title) << "\n\n";
         out << "**Kind:** " << escapeMarkdown(f.kind) << " · **lost:** " << formatDuration(f.lostNs) << " ("
-            << formatPercent(f.lostFraction) << ") · **occurrences:** " << f.occurrences
-            << " · **platform:** " << analysis::platformLabel(f.platform) << "\n\n";
+            << formatPercent(f.lostFraction) << ") · **occurrences:** " << f.occurrences << " · **platform:** "
+            << analysis::platformLabel(f.platform) << "\n\n";
         if (!f.explanation.empty())
             out << escapeMarkdownParagraph(f.explanation) << "\n\n";
         if (!f.recommendation.empty())

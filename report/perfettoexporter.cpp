@@ -2,11 +2,10 @@
 #include "report/perfettoexporter.h"
 
 #include "report/exportlayout.h"
+#include "report/proto/perfetto_trace.pb.h"
 #include "report/slicelanes.h"
 #include "report/textformat.h"
 #include "report/tracesummary.h"
-
-#include "report/proto/perfetto_trace.pb.h"
 
 #include <algorithm>
 #include <array>
@@ -37,8 +36,7 @@ struct FlowEndpoints
     std::vector<std::pair<std::uint64_t, std::uint64_t>> items; // (slice key, flow id)
     std::size_t cursor = 0;
 
-    template <typename Fn>
-    void take(std::uint64_t key, Fn&& fn)
+    template <typename Fn> void take(std::uint64_t key, Fn&& fn)
     {
         while (cursor < items.size() && items[cursor].first < key)
             ++cursor;
@@ -154,12 +152,12 @@ private:
         const auto tracks = m_trace.tracks();
         std::vector<std::uint32_t> order(tracks.size());
         std::iota(order.begin(), order.end(), 0u);
-        std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-            return tracks[a].sortIndex < tracks[b].sortIndex;
-        });
+        std::stable_sort(order.begin(), order.end(),
+                         [&](std::uint32_t a, std::uint32_t b) { return tracks[a].sortIndex < tracks[b].sortIndex; });
         m_trackRank.resize(tracks.size());
         for (std::size_t r = 0; r < order.size(); ++r)
-            m_trackRank[order[r]] = static_cast<std::int32_t>(std::min<std::size_t>(r, std::numeric_limits<std::int32_t>::max()));
+            m_trackRank[order[r]]
+                = static_cast<std::int32_t>(std::min<std::size_t>(r, std::numeric_limits<std::int32_t>::max()));
     }
 
     void collectFlows()
@@ -213,8 +211,8 @@ private:
     {
         while (lanes.size() <= lane) {
             const std::size_t n = lanes.size();
-            lanes.push_back(describeTrack(n == 0 ? name : name + " (overlap " + std::to_string(n) + ")", parent,
-                                          rank, false));
+            lanes.push_back(
+                describeTrack(n == 0 ? name : name + " (overlap " + std::to_string(n) + ")", parent, rank, false));
         }
         return lanes[lane];
     }

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "report/reportmodel.h"
 
+#include "analysis/deviceactivity.h"
 #include "model/checkedmath.h"
 #include "report/reportjson.h"
-
-#include "analysis/deviceactivity.h"
 
 #include <algorithm>
 

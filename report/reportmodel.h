@@ -6,9 +6,8 @@
 #include "analysis/pass.h"
 #include "model/trace.h"
 
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -34,7 +33,7 @@ struct ReportSummary
     std::size_t slices = 0;
     std::size_t tracks = 0;
     std::size_t steps = 0;
-    bool syntheticSteps = false; // no step markers: one step spans the trace
+    bool syntheticSteps = false;  // no step markers: one step spans the trace
     model::TimeNs startupNs = 0;  // no step markers: time before the first device activity, not analysed
     std::int64_t warmupStep = -1; // number of the warm-up step, or -1
     bool warmupExcluded = false;  // … left out of the analysis
@@ -55,10 +54,10 @@ struct ReportModel
     std::string generator; // "timesink 0.1.0"
     ReportSummary summary;
     std::vector<StepBreakdown> steps;
-    std::string operatorScope; // "device" or "host"
-    std::vector<OperatorTime> topOperators; // by total time, descending; at most ReportOptions::topOperators
-    std::vector<KindLoss> lostByKind;       // by lost time, descending
-    DeviceSummary device;                   // what the devices did over the analysed time
+    std::string operatorScope;               // "device" or "host"
+    std::vector<OperatorTime> topOperators;  // by total time, descending; at most ReportOptions::topOperators
+    std::vector<KindLoss> lostByKind;        // by lost time, descending
+    DeviceSummary device;                    // what the devices did over the analysed time
     std::vector<analysis::Finding> findings; // ranked (rank = index + 1)
     std::vector<analysis::NotAssessed> notAssessed;
     bool cancelled = false;

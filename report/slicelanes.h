@@ -22,8 +22,7 @@ namespace timesink::report {
 class SliceLanes
 {
 public:
-    template <typename OnEnd>
-    std::size_t place(model::TimeNs ts, model::TimeNs end, OnEnd&& onEnd)
+    template <typename OnEnd> std::size_t place(model::TimeNs ts, model::TimeNs end, OnEnd&& onEnd)
     {
         for (std::size_t lane = 0;; ++lane) {
             if (lane == m_stacks.size())
@@ -40,8 +39,7 @@ public:
         }
     }
 
-    template <typename OnEnd>
-    void closeAll(OnEnd&& onEnd)
+    template <typename OnEnd> void closeAll(OnEnd&& onEnd)
     {
         for (std::size_t lane = 0; lane < m_stacks.size(); ++lane) {
             std::vector<model::TimeNs>& stack = m_stacks[lane];

@@ -2,9 +2,8 @@
 #include "widgets/compareview.h"
 
 #include "widgets/detailspanel.h"
-#include "widgets/tablecopy.h"
-
 #include "widgets/operatordiffmodel.h"
+#include "widgets/tablecopy.h"
 #include "widgets/timeformat.h"
 #include "widgets/timelineview.h"
 
@@ -17,8 +16,8 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
-#include <QSortFilterProxyModel>
 #include <QPushButton>
+#include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
 #include <QTreeWidget>
@@ -142,8 +141,8 @@ CompareView::CompareView(QWidget* parent)
     connect(m_baseFindings, &QTreeWidget::itemSelectionChanged, this, [this] { highlightFinding(true); });
     connect(m_candFindings, &QTreeWidget::itemSelectionChanged, this, [this] { highlightFinding(false); });
     auto* findings = new QSplitter(Qt::Vertical, this);
-    for (auto [title, list] : {std::pair {tr("Baseline findings"), m_baseFindings},
-                               std::pair {tr("Candidate findings"), m_candFindings}}) {
+    for (auto [title, list] :
+         {std::pair {tr("Baseline findings"), m_baseFindings}, std::pair {tr("Candidate findings"), m_candFindings}}) {
         auto* box = new QWidget(findings);
         auto* layout = new QVBoxLayout(box);
         layout->setContentsMargins(0, 0, 0, 0);
@@ -270,8 +269,7 @@ bool CompareView::setRuns(model::TracePtr baseline, std::vector<analysis::Findin
     }
     analysis::CompareResult result;
     std::string message;
-    if (!analysis::compareRuns(*baseline, baselineFindings, *candidate, candidateFindings, options, result,
-                               message)) {
+    if (!analysis::compareRuns(*baseline, baselineFindings, *candidate, candidateFindings, options, result, message)) {
         error = QString::fromStdString(message);
         return false;
     }
@@ -290,10 +288,10 @@ bool CompareView::setRuns(model::TracePtr baseline, std::vector<analysis::Findin
 
     const model::TimeNs baseTotal = m_result.baselineStepsNs();
     const model::TimeNs candTotal = m_result.candidateStepsNs();
-    QString summary = tr("%n compared step(s): baseline %1, candidate %2 (%3)", nullptr,
-                         static_cast<int>(m_result.steps.size()))
-                          .arg(TimeFormat::formatDuration(baseTotal), TimeFormat::formatDuration(candTotal),
-                               signedDuration(candTotal - baseTotal));
+    QString summary
+        = tr("%n compared step(s): baseline %1, candidate %2 (%3)", nullptr, static_cast<int>(m_result.steps.size()))
+              .arg(TimeFormat::formatDuration(baseTotal), TimeFormat::formatDuration(candTotal),
+                   signedDuration(candTotal - baseTotal));
     for (const std::string& note : m_result.notes) {
         // The CLI's flag is the Steps box here.
         QString text = QString::fromStdString(note);

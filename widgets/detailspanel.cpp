@@ -52,8 +52,8 @@ QString detailValue(const analysis::Detail& d)
             if constexpr (std::is_same_v<T, std::string>) {
                 return QString::fromStdString(v).toHtmlEscaped();
             } else {
-                const QString raw = std::is_same_v<T, double> ? QString::number(static_cast<double>(v), 'g', 6)
-                                                              : QString::number(v);
+                const QString raw
+                    = std::is_same_v<T, double> ? QString::number(static_cast<double>(v), 'g', 6) : QString::number(v);
                 const std::string unit = analysis::formatWithUnit(d.key, static_cast<double>(v));
                 if (unit.empty())
                     return raw;
@@ -87,7 +87,8 @@ QString sliceLabel(const model::Trace& trace, model::SliceRef ref)
     const std::uint32_t i = ref.index.value;
     return QStringLiteral("<a href='") + sliceUrl(ref) + QStringLiteral("'>") + qs(trace.str(t.sliceName(i)))
         + QStringLiteral("</a> · ") + TimeFormat::formatDuration(t.dur(i)) + QStringLiteral(" · ")
-        + QObject::tr("on %1 at %2").arg(TrackLayout::trackLabel(trace, t).toHtmlEscaped(), startOffset(trace, t.ts(i)));
+        + QObject::tr("on %1 at %2")
+              .arg(TrackLayout::trackLabel(trace, t).toHtmlEscaped(), startOffset(trace, t.ts(i)));
 }
 
 bool validRef(const model::Trace& trace, model::SliceRef ref)
@@ -161,18 +162,22 @@ QString DetailsPanel::sliceHtml(const model::Trace& trace, model::SliceRef slice
     const std::uint32_t i = slice.index.value;
     if (i >= t.size())
         return {};
-    QString html = QStringLiteral("<h3>") + qs(trace.str(t.sliceName(i))) + QStringLiteral("</h3><table cellpadding='2'>");
+    QString html
+        = QStringLiteral("<h3>") + qs(trace.str(t.sliceName(i))) + QStringLiteral("</h3><table cellpadding='2'>");
     html += row(tr("Category"), qs(model::categoryLabel(t.category(i))));
     if (!t.rawCategory(i).isEmpty())
         html += row(tr("Source category"), qs(trace.str(t.rawCategory(i))));
-    html += row(tr("Start"), TimeFormat::formatDuration(t.ts(i) - trace.startNs()) + QStringLiteral(" (")
-                    + QString::number(t.ts(i)) + QStringLiteral(" ns)"));
-    html += row(tr("Duration"), TimeFormat::formatDuration(t.dur(i)) + QStringLiteral(" (")
-                    + QString::number(t.dur(i)) + QStringLiteral(" ns)"));
+    html += row(tr("Start"),
+                TimeFormat::formatDuration(t.ts(i) - trace.startNs()) + QStringLiteral(" (") + QString::number(t.ts(i))
+                    + QStringLiteral(" ns)"));
+    html += row(tr("Duration"),
+                TimeFormat::formatDuration(t.dur(i)) + QStringLiteral(" (") + QString::number(t.dur(i))
+                    + QStringLiteral(" ns)"));
     html += row(tr("Track"), TrackLayout::trackLabel(trace, t).toHtmlEscaped());
     if (!t.processName.isEmpty())
         html += row(tr("Process"), qs(trace.str(t.processName)));
-    html += row(tr("Device"), qs(model::deviceKindKey(t.deviceKind))
+    html += row(tr("Device"),
+                qs(model::deviceKindKey(t.deviceKind))
                     + (t.deviceIndex >= 0 ? QStringLiteral(" %1").arg(t.deviceIndex) : QString()));
     html += row(tr("Depth"), QString::number(t.depth(i)));
     if (t.parent(i).isValid())
@@ -180,8 +185,8 @@ QString DetailsPanel::sliceHtml(const model::Trace& trace, model::SliceRef slice
     if (t.direction(i) != model::MemcpyDirection::None)
         html += row(tr("Direction"), qs(model::directionKey(t.direction(i))));
     if (t.hostMemory(i) != model::HostMemoryKind::Unknown)
-        html += row(tr("Host memory"),
-                    t.hostMemory(i) == model::HostMemoryKind::Pinned ? tr("pinned") : tr("pageable"));
+        html
+            += row(tr("Host memory"), t.hostMemory(i) == model::HostMemoryKind::Pinned ? tr("pinned") : tr("pageable"));
     QStringList flags;
     if (t.flags(i) & model::SliceFlags::kSynchronous)
         flags << tr("synchronous");
@@ -209,9 +214,8 @@ QString DetailsPanel::sliceHtml(const model::Trace& trace, model::SliceRef slice
             for (const model::SliceRef& r : launched)
                 busy += trace.track(r.track).dur(r.index.value);
             html += QStringLiteral("<p><a href='launched:%1:%2'>").arg(slice.track.value).arg(slice.index.value)
-                + tr("Select launched device work") + QStringLiteral("</a> (")
-                + QString::number(launched.size()) + (launched.size() == 1 ? tr(" device slice") : tr(" device slices"))
-                + QStringLiteral(", ")
+                + tr("Select launched device work") + QStringLiteral("</a> (") + QString::number(launched.size())
+                + (launched.size() == 1 ? tr(" device slice") : tr(" device slices")) + QStringLiteral(", ")
                 + TimeFormat::formatDuration(busy) + QStringLiteral(")</p>");
         }
     }
@@ -233,9 +237,9 @@ QString DetailsPanel::sliceHtml(const model::Trace& trace, model::SliceRef slice
 QString DetailsPanel::findingHtml(const model::Trace* trace, const analysis::Finding& f)
 {
     QString html = QStringLiteral("<h3>") + QString::fromStdString(f.title).toHtmlEscaped() + QStringLiteral("</h3>");
-    html += QStringLiteral("<p><b>") + TimeFormat::formatDuration(f.lostNs) + QStringLiteral("</b> ")
-        + tr("lost") + QStringLiteral(" (") + QString::number(f.lostFraction * 100.0, 'f', 1)
-        + QStringLiteral(" % ") + tr("of analysed time") + QStringLiteral("), ")
+    html += QStringLiteral("<p><b>") + TimeFormat::formatDuration(f.lostNs) + QStringLiteral("</b> ") + tr("lost")
+        + QStringLiteral(" (") + QString::number(f.lostFraction * 100.0, 'f', 1) + QStringLiteral(" % ")
+        + tr("of analysed time") + QStringLiteral("), ")
         + tr("%n occurrence(s)", nullptr, static_cast<int>(f.occurrences)) + QStringLiteral(" · ")
         + QString::fromStdString(analysis::kindLabel(f.kind)).toHtmlEscaped() + QStringLiteral(" (<code>")
         + QString::fromStdString(f.kind).toHtmlEscaped() + QStringLiteral("</code>)</p>");
@@ -246,9 +250,10 @@ QString DetailsPanel::findingHtml(const model::Trace* trace, const analysis::Fin
         html += QStringLiteral("<h4>") + tr("What to do") + QStringLiteral("</h4><p>")
             + QString::fromStdString(f.recommendation).toHtmlEscaped() + QStringLiteral("</p>");
     if (!f.perStep.empty()) {
-        html += QStringLiteral("<h4>") + tr("Per step") + QStringLiteral("</h4><table cellpadding='3'><tr><th align=left>")
-            + tr("Step") + QStringLiteral("</th><th align=right>") + tr("Lost")
-            + QStringLiteral("</th><th align=right>") + tr("Step time") + QStringLiteral("</th><th align=right>%</th></tr>");
+        html += QStringLiteral("<h4>") + tr("Per step")
+            + QStringLiteral("</h4><table cellpadding='3'><tr><th align=left>") + tr("Step")
+            + QStringLiteral("</th><th align=right>") + tr("Lost") + QStringLiteral("</th><th align=right>")
+            + tr("Step time") + QStringLiteral("</th><th align=right>%</th></tr>");
         for (const analysis::StepLoss& s : f.perStep) {
             const double pct = s.stepNs > 0 ? 100.0 * static_cast<double>(s.lostNs) / static_cast<double>(s.stepNs) : 0;
             html += QStringLiteral("<tr><td>") + QString::number(s.stepNumber) + QStringLiteral("</td><td align=right>")
@@ -276,7 +281,8 @@ QString DetailsPanel::findingHtml(const model::Trace* trace, const analysis::Fin
         }
         html += QStringLiteral("</ol>");
         if (f.events.size() > kListed)
-            html += QStringLiteral("<p>") + tr("… and %1 more (all are outlined on the timeline)").arg(f.events.size() - kListed)
+            html += QStringLiteral("<p>")
+                + tr("… and %1 more (all are outlined on the timeline)").arg(f.events.size() - kListed)
                 + QStringLiteral("</p>");
     } else if (trace && !f.evidence.empty()) {
         html += QStringLiteral("<h4>")
@@ -289,8 +295,9 @@ QString DetailsPanel::findingHtml(const model::Trace* trace, const analysis::Fin
                 continue;
             html += QStringLiteral("<li><a href='range:%1:%2:%3'>").arg(e.track.value).arg(e.start).arg(e.end)
                 + TimeFormat::formatDuration(e.end - e.start) + QStringLiteral("</a> · ")
-                + tr("on %1 at %2").arg(TrackLayout::trackLabel(*trace, trace->track(e.track)).toHtmlEscaped(),
-                                        startOffset(*trace, e.start))
+                + tr("on %1 at %2")
+                      .arg(TrackLayout::trackLabel(*trace, trace->track(e.track)).toHtmlEscaped(),
+                           startOffset(*trace, e.start))
                 + QStringLiteral("</li>");
         }
         html += QStringLiteral("</ol>");

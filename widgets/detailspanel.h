@@ -40,7 +40,6 @@ private:
     const model::Trace* m_trace = nullptr;
 
 public:
-
     void showSlice(const model::Trace& trace, model::SliceRef slice);
     void showFinding(const model::Trace* trace, const analysis::Finding& finding);
     void showNothing();

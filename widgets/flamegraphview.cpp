@@ -25,7 +25,7 @@ QString qs(std::string_view s)
 QColor colorFor(std::string_view name, bool dark)
 {
     const std::size_t h = std::hash<std::string_view> {}(name);
-    const int hue = 10 + static_cast<int>(h % 40);     // red … orange … yellow
+    const int hue = 10 + static_cast<int>(h % 40); // red … orange … yellow
     const int sat = 120 + static_cast<int>((h >> 8) % 80);
     return QColor::fromHsv(hue, sat, dark ? 170 : 235);
 }
@@ -178,7 +178,8 @@ void FlameGraphView::paintEvent(QPaintEvent*)
             const std::string_view nm = m_trace->str(node.name);
             p.fillRect(box, colorFor(nm, dark));
             if (node.deviceNs > 0 && node.totalNs > 0) {
-                const double share = std::min(1.0, static_cast<double>(node.deviceNs) / static_cast<double>(node.totalNs));
+                const double share
+                    = std::min(1.0, static_cast<double>(node.deviceNs) / static_cast<double>(node.totalNs));
                 p.fillRect(QRectF(box.left(), box.bottom() - 3, box.width() * share, 3), deviceColor);
             }
             name = qs(nm);
@@ -230,7 +231,8 @@ bool FlameGraphView::event(QEvent* event)
         }
         const analysis::CallTreeNode& n = m_tree.nodes[static_cast<std::size_t>(node)];
         const analysis::CallTreeNode& top = m_tree.nodes[0];
-        const double share = top.totalNs > 0 ? 100.0 * static_cast<double>(n.totalNs) / static_cast<double>(top.totalNs) : 0;
+        const double share
+            = top.totalNs > 0 ? 100.0 * static_cast<double>(n.totalNs) / static_cast<double>(top.totalNs) : 0;
         QToolTip::showText(help->globalPos(),
                            QStringLiteral("<b>%1</b><br>").arg(qs(m_trace->str(n.name)).toHtmlEscaped())
                                + tr("host %1 (%2 % of the range), self %3<br>%4 %5, slowest %6<br>"

@@ -168,12 +168,13 @@ bool JobHeatMap::event(QEvent* event)
         const auto [rank, step] = cellAt(help->pos());
         if (rank >= 0 && m_values[std::size_t(rank)][std::size_t(step)] >= 0) {
             const QString what = m_measure == Measure::StepTime ? tr("step time") : tr("communication wait");
-            QToolTip::showText(help->globalPos(),
-                               tr("Rank %1, step %2: %3 %4")
-                                   .arg(m_job->ranks[std::size_t(rank)].rank)
-                                   .arg(m_job->steps[std::size_t(step)].number)
-                                   .arg(what, TimeFormat::formatDuration(m_values[std::size_t(rank)][std::size_t(step)])),
-                               this);
+            QToolTip::showText(
+                help->globalPos(),
+                tr("Rank %1, step %2: %3 %4")
+                    .arg(m_job->ranks[std::size_t(rank)].rank)
+                    .arg(m_job->steps[std::size_t(step)].number)
+                    .arg(what, TimeFormat::formatDuration(m_values[std::size_t(rank)][std::size_t(step)])),
+                this);
         } else {
             QToolTip::hideText();
         }
@@ -300,12 +301,14 @@ void JobOverview::setJob(analysis::JobResult job)
         rank->setToolTip(QString::fromStdString(r.source));
         m_ranks->setItem(i, 0, rank);
         m_ranks->setItem(i, 1, new QTableWidgetItem(QString::number(r.steps.size())));
-        m_ranks->setItem(i, 2, new QTableWidgetItem(TimeFormat::formatDuration(
-                                   r.steps.empty() ? 0 : total / model::TimeNs(r.steps.size()))));
+        m_ranks->setItem(i, 2,
+                         new QTableWidgetItem(
+                             TimeFormat::formatDuration(r.steps.empty() ? 0 : total / model::TimeNs(r.steps.size()))));
         m_ranks->setItem(i, 3, new QTableWidgetItem(TimeFormat::formatDuration(comm)));
         m_ranks->setItem(i, 4, new QTableWidgetItem(TimeFormat::formatDuration(wait)));
-        m_ranks->setItem(i, 5, new QTableWidgetItem(r.findings.empty() ? tr("No findings")
-                                                                       : QString::fromStdString(r.findings.front().title)));
+        m_ranks->setItem(i, 5,
+                         new QTableWidgetItem(r.findings.empty() ? tr("No findings")
+                                                                 : QString::fromStdString(r.findings.front().title)));
     }
     updateCompareButton();
 }

@@ -97,8 +97,9 @@ model::SliceRef CallTreeModel::slowest(const QModelIndex& index) const
     if (!index.isValid())
         return {};
     if (m_mode == Mode::Operators)
-        return static_cast<std::size_t>(index.row()) < m_operators.size() ? m_operators[static_cast<std::size_t>(index.row())].maxSlice
-                                                                          : model::SliceRef {};
+        return static_cast<std::size_t>(index.row()) < m_operators.size()
+            ? m_operators[static_cast<std::size_t>(index.row())].maxSlice
+            : model::SliceRef {};
     const int node = m_tree.nodes[index.internalId()].children[static_cast<std::size_t>(index.row())];
     return m_tree.nodes[static_cast<std::size_t>(node)].maxSlice;
 }
@@ -360,7 +361,8 @@ void OperatorView::recompute()
         options.selection = *m_selection;
     } else if (scope >= 0 && static_cast<std::size_t>(scope) < m_trace->steps().size()) {
         options.selection = {m_trace->steps()[static_cast<std::size_t>(scope)].start,
-                             m_trace->steps()[static_cast<std::size_t>(scope)].end, {}};
+                             m_trace->steps()[static_cast<std::size_t>(scope)].end,
+                             {}};
     } else {
         options.selection = {m_trace->startNs(), m_trace->endNs(), {}};
     }

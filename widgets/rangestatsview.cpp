@@ -63,7 +63,8 @@ QVariant RangeStatsModel::data(const QModelIndex& index, int role) const
     if (role == Qt::DisplayRole || role == Qt::ToolTipRole) {
         switch (index.column()) {
         case Key:
-            if (m_stats.groupBy == analysis::RangeGroupBy::Track && m_trace && r->track.value < m_trace->tracks().size())
+            if (m_stats.groupBy == analysis::RangeGroupBy::Track && m_trace
+                && r->track.value < m_trace->tracks().size())
                 return TrackLayout::trackLabel(*m_trace, m_trace->track(r->track));
             return qs(r->key);
         case Category:
@@ -182,9 +183,8 @@ RangeStatsView::RangeStatsView(QWidget* parent)
     layout->addLayout(bar);
     layout->addWidget(m_table, 1);
 
-    connect(m_group, &QComboBox::currentIndexChanged, this, [this] {
-        setGroupBy(static_cast<analysis::RangeGroupBy>(m_group->currentData().toInt()));
-    });
+    connect(m_group, &QComboBox::currentIndexChanged, this,
+            [this] { setGroupBy(static_cast<analysis::RangeGroupBy>(m_group->currentData().toInt())); });
     connect(m_selectAll, &QPushButton::clicked, this, &RangeStatsView::selectAllOfCurrent);
     connect(m_findNext, &QPushButton::clicked, this, [this] { findNext(); });
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this] { updateButtons(); });
@@ -228,14 +228,15 @@ void RangeStatsView::recompute()
     m_model->setStats(m_trace.get(), analysis::computeRangeStats(*m_trace, *m_selection, m_groupBy));
     const model::TimeNs span = std::abs(m_selection->end - m_selection->start);
     const auto count = m_model->stats().sliceCount;
-    QString text = tr("%1 selected at %2: %3 %4")
-                       .arg(TimeFormat::formatDuration(span),
-                            TimeFormat::formatDuration(std::min(m_selection->start, m_selection->end)
-                                                       - m_trace->startNs()))
-                       .arg(count)
-                       .arg(count == 1 ? tr("slice") : tr("slices"));
+    QString text
+        = tr("%1 selected at %2: %3 %4")
+              .arg(TimeFormat::formatDuration(span),
+                   TimeFormat::formatDuration(std::min(m_selection->start, m_selection->end) - m_trace->startNs()))
+              .arg(count)
+              .arg(count == 1 ? tr("slice") : tr("slices"));
     if (!m_selection->tracks.empty())
-        text += m_selection->tracks.size() == 1 ? tr(" in 1 track") : tr(" in %1 tracks").arg(m_selection->tracks.size());
+        text += m_selection->tracks.size() == 1 ? tr(" in 1 track")
+                                                : tr(" in %1 tracks").arg(m_selection->tracks.size());
     m_summary->setText(text);
     if (m_proxy->rowCount() > 0)
         m_table->setCurrentIndex(m_proxy->index(0, 0));

@@ -28,8 +28,8 @@ SummaryData SummaryData::compute(const model::Trace& trace, const std::vector<an
                                  std::size_t topOperatorCount)
 {
     SummaryData out;
-    const analysis::Breakdown b = analysis::computeBreakdown(trace, findings, analysis::StepClock(trace).analysedNs(),
-                                                             topOperatorCount);
+    const analysis::Breakdown b
+        = analysis::computeBreakdown(trace, findings, analysis::StepClock(trace).analysedNs(), topOperatorCount);
     out.steps.reserve(b.steps.size());
     for (const analysis::StepBreakdown& s : b.steps) {
         StepBreakdown sb;

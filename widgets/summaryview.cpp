@@ -4,16 +4,16 @@
 #include "widgets/categorypalette.h"
 
 #include <QBarCategoryAxis>
-#include <QCursor>
-#include <QToolTip>
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
+#include <QCursor>
 #include <QEvent>
 #include <QGridLayout>
 #include <QHorizontalBarSeries>
-#include <QStackedBarSeries>
 #include <QRegularExpression>
+#include <QStackedBarSeries>
+#include <QToolTip>
 #include <QValueAxis>
 
 namespace timesink::widgets {
@@ -233,8 +233,9 @@ void SummaryView::rebuild()
     delete old;
 
     auto* lost = new QChart();
-    styleChart(lost, m_data.lostByKind.empty() ? tr("Lost time by finding kind — no findings")
-                                               : tr("Lost time by finding kind"),
+    styleChart(lost,
+               m_data.lostByKind.empty() ? tr("Lost time by finding kind — no findings")
+                                         : tr("Lost time by finding kind"),
                dark);
     fillNamedChart(lost, m_data.lostByKind, tr("lost"), CategoryPalette::findingHighlight(dark));
     old = m_lost->chart();

@@ -61,8 +61,8 @@ void collectRows(const QAbstractItemView* view, const QModelIndex& parent, int d
     }
 }
 
-QString rowText(const QAbstractItemView* view, const QModelIndex& first, const QList<int>& cols, QChar sep,
-                int depth, bool markdown)
+QString rowText(const QAbstractItemView* view, const QModelIndex& first, const QList<int>& cols, QChar sep, int depth,
+                bool markdown)
 {
     QStringList cells;
     for (int c : cols) {
@@ -72,8 +72,7 @@ QString rowText(const QAbstractItemView* view, const QModelIndex& first, const Q
         cells << (markdown ? escapeMarkdown(text) : text);
     }
     Q_UNUSED(view);
-    return markdown ? QStringLiteral("| ") + cells.join(QStringLiteral(" | ")) + QStringLiteral(" |")
-                    : cells.join(sep);
+    return markdown ? QStringLiteral("| ") + cells.join(QStringLiteral(" | ")) + QStringLiteral(" |") : cells.join(sep);
 }
 
 QStringList headerCells(const QAbstractItemView* view, const QList<int>& cols)

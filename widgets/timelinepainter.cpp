@@ -84,8 +84,8 @@ public:
         if (!m_active)
             return;
         m_active = false;
-        const auto dominant = static_cast<std::size_t>(
-            std::max_element(m_weights.begin(), m_weights.end()) - m_weights.begin());
+        const auto dominant
+            = static_cast<std::size_t>(std::max_element(m_weights.begin(), m_weights.end()) - m_weights.begin());
         const QRect r(TimelinePainter::kLabelWidth + m_x0, m_y, m_x1 - m_x0, m_h - 1);
         m_f.p.fillRect(r, m_count > 1 ? m_f.mergedFills[dominant] : m_f.fills[dominant]);
         ++m_f.stats.rectsDrawn;
@@ -124,8 +124,8 @@ void drawWideSlice(Frame& f, const model::Track& track, std::uint32_t i, double 
     ++f.stats.rectsDrawn;
     if (r.width() >= TimelinePainter::kLabelMinPx) {
         const QRect textRect = r.intersected(QRect(TimelinePainter::kLabelWidth, y, f.width, h)).adjusted(3, 0, -2, 0);
-        const QString name = f.metrics.elidedText(qs(f.trace.str(track.sliceName(i))), Qt::ElideRight,
-                                                  textRect.width());
+        const QString name
+            = f.metrics.elidedText(qs(f.trace.str(track.sliceName(i))), Qt::ElideRight, textRect.width());
         if (!name.isEmpty() && name != QStringLiteral("…")) {
             f.p.setPen(f.texts[c]);
             f.p.drawText(textRect, Qt::AlignVCenter | Qt::AlignLeft, name);
@@ -261,8 +261,8 @@ void drawCounter(Frame& f, const model::Track& track, int y, int h, const QColor
     };
     for (; k < times.size() && times[k] <= f.zoom.end(); ++k) {
         const int x = std::max(0, static_cast<int>(std::floor(f.zoom.xAt(times[k]))));
-        const int next = k + 1 < times.size() ? std::min(f.width, static_cast<int>(std::ceil(f.zoom.xAt(times[k + 1]))))
-                                              : f.width;
+        const int next
+            = k + 1 < times.size() ? std::min(f.width, static_cast<int>(std::ceil(f.zoom.xAt(times[k + 1])))) : f.width;
         if (x == column) {
             columnMax = std::max(columnMax, values[k]);
             if (next > x + 1) {
@@ -418,8 +418,7 @@ void drawFlowArrow(Frame& f, const QRectF& from, const QRectF& to, const QColor&
 
 } // namespace
 
-std::vector<TimelinePainter::StepLabel> TimelinePainter::stepLabels(const model::Trace& trace,
-                                                                    const TimelineZoom& zoom,
+std::vector<TimelinePainter::StepLabel> TimelinePainter::stepLabels(const model::Trace& trace, const TimelineZoom& zoom,
                                                                     const QFontMetrics& metrics)
 {
     std::vector<StepLabel> labels;
@@ -497,8 +496,19 @@ TimelinePainter::Stats TimelinePainter::paint(QPainter& painter, QSize size, con
                                               const TimelineZoom& zoom, const TrackLayout& layout, int scrollY,
                                               const TimelineDecorations& decorations, const QPalette& palette) const
 {
-    Frame f {painter, trace, zoom, layout, scrollY, size.width() - kLabelWidth, size.height(),
-             CategoryPalette::isDark(palette), {}, {}, {}, QFontMetrics(painter.font()), {}};
+    Frame f {painter,
+             trace,
+             zoom,
+             layout,
+             scrollY,
+             size.width() - kLabelWidth,
+             size.height(),
+             CategoryPalette::isDark(palette),
+             {},
+             {},
+             {},
+             QFontMetrics(painter.font()),
+             {}};
     for (int c = 0; c < model::kSliceCategoryCount; ++c) {
         f.fills[c] = CategoryPalette::fill(static_cast<SliceCategory>(c), f.dark);
         f.mergedFills[c] = f.dark ? f.fills[c].lighter(130) : f.fills[c].darker(125);
@@ -513,9 +523,8 @@ TimelinePainter::Stats TimelinePainter::paint(QPainter& painter, QSize size, con
     const int pinnedBand = std::min(layout.pinnedHeight(), std::max(0, size.height() - kRulerHeight));
     const int scrollTop = kRulerHeight + pinnedBand;
     const auto& rows = layout.rows();
-    const auto rowScreenY = [&](const TrackLayout::Row& row) {
-        return row.pinned ? row.y + kRulerHeight : f.screenY(row.y);
-    };
+    const auto rowScreenY
+        = [&](const TrackLayout::Row& row) { return row.pinned ? row.y + kRulerHeight : f.screenY(row.y); };
     // Rows intersecting the viewport, found by binary search in the cached geometry: the scrolled ones, then
     // the pinned ones (drawn last, over anything scrolled under their band).
     std::vector<int> visible;
@@ -527,7 +536,8 @@ TimelinePainter::Stats TimelinePainter::paint(QPainter& painter, QSize size, con
         firstRow = static_cast<int>(it - rows.begin());
     }
     const int visibleBottom = scrollY + size.height() - kRulerHeight;
-    for (int r = firstRow; r < static_cast<int>(rows.size()) && rows[static_cast<std::size_t>(r)].y < visibleBottom; ++r) {
+    for (int r = firstRow; r < static_cast<int>(rows.size()) && rows[static_cast<std::size_t>(r)].y < visibleBottom;
+         ++r) {
         if (!rows[static_cast<std::size_t>(r)].pinned)
             visible.push_back(r);
     }
@@ -578,8 +588,9 @@ TimelinePainter::Stats TimelinePainter::paint(QPainter& painter, QSize size, con
                 if (static_cast<int>(xb) <= lastX)
                     continue;
                 lastX = static_cast<int>(std::max(xa + 3, xb));
-                outlineSlice(f, QRectF(kLabelWidth + std::max(xa, -2.0), y, std::min(xb, f.width + 2.0) - std::max(xa, -2.0),
-                                       TrackLayout::kDepthHeight - 1),
+                outlineSlice(f,
+                             QRectF(kLabelWidth + std::max(xa, -2.0), y,
+                                    std::min(xb, f.width + 2.0) - std::max(xa, -2.0), TrackLayout::kDepthHeight - 1),
                              match, 2, 4);
             }
         }
@@ -681,8 +692,9 @@ TimelinePainter::Stats TimelinePainter::paint(QPainter& painter, QSize size, con
         const int tagWidth = tag.isEmpty() ? 0 : f.metrics.horizontalAdvance(tag) + 8;
         painter.setPen(palette.color(QPalette::WindowText));
         const QRect textRect(14, y, kLabelWidth - 20 - tagWidth, TrackLayout::kDepthHeight);
-        painter.drawText(textRect, Qt::AlignVCenter | Qt::AlignLeft,
-                         f.metrics.elidedText(TrackLayout::trackLabel(trace, track), Qt::ElideMiddle, textRect.width()));
+        painter.drawText(
+            textRect, Qt::AlignVCenter | Qt::AlignLeft,
+            f.metrics.elidedText(TrackLayout::trackLabel(trace, track), Qt::ElideMiddle, textRect.width()));
         if (row.pinned || layout.visibleDepth(row.track) < track.depthCount()) {
             // A pin marks the pinned band; "⋯" says levels are left out.
             painter.setPen(tagColor);

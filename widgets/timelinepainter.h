@@ -74,10 +74,10 @@ public:
     static std::vector<StepLabel> stepLabels(const model::Trace& trace, const TimelineZoom& zoom,
                                              const QFontMetrics& metrics);
 
-    /// The ruler at deep zoom: absolute offsets would need five or more digits ("15700 µs", "30512345 µs"), so ticks are
-    /// labelled from a round base time shown in the corner ("30.51234 s +") and read "+2.5 µs", "+5 µs" …
-    /// Returns the base (ns from the trace start, a multiple of a power of ten at least the view's span) or
-    /// nullopt when plain offsets are short enough (fewer than 1 000 ticks from the trace start).
+    /// The ruler at deep zoom: absolute offsets would need five or more digits ("15700 µs", "30512345 µs"), so ticks
+    /// are labelled from a round base time shown in the corner ("30.51234 s +") and read "+2.5 µs", "+5 µs" … Returns
+    /// the base (ns from the trace start, a multiple of a power of ten at least the view's span) or nullopt when plain
+    /// offsets are short enough (fewer than 1 000 ticks from the trace start).
     ///   view [30 512 345 000, 30 512 368 000) ns from the start, ticks 2 µs apart → base 30 512 300 000 ns.
     static std::optional<model::TimeNs> rulerBase(const TimelineZoom& zoom, model::TimeNs tickStep);
     /// The corner text for a base: seconds with as many decimals as the base has significant digits.

@@ -5,8 +5,8 @@
 
 #include <QContextMenuEvent>
 #include <QHelpEvent>
-#include <QMenu>
 #include <QKeyEvent>
+#include <QMenu>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QScrollBar>
@@ -150,11 +150,14 @@ QMenu* TimelineView::labelMenu(int rowIndex)
     if (!row.isHeader()) {
         const model::TrackId track = row.track;
         const bool pinned = m_layout.isPinned(track);
-        QAction* pin = menu->addAction(pinned ? tr("Unpin Track") : tr("Pin Track to Top"), this,
-                                       [this, track, pinned] { changeLayout([&](TrackLayout& l) { l.setPinned(track, !pinned); }); });
+        QAction* pin
+            = menu->addAction(pinned ? tr("Unpin Track") : tr("Pin Track to Top"), this, [this, track, pinned] {
+                  changeLayout([&](TrackLayout& l) { l.setPinned(track, !pinned); });
+              });
         pin->setObjectName(QStringLiteral("pinTrack"));
-        QAction* hide = menu->addAction(tr("Hide Track"), this,
-                                        [this, track] { changeLayout([&](TrackLayout& l) { l.setTrackHidden(track, true); }); });
+        QAction* hide = menu->addAction(tr("Hide Track"), this, [this, track] {
+            changeLayout([&](TrackLayout& l) { l.setTrackHidden(track, true); });
+        });
         hide->setObjectName(QStringLiteral("hideTrack"));
         const model::Track& t = m_trace->track(track);
         if (t.depthCount() > 1) {
@@ -164,16 +167,17 @@ QMenu* TimelineView::labelMenu(int rowIndex)
             for (int levels : {0, 1, 2, 3, 5, 8, 12}) {
                 if (levels != 0 && static_cast<std::size_t>(levels) >= t.depthCount())
                     continue;
-                QAction* a = depth->addAction(levels == 0 ? tr("All %1 levels").arg(t.depthCount())
-                                                          : (levels == 1 ? tr("Top level only") : tr("Top %1 levels").arg(levels)),
-                                              this, [this, track, levels] {
-                                                  changeLayout([&](TrackLayout& l) { l.setDepthLimit(track, levels); });
-                                              });
+                QAction* a = depth->addAction(
+                    levels == 0 ? tr("All %1 levels").arg(t.depthCount())
+                                : (levels == 1 ? tr("Top level only") : tr("Top %1 levels").arg(levels)),
+                    this,
+                    [this, track, levels] { changeLayout([&](TrackLayout& l) { l.setDepthLimit(track, levels); }); });
                 a->setCheckable(true);
                 a->setChecked(levels == 0 ? shown == t.depthCount() : shown == static_cast<std::size_t>(levels));
             }
         }
-        const bool picked = std::find(selectedTracks().begin(), selectedTracks().end(), track) != selectedTracks().end();
+        const bool picked
+            = std::find(selectedTracks().begin(), selectedTracks().end(), track) != selectedTracks().end();
         menu->addAction(picked ? tr("Drop from Statistics Selection") : tr("Add to Statistics Selection (Ctrl+Click)"),
                         this, [this, track, picked] {
                             std::vector<model::TrackId> tracks = selectedTracks();
@@ -186,15 +190,14 @@ QMenu* TimelineView::labelMenu(int rowIndex)
     }
     if (!row.pinned && row.group >= 0) {
         const int group = row.group;
-        QAction* hideGroup = menu->addAction(tr("Hide Group “%1”").arg(m_layout.groups()[static_cast<std::size_t>(group)].title),
-                                             this, [this, group] {
-                                                 changeLayout([&](TrackLayout& l) { l.setGroupHidden(group, true); });
-                                             });
+        QAction* hideGroup
+            = menu->addAction(tr("Hide Group “%1”").arg(m_layout.groups()[static_cast<std::size_t>(group)].title), this,
+                              [this, group] { changeLayout([&](TrackLayout& l) { l.setGroupHidden(group, true); }); });
         hideGroup->setObjectName(QStringLiteral("hideGroup"));
     }
     menu->addSeparator();
-    QAction* showAll = menu->addAction(tr("Show All Tracks"), this,
-                                       [this] { changeLayout([](TrackLayout& l) { l.showAll(); }); });
+    QAction* showAll
+        = menu->addAction(tr("Show All Tracks"), this, [this] { changeLayout([](TrackLayout& l) { l.showAll(); }); });
     showAll->setObjectName(QStringLiteral("showAllTracks"));
     return menu;
 }
@@ -212,8 +215,7 @@ void TimelineView::contextMenuEvent(QContextMenuEvent* event)
 void TimelineView::selectSlice(model::SliceRef slice, bool reveal)
 {
     if (m_trace && slice.isValid()
-        && (slice.track.value >= m_trace->tracks().size()
-            || slice.index.value >= m_trace->track(slice.track).size()))
+        && (slice.track.value >= m_trace->tracks().size() || slice.index.value >= m_trace->track(slice.track).size()))
         slice = {};
     if (reveal && slice.isValid()) {
         const model::Track& track = m_trace->track(slice.track);
@@ -369,8 +371,8 @@ QImage TimelineView::renderImage() const
     QPainter p(&image);
     p.setFont(font());
     if (m_trace) {
-        m_painter.paint(p, viewport()->size(), *m_trace, m_zoom, m_layout, verticalScrollBar()->value(),
-                        m_decorations, palette());
+        m_painter.paint(p, viewport()->size(), *m_trace, m_zoom, m_layout, verticalScrollBar()->value(), m_decorations,
+                        palette());
     } else {
         p.fillRect(QRect(QPoint(0, 0), viewport()->size()), palette().color(QPalette::Base));
         p.setPen(palette().color(QPalette::PlaceholderText));
@@ -389,8 +391,8 @@ void TimelineView::paintEvent(QPaintEvent*)
         QPainter p(&m_cache);
         p.setFont(font());
         if (m_trace) {
-            m_stats = m_painter.paint(p, viewport()->size(), *m_trace, m_zoom, m_layout,
-                                      verticalScrollBar()->value(), m_decorations, palette());
+            m_stats = m_painter.paint(p, viewport()->size(), *m_trace, m_zoom, m_layout, verticalScrollBar()->value(),
+                                      m_decorations, palette());
         } else {
             p.fillRect(QRect(QPoint(0, 0), viewport()->size()), palette().color(QPalette::Base));
             p.setPen(palette().color(QPalette::PlaceholderText));
@@ -466,8 +468,8 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event)
     } else if (m_drag == Drag::Select) {
         const model::TimeNs t = m_zoom.timeAt(std::max(0, pos.x() - TimelinePainter::kLabelWidth));
         setTimeSelection(std::pair(std::min(m_selectAnchor, t), std::max(m_selectAnchor, t)));
-        QToolTip::showText(event->globalPosition().toPoint(),
-                           TimeFormat::formatDuration(std::abs(t - m_selectAnchor)), this);
+        QToolTip::showText(event->globalPosition().toPoint(), TimeFormat::formatDuration(std::abs(t - m_selectAnchor)),
+                           this);
     }
     m_lastPos = pos;
     event->accept();

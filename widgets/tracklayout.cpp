@@ -77,9 +77,9 @@ TrackLayout::TrackLayout(const model::Trace& trace)
     // Counter-only groups (frequencies, PMU samples) go last and start collapsed: they are context, and an
     // Ascend bundle has dozens of them above the streams otherwise.
     for (Pending& p : pending) {
-        const bool countersOnly = std::all_of(p.group.tracks.begin(), p.group.tracks.end(), [&trace](model::TrackId id) {
-            return trace.track(id).role == model::TrackRole::Counter;
-        });
+        const bool countersOnly
+            = std::all_of(p.group.tracks.begin(), p.group.tracks.end(),
+                          [&trace](model::TrackId id) { return trace.track(id).role == model::TrackRole::Counter; });
         if (countersOnly) {
             std::get<0>(p.order) = 2;
             p.group.collapsed = p.group.tracks.size() > 2;

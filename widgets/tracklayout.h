@@ -126,8 +126,8 @@ private:
     const model::Trace* m_trace = nullptr;
     std::vector<Group> m_groups;
     std::vector<model::TrackId> m_pinnedOrder;
-    std::vector<char> m_hidden;     // by TrackId
-    std::vector<int> m_depthLimit;  // by TrackId, 0 = none of its own
+    std::vector<char> m_hidden;    // by TrackId
+    std::vector<int> m_depthLimit; // by TrackId, 0 = none of its own
     int m_hostDepthLimit = 0;
     int m_pinnedHeight = 0;
     std::vector<Row> m_rows;

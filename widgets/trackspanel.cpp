@@ -63,7 +63,8 @@ TracksPanel::TracksPanel(TimelineView* timeline, QWidget* parent)
 
     connect(m_filter, &QLineEdit::textChanged, this, &TracksPanel::applyFilter);
     connect(only, &QPushButton::clicked, this, &TracksPanel::showOnlyMatching);
-    connect(all, &QPushButton::clicked, this, [this] { m_timeline->changeLayout([](TrackLayout& l) { l.showAll(); }); });
+    connect(all, &QPushButton::clicked, this,
+            [this] { m_timeline->changeLayout([](TrackLayout& l) { l.showAll(); }); });
     connect(m_depth, &QSpinBox::valueChanged, this, [this](int levels) {
         if (!m_updating)
             m_timeline->changeLayout([levels](TrackLayout& l) { l.setHostDepthLimit(levels); });

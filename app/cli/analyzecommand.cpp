@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "analyzecommand.h"
 
-#include "model/checkedmath.h"
-#include "clicommon.h"
-#include "reportdestination.h"
-
 #include "analysis/breakdown.h"
 #include "analysis/pass.h"
+#include "clicommon.h"
+#include "model/checkedmath.h"
 #include "report/reportjson.h"
+#include "reportdestination.h"
 
 #include <chrono>
 #include <cmath>
@@ -25,7 +24,8 @@ constexpr const char* kAnalyzeUsage
       "                             [--fail-above PERCENT] [--include-warmup]\n"
       "                             [--bubble-threshold-us X] [--tiny-kernel-us X] [--small-copy-kb X]\n";
 
-constexpr const char* kAnalyzeHelp = R"(Finds where the time of a training or inference run goes and ranks the causes by lost time.
+constexpr const char* kAnalyzeHelp
+    = R"(Finds where the time of a training or inference run goes and ranks the causes by lost time.
 
 Options:
   --format text|json|md|html|csv
@@ -87,8 +87,9 @@ void printText(const model::Trace& trace, const analysis::AnalysisResult& result
         = analysis::computeDeviceSummary(trace, analysis::computeStepBreakdown(trace, includeWarmup), includeWarmup);
     if (device.hasDeviceWork) {
         std::printf("  %s\n", analysis::busyHeadline(device).c_str());
-        std::printf("  device: busy %s, compute %s, communication %s (exposed %s", formatDuration(device.busyNs).c_str(),
-                    formatDuration(device.computeNs).c_str(), formatDuration(device.communicationNs).c_str(),
+        std::printf("  device: busy %s, compute %s, communication %s (exposed %s",
+                    formatDuration(device.busyNs).c_str(), formatDuration(device.computeNs).c_str(),
+                    formatDuration(device.communicationNs).c_str(),
                     formatDuration(device.exposedCommunicationNs).c_str());
         if (device.communicationWaitNs > 0)
             std::printf(", waiting %s", formatDuration(device.communicationWaitNs).c_str());
@@ -161,8 +162,9 @@ int runAnalyze(int argc, char** argv)
 {
     Arguments args;
     std::string error;
-    const std::vector<std::string> valued = {"--format", "-o", "--min-lost-ms", "--fail-above",
-                                             "--bubble-threshold-us", "--tiny-kernel-us", "--small-copy-kb"};
+    const std::vector<std::string> valued
+        = {"--format",       "-o", "--min-lost-ms", "--fail-above", "--bubble-threshold-us", "--tiny-kernel-us",
+           "--small-copy-kb"};
     if (!parseArguments(argc, argv, 2, valued, {"--help", "-h", "--include-warmup"}, args, error)) {
         std::cerr << "timesink-cli analyze: " << error << '\n' << kAnalyzeUsage;
         return kExitUsage;
@@ -238,8 +240,8 @@ int runAnalyze(int argc, char** argv)
         report::ReportOptions reportOptions;
         reportOptions.generator = "timesink-cli " TIMESINK_VERSION;
         reportOptions.analysisOptions = options;
-        if (const int written = emitReport(report::buildReportModel(*trace, result, reportOptions), destination,
-                                           inputs, "analyze");
+        if (const int written
+            = emitReport(report::buildReportModel(*trace, result, reportOptions), destination, inputs, "analyze");
             written != kExitOk)
             return written;
     }

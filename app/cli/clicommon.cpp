@@ -4,8 +4,6 @@
 #include "parsers/common/traceloader.h"
 #include "parsers/snapshot/snapshotcache.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
@@ -17,6 +15,7 @@
 #include <iostream>
 #include <limits>
 #include <optional>
+#include <unistd.h>
 
 namespace timesink::cli {
 
@@ -255,7 +254,8 @@ bool extractGlobalOptions(int& argc, char** argv, std::string& error)
         if (name == "--max-decompressed") {
             const auto bytes = parseByteSize(value);
             if (!bytes) {
-                error = "--max-decompressed needs a size such as 20G, 512M or 1000000, got '" + std::string(value) + "'";
+                error
+                    = "--max-decompressed needs a size such as 20G, 512M or 1000000, got '" + std::string(value) + "'";
                 return false;
             }
             importOptions().maxDecompressedBytes = *bytes;
@@ -287,8 +287,8 @@ int finishStdout(std::string_view command, int exitCode)
     if (!failed)
         return exitCode;
     const int err = errno != 0 ? errno : earlier;
-    std::cerr << "timesink-cli " << command << ": cannot write to standard output: "
-              << (err != 0 ? std::strerror(err) : "write error") << '\n';
+    std::cerr << "timesink-cli " << command
+              << ": cannot write to standard output: " << (err != 0 ? std::strerror(err) : "write error") << '\n';
     return kExitOutput;
 }
 
@@ -303,7 +303,8 @@ model::TracePtr loadForCommand(const std::string& path, int& exitCode)
     // A current snapshot in the cache replaces the import; --cache writes one after an import.
     std::optional<parsers::snapshot::SnapshotCache> cache;
     parsers::snapshot::SourceIdentity identity;
-    const std::filesystem::path cacheDir = g_cacheMode == CacheMode::Off ? std::filesystem::path() : snapshotCacheDirectory();
+    const std::filesystem::path cacheDir
+        = g_cacheMode == CacheMode::Off ? std::filesystem::path() : snapshotCacheDirectory();
     std::error_code ec;
     if (!cacheDir.empty() && (g_cacheMode == CacheMode::Write || std::filesystem::is_directory(cacheDir, ec))
         && !isSnapshotFile(path)) {

@@ -4,7 +4,6 @@
 #include "model/trace.h"
 #include "parsers/common/importer.h"
 
-
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -68,7 +67,8 @@ std::filesystem::path snapshotCacheDirectory();
 void setPrintPhases(bool on);
 [[nodiscard]] bool printPhases();
 
-/// Loads a trace for a command (from the snapshot cache when it holds a current snapshot); prints the error and returns nullptr with `exitCode` set on failure.
+/// Loads a trace for a command (from the snapshot cache when it holds a current snapshot); prints the error and returns
+/// nullptr with `exitCode` set on failure.
 model::TracePtr loadForCommand(const std::string& path, int& exitCode);
 
 /// The import options every command uses (decompression limits from --max-decompressed and
@@ -82,7 +82,6 @@ bool extractGlobalOptions(int& argc, char** argv, std::string& error);
 /// Flushes stdout; when that (or any earlier write to it) failed, prints "timesink-cli COMMAND: cannot write to
 /// standard output: No space left on device" and returns kExitOutput, else `exitCode` unchanged.
 int finishStdout(std::string_view command, int exitCode);
-
 
 int runInfo(int argc, char** argv);
 

@@ -1,15 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "comparecommand.h"
 
-#include "clicommon.h"
-#include "reportdestination.h"
-
 #include "analysis/compare.h"
 #include "analysis/pass.h"
+#include "clicommon.h"
+#include "parsers/common/regularfile.h"
 #include "report/comparejson.h"
 #include "report/comparereport.h"
-#include "parsers/common/regularfile.h"
 #include "report/textformat.h"
+#include "reportdestination.h"
 
 #include <charconv>
 #include <cstdio>
@@ -25,9 +24,9 @@ namespace {
 /// Operator maps are hand-written tables of a few KB; anything beyond this is the wrong file.
 constexpr std::uint64_t kMaxOpMapBytes = 16ULL << 20;
 
-constexpr const char* kCompareUsage =
-    "usage: timesink-cli compare BASELINE CANDIDATE [--format text|json|md|html|csv] [-o FILE] [--steps B:C]\n"
-    "                             [--op-map FILE] [--top N]\n";
+constexpr const char* kCompareUsage
+    = "usage: timesink-cli compare BASELINE CANDIDATE [--format text|json|md|html|csv] [-o FILE] [--steps B:C]\n"
+      "                             [--op-map FILE] [--top N]\n";
 
 constexpr const char* kCompareHelp = R"(
 Compares two runs (typically a GPU run and an NPU run of the same model): per-step time side by side,
@@ -149,7 +148,10 @@ void printText(const model::Trace& base, std::span<const analysis::Finding> base
             return !names.empty() && names != std::vector<std::string> {op.name};
         };
         if (renamed(op.baselineNames) || renamed(op.candidateNames))
-            out << "    " << report::truncateText(report::cleanText(namesOf(op.baselineNames) + " ↔ " + namesOf(op.candidateNames)), 100) << '\n';
+            out << "    "
+                << report::truncateText(
+                       report::cleanText(namesOf(op.baselineNames) + " ↔ " + namesOf(op.candidateNames)), 100)
+                << '\n';
     }
     if (shown < r.operators.size())
         out << "  … " << (r.operators.size() - shown) << " more (--top N, or --format json for all)\n";
@@ -244,8 +246,8 @@ int runCompare(int argc, char** argv)
         }
     }
     analysis::CompareOptions options;
-    if (!analysis::CompareStepSelection::parsePair(args.value("--steps"), options.baselineSteps,
-                                                   options.candidateSteps, error)) {
+    if (!analysis::CompareStepSelection::parsePair(args.value("--steps"), options.baselineSteps, options.candidateSteps,
+                                                   error)) {
         std::cerr << "timesink-cli compare: " << error << '\n' << kCompareUsage;
         return kExitUsage;
     }

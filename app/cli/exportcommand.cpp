@@ -1,13 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "exportcommand.h"
 
-#include "clicommon.h"
-
 #include "analysis/pass.h"
+#include "clicommon.h"
+#include "parsers/snapshot/snapshot.h"
 #include "report/atomicfile.h"
 #include "report/reportoutput.h"
-
-#include "parsers/snapshot/snapshot.h"
 
 #include <filesystem>
 #include <iostream>
@@ -16,10 +14,11 @@ namespace timesink::cli {
 
 namespace {
 
-constexpr const char* kExportUsage
-    = "usage: timesink-cli export PATH -o FILE [--format pftrace|json|tsnap] [--no-findings] [--no-args] [--no-flows]\n";
+constexpr const char* kExportUsage = "usage: timesink-cli export PATH -o FILE [--format pftrace|json|tsnap] "
+                                     "[--no-findings] [--no-args] [--no-flows]\n";
 
-constexpr const char* kExportHelp = R"(Writes the unified trace for ui.perfetto.dev (or chrome://tracing): every track, slice, flow and
+constexpr const char* kExportHelp
+    = R"(Writes the unified trace for ui.perfetto.dev (or chrome://tracing): every track, slice, flow and
 counter the importer found, at exact nanosecond times, plus a "Timesink findings" group with one track
 per finding whose slices mark its evidence.
 

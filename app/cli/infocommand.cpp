@@ -1,14 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "clicommon.h"
-
 #include "report/tracesummary.h"
-
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <map>
+#include <nlohmann/json.hpp>
 
 namespace timesink::cli {
 
@@ -53,7 +51,8 @@ void printText(const model::Trace& trace)
             total += s.duration();
             longest = std::max(longest, s.duration());
         }
-        row("steps", std::to_string(steps.size()) + " (mean " + formatDuration(total / model::TimeNs(steps.size()))
+        row("steps",
+            std::to_string(steps.size()) + " (mean " + formatDuration(total / model::TimeNs(steps.size()))
                 + ", longest " + formatDuration(longest) + ")");
     }
 
@@ -104,7 +103,8 @@ int runInfo(int argc, char** argv)
     if (!trace)
         return exitCode;
     if (format == "json")
-        std::cout << report::traceSummaryJson(*trace).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+        std::cout << report::traceSummaryJson(*trace).dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+                  << '\n';
     else
         printText(*trace);
     return kExitOk;

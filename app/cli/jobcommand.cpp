@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "jobcommand.h"
 
-#include "clicommon.h"
-#include "reportdestination.h"
-
 #include "app/job/jobrunner.h"
+#include "clicommon.h"
 #include "report/jobreport.h"
+#include "reportdestination.h"
 
 #include <cstdlib>
 #include <iostream>
@@ -20,7 +19,8 @@ namespace {
 
 constexpr const char* kJobUsage = "usage: timesink-cli job PATH... [--format text|json|md|html|csv] [-o FILE] [-j N]\n";
 
-constexpr const char* kJobHelp = R"(Analyses every rank of a distributed job and aligns them step by step: which rank the others wait
+constexpr const char* kJobHelp
+    = R"(Analyses every rank of a distributed job and aligns them step by step: which rank the others wait
 for (straggler), how much communication is exposed and how much of it is waiting, and each rank's findings.
 
 PATH is a folder holding a job (Kineto rank-N files or files with distributedInfo, several *_ascend_pt/
@@ -118,9 +118,8 @@ int runJob(int argc, char** argv)
             std::cerr << "timesink-cli job: " << e << '\n';
         return kExitInput;
     }
-    return emitTo(destination, inputPaths, "job", [&](std::ostream& out) {
-        report::writeJobReport(run.result, *format, options.generator, out);
-    });
+    return emitTo(destination, inputPaths, "job",
+                  [&](std::ostream& out) { report::writeJobReport(run.result, *format, options.generator, out); });
 }
 
 } // namespace timesink::cli

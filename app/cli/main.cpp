@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "analyzecommand.h"
 #include "clicommon.h"
-#include "exportcommand.h"
 #include "comparecommand.h"
+#include "exportcommand.h"
 #include "jobcommand.h"
 
 #include <cstring>

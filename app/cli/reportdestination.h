@@ -2,7 +2,6 @@
 #pragma once
 
 #include "clicommon.h"
-
 #include "report/reportmodel.h"
 #include "report/reportoutput.h"
 

@@ -28,9 +28,8 @@ JobWindow::JobWindow(QWidget* parent)
     statusBar()->addWidget(m_status, 1);
     m_progressTimer = new QTimer(this);
     m_progressTimer->setInterval(200);
-    connect(m_progressTimer, &QTimer::timeout, this, [this] {
-        m_status->setText(tr("Analysing ranks: %1 of %2 done…").arg(m_done->load()).arg(m_total));
-    });
+    connect(m_progressTimer, &QTimer::timeout, this,
+            [this] { m_status->setText(tr("Analysing ranks: %1 of %2 done…").arg(m_done->load()).arg(m_total)); });
     connect(&m_watcher, &QFutureWatcher<app::JobRun>::finished, this, &JobWindow::onFinished);
     connect(m_overview, &widgets::JobOverview::rankActivated, this, &JobWindow::openRank);
     connect(m_overview, &widgets::JobOverview::compareRequested, this, &JobWindow::compareRanks);
@@ -87,10 +86,10 @@ void JobWindow::onFinished()
     for (const std::string& e : run.errors)
         errors << QString::fromStdString(e);
     m_overview->setJob(run.result);
-    m_status->setText(errors.isEmpty() ? tr("%1 ranks analysed").arg(run.result.ranks.size())
-                                       : tr("%1 of the ranks could not be read: %2")
-                                             .arg(errors.size())
-                                             .arg(errors.join(QStringLiteral("; "))));
+    m_status->setText(
+        errors.isEmpty()
+            ? tr("%1 ranks analysed").arg(run.result.ranks.size())
+            : tr("%1 of the ranks could not be read: %2").arg(errors.size()).arg(errors.join(QStringLiteral("; "))));
     emit jobReady(errors);
 }
 
@@ -123,7 +122,8 @@ void JobWindow::compareRanks(int firstRankIndex, int secondRankIndex)
     delete m_second;
     m_first = new TraceLoadJob(this);
     m_second = new TraceLoadJob(this);
-    auto outcomes = std::make_shared<std::pair<std::optional<TraceLoadJob::Outcome>, std::optional<TraceLoadJob::Outcome>>>();
+    auto outcomes
+        = std::make_shared<std::pair<std::optional<TraceLoadJob::Outcome>, std::optional<TraceLoadJob::Outcome>>>();
     auto tryOpen = [this, outcomes] {
         if (!outcomes->first || !outcomes->second)
             return;

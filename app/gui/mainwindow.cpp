@@ -9,28 +9,27 @@
 #include "widgets/detailspanel.h"
 #include "widgets/findingsmodel.h"
 #include "widgets/flamegraphview.h"
+#include "widgets/importwarnings.h"
 #include "widgets/operatorview.h"
 #include "widgets/rangestatsview.h"
-#include "widgets/importwarnings.h"
 #include "widgets/summaryview.h"
 #include "widgets/tablecopy.h"
 #include "widgets/timelineview.h"
 #include "widgets/trackspanel.h"
 
 #include <QAction>
-#include <QGuiApplication>
-#include <QScreen>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDialog>
 #include <QDialogButtonBox>
+#include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
-#include <QDir>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QGuiApplication>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
@@ -39,18 +38,19 @@
 #include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
 #include <QSortFilterProxyModel>
-#include <QTimer>
 #include <QStatusBar>
 #include <QStyleFactory>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
+#include <QThread>
+#include <QTimer>
 #include <QToolBar>
 #include <QVBoxLayout>
-#include <QThread>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
@@ -89,7 +89,7 @@ QString withFilterExtension(const QString& path, const QString& filter)
         return path;
     const QString extension = filter.mid(star + 1, filter.indexOf(QLatin1Char(')'), star) - star - 1);
     return path.endsWith(extension, Qt::CaseInsensitive) || QFileInfo(path).suffix().size() > 0 ? path
-                                                                                              : path + extension;
+                                                                                                : path + extension;
 }
 
 std::filesystem::path localPath(const QString& path)
@@ -176,7 +176,9 @@ MainWindow::MainWindow(QWidget* parent)
     m_status = new QLabel(tr("Ready"), this);
     m_progress = new QProgressBar(this);
     // Wide enough for "reading 44 / 954 MB · 1 min 2 s left" on one line.
-    m_progress->setMinimumWidth(m_progress->fontMetrics().horizontalAdvance(QStringLiteral("converting 9999 / 9999 MB · 59 min 59 s left")) + 24);
+    m_progress->setMinimumWidth(
+        m_progress->fontMetrics().horizontalAdvance(QStringLiteral("converting 9999 / 9999 MB · 59 min 59 s left"))
+        + 24);
     m_progress->setTextVisible(true);
     m_cancel = new QPushButton(tr("Cancel"), this);
     statusBar()->addWidget(m_status, 1);
@@ -253,7 +255,8 @@ void MainWindow::createActions()
             action->setShortcut(key);
         connect(action, &QAction::triggered, this, slot);
         // Object names let tests (and people scripting the UI) find actions without matching on text.
-        action->setObjectName(QStringLiteral("action") + QString(text).remove(QLatin1Char('&')).remove(QChar(0x2026)).remove(QLatin1Char(' ')));
+        action->setObjectName(QStringLiteral("action")
+                              + QString(text).remove(QLatin1Char('&')).remove(QChar(0x2026)).remove(QLatin1Char(' ')));
         addAction(action);
         return action;
     };
@@ -291,8 +294,9 @@ void MainWindow::createActions()
     m_exportReportAction = make(tr("&Export Report…"), QKeySequence(tr("Ctrl+E")), [this] {
         QString filter;
         const QString base = QFileInfo(m_current.path).completeBaseName();
-        const QString path = QFileDialog::getSaveFileName(this, tr("Export report"), base + QStringLiteral("-report.html"),
-                                                          dialogFilters(report::reportFileFilters()), &filter);
+        const QString path
+            = QFileDialog::getSaveFileName(this, tr("Export report"), base + QStringLiteral("-report.html"),
+                                           dialogFilters(report::reportFileFilters()), &filter);
         if (path.isEmpty())
             return;
         const QString error = exportReportTo(withFilterExtension(path, filter));
@@ -319,8 +323,8 @@ void MainWindow::createActions()
     m_zoomOutAction = make(tr("Zoom &Out"), QKeySequence(Qt::Key_S), [this] { m_timeline->zoomBy(1 / 1.5); });
     m_panLeftAction = make(tr("Pan &Left"), QKeySequence(Qt::Key_A), [this] { m_timeline->panBy(-0.15); });
     m_panRightAction = make(tr("Pan &Right"), QKeySequence(Qt::Key_D), [this] { m_timeline->panBy(0.15); });
-    m_zoomSelectionAction =
-        make(tr("&Zoom to Selection"), QKeySequence(Qt::Key_Z), [this] { m_timeline->zoomToSelection(); });
+    m_zoomSelectionAction
+        = make(tr("&Zoom to Selection"), QKeySequence(Qt::Key_Z), [this] { m_timeline->zoomToSelection(); });
     m_findAction = make(tr("&Find…"), QKeySequence::Find, [this] {
         m_searchEdit->setFocus();
         m_searchEdit->selectAll();
@@ -343,8 +347,8 @@ void MainWindow::createActions()
     m_aboutAction = make(tr("&About Timesink"), QKeySequence(), [this] { showAbout(); });
 
     // Single-letter shortcuts must not fire while typing in the search field.
-    for (QAction* a : {m_fitAction, m_zoomInAction, m_zoomOutAction, m_panLeftAction, m_panRightAction,
-                       m_zoomSelectionAction}) {
+    for (QAction* a :
+         {m_fitAction, m_zoomInAction, m_zoomOutAction, m_panLeftAction, m_panRightAction, m_zoomSelectionAction}) {
         removeAction(a);
         m_timeline->addAction(a);
         a->setShortcutContext(Qt::WidgetWithChildrenShortcut);
@@ -370,8 +374,8 @@ void MainWindow::createMenus()
     file->addAction(m_quitAction);
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
-    for (QAction* a : {m_fitAction, m_zoomInAction, m_zoomOutAction, m_panLeftAction, m_panRightAction,
-                       m_zoomSelectionAction})
+    for (QAction* a :
+         {m_fitAction, m_zoomInAction, m_zoomOutAction, m_panLeftAction, m_panRightAction, m_zoomSelectionAction})
         view->addAction(a);
     view->addSeparator();
     view->addAction(m_findAction);
@@ -584,8 +588,8 @@ QString MainWindow::traceSummaryText() const
         return QStringLiteral("%1 %2").arg(n).arg(n == 1 ? one : many);
     };
     return tr("%1: %2 on %3, %4, %5")
-        .arg(name, plural(t.sliceCount(), tr("event"), tr("events")), plural(t.tracks().size(), tr("track"), tr("tracks")),
-             plural(t.steps().size(), tr("step"), tr("steps")),
+        .arg(name, plural(t.sliceCount(), tr("event"), tr("events")),
+             plural(t.tracks().size(), tr("track"), tr("tracks")), plural(t.steps().size(), tr("step"), tr("steps")),
              plural(m_current.findings.size(), tr("finding"), tr("findings")));
 }
 
@@ -646,8 +650,8 @@ void MainWindow::showTrace(LoadedTrace loaded)
     m_flameGraph->setTrace(m_current.trace);
     if (m_current.trace) {
         // The tracks as they were arranged last time for a trace of this kind.
-        const QVariant saved =
-            QSettings().value(kTrackStatePrefix + QString::fromStdString(m_current.trace->metadata().format));
+        const QVariant saved
+            = QSettings().value(kTrackStatePrefix + QString::fromStdString(m_current.trace->metadata().format));
         if (saved.isValid()) {
             m_applyingTrackState = true;
             const auto state = widgets::TrackLayout::State::fromVariant(saved.toMap());
@@ -692,8 +696,8 @@ QString MainWindow::exportTraceTo(const QString& path)
     if (!format)
         return tr("Cannot tell the trace format from %1; name it .pftrace or .json.").arg(path);
     QApplication::setOverrideCursor(Qt::WaitCursor);
-    const QString error = m_exportTrace({m_current.trace, m_current.findings, *format, localPath(path),
-                                         localPath(m_current.path)});
+    const QString error
+        = m_exportTrace({m_current.trace, m_current.findings, *format, localPath(path), localPath(m_current.path)});
     QApplication::restoreOverrideCursor();
     if (!error.isEmpty())
         return error;
@@ -857,7 +861,8 @@ JobWindow* MainWindow::openJob(const QStringList& paths)
 void MainWindow::compareWith(const QString& path)
 {
     if (!m_current.trace) {
-        m_reportError(tr("Compare runs"), tr("Open the baseline run first; the run you choose then is compared with it."));
+        m_reportError(tr("Compare runs"),
+                      tr("Open the baseline run first; the run you choose then is compared with it."));
         return;
     }
     if (!m_compareJob) {
@@ -882,9 +887,9 @@ void MainWindow::compareWith(const QString& path)
                 m_reportError(tr("Cannot compare"), error);
                 return;
             }
-            view->setWindowTitle(tr("Compare %1 ↔ %2 — Timesink")
-                                     .arg(QFileInfo(m_current.path).fileName(),
-                                          QFileInfo(outcome.loaded.path).fileName()));
+            view->setWindowTitle(
+                tr("Compare %1 ↔ %2 — Timesink")
+                    .arg(QFileInfo(m_current.path).fileName(), QFileInfo(outcome.loaded.path).fileName()));
             view->resize(size());
             view->show();
             m_status->setText(tr("Comparing with %1").arg(QFileInfo(outcome.loaded.path).fileName()));
@@ -911,16 +916,15 @@ void MainWindow::addCompareExport(widgets::CompareView* view)
         QString filter;
         const QString suggested = QFileInfo(view->baselinePath()).completeBaseName() + QStringLiteral("-vs-")
             + QFileInfo(view->candidatePath()).completeBaseName() + QStringLiteral(".html");
-        const QString path = QFileDialog::getSaveFileName(view, tr("Export comparison"), suggested,
-                                                          comparisonFileFilters(), &filter);
+        const QString path
+            = QFileDialog::getSaveFileName(view, tr("Export comparison"), suggested, comparisonFileFilters(), &filter);
         if (path.isEmpty())
             return;
         const QString error = exportComparisonTo(*view, withFilterExtension(path, filter));
         // The compare window outlives nothing it needs, but the main window may be gone: report on the view.
         auto* box = error.isEmpty()
             ? new QMessageBox(QMessageBox::Information, tr("Export comparison"),
-                              tr("Comparison written to %1").arg(QDir::toNativeSeparators(path)), QMessageBox::Ok,
-                              view)
+                              tr("Comparison written to %1").arg(QDir::toNativeSeparators(path)), QMessageBox::Ok, view)
             : new QMessageBox(QMessageBox::Warning, tr("Export comparison"), error, QMessageBox::Ok, view);
         box->setAttribute(Qt::WA_DeleteOnClose);
         box->open();
@@ -1045,8 +1049,7 @@ void MainWindow::showShortcuts()
     QList<QPair<QString, QString>> rows;
     for (QAction* a : {m_openAction, m_openFolderAction, m_exportReportAction, m_exportTraceAction, m_quitAction,
                        m_zoomInAction, m_zoomOutAction, m_panLeftAction, m_panRightAction, m_fitAction,
-                       m_zoomSelectionAction, m_findAction, m_findNextAction, m_findPreviousAction,
-                       m_shortcutsAction})
+                       m_zoomSelectionAction, m_findAction, m_findNextAction, m_findPreviousAction, m_shortcutsAction})
         rows.append({a->shortcut().toString(QKeySequence::NativeText), a->text().remove(QLatin1Char('&'))});
     rows.append({tr("Mouse wheel"), tr("Zoom around the cursor (over track labels: scroll)")});
     rows.append({tr("Shift+wheel"), tr("Scroll tracks")});
@@ -1074,11 +1077,11 @@ void MainWindow::showShortcuts()
 
 void MainWindow::showAbout()
 {
-    QMessageBox::about(this, tr("About Timesink"),
-                       tr("<h3>Timesink %1</h3><p>Finds where ML training and inference time is lost on GPUs and "
-                          "NPUs.</p><p>Built with Qt %2, running on Qt %3.</p>")
-                           .arg(QStringLiteral(TIMESINK_VERSION), QStringLiteral(QT_VERSION_STR),
-                                QString::fromLatin1(qVersion())));
+    QMessageBox::about(
+        this, tr("About Timesink"),
+        tr("<h3>Timesink %1</h3><p>Finds where ML training and inference time is lost on GPUs and "
+           "NPUs.</p><p>Built with Qt %2, running on Qt %3.</p>")
+            .arg(QStringLiteral(TIMESINK_VERSION), QStringLiteral(QT_VERSION_STR), QString::fromLatin1(qVersion())));
 }
 
 void MainWindow::setDarkPalette(bool dark)

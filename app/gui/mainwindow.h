@@ -142,7 +142,6 @@ signals:
     void traceExportFinished(const QString& path, const QString& error);
 
 public:
-
     /// Selects finding `row`: zooms the timeline to its evidence, outlines its events, explains it.
     void selectFinding(int row);
 

@@ -21,9 +21,9 @@
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QTabWidget>
-#include <QTreeWidget>
 #include <QTableView>
 #include <QThread>
+#include <QTreeWidget>
 
 #include <cstdio>
 
@@ -47,7 +47,8 @@ void shoot(const QString& name)
 {
     settle();
     const QString path = g_out + QLatin1Char('/') + name + QStringLiteral(".png");
-    const int rc = QProcess::execute(QStringLiteral("import"), {QStringLiteral("-window"), QStringLiteral("root"), path});
+    const int rc
+        = QProcess::execute(QStringLiteral("import"), {QStringLiteral("-window"), QStringLiteral("root"), path});
     std::printf("%s %s\n", rc == 0 ? "wrote" : "FAILED", qPrintable(path));
 }
 
@@ -71,7 +72,8 @@ model::SliceRef firstLaunch(const model::Trace& trace, std::string_view name, mo
 {
     for (const model::Track& t : trace.tracks())
         for (std::uint32_t i = 0; i < t.size(); ++i)
-            if (t.ts(i) >= from && trace.str(t.sliceName(i)) == name && !trace.flowsFrom({t.id, model::SliceIndex(i)}).empty())
+            if (t.ts(i) >= from && trace.str(t.sliceName(i)) == name
+                && !trace.flowsFrom({t.id, model::SliceIndex(i)}).empty())
                 return {t.id, model::SliceIndex(i)};
     return {};
 }
@@ -130,7 +132,8 @@ int main(int argc, char** argv)
     const analysis::CallTree& tree = w.flameGraph()->tree();
     int widest = -1;
     for (int c : tree.root().children)
-        if (widest < 0 || tree.nodes[static_cast<std::size_t>(c)].totalNs > tree.nodes[static_cast<std::size_t>(widest)].totalNs)
+        if (widest < 0
+            || tree.nodes[static_cast<std::size_t>(c)].totalNs > tree.nodes[static_cast<std::size_t>(widest)].totalNs)
             widest = c;
     if (widest > 0)
         w.flameGraph()->zoomTo(widest);

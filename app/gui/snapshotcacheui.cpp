@@ -161,7 +161,8 @@ void PreferencesDialog::accept()
 void PreferencesDialog::updateUsage()
 {
     const parsers::snapshot::SnapshotCache cache(snapshotCacheDirectory().toStdString());
-    m_usage->setText(tr("%1 MB in %2").arg(double(cache.sizeOnDisk()) / (1 << 20), 0, 'f', 1).arg(snapshotCacheDirectory()));
+    m_usage->setText(
+        tr("%1 MB in %2").arg(double(cache.sizeOnDisk()) / (1 << 20), 0, 'f', 1).arg(snapshotCacheDirectory()));
 }
 
 void addSnapshotCacheActions(QMenu* menu, QWidget* window)

@@ -47,8 +47,7 @@ class TraceLoadJob : public QObject
     Q_OBJECT
 public:
     using LoadFunction = std::function<parsers::ImportResult(const std::filesystem::path&, parsers::ProgressSink&)>;
-    using AnalyzeFunction =
-        std::function<analysis::AnalysisResult(const model::Trace&, const analysis::CancelToken&)>;
+    using AnalyzeFunction = std::function<analysis::AnalysisResult(const model::Trace&, const analysis::CancelToken&)>;
 
     struct Outcome
     {
@@ -60,8 +59,8 @@ public:
     explicit TraceLoadJob(QObject* parent = nullptr);
     ~TraceLoadJob() override;
 
-    /// Replaces the importer entry point (tests inject slow or failing loaders). Default: loadWithSnapshotCache (parsers::loadTrace
-    /// behind the snapshot cache).
+    /// Replaces the importer entry point (tests inject slow or failing loaders). Default: loadWithSnapshotCache
+    /// (parsers::loadTrace behind the snapshot cache).
     void setLoadFunction(LoadFunction load) { m_load = std::move(load); }
     /// Replaces the analysis entry point. Default: analysis::analyze with default options.
     void setAnalyzeFunction(AnalyzeFunction analyze) { m_analyze = std::move(analyze); }

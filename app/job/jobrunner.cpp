@@ -95,8 +95,9 @@ std::vector<fs::path> rankEntries(const fs::path& dir)
             if (!isJobReport(e.path())) // a job report written next to its ranks is not a rank
                 out.push_back(e.path());
     }
-    std::sort(out.begin(), out.end(),
-              [](const fs::path& a, const fs::path& b) { return naturalLess(a.filename().string(), b.filename().string()); });
+    std::sort(out.begin(), out.end(), [](const fs::path& a, const fs::path& b) {
+        return naturalLess(a.filename().string(), b.filename().string());
+    });
     return out;
 }
 

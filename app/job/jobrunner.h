@@ -57,7 +57,8 @@ struct JobRun
 /// (the trace is dropped, and the heap's free pages given back to the system, before the thread takes the next
 /// rank), then aligns the ranks (analysis::analyzeJob).
 /// `progress(done, total)` is called from worker threads after each rank.
-JobRun runJob(const std::vector<JobInput>& inputs, const JobRunOptions& options, const std::atomic<bool>* cancel = nullptr,
+JobRun runJob(const std::vector<JobInput>& inputs, const JobRunOptions& options,
+              const std::atomic<bool>* cancel = nullptr,
               const std::function<void(std::size_t, std::size_t)>& progress = {});
 
 /// The summary of one rank (a worker's task; exposed for tests and the GUI).

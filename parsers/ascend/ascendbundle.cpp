@@ -63,7 +63,8 @@ std::string ascendFileRole(const std::filesystem::path& relative)
     const std::string name = relative.filename().string();
     if (name == "trace_view.json" || name == "trace_view.json.gz")
         return "trace_view";
-    if (startsWith(name, "msprof_") && !startsWith(name, "msprof_tx") && (endsWith(name, ".json") || endsWith(name, ".json.gz")))
+    if (startsWith(name, "msprof_") && !startsWith(name, "msprof_tx")
+        && (endsWith(name, ".json") || endsWith(name, ".json.gz")))
         return "msprof_json";
     if (name == "kernel_details.csv")
         return "kernel_details";

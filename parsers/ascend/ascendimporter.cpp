@@ -12,12 +12,11 @@
 #include "parsers/ascenddb/ascenddbreader.h"
 #include "parsers/common/regularfile.h"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <fstream>
 #include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <set>
 
 namespace timesink::parsers {
@@ -199,8 +198,7 @@ CsvTimelineCounts addCsvDeviceTasks(model::TraceBuilder& b, AscendTracks& tracks
             if (auto it = byTask.find({t.streamId, t.taskId, t.start}); it != byTask.end())
                 k = it->second;
             const std::int32_t device = t.deviceId >= 0 ? t.deviceId : defaultDevice;
-            add(device, t.streamId, t.taskId, t.name.empty() ? t.taskType : t.name, t.taskType, k, t.start,
-                t.duration);
+            add(device, t.streamId, t.taskId, t.name.empty() ? t.taskType : t.name, t.taskType, k, t.start, t.duration);
         }
     } else {
         for (const KernelRow& k : kernels.rows) {
@@ -369,11 +367,12 @@ ImportResult importBundle(const SourceProbe& source, const AscendBundle& bundle,
             meta.format = db.torchNpu || torchNpu ? "torch_npu-db" : "msprof-db";
             meta.formatVersion = db.schemaVersion;
             if (bundle.hasTextTimeline()) {
-                b.warn("export_choice",
-                       source.path.string() + " holds both a database (" + fileName(bundle.database)
-                           + ") and a text timeline ("
-                           + (bundle.traceView.empty() ? fileName(bundle.msprofJson.front()) : fileName(bundle.traceView))
-                           + "); imported the database only, so the two are not mixed");
+                b.warn(
+                    "export_choice",
+                    source.path.string() + " holds both a database (" + fileName(bundle.database)
+                        + ") and a text timeline ("
+                        + (bundle.traceView.empty() ? fileName(bundle.msprofJson.front()) : fileName(bundle.traceView))
+                        + "); imported the database only, so the two are not mixed");
             }
         } else if (bundle.hasTextTimeline() || bundle.hasDeviceCsv()) {
             b.warn("db_unreadable", db.error + "; using the text export instead");
@@ -422,12 +421,14 @@ ImportResult importBundle(const SourceProbe& source, const AscendBundle& bundle,
         if (readOk == 0 && !bundle.hasDeviceCsv())
             return ImportResult::failure(ImportErrorKind::Malformed, failures);
         if (!failures.empty())
-            b.warn("timeline_unreadable", failures + (bundle.hasDeviceCsv() ? "; device tasks come from the CSV files" : ""));
+            b.warn("timeline_unreadable",
+                   failures + (bundle.hasDeviceCsv() ? "; device tasks come from the CSV files" : ""));
         if (readOk > 0) {
             timeline.finish();
             timelineRead = true;
             if (commJoin) {
-                meta.properties.emplace_back("communication_json", std::to_string(commJoin->matched()) + " of "
+                meta.properties.emplace_back("communication_json",
+                                             std::to_string(commJoin->matched()) + " of "
                                                  + std::to_string(commJoin->rows()) + " operations joined");
                 if (commJoin->matched() < commJoin->rows() || commOps.skipped > 0)
                     b.warn("communication_json_unmatched",
@@ -459,8 +460,10 @@ ImportResult importBundle(const SourceProbe& source, const AscendBundle& bundle,
         timelineSource = taskTime.rows.empty() ? kernelFiles : fileName(bundle.taskTime.front());
         meta.format = torchNpu ? "torch_npu" : "msprof";
         b.warn("no_timeline",
-               source.path.string() + ": no timeline (trace_view.json / msprof_*.json / database) was found; device "
-                   "tasks come from " + timelineSource + " and there are no host events or flows");
+               source.path.string()
+                   + ": no timeline (trace_view.json / msprof_*.json / database) was found; device "
+                     "tasks come from "
+                   + timelineSource + " and there are no host events or flows");
         if (c.steps > 0)
             meta.properties.emplace_back("steps_source", "Step Id column of " + kernelFiles);
     }
@@ -503,17 +506,18 @@ ImportResult importBundle(const SourceProbe& source, const AscendBundle& bundle,
                 for (const auto& [core, v] : byCore) {
                     const std::int64_t rows = rowsByCore.count(core) ? rowsByCore[core] : 0;
                     if (rows != v.first) {
-                        b.warn("op_statistic_mismatch", fileName(bundle.opStatistic) + " counts " + std::to_string(v.first)
-                                                   + " " + core + " tasks but " + kernelFiles + " has "
-                                                   + std::to_string(rows));
+                        b.warn("op_statistic_mismatch",
+                               fileName(bundle.opStatistic) + " counts " + std::to_string(v.first) + " " + core
+                                   + " tasks but " + kernelFiles + " has " + std::to_string(rows));
                     }
                 }
             }
             const auto cpu = byCore.find("AI_CPU");
             const std::int64_t statCpu = cpu == byCore.end() ? 0 : cpu->second.first;
             if (joinedKernels && deviceTasks > 0 && static_cast<std::uint64_t>(statCpu) != fallbackTasks) {
-                b.warn("op_statistic_mismatch", fileName(bundle.opStatistic) + " counts " + std::to_string(statCpu)
-                                           + " AI_CPU tasks but the timeline has " + std::to_string(fallbackTasks));
+                b.warn("op_statistic_mismatch",
+                       fileName(bundle.opStatistic) + " counts " + std::to_string(statCpu)
+                           + " AI_CPU tasks but the timeline has " + std::to_string(fallbackTasks));
             }
         }
     }
@@ -533,8 +537,9 @@ ImportResult importBundle(const SourceProbe& source, const AscendBundle& bundle,
                     const bool known = std::any_of(timelineSteps.begin(), timelineSteps.end(),
                                                    [&](std::int64_t n) { return std::to_string(n) == r.step; });
                     if (!known) {
-                        b.warn("step_trace_mismatch", fileName(bundle.stepTraceTime) + " lists step " + r.step
-                                                   + " but " + timelineSource + " has no ProfilerStep#" + r.step);
+                        b.warn("step_trace_mismatch",
+                               fileName(bundle.stepTraceTime) + " lists step " + r.step + " but " + timelineSource
+                                   + " has no ProfilerStep#" + r.step);
                     }
                 }
             }

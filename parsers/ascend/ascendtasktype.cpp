@@ -39,8 +39,9 @@ bool classifyCore(std::string_view core, AscendTaskClass& out)
         out.category = SliceCategory::FallbackOp;
         return true;
     }
-    if (equalsAny(core, {"AI_CORE", "AI_VECTOR_CORE", "MIX_AIC", "MIX_AIV", "KERNEL_AICORE", "KERNEL_AIVEC",
-                         "KERNEL_MIX_AIC", "KERNEL_MIX_AIV", "AIC", "AIV", "DSA_SQE", "DSA", "FFTS_PLUS"})) {
+    if (equalsAny(core,
+                  {"AI_CORE", "AI_VECTOR_CORE", "MIX_AIC", "MIX_AIV", "KERNEL_AICORE", "KERNEL_AIVEC", "KERNEL_MIX_AIC",
+                   "KERNEL_MIX_AIV", "AIC", "AIV", "DSA_SQE", "DSA", "FFTS_PLUS"})) {
         // DSA (data-stream accelerator) tasks are op kernels too (dropout masks, random numbers).
         out.category = SliceCategory::Kernel;
         return true;
@@ -77,11 +78,12 @@ AscendTaskClass classifyAscendTask(std::string_view taskType, std::string_view c
     }
     if (classifyCore(coreType, c) || classifyCore(taskType, c))
         return c;
-    if (equalsAny(taskType, {"EVENT_RECORD_SQE", "EVENT_WAIT_SQE", "EVENT_RECORD", "EVENT_WAIT", "EVENT_RESET",
-                             "Notify Wait", "Notify Record", "Notify_Wait", "Notify_Record", "NOTIFY_WAIT_SQE",
-                             "NOTIFY_RECORD_SQE", "Write Value", "WRITE_VALUE_SQE", "STREAM_WAIT"})
-        || equalsAny(name, {"EVENT_RECORD", "EVENT_WAIT", "Notify Wait", "Notify_Wait", "Notify_Record",
-                            "Write Value"})) {
+    if (equalsAny(taskType,
+                  {"EVENT_RECORD_SQE", "EVENT_WAIT_SQE", "EVENT_RECORD", "EVENT_WAIT", "EVENT_RESET", "Notify Wait",
+                   "Notify Record", "Notify_Wait", "Notify_Record", "NOTIFY_WAIT_SQE", "NOTIFY_RECORD_SQE",
+                   "Write Value", "WRITE_VALUE_SQE", "STREAM_WAIT"})
+        || equalsAny(name,
+                     {"EVENT_RECORD", "EVENT_WAIT", "Notify Wait", "Notify_Wait", "Notify_Record", "Write Value"})) {
         c.category = SliceCategory::Sync;
         return c;
     }

@@ -33,7 +33,7 @@ std::int64_t idOf(std::string_view text, bool isNumber, std::int64_t number)
     if (isNumber)
         return number;
     // Non-numeric pids/tids (not written by these tools, but valid Chrome JSON) get a stable hash.
-    return static_cast<std::int64_t>(std::hash<std::string_view> {}(text) & 0x3fffffffffffffffULL);
+    return static_cast<std::int64_t>(std::hash<std::string_view> {}(text)&0x3fffffffffffffffULL);
 }
 
 bool contains(std::string_view s, std::string_view needle)
@@ -43,8 +43,7 @@ bool contains(std::string_view s, std::string_view needle)
 
 bool isOverlapLane(std::string_view name)
 {
-    return name == "Computing" || name == "Communication" || name == "Communication(Not Overlapped)"
-        || name == "Free";
+    return name == "Computing" || name == "Communication" || name == "Communication(Not Overlapped)" || name == "Free";
 }
 
 /// Interns through a small direct-mapped cache in front of the string pool. Names, categories and arg values
@@ -126,8 +125,9 @@ public:
             onCounter(e, pid);
             return;
         default:
-            m_t.m_b.warn("unsupported_phase", "events with \"ph\": \"" + std::string(1, e.ph ? e.ph : '?')
-                                                  + "\" are not part of the torch_npu/msprof timeline; skipped");
+            m_t.m_b.warn("unsupported_phase",
+                         "events with \"ph\": \"" + std::string(1, e.ph ? e.ph : '?')
+                             + "\" are not part of the torch_npu/msprof timeline; skipped");
         }
     }
 
@@ -173,8 +173,8 @@ private:
             switch (a.kind) {
             case ChromeArg::Kind::Int:
             case ChromeArg::Kind::Bool:
-                m_args.push_back(Arg {key, a.kind == ChromeArg::Kind::Bool ? ArgValue::fromBool(a.i != 0)
-                                                                             : ArgValue::fromInt(a.i)});
+                m_args.push_back(
+                    Arg {key, a.kind == ChromeArg::Kind::Bool ? ArgValue::fromBool(a.i != 0) : ArgValue::fromInt(a.i)});
                 break;
             case ChromeArg::Kind::Double:
                 m_args.push_back(Arg {key, ArgValue::fromDouble(a.d)});
@@ -236,8 +236,8 @@ private:
     void onFlow(const ChromeEvent& e, std::int64_t pid, std::int64_t tid)
     {
         if (!e.hasId || !e.hasTs) {
-            m_t.m_b.warn("flow_without_id", "a flow event without \"id\" or \"ts\" was skipped ("
-                                                + std::string(e.cat) + ")");
+            m_t.m_b.warn("flow_without_id",
+                         "a flow event without \"id\" or \"ts\" was skipped (" + std::string(e.cat) + ")");
             return;
         }
         AscendTimeline::FlowBucket& bucket = m_t.flowBucket(e.cat);
@@ -287,11 +287,10 @@ struct AscendTimeline::CopyLaunchers
                                                ^ static_cast<std::uint64_t>(k.second));
         }
     };
-    std::unordered_map<Key, Key, KeyHash> launchedBy; // copy → framework op flow start (async_npu)
-    std::unordered_map<Key, Key, KeyHash> calledFrom; // copy → CANN API flow start (HostToDevice)
+    std::unordered_map<Key, Key, KeyHash> launchedBy;              // copy → framework op flow start (async_npu)
+    std::unordered_map<Key, Key, KeyHash> calledFrom;              // copy → CANN API flow start (HostToDevice)
     std::unordered_map<Key, model::StringId, KeyHash> cannByStart; // the first copy API at each such start
 };
-
 
 std::size_t AscendTimeline::PairHash::operator()(const std::pair<std::int64_t, std::int64_t>& k) const
 {
@@ -354,8 +353,8 @@ AscendTimeline::AscendTimeline(model::TraceBuilder& builder, AscendTracks& track
 
 AscendTimeline::~AscendTimeline() = default;
 
-chromejson::ChromeReadResult AscendTimeline::readFile(const std::filesystem::path& path,
-                                                      const ImportOptions& options, ProgressSink& progress)
+chromejson::ChromeReadResult AscendTimeline::readFile(const std::filesystem::path& path, const ImportOptions& options,
+                                                      ProgressSink& progress)
 {
     AscendTimelineSink sink(*this, progress);
     chromejson::ChromeEventReader reader(path, options, progress);
@@ -423,8 +422,7 @@ void AscendTimeline::sortFlows()
     }
 }
 
-template <typename Fn>
-void AscendTimeline::forEachFlow(Fn&& fn, bool release)
+template <typename Fn> void AscendTimeline::forEachFlow(Fn&& fn, bool release)
 {
     for (FlowBucket& bucket : m_flowBuckets) {
         const model::PodBuffer<FlowEvent>& starts = bucket.starts;
@@ -894,9 +892,9 @@ void AscendTimeline::finish()
                 ++noSlices;
                 return;
             }
-            const model::FlowKind kind = f.cat == catFwdBwd ? model::FlowKind::ForwardBackward
+            const model::FlowKind kind = f.cat == catFwdBwd          ? model::FlowKind::ForwardBackward
                 : (f.cat == catAsyncNpu || f.cat == catHostToDevice) ? model::FlowKind::Launch
-                                                                       : model::FlowKind::Other;
+                                                                     : model::FlowKind::Other;
             m_b.addFlowAt(from, f.fromTs, to, f.toTs, kind, f.bindEnclosing);
         },
         true);

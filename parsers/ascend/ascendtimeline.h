@@ -54,8 +54,8 @@ public:
     using ProcessNames = std::unordered_map<std::int64_t, std::string>;
 
     /// `knownNames`: the names of a first read of the same files (replay); their M events are then ignored.
-    AscendTimeline(model::TraceBuilder& builder, AscendTracks& tracks, const KernelTable* kernels,
-                   std::int32_t device, const ProcessNames* knownNames = nullptr);
+    AscendTimeline(model::TraceBuilder& builder, AscendTracks& tracks, const KernelTable* kernels, std::int32_t device,
+                   const ProcessNames* knownNames = nullptr);
     ~AscendTimeline();
     AscendTimeline(const AscendTimeline&) = delete;
     AscendTimeline& operator=(const AscendTimeline&) = delete;
@@ -95,10 +95,10 @@ public:
         std::int64_t tid = 0;
         model::StringId name;
         model::StringId cat;
-        model::StringId taskType; // device tasks: args "Task Type"
+        model::StringId taskType;   // device tasks: args "Task Type"
         std::uint64_t argBegin = 0; // kept events: their args in m_argPool
         std::uint32_t argCount = 0;
-        bool uniqueArgs = false; // carries a per-event id (connection_id, Sequence number): never deduplicated
+        bool uniqueArgs = false;  // carries a per-event id (connection_id, Sequence number): never deduplicated
         bool hasLevel = false;    // CANN API slices carry args "level"
         bool hasHcclArgs = false; // HCCL tasks carry "task type"/"transport type"/"alg_type"
     };
@@ -131,8 +131,8 @@ private:
     {
         bool named = false;
         Lane namedLane = Lane::Other;
-        bool nameUsed = false;     // something was placed using the name
-        std::uint8_t guesses = 0;  // lanes given to its events before it was named (bits)
+        bool nameUsed = false;    // something was placed using the name
+        std::uint8_t guesses = 0; // lanes given to its events before it was named (bits)
     };
     PidState& pidState(std::int64_t pid);
     void onProcessName(std::int64_t pid, std::string_view name);
@@ -254,7 +254,7 @@ private:
     struct FlowBucket
     {
         model::StringId cat;
-        std::string_view catText; // the pool's copy
+        std::string_view catText;           // the pool's copy
         model::PodBuffer<FlowEvent> starts; // on realloc: millions of events grow without copies
         model::PodBuffer<FlowEvent> ends;
     };
@@ -266,8 +266,7 @@ private:
     /// (category id, flow id): per id the last `s` is the start; the first `f` is the flow's end and every
     /// further `f` (one launch feeding several device tasks) becomes a flow of its own from the same start.
     /// `release` frees each category's events once it is done (the last pass).
-    template <typename Fn>
-    void forEachFlow(Fn&& fn, bool release);
+    template <typename Fn> void forEachFlow(Fn&& fn, bool release);
     std::vector<FlowBucket> m_flowBuckets;
     ProcessNames m_processNames;
     std::map<std::pair<std::int64_t, std::int64_t>, std::string> m_threadNames;

@@ -7,8 +7,7 @@ using model::DeviceKind;
 using model::TrackInfo;
 using model::TrackRole;
 
-model::TrackId AscendTracks::custom(const std::string& processKey, const std::string& threadKey,
-                                    const TrackInfo& info)
+model::TrackId AscendTracks::custom(const std::string& processKey, const std::string& threadKey, const TrackInfo& info)
 {
     auto key = std::make_pair(processKey, threadKey);
     if (auto it = m_tracks.find(key); it != m_tracks.end())
@@ -76,8 +75,9 @@ model::TrackId AscendTracks::namedLane(std::string_view process, std::int32_t de
 model::TrackId AscendTracks::counter(std::string_view process, std::string_view series, std::int32_t device)
 {
     // "AI Core Freq (MHz)" already names its process; "HBM 0/Read (MB/s)" under "HBM" too.
-    const std::string name
-        = series.substr(0, process.size()) == process ? std::string(series) : std::string(process) + " " + std::string(series);
+    const std::string name = series.substr(0, process.size()) == process
+        ? std::string(series)
+        : std::string(process) + " " + std::string(series);
     TrackInfo info;
     info.name = name;
     info.processName = process;

@@ -36,8 +36,8 @@ public:
 
 private:
     /// An NPU lane named by its thread (HCCL "Plane 0", overlap "Free"), keyed "<process> <device>" / lane.
-    model::TrackId namedLane(std::string_view process, std::int32_t device, std::string_view lane, model::TrackRole role,
-                             std::int32_t sortIndex);
+    model::TrackId namedLane(std::string_view process, std::int32_t device, std::string_view lane,
+                             model::TrackRole role, std::int32_t sortIndex);
 
     model::TraceBuilder& m_builder;
     std::map<std::pair<std::string, std::string>, model::TrackId> m_tracks;

@@ -75,10 +75,12 @@ std::string readCsv(const std::filesystem::path& path, CsvIssues& issues, OnHead
     const std::size_t width = header.names().size();
     while (reader->readRow(row)) {
         if (row.size() > width) {
-            issues.add("csv_extra_cells", path.string() + ": line " + std::to_string(reader->rowLine()) + " has "
+            issues.add("csv_extra_cells",
+                       path.string() + ": line " + std::to_string(reader->rowLine()) + " has "
                            + std::to_string(row.size()) + " cells but the header has " + std::to_string(width));
         } else if (row.size() < width) {
-            issues.add("csv_short_row", path.string() + ": line " + std::to_string(reader->rowLine()) + " has "
+            issues.add("csv_short_row",
+                       path.string() + ": line " + std::to_string(reader->rowLine()) + " has "
                            + std::to_string(row.size()) + " cells but the header has " + std::to_string(width));
         }
         onRow(row, reader->rowLine());
@@ -126,8 +128,8 @@ KernelTable readKernelTable(const std::filesystem::path& path)
     KernelTable t;
     struct Cols
     {
-        int step, device, model, stream, task, name, type, core, start, dur, wait, block, inShapes, inTypes,
-            inFormats, outShapes, outTypes, outFormats;
+        int step, device, model, stream, task, name, type, core, start, dur, wait, block, inShapes, inTypes, inFormats,
+            outShapes, outTypes, outFormats;
     } c {};
     t.error = readCsv(
         path, t.issues,
@@ -318,8 +320,8 @@ OpStatisticTable readOpStatistic(const std::filesystem::path& path)
 StepTraceTable readStepTraceTime(const std::filesystem::path& path)
 {
     StepTraceTable t;
-    int step = -1, computing = -1, notOverlapped = -1, overlapped = -1, comm = -1, free = -1, stage = -1,
-        bubble = -1, preparing = -1;
+    int step = -1, computing = -1, notOverlapped = -1, overlapped = -1, comm = -1, free = -1, stage = -1, bubble = -1,
+        preparing = -1;
     t.error = readCsv(
         path, t.issues,
         [&](const CsvHeader& h) -> std::string {

@@ -38,19 +38,20 @@ struct KernelRow
     std::int64_t streamId = -1;
     std::int64_t taskId = -1;
     std::string name;
-    std::string opType;   // "Conv2D"; empty when N/A
-    std::string coreType; // Accelerator Core / Task Type: AI_CORE, AI_VECTOR_CORE, MIX_AIV, AI_CPU, HCCL …; empty when N/A
+    std::string opType; // "Conv2D"; empty when N/A
+    std::string
+        coreType; // Accelerator Core / Task Type: AI_CORE, AI_VECTOR_CORE, MIX_AIV, AI_CPU, HCCL …; empty when N/A
     model::TimeNs start = 0;
     model::TimeNs duration = 0;
     std::optional<model::TimeNs> wait;
     std::int64_t blockDim = -1;
-    std::string inputShapes; // the twice-quoted shape text with its outer quotes removed: 32,3,224,224;64
-    std::string inputDataTypes;   // FLOAT;FLOAT;INT64
-    std::string inputFormats;     // NC1HWC0;FRACTAL_Z;NCHW
+    std::string inputShapes;    // the twice-quoted shape text with its outer quotes removed: 32,3,224,224;64
+    std::string inputDataTypes; // FLOAT;FLOAT;INT64
+    std::string inputFormats;   // NC1HWC0;FRACTAL_Z;NCHW
     std::string outputShapes;
-    std::string outputDataTypes;  // FLOAT16
-    std::string outputFormats;    // NCHW
-    std::uint64_t line = 0; // CSV line, for messages
+    std::string outputDataTypes; // FLOAT16
+    std::string outputFormats;   // NCHW
+    std::uint64_t line = 0;      // CSV line, for messages
 };
 
 struct KernelTable
@@ -149,11 +150,11 @@ struct ApiStatisticTable
 /// allocator, GE, APP = the whole process) at one time.
 struct MemoryRecordRow
 {
-    std::string component;        // "PTA", "GE", "PTA+GE", "APP"
+    std::string component; // "PTA", "GE", "PTA+GE", "APP"
     model::TimeNs ts = 0;
     std::optional<double> allocatedMb; // Total Allocated(MB); empty for APP rows
     std::optional<double> reservedMb;  // Total Reserved(MB)
-    std::int32_t device = -1;     // from "NPU:0"; -1 when absent
+    std::int32_t device = -1;          // from "NPU:0"; -1 when absent
 };
 
 struct MemoryRecordTable

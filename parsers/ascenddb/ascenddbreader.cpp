@@ -136,14 +136,14 @@ private:
     std::unordered_map<std::int64_t, std::string> m_strings;
     std::unordered_map<std::int64_t, std::string> m_apiTypes;
     std::unordered_map<std::int64_t, std::string> m_transportTypes;
-    std::unordered_map<std::int64_t, std::uint8_t> m_connCats;            // connectionId → ConnectionCat bits
-    std::unordered_multimap<std::int64_t, std::int64_t> m_connectionIds;  // CONNECTION_IDS.id → connectionId
-    std::unordered_map<std::int64_t, NamedRef> m_pyLaunch;                // connectionId → framework op (async_npu)
-    std::unordered_map<std::int64_t, std::vector<NamedRef>> m_pyQueue;    // connectionId → Enqueue/Dequeue
-    std::unordered_map<std::int64_t, std::vector<NamedRef>> m_pyFwdBwd;   // connectionId → forward/backward ops
-    std::unordered_map<std::int64_t, NamedRef> m_cannLaunch;              // connectionId → CANN API (HostToDevice)
+    std::unordered_map<std::int64_t, std::uint8_t> m_connCats;           // connectionId → ConnectionCat bits
+    std::unordered_multimap<std::int64_t, std::int64_t> m_connectionIds; // CONNECTION_IDS.id → connectionId
+    std::unordered_map<std::int64_t, NamedRef> m_pyLaunch;               // connectionId → framework op (async_npu)
+    std::unordered_map<std::int64_t, std::vector<NamedRef>> m_pyQueue;   // connectionId → Enqueue/Dequeue
+    std::unordered_map<std::int64_t, std::vector<NamedRef>> m_pyFwdBwd;  // connectionId → forward/backward ops
+    std::unordered_map<std::int64_t, NamedRef> m_cannLaunch;             // connectionId → CANN API (HostToDevice)
     std::unordered_map<std::int64_t, std::vector<SliceRef>> m_tasksByConnection;
-    std::map<std::int64_t, NamedRef> m_stepMarkers;                       // step number → ProfilerStep slice
+    std::map<std::int64_t, NamedRef> m_stepMarkers; // step number → ProfilerStep slice
     bool m_hasCats = false;
 };
 
@@ -157,8 +157,9 @@ void DbLoader::readMetadata()
         }
     }
     if (m_db.hasTable("RANK_DEVICE_MAP")) {
-        SqliteQuery q(m_db, "SELECT " + col("RANK_DEVICE_MAP", "r", {"rankId", "rank_id"}) + ", "
-                                + col("RANK_DEVICE_MAP", "r", {"deviceId", "device_id"}) + " FROM RANK_DEVICE_MAP r");
+        SqliteQuery q(m_db,
+                      "SELECT " + col("RANK_DEVICE_MAP", "r", {"rankId", "rank_id"}) + ", "
+                          + col("RANK_DEVICE_MAP", "r", {"deviceId", "device_id"}) + " FROM RANK_DEVICE_MAP r");
         if (q.step()) {
             if (auto rank = q.int64(0); rank && *rank >= 0 && *rank < (1 << 30))
                 m_b.metadata().rank = static_cast<std::int32_t>(*rank);
@@ -167,8 +168,9 @@ void DbLoader::readMetadata()
         }
     }
     if (m_db.hasTable("NPU_INFO")) {
-        SqliteQuery q(m_db, "SELECT " + col("NPU_INFO", "n", {"id", "deviceId"}) + ", "
-                                + col("NPU_INFO", "n", {"name"}) + " FROM NPU_INFO n ORDER BY 1");
+        SqliteQuery q(m_db,
+                      "SELECT " + col("NPU_INFO", "n", {"id", "deviceId"}) + ", " + col("NPU_INFO", "n", {"name"})
+                          + " FROM NPU_INFO n ORDER BY 1");
         while (q.step()) {
             model::Device d;
             d.kind = model::DeviceKind::Npu;
@@ -182,8 +184,9 @@ void DbLoader::readMetadata()
         }
     }
     if (m_db.hasTable("SESSION_TIME_INFO")) {
-        SqliteQuery q(m_db, "SELECT " + col("SESSION_TIME_INFO", "s", {"startTimeNs", "start_time_ns"}) + ", "
-                                + col("SESSION_TIME_INFO", "s", {"endTimeNs", "end_time_ns"}) + " FROM SESSION_TIME_INFO s");
+        SqliteQuery q(m_db,
+                      "SELECT " + col("SESSION_TIME_INFO", "s", {"startTimeNs", "start_time_ns"}) + ", "
+                          + col("SESSION_TIME_INFO", "s", {"endTimeNs", "end_time_ns"}) + " FROM SESSION_TIME_INFO s");
         if (q.step()) {
             if (auto v = q.int64(0))
                 m_b.metadata().properties.emplace_back("session_start_ns", std::to_string(*v));
@@ -255,8 +258,8 @@ void DbLoader::readPytorchApi()
     m_summary.torchNpu = true;
     const std::string sql = "SELECT " + col("PYTORCH_API", "p", {"startNs", "start_ns"}) + ", "
         + col("PYTORCH_API", "p", {"endNs", "end_ns"}) + ", " + col("PYTORCH_API", "p", {"globalTid", "global_tid"})
-        + ", " + col("PYTORCH_API", "p", {"connectionId", "connection_id"}) + ", "
-        + col("PYTORCH_API", "p", {"name"}) + ", " + col("PYTORCH_API", "p", {"type"}) + ", "
+        + ", " + col("PYTORCH_API", "p", {"connectionId", "connection_id"}) + ", " + col("PYTORCH_API", "p", {"name"})
+        + ", " + col("PYTORCH_API", "p", {"type"}) + ", "
         + col("PYTORCH_API", "p", {"sequenceNumber", "sequence_number"}) + ", "
         + col("PYTORCH_API", "p", {"inputShapes", "input_shapes"}) + " FROM PYTORCH_API p";
     SqliteQuery q(m_db, sql);
@@ -278,11 +281,12 @@ void DbLoader::readPytorchApi()
         s.ts = *start;
         s.dur = model::saturatingSub(*end, *start);
         s.name = m_b.intern(name);
-        s.rawCategory = type == kApiTypeTrace ? catPython : type == kApiTypeQueue ? catQueue
-            : type == kApiTypeMstx                                                 ? catMstx
-                                                                                   : catOp;
-        s.category = type == kApiTypeMstx ? SliceCategory::Annotation
-                                          : classifyAscendHostOp(name, m_b.str(s.rawCategory));
+        s.rawCategory = type == kApiTypeTrace ? catPython
+            : type == kApiTypeQueue           ? catQueue
+            : type == kApiTypeMstx            ? catMstx
+                                              : catOp;
+        s.category
+            = type == kApiTypeMstx ? SliceCategory::Annotation : classifyAscendHostOp(name, m_b.str(s.rawCategory));
         std::vector<Arg> args;
         if (auto seq = q.int64(6); seq && *seq >= 0)
             args.push_back(arg("Sequence number", ArgValue::fromInt(*seq)));
@@ -386,13 +390,15 @@ void DbLoader::readTasks()
         return;
     const bool compute = m_db.hasTable("COMPUTE_TASK_INFO");
     const bool comm = m_db.hasTable("COMMUNICATION_TASK_INFO");
-    std::string sql = "SELECT " + col("TASK", "t", {"startNs", "start_ns"}) + ", " + col("TASK", "t", {"endNs", "end_ns"})
-        + ", " + col("TASK", "t", {"deviceId", "device_id"}) + ", " + col("TASK", "t", {"streamId", "stream_id"}) + ", "
-        + col("TASK", "t", {"taskId", "task_id"}) + ", " + col("TASK", "t", {"connectionId", "connection_id"}) + ", "
-        + col("TASK", "t", {"taskType", "task_type"}) + ", " + col("TASK", "t", {"modelId", "model_id"});
+    std::string sql = "SELECT " + col("TASK", "t", {"startNs", "start_ns"}) + ", "
+        + col("TASK", "t", {"endNs", "end_ns"}) + ", " + col("TASK", "t", {"deviceId", "device_id"}) + ", "
+        + col("TASK", "t", {"streamId", "stream_id"}) + ", " + col("TASK", "t", {"taskId", "task_id"}) + ", "
+        + col("TASK", "t", {"connectionId", "connection_id"}) + ", " + col("TASK", "t", {"taskType", "task_type"})
+        + ", " + col("TASK", "t", {"modelId", "model_id"});
     if (compute) {
-        sql += ", " + col("COMPUTE_TASK_INFO", "c", {"name"}) + ", " + col("COMPUTE_TASK_INFO", "c", {"taskType", "task_type"})
-            + ", " + col("COMPUTE_TASK_INFO", "c", {"opType", "op_type"}) + ", "
+        sql += ", " + col("COMPUTE_TASK_INFO", "c", {"name"}) + ", "
+            + col("COMPUTE_TASK_INFO", "c", {"taskType", "task_type"}) + ", "
+            + col("COMPUTE_TASK_INFO", "c", {"opType", "op_type"}) + ", "
             + col("COMPUTE_TASK_INFO", "c", {"blockDim", "block_dim", "blockNum"}) + ", "
             + col("COMPUTE_TASK_INFO", "c", {"inputShapes", "input_shapes"}) + ", "
             + col("COMPUTE_TASK_INFO", "c", {"globalTaskId", "global_task_id"});
@@ -439,8 +445,9 @@ void DbLoader::readTasks()
     // info) with the connection id of its COMMUNICATION_OP. It is the collective, not a kernel.
     std::unordered_map<std::int64_t, model::StringId> commOpByConnection;
     if (m_db.hasTable("COMMUNICATION_OP")) {
-        SqliteQuery ops(m_db, "SELECT " + col("COMMUNICATION_OP", "o", {"connectionId", "connection_id"}) + ", "
-                                  + col("COMMUNICATION_OP", "o", {"opName", "op_name"}) + " FROM COMMUNICATION_OP o");
+        SqliteQuery ops(m_db,
+                        "SELECT " + col("COMMUNICATION_OP", "o", {"connectionId", "connection_id"}) + ", "
+                            + col("COMMUNICATION_OP", "o", {"opName", "op_name"}) + " FROM COMMUNICATION_OP o");
         while (ops.step()) {
             if (const auto c = ops.int64(0))
                 commOpByConnection.emplace(*c, str(ops.int64(1)));
@@ -455,7 +462,8 @@ void DbLoader::readTasks()
     const model::StringId keyBlock = m_b.intern("Block Dim");
     const model::StringId keyShapes = m_b.intern("Input Shapes");
     const std::array<model::StringId, 4> keyTypesFormats {m_b.intern("Input Data Types"), m_b.intern("Input Formats"),
-                                                          m_b.intern("Output Data Types"), m_b.intern("Output Formats")};
+                                                          m_b.intern("Output Data Types"),
+                                                          m_b.intern("Output Formats")};
     std::uint64_t rows = 0;
     while (q.step()) {
         if ((++rows & 0xffff) == 0 && cancelled())
@@ -494,7 +502,8 @@ void DbLoader::readTasks()
         if (conn)
             args.push_back(Arg {keyConn, ArgValue::fromInt(*conn)});
         if (conn && computeName.empty() && !isCommTask) {
-            if (const auto op = commOpByConnection.find(*conn); op != commOpByConnection.end() && !op->second.isEmpty()) {
+            if (const auto op = commOpByConnection.find(*conn);
+                op != commOpByConnection.end() && !op->second.isEmpty()) {
                 cls.category = SliceCategory::Communication;
                 s.name = op->second;
             }
@@ -570,11 +579,13 @@ void DbLoader::readCommunicationOps()
     if (!m_db.hasTable("COMMUNICATION_OP"))
         return;
     const std::string sql = "SELECT " + col("COMMUNICATION_OP", "o", {"opName", "op_name"}) + ", "
-        + col("COMMUNICATION_OP", "o", {"startNs", "start_ns"}) + ", " + col("COMMUNICATION_OP", "o", {"endNs", "end_ns"})
-        + ", " + col("COMMUNICATION_OP", "o", {"connectionId", "connection_id"}) + ", "
+        + col("COMMUNICATION_OP", "o", {"startNs", "start_ns"}) + ", "
+        + col("COMMUNICATION_OP", "o", {"endNs", "end_ns"}) + ", "
+        + col("COMMUNICATION_OP", "o", {"connectionId", "connection_id"}) + ", "
         + col("COMMUNICATION_OP", "o", {"groupName", "group_name"}) + ", "
-        + col("COMMUNICATION_OP", "o", {"opType", "op_type"}) + ", " + col("COMMUNICATION_OP", "o", {"algType", "alg_type"})
-        + ", " + col("COMMUNICATION_OP", "o", {"count"}) + " FROM COMMUNICATION_OP o";
+        + col("COMMUNICATION_OP", "o", {"opType", "op_type"}) + ", "
+        + col("COMMUNICATION_OP", "o", {"algType", "alg_type"}) + ", " + col("COMMUNICATION_OP", "o", {"count"})
+        + " FROM COMMUNICATION_OP o";
     SqliteQuery q(m_db, sql);
     while (q.step()) {
         const auto start = q.int64(1);
@@ -615,9 +626,10 @@ void DbLoader::readCommunicationOps()
 void DbLoader::readSteps()
 {
     if (m_db.hasTable("STEP_TIME")) {
-        SqliteQuery q(m_db, "SELECT " + col("STEP_TIME", "s", {"id", "stepId", "step_id"}) + ", "
-                                + col("STEP_TIME", "s", {"startNs", "start_ns"}) + ", "
-                                + col("STEP_TIME", "s", {"endNs", "end_ns"}) + " FROM STEP_TIME s ORDER BY 2");
+        SqliteQuery q(m_db,
+                      "SELECT " + col("STEP_TIME", "s", {"id", "stepId", "step_id"}) + ", "
+                          + col("STEP_TIME", "s", {"startNs", "start_ns"}) + ", "
+                          + col("STEP_TIME", "s", {"endNs", "end_ns"}) + " FROM STEP_TIME s ORDER BY 2");
         while (q.step()) {
             const auto id = q.int64(0);
             const auto start = q.int64(1);
@@ -650,12 +662,13 @@ void DbLoader::readOverlap()
         return;
     // Type codes: matched against the text export of the same run, whose Overlap Analysis lanes have the same
     // counts (0 Computing 187, 1 Communication 4, 2 Communication(Not Overlapped) 101, 3 Free 90).
-    static constexpr std::string_view kLanes[] = {"Computing", "Communication", "Communication(Not Overlapped)",
-                                                  "Free"};
-    SqliteQuery q(m_db, "SELECT " + col("OVERLAP_ANALYSIS", "o", {"deviceId", "device_id"}) + ", "
-                            + col("OVERLAP_ANALYSIS", "o", {"startNs", "start_ns"}) + ", "
-                            + col("OVERLAP_ANALYSIS", "o", {"endNs", "end_ns"}) + ", "
-                            + col("OVERLAP_ANALYSIS", "o", {"type"}) + " FROM OVERLAP_ANALYSIS o");
+    static constexpr std::string_view kLanes[]
+        = {"Computing", "Communication", "Communication(Not Overlapped)", "Free"};
+    SqliteQuery q(m_db,
+                  "SELECT " + col("OVERLAP_ANALYSIS", "o", {"deviceId", "device_id"}) + ", "
+                      + col("OVERLAP_ANALYSIS", "o", {"startNs", "start_ns"}) + ", "
+                      + col("OVERLAP_ANALYSIS", "o", {"endNs", "end_ns"}) + ", "
+                      + col("OVERLAP_ANALYSIS", "o", {"type"}) + " FROM OVERLAP_ANALYSIS o");
     while (q.step()) {
         const auto start = q.int64(1);
         const auto end = q.int64(2);
@@ -676,9 +689,10 @@ void DbLoader::readOverlap()
 void DbLoader::readCounters()
 {
     if (m_db.hasTable("AICORE_FREQ")) {
-        SqliteQuery q(m_db, "SELECT " + col("AICORE_FREQ", "f", {"deviceId", "device_id"}) + ", "
-                                + col("AICORE_FREQ", "f", {"timestampNs", "timestamp_ns"}) + ", "
-                                + col("AICORE_FREQ", "f", {"freq"}) + " FROM AICORE_FREQ f ORDER BY 2");
+        SqliteQuery q(m_db,
+                      "SELECT " + col("AICORE_FREQ", "f", {"deviceId", "device_id"}) + ", "
+                          + col("AICORE_FREQ", "f", {"timestampNs", "timestamp_ns"}) + ", "
+                          + col("AICORE_FREQ", "f", {"freq"}) + " FROM AICORE_FREQ f ORDER BY 2");
         while (q.step()) {
             const auto ts = q.int64(1);
             const auto v = q.real(2);
@@ -688,10 +702,11 @@ void DbLoader::readCounters()
         }
     }
     if (m_db.hasTable("HBM")) {
-        SqliteQuery q(m_db, "SELECT " + col("HBM", "h", {"deviceId", "device_id"}) + ", "
-                                + col("HBM", "h", {"timestampNs", "timestamp_ns"}) + ", "
-                                + col("HBM", "h", {"bandwidth"}) + ", " + col("HBM", "h", {"hbmId", "hbm_id"}) + ", "
-                                + col("HBM", "h", {"type"}) + " FROM HBM h ORDER BY 2");
+        SqliteQuery q(m_db,
+                      "SELECT " + col("HBM", "h", {"deviceId", "device_id"}) + ", "
+                          + col("HBM", "h", {"timestampNs", "timestamp_ns"}) + ", " + col("HBM", "h", {"bandwidth"})
+                          + ", " + col("HBM", "h", {"hbmId", "hbm_id"}) + ", " + col("HBM", "h", {"type"})
+                          + " FROM HBM h ORDER BY 2");
         while (q.step()) {
             const auto ts = q.int64(1);
             const auto v = q.real(2);
@@ -706,10 +721,11 @@ void DbLoader::readCounters()
         }
     }
     if (m_db.hasTable("NPU_MEM")) {
-        SqliteQuery q(m_db, "SELECT " + col("NPU_MEM", "n", {"deviceId", "device_id"}) + ", "
-                                + col("NPU_MEM", "n", {"timestampNs", "timestamp_ns"}) + ", "
-                                + col("NPU_MEM", "n", {"hbm"}) + ", " + col("NPU_MEM", "n", {"ddr"}) + ", "
-                                + col("NPU_MEM", "n", {"type"}) + " FROM NPU_MEM n ORDER BY 2");
+        SqliteQuery q(m_db,
+                      "SELECT " + col("NPU_MEM", "n", {"deviceId", "device_id"}) + ", "
+                          + col("NPU_MEM", "n", {"timestampNs", "timestamp_ns"}) + ", " + col("NPU_MEM", "n", {"hbm"})
+                          + ", " + col("NPU_MEM", "n", {"ddr"}) + ", " + col("NPU_MEM", "n", {"type"})
+                          + " FROM NPU_MEM n ORDER BY 2");
         while (q.step()) {
             const auto ts = q.int64(1);
             if (!ts)
@@ -730,10 +746,10 @@ void DbLoader::readMstx()
 {
     if (!m_db.hasTable("MSTX_EVENTS"))
         return;
-    SqliteQuery q(m_db, "SELECT " + col("MSTX_EVENTS", "e", {"startNs", "start_ns"}) + ", "
-                            + col("MSTX_EVENTS", "e", {"endNs", "end_ns"}) + ", "
-                            + col("MSTX_EVENTS", "e", {"message"}) + ", "
-                            + col("MSTX_EVENTS", "e", {"globalTid", "global_tid"}) + " FROM MSTX_EVENTS e");
+    SqliteQuery q(m_db,
+                  "SELECT " + col("MSTX_EVENTS", "e", {"startNs", "start_ns"}) + ", "
+                      + col("MSTX_EVENTS", "e", {"endNs", "end_ns"}) + ", " + col("MSTX_EVENTS", "e", {"message"})
+                      + ", " + col("MSTX_EVENTS", "e", {"globalTid", "global_tid"}) + " FROM MSTX_EVENTS e");
     while (q.step()) {
         const auto start = q.int64(0);
         const auto end = q.int64(1);
@@ -789,8 +805,8 @@ bool DbLoader::run()
     const bool hasTimeline = m_db.hasTable("TASK") || m_db.hasTable("CANN_API") || m_db.hasTable("PYTORCH_API");
     if (!hasTimeline) {
         m_summary.errorKind = ImportErrorKind::NotRecognised;
-        m_summary.error = m_path.string()
-            + ": an SQLite database without msprof tables (expected TASK, CANN_API or PYTORCH_API)";
+        m_summary.error
+            = m_path.string() + ": an SQLite database without msprof tables (expected TASK, CANN_API or PYTORCH_API)";
         return false;
     }
     struct Phase
@@ -799,12 +815,18 @@ bool DbLoader::run()
         void (DbLoader::*fn)();
     };
     static constexpr Phase kPhases[] = {
-        {"metadata", &DbLoader::readMetadata},   {"strings", &DbLoader::readStrings},
-        {"connections", &DbLoader::readConnections}, {"framework ops", &DbLoader::readPytorchApi},
-        {"CANN APIs", &DbLoader::readCannApi},   {"device tasks", &DbLoader::readTasks},
-        {"communication", &DbLoader::readCommunicationOps}, {"steps", &DbLoader::readSteps},
-        {"overlap", &DbLoader::readOverlap},     {"counters", &DbLoader::readCounters},
-        {"mstx", &DbLoader::readMstx},           {"flows", &DbLoader::linkFlows},
+        {"metadata", &DbLoader::readMetadata},
+        {"strings", &DbLoader::readStrings},
+        {"connections", &DbLoader::readConnections},
+        {"framework ops", &DbLoader::readPytorchApi},
+        {"CANN APIs", &DbLoader::readCannApi},
+        {"device tasks", &DbLoader::readTasks},
+        {"communication", &DbLoader::readCommunicationOps},
+        {"steps", &DbLoader::readSteps},
+        {"overlap", &DbLoader::readOverlap},
+        {"counters", &DbLoader::readCounters},
+        {"mstx", &DbLoader::readMstx},
+        {"flows", &DbLoader::linkFlows},
     };
     std::uint64_t done = 0;
     for (const Phase& p : kPhases) {
@@ -839,7 +861,8 @@ AscendDbSummary readAscendDb(const std::filesystem::path& path, model::TraceBuil
     std::error_code ec;
     const std::filesystem::path wal = path.string() + "-wal";
     if (std::filesystem::is_regular_file(wal, ec) && std::filesystem::file_size(wal, ec) > 0 && !ec) {
-        builder.warn("db_wal_ignored", wal.string()
+        builder.warn("db_wal_ignored",
+                     wal.string()
                          + " holds changes not yet written into the database; they are not read (the database is "
                            "opened read-only and immutable so it is never modified)");
     }

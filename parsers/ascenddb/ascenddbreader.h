@@ -19,7 +19,7 @@ class AscendTracks;
 struct AscendDbSummary
 {
     ImportErrorKind errorKind = ImportErrorKind::None;
-    std::string error; // names the file
+    std::string error;     // names the file
     bool torchNpu = false; // has PYTORCH_API (torch_npu's ascend_pytorch_profiler_*.db)
     std::string schemaVersion;
     std::uint64_t tasks = 0;

@@ -5,10 +5,9 @@
 #include "parsers/common/decimaltime.h"
 #include "parsers/common/regularfile.h"
 
+#include <cmath>
 #include <sqlite3.h>
 #include <unistd.h>
-
-#include <cmath>
 
 namespace timesink::parsers {
 
@@ -43,11 +42,11 @@ std::unique_ptr<SqliteDb> SqliteDb::open(const std::filesystem::path& path, std:
     else
         ::close(fd);
     std::unique_ptr<SqliteDb> db(new SqliteDb);
-    const int rc = sqlite3_open_v2(immutableUri(path).c_str(), &db->m_db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI,
-                                   nullptr);
+    const int rc
+        = sqlite3_open_v2(immutableUri(path).c_str(), &db->m_db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr);
     if (rc != SQLITE_OK) {
-        error = "cannot open " + path.string() + " as SQLite: "
-            + (db->m_db ? std::string(sqlite3_errmsg(db->m_db)) : std::string(sqlite3_errstr(rc)));
+        error = "cannot open " + path.string()
+            + " as SQLite: " + (db->m_db ? std::string(sqlite3_errmsg(db->m_db)) : std::string(sqlite3_errstr(rc)));
         return nullptr;
     }
     // Opening is lazy; reading the schema is what proves the file is a database.

@@ -37,7 +37,8 @@ public:
     [[nodiscard]] std::vector<std::string> columns(std::string_view table) const;
     [[nodiscard]] bool hasColumn(std::string_view table, std::string_view column) const;
     /// The first of `candidates` that `table` has, or an empty string (for camelCase vs snake_case drift).
-    [[nodiscard]] std::string pickColumn(std::string_view table, std::initializer_list<std::string_view> candidates) const;
+    [[nodiscard]] std::string pickColumn(std::string_view table,
+                                         std::initializer_list<std::string_view> candidates) const;
     [[nodiscard]] const std::vector<std::string>& tables() const { return m_tables; }
     [[nodiscard]] sqlite3* handle() const { return m_db; }
     [[nodiscard]] std::string lastError() const;

@@ -5,18 +5,17 @@
 #include "parsers/common/decimaltime.h"
 #include "parsers/common/inputstream.h"
 
-#include <simdjson.h>
-
 #include <algorithm>
 #include <atomic>
 #include <charconv>
 #include <chrono>
-#include <cstring>
 #include <condition_variable>
+#include <cstring>
 #include <deque>
 #include <limits>
 #include <mutex>
 #include <new>
+#include <simdjson.h>
 #include <thread>
 #include <vector>
 
@@ -83,8 +82,7 @@ simdjson::error_code fieldKey(od::field& field, std::string_view& out)
 }
 
 // key == literal with the length known at compile time, so the compare is a few integer loads, not a call.
-template <std::size_t N>
-bool is(std::string_view key, const char (&literal)[N])
+template <std::size_t N> bool is(std::string_view key, const char (&literal)[N])
 {
     return key.size() == N - 1 && std::memcmp(key.data(), literal, N - 1) == 0;
 }
@@ -126,7 +124,8 @@ enum BadField : std::uint32_t {
 using PhaseClock = std::chrono::steady_clock;
 std::uint64_t nsSince(PhaseClock::time_point t)
 {
-    return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(PhaseClock::now() - t).count());
+    return static_cast<std::uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(PhaseClock::now() - t).count());
 }
 
 // A batch of event texts travelling through the pipeline, and what the workers decoded from it.
@@ -134,10 +133,10 @@ struct Batch
 {
     enum class Kind : std::uint8_t { Events, TopLevel, End };
     Kind kind = Kind::Events;
-    std::string text; // "[e1,e2,...]" followed by simdjson padding
+    std::string text;                                           // "[e1,e2,...]" followed by simdjson padding
     std::vector<std::pair<std::uint32_t, std::uint32_t>> spans; // (offset, length) of each event in text
     std::string key;                                            // TopLevel
-    std::vector<std::pair<std::string, std::string>> issues;   // scanner issues while this batch was filled
+    std::vector<std::pair<std::string, std::string>> issues;    // scanner issues while this batch was filled
     std::uint64_t fileBytes = 0;                                // file position when the batch was closed
     bool parsed = false;
 
@@ -402,9 +401,9 @@ simdjson::error_code decodeEvent(od::object obj, ChromeEvent& ev, Batch& b, Keep
 
 std::string describeBadFields(std::uint32_t mask)
 {
-    static constexpr std::pair<std::uint32_t, const char*> kNames[] = {
-        {kBadPh, "ph"}, {kBadName, "name"}, {kBadCat, "cat"}, {kBadPid, "pid"}, {kBadTid, "tid"},
-        {kBadTs, "ts"}, {kBadDur, "dur"},   {kBadId, "id"},   {kBadArgs, "args"}};
+    static constexpr std::pair<std::uint32_t, const char*> kNames[]
+        = {{kBadPh, "ph"}, {kBadName, "name"}, {kBadCat, "cat"}, {kBadPid, "pid"},  {kBadTid, "tid"},
+           {kBadTs, "ts"}, {kBadDur, "dur"},   {kBadId, "id"},   {kBadArgs, "args"}};
     std::string out;
     for (const auto& [bit, name] : kNames) {
         if (mask & bit) {
@@ -908,10 +907,9 @@ ChromeReadResult ChromeEventReader::read(ChromeEventSink& sink)
     }
     if (outcome.limitHit) {
         sink.onWarning("decompressed_limit",
-                       (outcome.limitMessage.empty()
-                            ? file + ": stopped after " + std::to_string(outcome.produced)
+                       (outcome.limitMessage.empty() ? file + ": stopped after " + std::to_string(outcome.produced)
                                 + " decompressed bytes (the limit for one file)"
-                            : outcome.limitMessage)
+                                                     : outcome.limitMessage)
                            + "; events before that point were kept",
                        1);
     }

@@ -56,8 +56,8 @@ struct ChromeEvent
     model::TimeNs ts = 0;
     model::TimeNs dur = 0;
     bool hasId = false;
-    std::string_view id; // number as written, string unescaped, or raw JSON of an `id2` object
-    std::string_view bp; // flow binding point ("e" = enclosing slice)
+    std::string_view id;    // number as written, string unescaped, or raw JSON of an `id2` object
+    std::string_view bp;    // flow binding point ("e" = enclosing slice)
     std::string_view scope; // "s" of instant events ("g", "p", "t")
     bool hasArgs = false;
     std::span<const ChromeArg> args;
@@ -107,10 +107,10 @@ struct ChromeReadResult
 {
     ImportErrorKind errorKind = ImportErrorKind::None;
     std::string error;
-    std::uint64_t events = 0;          // events handed to onEvent()
+    std::uint64_t events = 0; // events handed to onEvent()
     std::uint64_t decompressedBytes = 0;
     bool wrapperObject = false;
-    bool sawTraceEvents = false;       // wrapper object with a `traceEvents` array
+    bool sawTraceEvents = false; // wrapper object with a `traceEvents` array
     bool truncated = false;
     [[nodiscard]] bool ok() const { return errorKind == ImportErrorKind::None; }
 };

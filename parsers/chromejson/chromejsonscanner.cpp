@@ -99,7 +99,7 @@ std::string_view ChromeJsonScanner::positionDescription() const
     case Mode::Element:
         if (m_inEvents)
             return m_kind == ElementKind::Event && m_mode == Mode::Element ? "inside an event of the event array"
-                                                                            : "inside the event array";
+                                                                           : "inside the event array";
         return "inside a top-level value";
     case Mode::ObjKey:
     case Mode::ObjKeyString:
@@ -134,9 +134,8 @@ void ChromeJsonScanner::endElement(std::string_view text)
     case ElementKind::Event:
         if (m_overflow) {
             m_handler.onIssue("event_too_large",
-                              "an event of " + std::to_string(m_elementBytes)
-                                  + " bytes exceeds the limit of " + std::to_string(m_maxElementBytes)
-                                  + " bytes per event and was skipped");
+                              "an event of " + std::to_string(m_elementBytes) + " bytes exceeds the limit of "
+                                  + std::to_string(m_maxElementBytes) + " bytes per event and was skipped");
         } else {
             ++m_events;
             m_handler.onEvent(text);
@@ -150,8 +149,9 @@ void ChromeJsonScanner::endElement(std::string_view text)
         break;
     case ElementKind::TopLevel:
         if (m_overflow) {
-            m_handler.onIssue("value_too_large", "the top-level value \"" + m_key + "\" of "
-                                                     + std::to_string(m_elementBytes) + " bytes was skipped");
+            m_handler.onIssue("value_too_large",
+                              "the top-level value \"" + m_key + "\" of " + std::to_string(m_elementBytes)
+                                  + " bytes was skipped");
         } else {
             m_handler.onTopLevel(m_key, text);
         }

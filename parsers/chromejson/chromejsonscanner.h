@@ -57,8 +57,18 @@ public:
     [[nodiscard]] std::string_view positionDescription() const;
 
 private:
-    enum class Mode : std::uint8_t { Start, ObjKey, ObjKeyString, ObjColon, ObjValue, Array, Element, Done, Trailing,
-                                     Fatal };
+    enum class Mode : std::uint8_t {
+        Start,
+        ObjKey,
+        ObjKeyString,
+        ObjColon,
+        ObjValue,
+        Array,
+        Element,
+        Done,
+        Trailing,
+        Fatal
+    };
     enum class ElementKind : std::uint8_t { Event, TopLevel, NonObject };
     enum class Shape : std::uint8_t { Container, String, Scalar };
 

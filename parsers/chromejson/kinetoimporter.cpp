@@ -5,14 +5,13 @@
 #include "model/tracebuilder.h"
 #include "parsers/chromejson/chromeeventreader.h"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <array>
 #include <charconv>
 #include <cstdio>
 #include <limits>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <unordered_map>
 #include <vector>
@@ -237,7 +236,8 @@ public:
                 if (auto it = d.find("name"); it != d.end() && it->is_string())
                     dev.name = it->get<std::string>();
                 // The device's memory, for judging how close the allocator's peak comes to it (memory_pressure).
-                if (auto it = d.find("totalGlobalMem"); it != d.end() && it->is_number_integer() && it->get<std::int64_t>() > 0)
+                if (auto it = d.find("totalGlobalMem");
+                    it != d.end() && it->is_number_integer() && it->get<std::int64_t>() > 0)
                     meta.properties.emplace_back("device_memory_bytes." + std::to_string(dev.index),
                                                  std::to_string(it->get<std::int64_t>()));
                 meta.devices.push_back(std::move(dev));
@@ -389,11 +389,11 @@ private:
                 info.role = placement == Placement::DeviceStream ? model::TrackRole::DeviceCompute
                                                                  : model::TrackRole::Synthetic;
                 info.streamId = placement == Placement::DeviceStream && e.tidIsNumber ? e.tidNumber : -1;
-                if (const ChromeArg* a = e.arg("stream"); placement == Placement::DeviceStream && a
-                    && a->kind == ChromeArg::Kind::Int)
+                if (const ChromeArg* a = e.arg("stream");
+                    placement == Placement::DeviceStream && a && a->kind == ChromeArg::Kind::Int)
                     info.streamId = a->i;
-                if (device >= 0 && std::find(m_deviceIndices.begin(), m_deviceIndices.end(), device)
-                        == m_deviceIndices.end())
+                if (device >= 0
+                    && std::find(m_deviceIndices.begin(), m_deviceIndices.end(), device) == m_deviceIndices.end())
                     m_deviceIndices.push_back(device);
             }
             id = m_b.addTrack(info);
@@ -454,8 +454,8 @@ private:
         if (text.empty())
             return {};
         const auto u = [&text](std::size_t i) { return static_cast<std::size_t>(static_cast<unsigned char>(text[i])); };
-        const std::size_t slot = (text.size() * 131 + u(0) * 31 + u(text.size() / 2) * 7 + u(text.size() - 1))
-            % kTextCacheSlots;
+        const std::size_t slot
+            = (text.size() * 131 + u(0) * 31 + u(text.size() / 2) * 7 + u(text.size() - 1)) % kTextCacheSlots;
         return internCached(text, m_textCache[slot]);
     }
 
@@ -538,8 +538,7 @@ private:
                 if (!m_hostCorr.empty() && m_hostCorr.back().first > correlation)
                     m_hostCorrSorted = false;
                 m_hostCorr.push_back({correlation, ref});
-            }
-            else if (!host) {
+            } else if (!host) {
                 if (const model::SliceRef* launch = hostLaunch(correlation)) {
                     m_b.addFlow(*launch, ref, model::FlowKind::Launch);
                     m_linkedCorr.push_back(correlation);
@@ -628,7 +627,8 @@ private:
                 const std::string name = device < 0 ? std::string("CPU memory allocated")
                                                     : "GPU " + std::to_string(device) + " memory allocated";
                 const model::TrackId t = counterTrack(e.pid, name, device);
-                m_b.addCounterSample(t, model::saturatingAdd(e.ts, m_base), total->kind == ChromeArg::Kind::Int ? double(total->i) : total->d);
+                m_b.addCounterSample(t, model::saturatingAdd(e.ts, m_base),
+                                     total->kind == ChromeArg::Kind::Int ? double(total->i) : total->d);
                 ++m_useful;
                 return;
             }
@@ -677,10 +677,11 @@ private:
         for (const ChromeArg& a : e.args) {
             if (a.kind != ChromeArg::Kind::Int && a.kind != ChromeArg::Kind::Double)
                 continue;
-            const std::string name = e.args.size() == 1 ? std::string(e.name)
-                                                        : std::string(e.name) + " " + std::string(a.key);
+            const std::string name
+                = e.args.size() == 1 ? std::string(e.name) : std::string(e.name) + " " + std::string(a.key);
             const model::TrackId t = counterTrack(e.pid, name, -1);
-            m_b.addCounterSample(t, model::saturatingAdd(e.ts, m_base), a.kind == ChromeArg::Kind::Int ? double(a.i) : a.d);
+            m_b.addCounterSample(t, model::saturatingAdd(e.ts, m_base),
+                                 a.kind == ChromeArg::Kind::Int ? double(a.i) : a.d);
             ++m_useful;
         }
     }
@@ -717,7 +718,7 @@ private:
         if (inserted) {
             g.kind = (e.cat == "fwdbwd") ? model::FlowKind::ForwardBackward
                 : (e.cat == "ac2g" || e.cat == "async_gpu" || e.cat == "async_cpu_to_gpu") ? model::FlowKind::Launch
-                                                                                             : model::FlowKind::Other;
+                                                                                           : model::FlowKind::Other;
             g.launch = g.kind == model::FlowKind::Launch;
             if (g.launch)
                 g.correlation = toInt(e.id).value_or(-1);
@@ -790,9 +791,8 @@ private:
             m_hostCorr = {};
             return;
         }
-        const auto pairKey = [](model::StringId pid, model::StringId tid) {
-            return (std::uint64_t(pid.value) << 32) | tid.value;
-        };
+        const auto pairKey
+            = [](model::StringId pid, model::StringId tid) { return (std::uint64_t(pid.value) << 32) | tid.value; };
         std::unordered_map<std::uint64_t, model::TrackId> byPidTid;
         byPidTid.reserve(m_trackMeta.size());
         for (std::size_t i = 0; i < m_trackMeta.size(); ++i) {
@@ -891,8 +891,8 @@ private:
                 if (m.placement == Placement::DeviceStream) {
                     auto tn = m_threadNames.find(threadKey);
                     thread = tn != m_threadNames.end() ? tn->second
-                        : t.streamId >= 0               ? "stream " + std::to_string(t.streamId)
-                                                        : "stream " + m.tid;
+                        : t.streamId >= 0              ? "stream " + std::to_string(t.streamId)
+                                                       : "stream " + m.tid;
                 } else {
                     thread = m.placement == Placement::DeviceAnnotation ? "annotations" : "sync";
                 }

@@ -78,7 +78,7 @@ std::optional<std::int64_t> parseScaledDecimal(std::string_view text, int scaleP
     }
     std::uint64_t mantissa = 0;
     int mantissaDigits = 0;
-    int exponent = 0;  // value = mantissa * 10^exponent (before the scale)
+    int exponent = 0;      // value = mantissa * 10^exponent (before the scale)
     int firstDropped = -1; // first digit that did not fit, for rounding
     bool sawDigit = false;
     bool sawPoint = false;

@@ -3,15 +3,13 @@
 
 #include "parsers/common/regularfile.h"
 
-#include <zlib.h>
-#include <zstd.h>
-#include <zstd_errors.h>
-
-#include <unistd.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <unistd.h>
+#include <zlib.h>
+#include <zstd.h>
+#include <zstd_errors.h>
 
 namespace timesink::parsers {
 

@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "parsers/common/regularfile.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <cerrno>
 #include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <system_error>
+#include <unistd.h>
 
 namespace timesink::parsers {
 
@@ -37,7 +36,9 @@ std::string notRegular(const std::filesystem::path& path, mode_t mode)
 
 std::string notRegularFileReason(const std::filesystem::path& path, bool allowDirectory)
 {
-    struct stat st {};
+    struct stat st
+    {
+    };
     if (::stat(path.c_str(), &st) != 0)
         return {};
     if (S_ISREG(st.st_mode) || (allowDirectory && S_ISDIR(st.st_mode)))
@@ -52,7 +53,9 @@ int openRegularFile(const std::filesystem::path& path, std::string& error)
         error = "cannot open " + path.string() + ": " + std::strerror(errno);
         return -1;
     }
-    struct stat st {};
+    struct stat st
+    {
+    };
     if (::fstat(fd, &st) != 0) {
         error = "cannot read " + path.string() + ": " + std::strerror(errno);
         ::close(fd);

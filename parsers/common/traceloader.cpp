@@ -8,13 +8,12 @@
 #include "parsers/rknn/rknnimporter.h"
 #include "parsers/snapshot/snapshot.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <new>
 #include <system_error>
+#include <unistd.h>
 
 namespace timesink::parsers {
 

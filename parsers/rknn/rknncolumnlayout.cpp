@@ -14,21 +14,9 @@ namespace {
 
 // Titles printed as two words; everything else in a header is one word per title.
 constexpr std::array<std::string_view, 15> kTwoWordTitles = {
-    "layerid",
-    "ddrcycles",
-    "npucycles",
-    "totalcycles",
-    "maxcycles",
-    "tasknumber",
-    "tasksize",
-    "regcmdsize",
-    "lutnumber",
-    "callnumber",
-    "cputime(us)",
-    "gputime(us)",
-    "nputime(us)",
-    "totaltime(us)",
-    "timeratio(%)",
+    "layerid",     "ddrcycles",   "npucycles",   "totalcycles",   "maxcycles",
+    "tasknumber",  "tasksize",    "regcmdsize",  "lutnumber",     "callnumber",
+    "cputime(us)", "gputime(us)", "nputime(us)", "totaltime(us)", "timeratio(%)",
 };
 
 bool isTwoWordTitle(std::string_view first, std::string_view second)

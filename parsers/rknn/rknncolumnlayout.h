@@ -12,29 +12,29 @@ namespace timesink::parsers {
 
 /// What a column of an RKNN table holds, derived from its header title (never from its position).
 enum class RknnColumnKind : std::uint8_t {
-    Id, // "ID", "Layer ID"
-    OpType, // "OpType", "Operator" (v1)
-    DataType, // "DataType"
-    Target, // "Target"
-    InputShape, // "InputShape"
+    Id,          // "ID", "Layer ID"
+    OpType,      // "OpType", "Operator" (v1)
+    DataType,    // "DataType"
+    Target,      // "Target"
+    InputShape,  // "InputShape"
     OutputShape, // "OutputShape"
-    Cycles, // "Cycles(DDR/NPU/Total)" — one "ddr/npu/total" cell
-    DdrCycles, // "DDR Cycles", "DDRCycles"
-    NpuCycles, // "NPU Cycles", "NPUCycles"
+    Cycles,      // "Cycles(DDR/NPU/Total)" — one "ddr/npu/total" cell
+    DdrCycles,   // "DDR Cycles", "DDRCycles"
+    NpuCycles,   // "NPU Cycles", "NPUCycles"
     TotalCycles, // "Total Cycles", "MaxCycles"
-    Time, // "Time(us)"
-    MacUsage, // "MacUsage(%)" — may be blank
-    Workload, // "WorkLoad(0/1/2)", "WorkLoad(0/1)", "WorkLoad(0/1/2)-ImproveTherical"
-    RwKb, // "RW(KB)"
-    FullName, // "FullName", v1 "Name"
-    Uid, // v1 "Uid"
-    CallNumber, // ranking "CallNumber" / "Call Number"
-    CpuTime, // ranking "CPUTime(us)" / "CPU Time(us)"
+    Time,        // "Time(us)"
+    MacUsage,    // "MacUsage(%)" — may be blank
+    Workload,    // "WorkLoad(0/1/2)", "WorkLoad(0/1)", "WorkLoad(0/1/2)-ImproveTherical"
+    RwKb,        // "RW(KB)"
+    FullName,    // "FullName", v1 "Name"
+    Uid,         // v1 "Uid"
+    CallNumber,  // ranking "CallNumber" / "Call Number"
+    CpuTime,     // ranking "CPUTime(us)" / "CPU Time(us)"
     GpuTime,
     NpuTime,
     TotalTime, // ranking "TotalTime(us)" / "Total Time(us)"
     TimeRatio, // ranking "TimeRatio(%)" / "Time Ratio(%)"
-    Extra, // anything else ("Task Number", "Lut Number", columns of future releases)
+    Extra,     // anything else ("Task Number", "Lut Number", columns of future releases)
 };
 
 struct RknnColumn
@@ -42,7 +42,7 @@ struct RknnColumn
     std::string title; // as printed: "Task Number"
     RknnColumnKind kind = RknnColumnKind::Extra;
     std::size_t start = 0; // byte offset of the title in the header line (aligned text only)
-    std::string key; // arg key for Extra columns: "task_number"
+    std::string key;       // arg key for Extra columns: "task_number"
 };
 
 /// The columns of one RKNN table, read from its header line, and the splitting of its rows into cells.

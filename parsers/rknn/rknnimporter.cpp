@@ -162,7 +162,8 @@ ImportResult RknnImporter::import(const SourceProbe& source, const ImportOptions
 
     RknnPerfReport report = parser.finish();
     if (report.frames.empty()) {
-        return ImportResult::failure(ImportErrorKind::NotRecognised,
+        return ImportResult::failure(
+            ImportErrorKind::NotRecognised,
             path
                 + ": not an RKNN perf table (no layer table header such as 'ID  OpType ... Time(us) ... FullName' or "
                   "'Layer ID  Name  Operator  Uid  Time(us)', no ranking table and no 'Total Time(us)' summary)");
@@ -173,20 +174,21 @@ ImportResult RknnImporter::import(const SourceProbe& source, const ImportOptions
     if (!anyContent) {
         std::string why = report.warnings.empty() ? std::string("no row under it") : report.warnings.front().message;
         return ImportResult::failure(ImportErrorKind::Malformed,
-            path + ": RKNN perf table header at line " + std::to_string(report.frames.front().headerLine)
-                + " but no layer could be read: " + why);
+                                     path + ": RKNN perf table header at line "
+                                         + std::to_string(report.frames.front().headerLine)
+                                         + " but no layer could be read: " + why);
     }
     if (lines.longLines() > 0) {
-        report.warnings.push_back(model::ImportWarning {
-            "long_line", lines.longLines(), "lines longer than 1 MiB were skipped (not RKNN table text)" });
+        report.warnings.push_back(model::ImportWarning {"long_line", lines.longLines(),
+                                                        "lines longer than 1 MiB were skipped (not RKNN table text)"});
     }
     if (stream->truncated())
         report.warnings.push_back(
-            model::ImportWarning { "truncated", 1, "the compressed file ends early; read up to the cut" });
+            model::ImportWarning {"truncated", 1, "the compressed file ends early; read up to the cut"});
     if (!stream->error().empty())
-        report.warnings.push_back(model::ImportWarning { "read_error", 1, stream->error() });
+        report.warnings.push_back(model::ImportWarning {"read_error", 1, stream->error()});
     if (overLimit)
-        report.warnings.push_back(model::ImportWarning { "decompressed_limit", 1, stream->limitMessage() });
+        report.warnings.push_back(model::ImportWarning {"decompressed_limit", 1, stream->limitMessage()});
     progress.report(stream->fileSize(), stream->fileSize(), "building trace");
     return ImportResult::success(buildTrace(std::move(report), path));
 }
@@ -200,7 +202,7 @@ model::TracePtr RknnImporter::buildTrace(RknnPerfReport report, const std::strin
     meta.format = "rknn";
     meta.sourcePath = sourcePath;
     const std::string deviceName = report.deviceName.empty() ? std::string("RKNN NPU") : report.deviceName;
-    meta.devices.push_back(model::Device { model::DeviceKind::EdgeNpu, 0, deviceName });
+    meta.devices.push_back(model::Device {model::DeviceKind::EdgeNpu, 0, deviceName});
     meta.syntheticTimestamps = true;
     for (const RknnFrame& f : report.frames) {
         if (f.hasLayerTable) {
@@ -213,8 +215,8 @@ model::TracePtr RknnImporter::buildTrace(RknnPerfReport report, const std::strin
 
     auto& props = meta.properties;
     props.emplace_back("timestamps",
-        "synthetic: the table has no timestamps; layers are laid end to end in ID "
-        "order from 0, one frame after the other");
+                       "synthetic: the table has no timestamps; layers are laid end to end in ID "
+                       "order from 0, one frame after the other");
 
     model::TrackId npu;
     model::TrackId cpu;
@@ -285,8 +287,8 @@ model::TracePtr RknnImporter::buildTrace(RknnPerfReport report, const std::strin
     model::TimeNs cursor = 0;
     for (std::size_t fi = 0; fi < report.frames.size(); ++fi) {
         RknnFrame& f = report.frames[fi];
-        std::stable_sort(
-            f.layers.begin(), f.layers.end(), [](const RknnLayer& a, const RknnLayer& c) { return a.id < c.id; });
+        std::stable_sort(f.layers.begin(), f.layers.end(),
+                         [](const RknnLayer& a, const RknnLayer& c) { return a.id < c.id; });
         std::vector<model::TimeNs> dur(f.layers.size());
         model::TimeNs sum = 0;
         for (std::size_t i = 0; i < f.layers.size(); ++i) {
@@ -315,51 +317,51 @@ model::TracePtr RknnImporter::buildTrace(RknnPerfReport report, const std::strin
         for (std::size_t i = 0; i < f.layers.size(); ++i) {
             const RknnLayer& l = f.layers[i];
             std::vector<Arg> args;
-            args.push_back({ kLayerId, ArgValue::fromInt(l.id) });
-            args.push_back({ kOpType, ArgValue::fromString(b.intern(l.opType)) });
+            args.push_back({kLayerId, ArgValue::fromInt(l.id)});
+            args.push_back({kOpType, ArgValue::fromString(b.intern(l.opType))});
             if (!l.fullName.empty()) {
-                args.push_back({ kFullName, ArgValue::fromString(b.intern(l.fullName)) });
+                args.push_back({kFullName, ArgValue::fromString(b.intern(l.fullName))});
                 if (const std::size_t colon = l.fullName.find(':'); colon != std::string::npos && colon > 0 && !l.uid) {
-                    args.push_back({ kSourceOp, ArgValue::fromString(b.intern(l.fullName.substr(0, colon))) });
-                    args.push_back({ kNode, ArgValue::fromString(b.intern(l.fullName.substr(colon + 1))) });
+                    args.push_back({kSourceOp, ArgValue::fromString(b.intern(l.fullName.substr(0, colon)))});
+                    args.push_back({kNode, ArgValue::fromString(b.intern(l.fullName.substr(colon + 1)))});
                 }
             }
             if (!l.dataType.empty())
-                args.push_back({ kDataType, ArgValue::fromString(b.intern(l.dataType)) });
+                args.push_back({kDataType, ArgValue::fromString(b.intern(l.dataType))});
             if (!l.target.empty())
-                args.push_back({ kTarget, ArgValue::fromString(b.intern(l.target)) });
+                args.push_back({kTarget, ArgValue::fromString(b.intern(l.target))});
             if (!l.inputShape.empty())
-                args.push_back({ kInputShape, ArgValue::fromString(b.intern(l.inputShape)) });
+                args.push_back({kInputShape, ArgValue::fromString(b.intern(l.inputShape))});
             if (!l.outputShape.empty())
-                args.push_back({ kOutputShape, ArgValue::fromString(b.intern(l.outputShape)) });
+                args.push_back({kOutputShape, ArgValue::fromString(b.intern(l.outputShape))});
             if (l.ddrCycles)
-                args.push_back({ kDdrCycles, ArgValue::fromInt(*l.ddrCycles) });
+                args.push_back({kDdrCycles, ArgValue::fromInt(*l.ddrCycles)});
             if (l.npuCycles)
-                args.push_back({ kNpuCycles, ArgValue::fromInt(*l.npuCycles) });
+                args.push_back({kNpuCycles, ArgValue::fromInt(*l.npuCycles)});
             if (l.totalCycles)
-                args.push_back({ kTotalCycles, ArgValue::fromInt(*l.totalCycles) });
+                args.push_back({kTotalCycles, ArgValue::fromInt(*l.totalCycles)});
             if (l.timeNs % 1000 == 0)
-                args.push_back({ kTimeUs, ArgValue::fromInt(l.timeNs / 1000) });
+                args.push_back({kTimeUs, ArgValue::fromInt(l.timeNs / 1000)});
             else
-                args.push_back({ kTimeUs, ArgValue::fromDouble(static_cast<double>(l.timeNs) / 1000.0) });
+                args.push_back({kTimeUs, ArgValue::fromDouble(static_cast<double>(l.timeNs) / 1000.0)});
             if (!l.macUsage.empty())
-                args.push_back({ kMacUsage, ArgValue::fromString(b.intern(l.macUsage)) });
+                args.push_back({kMacUsage, ArgValue::fromString(b.intern(l.macUsage))});
             if (!l.workload.empty()) {
-                args.push_back({ kWorkload, ArgValue::fromString(b.intern(l.workload)) });
-                args.push_back({ kCoresUsed, ArgValue::fromInt(coresUsed(l.workload)) });
+                args.push_back({kWorkload, ArgValue::fromString(b.intern(l.workload))});
+                args.push_back({kCoresUsed, ArgValue::fromInt(coresUsed(l.workload))});
             }
             if (!l.workloadImprove.empty())
-                args.push_back({ kWorkloadImprove, ArgValue::fromString(b.intern(l.workloadImprove)) });
+                args.push_back({kWorkloadImprove, ArgValue::fromString(b.intern(l.workloadImprove))});
             if (l.rwKb)
-                args.push_back({ kRwKb, ArgValue::fromDouble(*l.rwKb) });
+                args.push_back({kRwKb, ArgValue::fromDouble(*l.rwKb)});
             if (l.uid)
-                args.push_back({ kUid, ArgValue::fromInt(*l.uid) });
+                args.push_back({kUid, ArgValue::fromInt(*l.uid)});
             for (const auto& [key, value] : l.extra) {
                 const model::StringId k = b.intern(key);
                 if (const auto n = rknntext::parseInt(value))
-                    args.push_back({ k, ArgValue::fromInt(*n) });
+                    args.push_back({k, ArgValue::fromInt(*n)});
                 else
-                    args.push_back({ k, ArgValue::fromString(b.intern(value)) });
+                    args.push_back({k, ArgValue::fromString(b.intern(value))});
             }
 
             model::SliceInput in;
@@ -390,7 +392,7 @@ model::TracePtr RknnImporter::buildTrace(RknnPerfReport report, const std::strin
             printed = f.rankingTotal ? f.rankingTotal->totalNs : ranked;
         }
         const model::TimeNs length = std::max(sum, printed.value_or(0));
-        spans.push_back(FrameSpan { start, start + length, length > sum });
+        spans.push_back(FrameSpan {start, start + length, length > sum});
         cursor = start + length;
 
         const std::string prefix = fi == 0 ? std::string() : "frame" + std::to_string(fi + 1) + "_";
@@ -450,18 +452,18 @@ model::TracePtr RknnImporter::buildTrace(RknnPerfReport report, const std::strin
     props.emplace_back("layers", std::to_string(layerCount));
     if (layerCount > 0) {
         props.emplace_back("slice_naming",
-            "slice name = RKNN op type (OpType, v1 Operator); args.full_name = "
-            "FullName (v1 Name), args.source_op = the model op before ':'");
+                           "slice name = RKNN op type (OpType, v1 Operator); args.full_name = "
+                           "FullName (v1 Name), args.source_op = the model op before ':'");
         props.emplace_back("cpu_layers", std::to_string(cpuLayers));
         props.emplace_back("fallback_layers", std::to_string(fallbackLayers));
         props.emplace_back("perf_debug_note",
-            "per-layer times come from a perf_debug run, which inflates them; compare with the "
-            "Total Time / FPS of a run without perf_debug, not with other per-layer tables' sums");
+                           "per-layer times come from a perf_debug run, which inflates them; compare with the "
+                           "Total Time / FPS of a run without perf_debug, not with other per-layer tables' sums");
     }
     if (needsCounter)
         props.emplace_back("frame_counter",
-            "the printed total is longer than the layers; the 'Frame' counter track "
-            "spans it (no slice is added)");
+                           "the printed total is longer than the layers; the 'Frame' counter track "
+                           "spans it (no slice is added)");
     for (auto& p : report.properties)
         props.push_back(std::move(p));
     for (const model::ImportWarning& w : report.warnings)

@@ -87,7 +87,7 @@ void RknnPerfParser::warn(std::string_view kind, const std::string& message)
         return;
     }
     m_warningIndex.emplace(std::string(kind), m_report.warnings.size());
-    m_report.warnings.push_back(model::ImportWarning { std::string(kind), 1, message });
+    m_report.warnings.push_back(model::ImportWarning {std::string(kind), 1, message});
 }
 
 void RknnPerfParser::setProperty(const std::string& key, const std::string& value)
@@ -209,13 +209,13 @@ void RknnPerfParser::flushPending()
     if (m_pending.empty())
         return;
     warn("incomplete_row",
-        "line " + std::to_string(m_pendingLine) + ": row has fewer cells than the header (" + m_pendingWhy
-            + "), skipped: " + excerpt(m_pending));
+         "line " + std::to_string(m_pendingLine) + ": row has fewer cells than the header (" + m_pendingWhy
+             + "), skipped: " + excerpt(m_pending));
     m_pending.clear();
 }
 
-RknnPerfParser::RowStatus RknnPerfParser::makeLayer(
-    const std::vector<std::string>& cells, RknnLayer& out, std::string& why) const
+RknnPerfParser::RowStatus RknnPerfParser::makeLayer(const std::vector<std::string>& cells, RknnLayer& out,
+                                                    std::string& why) const
 {
     const auto& columns = m_layout->columns();
     bool missing = false;
@@ -281,9 +281,9 @@ RknnPerfParser::RowStatus RknnPerfParser::makeLayer(
             const auto n = parseInt(v);
             if (!n)
                 return fail(columns[c].title + " '" + std::string(v) + "'");
-            (kind == RknnColumnKind::DdrCycles          ? out.ddrCycles
-                    : kind == RknnColumnKind::NpuCycles ? out.npuCycles
-                                                        : out.totalCycles)
+            (kind == RknnColumnKind::DdrCycles       ? out.ddrCycles
+                 : kind == RknnColumnKind::NpuCycles ? out.npuCycles
+                                                     : out.totalCycles)
                 = *n;
             break;
         }
@@ -343,8 +343,8 @@ RknnPerfParser::RowStatus RknnPerfParser::makeLayer(
     return RowStatus::Ok;
 }
 
-RknnPerfParser::RowStatus RknnPerfParser::parseRow(
-    std::string_view line, RknnLayer& out, std::string& why, bool tokensOnly) const
+RknnPerfParser::RowStatus RknnPerfParser::parseRow(std::string_view line, RknnLayer& out, std::string& why,
+                                                   bool tokensOnly) const
 {
     if (m_layout->isCsv()) {
         std::vector<std::string> cells = m_layout->splitCsvRow(line);
@@ -435,12 +435,12 @@ void RknnPerfParser::handleLayerLine(std::string_view line, std::string_view tri
             m_pendingWhy = why;
         } else if (status == RowStatus::Incomplete) {
             warn("incomplete_row",
-                "line " + std::to_string(m_lineNo) + ": row has fewer cells than the header (" + why
-                    + "), skipped: " + excerpt(trimmed));
+                 "line " + std::to_string(m_lineNo) + ": row has fewer cells than the header (" + why
+                     + "), skipped: " + excerpt(trimmed));
         } else {
             warn("bad_row",
-                "line " + std::to_string(m_lineNo) + ": not a valid layer row (" + why
-                    + "), skipped: " + excerpt(trimmed));
+                 "line " + std::to_string(m_lineNo) + ": not a valid layer row (" + why
+                     + "), skipped: " + excerpt(trimmed));
         }
         return;
     }
@@ -503,10 +503,10 @@ bool RknnPerfParser::makeRankingRow(const std::vector<std::string>& cells, RknnR
             if (!t || *t > kMaxTimeNs)
                 return false;
             const RknnColumnKind k = columns[c].kind;
-            (k == RknnColumnKind::CpuTime          ? out.cpuNs
-                    : k == RknnColumnKind::GpuTime ? out.gpuNs
-                    : k == RknnColumnKind::NpuTime ? out.npuNs
-                                                   : out.totalNs)
+            (k == RknnColumnKind::CpuTime       ? out.cpuNs
+                 : k == RknnColumnKind::GpuTime ? out.gpuNs
+                 : k == RknnColumnKind::NpuTime ? out.npuNs
+                                                : out.totalNs)
                 = *t;
             haveTotal = haveTotal || k == RknnColumnKind::TotalTime;
             break;
@@ -619,7 +619,7 @@ void RknnPerfParser::handleOutsideLine(std::string_view line, std::string_view t
         std::string why;
         if (parseRow(line, layer, why, false) == RowStatus::Ok) {
             warn("table_interrupted",
-                "line " + std::to_string(m_lineNo) + ": the layer table continues after other text");
+                 "line " + std::to_string(m_lineNo) + ": the layer table continues after other text");
             m_report.frames.back().layers.push_back(std::move(layer));
             m_mode = Mode::Layers;
             m_tableOpen = true;
@@ -655,21 +655,21 @@ void RknnPerfParser::crossCheck(std::size_t frameIndex)
     for (const RknnLayer& l : f.layers) {
         if (!ids.insert(l.id).second)
             warn("duplicate_layer_id",
-                where + "line " + std::to_string(l.line) + ": layer ID " + std::to_string(l.id)
-                    + " appears twice in one table");
+                 where + "line " + std::to_string(l.line) + ": layer ID " + std::to_string(l.id)
+                     + " appears twice in one table");
     }
     if (f.elided) {
         // The missing rows explain any difference from the totals and the ranking; one warning says so.
         warn("rows_elided",
-            where + "the table leaves rows out (\"...\"): its layers add up to " + usText(sum)
-                + " us of the printed total " + usText(f.elapsedTotalNs.value_or(f.totalTimeNs.value_or(0))) + " us");
+             where + "the table leaves rows out (\"...\"): its layers add up to " + usText(sum)
+                 + " us of the printed total " + usText(f.elapsedTotalNs.value_or(f.totalTimeNs.value_or(0))) + " us");
         return;
     }
     const std::optional<model::TimeNs> printed = f.elapsedTotalNs ? f.elapsedTotalNs : f.totalTimeNs;
     if (printed && !f.layers.empty() && *printed != sum) {
         warn("total_mismatch",
-            where + "the layers add up to " + usText(sum) + " us but the table prints a total of " + usText(*printed)
-                + " us");
+             where + "the layers add up to " + usText(sum) + " us but the table prints a total of " + usText(*printed)
+                 + " us");
     }
     if (f.ranking.empty() || f.layers.empty())
         return;
@@ -705,7 +705,8 @@ void RknnPerfParser::crossCheck(std::size_t frameIndex)
     }
     if (f.rankingTotal && f.rankingTotal->totalNs != sum)
         warn("ranking_mismatch",
-            where + "ranking Total " + usText(f.rankingTotal->totalNs) + " us vs " + usText(sum) + " us in the layers");
+             where + "ranking Total " + usText(f.rankingTotal->totalNs) + " us vs " + usText(sum)
+                 + " us in the layers");
 }
 
 RknnPerfReport RknnPerfParser::finish()

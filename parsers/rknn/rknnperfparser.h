@@ -71,17 +71,17 @@ private:
     std::map<std::string, std::size_t, std::less<>> m_warningIndex;
     std::uint64_t m_lineNo = 0;
     Mode m_mode = Mode::Outside;
-    std::optional<RknnColumnLayout> m_layout; // the last layer table's header
+    std::optional<RknnColumnLayout> m_layout;     // the last layer table's header
     std::optional<RknnColumnLayout> m_rankLayout; // the current ranking table's header
     bool m_sawRows = false;
     bool m_footerSeen = false; // the current frame's footer has been read (the table is over)
-    bool m_tableOpen = false; // rows may still follow for the current layer table
-    std::string m_pending; // a row cut short, waiting for its continuation line
+    bool m_tableOpen = false;  // rows may still follow for the current layer table
+    std::string m_pending;     // a row cut short, waiting for its continuation line
     std::uint64_t m_pendingLine = 0;
     std::string m_pendingWhy;
     std::string m_freqKey;
     std::string m_freqValues;
-    bool m_pythonMarkers = false; // eval_perf() from the Python toolkit
+    bool m_pythonMarkers = false;  // eval_perf() from the Python toolkit
     bool m_runtimeMarkers = false; // a C program / runtime log (rknn_run, "RKNN:" prefixes, "---> ")
 };
 

@@ -17,19 +17,19 @@ namespace timesink::parsers {
 /// ("375" µs → 375000 ns; a CSV "12.5" µs → 12500 ns).
 struct RknnLayer
 {
-    std::int64_t id = -1; // `ID` / `Layer ID`
-    std::string opType; // `OpType` (toolkit2, fused RKNN op, e.g. "ConvRelu") or `Operator` (v1, "CONVOLUTION")
-    std::string fullName; // `FullName` ("Conv:/model.0/conv/Conv") or v1 `Name` (continuation lines joined)
-    std::string dataType; // "INT8", "UINT8", … (empty in v1)
-    std::string target; // "NPU", "CPU", "GPU" upper-cased; empty when the table has no Target column (v1)
+    std::int64_t id = -1;   // `ID` / `Layer ID`
+    std::string opType;     // `OpType` (toolkit2, fused RKNN op, e.g. "ConvRelu") or `Operator` (v1, "CONVOLUTION")
+    std::string fullName;   // `FullName` ("Conv:/model.0/conv/Conv") or v1 `Name` (continuation lines joined)
+    std::string dataType;   // "INT8", "UINT8", … (empty in v1)
+    std::string target;     // "NPU", "CPU", "GPU" upper-cased; empty when the table has no Target column (v1)
     std::string inputShape; // "(1,3,640,640),(16,3,3,3),(16)", "\" for none
     std::string outputShape;
     std::optional<std::int64_t> ddrCycles;
     std::optional<std::int64_t> npuCycles;
     std::optional<std::int64_t> totalCycles; // max(DDR, NPU) as printed, not the sum
     model::TimeNs timeNs = 0;
-    std::string macUsage; // "2.32/0.00/0.00", "\" or empty (non-MAC ops)
-    std::string workload; // "100.0%/0.0%/0.0%"
+    std::string macUsage;        // "2.32/0.00/0.00", "\" or empty (non-MAC ops)
+    std::string workload;        // "100.0%/0.0%/0.0%"
     std::string workloadImprove; // toolkit2 1.x "- Up:0.0%" part, as "0.0%"
     std::optional<double> rwKb;
     std::optional<std::int64_t> uid; // v1 only
@@ -63,9 +63,9 @@ struct RknnFrame
     std::optional<model::TimeNs> elapsedTotalNs;
     /// `Total Time(us)` (v1 footer, or the whole output of a `perf_debug=False` run).
     std::optional<model::TimeNs> totalTimeNs;
-    std::string fps; // "58.08" as printed
+    std::string fps;      // "58.08" as printed
     std::string memoryRw; // "39024.07 KB" / "0 MB" as printed, with its unit
-    bool elided = false; // rows were left out with a "..." line
+    bool elided = false;  // rows were left out with a "..." line
 };
 
 /// Everything read from one text source.

@@ -58,16 +58,16 @@ std::string_view trimRight(std::string_view s)
 std::string toLower(std::string_view s)
 {
     std::string out(s);
-    std::transform(
-        out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    std::transform(out.begin(), out.end(), out.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     return out;
 }
 
 std::string toUpper(std::string_view s)
 {
     std::string out(s);
-    std::transform(
-        out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+    std::transform(out.begin(), out.end(), out.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
     return out;
 }
 
@@ -94,7 +94,7 @@ std::vector<Word> words(std::string_view s)
         const std::size_t start = i;
         while (i < s.size() && !isSpace(s[i]))
             ++i;
-        out.push_back(Word { s.substr(start, i - start), start });
+        out.push_back(Word {s.substr(start, i - start), start});
     }
     return out;
 }

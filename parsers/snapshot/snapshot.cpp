@@ -1,12 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "parsers/snapshot/snapshot.h"
 
-#include "parsers/snapshot/snapshot.pb.h"
-#include "parsers/importer_revision.h"
-
 #include "model/snapshotaccess.h"
-
-#include <zstd.h>
+#include "parsers/importer_revision.h"
+#include "parsers/snapshot/snapshot.pb.h"
 
 #include <algorithm>
 #include <array>
@@ -16,13 +13,13 @@
 #include <cstddef>
 #include <cstdio>
 #include <cstring>
+#include <fcntl.h>
 #include <limits>
 #include <mutex>
-#include <thread>
-
-#include <fcntl.h>
 #include <sys/stat.h>
+#include <thread>
 #include <unistd.h>
+#include <zstd.h>
 
 namespace timesink::parsers::snapshot {
 
@@ -153,8 +150,7 @@ bool hashEnds(const fs::path& path, std::uint64_t size, std::uint64_t& hash, std
     if (size <= 2 * kEnd) {
         ok = std::fread(buf.data(), 1, buf.size(), f) == buf.size();
     } else {
-        ok = std::fread(buf.data(), 1, kEnd, f) == kEnd
-            && fseeko(f, static_cast<off_t>(size - kEnd), SEEK_SET) == 0
+        ok = std::fread(buf.data(), 1, kEnd, f) == kEnd && fseeko(f, static_cast<off_t>(size - kEnd), SEEK_SET) == 0
             && std::fread(buf.data() + kEnd, 1, kEnd, f) == kEnd;
     }
     std::fclose(f);
@@ -299,14 +295,12 @@ private:
     bool m_ok = true;
 };
 
-template <typename Buffer>
-Piece pieceOf(const Buffer& b)
+template <typename Buffer> Piece pieceOf(const Buffer& b)
 {
     return Piece {b.data(), b.size() * sizeof(*b.data())};
 }
 
-template <typename Get>
-std::vector<Piece> trackColumn(const model::Trace& trace, Get get)
+template <typename Get> std::vector<Piece> trackColumn(const model::Trace& trace, Get get)
 {
     std::vector<Piece> pieces;
     for (const model::Track& t : SnapshotAccess::tracks(trace)) {
@@ -503,7 +497,8 @@ public:
         const std::uint64_t headerOffset = getU64(pre + 16);
         const std::uint64_t headerSize = getU64(pre + 24);
         const std::uint64_t headerHash = getU64(pre + 32);
-        if (headerOffset < kPreambleBytes || headerSize > m_source.size() || headerOffset > m_source.size() - headerSize)
+        if (headerOffset < kPreambleBytes || headerSize > m_source.size()
+            || headerOffset > m_source.size() - headerSize)
             return fail("the snapshot is truncated (its header lies past the end of the file)");
         // Parsing a header costs many times its size (an empty track is two bytes of protobuf); real ones are a few MB.
         if (headerSize > kMaxHeaderBytes)
@@ -538,9 +533,18 @@ public:
         return model::TracePtr(trace.release());
     }
 
-    [[nodiscard]] const std::string& error() const { return m_error; }
-    [[nodiscard]] bool notSnapshot() const { return m_notSnapshot; }
-    [[nodiscard]] bool cancelled() const { return m_cancelled; }
+    [[nodiscard]] const std::string& error() const
+    {
+        return m_error;
+    }
+    [[nodiscard]] bool notSnapshot() const
+    {
+        return m_notSnapshot;
+    }
+    [[nodiscard]] bool cancelled() const
+    {
+        return m_cancelled;
+    }
 
 private:
     bool fail(std::string message)
@@ -549,7 +553,10 @@ private:
             m_error = m_name + ": " + std::move(message);
         return false;
     }
-    bool corrupt(const std::string& what) { return fail("the snapshot is corrupt (" + what + ")"); }
+    bool corrupt(const std::string& what)
+    {
+        return fail("the snapshot is corrupt (" + what + ")");
+    }
 
     void target(Kind kind, void* data, std::size_t bytes)
     {
@@ -558,8 +565,7 @@ private:
             m_targets[k].push_back(Target {m_expected[k], static_cast<char*>(data), bytes});
         m_expected[k] += bytes;
     }
-    template <typename Buffer>
-    void target(Kind kind, Buffer& b)
+    template <typename Buffer> void target(Kind kind, Buffer& b)
     {
         target(kind, b.data(), b.size() * sizeof(*b.data()));
     }
@@ -607,8 +613,7 @@ private:
             for (const std::uint64_t s : t.summary_sizes())
                 sane = sane && add(Kind::Summaries, s, sizeof(model::SummaryBucket));
         }
-        if (!sane || slices != h.slice_count()
-            || h.category_counts_size() != model::kSliceCategoryCount)
+        if (!sane || slices != h.slice_count() || h.category_counts_size() != model::kSliceCategoryCount)
             return corrupt("counts");
 
         // Sections: inside the file, and together covering each stream exactly once.
@@ -863,7 +868,8 @@ private:
         for (const model::Arg& a : values) {
             const auto type = static_cast<std::uint8_t>(a.value.type);
             if (!str(a.key.value) || type > 3
-                || (a.value.type == model::ArgValue::Type::String && !str(static_cast<std::uint32_t>(a.value.rawBits()))))
+                || (a.value.type == model::ArgValue::Type::String
+                    && !str(static_cast<std::uint32_t>(a.value.rawBits()))))
                 return corrupt("args");
         }
 
@@ -871,7 +877,8 @@ private:
         for (std::size_t ti = 0; ti < tracks.size(); ++ti) {
             const model::Track& t = tracks[ti];
             if (!str(t.name.value) || !str(t.processName.value) || !str(t.threadName.value) || !str(t.processKey.value)
-                || !str(t.threadKey.value) || static_cast<unsigned>(t.deviceKind) > 3 || static_cast<unsigned>(t.role) > 5)
+                || !str(t.threadKey.value) || static_cast<unsigned>(t.deviceKind) > 3
+                || static_cast<unsigned>(t.role) > 5)
                 return corrupt("track " + std::to_string(ti));
             const std::size_t n = t.size();
             const std::size_t depths = t.depthCount();
@@ -943,10 +950,10 @@ private:
             SnapshotAccess::busy(t) = p.busy();
         }
         for (const pb::Step& s : h.steps()) {
-            SnapshotAccess::steps(trace).push_back(model::Step {
-                s.number(), model::StringId(s.name()), s.start(), s.end(),
-                model::SliceRef {model::TrackId(s.marker_track()), model::SliceIndex(s.marker_index())},
-                s.synthetic()});
+            SnapshotAccess::steps(trace).push_back(
+                model::Step {s.number(), model::StringId(s.name()), s.start(), s.end(),
+                             model::SliceRef {model::TrackId(s.marker_track()), model::SliceIndex(s.marker_index())},
+                             s.synthetic()});
         }
         for (const pb::Warning& w : h.warnings())
             SnapshotAccess::warnings(trace).push_back(model::ImportWarning {w.kind(), w.count(), w.message()});
@@ -1087,15 +1094,33 @@ bool writeSnapshot(const model::Trace& trace, const SourceIdentity& source, cons
     using A = SnapshotAccess;
     w.write(Kind::StringBytes, {Piece {bytes.data(), bytes.size()}});
     w.write(Kind::StringLengths, {pieceOf(lengths)});
-    w.write(Kind::Ts, trackColumn(trace, [](const model::Track& t) -> auto& { return A::ts(t); }));
-    w.write(Kind::Dur, trackColumn(trace, [](const model::Track& t) -> auto& { return A::dur(t); }));
-    w.write(Kind::Name, trackColumn(trace, [](const model::Track& t) -> auto& { return A::name(t); }));
-    w.write(Kind::RawCategory, trackColumn(trace, [](const model::Track& t) -> auto& { return A::rawCategory(t); }));
-    w.write(Kind::Parent, trackColumn(trace, [](const model::Track& t) -> auto& { return A::parent(t); }));
-    w.write(Kind::SliceArgs, trackColumn(trace, [](const model::Track& t) -> auto& { return A::sliceArgs(t); }));
-    w.write(Kind::Depth, trackColumn(trace, [](const model::Track& t) -> auto& { return A::depth(t); }));
-    w.write(Kind::Category, trackColumn(trace, [](const model::Track& t) -> auto& { return A::category(t); }));
-    w.write(Kind::Flags, trackColumn(trace, [](const model::Track& t) -> auto& { return A::flags(t); }));
+    w.write(Kind::Ts,
+            trackColumn(
+                trace, [](const model::Track& t) -> auto& { return A::ts(t); }));
+    w.write(Kind::Dur,
+            trackColumn(
+                trace, [](const model::Track& t) -> auto& { return A::dur(t); }));
+    w.write(Kind::Name,
+            trackColumn(
+                trace, [](const model::Track& t) -> auto& { return A::name(t); }));
+    w.write(Kind::RawCategory,
+            trackColumn(
+                trace, [](const model::Track& t) -> auto& { return A::rawCategory(t); }));
+    w.write(Kind::Parent,
+            trackColumn(
+                trace, [](const model::Track& t) -> auto& { return A::parent(t); }));
+    w.write(Kind::SliceArgs,
+            trackColumn(
+                trace, [](const model::Track& t) -> auto& { return A::sliceArgs(t); }));
+    w.write(Kind::Depth,
+            trackColumn(
+                trace, [](const model::Track& t) -> auto& { return A::depth(t); }));
+    w.write(Kind::Category,
+            trackColumn(
+                trace, [](const model::Track& t) -> auto& { return A::category(t); }));
+    w.write(Kind::Flags,
+            trackColumn(
+                trace, [](const model::Track& t) -> auto& { return A::flags(t); }));
     std::vector<Piece> byDepth;
     std::vector<Piece> summaries;
     for (const model::Track& t : trace.tracks()) {
@@ -1108,9 +1133,12 @@ bool writeSnapshot(const model::Trace& trace, const SourceIdentity& source, cons
     }
     w.write(Kind::ByDepth, byDepth);
     w.write(Kind::Summaries, summaries);
-    w.write(Kind::CounterTs, trackColumn(trace, [](const model::Track& t) -> auto& { return A::counterTs(t); }));
+    w.write(Kind::CounterTs,
+            trackColumn(
+                trace, [](const model::Track& t) -> auto& { return A::counterTs(t); }));
     w.write(Kind::CounterValues,
-            trackColumn(trace, [](const model::Track& t) -> auto& { return A::counterValues(t); }));
+            trackColumn(
+                trace, [](const model::Track& t) -> auto& { return A::counterValues(t); }));
     w.write(Kind::ArgValues, {pieceOf(A::argValues(trace.argStore()))});
     w.write(Kind::ArgOffsets, {pieceOf(A::argOffsets(trace.argStore()))});
     w.write(Kind::Flows, {pieceOf(A::flows(trace))});
@@ -1148,7 +1176,9 @@ namespace {
 std::unique_ptr<FileSource> openSource(const fs::path& file, std::string& error, ImportErrorKind& kind)
 {
     const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
-    struct stat st {};
+    struct stat st
+    {
+    };
     if (fd < 0 || ::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         error = "cannot open " + file.string() + ": " + (fd < 0 ? std::strerror(errno) : "not a regular file");
         kind = ImportErrorKind::CannotRead;
@@ -1165,7 +1195,7 @@ ImportResult readFrom(const ByteSource& source, const std::string& name, const I
     Reader reader(source, name, options, progress, sourcePath);
     model::TracePtr trace = reader.read();
     if (!trace) {
-        return ImportResult::failure(reader.cancelled()   ? ImportErrorKind::Cancelled
+        return ImportResult::failure(reader.cancelled()         ? ImportErrorKind::Cancelled
                                          : reader.notSnapshot() ? ImportErrorKind::NotRecognised
                                                                 : ImportErrorKind::Malformed,
                                      reader.error());

@@ -89,8 +89,7 @@ public:
     [[nodiscard]] std::string_view id() const override { return "snapshot"; }
     [[nodiscard]] int probe(const SourceProbe& source) const override
     {
-        return !source.isDirectory && source.compression.empty() && snapshot::looksLikeSnapshot(source.head) ? 100
-                                                                                                              : 0;
+        return !source.isDirectory && source.compression.empty() && snapshot::looksLikeSnapshot(source.head) ? 100 : 0;
     }
     ImportResult import(const SourceProbe& source, const ImportOptions& options, ProgressSink& progress) override
     {

@@ -80,8 +80,9 @@ ImportResult SnapshotCache::load(const SourceIdentity& source, const std::string
         // Another build of Timesink made it: its importers may have read the source differently (a fix since, or
         // a newer version). A cache must give what importing the source would give now.
         fs::remove(entry, ec);
-        return ImportResult::failure(ImportErrorKind::NotRecognised, "the cached snapshot of " + displayPath
-                                         + " was made by another Timesink build (" + writer + ")");
+        return ImportResult::failure(ImportErrorKind::NotRecognised,
+                                     "the cached snapshot of " + displayPath + " was made by another Timesink build ("
+                                         + writer + ")");
     }
     ImportResult r = readSnapshot(entry, options, progress, displayPath);
     if (!r.ok()) {

@@ -41,17 +41,17 @@ model::TracePtr buildTrace()
     const auto host = b.hostThread("python", 1, 1);
     const auto compute = b.deviceStream(0, 7);
     const auto copies = b.deviceStream(0, 9, model::DeviceKind::Gpu, model::TrackRole::DeviceCopy);
-    static constexpr std::array<const char*, 8> kOps = {"aten::conv2d", "aten::batch_norm", "aten::relu_",
-                                                         "aten::linear", "aten::add",        "aten::gelu",
-                                                         "aten::mul",    "aten::sum"};
+    static constexpr std::array<const char*, 8> kOps
+        = {"aten::conv2d", "aten::batch_norm", "aten::relu_", "aten::linear",
+           "aten::add",    "aten::gelu",       "aten::mul",   "aten::sum"};
     // Slices per op: host op + launch + kernel = 3; per step overhead is small.
     const std::size_t opsPerStep = kTargetSlices / 3 / kSteps;
     TimeNs t = 0;
     for (int s = 0; s < kSteps; ++s) {
         const TimeNs stepStart = t;
         // Dataloader fetch: 2 ms with the device idle.
-        b.slice(host, SliceCategory::Dataloader, "enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__",
-                t, 2'000'000);
+        b.slice(host, SliceCategory::Dataloader, "enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__", t,
+                2'000'000);
         t += 2'000'000;
         // Input copy from pageable memory through aten::to.
         b.slice(host, SliceCategory::HostOp, "aten::to", t, 30'000);
@@ -65,7 +65,8 @@ model::TracePtr buildTrace()
             const char* name = kOps[i % kOps.size()];
             const TimeNs hostDur = (i % 997 == 0) ? 120'000 : 9'000; // an occasional slow host op
             b.slice(host, SliceCategory::HostOp, name, t, hostDur);
-            const auto launch = b.slice(host, SliceCategory::RuntimeApi, "cudaLaunchKernel", t + hostDur - 4'000, 3'000);
+            const auto launch
+                = b.slice(host, SliceCategory::RuntimeApi, "cudaLaunchKernel", t + hostDur - 4'000, 3'000);
             const TimeNs kernelDur = (i % 5 == 0) ? 3'000 : 7'000; // the device keeps up, with short gaps
             const TimeNs ks = std::max(deviceFree, t + hostDur);
             const auto kernel = b.slice(compute, SliceCategory::Kernel, name, ks, kernelDur);

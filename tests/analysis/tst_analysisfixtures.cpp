@@ -30,7 +30,8 @@ std::string detailOf(const Finding& f, std::string_view key)
 
 bool notAssessed(const AnalysisResult& r, std::string_view kind)
 {
-    return std::any_of(r.notAssessed.begin(), r.notAssessed.end(), [&](const NotAssessed& n) { return n.kind == kind; });
+    return std::any_of(r.notAssessed.begin(), r.notAssessed.end(),
+                       [&](const NotAssessed& n) { return n.kind == kind; });
 }
 
 AnalysisResult analyzeDefault(const model::Trace& t)
@@ -144,10 +145,10 @@ private Q_SLOTS:
                     paths.push_back(std::string(dir) + "/" + e.path().filename().string());
             }
         }
-        for (const char* p : {"torch_npu/mstt_advisor_ut_2023", "torch_npu/msinsight_text_level0_rank0_ascend_pt",
-                              "torch_npu/msinsight_text_level1_rank0_ascend_pt",
-                              "msprof/msinsight_db_level1_rank0_ascend_pt", "msprof/neo-pan_real_cann_minimal_sanitized",
-                              "msprof/msinsight_test_full_db_msprof_0.db"})
+        for (const char* p :
+             {"torch_npu/mstt_advisor_ut_2023", "torch_npu/msinsight_text_level0_rank0_ascend_pt",
+              "torch_npu/msinsight_text_level1_rank0_ascend_pt", "msprof/msinsight_db_level1_rank0_ascend_pt",
+              "msprof/neo-pan_real_cann_minimal_sanitized", "msprof/msinsight_test_full_db_msprof_0.db"})
             paths.emplace_back(p);
         std::sort(paths.begin(), paths.end());
         for (const std::string& p : paths)

@@ -125,7 +125,8 @@ private Q_SLOTS:
         const auto host = b.hostThread();
         const auto gpu = b.deviceStream(0, 7);
         b.step(host, 1, 0, 1000);
-        b.slice(host, SliceCategory::Dataloader, "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", 50, 350);
+        b.slice(host, SliceCategory::Dataloader, "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", 50,
+                350);
         b.slice(gpu, SliceCategory::Kernel, "k0", 0, 100);
         b.slice(gpu, SliceCategory::Kernel, "k1", 600, 400);
         AnalysisOptions o;
@@ -598,8 +599,8 @@ private Q_SLOTS:
         std::vector<Finding> w(v.rbegin(), v.rend());
         std::sort(v.begin(), v.end(), rankBefore);
         std::sort(w.begin(), w.end(), rankBefore);
-        const std::vector<std::pair<std::string, TimeNs>> expected = {
-            {"unfused_chain", 0}, {"copy_hotspot", 1}, {"copy_hotspot", 9}, {"pipeline_bubble", 5}};
+        const std::vector<std::pair<std::string, TimeNs>> expected
+            = {{"unfused_chain", 0}, {"copy_hotspot", 1}, {"copy_hotspot", 9}, {"pipeline_bubble", 5}};
         for (std::size_t i = 0; i < expected.size(); ++i) {
             QCOMPARE(v[i].kind, expected[i].first);
             QCOMPARE(v[i].firstTs, expected[i].second);
@@ -681,8 +682,8 @@ private Q_SLOTS:
             TraceBuilder b;
             const auto host = b.hostThread();
             const auto gpu = b.deviceStream(0, 7);
-            b.step(host, 1, 0, 0);    // zero-length step
-            b.step(host, 2, 0, 500);  // overlaps step 1 entirely
+            b.step(host, 1, 0, 0);     // zero-length step
+            b.step(host, 2, 0, 500);   // overlaps step 1 entirely
             b.step(host, 3, 400, 600); // overlaps step 2's end: windows become [0,400) and [400,1000)
             b.slice(gpu, SliceCategory::Kernel, "zero", 100, 0);
             b.slice(gpu, SliceCategory::Kernel, "k", 200, 100);
@@ -703,9 +704,10 @@ private Q_SLOTS:
         std::vector<std::string> kinds;
         for (const auto& p : passRegistry())
             kinds.emplace_back(p->kind());
-        QCOMPARE(kinds, (std::vector<std::string> {"dataloader_starvation", "pipeline_bubble", "copy_hotspot",
-                                                   "cpu_fallback", "unfused_chain", "op_compile", "conversion",
-                                                   "precision", "memory_pressure", "communication"}));
+        QCOMPARE(kinds,
+                 (std::vector<std::string> {"dataloader_starvation", "pipeline_bubble", "copy_hotspot", "cpu_fallback",
+                                            "unfused_chain", "op_compile", "conversion", "precision", "memory_pressure",
+                                            "communication"}));
     }
 };
 

@@ -23,7 +23,8 @@ namespace {
 
 const StepBreakdown* stepNumber(const std::vector<StepBreakdown>& steps, std::int64_t number)
 {
-    const auto it = std::find_if(steps.begin(), steps.end(), [&](const StepBreakdown& s) { return s.number == number; });
+    const auto it
+        = std::find_if(steps.begin(), steps.end(), [&](const StepBreakdown& s) { return s.number == number; });
     return it == steps.end() ? nullptr : &*it;
 }
 
@@ -104,8 +105,8 @@ private Q_SLOTS:
     //   `record_param_comms` / `nccl:all_reduce` ops are not counted (they made it 11.27 ms of communication and
     //   15.89 ms idle before).
     // The device ends #1009's work 183 µs after its host step (device window, deviceWindows()), so #1009's
-    // analysis window runs to 1661203462674428000 (stepclock.h; tests/analysis/device_windows.py applies the same rule to the raw
-    // JSON, launches linked by args.correlation): dur 75656000 compute 45364000 comm 9704000 copy 3007000
+    // analysis window runs to 1661203462674428000 (stepclock.h; tests/analysis/device_windows.py applies the same rule
+    // to the raw JSON, launches linked by args.correlation): dur 75656000 compute 45364000 comm 9704000 copy 3007000
     // dataloader 71000 idle 17510000 — the 183 µs tail is 124 µs of compute, 6 µs of copies and 53 µs idle.
     void diffControlStep1009()
     {
@@ -151,9 +152,9 @@ private Q_SLOTS:
         QTest::addColumn<qint64>("end");
         QTest::newRow("diff_control") << QStringLiteral("torch/hta_a100_trace_diff_control.json.gz") << qint64(1009)
                                       << qint64(1661203462599325000) << qint64(1661203462674428000);
-        QTest::newRow("h100 annotation")
-            << QStringLiteral("torch/tracelens_h100_gaunernst_bert-small-uncased__1016001.json.gz") << qint64(6)
-            << qint64(1752830083333430848) << qint64(1752830083337338675);
+        QTest::newRow("h100 annotation") << QStringLiteral(
+            "torch/tracelens_h100_gaunernst_bert-small-uncased__1016001.json.gz")
+                                         << qint64(6) << qint64(1752830083333430848) << qint64(1752830083337338675);
         QTest::newRow("mi250 annotation and flows")
             << QStringLiteral("torch/hta_mi250_minitoy_train_ROCm6_2_kineto.json.gz") << qint64(1)
             << qint64(1739836029603454205) << qint64(1739836029612366093);
@@ -344,26 +345,29 @@ private Q_SLOTS:
     // − runtime end, nearest-rank percentiles; queue +1 at runtime ts, −1 at device end, per device tid):
     //   nccl_data:    window 667105339 busy 157500014 compute 115655847 comm 46876493 exposed 39559468
     //                 copy 2653498 idle 509605325 overlap 0.156092 (HTA get_comm_comp_overlap: 15.61 %)
-    //                 launches 3774 p50 1956 mean 27334.5 (rounded half up) p99 476909 over100us 267; stream 7: 3753 ops, max 11
+    //                 launches 3774 p50 1956 mean 27334.5 (rounded half up) p99 476909 over100us 267; stream 7: 3753
+    //                 ops, max 11
     //   diff_control: window 465010000 busy 388587000 compute 281336000 comm 163535000 exposed 87921000
     //                 copy 54638000 idle 76423000 overlap 0.462372 (HTA: 46.24 %)
-    //                 (over the analysis windows, tests/analysis/device_windows.py: all 388587000 ns of device work; over the host
-    //                 windows 48 µs of #1009's and #1011's tails were missing: window 464945000 busy 388539000)
-    //                 launches 9450 p50 605000 mean 2122275 p99 10951000 over100us 6098; stream 7: 8964 ops, max 288
+    //                 (over the analysis windows, tests/analysis/device_windows.py: all 388587000 ns of device work;
+    //                 over the host windows 48 µs of #1009's and #1011's tails were missing: window 464945000 busy
+    //                 388539000) launches 9450 p50 605000 mean 2122275 p99 10951000 over100us 6098; stream 7: 8964 ops,
+    //                 max 288
     void deviceSummaryMatchesHta_data()
     {
         QTest::addColumn<QString>("path");
         QTest::addColumn<QList<qint64>>("ns"); // window busy compute comm exposed copy idle
         QTest::addColumn<int>("overlapBasisPoints");
-        QTest::addColumn<QList<qint64>>("launch"); // count p50 mean p99 over100us
+        QTest::addColumn<QList<qint64>>("launch");  // count p50 mean p99 over100us
         QTest::addColumn<QList<qint64>>("stream7"); // operations, max length
         QTest::newRow("nccl_data") << QStringLiteral("torch/hta_a100_nccl_data.json.gz")
-                                   << QList<qint64> {667105339, 157500014, 115655847, 46876493, 39559468, 2653498,
-                                                     509605325}
-                                   << 1561 << QList<qint64> {3774, 1956, 27335, 476909, 267} << QList<qint64> {3753, 11};
+                                   << QList<qint64> {667105339, 157500014, 115655847, 46876493,
+                                                     39559468,  2653498,   509605325}
+                                   << 1561 << QList<qint64> {3774, 1956, 27335, 476909, 267}
+                                   << QList<qint64> {3753, 11};
         QTest::newRow("diff_control") << QStringLiteral("torch/hta_a100_trace_diff_control.json.gz")
-                                      << QList<qint64> {465010000, 388587000, 281336000, 163535000, 87921000, 54638000,
-                                                        76423000}
+                                      << QList<qint64> {465010000, 388587000, 281336000, 163535000,
+                                                        87921000,  54638000,  76423000}
                                       << 4624 << QList<qint64> {9450, 605000, 2122275, 10951000, 6098}
                                       << QList<qint64> {8964, 288};
     }
@@ -412,8 +416,8 @@ private Q_SLOTS:
         const DeviceSummary d = computeDeviceSummary(*trace, computeStepBreakdown(*trace));
         QVERIFY(d.hasDeviceWork);
         QCOMPARE(d.deviceLabel, std::string("NPU"));
-        // python3 over trace_view.json (Decimal µs → ns, rounded half up as the importer does): slices of the HCCL process inside ProfilerStep#50,
-        // united: 105991878 ns; those named Notify_Wait*: 102044699 ns.
+        // python3 over trace_view.json (Decimal µs → ns, rounded half up as the importer does): slices of the HCCL
+        // process inside ProfilerStep#50, united: 105991878 ns; those named Notify_Wait*: 102044699 ns.
         QCOMPARE(d.communicationNs, TimeNs(105'991'878));
         QCOMPARE(d.communicationWaitNs, TimeNs(102'044'699));
         QCOMPARE(d.communicationTransferNs, d.communicationNs - d.communicationWaitNs);

@@ -122,7 +122,8 @@ private Q_SLOTS:
     void noWarmupOnSteadyTraces_data()
     {
         QTest::addColumn<QString>("path");
-        QTest::newRow("v100") << QStringLiteral("torch/hta_v100_ns_resolution_rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz");
+        QTest::newRow("v100") << QStringLiteral(
+            "torch/hta_v100_ns_resolution_rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz");
         QTest::newRow("diff_control") << QStringLiteral("torch/hta_a100_trace_diff_control.json.gz");
         QTest::newRow("nccl") << QStringLiteral("torch/hta_a100_nccl_data.json.gz");
     }

@@ -13,8 +13,8 @@
 
 using namespace timesink;
 using namespace timesink::analysis;
-using model::TimeNs;
 using analysis::formatDuration;
+using model::TimeNs;
 
 namespace {
 
@@ -152,7 +152,7 @@ private Q_SLOTS:
         QCOMPARE(launch->deviceSelfNs, TimeNs(200));
         QCOMPARE(step1->deviceNs, TimeNs(200));
         QCOMPARE(tree.root().deviceNs, TimeNs(250));
-        QCOMPARE(tree.root().totalNs, TimeNs(2000)); // the two steps are the top level
+        QCOMPARE(tree.root().totalNs, TimeNs(2000));    // the two steps are the top level
         QVERIFY(!childOf(*trace, tree, 0, "conv_fwd")); // device tracks are never nodes
 
         // Bottom-up: cudaLaunchKernel self 20 + 10 under two callers.
@@ -189,15 +189,16 @@ private Q_SLOTS:
         QCOMPARE(work[0], testing::findSlice(*trace, "conv_fwd"));
         // A step launches everything inside it.
         const model::SliceRef step2 = testing::findSlice(*trace, "ProfilerStep#2");
-        QCOMPARE(launchedDeviceWork(*trace, step2), std::vector<model::SliceRef> {testing::findSlice(*trace, "relu_fwd")});
+        QCOMPARE(launchedDeviceWork(*trace, step2),
+                 std::vector<model::SliceRef> {testing::findSlice(*trace, "relu_fwd")});
         QVERIFY(launchedDeviceWork(*trace, {}).empty());
     }
 
-    // python3 tests/analysis/explore_figures.py ops FIXTURE: per cpu_op name, calls, host time (a call nested in a call of
-    // the same name not counted again), and the duration of every kernel/gpu_memcpy/gpu_memset whose correlation
+    // python3 tests/analysis/explore_figures.py ops FIXTURE: per cpu_op name, calls, host time (a call nested in a call
+    // of the same name not counted again), and the duration of every kernel/gpu_memcpy/gpu_memset whose correlation
     // id's cuda_runtime call lies inside a call of that name:
-    //   aten::to 20 calls, host 30 012 242 µs·1000, device 55 503 µs; aten::conv2d 10, 11 919 366, 6 333, max 10 841 225;
-    //   aten::copy_ 18 calls, host 57 807, device 55 503; no device time outside ops; total device 66 203 µs.
+    //   aten::to 20 calls, host 30 012 242 µs·1000, device 55 503 µs; aten::conv2d 10, 11 919 366, 6 333, max 10 841
+    //   225; aten::copy_ 18 calls, host 57 807, device 55 503; no device time outside ops; total device 66 203 µs.
     void operatorsOnA100Fixture()
     {
         LOAD_FIXTURE(trace, std::string("torch/hta_a100_alexnet_benchmark_result_2869224_1695835535_trace.json.gz"));
@@ -229,10 +230,12 @@ private Q_SLOTS:
         QCOMPARE(t.dur(conv->maxSlice.index.value), TimeNs(10'841'225'000));
     }
 
-    // python3 tests/analysis/explore_figures.py range FIXTURE 1695835585800000 1695835585900000 (µs): every X event (the profiler's "Trace" span too),
-    // counted by its part inside the window; self = clipped − Σ clipped direct children on the same thread:
+    // python3 tests/analysis/explore_figures.py range FIXTURE 1695835585800000 1695835585900000 (µs): every X event
+    // (the profiler's "Trace" span too), counted by its part inside the window; self = clipped − Σ clipped direct
+    // children on the same thread:
     //   cudaMalloc 5 slices, total 32 814 µs, self 32 814; aten::conv2d 5, total 24 112, self 10, max 14 972;
-    //   aten::_convolution 5, total 24 054, self 57 (identical spans nest in file order); 273 slices, 587 069 µs in all.
+    //   aten::_convolution 5, total 24 054, self 57 (identical spans nest in file order); 273 slices, 587 069 µs in
+    //   all.
     void rangeStatsOnA100Fixture()
     {
         LOAD_FIXTURE(trace, std::string("torch/hta_a100_alexnet_benchmark_result_2869224_1695835535_trace.json.gz"));

@@ -36,7 +36,8 @@ std::string detailOf(const Finding& f, std::string_view key)
 
 bool notAssessed(const AnalysisResult& r, std::string_view kind)
 {
-    return std::any_of(r.notAssessed.begin(), r.notAssessed.end(), [&](const NotAssessed& n) { return n.kind == kind; });
+    return std::any_of(r.notAssessed.begin(), r.notAssessed.end(),
+                       [&](const NotAssessed& n) { return n.kind == kind; });
 }
 
 AnalysisResult run(const model::Trace& t, TimeNs bubbleThreshold = 1)
@@ -98,7 +99,8 @@ private Q_SLOTS:
         const auto npu = b.deviceStream(0, 2, model::DeviceKind::Npu);
         b.step(host, 1, 0, 1000);
         b.step(host, 2, 1000, 1000);
-        b.slice(host, SliceCategory::Dataloader, "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", 300, 50);
+        b.slice(host, SliceCategory::Dataloader, "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", 300,
+                50);
         // torch_npu's task-queue thread names the operator whose CANN calls run inside it.
         b.slice(b.hostThread("dequeue", 1, 7), SliceCategory::HostOp, "Dequeue@Conv2D", 40, 420);
         b.slice(cann, SliceCategory::RuntimeApi, "AscendCL@aclopCompileAndExecute", 50, 400);
@@ -255,16 +257,16 @@ private Q_SLOTS:
         launchFrom(b, host, "aten::conv2d", 60, 50,
                    task(b, npu, "trans_TransData_1", 200, 60, "TransData", "NCHW", "FRACTAL_Z", "FLOAT", "FLOAT"),
                    "aclnnConvolution");
-        launchFrom(b, host, "aten::conv2d", 120, 50,
-                   task(b, npu, "aclnnCast_CastAiCore_Cast", 300, 40, "Cast", "FORMAT_ND", "FORMAT_ND", "FLOAT",
-                        "FLOAT16"),
-                   "aclnnCast");
+        launchFrom(
+            b, host, "aten::conv2d", 120, 50,
+            task(b, npu, "aclnnCast_CastAiCore_Cast", 300, 40, "Cast", "FORMAT_ND", "FORMAT_ND", "FLOAT", "FLOAT16"),
+            "aclnnCast");
         launchFrom(b, host, "aten::conv2d", 180, 50,
                    task(b, npu, "TransposeD1", 400, 20, "TransposeD", "NCHW", "NHWC", "FLOAT", "FLOAT"),
                    "aclnnTranspose");
         launchFrom(b, host, "aten::permute", 240, 50,
-                   task(b, npu, "Transpose2", 500, 70, "Transpose", "FORMAT_ND;FORMAT_ND", "FORMAT_ND",
-                        "FLOAT;INT64", "FLOAT"),
+                   task(b, npu, "Transpose2", 500, 70, "Transpose", "FORMAT_ND;FORMAT_ND", "FORMAT_ND", "FLOAT;INT64",
+                        "FLOAT"),
                    "aclnnTranspose");
         task(b, npu, "Cast3", 600, 80, "Cast", "FORMAT_ND", "FORMAT_ND", "INT64", "INT32", SliceCategory::FallbackOp);
         task(b, npu, "trans_TransData_9", 700, 30, "TransData", "NC1HWC0", "NCHW", "FLOAT", "FLOAT");
@@ -337,9 +339,9 @@ private Q_SLOTS:
                 b.slice(gpu, SliceCategory::Kernel, "ampere_fp16_s16816gemm_fp16_128x128_ldg8_f2f_nn", 0, 100);
             launchFrom(b, host, "aten::linear", 150, 40,
                        b.slice(gpu, SliceCategory::Kernel, "ampere_sgemm_128x64_nn", 200, 200));
-            launchFrom(b, host, "aten::conv2d", 450, 40,
-                       b.slice(gpu, SliceCategory::Kernel, "sm80_xmma_fprop_implicit_gemm_f32f32_f32f32_f32_nchw", 500,
-                               100));
+            launchFrom(
+                b, host, "aten::conv2d", 450, 40,
+                b.slice(gpu, SliceCategory::Kernel, "sm80_xmma_fprop_implicit_gemm_f32f32_f32f32_f32_nchw", 500, 100));
             const AnalysisResult r = run(*b.finalize());
             const auto p = ofKind(r, "precision");
             if (!amp) {
@@ -399,9 +401,9 @@ private Q_SLOTS:
             b.addFlow(b.slice(host, SliceCategory::RuntimeApi, "cudaLaunchKernel", t0 + 102, 40),
                       b.slice(gpu, SliceCategory::Kernel, "void at::native::unrolled_elementwise_kernel<copy>",
                               t0 + 330, 20));
-            b.addFlow(b.slice(host, SliceCategory::RuntimeApi, "cudaLaunchKernel", t0 + 160, 40),
-                      b.slice(gpu, SliceCategory::Kernel, "ampere_fp16_s16816gemm_fp16_128x128_ldg8_f2f_nn", t0 + 360,
-                              600));
+            b.addFlow(
+                b.slice(host, SliceCategory::RuntimeApi, "cudaLaunchKernel", t0 + 160, 40),
+                b.slice(gpu, SliceCategory::Kernel, "ampere_fp16_s16816gemm_fp16_128x128_ldg8_f2f_nn", t0 + 360, 600));
         }
         const AnalysisResult r = run(*b.finalize());
         for (std::string_view kind : {"op_compile", "conversion", "precision", "memory_pressure"}) {
@@ -411,8 +413,9 @@ private Q_SLOTS:
     }
 
     // Copy advice. Step [0,10000), no compute. HtoD [100,600) of 32×3×224×224 float32 (19 267 584 bytes; the
-    // copy has no size arg, so the shape decides) from aten::to: uint8 would save three quarters, 14 450 688 bytes. A DtoH [1000,1100) from
-    // loss.item() at train.py(42) (a Python frame around aten::item, inside a torch/ frame that is skipped).
+    // copy has no size arg, so the shape decides) from aten::to: uint8 would save three quarters, 14 450 688 bytes. A
+    // DtoH [1000,1100) from loss.item() at train.py(42) (a Python frame around aten::item, inside a torch/ frame that
+    // is skipped).
     void copyHotspotAdvice()
     {
         TraceBuilder b;
@@ -424,14 +427,14 @@ private Q_SLOTS:
             Arg {b.intern("Input Dims"), ArgValue::fromString(b.intern("[[32, 3, 224, 224], [], [], []]"))},
             Arg {b.intern("Input type"), ArgValue::fromString(b.intern("[\"float\", \"Scalar\", \"\", \"\"]"))}};
         b.slice(host, SliceCategory::HostOp, "aten::to", 0, 90, shapes);
-        const auto htod = b.memcpy(copyEngine, model::MemcpyDirection::HostToDevice, model::HostMemoryKind::Pinned,
-                                   100, 500);
+        const auto htod
+            = b.memcpy(copyEngine, model::MemcpyDirection::HostToDevice, model::HostMemoryKind::Pinned, 100, 500);
         b.addFlow(b.slice(host, SliceCategory::RuntimeApi, "cudaMemcpyAsync", 10, 50), htod);
         b.slice(host, SliceCategory::PythonFrame, "train.py(42): train_step", 900, 300);
         b.slice(host, SliceCategory::PythonFrame, "torch/_tensor.py(1000): item", 905, 290);
         b.slice(host, SliceCategory::HostOp, "aten::item", 910, 280);
-        const auto dtoh = b.memcpy(copyEngine, model::MemcpyDirection::DeviceToHost, model::HostMemoryKind::Pageable,
-                                   1000, 100);
+        const auto dtoh
+            = b.memcpy(copyEngine, model::MemcpyDirection::DeviceToHost, model::HostMemoryKind::Pageable, 1000, 100);
         b.addFlow(b.slice(host, SliceCategory::RuntimeApi, "cudaMemcpyAsync", 920, 200), dtoh);
         const AnalysisResult r = run(*b.finalize());
         const auto copies = ofKind(r, "copy_hotspot");
@@ -451,10 +454,11 @@ private Q_SLOTS:
     //   compile = union of AscendCL@aclopCompileAndExecute spans → 19 calls, 14 049 230 ns;
     //   busy = union of all X events of the "Ascend Hardware" and "HCCL" processes except the sync tasks
     //   (EVENT_WAIT, EVENT_RECORD, Notify Wait, … by name or Task Type — they keep no device busy);
-    //   idle = step − busy = 44 295 718 ns; idle ∩ compile = 4 997 116 ns (the same with the sync tasks counted busy); idle ∩ DataLoader spans = 3 332 400, DataLoader ∩
-    //   compile = 0 (so the dataloader takes nothing from the compiles);
-    //   TransData = Ascend Hardware tasks whose name contains TransData: 57 tasks, 1 423 203 ns (kernel_details.csv
-    //   says 57 rows of Type TransData, 1423.202 µs). No FP16/BF16 data type and no AMP marker: no precision.
+    //   idle = step − busy = 44 295 718 ns; idle ∩ compile = 4 997 116 ns (the same with the sync tasks counted busy);
+    //   idle ∩ DataLoader spans = 3 332 400, DataLoader ∩ compile = 0 (so the dataloader takes nothing from the
+    //   compiles); TransData = Ascend Hardware tasks whose name contains TransData: 57 tasks, 1 423 203 ns
+    //   (kernel_details.csv says 57 rows of Type TransData, 1423.202 µs). No FP16/BF16 data type and no AMP marker: no
+    //   precision.
     void ascendLevel1Fixture()
     {
         LOAD_FIXTURE(trace, std::string("torch_npu/msinsight_text_level1_rank0_ascend_pt"));
@@ -611,7 +615,8 @@ private Q_SLOTS:
             QVERIFY(ofKind(r, "conversion").empty());
         }
         {
-            LOAD_FIXTURE(trace, std::string("torch/hta_a100_alexnet_benchmark_result_2869224_1695835535_trace.json.gz"));
+            LOAD_FIXTURE(trace,
+                         std::string("torch/hta_a100_alexnet_benchmark_result_2869224_1695835535_trace.json.gz"));
             const AnalysisResult r = run(*trace, AnalysisOptions {}.bubbleThresholdNs);
             QVERIFY(ofKind(r, "memory_pressure").empty());
             QVERIFY(notAssessed(r, "memory_pressure"));

@@ -76,7 +76,8 @@ private slots:
 
     void csvQuoting()
     {
-        const auto rows = readAll("\xEF\xBB\xBF" "a,\"b,c\",\"say \"\"hi\"\"\",d\r\n"
+        const auto rows = readAll("\xEF\xBB\xBF"
+                                  "a,\"b,c\",\"say \"\"hi\"\"\",d\r\n"
                                   "\"\"\"32,3,224,224\"\"\",x\n"
                                   "\n"
                                   "\"multi\nline\",1736408883704643.212\t,\"\"\"\"\"\"\n"
@@ -110,7 +111,8 @@ private slots:
     void kernelDetailsLevel1()
     {
         QTemporaryDir dir;
-        const auto p = writeFile(dir, "kernel_details.csv",
+        const auto p = writeFile(
+            dir, "kernel_details.csv",
             "Step Id,Model ID,Task ID,Stream ID,Name,Type,OP State,Accelerator Core,Start Time(us),Duration(us),"
             "Wait Time(us),Block Dim,Mix Block Dim,HF32 Eligible,Input Shapes,Input Data Types,Extra\r\n"
             "50,4294967295,11053,2,Conv2D1,Conv2D,dynamic,AI_CORE,1736408883704903.918\t,313.886,96.222,16,0,YES,"
@@ -139,10 +141,11 @@ private slots:
     void opSummaryAliases()
     {
         QTemporaryDir dir;
-        const auto p = writeFile(dir, "op_summary_1.csv",
-            "Device_id,Model ID,Task ID,Stream ID,Op Name,OP Type,OP State,Task Type,Task Start Time(us),"
-            "Task Duration(us),Task Wait Time(us),Block Dim\n"
-            "0,4294967295,0,1716,k,k,dynamic,MIX_AIC,1000000.000,42399.120,0,256\n");
+        const auto p
+            = writeFile(dir, "op_summary_1.csv",
+                        "Device_id,Model ID,Task ID,Stream ID,Op Name,OP Type,OP State,Task Type,Task Start Time(us),"
+                        "Task Duration(us),Task Wait Time(us),Block Dim\n"
+                        "0,4294967295,0,1716,k,k,dynamic,MIX_AIC,1000000.000,42399.120,0,256\n");
         const KernelTable t = readKernelTable(p);
         QVERIFY2(t.error.empty(), t.error.c_str());
         QCOMPARE(t.rows.size(), std::size_t(1));
@@ -170,7 +173,8 @@ private slots:
     void otherTables()
     {
         QTemporaryDir dir;
-        const auto st = readStepTraceTime(writeFile(dir, "step_trace_time.csv",
+        const auto st = readStepTraceTime(writeFile(
+            dir, "step_trace_time.csv",
             "Step,Computing,Communication(Not Overlapped),Overlapped,Communication,Free,Stage,Bubble,"
             "Communication(Not Overlapped and Exclude Receive)\r\n"
             "50,8873.756000000001,101963.203,4028.6750000000175,105991.87800000001,25744.050000000003,136581.0,0,"
@@ -182,24 +186,27 @@ private slots:
         QCOMPARE(st.rows[0].free, 25744050LL);
         QCOMPARE(st.rows[0].preparing, -1LL); // older files have no Preparing column
 
-        const auto os = readOpStatistic(writeFile(dir, "op_statistic.csv",
-            "OP Type,Core Type,Count,Total Time(us),Min Time(us),Avg Time(us),Max Time(us),Ratio(%)\n"
-            "Cast,AI_CPU,7,70.5,1,10.07,20,1.5\n"));
+        const auto os = readOpStatistic(
+            writeFile(dir, "op_statistic.csv",
+                      "OP Type,Core Type,Count,Total Time(us),Min Time(us),Avg Time(us),Max Time(us),Ratio(%)\n"
+                      "Cast,AI_CPU,7,70.5,1,10.07,20,1.5\n"));
         QCOMPARE(os.rows.size(), std::size_t(1));
         QCOMPARE(os.rows[0].coreType, std::string("AI_CPU"));
         QCOMPARE(os.rows[0].count, 7LL);
         QCOMPARE(os.rows[0].total, 70500LL);
 
-        const auto tt = readTaskTime(writeFile(dir, "task_time_1.csv",
-            "Device_id,kernel_name,kernel_type,stream_id,task_id,task_time(us),task_start(us),task_stop(us)\n"
-            "0,N/A,PROFILING_ENABLE,1714,4,0.020,900000.000,900000.020\n"));
+        const auto tt = readTaskTime(
+            writeFile(dir, "task_time_1.csv",
+                      "Device_id,kernel_name,kernel_type,stream_id,task_id,task_time(us),task_start(us),task_stop(us)\n"
+                      "0,N/A,PROFILING_ENABLE,1714,4,0.020,900000.000,900000.020\n"));
         QCOMPARE(tt.rows.size(), std::size_t(1));
         QCOMPARE(tt.rows[0].name, std::string());
         QCOMPARE(tt.rows[0].duration, 20LL);
 
-        const auto api = readApiStatistic(writeFile(dir, "api_statistic.csv",
-            "Device_id,Level,API Name,Time(us),Count,Avg(us),Min(us),Max(us),Variance\n"
-            "host,runtime,DevMalloc,475.8,27,17.622,8.86,147.25,731.247\n"));
+        const auto api
+            = readApiStatistic(writeFile(dir, "api_statistic.csv",
+                                         "Device_id,Level,API Name,Time(us),Count,Avg(us),Min(us),Max(us),Variance\n"
+                                         "host,runtime,DevMalloc,475.8,27,17.622,8.86,147.25,731.247\n"));
         QCOMPARE(api.rows.size(), std::size_t(1));
         QCOMPARE(api.rows[0].device, std::string("host"));
         QCOMPARE(api.rows[0].total, 475800LL);

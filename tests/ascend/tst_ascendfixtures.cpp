@@ -6,21 +6,23 @@
 //   ev = json.load(open(path))
 //   pn = {e['pid']: e['args']['name'] for e in ev if e.get('ph') == 'M' and e['name'] == 'process_name'}
 //   X = [e for e in ev if e.get('ph') == 'X']
-//   hw = [e for e in X if pn.get(e['pid']) == 'Ascend Hardware' or ('Task Type' in e.get('args', {}) and e['pid'] not in pn)]
-//   threads = {(e['pid'], e['tid']) for e in X}
-//   s = {(e['cat'], str(e['id'])): e for e in ev if e.get('ph') == 's'}
-//   flows = sum(1 for e in ev if e.get('ph') == 'f' and (e['cat'], str(e['id'])) in s and (e['pid'], e['tid']) in threads
+//   hw = [e for e in X if pn.get(e['pid']) == 'Ascend Hardware' or ('Task Type' in e.get('args', {}) and e['pid'] not
+//   in pn)] threads = {(e['pid'], e['tid']) for e in X} s = {(e['cat'], str(e['id'])): e for e in ev if e.get('ph') ==
+//   's'} flows = sum(1 for e in ev if e.get('ph') == 'f' and (e['cat'], str(e['id'])) in s and (e['pid'], e['tid']) in
+//   threads
 //               and (s[(e['cat'], str(e['id']))]['pid'], s[(e['cat'], str(e['id']))]['tid']) in threads)
 //   tt = collections.Counter(e['args'].get('Task Type') for e in hw)
 //   device_tasks=len(hw), ai_cpu=tt['AI_CPU'], steps=sum(e['name'].startswith('ProfilerStep#') for e in X),
 //   cann=sum(pn.get(e['pid']) == 'CANN' or (e['pid'] not in pn and '@' in e['name']) for e in X),
 //   python_function=sum(e.get('cat') == 'python_function' for e in X), hccl=sum(pn.get(e['pid']) == 'HCCL' for e in X),
-//   copies=sum(e['args'].get('Task Type') in ('PCIE_DMA_SQE', 'SDMA_SQE', 'SDMA') or e['name'] == 'MEMCPY_ASYNC' for e in hw),
-//   counter_samples=sum(sum(isinstance(v, (int, float)) for v in e['args'].values()) for e in ev if e.get('ph') == 'C')
+//   copies=sum(e['args'].get('Task Type') in ('PCIE_DMA_SQE', 'SDMA_SQE', 'SDMA') or e['name'] == 'MEMCPY_ASYNC' for e
+//   in hw), counter_samples=sum(sum(isinstance(v, (int, float)) for v in e['args'].values()) for e in ev if e.get('ph')
+//   == 'C')
 //
 // kernel_details.csv alone:
 //   rows = list(csv.DictReader(open(path, newline=''))); core = Counter(r['Accelerator Core'] for r in rows)
-//   device_tasks=len(rows) - core['HCCL'], ai_cpu=core['AI_CPU'], hccl=core['HCCL'], steps=len({r['Step Id'] for r in rows})
+//   device_tasks=len(rows) - core['HCCL'], ai_cpu=core['AI_CPU'], hccl=core['HCCL'], steps=len({r['Step Id'] for r in
+//   rows})
 //
 // SQLite exports (sqlite3, 'file:PATH?immutable=1'):
 //   device_tasks = count(TASK); ai_cpu = TASK ⟕ COMPUTE_TASK_INFO where TASK.taskType ∈ {AI_CPU, KERNEL_AICPU} or
@@ -33,7 +35,6 @@
 //
 // A trace without step markers has one synthetic step, hence steps = max(1, markers).
 #include "ascendtesthelpers.h"
-
 #include "model/trace.h"
 
 #include <QCryptographicHash>
@@ -190,14 +191,15 @@ private slots:
 
         const auto r2 = loadAny(fixture(QStringLiteral("msprof/msinsight_test_full_db_msprof_0.db")));
         QVERIFY2(r2.ok(), r2.error.c_str());
-        QCOMPARE(r2.trace->metadata().devices.size(), std::size_t(8)); // NPU_INFO has 8 Ascend910B
+        QCOMPARE(r2.trace->metadata().devices.size(), std::size_t(8));                   // NPU_INFO has 8 Ascend910B
         QCOMPARE(r2.trace->categoryCount(SliceCategory::Annotation), std::uint64_t(13)); // MSTX_EVENTS
     }
 
     void databasesAreNotModified_data()
     {
         QTest::addColumn<QString>("path");
-        QTest::newRow("torch_npu db") << "msprof/msinsight_db_level1_rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_0.db";
+        QTest::newRow("torch_npu db")
+            << "msprof/msinsight_db_level1_rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_0.db";
         QTest::newRow("msprof db") << "msprof/msinsight_test_full_db_msprof_0.db";
     }
 

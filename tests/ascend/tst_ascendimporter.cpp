@@ -4,7 +4,6 @@
 // inputs of issue #3 (partial bundles, bad CSV columns, non-databases, locked/corrupt databases, truncated JSON,
 // JSON and CSV that disagree).
 #include "ascendtesthelpers.h"
-
 #include "model/trace.h"
 
 #include <QCryptographicHash>
@@ -65,9 +64,10 @@ const QByteArray kKernelDetails
       "7,4294967295,3,2,aclnnCast_CastAiCpu_Cast,Cast,dynamic,AI_CPU,\"1045.000\t\",7,0,1,\"\"\"8\"\"\",INT64\r\n"
       "7,4294967295,N/A,N/A,hcom_allReduce__1_0_1,hcom_allReduce_,N/A,HCCL,1060.000\t,20,0,0,N/A,N/A\r\n";
 
-const QByteArray kOpStatistic = "OP Type,Core Type,Count,Total Time(us),Min Time(us),Avg Time(us),Max Time(us),Ratio(%)\n"
-                                "Conv2D,AI_CORE,1,10,10,10,10,58.8\n"
-                                "Cast,AI_CPU,1,7,7,7,7,41.2\n";
+const QByteArray kOpStatistic
+    = "OP Type,Core Type,Count,Total Time(us),Min Time(us),Avg Time(us),Max Time(us),Ratio(%)\n"
+      "Conv2D,AI_CORE,1,10,10,10,10,58.8\n"
+      "Cast,AI_CPU,1,7,7,7,7,41.2\n";
 
 const QByteArray kStepTrace = "Step,Computing,Communication(Not Overlapped),Overlapped,Communication,Free,Stage,Bubble,"
                               "Communication(Not Overlapped and Exclude Receive),Preparing\r\n"
@@ -423,11 +423,12 @@ void TestAscendImporter::garbageAfterEventsKeepsThem()
 {
     // The scanner gives up at the ':' (not an event, not the end of the array) after two good events: they are
     // already in the model, so the file loads partly, with a warning naming it, instead of failing as a whole.
-    const QByteArray trace = "[\n"
-                             R"({"ph":"X","name":"Conv2D1","pid":300,"tid":2,"ts":"1010.000","dur":10,"args":{"Task Type":"AI_CORE"}},)"
-                             "\n"
-                             R"({"ph":"X","name":"Conv2D2","pid":300,"tid":2,"ts":"1030.000","dur":10,"args":{"Task Type":"AI_CORE"}},)"
-                             "\n: nonsense";
+    const QByteArray trace
+        = "[\n"
+          R"({"ph":"X","name":"Conv2D1","pid":300,"tid":2,"ts":"1010.000","dur":10,"args":{"Task Type":"AI_CORE"}},)"
+          "\n"
+          R"({"ph":"X","name":"Conv2D2","pid":300,"tid":2,"ts":"1030.000","dur":10,"args":{"Task Type":"AI_CORE"}},)"
+          "\n: nonsense";
     QTemporaryDir dir;
     writeFile(dir, "r_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json", trace);
     const auto r = importAscend(bundlePath(dir));
@@ -443,10 +444,13 @@ void TestAscendImporter::emptyAndGarbageFiles_data()
     QTest::addColumn<QByteArray>("content");
     QTest::addColumn<QString>("mention");
     QTest::newRow("empty trace_view") << "trace_view.json" << QByteArray() << "trace_view.json";
-    QTest::newRow("garbage trace_view") << "trace_view.json" << QByteArray("\x01\x02 not json at all") << "trace_view.json";
+    QTest::newRow("garbage trace_view") << "trace_view.json" << QByteArray("\x01\x02 not json at all")
+                                        << "trace_view.json";
     QTest::newRow("object not array") << "trace_view.json" << QByteArray("{\"a\": 1}") << "trace_view.json";
-    QTest::newRow("garbage db") << "msprof_1.db" << QByteArray("this is not an sqlite file, just text") << "msprof_1.db";
-    QTest::newRow("header-only csv") << "kernel_details.csv" << QByteArray("Step Id,Name,Accelerator Core,Start Time(us),Duration(us)\n")
+    QTest::newRow("garbage db") << "msprof_1.db" << QByteArray("this is not an sqlite file, just text")
+                                << "msprof_1.db";
+    QTest::newRow("header-only csv") << "kernel_details.csv"
+                                     << QByteArray("Step Id,Name,Accelerator Core,Start Time(us),Duration(us)\n")
                                      << "kernel_details.csv";
 }
 
@@ -469,10 +473,12 @@ void TestAscendImporter::slicedMsprofTimeline()
 {
     QTemporaryDir dir;
     const char* base = "PROF_000001_20260306150848328_ABC/mindstudio_profiler_output/";
-    writeFile(dir, std::string(base) + "msprof_slice_1_20260306.json",
-              R"([{"name":"k2","pid":1000,"tid":7,"ts":"2000.000","dur":5,"ph":"X","args":{"Task Type":"AI_CPU","Physic Stream Id":7}}])");
-    writeFile(dir, std::string(base) + "msprof_slice_0_20260306.json",
-              R"([{"name":"k1","pid":1000,"tid":7,"ts":"1000.000","dur":5,"ph":"X","args":{"Task Type":"MIX_AIC","Physic Stream Id":7}},
+    writeFile(
+        dir, std::string(base) + "msprof_slice_1_20260306.json",
+        R"([{"name":"k2","pid":1000,"tid":7,"ts":"2000.000","dur":5,"ph":"X","args":{"Task Type":"AI_CPU","Physic Stream Id":7}}])");
+    writeFile(
+        dir, std::string(base) + "msprof_slice_0_20260306.json",
+        R"([{"name":"k1","pid":1000,"tid":7,"ts":"1000.000","dur":5,"ph":"X","args":{"Task Type":"MIX_AIC","Physic Stream Id":7}},
 {"name":"Runtime@DeviceSynchronize","pid":1001,"tid":20,"ts":"999.000","dur":2,"ph":"X","args":{"Mode":"DeviceSynchronize","level":"runtime"}},
 {"name":"process_name","ph":"M","pid":1000,"tid":0,"args":{"name":"Ascend Hardware"}}])");
     writeFile(dir, std::string(base) + "op_summary_slice_0_20260306.csv",
@@ -580,8 +586,9 @@ void TestAscendImporter::lockedDatabase()
     writeTinyDb(path);
     sqlite3* writer = nullptr;
     QCOMPARE(sqlite3_open(path.string().c_str(), &writer), SQLITE_OK);
-    QCOMPARE(sqlite3_exec(writer, "BEGIN EXCLUSIVE; INSERT INTO STRING_IDS VALUES (99, 'x');", nullptr, nullptr, nullptr),
-             SQLITE_OK);
+    QCOMPARE(
+        sqlite3_exec(writer, "BEGIN EXCLUSIVE; INSERT INTO STRING_IDS VALUES (99, 'x');", nullptr, nullptr, nullptr),
+        SQLITE_OK);
     const QByteArray before = fileDigest(path);
     const auto r = importAscend(path); // immutable=1 takes no lock, so an exclusive writer does not block us
     QVERIFY2(r.ok(), r.error.c_str());

@@ -119,7 +119,8 @@ int main(int argc, char** argv)
                          View {"mid zoom (1/1000)", 0.001}, View {"deep zoom (1/1e6)", 1e-6}}) {
         const auto viewSpan = static_cast<model::TimeNs>(static_cast<double>(span) * v.fraction);
         const model::TimeNs start = trace->startNs() + span / 3;
-        zoom.setRange(v.fraction >= 1.0 ? trace->startNs() : start, v.fraction >= 1.0 ? trace->endNs() : start + viewSpan);
+        zoom.setRange(v.fraction >= 1.0 ? trace->startNs() : start,
+                      v.fraction >= 1.0 ? trace->endNs() : start + viewSpan);
         widgets::TimelinePainter::Stats stats;
         const double ms = medianMs(repeats, [&] {
             QPainter p(&image);

@@ -9,8 +9,6 @@
 // args (grid, block, registers, occupancy …). Every 50th operator copies memory (cudaMemcpyAsync +
 // "Memcpy HtoD (Pinned -> Device)"). Times are epoch µs with three decimals, as recent Kineto writes them.
 // Output is deterministic. With --gzip the same text is also written to OUT.gz.
-#include <zlib.h>
-
 #include <algorithm>
 #include <cinttypes>
 #include <cstdarg>
@@ -18,11 +16,12 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <zlib.h>
 
 namespace {
 
-const char* const kOps[] = {"aten::linear", "aten::addmm", "aten::relu", "aten::conv2d", "aten::batch_norm",
-                            "aten::add_", "aten::mul", "aten::layer_norm", "aten::softmax", "aten::matmul"};
+const char* const kOps[] = {"aten::linear", "aten::addmm", "aten::relu",       "aten::conv2d",  "aten::batch_norm",
+                            "aten::add_",   "aten::mul",   "aten::layer_norm", "aten::softmax", "aten::matmul"};
 const char* const kKernels[] = {
     "void at::native::elementwise_kernel<128, 2, at::native::gpu_kernel_impl<at::native::AddFunctor<float> >(at::"
     "TensorIteratorBase&, at::native::AddFunctor<float> const&)::{lambda(int)#1}>(int, at::native::AddFunctor<float>)",
@@ -172,12 +171,12 @@ int main(int argc, char** argv)
             const std::int64_t launchTs = hostNs + 2000;
             const std::int64_t launchDur = 4000 + static_cast<std::int64_t>(next() % 1500);
             w.printf("  {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"%s\", \"pid\": %d, \"tid\": %d, \"ts\": %s, "
-                     "\"dur\": %s, \"args\": {\"External id\": %" PRId64 ", \"Record function id\": 0, \"Ev Idx\": %"
-                     PRIu64 "}},\n",
+                     "\"dur\": %s, \"args\": {\"External id\": %" PRId64
+                     ", \"Record function id\": 0, \"Ev Idx\": %" PRIu64 "}},\n",
                      op, pid, tid, us(hostNs).c_str(), us(opDur).c_str(), ext, events);
             w.printf("  {\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"%s\", \"pid\": %d, \"tid\": %d, "
-                     "\"ts\": %s, \"dur\": %s, \"args\": {\"External id\": %" PRId64 ", \"cbid\": %d, \"correlation\": %"
-                     PRId64 "}},\n",
+                     "\"ts\": %s, \"dur\": %s, \"args\": {\"External id\": %" PRId64
+                     ", \"cbid\": %d, \"correlation\": %" PRId64 "}},\n",
                      copy ? "cudaMemcpyAsync" : "cudaLaunchKernel", pid, tid, us(launchTs).c_str(),
                      us(launchDur).c_str(), ext, copy ? 41 : 211, corr);
             w.printf("  {\"ph\": \"s\", \"id\": %" PRId64 ", \"pid\": %d, \"tid\": %d, \"ts\": %s, \"cat\": \"ac2g\", "
@@ -192,14 +191,15 @@ int main(int argc, char** argv)
                          ", \"bytes\": 4194304, \"memory bandwidth (GB/s)\": 21.0}},\n",
                          stream, us(gpuNs).c_str(), us(kDur).c_str(), ext, stream, corr);
             } else {
-                w.printf("  {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"%s\", \"pid\": 0, \"tid\": %d, \"ts\": %s, "
-                         "\"dur\": %s, \"args\": {\"External id\": %" PRId64 ", \"queued\": 0, \"device\": 0, "
-                         "\"context\": 1, \"stream\": %d, \"correlation\": %" PRId64 ", \"registers per thread\": %d, "
-                         "\"shared memory\": 0, \"blocks per SM\": %.6f, \"warps per SM\": %.6f, \"grid\": [%d, 1, 1], "
-                         "\"block\": [128, 1, 1], \"est. achieved occupancy %%\": %d}},\n",
-                         kernel, stream, us(gpuNs).c_str(), us(kDur).c_str(), ext, stream, corr,
-                         static_cast<int>(16 + (r % 4) * 8), 4.740741, 18.962963, static_cast<int>(512 << (r % 3)),
-                         static_cast<int>(25 + r % 50));
+                w.printf(
+                    "  {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"%s\", \"pid\": 0, \"tid\": %d, \"ts\": %s, "
+                    "\"dur\": %s, \"args\": {\"External id\": %" PRId64 ", \"queued\": 0, \"device\": 0, "
+                    "\"context\": 1, \"stream\": %d, \"correlation\": %" PRId64 ", \"registers per thread\": %d, "
+                    "\"shared memory\": 0, \"blocks per SM\": %.6f, \"warps per SM\": %.6f, \"grid\": [%d, 1, 1], "
+                    "\"block\": [128, 1, 1], \"est. achieved occupancy %%\": %d}},\n",
+                    kernel, stream, us(gpuNs).c_str(), us(kDur).c_str(), ext, stream, corr,
+                    static_cast<int>(16 + (r % 4) * 8), 4.740741, 18.962963, static_cast<int>(512 << (r % 3)),
+                    static_cast<int>(25 + r % 50));
             }
             w.printf("  {\"ph\": \"f\", \"id\": %" PRId64 ", \"pid\": 0, \"tid\": %d, \"ts\": %s, \"cat\": \"ac2g\", "
                      "\"name\": \"ac2g\", \"bp\": \"e\"},\n",

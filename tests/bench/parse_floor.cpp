@@ -9,12 +9,11 @@
 // gen_trace_view) write one event per line, so a chunk becomes a batch of documents by blanking the comma after
 // each event and the envelope lines: a boundary scan that costs a memchr per line, the cheapest one possible (the
 // importer's scanner accepts any layout). Prints the events, bytes and seconds.
-#include <simdjson.h>
-
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <simdjson.h>
 #include <vector>
 
 namespace {
@@ -100,8 +99,8 @@ int main(int argc, char** argv)
         }
         if (usable > 0) {
             simdjson::dom::document_stream stream;
-            if (const auto error = parser.parse_many(reinterpret_cast<const std::uint8_t*>(buf.data()), usable, 1 << 20)
-                                       .get(stream)) {
+            if (const auto error
+                = parser.parse_many(reinterpret_cast<const std::uint8_t*>(buf.data()), usable, 1 << 20).get(stream)) {
                 std::fprintf(stderr, "parse_floor: %s\n", simdjson::error_message(error));
                 return 1;
             }

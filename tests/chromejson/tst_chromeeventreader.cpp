@@ -132,7 +132,6 @@ const char* const kTricky = R"({"schemaVersion": 1, "odd\"key": "va}l]ue\\", "ne
 
 } // namespace
 
-
 void TestChromeEventReader::microsToNs_data()
 {
     QTest::addColumn<QString>("text");
@@ -260,10 +259,14 @@ void TestChromeEventReader::scannerRejectsNonTraces_data()
 {
     QTest::addColumn<QString>("input");
     QTest::addColumn<QString>("error");
-    QTest::newRow("html") << "<html>" << "found '<' at the start";
-    QTest::newRow("number") << "42" << "found '4' at the start";
-    QTest::newRow("bad key") << "{a:1}" << "expected a key in the top-level object, found 'a'";
-    QTest::newRow("missing colon") << "{\"a\" 1}" << "expected ':' after the top-level key \"a\", found '1'";
+    QTest::newRow("html") << "<html>"
+                          << "found '<' at the start";
+    QTest::newRow("number") << "42"
+                            << "found '4' at the start";
+    QTest::newRow("bad key") << "{a:1}"
+                             << "expected a key in the top-level object, found 'a'";
+    QTest::newRow("missing colon") << "{\"a\" 1}"
+                                   << "expected ':' after the top-level key \"a\", found '1'";
 }
 void TestChromeEventReader::scannerRejectsNonTraces()
 {
@@ -283,14 +286,13 @@ void TestChromeEventReader::readerDecodesEventsInOrder()
     QTemporaryDir dir;
     const std::string path = dir.filePath(QStringLiteral("t.json")).toStdString();
     std::ofstream(path) << kTricky;
-    const std::string expected
-        = "top schemaVersion=1\n"
-          "top odd\\\"key=\"va}l]ue\\\\\"\n"
-          "top nested={\"a\": [1, {\"b\": \"}\"}]}\n"
-          "X name=a{b}[c]\"d\\ cat= pid=1# tid=2# ts=10500 dur=2000 k:s'}\\\"{' n:i-3\n"
-          "i name=\xc3\xa9\\\\ cat= pid=Spans tid= ts=1736408883700059821 dur=-\n"
-          "s name=ac2g cat=ac2g pid=1# tid=2# ts=11000 dur=- id=7\n"
-          "top baseTimeNanoseconds=1751410836000000000\n";
+    const std::string expected = "top schemaVersion=1\n"
+                                 "top odd\\\"key=\"va}l]ue\\\\\"\n"
+                                 "top nested={\"a\": [1, {\"b\": \"}\"}]}\n"
+                                 "X name=a{b}[c]\"d\\ cat= pid=1# tid=2# ts=10500 dur=2000 k:s'}\\\"{' n:i-3\n"
+                                 "i name=\xc3\xa9\\\\ cat= pid=Spans tid= ts=1736408883700059821 dur=-\n"
+                                 "s name=ac2g cat=ac2g pid=1# tid=2# ts=11000 dur=- id=7\n"
+                                 "top baseTimeNanoseconds=1751410836000000000\n";
     for (std::size_t chunk : {std::size_t(1), std::size_t(3), std::size_t(64), std::size_t(1) << 20}) {
         for (std::size_t batch : {std::size_t(1), std::size_t(100), std::size_t(1) << 20}) {
             for (unsigned threads : {1U, 3U}) {
@@ -318,15 +320,17 @@ void TestChromeEventReader::readerKeepsGoodEventsAroundBadOnes()
     QTemporaryDir dir;
     const std::string path = dir.filePath(QStringLiteral("t.json")).toStdString();
     // Event 2 is not valid JSON (missing colon) and event 3 has wrong types in every field.
-    std::ofstream(path) << R"([{"ph":"X","name":"a","ts":1,"dur":1,"pid":1,"tid":1},)"
-                           R"({"ph":"X" "name":"broken"},)"
-                           R"({"ph":1,"name":{},"cat":[],"pid":{},"tid":true,"ts":"x","dur":[],"args":5},)"
-                           R"({"ph":"X","name":"b","ts":2,"dur":1,"pid":1,"tid":1,"args":{"d":1.25,"b":false,"z":null,"j":[1,[2]]}}])";
+    std::ofstream(path)
+        << R"([{"ph":"X","name":"a","ts":1,"dur":1,"pid":1,"tid":1},)"
+           R"({"ph":"X" "name":"broken"},)"
+           R"({"ph":1,"name":{},"cat":[],"pid":{},"tid":true,"ts":"x","dur":[],"args":5},)"
+           R"({"ph":"X","name":"b","ts":2,"dur":1,"pid":1,"tid":1,"args":{"d":1.25,"b":false,"z":null,"j":[1,[2]]}}])";
     EventCollector sink;
     QVERIFY(readAll(path, sink));
-    QCOMPARE(sink.log, std::string("X name=a cat= pid=1# tid=1# ts=1000 dur=1000\n"
-                                   "? name= cat= pid= tid= ts=- dur=- bad\n"
-                                   "X name=b cat= pid=1# tid=1# ts=2000 dur=1000 d:d1.25 b:false z:null j:j[1,[2]]\n"));
+    QCOMPARE(sink.log,
+             std::string("X name=a cat= pid=1# tid=1# ts=1000 dur=1000\n"
+                         "? name= cat= pid= tid= ts=- dur=- bad\n"
+                         "X name=b cat= pid=1# tid=1# ts=2000 dur=1000 d:d1.25 b:false z:null j:j[1,[2]]\n"));
     QCOMPARE(sink.warnings, (std::vector<std::string> {"malformed_event×1", "bad_field×1"}));
 }
 
@@ -345,16 +349,18 @@ void TestChromeEventReader::readerStringTimesAndIds()
     QFETCH(bool, withBadEvent);
     QTemporaryDir dir;
     const std::string path = dir.filePath(QStringLiteral("t.json")).toStdString();
-    std::ofstream(path) << "["
-                        << R"({"ph":"f","id":"40004631069296951295","pid":1,"tid":2,"ts":"1736408883700059.821" ,"bp":"e"},)"
-                        << R"({"ph":"f","id":"40004631069296951295","pid":1,"tid":2,"ts":"1736408883700059.821"},)"
-                        << (withBadEvent ? R"({"ph":"X" "name":"broken"},)" : "")
-                        << R"({"ph":"X","name":"k","pid":1,"tid":2,"ts":"12.5","dur":"3"}])";
+    std::ofstream(path)
+        << "["
+        << R"({"ph":"f","id":"40004631069296951295","pid":1,"tid":2,"ts":"1736408883700059.821" ,"bp":"e"},)"
+        << R"({"ph":"f","id":"40004631069296951295","pid":1,"tid":2,"ts":"1736408883700059.821"},)"
+        << (withBadEvent ? R"({"ph":"X" "name":"broken"},)" : "")
+        << R"({"ph":"X","name":"k","pid":1,"tid":2,"ts":"12.5","dur":"3"}])";
     EventCollector sink;
     QVERIFY(readAll(path, sink));
-    QCOMPARE(sink.log, std::string("f name= cat= pid=1# tid=2# ts=1736408883700059821 dur=- id=40004631069296951295 bp=e\n"
-                                   "f name= cat= pid=1# tid=2# ts=1736408883700059821 dur=- id=40004631069296951295\n"
-                                   "X name=k cat= pid=1# tid=2# ts=12500 dur=3000\n"));
+    QCOMPARE(sink.log,
+             std::string("f name= cat= pid=1# tid=2# ts=1736408883700059821 dur=- id=40004631069296951295 bp=e\n"
+                         "f name= cat= pid=1# tid=2# ts=1736408883700059821 dur=- id=40004631069296951295\n"
+                         "X name=k cat= pid=1# tid=2# ts=12500 dur=3000\n"));
 }
 
 void TestChromeEventReader::readerSkipsFlowNamesWhenAsked()
@@ -368,14 +374,16 @@ void TestChromeEventReader::readerSkipsFlowNamesWhenAsked()
     };
     QTemporaryDir dir;
     const std::string path = dir.filePath(QStringLiteral("t.json")).toStdString();
-    std::ofstream(path) << R"([{"ph":"s","name":"HostToDevice1","cat":"HostToDevice","id":"1","pid":1,"tid":2,"ts":"1.0"},)"
-                        << R"({"name":"late ph keeps it","ph":"f","id":"1","pid":1,"tid":3,"ts":"2.0","bp":"e"},)"
-                        << R"({"ph":"X","name":"k","pid":1,"tid":3,"ts":"2.0","dur":1}])";
+    std::ofstream(path)
+        << R"([{"ph":"s","name":"HostToDevice1","cat":"HostToDevice","id":"1","pid":1,"tid":2,"ts":"1.0"},)"
+        << R"({"name":"late ph keeps it","ph":"f","id":"1","pid":1,"tid":3,"ts":"2.0","bp":"e"},)"
+        << R"({"ph":"X","name":"k","pid":1,"tid":3,"ts":"2.0","dur":1}])";
     NoFlowNames sink;
     QVERIFY(readAll(path, sink));
-    QCOMPARE(sink.log, std::string("s name= cat=HostToDevice pid=1# tid=2# ts=1000 dur=- id=1\n"
-                                   "f name=late ph keeps it cat= pid=1# tid=3# ts=2000 dur=- id=1 bp=e\n"
-                                   "X name=k cat= pid=1# tid=3# ts=2000 dur=1000\n"));
+    QCOMPARE(sink.log,
+             std::string("s name= cat=HostToDevice pid=1# tid=2# ts=1000 dur=- id=1\n"
+                         "f name=late ph keeps it cat= pid=1# tid=3# ts=2000 dur=- id=1 bp=e\n"
+                         "X name=k cat= pid=1# tid=3# ts=2000 dur=1000\n"));
 }
 
 QTEST_APPLESS_MAIN(TestChromeEventReader)

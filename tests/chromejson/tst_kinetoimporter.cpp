@@ -7,13 +7,12 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <zlib.h>
-#include <zstd.h>
-
 #include <atomic>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <zlib.h>
+#include <zstd.h>
 
 using namespace timesink;
 using namespace timesink::model;
@@ -161,8 +160,9 @@ std::string manyEvents(int n)
     for (int i = 0; i < n; ++i) {
         if (i)
             s += ",\n";
-        s += R"({"ph": "X", "cat": "cpu_op", "name": "aten::op)" + std::to_string(i) + R"(", "pid": 7, "tid": 7, "ts": )"
-            + std::to_string(1000 + i * 10) + R"(, "dur": 5, "args": {"External id": )" + std::to_string(i) + "}}";
+        s += R"({"ph": "X", "cat": "cpu_op", "name": "aten::op)" + std::to_string(i)
+            + R"(", "pid": 7, "tid": 7, "ts": )" + std::to_string(1000 + i * 10)
+            + R"(, "dur": 5, "args": {"External id": )" + std::to_string(i) + "}}";
     }
     s += "]}\n";
     return s;
@@ -431,8 +431,8 @@ void TestKinetoImporter::fixtures()
     const ImportResult r = load(fixture(file.toUtf8().constData()));
     QVERIFY2(r.ok(), r.error.c_str());
     const Trace& t = *r.trace;
-    QCOMPARE(t.metadata().format, std::string(file.startsWith(QLatin1String("torch_cpu_legacy")) ? "kineto-legacy"
-                                                                                                 : "kineto"));
+    QCOMPARE(t.metadata().format,
+             std::string(file.startsWith(QLatin1String("torch_cpu_legacy")) ? "kineto-legacy" : "kineto"));
     QCOMPARE(t.categoryCount(SliceCategory::Kernel), std::uint64_t(kernels));
     QCOMPARE(t.categoryCount(SliceCategory::Memcpy), std::uint64_t(memcpys));
     QCOMPARE(t.categoryCount(SliceCategory::Memset), std::uint64_t(memsets));
@@ -480,8 +480,7 @@ void TestKinetoImporter::exactTimestamps()
     //   "ts": 1712195495505582.988, "dur": 4.928  (pid 0, tid 7)
     // Python: int(Decimal('1712195495505582.988') * 1000) = 1712195495505582988 (a double gives ...582912).
     {
-        const ImportResult r
-            = load(fixture("hta_v100_ns_resolution_rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz"));
+        const ImportResult r = load(fixture("hta_v100_ns_resolution_rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz"));
         QVERIFY2(r.ok(), r.error.c_str());
         bool found = false;
         for (const Track& tr : r.trace->tracks()) {
@@ -493,7 +492,8 @@ void TestKinetoImporter::exactTimestamps()
             QCOMPARE(*it, TimeNs(1712195495505582988LL));
             const auto i = static_cast<std::uint32_t>(it - ts.begin());
             QCOMPARE(tr.dur(i), TimeNs(4928));
-            QVERIFY(r.trace->str(tr.sliceName(i)).starts_with("void at::native::(anonymous namespace)::CatArrayBatched"));
+            QVERIFY(
+                r.trace->str(tr.sliceName(i)).starts_with("void at::native::(anonymous namespace)::CatArrayBatched"));
             found = true;
         }
         QVERIFY(found);
@@ -566,8 +566,8 @@ void TestKinetoImporter::badInput_data()
                                      << "the file is empty";
     QTest::newRow("not json") << QByteArray("hello, world") << int(ImportErrorKind::NotRecognised)
                               << "expected a Chrome trace";
-    QTest::newRow("object without traceEvents") << QByteArray(R"({"a": 1})") << int(ImportErrorKind::NotRecognised)
-                                                << "no \"traceEvents\" array";
+    QTest::newRow("object without traceEvents")
+        << QByteArray(R"({"a": 1})") << int(ImportErrorKind::NotRecognised) << "no \"traceEvents\" array";
     QTest::newRow("array of numbers") << QByteArray("[1, 2, 3]") << int(ImportErrorKind::NotRecognised)
                                       << "holds no event objects";
     QTest::newRow("no usable events") << QByteArray(R"({"traceEvents": [{"ph": "X"}]})")
@@ -648,7 +648,8 @@ void TestKinetoImporter::hugeAndDeepEvents()
     // One event with a 1 MB name (over the limit), one with args nested 100000 deep (kept: nothing recurses, the
     // nested value is kept as its JSON text), one that is not JSON, one with wrong types everywhere; the good
     // events around them survive.
-    std::string trace = R"({"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "first", "pid": 1, "tid": 1, "ts": 1, "dur": 1},)";
+    std::string trace
+        = R"({"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "first", "pid": 1, "tid": 1, "ts": 1, "dur": 1},)";
     trace += R"({"ph": "X", "name": ")" + std::string(1 << 20, 'n') + R"(", "pid": 1, "tid": 1, "ts": 2, "dur": 1},)";
     trace += R"({"ph": "X", "name": "deep", "pid": 1, "tid": 1, "ts": 2, "dur": 1, "args": {"a": )"
         + std::string(100000, '[') + std::string(100000, ']') + "}},";

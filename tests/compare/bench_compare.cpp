@@ -18,8 +18,8 @@ namespace {
 
 model::TracePtr build(std::int64_t kernels, model::TimeNs kernelNs)
 {
-    static constexpr const char* kOps[] = {"aten::conv2d", "aten::relu_", "aten::add", "aten::linear",
-                                           "aten::batch_norm", "aten::mul", "aten::softmax", "aten::cat"};
+    static constexpr const char* kOps[] = {"aten::conv2d",     "aten::relu_", "aten::add",     "aten::linear",
+                                           "aten::batch_norm", "aten::mul",   "aten::softmax", "aten::cat"};
     model::TraceBuilder b;
     const auto host = b.hostThread();
     const auto gpu = b.deviceStream(0, 7);

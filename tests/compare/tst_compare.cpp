@@ -105,9 +105,8 @@ const analysis::CompareOperator* findOp(const analysis::CompareResult& r, std::s
 }
 
 analysis::CompareResult compare(const model::Trace& base, const model::Trace& cand,
-                                 const analysis::CompareOptions& options = {},
-                                 std::span<const analysis::Finding> bf = {},
-                                 std::span<const analysis::Finding> cf = {})
+                                const analysis::CompareOptions& options = {},
+                                std::span<const analysis::Finding> bf = {}, std::span<const analysis::Finding> cf = {})
 {
     analysis::CompareResult r;
     std::string error;
@@ -238,15 +237,15 @@ private Q_SLOTS:
         const TracePtr npu = npuRun();
         analysis::CompareOptions options;
         std::string error;
-        QVERIFY(analysis::CompareStepSelection::parsePair("#11:0", options.baselineSteps, options.candidateSteps,
-                                                          error));
+        QVERIFY(
+            analysis::CompareStepSelection::parsePair("#11:0", options.baselineSteps, options.candidateSteps, error));
         const analysis::CompareResult r = compare(*gpu, *npu, options);
         QCOMPARE(r.steps.size(), std::size_t(1));
         QCOMPARE(r.steps[0].baselineIndex, std::size_t(1));
         QCOMPARE(r.steps[0].candidateIndex, std::size_t(0));
         const auto* conv = findOp(r, "aten::conv2d");
         QVERIFY(conv);
-        QCOMPARE(conv->baselineNs, TimeNs(60));  // step #11 only
+        QCOMPARE(conv->baselineNs, TimeNs(60));   // step #11 only
         QCOMPARE(conv->candidateNs, TimeNs(200)); // step #50 only
         QCOMPARE(findOp(r, "aten::convolution_backward")->baselineNs, TimeNs(7));
         QVERIFY(!findOp(r, "aten::batch_norm")); // in #51, not compared
@@ -266,8 +265,9 @@ private Q_SLOTS:
         QCOMPARE(r.steps[1].baselineNs, TimeNs(101));
         QCOMPARE(r.steps[1].candidateNumber, std::int64_t(11));
         QCOMPARE(r.notes.size(), std::size_t(2));
-        QCOMPARE(r.notes[0], std::string("the baseline selects 3 steps and the candidate 2; only the first 2 of each "
-                                         "are compared (choose with --steps)"));
+        QCOMPARE(r.notes[0],
+                 std::string("the baseline selects 3 steps and the candidate 2; only the first 2 of each "
+                             "are compared (choose with --steps)"));
         QCOMPARE(r.notes[1], std::string("the baseline has no device work: its operator times are host time"));
 
         analysis::CompareOptions bad;
@@ -275,8 +275,9 @@ private Q_SLOTS:
         QVERIFY(analysis::CompareStepSelection::parse("#99", bad.candidateSteps, error));
         analysis::CompareResult ignored;
         QVERIFY(!analysis::compareRuns(*three, {}, *gpu, {}, bad, ignored, error));
-        QCOMPARE(error, std::string("candidate: no step numbered #99: the trace has 2 steps: indices 0-1, numbers "
-                                    "#10-#11"));
+        QCOMPARE(error,
+                 std::string("candidate: no step numbered #99: the trace has 2 steps: indices 0-1, numbers "
+                             "#10-#11"));
     }
 
     void hostOnlyRunsUseHostTime()
@@ -368,8 +369,7 @@ private Q_SLOTS:
         };
         analysis::CompareOptions options;
         std::string error;
-        QVERIFY(analysis::CompareStepSelection::parsePair("1:1", options.baselineSteps, options.candidateSteps,
-                                                          error));
+        QVERIFY(analysis::CompareStepSelection::parsePair("1:1", options.baselineSteps, options.candidateSteps, error));
         const analysis::CompareResult r = compare(*gpu, *npu, options, base, cand);
         // Over the paired steps (#11 vs #51): cpu_fallback 400 only on the candidate; bubble 200 → 400; copies
         // (no per-step split) 50 only on the baseline; dataloader matched by kind, equal → not listed.

@@ -9,8 +9,10 @@
 
 namespace {
 
-const QString kRknn16 = QStringLiteral(TIMESINK_FIXTURES_DIR "/rknn/rknpu2_1.6.0_rk3588_perf_detail_yolov8n_1920_singlecore.txt");
-const QString kRknn232 = QStringLiteral(TIMESINK_FIXTURES_DIR "/rknn/toolkit2_2.3.2_rk3588_eval_perf_layers_yolov8n_640.txt");
+const QString kRknn16
+    = QStringLiteral(TIMESINK_FIXTURES_DIR "/rknn/rknpu2_1.6.0_rk3588_perf_detail_yolov8n_1920_singlecore.txt");
+const QString kRknn232
+    = QStringLiteral(TIMESINK_FIXTURES_DIR "/rknn/toolkit2_2.3.2_rk3588_eval_perf_layers_yolov8n_640.txt");
 
 using Run = timesink::testing::CliRun;
 
@@ -56,7 +58,8 @@ private Q_SLOTS:
                                         << QStringLiteral("unknown option --bogus");
         QTest::newRow("bad steps") << QStringList {kRknn16, kRknn232, QStringLiteral("--steps"), QStringLiteral("x")}
                                    << 1 << QStringLiteral("bad step selection 'x'");
-        QTest::newRow("missing step") << QStringList {kRknn16, kRknn232, QStringLiteral("--steps"), QStringLiteral(":3")}
+        QTest::newRow("missing step") << QStringList {kRknn16, kRknn232, QStringLiteral("--steps"),
+                                                      QStringLiteral(":3")}
                                       << 1 << QStringLiteral("candidate: step index 3 does not exist");
         QTest::newRow("missing input") << QStringList {kRknn16, m_dir.filePath(QStringLiteral("nope.json"))} << 2
                                        << QStringLiteral("nope.json");

@@ -30,27 +30,48 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("name");
         QTest::addColumn<QString>("canonical");
-        QTest::newRow("canonical maps to itself") << "aten::conv2d" << "aten::conv2d";
-        QTest::newRow("inner aten op") << "aten::cudnn_convolution" << "aten::conv2d";
-        QTest::newRow("ascend type") << "Conv2D" << "aten::conv2d";
-        QTest::newRow("ascend task instance number") << "Conv2D1" << "aten::conv2d";
-        QTest::newRow("onnx / rknn source type") << "Conv" << "aten::conv2d";
-        QTest::newRow("rknn fused conv") << "ConvExSwish" << "aten::conv2d";
-        QTest::newRow("toolkit v1 driver op") << "CONVOLUTION" << "aten::conv2d";
-        QTest::newRow("inplace relu") << "aten::relu_" << "aten::relu";
-        QTest::newRow("relu any case") << "RELU" << "aten::relu";
-        QTest::newRow("bn reduce") << "BNTrainingReduce" << "aten::batch_norm";
-        QTest::newRow("bn update") << "BNTrainingUpdate" << "aten::batch_norm";
-        QTest::newRow("onnx bn") << "BatchNormalization" << "aten::batch_norm";
-        QTest::newRow("addmm") << "aten::addmm" << "aten::linear";
-        QTest::newRow("matmul v2") << "MatMulV2" << "aten::linear";
-        QTest::newRow("add") << "Add" << "aten::add";
-        QTest::newRow("softmax rknn") << "exSoftmax13" << "aten::softmax";
-        QTest::newRow("cast") << "Cast" << "aten::to";
-        QTest::newRow("reduce sum instance") << "ReduceSum7" << "aten::sum";
-        QTest::newRow("unknown stays") << "my_custom_op" << "my_custom_op";
-        QTest::newRow("unknown with number stays") << "Foo12" << "Foo12";
-        QTest::newRow("pure number stays") << "1234" << "1234";
+        QTest::newRow("canonical maps to itself") << "aten::conv2d"
+                                                  << "aten::conv2d";
+        QTest::newRow("inner aten op") << "aten::cudnn_convolution"
+                                       << "aten::conv2d";
+        QTest::newRow("ascend type") << "Conv2D"
+                                     << "aten::conv2d";
+        QTest::newRow("ascend task instance number") << "Conv2D1"
+                                                     << "aten::conv2d";
+        QTest::newRow("onnx / rknn source type") << "Conv"
+                                                 << "aten::conv2d";
+        QTest::newRow("rknn fused conv") << "ConvExSwish"
+                                         << "aten::conv2d";
+        QTest::newRow("toolkit v1 driver op") << "CONVOLUTION"
+                                              << "aten::conv2d";
+        QTest::newRow("inplace relu") << "aten::relu_"
+                                      << "aten::relu";
+        QTest::newRow("relu any case") << "RELU"
+                                       << "aten::relu";
+        QTest::newRow("bn reduce") << "BNTrainingReduce"
+                                   << "aten::batch_norm";
+        QTest::newRow("bn update") << "BNTrainingUpdate"
+                                   << "aten::batch_norm";
+        QTest::newRow("onnx bn") << "BatchNormalization"
+                                 << "aten::batch_norm";
+        QTest::newRow("addmm") << "aten::addmm"
+                               << "aten::linear";
+        QTest::newRow("matmul v2") << "MatMulV2"
+                                   << "aten::linear";
+        QTest::newRow("add") << "Add"
+                             << "aten::add";
+        QTest::newRow("softmax rknn") << "exSoftmax13"
+                                      << "aten::softmax";
+        QTest::newRow("cast") << "Cast"
+                              << "aten::to";
+        QTest::newRow("reduce sum instance") << "ReduceSum7"
+                                             << "aten::sum";
+        QTest::newRow("unknown stays") << "my_custom_op"
+                                       << "my_custom_op";
+        QTest::newRow("unknown with number stays") << "Foo12"
+                                                   << "Foo12";
+        QTest::newRow("pure number stays") << "1234"
+                                           << "1234";
     }
     void builtInLookups()
     {
@@ -79,12 +100,16 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("error");
-        QTest::newRow("one field") << "a\tb\nlonely\n" << "x.tsv:2: expected a canonical name and at least one "
-                                                          "other name, separated by tabs";
-        QTest::newRow("spaces instead of tabs") << "aten::add Add\n" << "x.tsv:1: expected a canonical name and at "
-                                                                        "least one other name, separated by tabs";
-        QTest::newRow("empty field") << "a\t\tb\n" << "x.tsv:1: empty name in field 2";
-        QTest::newRow("alias claimed twice") << "a\tx\n# c\nb\tx\n" << "x.tsv:3: 'x' already maps to 'a' on line 1";
+        QTest::newRow("one field") << "a\tb\nlonely\n"
+                                   << "x.tsv:2: expected a canonical name and at least one "
+                                      "other name, separated by tabs";
+        QTest::newRow("spaces instead of tabs") << "aten::add Add\n"
+                                                << "x.tsv:1: expected a canonical name and at "
+                                                   "least one other name, separated by tabs";
+        QTest::newRow("empty field") << "a\t\tb\n"
+                                     << "x.tsv:1: empty name in field 2";
+        QTest::newRow("alias claimed twice") << "a\tx\n# c\nb\tx\n"
+                                             << "x.tsv:3: 'x' already maps to 'a' on line 1";
     }
     void malformedRows()
     {

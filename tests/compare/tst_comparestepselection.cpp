@@ -58,16 +58,21 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("error");
-        QTest::newRow("word") << "first" << "bad step selection 'first' in 'first': expected an index (2), an index "
-                                             "range (0-3), a step number (#1010) or a number range (#1010-#1012)";
-        QTest::newRow("backwards") << "3-1" << "step range '3-1' runs backwards";
-        QTest::newRow("empty item") << "1,,2" << "bad step selection '' in '1,,2': expected an index (2), an index "
-                                                 "range (0-3), a step number (#1010) or a number range (#1010-#1012)";
-        QTest::newRow("negative index") << "-1" << "bad step selection '-1' in '-1': expected an index (2), an index "
-                                                   "range (0-3), a step number (#1010) or a number range "
-                                                   "(#1010-#1012)";
-        QTest::newRow("open range") << "2-" << "bad step selection '2-' in '2-': expected an index (2), an index "
-                                               "range (0-3), a step number (#1010) or a number range (#1010-#1012)";
+        QTest::newRow("word") << "first"
+                              << "bad step selection 'first' in 'first': expected an index (2), an index "
+                                 "range (0-3), a step number (#1010) or a number range (#1010-#1012)";
+        QTest::newRow("backwards") << "3-1"
+                                   << "step range '3-1' runs backwards";
+        QTest::newRow("empty item") << "1,,2"
+                                    << "bad step selection '' in '1,,2': expected an index (2), an index "
+                                       "range (0-3), a step number (#1010) or a number range (#1010-#1012)";
+        QTest::newRow("negative index") << "-1"
+                                        << "bad step selection '-1' in '-1': expected an index (2), an index "
+                                           "range (0-3), a step number (#1010) or a number range "
+                                           "(#1010-#1012)";
+        QTest::newRow("open range") << "2-"
+                                    << "bad step selection '2-' in '2-': expected an index (2), an index "
+                                       "range (0-3), a step number (#1010) or a number range (#1010-#1012)";
     }
     void badText()
     {
@@ -87,8 +92,9 @@ private Q_SLOTS:
         std::vector<std::size_t> got;
         QVERIFY(CompareStepSelection::parse("5", sel, error));
         QVERIFY(!sel.resolve(t->steps(), got, error));
-        QCOMPARE(error, std::string("step index 5 does not exist: the trace has 5 steps: indices 0-4, numbers "
-                                    "#1009-#1013"));
+        QCOMPARE(error,
+                 std::string("step index 5 does not exist: the trace has 5 steps: indices 0-4, numbers "
+                             "#1009-#1013"));
         QVERIFY(CompareStepSelection::parse("#7", sel, error));
         QVERIFY(!sel.resolve(t->steps(), got, error));
         QCOMPARE(error, std::string("no step numbered #7: the trace has 5 steps: indices 0-4, numbers #1009-#1013"));
@@ -104,8 +110,9 @@ private Q_SLOTS:
         std::vector<std::size_t> got;
         QVERIFY(CompareStepSelection::parse("#0", sel, error));
         QVERIFY(!sel.resolve(t->steps(), got, error));
-        QCOMPARE(error, std::string("no step numbered #0: the trace has 1 step: indices 0-0 (one synthetic step: no "
-                                    "step markers)"));
+        QCOMPARE(error,
+                 std::string("no step numbered #0: the trace has 1 step: indices 0-0 (one synthetic step: no "
+                             "step markers)"));
         QVERIFY(CompareStepSelection::parse("0", sel, error));
         QVERIFY(sel.resolve(t->steps(), got, error));
         QCOMPARE(got, std::vector<std::size_t> {0});

@@ -224,8 +224,9 @@ private Q_SLOTS:
         QVERIFY(analysis::CompareStepSelection::parse("#99", options.baselineSteps, message));
         QString error;
         QVERIFY(!f.view.setRuns(run(0, 100, 10, 1), {}, run(0, 100, 10, 1), {}, options, error));
-        QCOMPARE(error, QStringLiteral("baseline: no step numbered #99: the trace has 2 steps: indices 0-1, numbers "
-                                       "#1-#2"));
+        QCOMPARE(error,
+                 QStringLiteral("baseline: no step numbered #99: the trace has 2 steps: indices 0-1, numbers "
+                                "#1-#2"));
         QCOMPARE(f.view.operatorModel()->rowCount(), 2);
         QCOMPARE(f.view.baselineAnchor(), TimeNs(1'000'000));
     }

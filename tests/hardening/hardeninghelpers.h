@@ -5,11 +5,6 @@
 // streams, FIFOs, bundles with one file replaced, and a timesink-cli runner with a short timeout (a hang is a
 // failure here, not a wait) and an optional stdout file (/dev/full).
 
-#include <zlib.h>
-#include <zstd.h>
-
-#include <sys/stat.h>
-
 #include <QByteArray>
 #include <QDir>
 #include <QFile>
@@ -20,6 +15,9 @@
 
 #include <filesystem>
 #include <string>
+#include <sys/stat.h>
+#include <zlib.h>
+#include <zstd.h>
 
 namespace timesink::testing {
 
@@ -125,7 +123,9 @@ inline bool makeFifo(const QString& path)
 
 inline bool isFifo(const QString& path)
 {
-    struct stat st {};
+    struct stat st
+    {
+    };
     return ::lstat(path.toLocal8Bit().constData(), &st) == 0 && S_ISFIFO(st.st_mode);
 }
 

@@ -2,7 +2,6 @@
 // Issue 12 at the layers: the UTF-8 and checked-arithmetic helpers, the builder's time boundary and text
 // sanitising, and InputStream's decompression limits and zstd framing.
 #include "hardeninghelpers.h"
-
 #include "model/checkedmath.h"
 #include "model/tracebuilder.h"
 #include "model/utf8.h"
@@ -42,16 +41,23 @@ private slots:
         using model::toValidUtf8;
         QVERIFY(isValidUtf8("plain ascii, long enough to take the eight-byte path"));
         QVERIFY(isValidUtf8("\xe5\x8d\xb7\xe7\xa7\xaf conv \xf0\x9f\x94\xa5"));
-        QVERIFY(!isValidUtf8("\xbe\xed\xbb\xfd"));         // GBK
-        QVERIFY(!isValidUtf8("\xc0\xaf"));                 // overlong '/'
-        QVERIFY(!isValidUtf8("\xed\xa0\x80"));             // surrogate
-        QVERIFY(!isValidUtf8("\xf4\x90\x80\x80"));         // above U+10FFFF
-        QVERIFY(!isValidUtf8("abc\xe5\x8d"));              // cut sequence
+        QVERIFY(!isValidUtf8("\xbe\xed\xbb\xfd")); // GBK
+        QVERIFY(!isValidUtf8("\xc0\xaf"));         // overlong '/'
+        QVERIFY(!isValidUtf8("\xed\xa0\x80"));     // surrogate
+        QVERIFY(!isValidUtf8("\xf4\x90\x80\x80")); // above U+10FFFF
+        QVERIFY(!isValidUtf8("abc\xe5\x8d"));      // cut sequence
         std::size_t replaced = 0;
-        QCOMPARE(toValidUtf8("a\xff" "b", &replaced), std::string("a\xef\xbf\xbd" "b"));
+        QCOMPARE(toValidUtf8("a\xff"
+                             "b",
+                             &replaced),
+                 std::string("a\xef\xbf\xbd"
+                             "b"));
         QCOMPARE(replaced, std::size_t(1));
         // A cut 3-byte sequence is one maximal subpart: one U+FFFD, and the next byte starts over.
-        QCOMPARE(toValidUtf8("\xe5\x8d" "x"), std::string("\xef\xbf\xbd" "x"));
+        QCOMPARE(toValidUtf8("\xe5\x8d"
+                             "x"),
+                 std::string("\xef\xbf\xbd"
+                             "x"));
         QCOMPARE(toValidUtf8("\xe5\x8d\xb7"), std::string("\xe5\x8d\xb7"));
         QVERIFY(isValidUtf8(toValidUtf8("\xc3(\xa0\xa1\xf0\x28\x8c\xbc")));
     }
@@ -68,8 +74,10 @@ private slots:
         QCOMPARE(*doubleToInt64(2.5), std::int64_t(2)); // round half to even, like nearbyint
         QCOMPARE(*doubleToInt64(1e15), std::int64_t(1'000'000'000'000'000));
         QCOMPARE(model::doubleToInt64Clamped(1e308), std::numeric_limits<std::int64_t>::max());
-        QCOMPARE(model::saturatingAdd(std::int64_t(9e18), std::int64_t(9e18)), std::numeric_limits<std::int64_t>::max());
-        QCOMPARE(model::saturatingSub(std::int64_t(-9e18), std::int64_t(9e18)), std::numeric_limits<std::int64_t>::min());
+        QCOMPARE(model::saturatingAdd(std::int64_t(9e18), std::int64_t(9e18)),
+                 std::numeric_limits<std::int64_t>::max());
+        QCOMPARE(model::saturatingSub(std::int64_t(-9e18), std::int64_t(9e18)),
+                 std::numeric_limits<std::int64_t>::min());
         QVERIFY(!model::timeInRange(std::int64_t(9e18)));
         QVERIFY(model::timeInRange(std::int64_t(1.7e18))); // today as epoch ns
     }

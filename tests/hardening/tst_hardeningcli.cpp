@@ -2,14 +2,12 @@
 // Issue 12, end to end through timesink-cli: every bad input gets a clear error, nothing is ever lost. One test per
 // class of the issue; each failed (crashed, hung, printed wrong numbers or lost a file) before the fix.
 #include "hardeninghelpers.h"
-
 #include "model/utf8.h"
-
-#include <nlohmann/json.hpp>
 
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <nlohmann/json.hpp>
 #include <unistd.h>
 
 using namespace timesink::testing;
@@ -36,11 +34,11 @@ QByteArray kinetoTrace(const QByteArray& events, const QByteArray& extraTopLevel
 }
 
 QByteArray traceEvent(const QByteArray& name, qint64 tsUs, qint64 durUs, int tid = 1, const QByteArray& cat = "cpu_op",
-                 const QByteArray& args = {})
+                      const QByteArray& args = {})
 {
-    return "{\"ph\": \"X\", \"cat\": \"" + cat + "\", \"name\": \"" + name + "\", \"pid\": 1, \"tid\": "
-        + QByteArray::number(tid) + ", \"ts\": " + QByteArray::number(tsUs) + ", \"dur\": "
-        + QByteArray::number(durUs) + (args.isEmpty() ? QByteArray() : ", \"args\": " + args) + "}";
+    return "{\"ph\": \"X\", \"cat\": \"" + cat + "\", \"name\": \"" + name
+        + "\", \"pid\": 1, \"tid\": " + QByteArray::number(tid) + ", \"ts\": " + QByteArray::number(tsUs)
+        + ", \"dur\": " + QByteArray::number(durUs) + (args.isEmpty() ? QByteArray() : ", \"args\": " + args) + "}";
 }
 
 nlohmann::json parseJson(const QByteArray& text)
@@ -86,14 +84,16 @@ private slots:
             + "{\"ph\": \"X\", \"name\": \"\xc3(\xa0\", \"pid\": 1, \"tid\": 1, \"ts\": \"1200\", \"dur\": [1]}";
         QVERIFY(writeBytes(kineto, kinetoTrace(events)));
         // An RKNN perf table from a Chinese Windows console (GBK, not UTF-8) in its layer names.
-        QByteArray rknn = readBytes(kFixtures + QStringLiteral("/rknn/toolkit2_2.3.2_rk3588_eval_perf_layers_yolov8n_640.txt"));
+        QByteArray rknn
+            = readBytes(kFixtures + QStringLiteral("/rknn/toolkit2_2.3.2_rk3588_eval_perf_layers_yolov8n_640.txt"));
         QVERIFY(!rknn.isEmpty());
         rknn.replace("Conv", "Conv\xbe\xed\xbb\xfd"); // 卷积 in GBK
         const QString rknnPath = dir.filePath(QStringLiteral("gbk-perf.txt"));
         QVERIFY(writeBytes(rknnPath, rknn));
 
         for (const QString& input : {kineto, rknnPath}) {
-            const HardRun info = cli({QStringLiteral("info"), input, QStringLiteral("--format"), QStringLiteral("json")});
+            const HardRun info
+                = cli({QStringLiteral("info"), input, QStringLiteral("--format"), QStringLiteral("json")});
             QVERIFY2(info.exitCode == 0, info.err.constData());
             QVERIFY(validUtf8(info.out));
             const nlohmann::json j = parseJson(info.out);
@@ -139,8 +139,9 @@ private slots:
         const QString path = dir.filePath(QStringLiteral("extreme.json"));
         // Three 4e15 µs (4e18 ns) operators on three threads: each fits, their sum (1.2e19 ns) does not.
         const QByteArray events = traceEvent("aten::huge", 0, 4'000'000'000'000'000LL, 1) + ", "
-            + traceEvent("aten::huge", 0, 4'000'000'000'000'000LL, 2) + ", " + traceEvent("aten::huge", 0, 4'000'000'000'000'000LL, 3)
-            + ", " + traceEvent("aten::early", -9'000'000'000'000'000LL, 1, 4) + ", "
+            + traceEvent("aten::huge", 0, 4'000'000'000'000'000LL, 2) + ", "
+            + traceEvent("aten::huge", 0, 4'000'000'000'000'000LL, 3) + ", "
+            + traceEvent("aten::early", -9'000'000'000'000'000LL, 1, 4) + ", "
             + traceEvent("aten::late", 9'000'000'000'000'000LL, 1, 4) + ", "
             + traceEvent("aten::wraps", 4'000'000'000'000'000LL, 4'000'000'000'000'000LL, 5);
         QVERIFY(writeBytes(path, kinetoTrace(events)));
@@ -154,7 +155,8 @@ private slots:
         QCOMPARE(j["slices"].get<std::int64_t>(), std::int64_t(3));
         QCOMPARE(j["span_ns"].get<std::int64_t>(), std::int64_t(4'000'000'000'000'000'000LL));
 
-        const HardRun analyze = cli({QStringLiteral("analyze"), path, QStringLiteral("--format"), QStringLiteral("json")});
+        const HardRun analyze
+            = cli({QStringLiteral("analyze"), path, QStringLiteral("--format"), QStringLiteral("json")});
         QVERIFY2(analyze.exitCode == 0, analyze.err.constData());
         const nlohmann::json report = parseJson(analyze.out);
         QVERIFY(!report.is_discarded());
@@ -171,8 +173,10 @@ private slots:
         // A time base that overflows every event's time.
         const QString based = dir.filePath(QStringLiteral("base.json"));
         // 4e18 ns + 1e15 µs is beyond the range; 4e18 ns + 10 µs is not.
-        QVERIFY(writeBytes(based, kinetoTrace(traceEvent("aten::mm", 1'000'000'000'000'000LL, 5) + ", " + traceEvent("aten::mm", 10, 5),
-                                              ", \"baseTimeNanoseconds\": 4000000000000000000")));
+        QVERIFY(writeBytes(
+            based,
+            kinetoTrace(traceEvent("aten::mm", 1'000'000'000'000'000LL, 5) + ", " + traceEvent("aten::mm", 10, 5),
+                        ", \"baseTimeNanoseconds\": 4000000000000000000")));
         const HardRun b = cli({QStringLiteral("info"), based, QStringLiteral("--format"), QStringLiteral("json")});
         QVERIFY2(b.exitCode == 0, b.err.constData());
         const nlohmann::json bj = parseJson(b.out);
@@ -202,7 +206,8 @@ private slots:
             const HardRun r = cli({QStringLiteral("analyze"), path, QStringLiteral("--format"), QLatin1String(format)});
             QVERIFY2(r.exitCode == 0, r.err.constData());
         }
-        const HardRun c = cli({QStringLiteral("compare"), path, path, QStringLiteral("--format"), QStringLiteral("json")});
+        const HardRun c
+            = cli({QStringLiteral("compare"), path, path, QStringLiteral("--format"), QStringLiteral("json")});
         QVERIFY2(c.exitCode == 0, c.err.constData());
     }
 
@@ -245,7 +250,8 @@ private slots:
                 r = cli({QStringLiteral("info"), bundle}, 30000);
                 QVERIFY2(!r.timedOut, qPrintable(member));
                 QVERIFY2(r.exitCode == 0 || r.exitCode == 2, r.err.constData());
-                QVERIFY2(r.all().contains("not a regular file"), qPrintable(member + QStringLiteral(": ") + QString::fromUtf8(r.all())));
+                QVERIFY2(r.all().contains("not a regular file"),
+                         qPrintable(member + QStringLiteral(": ") + QString::fromUtf8(r.all())));
                 QVERIFY(r.all().contains(member.toUtf8()));
             }
         }
@@ -263,8 +269,9 @@ private slots:
     // --op-map reads only regular files and at most 16 MB. Before: /dev/zero grew without bound.
     void operatorMapIsBoundedAndRegular()
     {
-        HardRun r = cli({QStringLiteral("compare"), kKineto, kKineto, QStringLiteral("--op-map"), QStringLiteral("/dev/zero")},
-                        20000);
+        HardRun r = cli(
+            {QStringLiteral("compare"), kKineto, kKineto, QStringLiteral("--op-map"), QStringLiteral("/dev/zero")},
+            20000);
         QVERIFY2(!r.timedOut, "read /dev/zero without end");
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("not a regular file"), r.err.constData());
@@ -296,7 +303,8 @@ private slots:
         const nlohmann::json j = parseJson(limited.out);
         QVERIFY(hasWarning(j, "decompressed_limit"));
         QVERIFY(j.dump().find("--max-decompressed") != std::string::npos);
-        const HardRun bad = cli({QStringLiteral("info"), kKineto, QStringLiteral("--max-decompressed"), QStringLiteral("lots")});
+        const HardRun bad
+            = cli({QStringLiteral("info"), kKineto, QStringLiteral("--max-decompressed"), QStringLiteral("lots")});
         QCOMPARE(bad.exitCode, 1);
     }
 
@@ -325,7 +333,8 @@ private slots:
         QVERIFY(cut["ranks"][0]["steps"][0]["compute_ns"].get<std::int64_t>()
                 < all["ranks"][0]["steps"][0]["compute_ns"].get<std::int64_t>());
 
-        const HardRun bad = cli({QStringLiteral("--max-decompressed"), QStringLiteral("lots"), QStringLiteral("job"), ranks});
+        const HardRun bad
+            = cli({QStringLiteral("--max-decompressed"), QStringLiteral("lots"), QStringLiteral("job"), ranks});
         QCOMPARE(bad.exitCode, 1);
     }
 
@@ -338,13 +347,16 @@ private slots:
 #else
         QTemporaryDir dir;
         const QString bomb = dir.filePath(QStringLiteral("bomb.json.gz"));
-        const QByteArray one = traceEvent("aten::mm", 1000, 5, 1, "cpu_op", "{\"Input Dims\": [[1]], \"seq\": 1}") + ",\n";
-        QVERIFY(writeBytes(bomb, gzipBytes(one.repeated(1000), 3000, kinetoTrace("").chopped(2),
-                                           traceEvent("aten::mm", 1, 1) + "]}")));
-        const HardRun r = runTool(QStringLiteral("/bin/sh"),
-                                  {QStringLiteral("-c"), QStringLiteral("ulimit -v 300000; exec \"$0\" info \"$1\" --max-decompressed-ratio 100000"),
-                                   kCli, bomb},
-                                  120000);
+        const QByteArray one
+            = traceEvent("aten::mm", 1000, 5, 1, "cpu_op", "{\"Input Dims\": [[1]], \"seq\": 1}") + ",\n";
+        QVERIFY(writeBytes(
+            bomb,
+            gzipBytes(one.repeated(1000), 3000, kinetoTrace("").chopped(2), traceEvent("aten::mm", 1, 1) + "]}")));
+        const HardRun r = runTool(
+            QStringLiteral("/bin/sh"),
+            {QStringLiteral("-c"),
+             QStringLiteral("ulimit -v 300000; exec \"$0\" info \"$1\" --max-decompressed-ratio 100000"), kCli, bomb},
+            120000);
         QVERIFY(!r.timedOut);
         QVERIFY2(r.exitCode == 2, r.all().constData());
         QVERIFY2(r.err.contains("out of memory") && r.err.contains("--max-decompressed"), r.err.constData());
@@ -371,7 +383,8 @@ private slots:
 
         const QString map = dir.filePath(QStringLiteral("ops.json"));
         QVERIFY(writeBytes(map, "aten::mm\tmatmul\n"));
-        r = cli({QStringLiteral("compare"), kKineto, kKineto, QStringLiteral("--op-map"), map, QStringLiteral("-o"), map});
+        r = cli(
+            {QStringLiteral("compare"), kKineto, kKineto, QStringLiteral("--op-map"), map, QStringLiteral("-o"), map});
         QCOMPARE(r.exitCode, 1);
         QCOMPARE(readBytes(map), QByteArray("aten::mm\tmatmul\n"));
 
@@ -384,7 +397,8 @@ private slots:
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("inside the input folder"), r.err.constData());
         QVERIFY(!QFile::exists(job + QStringLiteral("/job.json")));
-        r = cli({QStringLiteral("job"), job, QStringLiteral("-o"), rank0, QStringLiteral("--format"), QStringLiteral("json")});
+        r = cli({QStringLiteral("job"), job, QStringLiteral("-o"), rank0, QStringLiteral("--format"),
+                 QStringLiteral("json")});
         QCOMPARE(r.exitCode, 1);
         r = cli({QStringLiteral("job"), rank0, job + QStringLiteral("/rank-1.json.gz"), QStringLiteral("-o"), rank0,
                  QStringLiteral("--format"), QStringLiteral("json")});
@@ -516,17 +530,18 @@ private slots:
         QVERIFY(QFile::copy(kDb, db));
         QFile::setPermissions(db, QFile::ReadOwner | QFile::WriteOwner);
         // Every time becomes text that is no number.
-        const HardRun sql = runTool(QStringLiteral("python3"),
-                                    {QStringLiteral("-c"),
-                                     QStringLiteral("import sqlite3,sys\n"
-                                                    "c=sqlite3.connect(sys.argv[1])\n"
-                                                    "for (t,) in c.execute(\"select name from sqlite_master where type='table'\").fetchall():\n"
-                                                    "  cols=[r[1] for r in c.execute('pragma table_info(\"%s\")'%t)]\n"
-                                                    "  for col in cols:\n"
-                                                    "    if col in ('startNs','endNs','timestampNs'):\n"
-                                                    "      c.execute('update \"%s\" set \"%s\"=\\'n/a\\''%(t,col))\n"
-                                                    "c.commit()\n"),
-                                     db});
+        const HardRun sql = runTool(
+            QStringLiteral("python3"),
+            {QStringLiteral("-c"),
+             QStringLiteral("import sqlite3,sys\n"
+                            "c=sqlite3.connect(sys.argv[1])\n"
+                            "for (t,) in c.execute(\"select name from sqlite_master where type='table'\").fetchall():\n"
+                            "  cols=[r[1] for r in c.execute('pragma table_info(\"%s\")'%t)]\n"
+                            "  for col in cols:\n"
+                            "    if col in ('startNs','endNs','timestampNs'):\n"
+                            "      c.execute('update \"%s\" set \"%s\"=\\'n/a\\''%(t,col))\n"
+                            "c.commit()\n"),
+             db});
         QVERIFY2(sql.exitCode == 0, sql.err.constData());
         HardRun r = cli({QStringLiteral("info"), db});
         QCOMPARE(r.exitCode, 2);
@@ -541,8 +556,9 @@ private slots:
         QStringList args = {QStringLiteral("info"), locked};
         QString program = kCli;
         if (::geteuid() == 0) {
-            QVERIFY(QFile::setPermissions(dir.path(), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner
-                                                          | QFile::ReadOther | QFile::ExeOther));
+            QVERIFY(QFile::setPermissions(dir.path(),
+                                          QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner | QFile::ReadOther
+                                              | QFile::ExeOther));
             args = QStringList {QStringLiteral("--reuid=65534"), QStringLiteral("--regid=65534"),
                                 QStringLiteral("--clear-groups"), kCli}
                 + args;

@@ -38,14 +38,15 @@ std::vector<std::filesystem::path> writePlantedJob(const std::filesystem::path& 
             << ", \"tid\": 0, \"args\": {\"name\": \"python3\"}}";
         std::int64_t corr = 1;
         auto kernel = [&](const char* name, int stream, std::int64_t ts, std::int64_t dur) {
-            out << ",\n{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"" << name << "\", \"pid\": 0, \"tid\": " << stream
-                << ", \"ts\": " << us(ts) << ", \"dur\": " << us(dur) << ", \"args\": {\"device\": 0, \"stream\": "
-                << stream << ", \"correlation\": " << corr++ << "}}";
+            out << ",\n{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"" << name
+                << "\", \"pid\": 0, \"tid\": " << stream << ", \"ts\": " << us(ts) << ", \"dur\": " << us(dur)
+                << ", \"args\": {\"device\": 0, \"stream\": " << stream << ", \"correlation\": " << corr++ << "}}";
         };
         const bool slow = r == job.straggler;
         const std::int64_t c = slow ? job.stragglerComputeNs : job.computeNs;
         for (int k = 1; k <= job.steps; ++k) {
-            const std::int64_t t = base + r * job.rankOffsetNs + (k - 1) * job.stepNs + std::int64_t(k) * r * job.driftNs;
+            const std::int64_t t
+                = base + r * job.rankOffsetNs + (k - 1) * job.stepNs + std::int64_t(k) * r * job.driftNs;
             out << ",\n{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"ProfilerStep#" << k
                 << "\", \"pid\": " << pid << ", \"tid\": " << pid << ", \"ts\": " << us(t)
                 << ", \"dur\": " << us(job.stepNs) << ", \"args\": {}}";

@@ -2,23 +2,21 @@
 // Distributed jobs: the `communication` finding on one rank, the job model (alignment, straggler, job
 // communication), merging per-rank reports, and `timesink-cli job`, on a planted job with known numbers and on
 // the real 2-rank jobs of tests/data.
-#include "tests/common/clirunner.h"
-#include "tests/job/plantedjob.h"
-
 #include "analysis/communication.h"
 #include "analysis/stepclock.h"
-#include "parsers/common/traceloader.h"
 #include "app/job/jobrunner.h"
+#include "parsers/common/traceloader.h"
 #include "report/jobreport.h"
+#include "tests/common/clirunner.h"
+#include "tests/job/plantedjob.h"
 
 #include <QDir>
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 using timesink::testing::runCli;
@@ -45,8 +43,7 @@ const analysis::Finding* findKind(const analysis::JobResult& job, const std::str
     return nullptr;
 }
 
-template <typename T>
-T detail(const analysis::Finding& f, const std::string& key)
+template <typename T> T detail(const analysis::Finding& f, const std::string& key)
 {
     for (const analysis::Detail& d : f.details) {
         if (d.key == key)
@@ -218,9 +215,9 @@ private Q_SLOTS:
             QCOMPARE(r.exitCode, 0);
             reports << out;
         }
-        const auto direct = runCli({QStringLiteral("job"), QString::fromStdString(m_planted.front().parent_path()),
-                                    QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("-j"),
-                                    QStringLiteral("2")});
+        const auto direct
+            = runCli({QStringLiteral("job"), QString::fromStdString(m_planted.front().parent_path()),
+                      QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("-j"), QStringLiteral("2")});
         QCOMPARE(direct.exitCode, 0);
         const auto merged = runCli({QStringLiteral("job"), m_dir.filePath(QStringLiteral("reports")),
                                     QStringLiteral("--format"), QStringLiteral("json")});
@@ -234,14 +231,16 @@ private Q_SLOTS:
         // -o never goes inside a folder given as input (docs/limits.md); a job report put there by hand is not taken
         // for a rank next time.
         const QString jobOut = m_dir.filePath(QStringLiteral("reports/job.json"));
-        QCOMPARE(runCli({QStringLiteral("job"), m_dir.filePath(QStringLiteral("reports")), QStringLiteral("-o"), jobOut})
-                     .exitCode,
-                 1);
+        QCOMPARE(
+            runCli({QStringLiteral("job"), m_dir.filePath(QStringLiteral("reports")), QStringLiteral("-o"), jobOut})
+                .exitCode,
+            1);
         QVERIFY(!QFile::exists(jobOut));
         const QString outside = m_dir.filePath(QStringLiteral("job.json"));
-        QCOMPARE(runCli({QStringLiteral("job"), m_dir.filePath(QStringLiteral("reports")), QStringLiteral("-o"), outside})
-                     .exitCode,
-                 0);
+        QCOMPARE(
+            runCli({QStringLiteral("job"), m_dir.filePath(QStringLiteral("reports")), QStringLiteral("-o"), outside})
+                .exitCode,
+            0);
         QVERIFY(QFile::copy(outside, jobOut));
         const auto again = runCli({QStringLiteral("job"), m_dir.filePath(QStringLiteral("reports")),
                                    QStringLiteral("--format"), QStringLiteral("json")});
@@ -389,7 +388,8 @@ private Q_SLOTS:
             in >> j;
         }
         j["step50"]["collective"]["hcom_allReduce__586_0_1@17522688603477080586"]["Communication Time Info"]
-         ["Wait Time(ms)"] = 30.0;
+         ["Wait Time(ms)"]
+            = 30.0;
         {
             std::ofstream out(cj, std::ios::trunc);
             out << j.dump();
@@ -442,8 +442,8 @@ private Q_SLOTS:
                          .exitCode,
                      0);
         }
-        const auto direct = runCli(QStringList {QStringLiteral("job"), QStringLiteral("--format"), QStringLiteral("json")}
-                                   + traces);
+        const auto direct
+            = runCli(QStringList {QStringLiteral("job"), QStringLiteral("--format"), QStringLiteral("json")} + traces);
         const auto merged = runCli({QStringLiteral("job"), dir, QStringLiteral("--format"), QStringLiteral("json")});
         QCOMPARE(direct.exitCode, 0);
         QCOMPARE(merged.exitCode, 0);

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The job overview in the viewer: heat map, findings, per-rank table, opening a rank's timeline, comparing two
 // ranks, and the main window opening a folder of ranks as a job — on the planted job (tests/job/plantedjob.h).
-#include "tests/job/plantedjob.h"
-
 #include "app/gui/jobwindow.h"
 #include "app/gui/mainwindow.h"
+#include "tests/job/plantedjob.h"
 #include "widgets/compareview.h"
 #include "widgets/joboverview.h"
 

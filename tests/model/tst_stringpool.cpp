@@ -98,7 +98,8 @@ private Q_SLOTS:
     {
         StringPool pool;
         ArgStore store;
-        const Arg a[] = {{pool.intern("stream"), ArgValue::fromInt(7)}, {pool.intern("name"), ArgValue::fromString(pool.intern("x"))}};
+        const Arg a[] = {{pool.intern("stream"), ArgValue::fromInt(7)},
+                         {pool.intern("name"), ArgValue::fromString(pool.intern("x"))}};
         const Arg b[] = {{pool.intern("stream"), ArgValue::fromInt(8)}};
         const ArgSetId ia = store.add(a);
         QCOMPARE(store.add(a), ia);

@@ -54,7 +54,7 @@ private Q_SLOTS:
         const TrackId host = b.hostThread();
         b.slice(host, SliceCategory::HostOp, "a", 0, 100);
         b.slice(host, SliceCategory::HostOp, "b", 50, 100); // overlaps a's end
-        b.slice(host, SliceCategory::HostOp, "c", 120, 10);  // inside b only
+        b.slice(host, SliceCategory::HostOp, "c", 120, 10); // inside b only
         TracePtr t = b.finalize();
         const Track& tr = t->track(host);
         QCOMPARE(tr.depth(1), std::uint16_t(1));
@@ -108,7 +108,7 @@ private Q_SLOTS:
         const SliceRef l1 = b.slice(host, SliceCategory::RuntimeApi, "launch1", 10, 5);
         b.addFlow(l1, k1);
         b.addFlow(l2, k2);
-        b.addFlowAt(host, 52, gpu, 500, FlowKind::Launch, true); // duplicate of l2 → k2, deduplicated
+        b.addFlowAt(host, 52, gpu, 500, FlowKind::Launch, true);   // duplicate of l2 → k2, deduplicated
         b.addFlowAt(host, 5000, gpu, 500, FlowKind::Launch, true); // no slice at 5000
         TracePtr t = b.finalize();
         QCOMPARE(t->flows().size(), std::size_t(2));
@@ -147,7 +147,8 @@ private Q_SLOTS:
         QCOMPARE(t->steps().size(), std::size_t(2));
         QCOMPARE(t->steps()[0].number, std::int64_t(11));
         QVERIFY(t->steps()[0].marker.isValid());
-        QCOMPARE(t->str(t->track(host).sliceName(t->steps()[0].marker.index.value)), std::string_view("ProfilerStep#11"));
+        QCOMPARE(t->str(t->track(host).sliceName(t->steps()[0].marker.index.value)),
+                 std::string_view("ProfilerStep#11"));
         QCOMPARE(t->categoryCount(SliceCategory::Step), std::uint64_t(2));
         QCOMPARE(t->categoryCount(SliceCategory::Memcpy), std::uint64_t(1));
         QCOMPARE(t->track(gpu).direction(0), MemcpyDirection::HostToDevice);
@@ -212,7 +213,8 @@ private Q_SLOTS:
         TraceBuilder b;
         const TrackId gpu = b.deviceStream(0, 7);
         const TrackId host = b.hostThread();
-        const TrackId stray = b.addTrack(TrackInfo {"MSTX", "Host", "", "", "", DeviceKind::Cpu, TrackRole::HostThread});
+        const TrackId stray
+            = b.addTrack(TrackInfo {"MSTX", "Host", "", "", "", DeviceKind::Cpu, TrackRole::HostThread});
         const TimeNs epoch = 1'698'220'811'392'354'694;
         for (int i = 0; i < 10; ++i) {
             b.slice(gpu, SliceCategory::Kernel, "k", epoch + i * 1000, 500);
@@ -272,7 +274,7 @@ private Q_SLOTS:
                 const int a = std::stoi(names[i]);
                 const int b = std::stoi(names[i + 1]);
                 QVERIFY(a / 2 <= b / 2); // by time
-                if (a / 2 == b / 2) // identical slices: in the order they were added
+                if (a / 2 == b / 2)      // identical slices: in the order they were added
                     QVERIFY(addedAt[static_cast<std::size_t>(a)] < addedAt[static_cast<std::size_t>(b)]);
             }
         }
@@ -338,7 +340,10 @@ private Q_SLOTS:
                 const SliceIndex expected = tr.sliceAt(x);
                 const SliceIndex actual = tr.sliceAt(x, cursor);
                 if (actual != expected)
-                    QFAIL(qPrintable(QStringLiteral("t=%1: cursor %2, binary search %3").arg(x).arg(actual.value).arg(expected.value)));
+                    QFAIL(qPrintable(QStringLiteral("t=%1: cursor %2, binary search %3")
+                                         .arg(x)
+                                         .arg(actual.value)
+                                         .arg(expected.value)));
             }
         }
         Track::Cursor cursor;

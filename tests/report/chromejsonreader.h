@@ -4,10 +4,9 @@
 // Reads Chrome trace JSON back: nlohmann's SAX interface hands over the literal text of numbers, so "ts" and
 // "dur" can be checked to the nanosecond (the DOM would round them through a double).
 
-#include <nlohmann/json.hpp>
-
 #include <charconv>
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
 #include <vector>

@@ -5,7 +5,6 @@
 // resolves interned names, pairs BEGIN/END per track, and reports any inconsistency of the packet stream.
 
 #include "model/trace.h"
-
 #include "report/proto/perfetto_trace.pb.h"
 
 #include <algorithm>

@@ -54,11 +54,13 @@ inline AnalysedTrace makeAnalysedTrace(TimeNs base = 0, const std::string& opNam
     };
     const SliceRef conv = b.slice(gpu, SliceCategory::Kernel, opName, base + 300, 200, args);
     b.addFlow(launch, conv);
-    b.memcpy(copyEngine, MemcpyDirection::HostToDevice, HostMemoryKind::Pageable, base + 500, 100, "Memcpy HtoD (Pageable -> Device)");
+    b.memcpy(copyEngine, MemcpyDirection::HostToDevice, HostMemoryKind::Pageable, base + 500, 100,
+             "Memcpy HtoD (Pageable -> Device)");
     b.slice(gpu, SliceCategory::Kernel, "relu_kernel", base + 600, 50);
     b.slice(gpu, SliceCategory::Communication, "ncclKernel_AllReduce", base + 650, 100);
     b.slice(gpu, SliceCategory::Kernel, opName, base + 1100, 300);
-    b.memcpy(copyEngine, MemcpyDirection::HostToDevice, HostMemoryKind::Pageable, base + 1350, 100, "Memcpy HtoD (Pageable -> Device)");
+    b.memcpy(copyEngine, MemcpyDirection::HostToDevice, HostMemoryKind::Pageable, base + 1350, 100,
+             "Memcpy HtoD (Pageable -> Device)");
 
     AnalysedTrace out;
     out.trace = b.finalize();
@@ -88,7 +90,9 @@ inline AnalysedTrace makeAnalysedTrace(TimeNs base = 0, const std::string& opNam
     copies.occurrences = 2;
     copies.perStep = {{0, 1, 100, 1000}, {1, 2, 50, 1000}};
     // Overlapping on purpose: evidence ranges of one finding may overlap, the exporters must cope.
-    copies.evidence = {{copyEngine, base + 500, base + 600}, {copyEngine, base + 1350, base + 1450}, {copyEngine, base + 1400, base + 1500}};
+    copies.evidence = {{copyEngine, base + 500, base + 600},
+                       {copyEngine, base + 1350, base + 1450},
+                       {copyEngine, base + 1400, base + 1500}};
     copies.explanation = "Copies from pageable memory are synchronous and do not overlap compute.";
     copies.recommendation = "Use pinned memory (pin_memory=True) and non_blocking=True.";
     copies.platform = analysis::Platform::PyTorchCuda;

@@ -1,16 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "report/atomicfile.h"
 #include "report/reportoutput.h"
-
 #include "reportfixture.h"
 
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <sys/stat.h>
-
 #include <fstream>
 #include <iterator>
+#include <sys/stat.h>
 
 using namespace timesink;
 namespace fs = std::filesystem;
@@ -57,7 +55,9 @@ private Q_SLOTS:
         QVERIFY2(file.commit(error), error.c_str());
         QCOMPARE(readAll(target), std::string("new contents"));
         QCOMPARE(entriesIn(target.parent_path()), std::size_t(1));
-        struct stat st {};
+        struct stat st
+        {
+        };
         QCOMPARE(::stat(target.c_str(), &st), 0);
         QCOMPARE(int(st.st_mode & 0777), 0640); // a rewritten file keeps its mode
     }
@@ -71,7 +71,9 @@ private Q_SLOTS:
         QVERIFY(file.open(error));
         file.stream() << "<!DOCTYPE html>";
         QVERIFY(file.commit(error));
-        struct stat st {};
+        struct stat st
+        {
+        };
         QCOMPARE(::stat(target.c_str(), &st), 0);
         QCOMPARE(int(st.st_mode & 0777), 0644);
     }

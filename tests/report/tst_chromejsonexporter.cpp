@@ -1,21 +1,19 @@
 // SPDX-License-Identifier: MIT
 // The Chrome JSON export is parsed back with nlohmann: structure through the DOM, and the ts/dur numbers
 // through the SAX interface, which hands over their exact text (the DOM would round them through a double).
+#include "chromejsonreader.h"
 #include "report/chromejsonexporter.h"
 #include "report/reportoutput.h"
-
-#include "chromejsonreader.h"
 #include "reportfixture.h"
-
-#include <nlohmann/json.hpp>
 
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <charconv>
 #include <fstream>
-#include <set>
 #include <iterator>
+#include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 using namespace timesink;

@@ -1,16 +1,12 @@
 // SPDX-License-Identifier: MIT
 // The compare writers print what analysis::compareRuns found: every number in the Markdown, HTML and CSV is
 // checked against the CompareResult, and trace-derived names stay inert.
+#include "model/tracebuilder.h"
 #include "report/comparereport.h"
 #include "report/htmlwriter.h"
 #include "report/markdownwriter.h"
 #include "report/textformat.h"
-
-#include "model/tracebuilder.h"
-
 #include "textparsers.h"
-
-#include <nlohmann/json.hpp>
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -18,6 +14,7 @@
 
 #include <fstream>
 #include <iterator>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 using namespace timesink;
@@ -66,8 +63,7 @@ Compared compare()
     f.perStep = {{0, 1, 700, 10'000}, {1, 2, 700, 10'000}};
     c.candidateFindings = {f};
     std::string error;
-    if (!analysis::compareRuns(*c.baseline, c.baselineFindings, *c.candidate, c.candidateFindings, {}, c.result,
-                               error))
+    if (!analysis::compareRuns(*c.baseline, c.baselineFindings, *c.candidate, c.candidateFindings, {}, c.result, error))
         qWarning("%s", error.c_str());
     return c;
 }
@@ -103,11 +99,11 @@ private Q_SLOTS:
         QCOMPARE(steps.size(), c.result.steps.size() + 1); // + the total row
         for (std::size_t i = 0; i < c.result.steps.size(); ++i) {
             const auto& s = c.result.steps[i];
-            QCOMPARE(steps[i], (std::vector<std::string> {"#" + std::to_string(s.baselineNumber),
-                                                          "#" + std::to_string(s.candidateNumber),
-                                                          report::formatDuration(s.baselineNs),
-                                                          report::formatDuration(s.candidateNs),
-                                                          signedDuration(s.deltaNs())}));
+            QCOMPARE(steps[i],
+                     (std::vector<std::string> {"#" + std::to_string(s.baselineNumber),
+                                                "#" + std::to_string(s.candidateNumber),
+                                                report::formatDuration(s.baselineNs),
+                                                report::formatDuration(s.candidateNs), signedDuration(s.deltaNs())}));
         }
         QCOMPARE(steps.back()[0], std::string("total"));
         QCOMPARE(steps.back()[4], signedDuration(c.result.candidateStepsNs() - c.result.baselineStepsNs()));

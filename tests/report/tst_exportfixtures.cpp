@@ -2,11 +2,10 @@
 // Export of real profiler output: import a fixture, analyse it, export it in both formats, read the files back
 // and compare every slice with the model, to the nanosecond.
 #include "analysis/pass.h"
-#include "parsers/common/traceloader.h"
-#include "report/reportoutput.h"
-
 #include "chromejsonreader.h"
+#include "parsers/common/traceloader.h"
 #include "perfettodecoder.h"
+#include "report/reportoutput.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -28,8 +27,8 @@ std::string readAll(const std::filesystem::path& p)
 model::TracePtr load(const QString& relative)
 {
     parsers::ProgressSink progress;
-    const auto result = parsers::loadTrace(std::string(TIMESINK_FIXTURES_DIR "/") + relative.toStdString(), {},
-                                           progress);
+    const auto result
+        = parsers::loadTrace(std::string(TIMESINK_FIXTURES_DIR "/") + relative.toStdString(), {}, progress);
     if (!result.ok())
         qWarning("%s", result.error.c_str());
     return result.trace;
@@ -50,16 +49,16 @@ private Q_SLOTS:
         // Expected step times from Python over the fixtures, reading numbers as Decimal (exact):
         //   json.loads(gzip.open(f).read(), parse_float=decimal.Decimal) → the ProfilerStep event's ts / dur (µs).
         QTest::newRow("A100 event sync (integer µs)")
-            << "torch/hta_a100_cuda_event_sync_trace.json.gz" << "ProfilerStep#100" << qint64(1707417525509335000)
-            << qint64(3154000);
+            << "torch/hta_a100_cuda_event_sync_trace.json.gz"
+            << "ProfilerStep#100" << qint64(1707417525509335000) << qint64(3154000);
         // ts "1712195495502094.565", dur "35115.869": 16+3 digits, the case a double would round.
         QTest::newRow("V100 ns resolution")
-            << "torch/hta_v100_ns_resolution_rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz" << "ProfilerStep#101"
-            << qint64(1712195495502094565) << qint64(35115869);
+            << "torch/hta_v100_ns_resolution_rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz"
+            << "ProfilerStep#101" << qint64(1712195495502094565) << qint64(35115869);
         // torch_npu bundle: trace_view.json has "ts": "1736408883686740.710" (a string) and "dur": 155985.8.
         QTest::newRow("Ascend torch_npu bundle")
-            << "torch_npu/msinsight_text_level1_rank0_ascend_pt" << "ProfilerStep#50" << qint64(1736408883686740710)
-            << qint64(155985800);
+            << "torch_npu/msinsight_text_level1_rank0_ascend_pt"
+            << "ProfilerStep#50" << qint64(1736408883686740710) << qint64(155985800);
     }
     void roundTrip()
     {
@@ -82,8 +81,8 @@ private Q_SLOTS:
         std::string error;
 
         // Perfetto protobuf
-        QVERIFY2(report::exportTrace(*trace, result.findings, report::TraceFormat::Perfetto, root / "t.pftrace",
-                                     inputs, error),
+        QVERIFY2(report::exportTrace(*trace, result.findings, report::TraceFormat::Perfetto, root / "t.pftrace", inputs,
+                                     error),
                  error.c_str());
         Decoded d = decode(readAll(root / "t.pftrace"));
         QVERIFY2(d.error.empty(), d.error.c_str());

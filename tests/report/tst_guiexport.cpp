@@ -2,7 +2,6 @@
 // File → Export Report… and Export Trace… in the main window: enabled only with a trace, writing the formats
 // the report layer writes, and telling the user when a file cannot be written.
 #include "app/gui/mainwindow.h"
-
 #include "perfettodecoder.h"
 #include "reportfixture.h"
 
@@ -86,7 +85,8 @@ private Q_SLOTS:
         // Refusals come back as messages for the user; the trace's own file is never replaced.
         QVERIFY(window.exportReportTo(input).contains(QStringLiteral("refusing to overwrite the input")));
         QVERIFY(window.exportTraceTo(dir.filePath(QStringLiteral("t.txt"))).contains(QStringLiteral(".pftrace")));
-        QVERIFY(window.exportReportTo(dir.filePath(QStringLiteral("no/dir/r.html"))).contains(QStringLiteral("cannot create")));
+        QVERIFY(window.exportReportTo(dir.filePath(QStringLiteral("no/dir/r.html")))
+                    .contains(QStringLiteral("cannot create")));
         QCOMPARE(readFile(input), QByteArray("{}"));
     }
 };

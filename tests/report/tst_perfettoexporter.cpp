@@ -1,12 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The Perfetto export is decoded again with the generated protobuf classes and compared with the model:
 // every slice comes back on its track with its name and exact ns times.
-#include "report/perfettoexporter.h"
-#include "report/reportoutput.h"
-
-#include "report/proto/perfetto_trace.pb.h"
-
 #include "perfettodecoder.h"
+#include "report/perfettoexporter.h"
+#include "report/proto/perfetto_trace.pb.h"
+#include "report/reportoutput.h"
 #include "reportfixture.h"
 
 #include <QTemporaryDir>
@@ -206,8 +204,8 @@ private Q_SLOTS:
     void countersAreCounterTracks()
     {
         model::TraceBuilder b;
-        const model::TrackId mem = b.addTrack({"HBM used", "NPU 0", "", "0", "", model::DeviceKind::Npu,
-                                               model::TrackRole::Counter, 0, -1, 0});
+        const model::TrackId mem = b.addTrack(
+            {"HBM used", "NPU 0", "", "0", "", model::DeviceKind::Npu, model::TrackRole::Counter, 0, -1, 0});
         b.addCounterSample(mem, 100, 1.5);
         b.addCounterSample(mem, 200, 2.25);
         const model::TracePtr t = b.finalize();

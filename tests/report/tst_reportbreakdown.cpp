@@ -4,7 +4,6 @@
 #include "report/markdownwriter.h"
 #include "report/reportmodel.h"
 #include "report/textformat.h"
-
 #include "reportfixture.h"
 
 #include <QTest>
@@ -43,7 +42,8 @@ private Q_SLOTS:
 
     void codeSpan()
     {
-        QCOMPARE(report::markdownCodeSpan("timesink 'a.json' --finding 1"), std::string("`timesink 'a.json' --finding 1`"));
+        QCOMPARE(report::markdownCodeSpan("timesink 'a.json' --finding 1"),
+                 std::string("`timesink 'a.json' --finding 1`"));
         QCOMPARE(report::markdownCodeSpan("a`b"), std::string("`` a`b ``"));
     }
 

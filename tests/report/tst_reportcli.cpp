@@ -4,12 +4,12 @@
 #include "perfettodecoder.h"
 #include "tests/common/clirunner.h"
 
-#include <nlohmann/json.hpp>
-
 #include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <nlohmann/json.hpp>
 
 using namespace timesink::testing;
 
@@ -18,7 +18,8 @@ using Run = CliRun;
 namespace {
 
 const QString kFixture = QStringLiteral(TIMESINK_FIXTURES_DIR "/torch/hta_a100_cuda_event_sync_trace.json.gz");
-const QString kOtherFixture = QStringLiteral(TIMESINK_FIXTURES_DIR "/torch/hta_cpu_only_rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz");
+const QString kOtherFixture
+    = QStringLiteral(TIMESINK_FIXTURES_DIR "/torch/hta_cpu_only_rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz");
 
 QByteArray readFile(const QString& path)
 {
@@ -95,11 +96,15 @@ private Q_SLOTS:
     {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("message");
-        QTest::newRow("unknown extension") << QStringList {QStringLiteral("-o"), QStringLiteral("OUT/r.txt")} << "cannot tell the report format";
-        QTest::newRow("unknown format") << QStringList {QStringLiteral("--format"), QStringLiteral("pdf")} << "unknown format 'pdf'";
-        QTest::newRow("text to a file") << QStringList {QStringLiteral("--format"), QStringLiteral("text"), QStringLiteral("-o"), QStringLiteral("OUT/r.md")}
+        QTest::newRow("unknown extension")
+            << QStringList {QStringLiteral("-o"), QStringLiteral("OUT/r.txt")} << "cannot tell the report format";
+        QTest::newRow("unknown format") << QStringList {QStringLiteral("--format"), QStringLiteral("pdf")}
+                                        << "unknown format 'pdf'";
+        QTest::newRow("text to a file") << QStringList {QStringLiteral("--format"), QStringLiteral("text"),
+                                                        QStringLiteral("-o"), QStringLiteral("OUT/r.md")}
                                         << "text goes to the terminal";
-        QTest::newRow("over the input") << QStringList {QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("-o"), QStringLiteral("OUT/in.json")}
+        QTest::newRow("over the input") << QStringList {QStringLiteral("--format"), QStringLiteral("json"),
+                                                        QStringLiteral("-o"), QStringLiteral("OUT/in.json")}
                                         << "refusing to overwrite the input";
     }
     void analyzeDestinationErrors()
@@ -149,7 +154,8 @@ private Q_SLOTS:
         QTest::addColumn<bool>("perfetto");
         QTest::newRow("pftrace") << "t.pftrace" << QStringList() << true;
         QTest::newRow("json") << "t.json" << QStringList() << false;
-        QTest::newRow("--format beats the extension") << "t.bin" << QStringList {QStringLiteral("--format"), QStringLiteral("pftrace")} << true;
+        QTest::newRow("--format beats the extension")
+            << "t.bin" << QStringList {QStringLiteral("--format"), QStringLiteral("pftrace")} << true;
     }
     void exportFormatsByExtension()
     {
@@ -183,10 +189,10 @@ private Q_SLOTS:
         const Run kineto = runCli(QStringList {QStringLiteral("export"), kFixture, QStringLiteral("-o"), out});
         QVERIFY2(kineto.exitCode == 0, kineto.err.constData());
         QVERIFY2(!kineto.err.contains("note:"), kineto.err.constData());
-        const Run rknn = runCli(QStringList {QStringLiteral("export"),
-                                             QStringLiteral(TIMESINK_FIXTURES_DIR
-                                                            "/rknn/toolkit2_2.3.2_rk3588_eval_perf_summary.txt"),
-                                             QStringLiteral("-o"), out});
+        const Run rknn = runCli(
+            QStringList {QStringLiteral("export"),
+                         QStringLiteral(TIMESINK_FIXTURES_DIR "/rknn/toolkit2_2.3.2_rk3588_eval_perf_summary.txt"),
+                         QStringLiteral("-o"), out});
         QVERIFY2(rknn.exitCode == 0, rknn.err.constData());
         QVERIFY2(rknn.err.contains("note: ") && rknn.err.contains("this rknn trace reads as a Kineto GPU trace")
                      && rknn.err.contains(".tsnap"),
@@ -199,17 +205,22 @@ private Q_SLOTS:
         QTest::addColumn<int>("exitCode");
         QTest::addColumn<QString>("message");
         QTest::newRow("no -o") << QStringList {QStringLiteral("export"), kFixture} << 1 << "usage:";
-        QTest::newRow("unknown extension") << QStringList {QStringLiteral("export"), kFixture, QStringLiteral("-o"), QStringLiteral("OUT/t.txt")} << 1
-                                           << "cannot tell the format";
-        QTest::newRow("unknown --format") << QStringList {QStringLiteral("export"), kFixture, QStringLiteral("-o"), QStringLiteral("OUT/t.json"),
+        QTest::newRow("unknown extension")
+            << QStringList {QStringLiteral("export"), kFixture, QStringLiteral("-o"), QStringLiteral("OUT/t.txt")} << 1
+            << "cannot tell the format";
+        QTest::newRow("unknown --format") << QStringList {QStringLiteral("export"),   kFixture,
+                                                          QStringLiteral("-o"),       QStringLiteral("OUT/t.json"),
                                                           QStringLiteral("--format"), QStringLiteral("svg")}
                                           << 1 << "unknown format 'svg'";
-        QTest::newRow("overwrite the input") << QStringList {QStringLiteral("export"), QStringLiteral("OUT/in.json"), QStringLiteral("-o"), QStringLiteral("OUT/in.json")}
+        QTest::newRow("overwrite the input") << QStringList {QStringLiteral("export"), QStringLiteral("OUT/in.json"),
+                                                             QStringLiteral("-o"), QStringLiteral("OUT/in.json")}
                                              << 1 << "refusing to overwrite the input";
-        QTest::newRow("missing input") << QStringList {QStringLiteral("export"), QStringLiteral("OUT/none.json"), QStringLiteral("-o"), QStringLiteral("OUT/t.json")}
+        QTest::newRow("missing input") << QStringList {QStringLiteral("export"), QStringLiteral("OUT/none.json"),
+                                                       QStringLiteral("-o"), QStringLiteral("OUT/t.json")}
                                        << 2 << "none.json";
         // Exit 4: the output could not be written (docs/limits.md).
-        QTest::newRow("missing output folder") << QStringList {QStringLiteral("export"), kFixture, QStringLiteral("-o"), QStringLiteral("OUT/no/dir/t.json")}
+        QTest::newRow("missing output folder") << QStringList {QStringLiteral("export"), kFixture, QStringLiteral("-o"),
+                                                               QStringLiteral("OUT/no/dir/t.json")}
                                                << 4 << "cannot create a file in";
     }
     void exportErrors()

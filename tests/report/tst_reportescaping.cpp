@@ -6,15 +6,13 @@
 #include "report/markdownwriter.h"
 #include "report/reportoutput.h"
 #include "report/textformat.h"
-
 #include "reportfixture.h"
 #include "textparsers.h"
-
-#include <nlohmann/json.hpp>
 
 #include <QTest>
 #include <QXmlStreamReader>
 
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
 
@@ -24,7 +22,8 @@ using namespace timesink::testing;
 namespace {
 
 const std::string kHostileOp = "<script>alert(1)</script>|a\"b'c</style><img src=x onerror=alert(2)>\x01\x1b[31m";
-const std::string kHostileTitle = "=HYPERLINK(\"http://evil.example\",\"x\")|pipe\nnewline `code` *em* [link](http://x)";
+const std::string kHostileTitle
+    = "=HYPERLINK(\"http://evil.example\",\"x\")|pipe\nnewline `code` *em* [link](http://x)";
 const std::string kHostileRecommendation = "-2+3\r\n@SUM(A1)\"quoted\"\n<b>bold</b>";
 
 report::ReportModel hostileModel()
@@ -57,11 +56,15 @@ private Q_SLOTS:
         QTest::newRow("quotes") << QByteArray("a\"b'c") << QByteArray("a&quot;b&#39;c") << QByteArray("a\"b'c");
         QTest::newRow("amp") << QByteArray("&amp;") << QByteArray("&amp;amp;") << QByteArray("\\&amp;");
         QTest::newRow("pipe") << QByteArray("a|b") << QByteArray("a|b") << QByteArray("a\\|b");
-        QTest::newRow("control") << QByteArray("a\x01\x7f" "b\tc\nd") << QByteArray("ab c d") << QByteArray("ab c d");
+        QTest::newRow("control") << QByteArray("a\x01\x7f"
+                                               "b\tc\nd")
+                                 << QByteArray("ab c d") << QByteArray("ab c d");
         QTest::newRow("invalid utf8") << QByteArray("x\xffy") << QByteArray("x\xEF\xBF\xBDy")
                                       << QByteArray("x\xEF\xBF\xBDy");
         QTest::newRow("utf8 kept") << QByteArray("µs → 算子") << QByteArray("µs → 算子") << QByteArray("µs → 算子");
-        QTest::newRow("C1 control") << QByteArray("a\xC2\x85" "b") << QByteArray("ab") << QByteArray("ab");
+        QTest::newRow("C1 control") << QByteArray("a\xC2\x85"
+                                                  "b")
+                                    << QByteArray("ab") << QByteArray("ab");
         QTest::newRow("overlong") << QByteArray("\xC0\xBC") << QByteArray("\xEF\xBF\xBD\xEF\xBF\xBD")
                                   << QByteArray("\xEF\xBF\xBD\xEF\xBF\xBD");
         QTest::newRow("markdown syntax") << QByteArray("*_`[]#~$!\\") << QByteArray("*_`[]#~$!\\")
@@ -123,7 +126,8 @@ private Q_SLOTS:
                                       "onerror=alert(2)&gt;[31m";
         QVERIFY(html.find("<code>" + escapedOp + "</code>") != std::string::npos);
         QVERIFY(html.find("&lt;/td&gt;&lt;script&gt;") != std::string::npos);
-        QVERIFY(html.find("=HYPERLINK(&quot;http://evil.example&quot;,&quot;x&quot;)|pipe newline") != std::string::npos);
+        QVERIFY(html.find("=HYPERLINK(&quot;http://evil.example&quot;,&quot;x&quot;)|pipe newline")
+                != std::string::npos);
         QVERIFY(html.find("&lt;b&gt;bold&lt;/b&gt;") != std::string::npos);
         QVERIFY(html.find("+kind|with&lt;pipe&gt;") != std::string::npos);
         // No attribute can be broken out of: every quote inside content is a reference.
@@ -145,15 +149,17 @@ private Q_SLOTS:
         QCOMPARE(findings.size(), std::size_t(2));
         for (const auto& row : findings)
             QCOMPARE(row.size(), std::size_t(7));
-        QCOMPARE(findings[0][2], std::string("[=HYPERLINK(\"http://evil.example\",\"x\")\\|pipe newline \\`code\\` "
-                                             "\\*em\\* \\[link\\](http://x)](#finding-1)"));
+        QCOMPARE(findings[0][2],
+                 std::string("[=HYPERLINK(\"http://evil.example\",\"x\")\\|pipe newline \\`code\\` "
+                             "\\*em\\* \\[link\\](http://x)](#finding-1)"));
         QCOMPARE(findings[1][1], std::string("+kind\\|with\\<pipe\\>"));
         const auto ops = markdownTable(md, "| rank | operator | category | calls | total | % |");
         QVERIFY(!ops.empty());
         for (const auto& row : ops)
             QCOMPARE(row.size(), std::size_t(6));
-        QCOMPARE(ops[0][1], std::string("\\<script\\>alert(1)\\</script\\>\\|a\"b'c\\</style\\>\\<img src=x "
-                                        "onerror=alert(2)\\>\\[31m"));
+        QCOMPARE(ops[0][1],
+                 std::string("\\<script\\>alert(1)\\</script\\>\\|a\"b'c\\</style\\>\\<img src=x "
+                             "onerror=alert(2)\\>\\[31m"));
         const auto details = markdownTable(md, "| detail | value |");
         for (const auto& row : details)
             QCOMPARE(row.size(), std::size_t(2));
@@ -190,8 +196,9 @@ private Q_SLOTS:
         for (const auto& row : rows)
             QCOMPARE(row.size(), std::size_t(12));
         // Title: leading "=" neutralised, quotes and the newline preserved (as CRLF inside the quoted field).
-        QCOMPARE(rows[1][2], std::string("'=HYPERLINK(\"http://evil.example\",\"x\")|pipe\r\nnewline `code` *em* "
-                                         "[link](http://x)"));
+        QCOMPARE(rows[1][2],
+                 std::string("'=HYPERLINK(\"http://evil.example\",\"x\")|pipe\r\nnewline `code` *em* "
+                             "[link](http://x)"));
         // Recommendation: "-" neutralised; CR dropped, LF kept as CRLF.
         QCOMPARE(rows[1][11], std::string("'-2+3\r\n@SUM(A1)\"quoted\"\r\n<b>bold</b>"));
         QCOMPARE(rows[2][1], std::string("'+kind|with<pipe>"));

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 #include "report/reportmodel.h"
-
 #include "reportfixture.h"
 
 #include <QTest>

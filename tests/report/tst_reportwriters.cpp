@@ -1,18 +1,16 @@
 // SPDX-License-Identifier: MIT
 #include "report/csvwriter.h"
-#include "report/jsonreportwriter.h"
 #include "report/htmlwriter.h"
+#include "report/jsonreportwriter.h"
 #include "report/markdownwriter.h"
 #include "report/reportoutput.h"
-
 #include "reportfixture.h"
 #include "textparsers.h"
-
-#include <nlohmann/json.hpp>
 
 #include <QTest>
 #include <QXmlStreamReader>
 
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
 
@@ -67,15 +65,27 @@ private Q_SLOTS:
         const auto& steps = j.at("steps");
         QCOMPARE(steps.size(), std::size_t(2));
         // device_start/end_ns: the one launched kernel of step 1 ([300, 500), its launch flow).
-        const nlohmann::json step1 = {{"step", 1},          {"synthetic", false},     {"warmup", false},
-                                      {"excluded", false},   {"start_ns", 0},          {"duration_ns", 1000},
-                                      {"host_start_ns", 0},  {"host_duration_ns", 1000},
-                                      {"compute_ns", 250},   {"communication_ns", 100}, {"copy_ns", 100},
-                                      {"dataloader_ns", 200}, {"idle_ns", 350},        {"device_start_ns", 300},
-                                      {"device_end_ns", 500}, {"device_busy_ns", 450}, {"device_idle_ns", 550},
+        const nlohmann::json step1 = {{"step", 1},
+                                      {"synthetic", false},
+                                      {"warmup", false},
+                                      {"excluded", false},
+                                      {"start_ns", 0},
+                                      {"duration_ns", 1000},
+                                      {"host_start_ns", 0},
+                                      {"host_duration_ns", 1000},
+                                      {"compute_ns", 250},
+                                      {"communication_ns", 100},
+                                      {"copy_ns", 100},
+                                      {"dataloader_ns", 200},
+                                      {"idle_ns", 350},
+                                      {"device_start_ns", 300},
+                                      {"device_end_ns", 500},
+                                      {"device_busy_ns", 450},
+                                      {"device_idle_ns", 550},
                                       {"communication_wait_ns", 0},
-                                      {"collectives", nlohmann::json::parse(
-                                                          R"([{"op": "allreduce", "start_ns": 650, "end_ns": 750,
+                                      {"collectives",
+                                       nlohmann::json::parse(
+                                           R"([{"op": "allreduce", "start_ns": 650, "end_ns": 750,
                                                                "exposed": [[650, 750]]}])")}};
         QVERIFY2(steps[0] == step1, steps[0].dump().c_str());
         // Busy = step 1 [300,750) (450 ns) + step 2 [1100,1450) (350 ns) = 800 of 2000 ns; compute = kernels
@@ -105,9 +115,13 @@ private Q_SLOTS:
         QVERIFY(md.rfind("# Timesink bottleneck report\n", 0) == 0);
         const auto rows = markdownTable(md, "| rank | kind | finding | lost | % | occurrences | steps |");
         QCOMPARE(rows.size(), std::size_t(2));
-        const std::vector<std::string> first = {"1", "dataloader\\_starvation",
-                                                "[Dataloader starves the device in step 1](#finding-1)", "200 ns",
-                                                "10.0%", "1", "1"};
+        const std::vector<std::string> first = {"1",
+                                                "dataloader\\_starvation",
+                                                "[Dataloader starves the device in step 1](#finding-1)",
+                                                "200 ns",
+                                                "10.0%",
+                                                "1",
+                                                "1"};
         QCOMPARE(rows[0], first);
         QCOMPARE(rows[1][0], std::string("2"));
         QCOMPARE(rows[1][1], std::string("copy\\_hotspot"));
@@ -191,10 +205,12 @@ private Q_SLOTS:
         for (auto it = std::sregex_iterator(html.begin(), html.end(), row); it != std::sregex_iterator(); ++it)
             rows.push_back({(*it)[1], (*it)[2], (*it)[3], (*it)[4], (*it)[5], (*it)[6]});
         QCOMPARE(rows.size(), std::size_t(2));
-        QCOMPARE(rows[0], (std::vector<std::string> {"1", "dataloader_starvation", "1",
-                                                     "Dataloader starves the device in step 1", "200 ns", "10.0%"}));
-        QCOMPARE(rows[1], (std::vector<std::string> {"2", "copy_hotspot", "2", "Pageable host-to-device copies",
-                                                     "150 ns", "7.5%"}));
+        QCOMPARE(rows[0],
+                 (std::vector<std::string> {"1", "dataloader_starvation", "1",
+                                            "Dataloader starves the device in step 1", "200 ns", "10.0%"}));
+        QCOMPARE(
+            rows[1],
+            (std::vector<std::string> {"2", "copy_hotspot", "2", "Pageable host-to-device copies", "150 ns", "7.5%"}));
         QCOMPARE(countOf(html, "<article class=\"finding\" id=\"finding-"), std::size_t(2));
         QVERIFY(html.find("<strong>Recommendation:</strong> Raise num_workers and set pin_memory=True</p>")
                 != std::string::npos);
@@ -213,15 +229,15 @@ private Q_SLOTS:
         std::vector<std::vector<std::string>> rows;
         QVERIFY(parseCsv(csv, rows));
         QCOMPARE(rows.size(), std::size_t(3));
-        const std::vector<std::string> header = {"rank", "kind", "title", "lost_ns", "lost_ms", "lost_percent",
-                                                 "occurrences", "steps_affected", "platform", "first_ts_ns",
-                                                 "explanation", "recommendation"};
+        const std::vector<std::string> header
+            = {"rank",        "kind",           "title",    "lost_ns",     "lost_ms",     "lost_percent",
+               "occurrences", "steps_affected", "platform", "first_ts_ns", "explanation", "recommendation"};
         QCOMPARE(rows[0], header);
-        QCOMPARE(rows[1], (std::vector<std::string> {"1", "dataloader_starvation",
-                                                     "Dataloader starves the device in step 1", "200", "0.000200",
-                                                     "10.0", "1", "1", "pytorch_cuda", "0",
-                                                     "The device waits while the host fetches the next batch.",
-                                                     "Raise num_workers and set pin_memory=True"}));
+        QCOMPARE(rows[1],
+                 (std::vector<std::string> {"1", "dataloader_starvation", "Dataloader starves the device in step 1",
+                                            "200", "0.000200", "10.0", "1", "1", "pytorch_cuda", "0",
+                                            "The device waits while the host fetches the next batch.",
+                                            "Raise num_workers and set pin_memory=True"}));
         QCOMPARE(rows[2][0], std::string("2"));
         QCOMPARE(rows[2][3], std::string("150"));
         QCOMPARE(rows[2][5], std::string("7.5"));

@@ -57,8 +57,8 @@ private Q_SLOTS:
         QTest::addColumn<qsizetype>("tracks");
         // Before: categories came back as `other`, device-side ProfilerStep annotations as extra steps (3 → 6),
         // 1074 of 4317 flows were dropped, and the findings came back as host slices.
-        QTest::newRow("A100 NCCL, 2 ranks") << "torch/hta_a100_nccl_data.json.gz" << qsizetype(3) << qsizetype(48)
-                                            << qsizetype(4317) << qsizetype(9);
+        QTest::newRow("A100 NCCL, 2 ranks")
+            << "torch/hta_a100_nccl_data.json.gz" << qsizetype(3) << qsizetype(48) << qsizetype(4317) << qsizetype(9);
         QTest::newRow("A100 trace diff") << "torch/hta_a100_trace_diff_control.json.gz" << qsizetype(6)
                                          << qsizetype(216) << qsizetype(9513) << qsizetype(10);
         // ROCm: device-side ProfilerStep annotations (2 steps became 3), 4 devices from deviceProperties.
@@ -68,8 +68,8 @@ private Q_SLOTS:
         QTest::newRow("H100 overlap lane") << "torch/tracelens_h100_gaunernst_bert-small-uncased__1016001.json.gz"
                                            << qsizetype(1) << qsizetype(1) << qsizetype(61) << qsizetype(9);
         // A process without a process_name.
-        QTest::newRow("CPU only, nameless process") << "torch/hta_rank_non_gpu.json.gz" << qsizetype(1)
-                                                    << qsizetype(35) << qsizetype(0) << qsizetype(1);
+        QTest::newRow("CPU only, nameless process")
+            << "torch/hta_rank_non_gpu.json.gz" << qsizetype(1) << qsizetype(35) << qsizetype(0) << qsizetype(1);
     }
 
     // Export → re-import → analyse gives the same `info` and the same `analyze` JSON (every finding with its lost
@@ -119,8 +119,8 @@ private Q_SLOTS:
                                + std::string(t.str(track.threadName)) + " | "
                                + std::string(model::deviceKindKey(track.deviceKind)) + " "
                                + std::to_string(track.deviceIndex) + " stream " + std::to_string(track.streamId)
-                               + " role " + std::to_string(int(track.role)) + " sort "
-                               + std::to_string(track.sortIndex) + " slices " + std::to_string(track.size()));
+                               + " role " + std::to_string(int(track.role)) + " sort " + std::to_string(track.sortIndex)
+                               + " slices " + std::to_string(track.size()));
             }
             return rows;
         };

@@ -38,16 +38,17 @@ std::string aligned(const std::vector<std::string>& cells, const std::vector<int
 }
 
 // Column widths of the 2.3.2 fixture (ID 5, OpType 19, …).
-const std::vector<int> k2xWidths = { 5, 19, 9, 7, 41, 23, 25, 13, 21, 21, 13, 16 };
-const std::vector<std::string> k2xHeader = { "ID", "OpType", "DataType", "Target", "InputShape", "OutputShape",
-    "Cycles(DDR/NPU/Total)", "Time(us)", "MacUsage(%)", "WorkLoad(0/1/2)", "RW(KB)", "FullName" };
+const std::vector<int> k2xWidths = {5, 19, 9, 7, 41, 23, 25, 13, 21, 21, 13, 16};
+const std::vector<std::string> k2xHeader
+    = {"ID",       "OpType",      "DataType",        "Target", "InputShape", "OutputShape", "Cycles(DDR/NPU/Total)",
+       "Time(us)", "MacUsage(%)", "WorkLoad(0/1/2)", "RW(KB)", "FullName"};
 
 std::string row2x(const std::string& id, const std::string& op, const std::string& target, const std::string& in,
-    const std::string& time, const std::string& mac, const std::string& workload, const std::string& fullName)
+                  const std::string& time, const std::string& mac, const std::string& workload,
+                  const std::string& fullName)
 {
-    return aligned(
-        { id, op, "INT8", target, in, "(1,16,160,160)", "100/200/200", time, mac, workload, "800", fullName },
-        k2xWidths);
+    return aligned({id, op, "INT8", target, in, "(1,16,160,160)", "100/200/200", time, mac, workload, "800", fullName},
+                   k2xWidths);
 }
 
 std::string rule(char c = '-')
@@ -144,8 +145,8 @@ std::vector<FlatSlice> flatten(const model::Trace& t)
     std::vector<FlatSlice> out;
     for (const model::Track& tr : t.tracks()) {
         for (std::uint32_t i = 0; i < tr.size(); ++i) {
-            out.push_back({ tr.ts(i), tr.dur(i), std::string(t.str(tr.sliceName(i))), tr.category(i), tr.deviceKind,
-                tr.depth(i), model::SliceRef { tr.id, model::SliceIndex(i) } });
+            out.push_back({tr.ts(i), tr.dur(i), std::string(t.str(tr.sliceName(i))), tr.category(i), tr.deviceKind,
+                           tr.depth(i), model::SliceRef {tr.id, model::SliceIndex(i)}});
         }
     }
     std::stable_sort(out.begin(), out.end(), [](const FlatSlice& a, const FlatSlice& b) { return a.ts < b.ts; });
@@ -241,8 +242,8 @@ private Q_SLOTS:
         QCOMPARE(t.steps()[0].start, TimeNs(0));
         QCOMPARE(t.steps()[0].end, spanNs);
         QCOMPARE(qulonglong(t.categoryCount(SliceCategory::FallbackOp)), fallback);
-        QCOMPARE(
-            qulonglong(t.categoryCount(SliceCategory::FallbackOp) + t.categoryCount(SliceCategory::HostOp)), cpuLayers);
+        QCOMPARE(qulonglong(t.categoryCount(SliceCategory::FallbackOp) + t.categoryCount(SliceCategory::HostOp)),
+                 cpuLayers);
         QCOMPARE(qulonglong(t.categoryCount(SliceCategory::Kernel)), layers - cpuLayers);
         QCOMPARE(metaProperty(t, "layers"), std::to_string(layers));
         if (expectedWarning.isEmpty()) {
@@ -348,15 +349,15 @@ private Q_SLOTS:
         QCOMPARE(slices.size(), std::size_t(5));
         QCOMPARE(slices[0].name, std::string("TENSOR_TRANS"));
         QCOMPARE(argString(*r.trace, slices[0].ref, "full_name"),
-            std::string("MobilenetV1/MobilenetV1/Conv2d_0/Relu6_1_RKNN_mark_perm_60_0"));
+                 std::string("MobilenetV1/MobilenetV1/Conv2d_0/Relu6_1_RKNN_mark_perm_60_0"));
         QCOMPARE(argString(*r.trace, slices[0].ref, "uid"), std::string("60"));
         QCOMPARE(argString(*r.trace, slices[2].ref, "full_name"),
-            std::string("MobilenetV1/MobilenetV1/Conv2d_1_depthwise/Relu6_3_2"));
+                 std::string("MobilenetV1/MobilenetV1/Conv2d_1_depthwise/Relu6_3_2"));
         QCOMPARE(argString(*r.trace, slices[2].ref, "layer_id"), std::string("3"));
         QCOMPARE(slices[2].name, std::string("DEPTH_WISE_CONV"));
         // The excerpt stops after layer 5 without its continuation line: the name is what was printed.
-        QCOMPARE(
-            argString(*r.trace, slices[4].ref, "full_name"), std::string("MobilenetV1/MobilenetV1/Conv2d_2_depthwi"));
+        QCOMPARE(argString(*r.trace, slices[4].ref, "full_name"),
+                 std::string("MobilenetV1/MobilenetV1/Conv2d_2_depthwi"));
 
         const ImportResult r15 = load(kFixtures + "toolkit2_1.5.1_rk3588_board_test_readme_perf_excerpt.txt");
         QVERIFY2(r15.ok(), r15.error.c_str());
@@ -412,8 +413,8 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("path");
         QTest::addColumn<QString>("content");
-        QTest::newRow("kineto json.gz") << QString::fromStdString(
-            std::string(TIMESINK_FIXTURES_DIR) + "/torch/hta_rank_non_gpu.json.gz")
+        QTest::newRow("kineto json.gz") << QString::fromStdString(std::string(TIMESINK_FIXTURES_DIR)
+                                                                  + "/torch/hta_rank_non_gpu.json.gz")
                                         << QString();
         QTest::newRow("kineto json inline")
             << QString()
@@ -456,7 +457,7 @@ private Q_SLOTS:
 
     void headerWithoutRows()
     {
-        TempFile f(join({ aligned(k2xHeader, k2xWidths), rule(), "garbage line one", "1 2 3" }));
+        TempFile f(join({aligned(k2xHeader, k2xWidths), rule(), "garbage line one", "1 2 3"}));
         const ImportResult r = load(f.path);
         QVERIFY(!r.ok());
         QCOMPARE(r.errorKind, ImportErrorKind::Malformed);
@@ -470,11 +471,12 @@ private Q_SLOTS:
         // Layer 2's InputShape is longer than its 41-character column and pushes the rest of the row right.
         const std::string longShape = "(1,16,160,160),(1,16,160,160),(16,16,3,3),(16),...";
         QVERIFY(longShape.size() > 41);
-        const std::string text = join({ aligned(k2xHeader, k2xWidths), rule(),
-            row2x("1", "InputOperator", "CPU", "\\", "4", "", "0.0%/0.0%/0.0%", "InputOperator:images"),
-            row2x("2", "ConvReluAdd", "NPU", longShape, "375", "2.82/0.00/0.00", "100.0%/0.0%/0.0%", "Conv:conv1"),
-            row2x("3", "Concat", "NPU", "(1,16,160,160)", "21", "", "100.0%/0.0%/0.0%", "Concat:cat"), rule(),
-            "Total Operator Elapsed Per Frame Time(us): 400" });
+        const std::string text = join(
+            {aligned(k2xHeader, k2xWidths), rule(),
+             row2x("1", "InputOperator", "CPU", "\\", "4", "", "0.0%/0.0%/0.0%", "InputOperator:images"),
+             row2x("2", "ConvReluAdd", "NPU", longShape, "375", "2.82/0.00/0.00", "100.0%/0.0%/0.0%", "Conv:conv1"),
+             row2x("3", "Concat", "NPU", "(1,16,160,160)", "21", "", "100.0%/0.0%/0.0%", "Concat:cat"), rule(),
+             "Total Operator Elapsed Per Frame Time(us): 400"});
         const RknnPerfReport r = parse(text);
         QCOMPARE(r.frames.size(), std::size_t(1));
         const auto& layers = r.frames[0].layers;
@@ -536,7 +538,7 @@ private Q_SLOTS:
             p + row2x("1", "InputOperator", "CPU", "\\", "4", "\\", "0.0%/0.0%/0.0%", "InputOperator:images"),
             p
                 + row2x("2", "ConvRelu", "NPU", "(1,3,640,640)", "100", "2.32/2.30/2.31", "33.3%/33.3%/33.3%",
-                    "Conv:/model.0/conv/Conv"),
+                        "Conv:/model.0/conv/Conv"),
             p + row2x("3", "OutputOperator", "CPU", "(1,3,640,640)", "6", "\\", "0.0%/0.0%/0.0%", "OutputOperator:out"),
             p + rule(),
             p + "Total Operator Elapsed Per Frame Time(us): 110",
@@ -563,11 +565,12 @@ private Q_SLOTS:
     void markdownIndentAndToolkitLog()
     {
         // Indented by 4 (a Markdown copy) and preceded by Python toolkit lines: toolkit2-2.x.
-        std::vector<std::string> lines = { "I rknn-toolkit2 version: 2.3.2", "--> Evaluate model performance" };
-        for (const std::string& l : { aligned(k2xHeader, k2xWidths),
-                 row2x("1", "Conv", "NPU", "(1,3,8,8)", "10", "1.00/0.00/0.00", "100.0%/0.0%/0.0%", "Conv:c"),
-                 row2x("2", "Transpose", "CPU", "(1,3,8,8)", "5", "", "0.0%/0.0%/0.0%", "Transpose:t"),
-                 std::string("Total Operator Elapsed Per Frame Time(us): 15") })
+        std::vector<std::string> lines = {"I rknn-toolkit2 version: 2.3.2", "--> Evaluate model performance"};
+        for (const std::string& l :
+             {aligned(k2xHeader, k2xWidths),
+              row2x("1", "Conv", "NPU", "(1,3,8,8)", "10", "1.00/0.00/0.00", "100.0%/0.0%/0.0%", "Conv:c"),
+              row2x("2", "Transpose", "CPU", "(1,3,8,8)", "5", "", "0.0%/0.0%/0.0%", "Transpose:t"),
+              std::string("Total Operator Elapsed Per Frame Time(us): 15")})
             lines.push_back("    " + l);
         const RknnPerfReport r = parse(join(lines));
         QCOMPARE(r.frames.size(), std::size_t(1));
@@ -582,17 +585,17 @@ private Q_SLOTS:
 
     void v1WrappedNamesAndFooter()
     {
-        const std::vector<int> w = { 12, 45, 20, 10, 8 };
+        const std::vector<int> w = {12, 45, 20, 10, 8};
         const std::string text = join({
             std::string(72, '='),
             "                               Performance",
             std::string(72, '='),
-            aligned({ "Layer ID", "Name", "Operator", "Uid", "Time(us)" }, w),
-            aligned({ "0", "MobilenetV1/MobilenetV1/Conv2d_0/Relu6_1", "TENSOR_TRANS", "60", "361" }, w),
-            aligned({ "", "_RKNN_mark_perm_60_0", "", "", "" }, w),
-            aligned({ "2", "MobilenetV1/MobilenetV1/Conv2d_0/Relu6_1", "CONVOLUTION", "1", "920" }, w),
-            aligned({ "", "2024", "", "", "" }, w), // a wrapped part made of digits only
-            aligned({ "7", "MobilenetV1/Logits/SpatialSqueeze", "RESHAPE", "30", "19" }, w),
+            aligned({"Layer ID", "Name", "Operator", "Uid", "Time(us)"}, w),
+            aligned({"0", "MobilenetV1/MobilenetV1/Conv2d_0/Relu6_1", "TENSOR_TRANS", "60", "361"}, w),
+            aligned({"", "_RKNN_mark_perm_60_0", "", "", ""}, w),
+            aligned({"2", "MobilenetV1/MobilenetV1/Conv2d_0/Relu6_1", "CONVOLUTION", "1", "920"}, w),
+            aligned({"", "2024", "", "", ""}, w), // a wrapped part made of digits only
+            aligned({"7", "MobilenetV1/Logits/SpatialSqueeze", "RESHAPE", "30", "19"}, w),
             std::string(72, '='),
             "Total Time(us): 1300",
             "FPS: 769.23",
@@ -608,7 +611,7 @@ private Q_SLOTS:
         QCOMPARE(metaProperty(t, "fps"), std::string("769.23"));
         const auto slices = flatten(t);
         QCOMPARE(argString(t, slices[0].ref, "full_name"),
-            std::string("MobilenetV1/MobilenetV1/Conv2d_0/Relu6_1_RKNN_mark_perm_60_0"));
+                 std::string("MobilenetV1/MobilenetV1/Conv2d_0/Relu6_1_RKNN_mark_perm_60_0"));
         QCOMPARE(argString(t, slices[1].ref, "full_name"), std::string("MobilenetV1/MobilenetV1/Conv2d_0/Relu6_12024"));
         QCOMPARE(slices[2].name, std::string("RESHAPE"));
         QCOMPARE(t.warnings().size(), std::size_t(0)); // 361 + 920 + 19 = 1300
@@ -616,20 +619,20 @@ private Q_SLOTS:
 
     void rankingMismatchWarns()
     {
-        const std::vector<int> rw = { 19, 13, 13, 13, 13, 15, 14 };
+        const std::vector<int> rw = {19, 13, 13, 13, 13, 15, 14};
         auto table = [&rw](const std::string& convRanked, const std::string& totalRanked) {
-            return join({ aligned(k2xHeader, k2xWidths), rule(),
-                row2x("1", "Conv", "NPU", "(1,3,8,8)", "10", "1.00/0.00/0.00", "100.0%/0.0%/0.0%", "Conv:a"),
-                row2x("2", "Conv", "NPU", "(1,3,8,8)", "20", "1.00/0.00/0.00", "100.0%/0.0%/0.0%", "Conv:b"),
-                row2x("3", "Transpose", "CPU", "(1,3,8,8)", "5", "", "0.0%/0.0%/0.0%", "Transpose:t"), rule(),
-                "Total Operator Elapsed Per Frame Time(us): 35", rule(),
-                "                                 Operator Time Consuming Ranking Table", rule(),
-                aligned({ "OpType", "CallNumber", "CPUTime(us)", "GPUTime(us)", "NPUTime(us)", "TotalTime(us)",
-                            "TimeRatio(%)" },
-                    rw),
-                rule(), aligned({ "Conv", "2", "0", "0", convRanked, convRanked, "85.71%" }, rw),
-                aligned({ "Transpose", "1", "5", "0", "0", "5", "14.29%" }, rw), rule(),
-                aligned({ "Total", "", "5", "0", convRanked, totalRanked, "" }, rw), rule() });
+            return join({aligned(k2xHeader, k2xWidths), rule(),
+                         row2x("1", "Conv", "NPU", "(1,3,8,8)", "10", "1.00/0.00/0.00", "100.0%/0.0%/0.0%", "Conv:a"),
+                         row2x("2", "Conv", "NPU", "(1,3,8,8)", "20", "1.00/0.00/0.00", "100.0%/0.0%/0.0%", "Conv:b"),
+                         row2x("3", "Transpose", "CPU", "(1,3,8,8)", "5", "", "0.0%/0.0%/0.0%", "Transpose:t"), rule(),
+                         "Total Operator Elapsed Per Frame Time(us): 35", rule(),
+                         "                                 Operator Time Consuming Ranking Table", rule(),
+                         aligned({"OpType", "CallNumber", "CPUTime(us)", "GPUTime(us)", "NPUTime(us)", "TotalTime(us)",
+                                  "TimeRatio(%)"},
+                                 rw),
+                         rule(), aligned({"Conv", "2", "0", "0", convRanked, convRanked, "85.71%"}, rw),
+                         aligned({"Transpose", "1", "5", "0", "0", "5", "14.29%"}, rw), rule(),
+                         aligned({"Total", "", "5", "0", convRanked, totalRanked, ""}, rw), rule()});
         };
         // Layers: Conv 10 + 20 = 30 us, Transpose 5 us on CPU, total 35 us.
         const RknnPerfReport bad = parse(table("31", "36"));
@@ -652,18 +655,18 @@ private Q_SLOTS:
     void rankingTableAlone()
     {
         // Only the ranking part of a log was pasted: no layers, the frame is the ranking total.
-        const std::vector<int> rw = { 19, 13, 13, 13, 13, 15, 14 };
+        const std::vector<int> rw = {19, 13, 13, 13, 13, 15, 14};
         const std::string text = join({
             "                                 Operator Time Consuming Ranking Table",
             rule(),
-            aligned({ "OpType", "CallNumber", "CPUTime(us)", "GPUTime(us)", "NPUTime(us)", "TotalTime(us)",
-                        "TimeRatio(%)" },
+            aligned(
+                {"OpType", "CallNumber", "CPUTime(us)", "GPUTime(us)", "NPUTime(us)", "TotalTime(us)", "TimeRatio(%)"},
                 rw),
             rule(),
-            aligned({ "ConvExSwish", "57", "0", "0", "12442", "12442", "95.48%" }, rw),
-            aligned({ "Transpose", "1", "590", "0", "0", "590", "4.52%" }, rw),
+            aligned({"ConvExSwish", "57", "0", "0", "12442", "12442", "95.48%"}, rw),
+            aligned({"Transpose", "1", "590", "0", "0", "590", "4.52%"}, rw),
             rule(),
-            aligned({ "Total", "", "590", "0", "12442", "13032", "" }, rw),
+            aligned({"Total", "", "590", "0", "12442", "13032", ""}, rw),
             rule(),
         });
         TempFile f(text);
@@ -677,9 +680,9 @@ private Q_SLOTS:
     void totalMismatchExtendsSpan()
     {
         // The printed total exceeds the layers (not elided): warning, and the span is still the total.
-        const std::string text = join(
-            { aligned(k2xHeader, k2xWidths), row2x("1", "Conv", "NPU", "(1,3,8,8)", "10", "1.00", "100.0%", "Conv:a"),
-                "Total Operator Elapsed Per Frame Time(us): 50" });
+        const std::string text = join({aligned(k2xHeader, k2xWidths),
+                                       row2x("1", "Conv", "NPU", "(1,3,8,8)", "10", "1.00", "100.0%", "Conv:a"),
+                                       "Total Operator Elapsed Per Frame Time(us): 50"});
         TempFile f(text);
         const ImportResult r = load(f.path);
         QVERIFY2(r.ok(), r.error.c_str());
@@ -720,12 +723,12 @@ private Q_SLOTS:
         QCOMPARE(slices[1].dur, TimeNs(1861500));
 
         // Header-driven: another column order and an unknown column.
-        const RknnPerfReport r2 = parse(join({ "OpType,ID,Target,Time(us),Vendor Note,FullName",
-            "Conv,1,NPU,12,hello,Conv:a", "Relu,2,NPU,3,,Relu:b" }));
+        const RknnPerfReport r2 = parse(join(
+            {"OpType,ID,Target,Time(us),Vendor Note,FullName", "Conv,1,NPU,12,hello,Conv:a", "Relu,2,NPU,3,,Relu:b"}));
         // (OpType first is a ranking-shaped header without CallNumber → not a table; ID must lead.)
         QCOMPARE(r2.frames.size(), std::size_t(0));
-        const RknnPerfReport r3 = parse(join({ "ID,OpType,Target,Time(us),Vendor Note,FullName",
-            "1,Conv,NPU,12,hello,Conv:a", "2,Relu,NPU,3,,Relu:b" }));
+        const RknnPerfReport r3 = parse(join(
+            {"ID,OpType,Target,Time(us),Vendor Note,FullName", "1,Conv,NPU,12,hello,Conv:a", "2,Relu,NPU,3,,Relu:b"}));
         QCOMPARE(r3.frames.size(), std::size_t(1));
         QCOMPARE(r3.frames[0].layers.size(), std::size_t(2));
         QCOMPARE(r3.frames[0].layers[0].extra.size(), std::size_t(1));
@@ -754,18 +757,20 @@ private Q_SLOTS:
             head + r1 + "\n" + "3    Add                INT8     NPU\n" + r2 + "\n" + footer)
                                        << 2 << "incomplete_row";
         // Garbage where a row should be (an ID, then nonsense in typed columns).
-        QTest::newRow("wrong types") << QString::fromStdString(head + r1 + "\n"
-            + row2x("9", "Conv", "MARS", "(1)", "abc", "x", "lots", "Conv:z") + "\n" + r2 + "\n" + footer)
-                                     << 2 << "bad_row";
+        QTest::newRow("wrong types") << QString::fromStdString(
+            head + r1 + "\n" + row2x("9", "Conv", "MARS", "(1)", "abc", "x", "lots", "Conv:z") + "\n" + r2 + "\n"
+            + footer) << 2 << "bad_row";
         // Rows left out with "...".
         QTest::newRow("elided") << QString::fromStdString(head + r1 + "\n\n...\n\n" + footer) << 1 << "rows_elided";
         // Duplicate IDs in one table.
         QTest::newRow("duplicate id") << QString::fromStdString(head + r1 + "\n" + r1 + "\n" + r2 + "\n"
-            + "Total Operator Elapsed Per Frame "
-              "Time(us): 40\n") << 3 << "duplicate_layer_id";
+                                                                + "Total Operator Elapsed Per Frame "
+                                                                  "Time(us): 40\n")
+                                      << 3 << "duplicate_layer_id";
         // A log line interrupts the table, rows continue after it.
         QTest::newRow("interrupted") << QString::fromStdString(head + r1 + "\n" + "W RKNN: something else\n" + r2 + "\n"
-            + footer) << 2 << "table_interrupted";
+                                                               + footer)
+                                     << 2 << "table_interrupted";
     }
     void badInput()
     {
@@ -788,12 +793,12 @@ private Q_SLOTS:
         widths.insert(widths.begin() + 8, 12);
         const std::string text = join({
             aligned(header, widths),
-            aligned({ "1", "Conv", "INT8", "NPU", "(1,3,8,8)", "(1,3,8,8)", "1/2/2", "10", "87.5", "1.00/0.00/0.00",
-                        "100.0%/0.0%/0.0%", "8", "Conv:a" },
-                widths),
-            aligned({ "2", "Add", "INT8", "NPU", "(1,3,8,8)", "(1,3,8,8)", "1/0/1", "3", "", "", "100.0%/0.0%/0.0%",
-                        "8", "Add:b" },
-                widths),
+            aligned({"1", "Conv", "INT8", "NPU", "(1,3,8,8)", "(1,3,8,8)", "1/2/2", "10", "87.5", "1.00/0.00/0.00",
+                     "100.0%/0.0%/0.0%", "8", "Conv:a"},
+                    widths),
+            aligned({"2", "Add", "INT8", "NPU", "(1,3,8,8)", "(1,3,8,8)", "1/0/1", "3", "", "", "100.0%/0.0%/0.0%", "8",
+                     "Add:b"},
+                    widths),
             "Total Operator Elapsed Per Frame Time(us): 13",
         });
         const RknnPerfReport r = parse(text);
@@ -813,8 +818,8 @@ private Q_SLOTS:
         const std::string full
             = row2x("1", "Conv", "NPU", "(1,3,8,8)", "10", "1.00/0.00/0.00", "100.0%/0.0%/0.0%", "Conv:a");
         const std::size_t cut = full.find("100.0%");
-        const std::string text = join({ aligned(k2xHeader, k2xWidths), full.substr(0, cut), full.substr(cut),
-            "Total Operator Elapsed Per Frame Time(us): 10" });
+        const std::string text = join({aligned(k2xHeader, k2xWidths), full.substr(0, cut), full.substr(cut),
+                                       "Total Operator Elapsed Per Frame Time(us): 10"});
         const RknnPerfReport r = parse(text);
         QCOMPARE(r.frames[0].layers.size(), std::size_t(1));
         QCOMPARE(r.frames[0].layers[0].fullName, std::string("Conv:a"));
@@ -824,9 +829,10 @@ private Q_SLOTS:
 
     void twoFramesInOneLog()
     {
-        const std::string table = join({ aligned(k2xHeader, k2xWidths),
-            row2x("1", "Conv", "NPU", "(1,3,8,8)", "10", "1.00/0.00/0.00", "100.0%/0.0%/0.0%", "Conv:a"),
-            "Total Operator Elapsed Per Frame Time(us): 10" });
+        const std::string table
+            = join({aligned(k2xHeader, k2xWidths),
+                    row2x("1", "Conv", "NPU", "(1,3,8,8)", "10", "1.00/0.00/0.00", "100.0%/0.0%/0.0%", "Conv:a"),
+                    "Total Operator Elapsed Per Frame Time(us): 10"});
         TempFile f(table + "some log line\n" + table);
         const ImportResult r = load(f.path);
         QVERIFY2(r.ok(), r.error.c_str());
@@ -839,12 +845,13 @@ private Q_SLOTS:
 
     void gpuTargetAndZeroTimes()
     {
-        const std::string text = join({ aligned(k2xHeader, k2xWidths),
-            row2x("1", "Reshape", "NPU", "(1,3,8,8)", "0", "", "0.0%/0.0%/0.0%", "Reshape:a"),
-            row2x("2", "Reshape", "NPU", "(1,3,8,8)", "0", "", "0.0%/0.0%/0.0%", "Reshape:b"),
-            row2x("3", "MatMul", "GPU", "(1,3,8,8)", "7", "", "0.0%/0.0%/0.0%", "MatMul:c"),
-            row2x("4", "Reshape", "NPU", "(1,3,8,8)", "0", "", "0.0%/0.0%/0.0%", "Reshape:d"),
-            "Total Operator Elapsed Per Frame Time(us): 7" });
+        const std::string text
+            = join({aligned(k2xHeader, k2xWidths),
+                    row2x("1", "Reshape", "NPU", "(1,3,8,8)", "0", "", "0.0%/0.0%/0.0%", "Reshape:a"),
+                    row2x("2", "Reshape", "NPU", "(1,3,8,8)", "0", "", "0.0%/0.0%/0.0%", "Reshape:b"),
+                    row2x("3", "MatMul", "GPU", "(1,3,8,8)", "7", "", "0.0%/0.0%/0.0%", "MatMul:c"),
+                    row2x("4", "Reshape", "NPU", "(1,3,8,8)", "0", "", "0.0%/0.0%/0.0%", "Reshape:d"),
+                    "Total Operator Elapsed Per Frame Time(us): 7"});
         TempFile f(text);
         const ImportResult r = load(f.path);
         QVERIFY2(r.ok(), r.error.c_str());
@@ -880,7 +887,7 @@ private Q_SLOTS:
         QCOMPARE(r.trace->warnings().size(), std::size_t(0));
         // A BOM right before a bare header line.
         const RknnPerfReport bare = parse("\xEF\xBB\xBF" + aligned(k2xHeader, k2xWidths) + "\n"
-            + row2x("1", "Conv", "NPU", "(1)", "3", "", "100.0%", "Conv:a") + "\n");
+                                          + row2x("1", "Conv", "NPU", "(1)", "3", "", "100.0%", "Conv:a") + "\n");
         QCOMPARE(bare.frames.size(), std::size_t(1));
         QCOMPARE(bare.frames[0].layers.size(), std::size_t(1));
     }
@@ -936,10 +943,10 @@ private Q_SLOTS:
         ss << in.rdbuf();
         const std::string text = ss.str();
         // Cut at every line end, just after it, and in the middle of every line.
-        std::vector<std::size_t> cuts = { 0, text.size() };
+        std::vector<std::size_t> cuts = {0, text.size()};
         for (std::size_t nl = text.find('\n'), start = 0; nl != std::string::npos;
              start = nl + 1, nl = text.find('\n', nl + 1)) {
-            cuts.insert(cuts.end(), { (start + nl) / 2, nl, nl + 1 });
+            cuts.insert(cuts.end(), {(start + nl) / 2, nl, nl + 1});
         }
         std::sort(cuts.begin(), cuts.end());
         std::size_t previous = 0;
@@ -950,9 +957,9 @@ private Q_SLOTS:
                 n += f.layers.size();
             QVERIFY(n <= std::size_t(layers));
             QVERIFY2(n + 1 >= previous,
-                ("layers went from " + std::to_string(previous) + " to " + std::to_string(n) + " at byte "
-                    + std::to_string(cut))
-                    .c_str());
+                     ("layers went from " + std::to_string(previous) + " to " + std::to_string(n) + " at byte "
+                      + std::to_string(cut))
+                         .c_str());
             previous = std::max(previous, n);
         }
         QCOMPARE(int(previous), layers);
@@ -984,12 +991,12 @@ private Q_SLOTS:
     void v1WithoutUidAndFpsPerClock()
     {
         // rknn-toolkit v1 for RK1808: no Uid column, one FPS line per NPU clock and a note.
-        const std::vector<int> w = { 12, 45, 20, 8 };
+        const std::vector<int> w = {12, 45, 20, 8};
         const std::string text = join({
             std::string(72, '='),
-            aligned({ "Layer ID", "Name", "Operator", "Time(us)" }, w),
-            aligned({ "3", "convolution_at_input_3", "CONVOLUTION", "1000" }, w),
-            aligned({ "4", "pooling_at_pool1_4", "POOLING", "250" }, w),
+            aligned({"Layer ID", "Name", "Operator", "Time(us)"}, w),
+            aligned({"3", "convolution_at_input_3", "CONVOLUTION", "1000"}, w),
+            aligned({"4", "pooling_at_pool1_4", "POOLING", "250"}, w),
             "Total Time(us): 1250",
             "FPS(600MHz): 600.00",
             "FPS(800MHz): 800.00",
@@ -1011,14 +1018,14 @@ private Q_SLOTS:
     void documentedSeparateCyclesLayout()
     {
         // The 2.x user guide's layout: DDRCycles / NPUCycles / MaxCycles / TaskNumber as one word each.
-        const std::vector<int> w = { 5, 12, 9, 7, 12, 12, 10, 10, 10, 11, 9, 12, 18, 8, 10 };
+        const std::vector<int> w = {5, 12, 9, 7, 12, 12, 10, 10, 10, 11, 9, 12, 18, 8, 10};
         const std::string text = join({
-            aligned({ "ID", "OpType", "DataType", "Target", "InputShape", "OutputShape", "DDRCycles", "NPUCycles",
-                        "MaxCycles", "TaskNumber", "Time(us)", "MacUsage(%)", "WorkLoad(0/1)", "RW(KB)", "FullName" },
-                w),
-            aligned({ "1", "Conv", "INT8", "NPU", "(1,3,8,8)", "(1,3,8,8)", "5", "7", "7", "2", "12", "3.10/0.00",
-                        "50.0%/50.0%", "4", "Conv:a" },
-                w),
+            aligned({"ID", "OpType", "DataType", "Target", "InputShape", "OutputShape", "DDRCycles", "NPUCycles",
+                     "MaxCycles", "TaskNumber", "Time(us)", "MacUsage(%)", "WorkLoad(0/1)", "RW(KB)", "FullName"},
+                    w),
+            aligned({"1", "Conv", "INT8", "NPU", "(1,3,8,8)", "(1,3,8,8)", "5", "7", "7", "2", "12", "3.10/0.00",
+                     "50.0%/50.0%", "4", "Conv:a"},
+                    w),
             "Total Operator Elapsed Per Frame Time(us): 12",
         });
         const RknnPerfReport r = parse(text);
@@ -1039,13 +1046,13 @@ private Q_SLOTS:
         QTest::addColumn<QStringList>("cells");
         QTest::newRow("blank middle") << "ID   OpType  MacUsage(%)  Time(us) FullName"
                                       << "1    Conv                 5        Conv:a"
-                                      << QStringList { "1", "Conv", "", "5", "Conv:a" };
+                                      << QStringList {"1", "Conv", "", "5", "Conv:a"};
         QTest::newRow("overflow shifts") << "ID   OpType Target Time(us) FullName"
                                          << "2    ConvReluAddLong NPU    375      Conv:x"
-                                         << QStringList { "2", "ConvReluAddLong", "NPU", "375", "Conv:x" };
+                                         << QStringList {"2", "ConvReluAddLong", "NPU", "375", "Conv:x"};
         QTest::newRow("two-word titles") << "Layer ID    Name   Operator Uid Time(us)"
                                          << "0           n      CONV     1   9"
-                                         << QStringList { "0", "n", "CONV", "1", "9" };
+                                         << QStringList {"0", "n", "CONV", "1", "9"};
     }
     void columnLayoutSplits()
     {

@@ -49,7 +49,7 @@ inline std::vector<std::string> allFixtures()
         const std::string ext = p.extension().string();
         const std::string name = p.filename().string();
         return ext == ".md" || ext == ".txt" ? name.find("LICENSE") != std::string::npos || name == "SOURCES.md"
-                                            : name.rfind("LICENSE", 0) == 0 || name.rfind("NOTICE", 0) == 0;
+                                             : name.rfind("LICENSE", 0) == 0 || name.rfind("NOTICE", 0) == 0;
     };
     std::vector<fs::path> families;
     for (const auto& e : fs::directory_iterator(root)) {

@@ -8,7 +8,6 @@
 #include "parsers/snapshot/snapshot.h"
 #include "parsers/snapshot/snapshotcache.h"
 #include "report/tracesummary.h"
-
 #include "snapshottesthelpers.h"
 
 #include <QTemporaryDir>
@@ -41,7 +40,8 @@ std::string difference(const model::Trace& a, const model::Trace& b)
     if (a.strings().size() != b.strings().size())
         return "string count";
     for (std::uint32_t i = 0; i < a.strings().size(); ++i) {
-        if (a.str(model::StringId(i)) != b.str(model::StringId(i)) || b.strings().find(a.str(model::StringId(i))).value != i)
+        if (a.str(model::StringId(i)) != b.str(model::StringId(i))
+            || b.strings().find(a.str(model::StringId(i))).value != i)
             return "string " + std::to_string(i);
     }
     const auto& av = A::argValues(a.argStore());
@@ -49,7 +49,8 @@ std::string difference(const model::Trace& a, const model::Trace& b)
     if (av.size() != bv.size() || A::argOffsets(a.argStore()).size() != A::argOffsets(b.argStore()).size())
         return "arg store sizes";
     for (std::size_t i = 0; i < av.size(); ++i) {
-        if (av[i].key != bv[i].key || av[i].value.type != bv[i].value.type || av[i].value.rawBits() != bv[i].value.rawBits())
+        if (av[i].key != bv[i].key || av[i].value.type != bv[i].value.type
+            || av[i].value.rawBits() != bv[i].value.rawBits())
             return "arg " + std::to_string(i);
     }
     for (std::size_t i = 0; i < A::argOffsets(a.argStore()).size(); ++i) {
@@ -104,9 +105,10 @@ std::string difference(const model::Trace& a, const model::Trace& b)
                 && p.marker == q.marker && p.synthetic == q.synthetic;
         }))
         return "steps";
-    if (!std::ranges::equal(a.warnings(), b.warnings(), [](const model::ImportWarning& p, const model::ImportWarning& q) {
-            return p.kind == q.kind && p.count == q.count && p.message == q.message;
-        }))
+    if (!std::ranges::equal(a.warnings(), b.warnings(),
+                            [](const model::ImportWarning& p, const model::ImportWarning& q) {
+                                return p.kind == q.kind && p.count == q.count && p.message == q.message;
+                            }))
         return "warnings";
     const model::TraceMetadata& m = a.metadata();
     const model::TraceMetadata& n = b.metadata();

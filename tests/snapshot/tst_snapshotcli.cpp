@@ -2,9 +2,8 @@
 // `timesink-cli export TRACE -o FILE.tsnap`, then every command on the snapshot: `info --format json` and
 // `analyze --format json` print exactly what they print for the source (the path aside), for every fixture.
 // The snapshot cache: `--cache` stores an entry, later runs use it, a damaged entry is ignored and removed.
-#include "tests/common/clirunner.h"
-
 #include "snapshottesthelpers.h"
+#include "tests/common/clirunner.h"
 
 #include <QTemporaryDir>
 #include <QTest>

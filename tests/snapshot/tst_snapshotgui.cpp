@@ -6,7 +6,6 @@
 #include "app/gui/traceloadjob.h"
 #include "parsers/snapshot/snapshotcache.h"
 #include "report/tracesummary.h"
-
 #include "snapshottesthelpers.h"
 
 #include <QAction>
@@ -93,8 +92,8 @@ private Q_SLOTS:
         parsers::snapshot::SourceIdentity id;
         std::string error;
         QVERIFY(parsers::snapshot::identifySource(m_source, id, error));
-        const fs::path entry =
-            parsers::snapshot::SnapshotCache(gui::snapshotCacheDirectory().toStdString()).entryFor(id);
+        const fs::path entry
+            = parsers::snapshot::SnapshotCache(gui::snapshotCacheDirectory().toStdString()).entryFor(id);
         QTRY_VERIFY_WITH_TIMEOUT(fs::exists(entry), 30000);
     }
 

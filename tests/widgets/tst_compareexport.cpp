@@ -130,8 +130,8 @@ void TestCompareExport::writesEachFormat()
         QCOMPARE(doc.value(QStringLiteral("schema")).toString(), QStringLiteral("timesink.compare/1"));
         QCOMPARE(doc.value(QStringLiteral("totals")).toObject().value(QStringLiteral("delta_ns")).toInt(), 0);
     } else if (format == int(report::ReportFormat::Csv)) {
-        QVERIFY(written.startsWith(QByteArray(report::kCompareCsvHeader.data(),
-                                              static_cast<qsizetype>(report::kCompareCsvHeader.size()))));
+        QVERIFY(written.startsWith(
+            QByteArray(report::kCompareCsvHeader.data(), static_cast<qsizetype>(report::kCompareCsvHeader.size()))));
         QVERIFY(written.contains("aten::conv2d"));
     }
 }

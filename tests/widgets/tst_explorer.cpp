@@ -18,12 +18,11 @@
 
 #include <QAbstractBarSeries>
 #include <QAbstractItemModelTester>
+#include <QAction>
+#include <QApplication>
 #include <QBarCategoryAxis>
 #include <QChart>
 #include <QChartView>
-#include <QValueAxis>
-#include <QAction>
-#include <QApplication>
 #include <QClipboard>
 #include <QDockWidget>
 #include <QHeaderView>
@@ -42,6 +41,7 @@
 #include <QTest>
 #include <QTreeView>
 #include <QTreeWidget>
+#include <QValueAxis>
 
 #include <cmath>
 
@@ -148,8 +148,9 @@ private Q_SLOTS:
         const model::TrackId copy = testing::findSlice(*trace, "Memcpy HtoD").track;
         const int row = tl->layout().rowOfTrack(copy);
         QVERIFY(row >= 0);
-        const QPoint label(40, widgets::TimelinePainter::kRulerHeight + tl->layout().rows()[static_cast<std::size_t>(row)].y
-                                   - tl->verticalScrollBar()->value() + 5);
+        const QPoint label(40,
+                           widgets::TimelinePainter::kRulerHeight + tl->layout().rows()[static_cast<std::size_t>(row)].y
+                               - tl->verticalScrollBar()->value() + 5);
         QTest::mouseClick(tl->viewport(), Qt::LeftButton, Qt::ControlModifier, label);
         QCOMPARE(tl->selectedTracks(), std::vector<model::TrackId> {copy});
         QCOMPARE(stats->model()->rowCount(), 1);
@@ -273,7 +274,8 @@ private Q_SLOTS:
         QVERIFY(w.timeline()->zoom().start() <= 200 && w.timeline()->zoom().end() >= 400);
         QVERIFY(w.timeline()->zoom().span() < 2000);
         // And back: the kernel lists its launch.
-        QVERIFY(w.details()->toHtml().contains(QStringLiteral("slice:%1:%2").arg(launch.track.value).arg(launch.index.value)));
+        QVERIFY(w.details()->toHtml().contains(
+            QStringLiteral("slice:%1:%2").arg(launch.track.value).arg(launch.index.value)));
 
         // The op that launched it: "Select launched device work" outlines conv_fwd.
         const model::SliceRef op = testing::findSlice(*trace, "aten::conv2d");
@@ -315,9 +317,11 @@ private Q_SLOTS:
         QCOMPARE(widgets::TableCopy::text(view, widgets::TableCopy::Scope::Cell), QStringLiteral("400 ns"));
         const QString rows = widgets::TableCopy::text(view, widgets::TableCopy::Scope::Rows);
         QCOMPARE(rows.split(QLatin1Char('\n')).value(0), QStringLiteral("Kind\tFinding\tLost\t% of time\tOccurrences"));
-        QVERIFY(rows.contains(QStringLiteral("Dataloader starvation\tDataloader starves the device for 400 ns\t400 ns")));
+        QVERIFY(
+            rows.contains(QStringLiteral("Dataloader starvation\tDataloader starves the device for 400 ns\t400 ns")));
         const QString md = widgets::TableCopy::text(view, widgets::TableCopy::Scope::Markdown);
-        QVERIFY(md.startsWith(QStringLiteral("| Kind | Finding | Lost | % of time | Occurrences |\n|---|---|---|---|---|\n")));
+        QVERIFY(md.startsWith(
+            QStringLiteral("| Kind | Finding | Lost | % of time | Occurrences |\n|---|---|---|---|---|\n")));
         QCOMPARE(md.count(QLatin1Char('\n')), 4);
         // The context menu has the three entries, and Copy Row puts the row on the clipboard.
         QMenu menu;
@@ -327,7 +331,8 @@ private Q_SLOTS:
         QCOMPARE(QApplication::clipboard()->text(), rows);
         // Sorting by a column sorts numerically through the proxy.
         view->sortByColumn(widgets::FindingsModel::LostMs, Qt::AscendingOrder);
-        QCOMPARE(w.findingsProxy()->index(0, widgets::FindingsModel::LostMs).data().toString(), QStringLiteral("200 ns"));
+        QCOMPARE(w.findingsProxy()->index(0, widgets::FindingsModel::LostMs).data().toString(),
+                 QStringLiteral("200 ns"));
         // Selecting the first row (now the copy hotspot) shows that finding.
         view->setCurrentIndex(w.findingsProxy()->index(0, 0));
         QVERIFY(w.details()->toPlainText().contains(QStringLiteral("Pageable host-to-device copy")));
@@ -492,14 +497,16 @@ private Q_SLOTS:
 
         // A folder drops the same way (a bundle).
         QMimeData folder;
-        folder.setUrls({QUrl::fromLocalFile(QStringLiteral(TIMESINK_FIXTURES_DIR "/torch_npu/msinsight_text_level0_rank0_ascend_pt"))});
+        folder.setUrls({QUrl::fromLocalFile(
+            QStringLiteral(TIMESINK_FIXTURES_DIR "/torch_npu/msinsight_text_level0_rank0_ascend_pt"))});
         QDragEnterEvent enterFolder(QPoint(200, 200), Qt::CopyAction, &folder, Qt::LeftButton, Qt::NoModifier);
         QApplication::sendEvent(&w, &enterFolder);
         QVERIFY(enterFolder.isAccepted());
         QDropEvent dropFolder(QPointF(200, 200), Qt::CopyAction, &folder, Qt::LeftButton, Qt::NoModifier);
         QApplication::sendEvent(&w, &dropFolder);
         QVERIFY(dropFolder.isAccepted());
-        QTRY_VERIFY_WITH_TIMEOUT(w.current().path.endsWith(QStringLiteral("msinsight_text_level0_rank0_ascend_pt")), 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(w.current().path.endsWith(QStringLiteral("msinsight_text_level0_rank0_ascend_pt")),
+                                 60000);
     }
 
     // Readable numbers: the ruler at deep zoom counts from a base time; chart axes use round ticks in a unit that

@@ -5,8 +5,6 @@
 #include "parsers/common/traceloader.h"
 #include "widgets/importwarnings.h"
 
-#include <zlib.h>
-
 #include <QAction>
 #include <QFile>
 #include <QMenu>
@@ -14,6 +12,8 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <zlib.h>
 
 using namespace timesink;
 
@@ -49,7 +49,8 @@ private slots:
     void truncatedTraceShowsBannerAndList()
     {
         // The first 40% of a real Kineto trace: the importer keeps the events before the cut and says so.
-        const QByteArray full = gunzip(QStringLiteral(TIMESINK_FIXTURES_DIR "/torch/hta_a100_cuda_event_sync_trace.json.gz"));
+        const QByteArray full
+            = gunzip(QStringLiteral(TIMESINK_FIXTURES_DIR "/torch/hta_a100_cuda_event_sync_trace.json.gz"));
         QVERIFY(full.size() > 10000);
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("cut.json"));
@@ -99,8 +100,8 @@ private slots:
         QCOMPARE(listed, total);
 
         // A clean trace hides the banner again.
-        const parsers::ImportResult clean = parsers::loadTrace(
-            TIMESINK_FIXTURES_DIR "/torch/hta_triton_example.json.gz", {}, progress);
+        const parsers::ImportResult clean
+            = parsers::loadTrace(TIMESINK_FIXTURES_DIR "/torch/hta_triton_example.json.gz", {}, progress);
         QVERIFY(clean.ok());
         w.showTrace(gui::LoadedTrace {clean.trace, {}, 0, std::nullopt, QString()});
         bool serious = false;

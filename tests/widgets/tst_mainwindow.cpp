@@ -17,10 +17,10 @@
 #include <QLineEdit>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QSortFilterProxyModel>
 #include <QStatusBar>
 #include <QTableView>
 #include <QTemporaryDir>
-#include <QSortFilterProxyModel>
 #include <QTest>
 #include <QTimer>
 
@@ -111,8 +111,8 @@ void TestMainWindow::showTraceFillsFindings()
     MainWindow w;
     QAbstractItemModelTester tester(w.findingsModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     const auto trace = testing::smallTrainingTrace();
-    w.showTrace(gui::LoadedTrace {trace, testing::smallFindings(*trace), 2000, std::nullopt,
-                                  QStringLiteral("/tmp/run1.json")});
+    w.showTrace(
+        gui::LoadedTrace {trace, testing::smallFindings(*trace), 2000, std::nullopt, QStringLiteral("/tmp/run1.json")});
     QCOMPARE(w.findingsModel()->rowCount(), 2);
     QCOMPARE(w.timeline()->trace(), trace);
     QVERIFY(w.windowTitle().startsWith(QStringLiteral("run1.json")));
@@ -243,11 +243,11 @@ void TestMainWindow::loadsRealFixture_data()
     QTest::newRow("kineto cpu sample") << QStringLiteral(TIMESINK_SOURCE_DIR
                                                          "/resources/samples/resnet18_cpu_legacy_2steps.json")
                                        << QStringLiteral("chromejson") << 2 << -1;
-    // 119 layer rows: python3 -c "import re; print(sum(1 for l in open(F) if re.match(r'^\d+\s+\S+\s+\S+\s+(CPU|NPU)', l)))"
-    // One frame, so one step.
-    QTest::newRow("rknn layer table")
-        << QStringLiteral(TIMESINK_FIXTURES_DIR "/rknn/toolkit2_2.3.2_rk3588_eval_perf_layers_yolov8n_640.txt")
-        << QStringLiteral("rknn") << 1 << 119;
+    // 119 layer rows: python3 -c "import re; print(sum(1 for l in open(F) if re.match(r'^\d+\s+\S+\s+\S+\s+(CPU|NPU)',
+    // l)))" One frame, so one step.
+    QTest::newRow("rknn layer table") << QStringLiteral(TIMESINK_FIXTURES_DIR
+                                                        "/rknn/toolkit2_2.3.2_rk3588_eval_perf_layers_yolov8n_640.txt")
+                                      << QStringLiteral("rknn") << 1 << 119;
 }
 
 void TestMainWindow::loadsRealFixture()
@@ -343,7 +343,8 @@ void TestMainWindow::notAssessedShownAndExported_data()
     QTest::addColumn<QString>("fileName");
     QTest::addColumn<QByteArray>("section");
     QTest::addColumn<QByteArray>("kind");
-    QTest::newRow("markdown") << QStringLiteral("r.md") << QByteArray("## Not assessed") << QByteArray("pipeline\\_bubble");
+    QTest::newRow("markdown") << QStringLiteral("r.md") << QByteArray("## Not assessed")
+                              << QByteArray("pipeline\\_bubble");
     QTest::newRow("html") << QStringLiteral("r.html") << QByteArray("<h2>Not assessed</h2>")
                           << QByteArray("pipeline_bubble");
     QTest::newRow("json") << QStringLiteral("r.json") << QByteArray("\"not_assessed\"")
@@ -383,8 +384,9 @@ void TestMainWindow::notAssessedShownAndExported()
     const QStringList lines = label->text().split(QLatin1Char('\n'));
     QCOMPARE(lines.size(), static_cast<qsizetype>(notAssessed.size()));
     const qsizetype bubble = kinds.indexOf(QStringLiteral("pipeline_bubble"));
-    QCOMPARE(lines[bubble], QStringLiteral("Not assessed: pipeline_bubble — %1")
-                                .arg(QString::fromStdString(notAssessed[static_cast<std::size_t>(bubble)].reason)));
+    QCOMPARE(lines[bubble],
+             QStringLiteral("Not assessed: pipeline_bubble — %1")
+                 .arg(QString::fromStdString(notAssessed[static_cast<std::size_t>(bubble)].reason)));
     QVERIFY(lines[bubble].contains(QStringLiteral("no device work")));
 
     // File → Export Report… writes the same "Not assessed" section as the CLI.
@@ -394,7 +396,8 @@ void TestMainWindow::notAssessedShownAndExported()
     QVERIFY2(report.contains(section), report.left(300).constData());
     QVERIFY(report.contains(kind));
     if (fileName.endsWith(QStringLiteral(".json"))) {
-        const QJsonArray list = QJsonDocument::fromJson(report).object().value(QStringLiteral("not_assessed")).toArray();
+        const QJsonArray list
+            = QJsonDocument::fromJson(report).object().value(QStringLiteral("not_assessed")).toArray();
         QCOMPARE(list.size(), static_cast<qsizetype>(notAssessed.size()));
         QCOMPARE(list.at(bubble).toObject().value(QStringLiteral("reason")).toString(),
                  QString::fromStdString(notAssessed[static_cast<std::size_t>(bubble)].reason));

@@ -24,7 +24,7 @@ void TestTimelineSearch::counts_data()
     QTest::addColumn<QString>("query");
     QTest::addColumn<int>("expected");
     // Counted by hand from smallTrainingTrace()'s slice list (testtraces.h).
-    QTest::newRow("case-insensitive") << QStringLiteral("CONV") << 2;   // aten::conv2d, conv_fwd
+    QTest::newRow("case-insensitive") << QStringLiteral("CONV") << 2;  // aten::conv2d, conv_fwd
     QTest::newRow("shared name") << QStringLiteral("cudaLaunch") << 2; // two launches
     QTest::newRow("memcpy") << QStringLiteral("memcpy") << 2;
     QTest::newRow("step markers") << QStringLiteral("ProfilerStep#") << 2;

@@ -7,11 +7,11 @@
 #include <QApplication>
 #include <QHelpEvent>
 #include <QPainter>
-#include <QTextDocument>
-#include <QToolTip>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QTest>
+#include <QTextDocument>
+#include <QToolTip>
 #include <QWheelEvent>
 
 using namespace timesink;
@@ -23,8 +23,8 @@ namespace {
 
 QPoint centreOf(const TimelineView& view, model::SliceRef ref)
 {
-    const auto r = TimelinePainter::sliceRect(*view.trace(), view.zoom(), view.layout(),
-                                              view.verticalScrollBar()->value(), ref);
+    const auto r
+        = TimelinePainter::sliceRect(*view.trace(), view.zoom(), view.layout(), view.verticalScrollBar()->value(), ref);
     return r ? r->center().toPoint() : QPoint(-1, -1);
 }
 
@@ -108,8 +108,8 @@ void TestTimelineView::wheelZoomsAroundCursor()
     const QPointF pos(TimelinePainter::kLabelWidth + 300, 100);
     const model::TimeNs before = m_view->zoom().timeAt(300);
     const model::TimeNs span = m_view->zoom().span();
-    QWheelEvent wheel(pos, m_view->viewport()->mapToGlobal(pos), QPoint(), QPoint(0, 240), Qt::NoButton,
-                      Qt::NoModifier, Qt::NoScrollPhase, false);
+    QWheelEvent wheel(pos, m_view->viewport()->mapToGlobal(pos), QPoint(), QPoint(0, 240), Qt::NoButton, Qt::NoModifier,
+                      Qt::NoScrollPhase, false);
     QApplication::sendEvent(m_view->viewport(), &wheel);
     QVERIFY(m_view->zoom().span() < span);
     QVERIFY(std::abs(m_view->zoom().timeAt(300) - before) <= 1);
@@ -178,7 +178,7 @@ void TestTimelineView::layoutGroupsAndOrder()
 void TestTimelineView::searchRevealsMatches()
 {
     QCOMPARE(m_view->setSearchQuery(QStringLiteral("relu")), std::size_t(2)); // aten::relu, relu_fwd
-    m_view->showRange(0, 50); // matches are off screen
+    m_view->showRange(0, 50);                                                 // matches are off screen
     const model::SliceRef r = m_view->nextMatch();
     QVERIFY(r.isValid());
     const model::Track& t = m_trace->track(r.track);
@@ -324,8 +324,8 @@ void TestTimelineView::stepLabelsInRuler_data()
     QTest::addColumn<QString>("expected"); // "step:x0-x1:text;…"
     QTest::newRow("both steps") << qint64(0) << qint64(2000) << 300
                                 << QStringLiteral("0:0-150:step 1;1:150-300:step 2");
-    QTest::newRow("from the middle of step 1") << qint64(500) << qint64(2000) << 300
-                                               << QStringLiteral("0:0-100:step 1;1:100-300:step 2");
+    QTest::newRow("from the middle of step 1")
+        << qint64(500) << qint64(2000) << 300 << QStringLiteral("0:0-100:step 1;1:100-300:step 2");
     QTest::newRow("inside step 2") << qint64(1200) << qint64(1400) << 300 << QStringLiteral("1:0-300:step 2");
     QTest::newRow("narrow: the number only") << qint64(0) << qint64(2000) << 2 * narrow
                                              << QStringLiteral("0:0-%1:#1;1:%1-%2:#2").arg(narrow).arg(2 * narrow);
