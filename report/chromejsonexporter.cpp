@@ -275,8 +275,16 @@ private:
             const std::string suffix = " (" + std::to_string(p.pid) + ")";
             if (!device && name.size() > suffix.size() && name.ends_with(suffix))
                 name.resize(name.size() - suffix.size());
-            if (device || name != "process " + std::to_string(p.pid)) // else the importer's name for a nameless one
+            const bool nameless = name == "process " + std::to_string(p.pid); // the importer's name for it
+            if (!device && !nameless && name == p.name) {
+                // Not "NAME (PID)" with this file's pid (Kineto's "CPU functions" gets a synthetic pid): the name
+                // is the process's whole name, and the importer must not add the pid to it.
+                begin('M', p.pid, 0);
+                m_out << ",\"name\":\"process_name\",\"args\":{\"name\":" << jsonString(name)
+                      << ",\"timesink.full_name\":true}}";
+            } else if (device || !nameless) {
                 metadata(p.pid, 0, "process_name", "name", jsonString(name));
+            }
             if (device)
                 metadata(p.pid, 0, "process_labels", "labels", jsonString(name));
             metadata(p.pid, 0, "process_sort_index", "sort_index", std::to_string(p.sortIndex / 1000));

@@ -352,6 +352,8 @@ public:
     std::uint64_t usefulEvents() const { return m_useful; }
     /// The file is a Timesink export with a description (see ExportDescription): its metadata is the source's.
     bool described() const { return m_described.has_value(); }
+    /// otherData says the file is timesink-cli's export of a legacy (bare array, category-less) Kineto trace.
+    bool legacyExport() const { return m_legacyExport; }
 
     [[nodiscard]] bool cancelled() const override { return m_progress.cancelled() || m_lateBase; }
 
@@ -387,6 +389,11 @@ public:
         }
         if (key == "timesink") {
             describe(j);
+            return;
+        }
+        if (key == "otherData" && j.is_object() && j.value("generator", nlohmann::json()) == "timesink"
+            && j.value("format", nlohmann::json()) == "kineto-legacy") {
+            m_legacyExport = true; // the export has to be a wrapper with categories; the source was not
             return;
         }
         auto& meta = m_b.metadata();
@@ -1025,7 +1032,11 @@ private:
         const ChromeArg* nameArg = e.arg("name");
         std::string pidKey(e.pid);
         if (e.name == "process_name" && nameArg && nameArg->kind == ChromeArg::Kind::String) {
-            m_processNames[pidKey] = std::string(nameArg->text);
+            std::string name(nameArg->text);
+            if (const ChromeArg* full = e.arg("timesink.full_name");
+                !full || full->kind != ChromeArg::Kind::Bool || full->i == 0)
+                name += " (" + pidKey + ")"; // a timesink-cli export says when the name is already whole
+            m_processNames[pidKey] = std::move(name);
         } else if (e.name == "process_labels") {
             if (const ChromeArg* l = e.arg("labels"); l && l->kind == ChromeArg::Kind::String)
                 m_processLabels[pidKey] = std::string(l->text);
@@ -1158,7 +1169,7 @@ private:
                 continue; // named and ordered by the description
             if (m.counter) {
                 auto pn = m_processNames.find(m.pid);
-                const std::string process = pn != m_processNames.end() ? pn->second + " (" + m.pid + ")"
+                const std::string process = pn != m_processNames.end() ? pn->second
                     : m.pid.empty()                                    ? std::string("process")
                                                                        : "process " + m.pid;
                 const std::string name(m_b.str(t.name));
@@ -1170,7 +1181,7 @@ private:
             const std::string threadKey = m.pid + '\x1f' + m.tid;
             if (m.placement == Placement::Host) {
                 auto pn = m_processNames.find(m.pid);
-                process = pn != m_processNames.end() ? pn->second + " (" + m.pid + ")"
+                process = pn != m_processNames.end() ? pn->second
                     : m.pid.empty()                  ? std::string("process")
                                                      : "process " + m.pid;
                 auto tn = m_threadNames.find(threadKey);
@@ -1263,6 +1274,7 @@ private:
     std::unordered_map<std::string, std::int64_t> m_threadSort;
 
     std::optional<ExportDescription> m_described;
+    bool m_legacyExport = false;
     std::unordered_map<std::string, model::TrackId> m_describedTracks; // "pid\x1ftid" (exported) → track
     std::string m_describedKey;
     std::map<std::pair<std::uint32_t, TimeNs>, std::vector<std::size_t>> m_stepMarkers; // (track, ts) → steps
@@ -1324,7 +1336,7 @@ ImportResult KinetoImporter::import(const SourceProbe& source, const ImportOptio
         sink.finish();
         auto& meta = builder.metadata();
         if (!sink.described())
-            meta.format = (!r.wrapperObject && !sink.anyCategory()) ? "kineto-legacy" : "kineto";
+            meta.format = (!r.wrapperObject && !sink.anyCategory()) || sink.legacyExport() ? "kineto-legacy" : "kineto";
         meta.sourcePath = source.path.string();
         if (!source.compression.empty())
             meta.properties.emplace_back("compression", source.compression);
