@@ -529,9 +529,7 @@ private:
         std::optional<ExportDescription> d = parseDescription(j, error);
         if (!d) {
             m_b.warn("bad_field",
-                     "the \"timesink\" description was ignored (" + error
-                         + "); the file is read as a "
-                           "Kineto trace");
+                     "the \"timesink\" description was ignored (" + error + "); the file is read as a Kineto trace");
             return;
         }
         for (const DescribedTrack& t : d->tracks) {
