@@ -81,12 +81,13 @@ void readProfilerInfo(const std::filesystem::path& path, model::TraceBuilder& b)
     std::string text;
     std::string error;
     if (!readSmallRegularFile(path, 16ULL << 20, "profiler info", text, error)) {
-        b.warn("profiler_info_unreadable", error);
+        b.warn(model::ImportWarningKind::ProfilerInfoUnreadable, error);
         return;
     }
     nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
     if (j.is_discarded() || !j.is_object()) {
-        b.warn("profiler_info_unreadable", path.string() + " is not a JSON object; rank and profiler level unknown");
+        b.warn(model::ImportWarningKind::ProfilerInfoUnreadable,
+               path.string() + " is not a JSON object; rank and profiler level unknown");
         return;
     }
     auto& meta = b.metadata();
@@ -303,10 +304,10 @@ ImportResult importBundle(const SourceProbe& source, const AscendBundle& bundle,
     auto& meta = b.metadata();
     meta.sourcePath = source.path.string();
     for (const std::string& note : bundle.notes)
-        b.warn("multiple_runs", note);
+        b.warn(model::ImportWarningKind::MultipleRuns, note);
     // Files of the folder that were left out because they are not regular files (or could not be listed).
     for (const std::string& problem : source.problems)
-        b.warn("not_regular_file", problem);
+        b.warn(model::ImportWarningKind::NotRegularFile, problem);
     if (!bundle.profilerInfo.empty())
         readProfilerInfo(bundle.profilerInfo, b);
 
@@ -317,7 +318,7 @@ ImportResult importBundle(const SourceProbe& source, const AscendBundle& bundle,
         KernelTable t = readKernelTable(p);
         forwardIssues(b, t.issues);
         if (!t.error.empty()) {
-            b.warn("csv_unreadable", t.error);
+            b.warn(model::ImportWarningKind::CsvUnreadable, t.error);
             return;
         }
         kernelFiles += (kernelFiles.empty() ? "" : ", ") + fileName(p);
@@ -334,7 +335,7 @@ ImportResult importBundle(const SourceProbe& source, const AscendBundle& bundle,
         TaskTimeTable t = readTaskTime(p);
         forwardIssues(b, t.issues);
         if (!t.error.empty())
-            b.warn("csv_unreadable", t.error);
+            b.warn(model::ImportWarningKind::CsvUnreadable, t.error);
         std::move(t.rows.begin(), t.rows.end(), std::back_inserter(taskTime.rows));
     }
     std::int32_t device = 0;
@@ -368,14 +369,14 @@ ImportResult importBundle(const SourceProbe& source, const AscendBundle& bundle,
             meta.formatVersion = db.schemaVersion;
             if (bundle.hasTextTimeline()) {
                 b.warn(
-                    "export_choice",
+                    model::ImportWarningKind::ExportChoice,
                     source.path.string() + " holds both a database (" + fileName(bundle.database)
                         + ") and a text timeline ("
                         + (bundle.traceView.empty() ? fileName(bundle.msprofJson.front()) : fileName(bundle.traceView))
                         + "); imported the database only, so the two are not mixed");
             }
         } else if (bundle.hasTextTimeline() || bundle.hasDeviceCsv()) {
-            b.warn("db_unreadable", db.error + "; using the text export instead");
+            b.warn(model::ImportWarningKind::DbUnreadable, db.error + "; using the text export instead");
         } else {
             return ImportResult::failure(db.errorKind, db.error);
         }
@@ -387,7 +388,7 @@ ImportResult importBundle(const SourceProbe& source, const AscendBundle& bundle,
         if (!bundle.communication.empty()) {
             commOps = readCommunicationJson(bundle.communication);
             if (!commOps.error.empty())
-                b.warn("communication_json_unreadable", commOps.error);
+                b.warn(model::ImportWarningKind::CommunicationJsonUnreadable, commOps.error);
             else if (!commOps.rows.empty())
                 commJoin = std::make_unique<CommunicationOpJoin>(b, commOps);
             timeline.setCommunicationOps(commJoin.get());
@@ -421,7 +422,7 @@ ImportResult importBundle(const SourceProbe& source, const AscendBundle& bundle,
         if (readOk == 0 && !bundle.hasDeviceCsv())
             return ImportResult::failure(ImportErrorKind::Malformed, failures);
         if (!failures.empty())
-            b.warn("timeline_unreadable",
+            b.warn(model::ImportWarningKind::TimelineUnreadable,
                    failures + (bundle.hasDeviceCsv() ? "; device tasks come from the CSV files" : ""));
         if (readOk > 0) {
             timeline.finish();
@@ -431,7 +432,7 @@ ImportResult importBundle(const SourceProbe& source, const AscendBundle& bundle,
                                              std::to_string(commJoin->matched()) + " of "
                                                  + std::to_string(commJoin->rows()) + " operations joined");
                 if (commJoin->matched() < commJoin->rows() || commOps.skipped > 0)
-                    b.warn("communication_json_unmatched",
+                    b.warn(model::ImportWarningKind::CommunicationJsonUnmatched,
                            fileName(bundle.communication) + ": "
                                + std::to_string(commJoin->rows() - commJoin->matched() + commOps.skipped) + " of "
                                + std::to_string(commJoin->rows() + commOps.skipped)
@@ -459,7 +460,7 @@ ImportResult importBundle(const SourceProbe& source, const AscendBundle& bundle,
         fallbackTasks = c.fallback;
         timelineSource = taskTime.rows.empty() ? kernelFiles : fileName(bundle.taskTime.front());
         meta.format = torchNpu ? "torch_npu" : "msprof";
-        b.warn("no_timeline",
+        b.warn(model::ImportWarningKind::NoTimeline,
                source.path.string()
                    + ": no timeline (trace_view.json / msprof_*.json / database) was found; device "
                      "tasks come from "
@@ -483,7 +484,7 @@ ImportResult importBundle(const SourceProbe& source, const AscendBundle& bundle,
         meta.properties.emplace_back("kernel_rows_joined",
                                      std::to_string(matchedKernelRows) + "/" + std::to_string(kernels.rows.size()));
         if (unmatched > 0) {
-            b.warn("csv_timeline_mismatch",
+            b.warn(model::ImportWarningKind::CsvTimelineMismatch,
                    kernelFiles + ": " + std::to_string(unmatched) + " of " + std::to_string(kernels.rows.size())
                        + " rows have no device task with the same start and name in " + timelineSource
                        + " (different runs, or a cut timeline)",
@@ -494,7 +495,7 @@ ImportResult importBundle(const SourceProbe& source, const AscendBundle& bundle,
         OpStatisticTable stats = readOpStatistic(bundle.opStatistic);
         forwardIssues(b, stats.issues);
         if (!stats.error.empty()) {
-            b.warn("csv_unreadable", stats.error);
+            b.warn(model::ImportWarningKind::CsvUnreadable, stats.error);
         } else {
             const auto byCore = sumByGroup(stats.rows, &OpStatisticRow::coreType);
             addCountAndTotalProperties(meta, "op_statistic", byCore);
@@ -506,7 +507,7 @@ ImportResult importBundle(const SourceProbe& source, const AscendBundle& bundle,
                 for (const auto& [core, v] : byCore) {
                     const std::int64_t rows = rowsByCore.count(core) ? rowsByCore[core] : 0;
                     if (rows != v.first) {
-                        b.warn("op_statistic_mismatch",
+                        b.warn(model::ImportWarningKind::OpStatisticMismatch,
                                fileName(bundle.opStatistic) + " counts " + std::to_string(v.first) + " " + core
                                    + " tasks but " + kernelFiles + " has " + std::to_string(rows));
                     }
@@ -515,7 +516,7 @@ ImportResult importBundle(const SourceProbe& source, const AscendBundle& bundle,
             const auto cpu = byCore.find("AI_CPU");
             const std::int64_t statCpu = cpu == byCore.end() ? 0 : cpu->second.first;
             if (joinedKernels && deviceTasks > 0 && static_cast<std::uint64_t>(statCpu) != fallbackTasks) {
-                b.warn("op_statistic_mismatch",
+                b.warn(model::ImportWarningKind::OpStatisticMismatch,
                        fileName(bundle.opStatistic) + " counts " + std::to_string(statCpu)
                            + " AI_CPU tasks but the timeline has " + std::to_string(fallbackTasks));
             }
@@ -525,7 +526,7 @@ ImportResult importBundle(const SourceProbe& source, const AscendBundle& bundle,
         StepTraceTable st = readStepTraceTime(bundle.stepTraceTime);
         forwardIssues(b, st.issues);
         if (!st.error.empty()) {
-            b.warn("csv_unreadable", st.error);
+            b.warn(model::ImportWarningKind::CsvUnreadable, st.error);
         } else {
             for (const auto& r : st.rows) {
                 std::string v = "computing_ns=" + std::to_string(r.computing) + " communication_not_overlapped_ns="
@@ -537,7 +538,7 @@ ImportResult importBundle(const SourceProbe& source, const AscendBundle& bundle,
                     const bool known = std::any_of(timelineSteps.begin(), timelineSteps.end(),
                                                    [&](std::int64_t n) { return std::to_string(n) == r.step; });
                     if (!known) {
-                        b.warn("step_trace_mismatch",
+                        b.warn(model::ImportWarningKind::StepTraceMismatch,
                                fileName(bundle.stepTraceTime) + " lists step " + r.step + " but " + timelineSource
                                    + " has no ProfilerStep#" + r.step);
                     }
@@ -549,7 +550,7 @@ ImportResult importBundle(const SourceProbe& source, const AscendBundle& bundle,
         ApiStatisticTable api = readApiStatistic(bundle.apiStatistic);
         forwardIssues(b, api.issues);
         if (!api.error.empty()) {
-            b.warn("csv_unreadable", api.error);
+            b.warn(model::ImportWarningKind::CsvUnreadable, api.error);
         } else {
             addCountAndTotalProperties(meta, "api_statistic", sumByGroup(api.rows, &ApiStatisticRow::level));
         }
@@ -561,7 +562,7 @@ ImportResult importBundle(const SourceProbe& source, const AscendBundle& bundle,
         MemoryRecordTable mem = readMemoryRecord(bundle.memoryRecord);
         forwardIssues(b, mem.issues);
         if (!mem.error.empty()) {
-            b.warn("csv_unreadable", mem.error);
+            b.warn(model::ImportWarningKind::CsvUnreadable, mem.error);
         } else {
             for (const MemoryRecordRow& r : mem.rows) {
                 if (r.component != "PTA")
