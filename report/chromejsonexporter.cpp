@@ -47,6 +47,7 @@ public:
         , m_layout(trace)
         , m_names(trace.strings().size())
         , m_kinetoSource(trace.metadata().format.starts_with("kineto"))
+        , m_describe(!m_kinetoSource)
         , m_deviceKey(trace.strings().find("device"))
         , m_streamKey(trace.strings().find("stream"))
         , m_correlationKey(trace.strings().find("correlation"))
@@ -139,9 +140,84 @@ private:
         }
         writeDevices();
         writeDistributed();
+        if (m_describe)
+            head["timesink"] = description();
         std::string text = head.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
         text.pop_back(); // the closing brace: traceEvents follows
         m_out << text << ",\"traceEvents\":[\n";
+    }
+
+    /// What a Kineto trace cannot say about a trace of another source (torch_npu, msprof, RKNN), so that the
+    /// importer rebuilds the same model from this file: the metadata as it is (format, profiler level, device
+    /// kinds, synthetic timestamps, every property), each track with its exported pid and tid, and the steps that
+    /// are not one slice's ProfilerStep. Viewers and other tools ignore the key. Each slice says its model
+    /// category and flags in args (see sliceClassArgs()).
+    nlohmann::ordered_json description() const
+    {
+        using nlohmann::ordered_json;
+        const model::TraceMetadata& meta = m_trace.metadata();
+        ordered_json d = ordered_json::object();
+        d["version"] = 1;
+        d["format"] = meta.format;
+        d["format_version"] = meta.formatVersion;
+        d["profiler_level"] = meta.profilerLevel;
+        d["synthetic_timestamps"] = meta.syntheticTimestamps;
+        d["rank"] = meta.rank;
+        d["world_size"] = meta.worldSize;
+        ordered_json devices = ordered_json::array();
+        for (const model::Device& dev : meta.devices)
+            devices.push_back({{"kind", model::deviceKindKey(dev.kind)}, {"index", dev.index}, {"name", dev.name}});
+        d["devices"] = std::move(devices);
+        ordered_json properties = ordered_json::array();
+        for (const auto& [key, value] : meta.properties) {
+            if (key != "compression") // describes the source file, not this one
+                properties.push_back({key, value});
+        }
+        d["properties"] = std::move(properties);
+        ordered_json tracks = ordered_json::array();
+        for (const model::Track& t : m_trace.tracks()) {
+            tracks.push_back({{"pid", m_layout.processes()[m_layout.processOf(t.id)].pid},
+                              {"tid", m_layout.tidOf(t.id)},
+                              {"name", m_trace.str(t.name)},
+                              {"process", m_trace.str(t.processName)},
+                              {"thread", m_trace.str(t.threadName)},
+                              {"process_key", m_trace.str(t.processKey)},
+                              {"thread_key", m_trace.str(t.threadKey)},
+                              {"device_kind", model::deviceKindKey(t.deviceKind)},
+                              {"device", t.deviceIndex},
+                              {"stream", t.streamId},
+                              {"role", model::trackRoleKey(t.role)},
+                              {"sort_index", t.sortIndex}});
+        }
+        d["tracks"] = std::move(tracks);
+        ordered_json steps = ordered_json::array();
+        for (const model::Step& s : m_trace.steps()) {
+            if (s.synthetic)
+                continue; // the importer makes it again when there are no steps
+            ordered_json step
+                = {{"number", s.number}, {"name", m_trace.str(s.name)}, {"start", s.start}, {"end", s.end}};
+            if (s.marker.isValid()) {
+                const model::Track& t = m_trace.track(s.marker.track);
+                step["marker"] = {{"track", s.marker.track.value}, {"ts", t.ts(s.marker.index.value)}};
+            }
+            steps.push_back(std::move(step));
+        }
+        d["steps"] = std::move(steps);
+        return d;
+    }
+
+    /// A described slice's model category, its flags when it has any, and the category the source gave it
+    /// (`cat` is the Kineto category, for tools).
+    std::string sliceClassArgs(const model::Track& track, std::uint32_t i)
+    {
+        std::string extra = "\"timesink.category\":\"";
+        extra += model::categoryKey(track.category(i));
+        extra += '"';
+        if (const std::uint8_t flags = track.flags(i) & ~model::SliceFlags::kPartialOverlap; flags != 0)
+            extra += ",\"timesink.flags\":" + std::to_string(flags);
+        if (!track.rawCategory(i).isEmpty())
+            extra += ",\"timesink.cat\":" + nameJson(track.rawCategory(i));
+        return extra;
     }
 
     /// Starts an event object: separator, then the fields every event has.
@@ -182,8 +258,8 @@ private:
         std::vector<bool> written(m_layout.processes().size(), false); // holds a track that is not a memory counter
         for (const model::Track& t : tracks) {
             const std::size_t p = m_layout.processOf(t.id);
-            m_memoryCounter[t.id.value] = t.role == model::TrackRole::Counter && t.deviceKind != model::DeviceKind::Cpu
-                && t.deviceIndex >= 0
+            m_memoryCounter[t.id.value] = !m_describe && t.role == model::TrackRole::Counter
+                && t.deviceKind != model::DeviceKind::Cpu && t.deviceIndex >= 0
                 && m_trace.str(t.name) == "GPU " + std::to_string(t.deviceIndex) + " memory allocated";
             written[p] = written[p] || !m_memoryCounter[t.id.value];
             if (t.role == model::TrackRole::HostThread)
@@ -199,8 +275,16 @@ private:
             const std::string suffix = " (" + std::to_string(p.pid) + ")";
             if (!device && name.size() > suffix.size() && name.ends_with(suffix))
                 name.resize(name.size() - suffix.size());
-            if (device || name != "process " + std::to_string(p.pid)) // else the importer's name for a nameless one
+            const bool nameless = name == "process " + std::to_string(p.pid); // the importer's name for it
+            if (!device && !nameless && name == p.name) {
+                // Not "NAME (PID)" with this file's pid (Kineto's "CPU functions" gets a synthetic pid): the name
+                // is the process's whole name, and the importer must not add the pid to it.
+                begin('M', p.pid, 0);
+                m_out << ",\"name\":\"process_name\",\"args\":{\"name\":" << jsonString(name)
+                      << ",\"timesink.full_name\":true}}";
+            } else if (device || !nameless) {
                 metadata(p.pid, 0, "process_name", "name", jsonString(name));
+            }
             if (device)
                 metadata(p.pid, 0, "process_labels", "labels", jsonString(name));
             metadata(p.pid, 0, "process_sort_index", "sort_index", std::to_string(p.sortIndex / 1000));
@@ -238,6 +322,8 @@ private:
     /// one, and every other flow, gets an id of its own.
     std::uint64_t flowId(const model::Flow& f, std::size_t index) const
     {
+        if (m_describe)
+            return index + 1; // a described trace links every flow by its own pair, never by correlation
         if (f.kind == model::FlowKind::Launch) {
             const model::ArgValue* c = m_trace.arg(f.from, "correlation");
             if (c && c->type == model::ArgValue::Type::Int && c->i >= 0
@@ -479,7 +565,11 @@ private:
             m_out << ",\"ts\":" << ChromeJsonExporter::formatMicros(track.ts(i))
                   << ",\"dur\":" << ChromeJsonExporter::formatMicros(track.dur(i))
                   << ",\"name\":" << nameJson(track.sliceName(i)) << ",\"cat\":" << kinetoCategory(track, i);
-            const std::string extra = device ? deviceArgs(track, i) : std::string();
+            // A described trace says device, stream and launches exactly (description(), flows): the Kineto args
+            // that would say them again are not added, so the slice keeps exactly its own args.
+            const std::string extra = m_describe ? sliceClassArgs(track, i)
+                : device                         ? deviceArgs(track, i)
+                                                 : std::string();
             if (m_options.includeArgs && track.args(i).isValid())
                 writeArgs(track.args(i), extra);
             else if (!extra.empty())
@@ -539,6 +629,7 @@ private:
     ExportLayout m_layout;
     std::vector<std::string> m_names; // escaped JSON string per StringId, filled on first use
     bool m_kinetoSource = false;
+    bool m_describe = false;     // writes the "timesink" description: a source that Kineto's vocabulary cannot say
     model::StringId m_deviceKey; // the arg keys deviceArgs() adds, as interned in this trace (empty when absent)
     model::StringId m_streamKey;
     model::StringId m_correlationKey;

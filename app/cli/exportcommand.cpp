@@ -128,13 +128,6 @@ int runExport(int argc, char** argv)
     }
     std::cerr << "timesink-cli export: wrote " << output.string() << " (" << trace->sliceCount() << " slices, "
               << result.findings.size() << " finding" << (result.findings.size() == 1 ? "" : "s") << ")\n";
-    const std::string& source = trace->metadata().format;
-    if (*format == report::TraceFormat::ChromeJson && !source.starts_with("kineto")) {
-        // The Kineto dialect cannot say an NPU, a profiler level or the source's own properties.
-        std::cerr << "timesink-cli export: note: " << output.string() << " is a Kineto trace; opened again, this "
-                  << source << " trace reads as a Kineto GPU trace (other device kind, platform and findings); "
-                  << "export a .tsnap to keep it exactly\n";
-    }
     return kExitOk;
 }
 

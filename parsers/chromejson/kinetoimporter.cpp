@@ -147,6 +147,167 @@ std::optional<TimeNs> peekBaseTimeAtTail(const std::filesystem::path& path)
     return result;
 }
 
+// ---- A Timesink export of a source that Kineto's vocabulary cannot say (torch_npu, msprof, RKNN) ----
+// report/chromejsonexporter writes a top-level "timesink" object before traceEvents with the trace's metadata, its
+// tracks (keyed by the exported pid and tid) and its steps, and on each slice the args "timesink.category",
+// "timesink.flags" and "timesink.cat" (model category, flags, the source's own category). With them the import
+// rebuilds the model the export was written from; without them the file is read as any Kineto trace.
+
+constexpr std::string_view kDescribedArgPrefix = "timesink.";
+
+struct DescribedTrack
+{
+    std::string pid;
+    std::string tid;
+    std::string name;
+    std::string process;
+    std::string thread;
+    std::string processKey;
+    std::string threadKey;
+    model::DeviceKind deviceKind = model::DeviceKind::Cpu;
+    model::TrackRole role = model::TrackRole::HostThread;
+    std::int32_t device = -1;
+    std::int64_t stream = -1;
+    std::int32_t sortIndex = 0;
+};
+
+struct DescribedStep
+{
+    std::int64_t number = 0;
+    std::string name;
+    TimeNs start = 0;
+    TimeNs end = 0;
+    std::int64_t markerTrack = -1; // index into the described tracks, or -1
+    TimeNs markerTs = 0;
+    model::SliceRef marker;
+};
+
+struct ExportDescription
+{
+    model::TraceMetadata meta;
+    std::vector<DescribedTrack> tracks;
+    std::vector<DescribedStep> steps;
+};
+
+/// The enum value whose key is `key` (keys from model/types.h), or nullopt.
+template <typename E> std::optional<E> enumFromKey(std::string_view key, int count, std::string_view (*keyOf)(E))
+{
+    for (int i = 0; i < count; ++i) {
+        if (keyOf(static_cast<E>(i)) == key)
+            return static_cast<E>(i);
+    }
+    return std::nullopt;
+}
+
+std::optional<model::SliceCategory> categoryFromKey(std::string_view key)
+{
+    return enumFromKey<model::SliceCategory>(key, model::kSliceCategoryCount, model::categoryKey);
+}
+
+/// Reads the "timesink" object; nullopt (and `error` says which field) when it is not what the exporter writes.
+std::optional<ExportDescription> parseDescription(const nlohmann::json& j, std::string& error)
+{
+    using nlohmann::json;
+    const auto text = [](const json& o, const char* key, std::string& out) {
+        const auto it = o.find(key);
+        if (it == o.end() || !it->is_string())
+            return false;
+        out = it->get<std::string>();
+        return true;
+    };
+    const auto integer = [](const json& o, const char* key, auto& out) {
+        using T = std::remove_reference_t<decltype(out)>;
+        const auto it = o.find(key);
+        if (it == o.end() || !it->is_number_integer()
+            || (it->is_number_unsigned() && it->get<std::uint64_t>() > std::uint64_t(INT64_MAX)))
+            return false;
+        // Through int64 with a range check: a value out of the field's range is an error, not a wrap.
+        const auto v = it->get<std::int64_t>();
+        if (v < std::int64_t(std::numeric_limits<T>::min()) || v > std::int64_t(std::numeric_limits<T>::max()))
+            return false;
+        out = static_cast<T>(v);
+        return true;
+    };
+    const auto fail = [&error](std::string what) {
+        error = std::move(what);
+        return std::nullopt;
+    };
+    if (!j.is_object())
+        return fail("it is not an object");
+    ExportDescription d;
+    model::TraceMetadata& m = d.meta;
+    if (!text(j, "format", m.format) || m.format.empty() || !text(j, "format_version", m.formatVersion)
+        || !text(j, "profiler_level", m.profilerLevel) || !integer(j, "rank", m.rank)
+        || !integer(j, "world_size", m.worldSize))
+        return fail("format, format_version, profiler_level, rank or world_size is missing or out of range");
+    if (const auto it = j.find("synthetic_timestamps"); it == j.end() || !it->is_boolean())
+        return fail("synthetic_timestamps is missing");
+    else
+        m.syntheticTimestamps = it->get<bool>();
+    const auto devices = j.find("devices");
+    const auto properties = j.find("properties");
+    const auto tracks = j.find("tracks");
+    const auto steps = j.find("steps");
+    if (devices == j.end() || !devices->is_array() || properties == j.end() || !properties->is_array()
+        || tracks == j.end() || !tracks->is_array() || steps == j.end() || !steps->is_array())
+        return fail("devices, properties, tracks or steps is not an array");
+    for (const json& dev : *devices) {
+        model::Device out;
+        std::string kind;
+        if (!dev.is_object() || !text(dev, "kind", kind) || !integer(dev, "index", out.index)
+            || !text(dev, "name", out.name))
+            return fail("a device lacks kind, index or name");
+        const auto k = enumFromKey<model::DeviceKind>(kind, 4, model::deviceKindKey);
+        if (!k)
+            return fail("unknown device kind \"" + kind + "\"");
+        out.kind = *k;
+        m.devices.push_back(std::move(out));
+    }
+    for (const json& p : *properties) {
+        if (!p.is_array() || p.size() != 2 || !p[0].is_string() || !p[1].is_string())
+            return fail("a property is not a [key, value] pair of strings");
+        m.properties.emplace_back(p[0].get<std::string>(), p[1].get<std::string>());
+    }
+    for (const json& t : *tracks) {
+        DescribedTrack out;
+        std::int32_t pid = 0;
+        std::int32_t tid = 0;
+        std::string kind;
+        std::string role;
+        if (!t.is_object() || !integer(t, "pid", pid) || !integer(t, "tid", tid) || !text(t, "name", out.name)
+            || !text(t, "process", out.process) || !text(t, "thread", out.thread)
+            || !text(t, "process_key", out.processKey) || !text(t, "thread_key", out.threadKey)
+            || !text(t, "device_kind", kind) || !integer(t, "device", out.device) || !integer(t, "stream", out.stream)
+            || !text(t, "role", role) || !integer(t, "sort_index", out.sortIndex))
+            return fail("a track lacks one of pid, tid, name, process, thread, process_key, thread_key, "
+                        "device_kind, device, stream, role, sort_index");
+        const auto k = enumFromKey<model::DeviceKind>(kind, 4, model::deviceKindKey);
+        const auto r = enumFromKey<model::TrackRole>(role, 6, model::trackRoleKey);
+        if (!k || !r)
+            return fail("a track has an unknown device kind or role");
+        out.deviceKind = *k;
+        out.role = *r;
+        out.pid = std::to_string(pid);
+        out.tid = std::to_string(tid);
+        d.tracks.push_back(std::move(out));
+    }
+    for (const json& s : *steps) {
+        DescribedStep out;
+        if (!s.is_object() || !integer(s, "number", out.number) || !text(s, "name", out.name)
+            || !integer(s, "start", out.start) || !integer(s, "end", out.end))
+            return fail("a step lacks number, name, start or end");
+        if (const auto marker = s.find("marker"); marker != s.end()) {
+            std::uint32_t track = 0;
+            if (!marker->is_object() || !integer(*marker, "track", track) || track >= d.tracks.size()
+                || !integer(*marker, "ts", out.markerTs))
+                return fail("a step marker does not name a described track and a ts");
+            out.markerTrack = track;
+        }
+        d.steps.push_back(std::move(out));
+    }
+    return d;
+}
+
 struct FlowEnd
 {
     model::StringId pid;
@@ -189,6 +350,10 @@ public:
     std::optional<TimeNs> lateBase() const { return m_lateBaseValue; }
     bool anyCategory() const { return m_anyCategory; }
     std::uint64_t usefulEvents() const { return m_useful; }
+    /// The file is a Timesink export with a description (see ExportDescription): its metadata is the source's.
+    bool described() const { return m_described.has_value(); }
+    /// otherData says the file is timesink-cli's export of a legacy (bare array, category-less) Kineto trace.
+    bool legacyExport() const { return m_legacyExport; }
 
     [[nodiscard]] bool cancelled() const override { return m_progress.cancelled() || m_lateBase; }
 
@@ -223,6 +388,15 @@ public:
         if (j.is_discarded()) {
             m_b.warn(model::ImportWarningKind::BadField,
                      "the top-level value \"" + std::string(key) + "\" is not valid JSON; it was ignored");
+            return;
+        }
+        if (key == "timesink") {
+            describe(j);
+            return;
+        }
+        if (key == "otherData" && j.is_object() && j.value("generator", nlohmann::json()) == "timesink"
+            && j.value("format", nlohmann::json()) == "kineto-legacy") {
+            m_legacyExport = true; // the export has to be a wrapper with categories; the source was not
             return;
         }
         auto& meta = m_b.metadata();
@@ -308,7 +482,8 @@ public:
             break;
         }
         m_prevCorrelation = -1;
-        if (const ChromeArg* a = e.arg("correlation"); a && a->kind == ChromeArg::Kind::Int && e.ph == 'X')
+        if (const ChromeArg* a = e.arg("correlation");
+            a && a->kind == ChromeArg::Kind::Int && e.ph == 'X' && !m_described)
             m_prevCorrelation = a->i;
     }
 
@@ -328,6 +503,12 @@ public:
         linkCorrelations();
         resolveFlows();
         nameTracks();
+        if (m_described) {
+            for (const DescribedStep& s : m_described->steps)
+                m_b.addStep(s.number, m_b.intern(s.name), s.start, s.end, s.marker);
+            m_b.metadata() = std::move(m_described->meta);
+            return;
+        }
         if (m_b.metadata().devices.empty()) {
             for (int index : m_deviceIndices) {
                 model::Device d;
@@ -340,6 +521,58 @@ public:
     }
 
 private:
+    /// Takes the "timesink" description of an export: creates its tracks in their order, so that events find
+    /// them by pid and tid, and keeps the metadata and steps for finish().
+    void describe(const nlohmann::json& j)
+    {
+        if (m_eventsSeen > 0 || m_described) {
+            m_b.warn("bad_field", "the \"timesink\" description comes after events (or twice); it was ignored");
+            return;
+        }
+        std::string error;
+        std::optional<ExportDescription> d = parseDescription(j, error);
+        if (!d) {
+            m_b.warn("bad_field",
+                     "the \"timesink\" description was ignored (" + error + "); the file is read as a Kineto trace");
+            return;
+        }
+        for (const DescribedTrack& t : d->tracks) {
+            model::TrackInfo info;
+            info.name = t.name;
+            info.processName = t.process;
+            info.threadName = t.thread;
+            info.processKey = t.processKey;
+            info.threadKey = t.threadKey;
+            info.deviceKind = t.deviceKind;
+            info.role = t.role;
+            info.deviceIndex = t.device;
+            info.streamId = t.stream;
+            info.sortIndex = t.sortIndex;
+            const model::TrackId id = m_b.addTrack(info);
+            TrackMeta meta {t.pid, t.tid, Placement::Host};
+            meta.described = true;
+            m_trackMeta.push_back(std::move(meta));
+            // Two tracks with one pid and tid: the exporter never writes that; the first keeps it.
+            m_describedTracks.emplace(t.pid + '\x1f' + t.tid, id);
+        }
+        for (std::size_t i = 0; i < d->steps.size(); ++i) {
+            if (d->steps[i].markerTrack >= 0)
+                m_stepMarkers[{std::uint32_t(d->steps[i].markerTrack), d->steps[i].markerTs}].push_back(i);
+        }
+        m_described = std::move(d);
+    }
+
+    /// The described track of an event's thread (an overlap lane counts as its thread), or an invalid id.
+    model::TrackId describedTrack(std::string_view pid, std::string_view tid)
+    {
+        const std::string_view thread = threadOf(pid, tid);
+        m_describedKey.assign(pid);
+        m_describedKey.push_back('\x1f');
+        m_describedKey.append(thread);
+        const auto it = m_describedTracks.find(m_describedKey);
+        return it == m_describedTracks.end() ? model::TrackId() : it->second;
+    }
+
     struct TrackKeyHash
     {
         std::size_t operator()(const std::string& s) const { return std::hash<std::string>()(s); }
@@ -362,6 +595,17 @@ private:
         // Events of one thread come in runs: remember the last lookup.
         if (placement == m_lastPlacement && e.pid == m_lastPid && e.tid == m_lastTid && m_lastTrack.isValid())
             return m_lastTrack;
+        if (m_described) {
+            if (const model::TrackId described = describedTrack(e.pid, e.tid); described.isValid()) {
+                m_lastPlacement = placement;
+                m_lastPidStore.assign(e.pid);
+                m_lastTidStore.assign(e.tid);
+                m_lastPid = m_lastPidStore;
+                m_lastTid = m_lastTidStore;
+                m_lastTrack = described;
+                return described;
+            }
+        }
         const std::string_view tid = threadOf(e.pid, e.tid);
         std::string key;
         key.reserve(e.pid.size() + tid.size() + 3);
@@ -471,7 +715,8 @@ private:
         std::size_t slot = 0;
         bool carriesEventId = false;
         for (const ChromeArg& a : e.args) {
-            if (redundantArg(a.key, device, linked))
+            // A described export holds exactly the slice's own args, plus its class (see buildInput).
+            if (m_described ? startsWith(a.key, kDescribedArgPrefix) : redundantArg(a.key, device, linked))
                 continue;
             carriesEventId = carriesEventId || a.key == "External id" || a.key == "correlation" || a.key == "Python id";
             model::Arg out;
@@ -512,6 +757,10 @@ private:
 
     bool buildInput(const ChromeEvent& e, model::SliceInput& in, Classified& c, std::int64_t& correlation)
     {
+        if (m_described && describedInput(e, in, c)) {
+            correlation = -1; // launches come as s/f pairs of their own
+            return true;
+        }
         c = classify(e.cat, e.name);
         in.name = internText(e.name);
         in.rawCategory = internCached(e.cat, m_catCache);
@@ -527,6 +776,29 @@ private:
             memcpyKind(e.name, e, d, m);
             in.setMemcpy(d, m);
         }
+        return true;
+    }
+
+    /// A slice of a described export: its category, flags and source category as the args say them, its track
+    /// from the description. False when the slice lacks "timesink.category" (then it is read like Kineto's).
+    bool describedInput(const ChromeEvent& e, model::SliceInput& in, Classified& c)
+    {
+        const ChromeArg* category = e.arg("timesink.category");
+        const auto known
+            = category && category->kind == ChromeArg::Kind::String ? categoryFromKey(category->text) : std::nullopt;
+        if (!known)
+            return false;
+        c = Classified {*known, Placement::Host};
+        in.name = internText(e.name);
+        in.category = *known;
+        in.rawCategory = {};
+        if (const ChromeArg* raw = e.arg("timesink.cat"); raw && raw->kind == ChromeArg::Kind::String)
+            in.rawCategory = internCached(raw->text, m_catCache);
+        in.flags = 0;
+        if (const ChromeArg* flags = e.arg("timesink.flags");
+            flags && flags->kind == ChromeArg::Kind::Int && flags->i > 0 && flags->i <= 0xff)
+            in.flags = static_cast<std::uint8_t>(flags->i & ~model::SliceFlags::kPartialOverlap); // finalize sets it
+        in.args = convertArgs(e);
         return true;
     }
 
@@ -550,6 +822,19 @@ private:
                     m_deviceCorr.push_back({correlation, ref});
                 }
             }
+        }
+        if (m_described) {
+            // Steps come from the description; its markers are found by track and start.
+            if (const auto it = m_stepMarkers.find({track.value, in.ts}); it != m_stepMarkers.end()) {
+                for (std::size_t s : it->second) {
+                    DescribedStep& step = m_described->steps[s];
+                    if (!step.marker.isValid() && m_b.str(in.name) == step.name) {
+                        step.marker = ref;
+                        break;
+                    }
+                }
+            }
+            return;
         }
         if (host && in.category == SliceCategory::Step) {
             const std::string_view name = m_b.str(in.name);
@@ -681,9 +966,16 @@ private:
             m_b.warn(model::ImportWarningKind::MissingTs, "a counter event without a usable ts was skipped");
             return;
         }
+        const model::TrackId described = m_described ? describedTrack(e.pid, e.tid) : model::TrackId();
         for (const ChromeArg& a : e.args) {
             if (a.kind != ChromeArg::Kind::Int && a.kind != ChromeArg::Kind::Double)
                 continue;
+            if (described.isValid()) {
+                m_b.addCounterSample(described, model::saturatingAdd(e.ts, m_base),
+                                     a.kind == ChromeArg::Kind::Int ? double(a.i) : a.d);
+                ++m_useful;
+                continue;
+            }
             const std::string name
                 = e.args.size() == 1 ? std::string(e.name) : std::string(e.name) + " " + std::string(a.key);
             const model::TrackId t = counterTrack(e.pid, name, -1);
@@ -746,7 +1038,11 @@ private:
         const ChromeArg* nameArg = e.arg("name");
         std::string pidKey(e.pid);
         if (e.name == "process_name" && nameArg && nameArg->kind == ChromeArg::Kind::String) {
-            m_processNames[pidKey] = std::string(nameArg->text);
+            std::string name(nameArg->text);
+            if (const ChromeArg* full = e.arg("timesink.full_name");
+                !full || full->kind != ChromeArg::Kind::Bool || full->i == 0)
+                name += " (" + pidKey + ")"; // a timesink-cli export says when the name is already whole
+            m_processNames[pidKey] = std::move(name);
         } else if (e.name == "process_labels") {
             if (const ChromeArg* l = e.arg("labels"); l && l->kind == ChromeArg::Kind::String)
                 m_processLabels[pidKey] = std::string(l->text);
@@ -809,7 +1105,10 @@ private:
                 continue;
             const model::TrackId id(static_cast<std::uint32_t>(i));
             const model::Track& t = m_b.track(id);
-            auto [it, inserted] = byPidTid.emplace(pairKey(t.processKey, t.threadKey), id);
+            // A described track keeps the source's keys; its flow ends name the exported pid and tid.
+            const std::uint64_t k
+                = m.described ? pairKey(m_b.intern(m.pid), m_b.intern(m.tid)) : pairKey(t.processKey, t.threadKey);
+            auto [it, inserted] = byPidTid.emplace(k, id);
             if (!inserted && m.placement == Placement::DeviceStream)
                 it->second = id;
         }
@@ -873,9 +1172,11 @@ private:
             const TrackMeta& m = m_trackMeta[i];
             const model::TrackId id(static_cast<std::uint32_t>(i));
             const model::Track& t = m_b.track(id);
+            if (m.described)
+                continue; // named and ordered by the description
             if (m.counter) {
                 auto pn = m_processNames.find(m.pid);
-                const std::string process = pn != m_processNames.end() ? pn->second + " (" + m.pid + ")"
+                const std::string process = pn != m_processNames.end() ? pn->second
                     : m.pid.empty()                                    ? std::string("process")
                                                                        : "process " + m.pid;
                 const std::string name(m_b.str(t.name));
@@ -887,7 +1188,7 @@ private:
             const std::string threadKey = m.pid + '\x1f' + m.tid;
             if (m.placement == Placement::Host) {
                 auto pn = m_processNames.find(m.pid);
-                process = pn != m_processNames.end() ? pn->second + " (" + m.pid + ")"
+                process = pn != m_processNames.end() ? pn->second
                     : m.pid.empty()                  ? std::string("process")
                                                      : "process " + m.pid;
                 auto tn = m_threadNames.find(threadKey);
@@ -933,6 +1234,7 @@ private:
         std::string tid;
         Placement placement = Placement::Host;
         bool counter = false;
+        bool described = false; // created from an export's description: pid and tid are the exported ones
     };
 
     model::TraceBuilder& m_b;
@@ -977,6 +1279,12 @@ private:
     std::string m_laneKey;
     std::unordered_map<std::string, std::int64_t> m_processSort;
     std::unordered_map<std::string, std::int64_t> m_threadSort;
+
+    std::optional<ExportDescription> m_described;
+    bool m_legacyExport = false;
+    std::unordered_map<std::string, model::TrackId> m_describedTracks; // "pid\x1ftid" (exported) → track
+    std::string m_describedKey;
+    std::map<std::pair<std::uint32_t, TimeNs>, std::vector<std::size_t>> m_stepMarkers; // (track, ts) → steps
 };
 
 } // namespace
@@ -997,6 +1305,10 @@ int KinetoImporter::probe(const SourceProbe& source) const
         return 0;
     // Kineto's own marks make it certain; other Chrome traces are accepted with less confidence so a dialect
     // importer that recognises them (torch_npu, msprof) wins.
+    // timesink-cli export writes the Kineto dialect, and describes other sources so that this importer rebuilds
+    // them: it must win over a dialect importer that recognises the source's process names.
+    if (contains(head, "\"otherData\":{\"generator\":\"timesink\""))
+        return 96;
     const bool kineto = contains(head, "\"schemaVersion\"") || contains(head, "\"deviceProperties\"")
         || contains(head, "\"cpu_op\"") || contains(head, "\"ac2g\"") || contains(head, "\"CPU functions\"")
         || contains(head, "\"python_function\"") || contains(head, "\"cuda_runtime\"")
@@ -1030,7 +1342,8 @@ ImportResult KinetoImporter::import(const SourceProbe& source, const ImportOptio
         }
         sink.finish();
         auto& meta = builder.metadata();
-        meta.format = (!r.wrapperObject && !sink.anyCategory()) ? "kineto-legacy" : "kineto";
+        if (!sink.described())
+            meta.format = (!r.wrapperObject && !sink.anyCategory()) || sink.legacyExport() ? "kineto-legacy" : "kineto";
         meta.sourcePath = source.path.string();
         if (!source.compression.empty())
             meta.properties.emplace_back("compression", source.compression);
