@@ -526,13 +526,14 @@ private:
     void describe(const nlohmann::json& j)
     {
         if (m_eventsSeen > 0 || m_described) {
-            m_b.warn("bad_field", "the \"timesink\" description comes after events (or twice); it was ignored");
+            m_b.warn(model::ImportWarningKind::BadField,
+                     "the \"timesink\" description comes after events (or twice); it was ignored");
             return;
         }
         std::string error;
         std::optional<ExportDescription> d = parseDescription(j, error);
         if (!d) {
-            m_b.warn("bad_field",
+            m_b.warn(model::ImportWarningKind::BadField,
                      "the \"timesink\" description was ignored (" + error + "); the file is read as a Kineto trace");
             return;
         }
