@@ -77,8 +77,8 @@ PassOutput CommunicationPass::run(const model::Trace& trace, const AnalysisOptio
     const model::TimeNs wait = totalLength(profile.wait);
     const model::TimeNs transfer = f.lostNs - wait;
     f.platform = platform;
-    f.title = "Exposed communication: " + formatMs(f.lostNs) + " of collectives no compute overlaps"
-        + (profile.waitFromTasks ? " (" + formatMs(wait) + " waiting for peers)" : "");
+    f.title = "Exposed communication: " + formatDuration(f.lostNs) + " of collectives no compute overlaps"
+        + (profile.waitFromTasks ? " (" + formatDuration(wait) + " waiting for peers)" : "");
     f.details.push_back({"backend", std::string(commBackendKey(profile.backend))});
     f.details.push_back({"communication_ns", total});
     f.details.push_back({"exposed_ns", f.lostNs});

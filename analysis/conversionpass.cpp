@@ -280,7 +280,7 @@ PassOutput ConversionPass::run(const model::Trace& trace, const AnalysisOptions&
             : g->format && g->dtype        ? "Format and dtype conversions"
             : g->format                    ? "Format conversions"
                                            : "Dtype conversions";
-        f.title = what + " around " + op + ": " + formatMs(f.lostNs) + " (" + std::to_string(f.occurrences)
+        f.title = what + " around " + op + ": " + formatDuration(f.lostNs) + " (" + std::to_string(f.occurrences)
             + (f.occurrences == 1 ? " task)" : " tasks)");
         f.details.push_back({"op", op});
         f.details.push_back({"tasks", static_cast<std::int64_t>(f.occurrences)});

@@ -142,13 +142,6 @@ std::int64_t copyBytes(const model::Trace& trace, model::SliceRef ref)
     return -1;
 }
 
-std::string formatMegabytes(std::int64_t bytes)
-{
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.1f MB", double(bytes) / 1e6);
-    return buf;
-}
-
 std::string recommendationFor(Platform p, MemcpyDirection dir, const Group& g)
 {
     const bool npu = p == Platform::TorchNpuCann;
@@ -179,7 +172,7 @@ std::string recommendationFor(Platform p, MemcpyDirection dir, const Group& g)
             + dev
             + ", non_blocking=True).float() / 255 - mean) / std — a quarter of the bytes, "
               "saving "
-            + formatMegabytes(g.imageBytes / 4 * 3) + " over these " + std::to_string(g.imageCopies)
+            + formatBytes(g.imageBytes / 4 * 3) + " over these " + std::to_string(g.imageCopies)
             + (g.imageCopies == 1 ? " copy" : " copies") + " and the loader workers' normalisation time. ";
     if (dir == MemcpyDirection::DeviceToHost && !g.pythonLines.empty()) {
         const auto top = std::max_element(g.pythonLines.begin(), g.pythonLines.end(),
@@ -322,7 +315,7 @@ PassOutput CopyHotspotPass::run(const model::Trace& trace, const AnalysisOptions
             flags += ", synchronous";
         if (g->small > 0 && g->small * 2 >= static_cast<std::int64_t>(f.occurrences))
             flags += ", mostly small";
-        f.title = dirLabel + " copies from " + site + ": " + formatMs(f.lostNs) + " not overlapped ("
+        f.title = dirLabel + " copies from " + site + ": " + formatDuration(f.lostNs) + " not overlapped ("
             + std::to_string(f.occurrences) + (f.occurrences == 1 ? " copy" : " copies") + flags + ")";
         f.details.push_back({"call_site", site});
         f.details.push_back({"direction", std::string(model::directionKey(dir))});

@@ -222,7 +222,7 @@ PassOutput CpuFallbackPass::run(const model::Trace& trace, const AnalysisOptions
         f.platform = platform;
         // Every title ends the same way, ": 12.300 ms (3 tasks)", counting in the source's own unit.
         const auto lossAndCount = [&f](const char* one, const char* many) {
-            return ": " + formatMs(f.lostNs) + " (" + std::to_string(f.occurrences) + " "
+            return ": " + formatDuration(f.lostNs) + " (" + std::to_string(f.occurrences) + " "
                 + (f.occurrences == 1 ? one : many) + ")";
         };
         switch (source) {

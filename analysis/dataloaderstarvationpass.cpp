@@ -97,8 +97,8 @@ PassOutput DataloaderStarvationPass::run(const model::Trace& trace, const Analys
             worstStep = s.stepNumber;
         }
     }
-    f.title = deviceless ? "Input pipeline: " + formatMs(f.lostNs) + " of step time spent fetching batches"
-                         : "Device idle while the host waits for the DataLoader: " + formatMs(f.lostNs);
+    f.title = deviceless ? "Input pipeline: " + formatDuration(f.lostNs) + " of step time spent fetching batches"
+                         : "Device idle while the host waits for the DataLoader: " + formatDuration(f.lostNs);
     f.details.push_back({"dataloader_ns", spanInSteps});
     f.details.push_back({"fetches", static_cast<std::int64_t>(fetches)});
     f.details.push_back({"steps_affected", static_cast<std::int64_t>(f.perStep.size())});

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/finding.h"
 
+#include "analysis/textformat.h"
+
 #include <cstdio>
 
 namespace timesink::analysis {
@@ -60,11 +62,8 @@ std::string detailText(const Detail& d)
 {
     if (const auto* i = std::get_if<std::int64_t>(&d.value))
         return std::to_string(*i);
-    if (const auto* x = std::get_if<double>(&d.value)) {
-        char buf[64];
-        std::snprintf(buf, sizeof buf, "%.6g", *x);
-        return buf;
-    }
+    if (const auto* x = std::get_if<double>(&d.value))
+        return formatGeneral(*x);
     return std::get<std::string>(d.value);
 }
 

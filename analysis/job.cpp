@@ -268,7 +268,7 @@ JobResult analyzeJob(std::vector<RankSummary> input, const JobOptions& options)
             }
         }
         const bool compute = extraCompute * 2 >= lagSum;
-        f.title = "Rank " + std::to_string(r.rank) + " is a straggler: the other ranks wait " + formatMs(caused)
+        f.title = "Rank " + std::to_string(r.rank) + " is a straggler: the other ranks wait " + formatDuration(caused)
             + " for it in " + std::to_string(steps.size()) + (steps.size() == 1 ? " step" : " steps");
         f.details.push_back({"rank", std::int64_t(r.rank)});
         f.details.push_back({"steps", rankList(steps)});
@@ -333,9 +333,10 @@ JobResult analyzeJob(std::vector<RankSummary> input, const JobOptions& options)
         const TimeNs transfer = exposed - wait;
         const TimeNs ownWait = std::max<TimeNs>(0, wait - stragglerTotal);
         f.title = "Exposed communication on " + std::to_string(commRanks) + " of " + std::to_string(job.ranks.size())
-            + " ranks: " + formatMs(exposed)
-            + (anyTasks || anyAligned ? " (" + formatMs(wait) + " waiting, " + formatMs(transfer) + " transfer)"
-                                      : " (waiting not measurable)");
+            + " ranks: " + formatDuration(exposed)
+            + (anyTasks || anyAligned
+                   ? " (" + formatDuration(wait) + " waiting, " + formatDuration(transfer) + " transfer)"
+                   : " (waiting not measurable)");
         f.details.push_back({"backend", backend});
         f.details.push_back({"ranks", static_cast<std::int64_t>(commRanks)});
         f.details.push_back({"exposed_ns", exposed});
@@ -395,8 +396,8 @@ JobResult analyzeJob(std::vector<RankSummary> input, const JobOptions& options)
         f.occurrences = k.findings;
         f.platform = platform;
         f.title = kind + " on " + std::to_string(k.ranks.size()) + " of " + std::to_string(job.ranks.size())
-            + " ranks: " + formatMs(k.lost) + " (worst: rank " + std::to_string(k.worstRank) + ", "
-            + formatMs(k.worstLost) + ")";
+            + " ranks: " + formatDuration(k.lost) + " (worst: rank " + std::to_string(k.worstRank) + ", "
+            + formatDuration(k.worstLost) + ")";
         f.details.push_back({"ranks", static_cast<std::int64_t>(k.ranks.size())});
         f.details.push_back({"findings", static_cast<std::int64_t>(k.findings)});
         f.details.push_back({"worst_rank", std::int64_t(k.worstRank)});

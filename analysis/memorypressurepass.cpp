@@ -124,8 +124,9 @@ PassOutput MemoryPressurePass::run(const model::Trace& trace, const AnalysisOpti
     f.platform = detectPlatform(trace);
     const std::string calls = std::to_string(claim->calls) + (claim->calls == 1 ? " call" : " calls");
     f.title = claim->deviceless
-        ? "Device allocator calls inside the steps: " + formatMs(f.lostNs) + " (" + calls + ")"
-        : "Device idle while the host allocates or frees device memory: " + formatMs(f.lostNs) + " (" + calls + ")";
+        ? "Device allocator calls inside the steps: " + formatDuration(f.lostNs) + " (" + calls + ")"
+        : "Device idle while the host allocates or frees device memory: " + formatDuration(f.lostNs) + " (" + calls
+            + ")";
     f.details.push_back({"allocator_calls", static_cast<std::int64_t>(claim->calls)});
     f.details.push_back({"allocator_ns", claim->callNs});
     f.details.push_back({"calls_by_name", callSummary(trace, clock, activity.allocatorSlices)});
@@ -139,7 +140,7 @@ PassOutput MemoryPressurePass::run(const model::Trace& trace, const AnalysisOpti
             const double share = peak.bytes / double(peak.capacity);
             f.details.push_back({"device_memory_bytes", peak.capacity});
             f.details.push_back({"peak_share", share});
-            peakText = " Allocated memory peaked at " + formatShare(share) + " of the device's memory in the steps.";
+            peakText = " Allocated memory peaked at " + formatPercent(share) + " of the device's memory in the steps.";
         }
     }
     f.explanation = std::string("The framework's caching allocator went to the driver inside the step (its cache "

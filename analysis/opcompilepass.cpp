@@ -106,9 +106,10 @@ PassOutput OpCompilePass::run(const model::Trace& trace, const AnalysisOptions& 
     Finding f = std::move(claim->finding);
     f.platform = detectPlatform(trace);
     const std::string calls = std::to_string(claim->calls) + (claim->calls == 1 ? " call" : " calls");
-    f.title = claim->deviceless ? "Operators compiled during the steps: " + formatMs(f.lostNs) + " (" + calls + ")"
-                                : "Device idle while operators compile: " + formatMs(f.lostNs) + " (" + calls + ", "
-            + formatMs(claim->callNs) + " compiling)";
+    f.title = claim->deviceless
+        ? "Operators compiled during the steps: " + formatDuration(f.lostNs) + " (" + calls + ")"
+        : "Device idle while operators compile: " + formatDuration(f.lostNs) + " (" + calls + ", "
+            + formatDuration(claim->callNs) + " compiling)";
     f.details.push_back({"compile_calls", static_cast<std::int64_t>(claim->calls)});
     f.details.push_back({"compile_ns", claim->callNs});
     f.details.push_back({"device_work", std::string(claim->deviceless ? "none" : "present")});

@@ -160,7 +160,8 @@ std::array<model::TimeNs, kCauseCount> splitPiece(const model::Trace& trace, con
 
 std::string titleFor(Cause c, model::TimeNs lost, std::uint64_t gaps)
 {
-    const std::string tail = ": " + formatMs(lost) + " in " + std::to_string(gaps) + (gaps == 1 ? " gap" : " gaps");
+    const std::string tail
+        = ": " + formatDuration(lost) + " in " + std::to_string(gaps) + (gaps == 1 ? " gap" : " gaps");
     switch (c) {
     case kSyncWait:
         return "Device idle while the host blocks on synchronisation" + tail;

@@ -217,11 +217,11 @@ PassOutput PrecisionPass::run(const model::Trace& trace, const AnalysisOptions& 
     for (std::size_t k = 0; k < ops.size(); ++k) {
         if (!opList.empty())
             opList += ", ";
-        opList += ops[k].first + " " + formatMs(ops[k].second);
+        opList += ops[k].first + " " + formatDuration(ops[k].second);
         if (k < 3)
             topOps += (k == 0 ? "" : ", ") + ops[k].first;
     }
-    f.title = "FP32 matmul/conv in a mixed-precision run: about " + formatMs(f.lostNs) + " (estimate, "
+    f.title = "FP32 matmul/conv in a mixed-precision run: about " + formatDuration(f.lostNs) + " (estimate, "
         + std::to_string(f.occurrences) + (f.occurrences == 1 ? " task)" : " tasks)");
     f.details.push_back({"estimate", std::string("half of the FP32 matmul/conv time")});
     f.details.push_back({"fp32_ns", fp32Ns});

@@ -7,34 +7,7 @@
 
 namespace timesink::analysis {
 
-std::string formatMs(model::TimeNs ns)
-{
-    const double ms = double(ns) / 1e6;
-    char buf[48];
-    if (std::fabs(ms) >= 100.0)
-        std::snprintf(buf, sizeof buf, "%.0f ms", ms);
-    else if (std::fabs(ms) >= 1.0)
-        std::snprintf(buf, sizeof buf, "%.2f ms", ms);
-    else
-        std::snprintf(buf, sizeof buf, "%.3f ms", ms);
-    return buf;
-}
-
-std::string formatShare(double fraction)
-{
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.1f%%", fraction * 100.0);
-    return buf;
-}
-
 namespace {
-
-std::string fixed(double value, int decimals)
-{
-    char buf[64];
-    const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::fixed, decimals);
-    return ec == std::errc() ? std::string(buf, end) : std::string("–");
-}
 
 bool endsWith(std::string_view s, std::string_view suffix)
 {
@@ -59,9 +32,14 @@ std::string formatDuration(model::TimeNs ns)
     std::size_t u = 0;
     while (u + 1 < std::size(kUnits) && static_cast<double>(magnitude) >= kUnits[u + 1].scale)
         ++u;
-    const double value = static_cast<double>(magnitude) / kUnits[u].scale;
-    const int decimals = value >= 100 ? 0 : value >= 10 ? 1 : 2;
-    return sign + fixed(value, decimals) + " " + kUnits[u].name;
+    double value = static_cast<double>(magnitude) / kUnits[u].scale;
+    // 999'700 ns is 999.7 µs, which three digits round to 1000 µs: say "1.00 ms" instead.
+    if (value >= 999.5 && u + 1 < std::size(kUnits)) {
+        ++u;
+        value = static_cast<double>(magnitude) / kUnits[u].scale;
+    }
+    const int decimals = value >= 99.95 ? 0 : value >= 9.995 ? 1 : 2;
+    return sign + formatFixed(value, decimals) + " " + kUnits[u].name;
 }
 
 std::string formatBytes(std::int64_t bytes)
@@ -78,7 +56,7 @@ std::string formatBytes(std::int64_t bytes)
         ++u;
     }
     const int decimals = value >= 100 ? 0 : value >= 10 ? 1 : 2;
-    return sign + fixed(value, decimals) + " " + kUnits[u];
+    return sign + formatFixed(value, decimals) + " " + kUnits[u];
 }
 
 std::string formatWithUnit(std::string_view key, double value)
@@ -90,8 +68,46 @@ std::string formatWithUnit(std::string_view key, double value)
     if (key == "bytes" || endsWith(key, "_bytes"))
         return formatBytes(static_cast<std::int64_t>(std::llround(value)));
     if (endsWith(key, "_share"))
-        return formatShare(value);
+        return formatPercent(value);
     return {};
+}
+
+std::string formatPercent(double fraction)
+{
+    if (!std::isfinite(fraction))
+        return "–";
+    return formatFixed(fraction * 100.0, 1) + "%";
+}
+
+std::string formatFixed(double value, int decimals)
+{
+    if (!std::isfinite(value))
+        return "–";
+    char buf[64];
+    const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::fixed, decimals);
+    return ec == std::errc() ? std::string(buf, end) : std::string("–");
+}
+
+std::string formatGeneral(double value, int significant)
+{
+    if (!std::isfinite(value))
+        return std::isnan(value) ? "nan" : (value > 0 ? "inf" : "-inf");
+    char buf[64];
+    const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::general, significant);
+    return ec == std::errc() ? std::string(buf, end) : std::string("–");
+}
+
+std::string formatMilliseconds(model::TimeNs ns)
+{
+    const bool negative = ns < 0;
+    const auto magnitude = negative ? static_cast<std::uint64_t>(-(ns + 1)) + 1 : static_cast<std::uint64_t>(ns);
+    std::string text = (negative ? "-" : "") + std::to_string(magnitude / 1'000'000) + ".";
+    const std::string micro = std::to_string(magnitude % 1'000'000);
+    text.append(6 - micro.size(), '0').append(micro);
+    // Three decimals are what spreadsheets show; keep all six only when the sub-µs digits matter.
+    if (text.compare(text.size() - 3, 3, "000") == 0)
+        text.resize(text.size() - 3);
+    return text;
 }
 
 } // namespace timesink::analysis

@@ -407,7 +407,7 @@ PassOutput UnfusedChainPass::run(const model::Trace& trace, const AnalysisOption
         f.platform = platform;
         const auto pattern = static_cast<Pattern>(p);
         f.title = "Unfused " + std::string(kPatternLabels[p]) + ": " + std::to_string(f.occurrences)
-            + (f.occurrences == 1 ? " chain, " : " chains, ") + formatMs(f.lostNs) + " in separate "
+            + (f.occurrences == 1 ? " chain, " : " chains, ") + formatDuration(f.lostNs) + " in separate "
             + (pattern == kMatMulAddAct  ? "add/activation"
                    : pattern == kConvAct ? "activation"
                    : pattern == kConvBn  ? "BatchNorm"

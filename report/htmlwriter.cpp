@@ -315,8 +315,8 @@ void writeFindingSections(const ReportModel& m, std::ostream& out)
         if (!f.details.empty()) {
             out << "<table><thead><tr><th>detail</th><th>value</th></tr></thead><tbody>";
             for (const analysis::Detail& d : f.details)
-                out << "<tr><td>" << escapeHtml(d.key) << "</td><td class=\"name\">" << escapeHtml(detailValueText(d))
-                    << "</td></tr>";
+                out << "<tr><td>" << escapeHtml(d.key) << "</td><td class=\"name\">"
+                    << escapeHtml(analysis::detailText(d)) << "</td></tr>";
             out << "</tbody></table>\n";
         }
         if (!f.perStep.empty()) {

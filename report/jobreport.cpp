@@ -410,7 +410,7 @@ void writeText(const JobResult& job, std::ostream& out)
         out << "\n" << i + 1 << ". " << cleanText(f.title) << "\n";
         std::string line;
         for (const analysis::Detail& d : f.details)
-            line += (line.empty() ? "" : ", ") + d.key + "=" + cleanText(detailValueText(d));
+            line += (line.empty() ? "" : ", ") + d.key + "=" + cleanText(analysis::detailText(d));
         if (!line.empty())
             out << "   numbers: " << line << "\n";
         out << "   why: " << cleanText(f.explanation) << "\n";
@@ -475,7 +475,7 @@ void writeMarkdown(const JobResult& job, const std::string& generator, std::ostr
         out << "\n### " << i + 1 << ". " << mdCell(f.title) << "\n\n";
         std::string line;
         for (const analysis::Detail& d : f.details)
-            line += (line.empty() ? "" : ", ") + d.key + " = " + mdCell(detailValueText(d));
+            line += (line.empty() ? "" : ", ") + d.key + " = " + mdCell(analysis::detailText(d));
         if (!line.empty())
             out << "Numbers: " << line << "\n\n";
         out << mdCell(f.explanation) << "\n\n**Recommendation:** " << mdCell(f.recommendation) << "\n";
@@ -587,7 +587,7 @@ void writeHtml(const JobResult& job, const std::string& generator, std::ostream&
         const analysis::Finding& f = job.findings[i];
         out << "<h3>" << i + 1 << ". " << escapeHtml(f.title) << "</h3>\n<p>";
         for (const analysis::Detail& d : f.details)
-            out << "<code>" << escapeHtml(d.key) << "</code> " << escapeHtml(detailValueText(d)) << " · ";
+            out << "<code>" << escapeHtml(d.key) << "</code> " << escapeHtml(analysis::detailText(d)) << " · ";
         out << "</p>\n<p>" << escapeHtml(f.explanation) << "</p>\n<p class=\"recommendation\">"
             << escapeHtml(f.recommendation) << "</p>\n";
     }

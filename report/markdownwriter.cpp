@@ -174,7 +174,7 @@ void writeFindingSections(const ReportModel& m, std::ostream& out)
         if (!f.details.empty()) {
             out << "| detail | value |\n|---|---|\n";
             for (const analysis::Detail& d : f.details)
-                out << "| " << escapeMarkdown(d.key) << " | " << escapeMarkdown(detailValueText(d)) << " |\n";
+                out << "| " << escapeMarkdown(d.key) << " | " << escapeMarkdown(analysis::detailText(d)) << " |\n";
             out << '\n';
         }
         if (!f.perStep.empty()) {

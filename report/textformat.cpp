@@ -11,60 +11,6 @@
 
 namespace timesink::report {
 
-std::string formatDuration(model::TimeNs ns)
-{
-    return analysis::formatDuration(ns);
-}
-
-std::string formatPercent(double fraction)
-{
-    if (!std::isfinite(fraction))
-        return "–";
-    return formatFixed(fraction * 100.0, 1) + "%";
-}
-
-std::string formatFixed(double value, int decimals)
-{
-    if (!std::isfinite(value))
-        return "–";
-    char buf[64];
-    const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::fixed, decimals);
-    return ec == std::errc() ? std::string(buf, end) : std::string("–");
-}
-
-std::string formatGeneral(double value, int significant)
-{
-    if (!std::isfinite(value))
-        return std::isnan(value) ? "nan" : (value > 0 ? "inf" : "-inf");
-    char buf[64];
-    const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::general, significant);
-    return ec == std::errc() ? std::string(buf, end) : std::string("–");
-}
-
-std::string detailValueText(const analysis::Detail& detail)
-{
-    if (const auto* i = std::get_if<std::int64_t>(&detail.value))
-        return std::to_string(*i);
-    if (const auto* x = std::get_if<double>(&detail.value))
-        return formatGeneral(*x);
-    return std::get<std::string>(detail.value);
-}
-
-std::string formatMilliseconds(model::TimeNs ns)
-{
-    const bool negative = ns < 0;
-    const auto magnitude = negative ? static_cast<std::uint64_t>(-(ns + 1)) + 1 : static_cast<std::uint64_t>(ns);
-    char buf[48];
-    std::snprintf(buf, sizeof buf, "%s%llu.%06llu", negative ? "-" : "",
-                  static_cast<unsigned long long>(magnitude / 1'000'000),
-                  static_cast<unsigned long long>(magnitude % 1'000'000));
-    std::string text = buf;
-    // Three decimals are what spreadsheets show; keep all six only when the sub-µs digits matter.
-    if (text.size() >= 3 && text.compare(text.size() - 3, 3, "000") == 0)
-        text.resize(text.size() - 3);
-    return text;
-}
-
 std::string kindLabel(std::string_view kind)
 {
     return analysis::kindLabel(cleanText(kind));

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "analysis/finding.h"
+#include "analysis/textformat.h"
 #include "model/types.h"
 
 #include <string>
@@ -9,23 +10,12 @@
 
 namespace timesink::report {
 
-/// Human-readable duration with three significant digits, the unit chosen by size:
-/// 12 → "12 ns", 845'000 → "845 µs", 12'345'678 → "12.3 ms", 1'234'000'000 → "1.23 s". Negative values keep their sign.
-std::string formatDuration(model::TimeNs ns);
-
-/// Percentage with one decimal: 0.4123 → "41.2%".
-std::string formatPercent(double fraction);
-
-/// Milliseconds with three decimals, exact for integer ns input: 412'000'123 → "412.000".
-std::string formatMilliseconds(model::TimeNs ns);
-
-/// Locale-independent fixed notation (the GUI sets a C locale from the environment; a report must still say
-/// "12.5", not "12,5"): (12.345, 1) → "12.3".
-std::string formatFixed(double value, int decimals);
-/// Locale-independent shortest form with at most `significant` digits: (0.2, 6) → "0.2", (1e-7, 6) → "1e-07".
-std::string formatGeneral(double value, int significant = 6);
-/// The value of a finding detail as text: integers as digits, doubles via formatGeneral, strings as they are.
-std::string detailValueText(const analysis::Detail& detail);
+// Numbers are formatted in one place, analysis/textformat.h; the report writers name them as their own.
+using analysis::formatDuration;
+using analysis::formatFixed;
+using analysis::formatGeneral;
+using analysis::formatMilliseconds;
+using analysis::formatPercent;
 
 /// Label for a finding kind: "dataloader_starvation" → "Dataloader starvation"; unknown kinds are
 /// shown with underscores turned into spaces and the first letter capitalised.

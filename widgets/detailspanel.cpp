@@ -238,7 +238,7 @@ QString DetailsPanel::findingHtml(const model::Trace* trace, const analysis::Fin
 {
     QString html = QStringLiteral("<h3>") + QString::fromStdString(f.title).toHtmlEscaped() + QStringLiteral("</h3>");
     html += QStringLiteral("<p><b>") + TimeFormat::formatDuration(f.lostNs) + QStringLiteral("</b> ") + tr("lost")
-        + QStringLiteral(" (") + QString::number(f.lostFraction * 100.0, 'f', 1) + QStringLiteral(" % ")
+        + QStringLiteral(" (") + TimeFormat::formatPercent(f.lostFraction) + QStringLiteral(" ")
         + tr("of analysed time") + QStringLiteral("), ")
         + tr("%n occurrence(s)", nullptr, static_cast<int>(f.occurrences)) + QStringLiteral(" · ")
         + QString::fromStdString(analysis::kindLabel(f.kind)).toHtmlEscaped() + QStringLiteral(" (<code>")

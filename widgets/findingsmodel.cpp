@@ -57,7 +57,7 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const
         case LostMs:
             return TimeFormat::formatDuration(f->lostNs);
         case Percent:
-            return QString(QString::number(f->lostFraction * 100.0, 'f', 1) + QStringLiteral(" %"));
+            return TimeFormat::formatPercent(f->lostFraction);
         case Occurrences:
             return QString::number(f->occurrences);
         default:

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/timeformat.h"
 
+#include "analysis/textformat.h"
+
 #include <array>
 #include <cmath>
 #include <cstdlib>
@@ -30,14 +32,12 @@ const Unit& unitFor(model::TimeNs magnitude)
 
 QString TimeFormat::formatDuration(model::TimeNs ns)
 {
-    const model::TimeNs magnitude = ns < 0 ? -ns : ns;
-    const Unit& u = unitFor(magnitude);
-    if (u.scale == 1)
-        return QString::number(ns) + QStringLiteral(" ns");
-    const double v = static_cast<double>(ns) / static_cast<double>(u.scale);
-    const double a = std::abs(v);
-    const int decimals = a >= 100 ? 0 : (a >= 10 ? 1 : 2);
-    return QString::number(v, 'f', decimals) + QLatin1Char(' ') + QString::fromUtf16(u.name);
+    return QString::fromStdString(analysis::formatDuration(ns));
+}
+
+QString TimeFormat::formatPercent(double fraction)
+{
+    return QString::fromStdString(analysis::formatPercent(fraction));
 }
 
 QString TimeFormat::formatOffset(model::TimeNs ns, model::TimeNs step)

@@ -7,15 +7,17 @@
 
 namespace timesink::widgets {
 
-/// Formatting of durations and ruler ticks.
+/// Formatting of durations and ruler ticks; numbers come from the one formatter, analysis/textformat.h.
 ///
 /// Examples: formatDuration(1'500) == "1.50 µs"; formatDuration(2'000'000'000) == "2.00 s";
 ///           tickStep(1000.0, 80) == 100'000 (1 µs a pixel, ticks at least 80 px apart → 100 µs).
 class TimeFormat
 {
 public:
-    /// Duration with three significant digits and a unit chosen from ns, µs, ms, s.
+    /// Duration with three significant digits and a unit chosen from ns, µs, ms, s (analysis::formatDuration).
     static QString formatDuration(model::TimeNs ns);
+    /// A fraction as a percentage with one decimal, "41.2%" (analysis::formatPercent).
+    static QString formatPercent(double fraction);
     /// Offset label for the ruler, with just enough decimals to tell ticks `step` apart ("12.5 ms").
     static QString formatOffset(model::TimeNs ns, model::TimeNs step);
     /// The smallest 1-2-5 × 10^k ns step whose ticks are at least `minPixels` apart at `nsPerPixel`.

@@ -61,9 +61,7 @@ std::optional<double> parseNumber(const std::string& text)
 
 std::string fixedMs(model::TimeNs ns)
 {
-    char buf[48];
-    std::snprintf(buf, sizeof buf, "%.3f", double(ns) / 1e6);
-    return buf;
+    return analysis::formatFixed(double(ns) / 1e6, 3);
 }
 
 void printText(const model::Trace& trace, const analysis::AnalysisResult& result)

@@ -66,29 +66,6 @@ bool parseArguments(int argc, char** argv, int first, const std::vector<std::str
     return true;
 }
 
-std::string formatDuration(model::TimeNs ns)
-{
-    char buf[64];
-    const double v = static_cast<double>(ns);
-    const double a = v < 0 ? -v : v;
-    if (a >= 1e9)
-        std::snprintf(buf, sizeof buf, "%.3f s", v / 1e9);
-    else if (a >= 1e6)
-        std::snprintf(buf, sizeof buf, "%.2f ms", v / 1e6);
-    else if (a >= 1e3)
-        std::snprintf(buf, sizeof buf, "%.1f µs", v / 1e3);
-    else
-        std::snprintf(buf, sizeof buf, "%lld ns", static_cast<long long>(ns));
-    return buf;
-}
-
-std::string formatPercent(double fraction)
-{
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.1f%%", fraction * 100.0);
-    return buf;
-}
-
 ConsoleProgress::ConsoleProgress()
     : m_enabled(::isatty(STDERR_FILENO) != 0)
 {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "analysis/textformat.h"
 #include "model/trace.h"
 #include "parsers/common/importer.h"
 
@@ -36,10 +37,9 @@ struct Arguments
 bool parseArguments(int argc, char** argv, int first, const std::vector<std::string>& valued,
                     const std::vector<std::string>& flags, Arguments& out, std::string& error);
 
-/// Human-readable duration: "12.3 ms", "845 µs", "1.234 s".
-std::string formatDuration(model::TimeNs ns);
-/// Percentage with one decimal.
-std::string formatPercent(double fraction);
+// Numbers in the CLI's text output are formatted like everywhere else (analysis/textformat.h).
+using analysis::formatDuration;
+using analysis::formatPercent;
 
 /// Progress on stderr when it is a terminal; silent otherwise.
 class ConsoleProgress : public parsers::ProgressSink

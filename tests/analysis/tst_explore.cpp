@@ -10,6 +10,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <limits>
 
 using namespace timesink;
 using namespace timesink::analysis;
@@ -118,6 +119,17 @@ private Q_SLOTS:
         QCOMPARE(formatWithUnit("copies", 412.0), std::string());
         QCOMPARE(formatDuration(2'000), std::string("2.00 µs"));
         QCOMPARE(formatDuration(-1'500'000), std::string("-1.50 ms"));
+        // Three significant digits after rounding: 999.7 µs is not "1000 µs", 99.97 µs not "100.0 µs".
+        QCOMPARE(formatDuration(999'700), std::string("1.00 ms"));
+        QCOMPARE(formatDuration(99'970), std::string("100 µs"));
+        QCOMPARE(formatDuration(9'996), std::string("10.0 µs"));
+        QCOMPARE(formatDuration(999), std::string("999 ns"));
+        QCOMPARE(formatDuration(std::numeric_limits<model::TimeNs>::min()), std::string("-9223372037 s"));
+        QCOMPARE(formatPercent(0.4123), std::string("41.2%"));
+        QCOMPARE(formatPercent(std::numeric_limits<double>::quiet_NaN()), std::string("–"));
+        QCOMPARE(formatMilliseconds(412'000'123), std::string("412.000123"));
+        QCOMPARE(formatMilliseconds(-412'000'000), std::string("-412.000"));
+        QCOMPARE(formatGeneral(1e-7), std::string("1e-07"));
         QCOMPARE(kindLabel("pipeline_bubble"), std::string("Pipeline bubble"));
     }
 

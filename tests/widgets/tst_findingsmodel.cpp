@@ -27,7 +27,7 @@ void TestFindingsModel::cells_data()
     QTest::newRow("kind 2") << 1 << int(widgets::FindingsModel::Kind) << QStringLiteral("Copy hotspot");
     QTest::newRow("lost") << 0 << int(widgets::FindingsModel::LostMs) << QStringLiteral("400 ns");
     QTest::newRow("lost 2") << 1 << int(widgets::FindingsModel::LostMs) << QStringLiteral("200 ns");
-    QTest::newRow("percent") << 0 << int(widgets::FindingsModel::Percent) << QStringLiteral("20.0 %");
+    QTest::newRow("percent") << 0 << int(widgets::FindingsModel::Percent) << QStringLiteral("20.0%");
     QTest::newRow("occurrences") << 1 << int(widgets::FindingsModel::Occurrences) << QStringLiteral("1");
     QTest::newRow("title") << 1 << int(widgets::FindingsModel::Title)
                            << QStringLiteral("Pageable host-to-device copy: 200 ns");
