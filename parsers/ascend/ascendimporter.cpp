@@ -17,6 +17,7 @@
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 
 namespace timesink::parsers {
@@ -214,12 +215,66 @@ CsvTimelineCounts addCsvDeviceTasks(model::TraceBuilder& b, AscendTracks& tracks
     return counts;
 }
 
-/// One import of a collected bundle into a fresh builder. When the timeline learns process names that contradict
-/// how it placed earlier events, it stops with `replay` set and the names in `replayNames`; the caller then
-/// imports again with `knownNames`.
-ImportResult importBundle(const SourceProbe& source, const AscendBundle& bundle, const ImportOptions& options,
-                          ProgressSink& progress, const AscendTimeline::ProcessNames* knownNames,
-                          AscendTimeline::ProcessNames& replayNames, bool& replay);
+/// One import of a collected bundle into a fresh builder, in three acts: readTables (the CSV tables the timeline
+/// joins), buildTimeline (from the database, the text timeline or the CSV tables alone) and finishTrace
+/// (cross-checks, summary tables, finalize). What the acts hand on to each other lives here.
+struct BundleImport
+{
+    BundleImport(const SourceProbe& s, const AscendBundle& bu, const ImportOptions& o, ProgressSink& p)
+        : source(s)
+        , bundle(bu)
+        , options(o)
+        , progress(p)
+    {
+    }
+
+    const SourceProbe& source;
+    const AscendBundle& bundle;
+    const ImportOptions& options;
+    ProgressSink& progress;
+    model::TraceBuilder b;
+    AscendTracks tracks {b};
+
+    // Act 1: the kernel and task tables, and the device they name.
+    KernelTable kernels;
+    std::string kernelFiles;
+    TaskTimeTable taskTime;
+    std::int32_t device = 0;
+
+    // Act 2: where the timeline came from and what it holds.
+    std::string timelineSource;
+    std::uint64_t deviceTasks = 0;
+    std::uint64_t fallbackTasks = 0;
+    std::vector<std::int64_t> timelineSteps;
+    bool joinedKernels = false;
+    std::uint64_t matchedKernelRows = 0;
+
+    [[nodiscard]] ImportResult cancelled() const
+    {
+        return ImportResult::failure(ImportErrorKind::Cancelled, "import of " + source.path.string() + " cancelled");
+    }
+};
+
+/// How building the timeline ended: built, failed (with the result to return), or to be read again from the start
+/// because process names arrived after events they contradict (`names` then holds every name, for the replay).
+struct TimelineOutcome
+{
+    enum class Kind { Built, Failed, Replay };
+    Kind kind = Kind::Built;
+    ImportResult failure;
+    AscendTimeline::ProcessNames names;
+
+    static TimelineOutcome built() { return {}; }
+    static TimelineOutcome failed(ImportResult r) { return {Kind::Failed, std::move(r), {}}; }
+    static TimelineOutcome replay(AscendTimeline::ProcessNames n) { return {Kind::Replay, {}, std::move(n)}; }
+};
+
+/// Act 1. A failure only when cancelled: unreadable tables are warnings.
+std::optional<ImportResult> readTables(BundleImport& imp);
+/// Act 2. `knownNames` is null on the first read, every process name on a replay (which never asks for another).
+TimelineOutcome buildTimeline(BundleImport& imp, const AscendTimeline::ProcessNames* knownNames);
+/// Act 3.
+ImportResult finishTrace(BundleImport& imp);
 
 } // namespace
 
@@ -282,25 +337,38 @@ ImportResult AscendImporter::import(const SourceProbe& source, const ImportOptio
                                            "kernel_details.csv, msprof_*.json, op_summary_*.csv or msprof_*.db)");
     }
 
-    AscendTimeline::ProcessNames names;
-    bool replay = false;
-    ImportResult result = importBundle(source, bundle, options, progress, nullptr, names, replay);
-    if (replay) {
-        // Process names arrived after events they contradict: read again with every name known up front.
-        result = importBundle(source, bundle, options, progress, &names, names, replay);
+    std::optional<AscendTimeline::ProcessNames> knownNames;
+    for (;;) {
+        BundleImport imp(source, bundle, options, progress);
+        if (std::optional<ImportResult> failure = readTables(imp))
+            return std::move(*failure);
+        TimelineOutcome timeline = buildTimeline(imp, knownNames ? &*knownNames : nullptr);
+        switch (timeline.kind) {
+        case TimelineOutcome::Kind::Failed:
+            return std::move(timeline.failure);
+        case TimelineOutcome::Kind::Replay:
+            // Process names arrived after events they contradict: read again with every name known up front (a
+            // read with known names never asks for a replay, so this happens at most once).
+            knownNames = std::move(timeline.names);
+            continue;
+        case TimelineOutcome::Kind::Built:
+            break;
+        }
+        return finishTrace(imp);
     }
-    return result;
 }
 
 namespace {
 
-ImportResult importBundle(const SourceProbe& source, const AscendBundle& bundle, const ImportOptions& options,
-                          ProgressSink& progress, const AscendTimeline::ProcessNames* knownNames,
-                          AscendTimeline::ProcessNames& replayNames, bool& replay)
+std::optional<ImportResult> readTables(BundleImport& imp)
 {
-    replay = false;
-    model::TraceBuilder b;
-    AscendTracks tracks(b);
+    model::TraceBuilder& b = imp.b;
+    const SourceProbe& source = imp.source;
+    const AscendBundle& bundle = imp.bundle;
+    KernelTable& kernels = imp.kernels;
+    std::string& kernelFiles = imp.kernelFiles;
+    TaskTimeTable& taskTime = imp.taskTime;
+    std::int32_t& device = imp.device;
     auto& meta = b.metadata();
     meta.sourcePath = source.path.string();
     for (const std::string& note : bundle.notes)
@@ -312,8 +380,6 @@ ImportResult importBundle(const SourceProbe& source, const AscendBundle& bundle,
         readProfilerInfo(bundle.profilerInfo, b);
 
     // ---- CSV tables (read first: the timeline joins them) ----
-    KernelTable kernels;
-    std::string kernelFiles;
     auto readKernels = [&](const std::filesystem::path& p) {
         KernelTable t = readKernelTable(p);
         forwardIssues(b, t.issues);
@@ -330,7 +396,6 @@ ImportResult importBundle(const SourceProbe& source, const AscendBundle& bundle,
         readKernels(bundle.kernelDetails);
     for (const auto& p : bundle.opSummary)
         readKernels(p);
-    TaskTimeTable taskTime;
     for (const auto& p : bundle.taskTime) {
         TaskTimeTable t = readTaskTime(p);
         forwardIssues(b, t.issues);
@@ -338,30 +403,44 @@ ImportResult importBundle(const SourceProbe& source, const AscendBundle& bundle,
             b.warn(model::ImportWarningKind::CsvUnreadable, t.error);
         std::move(t.rows.begin(), t.rows.end(), std::back_inserter(taskTime.rows));
     }
-    std::int32_t device = 0;
     for (const KernelRow& k : kernels.rows) {
         if (k.deviceId >= 0) {
             device = k.deviceId;
             break;
         }
     }
-    if (progress.cancelled())
-        return ImportResult::failure(ImportErrorKind::Cancelled, "import of " + source.path.string() + " cancelled");
+    if (imp.progress.cancelled())
+        return imp.cancelled();
+    return std::nullopt;
+}
 
+TimelineOutcome buildTimeline(BundleImport& imp, const AscendTimeline::ProcessNames* knownNames)
+{
+    model::TraceBuilder& b = imp.b;
+    AscendTracks& tracks = imp.tracks;
+    auto& meta = b.metadata();
+    const SourceProbe& source = imp.source;
+    const AscendBundle& bundle = imp.bundle;
+    const ImportOptions& options = imp.options;
+    ProgressSink& progress = imp.progress;
+    const KernelTable& kernels = imp.kernels;
+    const std::string& kernelFiles = imp.kernelFiles;
+    const TaskTimeTable& taskTime = imp.taskTime;
+    const std::int32_t device = imp.device;
+    std::string& timelineSource = imp.timelineSource;
+    std::uint64_t& deviceTasks = imp.deviceTasks;
+    std::uint64_t& fallbackTasks = imp.fallbackTasks;
+    std::vector<std::int64_t>& timelineSteps = imp.timelineSteps;
+    bool& joinedKernels = imp.joinedKernels;
+    std::uint64_t& matchedKernelRows = imp.matchedKernelRows;
     // ---- the timeline, from one source ----
     const bool torchNpu = bundle.isTorchNpu();
-    std::string timelineSource;
-    std::uint64_t deviceTasks = 0;
-    std::uint64_t fallbackTasks = 0;
-    std::vector<std::int64_t> timelineSteps;
     bool timelineRead = false;
-    bool joinedKernels = false;
-    std::uint64_t matchedKernelRows = 0;
 
     if (!bundle.database.empty()) {
         AscendDbSummary db = readAscendDb(bundle.database, b, tracks, progress);
         if (db.errorKind == ImportErrorKind::Cancelled)
-            return ImportResult::failure(ImportErrorKind::Cancelled, db.error);
+            return TimelineOutcome::failed(ImportResult::failure(ImportErrorKind::Cancelled, db.error));
         if (db.ok()) {
             timelineRead = true;
             timelineSource = fileName(bundle.database);
@@ -378,7 +457,7 @@ ImportResult importBundle(const SourceProbe& source, const AscendBundle& bundle,
         } else if (bundle.hasTextTimeline() || bundle.hasDeviceCsv()) {
             b.warn(model::ImportWarningKind::DbUnreadable, db.error + "; using the text export instead");
         } else {
-            return ImportResult::failure(db.errorKind, db.error);
+            return TimelineOutcome::failed(ImportResult::failure(db.errorKind, db.error));
         }
     }
     if (!timelineRead && bundle.hasTextTimeline()) {
@@ -403,7 +482,7 @@ ImportResult importBundle(const SourceProbe& source, const AscendBundle& bundle,
         for (const auto& f : files) {
             chromejson::ChromeReadResult r = timeline.readFile(f, options, progress);
             if (r.errorKind == ImportErrorKind::Cancelled)
-                return ImportResult::failure(ImportErrorKind::Cancelled, r.error);
+                return TimelineOutcome::failed(ImportResult::failure(ImportErrorKind::Cancelled, r.error));
             if (!r.ok()) {
                 failures += (failures.empty() ? "" : "; ") + r.error;
                 if (r.events == 0)
@@ -412,15 +491,12 @@ ImportResult importBundle(const SourceProbe& source, const AscendBundle& bundle,
             }
             ++readOk;
         }
-        if (timeline.needsReplay()) {
-            replayNames = timeline.processNames();
-            replay = true;
-            return ImportResult::failure(ImportErrorKind::Cancelled, "replay");
-        }
+        if (timeline.needsReplay())
+            return TimelineOutcome::replay(timeline.processNames());
         if (knownNames)
             meta.properties.emplace_back("timeline_passes", "2 (process names came after events they contradict)");
         if (readOk == 0 && !bundle.hasDeviceCsv())
-            return ImportResult::failure(ImportErrorKind::Malformed, failures);
+            return TimelineOutcome::failed(ImportResult::failure(ImportErrorKind::Malformed, failures));
         if (!failures.empty())
             b.warn(model::ImportWarningKind::TimelineUnreadable,
                    failures + (bundle.hasDeviceCsv() ? "; device tasks come from the CSV files" : ""));
@@ -469,14 +545,35 @@ ImportResult importBundle(const SourceProbe& source, const AscendBundle& bundle,
             meta.properties.emplace_back("steps_source", "Step Id column of " + kernelFiles);
     }
     if (!timelineRead) {
-        return ImportResult::failure(ImportErrorKind::Malformed,
-                                     source.path.string()
-                                         + ": only summary tables were found (op_statistic / step_trace_time); "
-                                           "expected a timeline, a database, or kernel_details / op_summary CSV");
+        return TimelineOutcome::failed(
+            ImportResult::failure(ImportErrorKind::Malformed,
+                                  source.path.string()
+                                      + ": only summary tables were found (op_statistic / step_trace_time); "
+                                        "expected a timeline, a database, or kernel_details / op_summary CSV"));
     }
     meta.properties.emplace_back("timeline_source", timelineSource);
     if (!kernelFiles.empty())
         meta.properties.emplace_back("kernel_table", kernelFiles);
+    return TimelineOutcome::built();
+}
+
+ImportResult finishTrace(BundleImport& imp)
+{
+    model::TraceBuilder& b = imp.b;
+    AscendTracks& tracks = imp.tracks;
+    auto& meta = b.metadata();
+    const SourceProbe& source = imp.source;
+    const AscendBundle& bundle = imp.bundle;
+    const KernelTable& kernels = imp.kernels;
+    const std::string& kernelFiles = imp.kernelFiles;
+    const std::int32_t device = imp.device;
+    const std::string& timelineSource = imp.timelineSource;
+    const std::uint64_t deviceTasks = imp.deviceTasks;
+    const std::uint64_t fallbackTasks = imp.fallbackTasks;
+    const std::vector<std::int64_t>& timelineSteps = imp.timelineSteps;
+    const bool joinedKernels = imp.joinedKernels;
+    const std::uint64_t matchedKernelRows = imp.matchedKernelRows;
+    const bool torchNpu = bundle.isTorchNpu();
 
     // ---- joins and cross-checks ----
     if (joinedKernels && !kernels.rows.empty()) {
@@ -582,13 +679,13 @@ ImportResult importBundle(const SourceProbe& source, const AscendBundle& bundle,
     }
     if (meta.format.empty())
         meta.format = torchNpu ? "torch_npu" : "msprof";
-    if (progress.cancelled())
-        return ImportResult::failure(ImportErrorKind::Cancelled, "import of " + source.path.string() + " cancelled");
+    if (imp.progress.cancelled())
+        return imp.cancelled();
     model::TracePtr trace = b.finalize();
-    if (options.phases) {
+    if (imp.options.phases) {
         const auto& times = b.lastFinalizeTimes();
-        options.phases->finalizeNs += times.totalNs - times.flowBindingNs;
-        options.phases->flowBindingNs += times.flowBindingNs;
+        imp.options.phases->finalizeNs += times.totalNs - times.flowBindingNs;
+        imp.options.phases->flowBindingNs += times.flowBindingNs;
     }
     if (trace->sliceCount() == 0) {
         bool anyCounter = false;
