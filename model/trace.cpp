@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "model/trace.h"
 
-#include "model/importwarning.h"
-
 #include <algorithm>
 
 namespace timesink::model {
@@ -39,14 +37,6 @@ std::size_t Trace::bytesUsed() const
     for (const Track& t : m_tracks)
         bytes += t.bytesUsed();
     return bytes;
-}
-
-bool isSeriousImportWarning(std::string_view kind)
-{
-    // The trace is partial (cut, stopped at a limit, damaged) or its time axis is doubtful.
-    return kind == "truncated" || kind == "time_out_of_range" || kind == "disjoint_clocks"
-        || kind == "decompressed_limit" || kind == "corrupt_stream" || kind == "read_error"
-        || kind == "not_regular_file";
 }
 
 } // namespace timesink::model

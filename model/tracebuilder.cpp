@@ -197,12 +197,13 @@ void TraceBuilder::addStep(std::int64_t number, StringId name, TimeNs start, Tim
     m_trace->m_steps.push_back(Step {number, name, start, std::max(start, end), marker, false});
 }
 
-void TraceBuilder::warn(std::string_view kind, std::string_view message, std::uint64_t count)
+void TraceBuilder::warn(ImportWarningKind kind, std::string_view message, std::uint64_t count)
 {
-    auto it = m_warningIndex.find(kind);
+    const std::string_view k = key(kind);
+    auto it = m_warningIndex.find(k);
     if (it == m_warningIndex.end()) {
-        m_warningIndex.emplace(std::string(kind), m_trace->m_warnings.size());
-        m_trace->m_warnings.push_back(ImportWarning {std::string(kind), count, std::string(message)});
+        m_warningIndex.emplace(std::string(k), m_trace->m_warnings.size());
+        m_trace->m_warnings.push_back(ImportWarning {std::string(k), count, std::string(message)});
         return;
     }
     m_trace->m_warnings[it->second].count += count;
@@ -210,7 +211,7 @@ void TraceBuilder::warn(std::string_view kind, std::string_view message, std::ui
 
 void TraceBuilder::warnTimeOutOfRange()
 {
-    warn("time_out_of_range",
+    warn(ImportWarningKind::TimeOutOfRange,
          "events whose time lies beyond ±146 years of the clock's zero (or overflows when added to the time base) "
          "were dropped");
 }
@@ -229,15 +230,15 @@ void TraceBuilder::makeTextValidUtf8()
     for (auto& [key, value] : m.properties)
         changed += static_cast<std::size_t>(makeValidUtf8(key)) + static_cast<std::size_t>(makeValidUtf8(value));
     if (changed > 0) {
-        warn("invalid_utf8",
+        warn(ImportWarningKind::InvalidUtf8,
              "names or messages held bytes that are not UTF-8 (e.g. a GBK console log); they were replaced by U+FFFD",
              changed);
     }
 }
 
-std::uint64_t TraceBuilder::warningCount(std::string_view kind) const
+std::uint64_t TraceBuilder::warningCount(ImportWarningKind kind) const
 {
-    auto it = m_warningIndex.find(kind);
+    auto it = m_warningIndex.find(key(kind));
     return it == m_warningIndex.end() ? 0 : m_trace->m_warnings[it->second].count;
 }
 
@@ -479,7 +480,8 @@ TracePtr TraceBuilder::finalize()
         unresolved += n;
     m_flowsAt = PodBuffer<PendingFlowAt>();
     if (unresolved > 0)
-        warn("flow_unresolved", "flow events whose start or end lies on no slice were dropped", unresolved);
+        warn(ImportWarningKind::FlowUnresolved, "flow events whose start or end lies on no slice were dropped",
+             unresolved);
     std::erase_if(trace.m_flows, [](const Flow& f) { return !f.from.isValid() || !f.to.isValid(); });
     // Flows arrive in runs by source thread; a stable order also makes "the first of two identical flows" (kept
     // by unique below) the first one added.
@@ -607,7 +609,7 @@ void TraceBuilder::warnAboutDisjointClocks()
         }
         if (c->last - c->first > 3)
             names += ", …";
-        warn("disjoint_clocks",
+        warn(ImportWarningKind::DisjointClocks,
              std::to_string(c->last - c->first) + " track(s) (" + names + ") start "
                  + std::to_string(startGap / 1'000'000'000) + " s "
                  + "from the bulk of the trace; their clock or time unit probably differs from the rest",

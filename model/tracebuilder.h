@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/importwarning.h"
 #include "model/podbuffer.h"
 #include "model/trace.h"
 
@@ -99,8 +100,8 @@ public:
     void addStep(std::int64_t number, StringId name, TimeNs start, TimeNs end, SliceRef marker = {});
 
     /// Counts one (or `count`) occurrence of a warning kind; the first message is kept.
-    void warn(std::string_view kind, std::string_view message, std::uint64_t count = 1);
-    [[nodiscard]] std::uint64_t warningCount(std::string_view kind) const;
+    void warn(ImportWarningKind kind, std::string_view message, std::uint64_t count = 1);
+    [[nodiscard]] std::uint64_t warningCount(ImportWarningKind kind) const;
     /// The warnings so far (for an importer's error when nothing usable was read).
     [[nodiscard]] std::span<const ImportWarning> warnings() const { return m_trace->m_warnings; }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "report/tracesummary.h"
 
+#include "model/importwarning.h"
+
 namespace timesink::report {
 
 std::size_t linkedFlowCount(const model::Trace& trace)
@@ -48,7 +50,7 @@ nlohmann::ordered_json traceSummaryJson(const model::Trace& trace)
     for (const model::ImportWarning& w : trace.warnings())
         warnings.push_back({{"kind", w.kind}, {"count", w.count}, {"message", w.message}});
     if (linked < trace.flows().size())
-        warnings.push_back({{"kind", "unlinked_flows"},
+        warnings.push_back({{"kind", model::key(model::ImportWarningKind::UnlinkedFlows)},
                             {"count", trace.flows().size() - linked},
                             {"message", unlinkedFlowsMessage(trace.flows().size() - linked)}});
     j["warnings"] = std::move(warnings);

@@ -17,6 +17,7 @@
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 
 namespace timesink::parsers {
@@ -81,12 +82,13 @@ void readProfilerInfo(const std::filesystem::path& path, model::TraceBuilder& b)
     std::string text;
     std::string error;
     if (!readSmallRegularFile(path, 16ULL << 20, "profiler info", text, error)) {
-        b.warn("profiler_info_unreadable", error);
+        b.warn(model::ImportWarningKind::ProfilerInfoUnreadable, error);
         return;
     }
     nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
     if (j.is_discarded() || !j.is_object()) {
-        b.warn("profiler_info_unreadable", path.string() + " is not a JSON object; rank and profiler level unknown");
+        b.warn(model::ImportWarningKind::ProfilerInfoUnreadable,
+               path.string() + " is not a JSON object; rank and profiler level unknown");
         return;
     }
     auto& meta = b.metadata();
@@ -213,12 +215,66 @@ CsvTimelineCounts addCsvDeviceTasks(model::TraceBuilder& b, AscendTracks& tracks
     return counts;
 }
 
-/// One import of a collected bundle into a fresh builder. When the timeline learns process names that contradict
-/// how it placed earlier events, it stops with `replay` set and the names in `replayNames`; the caller then
-/// imports again with `knownNames`.
-ImportResult importBundle(const SourceProbe& source, const AscendBundle& bundle, const ImportOptions& options,
-                          ProgressSink& progress, const AscendTimeline::ProcessNames* knownNames,
-                          AscendTimeline::ProcessNames& replayNames, bool& replay);
+/// One import of a collected bundle into a fresh builder, in three acts: readTables (the CSV tables the timeline
+/// joins), buildTimeline (from the database, the text timeline or the CSV tables alone) and finishTrace
+/// (cross-checks, summary tables, finalize). What the acts hand on to each other lives here.
+struct BundleImport
+{
+    BundleImport(const SourceProbe& s, const AscendBundle& bu, const ImportOptions& o, ProgressSink& p)
+        : source(s)
+        , bundle(bu)
+        , options(o)
+        , progress(p)
+    {
+    }
+
+    const SourceProbe& source;
+    const AscendBundle& bundle;
+    const ImportOptions& options;
+    ProgressSink& progress;
+    model::TraceBuilder b;
+    AscendTracks tracks {b};
+
+    // Act 1: the kernel and task tables, and the device they name.
+    KernelTable kernels;
+    std::string kernelFiles;
+    TaskTimeTable taskTime;
+    std::int32_t device = 0;
+
+    // Act 2: where the timeline came from and what it holds.
+    std::string timelineSource;
+    std::uint64_t deviceTasks = 0;
+    std::uint64_t fallbackTasks = 0;
+    std::vector<std::int64_t> timelineSteps;
+    bool joinedKernels = false;
+    std::uint64_t matchedKernelRows = 0;
+
+    [[nodiscard]] ImportResult cancelled() const
+    {
+        return ImportResult::failure(ImportErrorKind::Cancelled, "import of " + source.path.string() + " cancelled");
+    }
+};
+
+/// How building the timeline ended: built, failed (with the result to return), or to be read again from the start
+/// because process names arrived after events they contradict (`names` then holds every name, for the replay).
+struct TimelineOutcome
+{
+    enum class Kind { Built, Failed, Replay };
+    Kind kind = Kind::Built;
+    ImportResult failure;
+    AscendTimeline::ProcessNames names;
+
+    static TimelineOutcome built() { return {}; }
+    static TimelineOutcome failed(ImportResult r) { return {Kind::Failed, std::move(r), {}}; }
+    static TimelineOutcome replay(AscendTimeline::ProcessNames n) { return {Kind::Replay, {}, std::move(n)}; }
+};
+
+/// Act 1. A failure only when cancelled: unreadable tables are warnings.
+std::optional<ImportResult> readTables(BundleImport& imp);
+/// Act 2. `knownNames` is null on the first read, every process name on a replay (which never asks for another).
+TimelineOutcome buildTimeline(BundleImport& imp, const AscendTimeline::ProcessNames* knownNames);
+/// Act 3.
+ImportResult finishTrace(BundleImport& imp);
 
 } // namespace
 
@@ -281,43 +337,54 @@ ImportResult AscendImporter::import(const SourceProbe& source, const ImportOptio
                                            "kernel_details.csv, msprof_*.json, op_summary_*.csv or msprof_*.db)");
     }
 
-    AscendTimeline::ProcessNames names;
-    bool replay = false;
-    ImportResult result = importBundle(source, bundle, options, progress, nullptr, names, replay);
-    if (replay) {
-        // Process names arrived after events they contradict: read again with every name known up front.
-        result = importBundle(source, bundle, options, progress, &names, names, replay);
+    std::optional<AscendTimeline::ProcessNames> knownNames;
+    for (;;) {
+        BundleImport imp(source, bundle, options, progress);
+        if (std::optional<ImportResult> failure = readTables(imp))
+            return std::move(*failure);
+        TimelineOutcome timeline = buildTimeline(imp, knownNames ? &*knownNames : nullptr);
+        switch (timeline.kind) {
+        case TimelineOutcome::Kind::Failed:
+            return std::move(timeline.failure);
+        case TimelineOutcome::Kind::Replay:
+            // Process names arrived after events they contradict: read again with every name known up front (a
+            // read with known names never asks for a replay, so this happens at most once).
+            knownNames = std::move(timeline.names);
+            continue;
+        case TimelineOutcome::Kind::Built:
+            break;
+        }
+        return finishTrace(imp);
     }
-    return result;
 }
 
 namespace {
 
-ImportResult importBundle(const SourceProbe& source, const AscendBundle& bundle, const ImportOptions& options,
-                          ProgressSink& progress, const AscendTimeline::ProcessNames* knownNames,
-                          AscendTimeline::ProcessNames& replayNames, bool& replay)
+std::optional<ImportResult> readTables(BundleImport& imp)
 {
-    replay = false;
-    model::TraceBuilder b;
-    AscendTracks tracks(b);
+    model::TraceBuilder& b = imp.b;
+    const SourceProbe& source = imp.source;
+    const AscendBundle& bundle = imp.bundle;
+    KernelTable& kernels = imp.kernels;
+    std::string& kernelFiles = imp.kernelFiles;
+    TaskTimeTable& taskTime = imp.taskTime;
+    std::int32_t& device = imp.device;
     auto& meta = b.metadata();
     meta.sourcePath = source.path.string();
     for (const std::string& note : bundle.notes)
-        b.warn("multiple_runs", note);
+        b.warn(model::ImportWarningKind::MultipleRuns, note);
     // Files of the folder that were left out because they are not regular files (or could not be listed).
     for (const std::string& problem : source.problems)
-        b.warn("not_regular_file", problem);
+        b.warn(model::ImportWarningKind::NotRegularFile, problem);
     if (!bundle.profilerInfo.empty())
         readProfilerInfo(bundle.profilerInfo, b);
 
     // ---- CSV tables (read first: the timeline joins them) ----
-    KernelTable kernels;
-    std::string kernelFiles;
     auto readKernels = [&](const std::filesystem::path& p) {
         KernelTable t = readKernelTable(p);
         forwardIssues(b, t.issues);
         if (!t.error.empty()) {
-            b.warn("csv_unreadable", t.error);
+            b.warn(model::ImportWarningKind::CsvUnreadable, t.error);
             return;
         }
         kernelFiles += (kernelFiles.empty() ? "" : ", ") + fileName(p);
@@ -329,38 +396,51 @@ ImportResult importBundle(const SourceProbe& source, const AscendBundle& bundle,
         readKernels(bundle.kernelDetails);
     for (const auto& p : bundle.opSummary)
         readKernels(p);
-    TaskTimeTable taskTime;
     for (const auto& p : bundle.taskTime) {
         TaskTimeTable t = readTaskTime(p);
         forwardIssues(b, t.issues);
         if (!t.error.empty())
-            b.warn("csv_unreadable", t.error);
+            b.warn(model::ImportWarningKind::CsvUnreadable, t.error);
         std::move(t.rows.begin(), t.rows.end(), std::back_inserter(taskTime.rows));
     }
-    std::int32_t device = 0;
     for (const KernelRow& k : kernels.rows) {
         if (k.deviceId >= 0) {
             device = k.deviceId;
             break;
         }
     }
-    if (progress.cancelled())
-        return ImportResult::failure(ImportErrorKind::Cancelled, "import of " + source.path.string() + " cancelled");
+    if (imp.progress.cancelled())
+        return imp.cancelled();
+    return std::nullopt;
+}
 
+TimelineOutcome buildTimeline(BundleImport& imp, const AscendTimeline::ProcessNames* knownNames)
+{
+    model::TraceBuilder& b = imp.b;
+    AscendTracks& tracks = imp.tracks;
+    auto& meta = b.metadata();
+    const SourceProbe& source = imp.source;
+    const AscendBundle& bundle = imp.bundle;
+    const ImportOptions& options = imp.options;
+    ProgressSink& progress = imp.progress;
+    const KernelTable& kernels = imp.kernels;
+    const std::string& kernelFiles = imp.kernelFiles;
+    const TaskTimeTable& taskTime = imp.taskTime;
+    const std::int32_t device = imp.device;
+    std::string& timelineSource = imp.timelineSource;
+    std::uint64_t& deviceTasks = imp.deviceTasks;
+    std::uint64_t& fallbackTasks = imp.fallbackTasks;
+    std::vector<std::int64_t>& timelineSteps = imp.timelineSteps;
+    bool& joinedKernels = imp.joinedKernels;
+    std::uint64_t& matchedKernelRows = imp.matchedKernelRows;
     // ---- the timeline, from one source ----
     const bool torchNpu = bundle.isTorchNpu();
-    std::string timelineSource;
-    std::uint64_t deviceTasks = 0;
-    std::uint64_t fallbackTasks = 0;
-    std::vector<std::int64_t> timelineSteps;
     bool timelineRead = false;
-    bool joinedKernels = false;
-    std::uint64_t matchedKernelRows = 0;
 
     if (!bundle.database.empty()) {
         AscendDbSummary db = readAscendDb(bundle.database, b, tracks, progress);
         if (db.errorKind == ImportErrorKind::Cancelled)
-            return ImportResult::failure(ImportErrorKind::Cancelled, db.error);
+            return TimelineOutcome::failed(ImportResult::failure(ImportErrorKind::Cancelled, db.error));
         if (db.ok()) {
             timelineRead = true;
             timelineSource = fileName(bundle.database);
@@ -368,16 +448,16 @@ ImportResult importBundle(const SourceProbe& source, const AscendBundle& bundle,
             meta.formatVersion = db.schemaVersion;
             if (bundle.hasTextTimeline()) {
                 b.warn(
-                    "export_choice",
+                    model::ImportWarningKind::ExportChoice,
                     source.path.string() + " holds both a database (" + fileName(bundle.database)
                         + ") and a text timeline ("
                         + (bundle.traceView.empty() ? fileName(bundle.msprofJson.front()) : fileName(bundle.traceView))
                         + "); imported the database only, so the two are not mixed");
             }
         } else if (bundle.hasTextTimeline() || bundle.hasDeviceCsv()) {
-            b.warn("db_unreadable", db.error + "; using the text export instead");
+            b.warn(model::ImportWarningKind::DbUnreadable, db.error + "; using the text export instead");
         } else {
-            return ImportResult::failure(db.errorKind, db.error);
+            return TimelineOutcome::failed(ImportResult::failure(db.errorKind, db.error));
         }
     }
     if (!timelineRead && bundle.hasTextTimeline()) {
@@ -387,7 +467,7 @@ ImportResult importBundle(const SourceProbe& source, const AscendBundle& bundle,
         if (!bundle.communication.empty()) {
             commOps = readCommunicationJson(bundle.communication);
             if (!commOps.error.empty())
-                b.warn("communication_json_unreadable", commOps.error);
+                b.warn(model::ImportWarningKind::CommunicationJsonUnreadable, commOps.error);
             else if (!commOps.rows.empty())
                 commJoin = std::make_unique<CommunicationOpJoin>(b, commOps);
             timeline.setCommunicationOps(commJoin.get());
@@ -402,7 +482,7 @@ ImportResult importBundle(const SourceProbe& source, const AscendBundle& bundle,
         for (const auto& f : files) {
             chromejson::ChromeReadResult r = timeline.readFile(f, options, progress);
             if (r.errorKind == ImportErrorKind::Cancelled)
-                return ImportResult::failure(ImportErrorKind::Cancelled, r.error);
+                return TimelineOutcome::failed(ImportResult::failure(ImportErrorKind::Cancelled, r.error));
             if (!r.ok()) {
                 failures += (failures.empty() ? "" : "; ") + r.error;
                 if (r.events == 0)
@@ -411,17 +491,14 @@ ImportResult importBundle(const SourceProbe& source, const AscendBundle& bundle,
             }
             ++readOk;
         }
-        if (timeline.needsReplay()) {
-            replayNames = timeline.processNames();
-            replay = true;
-            return ImportResult::failure(ImportErrorKind::Cancelled, "replay");
-        }
+        if (timeline.needsReplay())
+            return TimelineOutcome::replay(timeline.processNames());
         if (knownNames)
             meta.properties.emplace_back("timeline_passes", "2 (process names came after events they contradict)");
         if (readOk == 0 && !bundle.hasDeviceCsv())
-            return ImportResult::failure(ImportErrorKind::Malformed, failures);
+            return TimelineOutcome::failed(ImportResult::failure(ImportErrorKind::Malformed, failures));
         if (!failures.empty())
-            b.warn("timeline_unreadable",
+            b.warn(model::ImportWarningKind::TimelineUnreadable,
                    failures + (bundle.hasDeviceCsv() ? "; device tasks come from the CSV files" : ""));
         if (readOk > 0) {
             timeline.finish();
@@ -431,7 +508,7 @@ ImportResult importBundle(const SourceProbe& source, const AscendBundle& bundle,
                                              std::to_string(commJoin->matched()) + " of "
                                                  + std::to_string(commJoin->rows()) + " operations joined");
                 if (commJoin->matched() < commJoin->rows() || commOps.skipped > 0)
-                    b.warn("communication_json_unmatched",
+                    b.warn(model::ImportWarningKind::CommunicationJsonUnmatched,
                            fileName(bundle.communication) + ": "
                                + std::to_string(commJoin->rows() - commJoin->matched() + commOps.skipped) + " of "
                                + std::to_string(commJoin->rows() + commOps.skipped)
@@ -459,7 +536,7 @@ ImportResult importBundle(const SourceProbe& source, const AscendBundle& bundle,
         fallbackTasks = c.fallback;
         timelineSource = taskTime.rows.empty() ? kernelFiles : fileName(bundle.taskTime.front());
         meta.format = torchNpu ? "torch_npu" : "msprof";
-        b.warn("no_timeline",
+        b.warn(model::ImportWarningKind::NoTimeline,
                source.path.string()
                    + ": no timeline (trace_view.json / msprof_*.json / database) was found; device "
                      "tasks come from "
@@ -468,14 +545,35 @@ ImportResult importBundle(const SourceProbe& source, const AscendBundle& bundle,
             meta.properties.emplace_back("steps_source", "Step Id column of " + kernelFiles);
     }
     if (!timelineRead) {
-        return ImportResult::failure(ImportErrorKind::Malformed,
-                                     source.path.string()
-                                         + ": only summary tables were found (op_statistic / step_trace_time); "
-                                           "expected a timeline, a database, or kernel_details / op_summary CSV");
+        return TimelineOutcome::failed(
+            ImportResult::failure(ImportErrorKind::Malformed,
+                                  source.path.string()
+                                      + ": only summary tables were found (op_statistic / step_trace_time); "
+                                        "expected a timeline, a database, or kernel_details / op_summary CSV"));
     }
     meta.properties.emplace_back("timeline_source", timelineSource);
     if (!kernelFiles.empty())
         meta.properties.emplace_back("kernel_table", kernelFiles);
+    return TimelineOutcome::built();
+}
+
+ImportResult finishTrace(BundleImport& imp)
+{
+    model::TraceBuilder& b = imp.b;
+    AscendTracks& tracks = imp.tracks;
+    auto& meta = b.metadata();
+    const SourceProbe& source = imp.source;
+    const AscendBundle& bundle = imp.bundle;
+    const KernelTable& kernels = imp.kernels;
+    const std::string& kernelFiles = imp.kernelFiles;
+    const std::int32_t device = imp.device;
+    const std::string& timelineSource = imp.timelineSource;
+    const std::uint64_t deviceTasks = imp.deviceTasks;
+    const std::uint64_t fallbackTasks = imp.fallbackTasks;
+    const std::vector<std::int64_t>& timelineSteps = imp.timelineSteps;
+    const bool joinedKernels = imp.joinedKernels;
+    const std::uint64_t matchedKernelRows = imp.matchedKernelRows;
+    const bool torchNpu = bundle.isTorchNpu();
 
     // ---- joins and cross-checks ----
     if (joinedKernels && !kernels.rows.empty()) {
@@ -483,7 +581,7 @@ ImportResult importBundle(const SourceProbe& source, const AscendBundle& bundle,
         meta.properties.emplace_back("kernel_rows_joined",
                                      std::to_string(matchedKernelRows) + "/" + std::to_string(kernels.rows.size()));
         if (unmatched > 0) {
-            b.warn("csv_timeline_mismatch",
+            b.warn(model::ImportWarningKind::CsvTimelineMismatch,
                    kernelFiles + ": " + std::to_string(unmatched) + " of " + std::to_string(kernels.rows.size())
                        + " rows have no device task with the same start and name in " + timelineSource
                        + " (different runs, or a cut timeline)",
@@ -494,7 +592,7 @@ ImportResult importBundle(const SourceProbe& source, const AscendBundle& bundle,
         OpStatisticTable stats = readOpStatistic(bundle.opStatistic);
         forwardIssues(b, stats.issues);
         if (!stats.error.empty()) {
-            b.warn("csv_unreadable", stats.error);
+            b.warn(model::ImportWarningKind::CsvUnreadable, stats.error);
         } else {
             const auto byCore = sumByGroup(stats.rows, &OpStatisticRow::coreType);
             addCountAndTotalProperties(meta, "op_statistic", byCore);
@@ -506,7 +604,7 @@ ImportResult importBundle(const SourceProbe& source, const AscendBundle& bundle,
                 for (const auto& [core, v] : byCore) {
                     const std::int64_t rows = rowsByCore.count(core) ? rowsByCore[core] : 0;
                     if (rows != v.first) {
-                        b.warn("op_statistic_mismatch",
+                        b.warn(model::ImportWarningKind::OpStatisticMismatch,
                                fileName(bundle.opStatistic) + " counts " + std::to_string(v.first) + " " + core
                                    + " tasks but " + kernelFiles + " has " + std::to_string(rows));
                     }
@@ -515,7 +613,7 @@ ImportResult importBundle(const SourceProbe& source, const AscendBundle& bundle,
             const auto cpu = byCore.find("AI_CPU");
             const std::int64_t statCpu = cpu == byCore.end() ? 0 : cpu->second.first;
             if (joinedKernels && deviceTasks > 0 && static_cast<std::uint64_t>(statCpu) != fallbackTasks) {
-                b.warn("op_statistic_mismatch",
+                b.warn(model::ImportWarningKind::OpStatisticMismatch,
                        fileName(bundle.opStatistic) + " counts " + std::to_string(statCpu)
                            + " AI_CPU tasks but the timeline has " + std::to_string(fallbackTasks));
             }
@@ -525,7 +623,7 @@ ImportResult importBundle(const SourceProbe& source, const AscendBundle& bundle,
         StepTraceTable st = readStepTraceTime(bundle.stepTraceTime);
         forwardIssues(b, st.issues);
         if (!st.error.empty()) {
-            b.warn("csv_unreadable", st.error);
+            b.warn(model::ImportWarningKind::CsvUnreadable, st.error);
         } else {
             for (const auto& r : st.rows) {
                 std::string v = "computing_ns=" + std::to_string(r.computing) + " communication_not_overlapped_ns="
@@ -537,7 +635,7 @@ ImportResult importBundle(const SourceProbe& source, const AscendBundle& bundle,
                     const bool known = std::any_of(timelineSteps.begin(), timelineSteps.end(),
                                                    [&](std::int64_t n) { return std::to_string(n) == r.step; });
                     if (!known) {
-                        b.warn("step_trace_mismatch",
+                        b.warn(model::ImportWarningKind::StepTraceMismatch,
                                fileName(bundle.stepTraceTime) + " lists step " + r.step + " but " + timelineSource
                                    + " has no ProfilerStep#" + r.step);
                     }
@@ -549,7 +647,7 @@ ImportResult importBundle(const SourceProbe& source, const AscendBundle& bundle,
         ApiStatisticTable api = readApiStatistic(bundle.apiStatistic);
         forwardIssues(b, api.issues);
         if (!api.error.empty()) {
-            b.warn("csv_unreadable", api.error);
+            b.warn(model::ImportWarningKind::CsvUnreadable, api.error);
         } else {
             addCountAndTotalProperties(meta, "api_statistic", sumByGroup(api.rows, &ApiStatisticRow::level));
         }
@@ -561,7 +659,7 @@ ImportResult importBundle(const SourceProbe& source, const AscendBundle& bundle,
         MemoryRecordTable mem = readMemoryRecord(bundle.memoryRecord);
         forwardIssues(b, mem.issues);
         if (!mem.error.empty()) {
-            b.warn("csv_unreadable", mem.error);
+            b.warn(model::ImportWarningKind::CsvUnreadable, mem.error);
         } else {
             for (const MemoryRecordRow& r : mem.rows) {
                 if (r.component != "PTA")
@@ -581,13 +679,13 @@ ImportResult importBundle(const SourceProbe& source, const AscendBundle& bundle,
     }
     if (meta.format.empty())
         meta.format = torchNpu ? "torch_npu" : "msprof";
-    if (progress.cancelled())
-        return ImportResult::failure(ImportErrorKind::Cancelled, "import of " + source.path.string() + " cancelled");
+    if (imp.progress.cancelled())
+        return imp.cancelled();
     model::TracePtr trace = b.finalize();
-    if (options.phases) {
+    if (imp.options.phases) {
         const auto& times = b.lastFinalizeTimes();
-        options.phases->finalizeNs += times.totalNs - times.flowBindingNs;
-        options.phases->flowBindingNs += times.flowBindingNs;
+        imp.options.phases->finalizeNs += times.totalNs - times.flowBindingNs;
+        imp.options.phases->flowBindingNs += times.flowBindingNs;
     }
     if (trace->sliceCount() == 0) {
         bool anyCounter = false;

@@ -125,13 +125,13 @@ public:
             onCounter(e, pid);
             return;
         default:
-            m_t.m_b.warn("unsupported_phase",
+            m_t.m_b.warn(model::ImportWarningKind::UnsupportedPhase,
                          "events with \"ph\": \"" + std::string(1, e.ph ? e.ph : '?')
                              + "\" are not part of the torch_npu/msprof timeline; skipped");
         }
     }
 
-    void onWarning(std::string_view kind, std::string_view message, std::uint64_t count) override
+    void onWarning(model::ImportWarningKind kind, std::string_view message, std::uint64_t count) override
     {
         m_t.m_b.warn(kind, message, count);
     }
@@ -153,11 +153,13 @@ private:
     {
         model::TraceBuilder& b = m_t.m_b;
         if (!e.hasTs) {
-            b.warn("bad_ts", "an X event without a usable \"ts\" was skipped (" + std::string(e.name) + ")");
+            b.warn(model::ImportWarningKind::BadTs,
+                   "an X event without a usable \"ts\" was skipped (" + std::string(e.name) + ")");
             return;
         }
         if (e.hasDur && e.dur < 0) {
-            b.warn("bad_dur", "an X event with a negative \"dur\" was skipped (" + std::string(e.name) + ")");
+            b.warn(model::ImportWarningKind::BadDur,
+                   "an X event with a negative \"dur\" was skipped (" + std::string(e.name) + ")");
             return;
         }
         AscendTimeline::Pending p;
@@ -236,7 +238,7 @@ private:
     void onFlow(const ChromeEvent& e, std::int64_t pid, std::int64_t tid)
     {
         if (!e.hasId || !e.hasTs) {
-            m_t.m_b.warn("flow_without_id",
+            m_t.m_b.warn(model::ImportWarningKind::FlowWithoutId,
                          "a flow event without \"id\" or \"ts\" was skipped (" + std::string(e.cat) + ")");
             return;
         }
@@ -900,9 +902,10 @@ void AscendTimeline::finish()
         true);
     m_flowBuckets.clear();
     if (incomplete)
-        m_b.warn("flow_incomplete", "flows with only a start or only an end event were skipped", incomplete);
+        m_b.warn(model::ImportWarningKind::FlowIncomplete, "flows with only a start or only an end event were skipped",
+                 incomplete);
     if (noSlices)
-        m_b.warn("flow_unresolved",
+        m_b.warn(model::ImportWarningKind::FlowUnresolved,
                  "flows that start or end on a thread without slices were skipped (Level0 exports have no CANN "
                  "process for the HostToDevice starts)",
                  noSlices);

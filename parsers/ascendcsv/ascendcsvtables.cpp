@@ -10,7 +10,7 @@
 
 namespace timesink::parsers {
 
-void CsvIssues::add(std::string_view kind, std::string message)
+void CsvIssues::add(model::ImportWarningKind kind, std::string message)
 {
     for (Issue& i : issues) {
         if (i.kind == kind) {
@@ -18,10 +18,10 @@ void CsvIssues::add(std::string_view kind, std::string message)
             return;
         }
     }
-    issues.push_back(Issue {std::string(kind), 1, std::move(message)});
+    issues.push_back(Issue {kind, 1, std::move(message)});
 }
 
-std::uint64_t CsvIssues::count(std::string_view kind) const
+std::uint64_t CsvIssues::count(model::ImportWarningKind kind) const
 {
     for (const Issue& i : issues) {
         if (i.kind == kind)
@@ -75,21 +75,22 @@ std::string readCsv(const std::filesystem::path& path, CsvIssues& issues, OnHead
     const std::size_t width = header.names().size();
     while (reader->readRow(row)) {
         if (row.size() > width) {
-            issues.add("csv_extra_cells",
+            issues.add(model::ImportWarningKind::CsvExtraCells,
                        path.string() + ": line " + std::to_string(reader->rowLine()) + " has "
                            + std::to_string(row.size()) + " cells but the header has " + std::to_string(width));
         } else if (row.size() < width) {
-            issues.add("csv_short_row",
+            issues.add(model::ImportWarningKind::CsvShortRow,
                        path.string() + ": line " + std::to_string(reader->rowLine()) + " has "
                            + std::to_string(row.size()) + " cells but the header has " + std::to_string(width));
         }
         onRow(row, reader->rowLine());
     }
     if (reader->endedInsideQuotes()) {
-        issues.add("truncated", path.string() + ": the file ends inside a quoted field (truncated?)");
+        issues.add(model::ImportWarningKind::Truncated,
+                   path.string() + ": the file ends inside a quoted field (truncated?)");
     }
     if (std::string e = reader->streamError(); !e.empty())
-        issues.add("truncated", path.string() + ": " + e);
+        issues.add(model::ImportWarningKind::Truncated, path.string() + ": " + e);
     return {};
 }
 
@@ -171,12 +172,12 @@ KernelTable readKernelTable(const std::filesystem::path& path)
             r.line = line;
             const auto start = parseMicrosToNs(csvCell(row, c.start));
             if (!start) {
-                t.issues.add("bad_ts", badRow(path, line, "start time", csvCell(row, c.start)));
+                t.issues.add(model::ImportWarningKind::BadTs, badRow(path, line, "start time", csvCell(row, c.start)));
                 return;
             }
             const auto dur = parseMicrosToNs(csvCell(row, c.dur));
             if (!dur || *dur < 0) {
-                t.issues.add("bad_dur", badRow(path, line, "duration", csvCell(row, c.dur)));
+                t.issues.add(model::ImportWarningKind::BadDur, badRow(path, line, "duration", csvCell(row, c.dur)));
                 return;
             }
             r.start = *start;
@@ -240,7 +241,7 @@ TaskTimeTable readTaskTime(const std::filesystem::path& path)
             r.line = line;
             const auto s = parseMicrosToNs(csvCell(row, start));
             if (!s) {
-                t.issues.add("bad_ts", badRow(path, line, "task_start", csvCell(row, start)));
+                t.issues.add(model::ImportWarningKind::BadTs, badRow(path, line, "task_start", csvCell(row, start)));
                 return;
             }
             std::optional<model::TimeNs> d;
@@ -251,7 +252,7 @@ TaskTimeTable readTaskTime(const std::filesystem::path& path)
                     d = *e - *s;
             }
             if (!d || *d < 0) {
-                t.issues.add("bad_dur", badRow(path, line, "task_time", csvCell(row, dur)));
+                t.issues.add(model::ImportWarningKind::BadDur, badRow(path, line, "task_time", csvCell(row, dur)));
                 return;
             }
             r.start = *s;
@@ -299,7 +300,8 @@ OpStatisticTable readOpStatistic(const std::filesystem::path& path)
             const auto n = parseInt(csvCell(row, count));
             const auto tot = parseMicrosToNs(csvCell(row, total));
             if (!n || !tot) {
-                t.issues.add("bad_number", badRow(path, line, "Count/Total Time", csvCell(row, n ? total : count)));
+                t.issues.add(model::ImportWarningKind::BadNumber,
+                             badRow(path, line, "Count/Total Time", csvCell(row, n ? total : count)));
                 return;
             }
             r.count = *n;
@@ -350,7 +352,8 @@ StepTraceTable readStepTraceTime(const std::filesystem::path& path)
             r.step = std::string(trimCell(csvCell(row, step)));
             r.computing = microsOrMinusOne(csvCell(row, computing));
             if (r.computing < 0 && !isNullCell(csvCell(row, computing))) {
-                t.issues.add("bad_number", badRow(path, line, "Computing", csvCell(row, computing)));
+                t.issues.add(model::ImportWarningKind::BadNumber,
+                             badRow(path, line, "Computing", csvCell(row, computing)));
                 return;
             }
             r.communicationNotOverlapped = microsOrMinusOne(csvCell(row, notOverlapped));
@@ -396,7 +399,8 @@ ApiStatisticTable readApiStatistic(const std::filesystem::path& path)
             const auto n = parseInt(csvCell(row, count));
             const auto tot = parseMicrosToNs(csvCell(row, total));
             if (!n || !tot) {
-                t.issues.add("bad_number", badRow(path, line, "Count/Time", csvCell(row, n ? total : count)));
+                t.issues.add(model::ImportWarningKind::BadNumber,
+                             badRow(path, line, "Count/Time", csvCell(row, n ? total : count)));
                 return;
             }
             r.count = *n;
@@ -439,7 +443,7 @@ MemoryRecordTable readMemoryRecord(const std::filesystem::path& path)
             MemoryRecordRow r;
             const auto when = parseMicrosToNs(csvCell(row, ts));
             if (!when) {
-                t.issues.add("bad_ts", badRow(path, line, "timestamp", csvCell(row, ts)));
+                t.issues.add(model::ImportWarningKind::BadTs, badRow(path, line, "timestamp", csvCell(row, ts)));
                 return;
             }
             r.ts = *when;
@@ -452,7 +456,7 @@ MemoryRecordTable readMemoryRecord(const std::filesystem::path& path)
                 char* end = nullptr;
                 const double v = std::strtod(text.c_str(), &end);
                 if (end == text.c_str() || *end != '\0' || !std::isfinite(v)) {
-                    t.issues.add("bad_number", badRow(path, line, "memory size", cell));
+                    t.issues.add(model::ImportWarningKind::BadNumber, badRow(path, line, "memory size", cell));
                     return std::nullopt;
                 }
                 return v;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/importwarning.h"
 #include "model/types.h"
 
 #include <cstdint>
@@ -18,13 +19,13 @@ struct CsvIssues
 {
     struct Issue
     {
-        std::string kind;
+        model::ImportWarningKind kind;
         std::uint64_t count = 0;
         std::string message;
     };
     std::vector<Issue> issues;
-    void add(std::string_view kind, std::string message);
-    [[nodiscard]] std::uint64_t count(std::string_view kind) const;
+    void add(model::ImportWarningKind kind, std::string message);
+    [[nodiscard]] std::uint64_t count(model::ImportWarningKind kind) const;
 };
 
 /// One device task from torch_npu's `kernel_details.csv` or msprof's `op_summary_*.csv` (the same table under

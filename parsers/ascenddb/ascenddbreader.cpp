@@ -95,7 +95,7 @@ private:
     }
     void queryFailed(std::string_view table, const SqliteQuery& q)
     {
-        m_b.warn("db_query_failed",
+        m_b.warn(model::ImportWarningKind::DbQueryFailed,
                  m_path.string() + ": reading table " + std::string(table) + " failed: " + q.error()
                      + " (the data before the failure was kept)");
     }
@@ -204,7 +204,8 @@ void DbLoader::readMetadata()
 void DbLoader::readStrings()
 {
     if (!m_db.hasTable("STRING_IDS")) {
-        m_b.warn("db_missing_table", m_path.string() + ": no STRING_IDS table; names are shown as numbers");
+        m_b.warn(model::ImportWarningKind::DbMissingTable,
+                 m_path.string() + ": no STRING_IDS table; names are shown as numbers");
         return;
     }
     SqliteQuery q(m_db, "SELECT id, value FROM STRING_IDS");
@@ -271,7 +272,8 @@ void DbLoader::readPytorchApi()
         const auto start = q.int64(0);
         const auto end = q.int64(1);
         if (!start || !end || *end < *start) {
-            m_b.warn("bad_ts", m_path.string() + ": PYTORCH_API row with unusable startNs/endNs skipped");
+            m_b.warn(model::ImportWarningKind::BadTs,
+                     m_path.string() + ": PYTORCH_API row with unusable startNs/endNs skipped");
             continue;
         }
         const std::int64_t gtid = q.int64(2).value_or(0);
@@ -339,7 +341,8 @@ void DbLoader::readCannApi()
         const auto start = q.int64(0);
         const auto end = q.int64(1);
         if (!start || !end || *end < *start) {
-            m_b.warn("bad_ts", m_path.string() + ": CANN_API row with unusable startNs/endNs skipped");
+            m_b.warn(model::ImportWarningKind::BadTs,
+                     m_path.string() + ": CANN_API row with unusable startNs/endNs skipped");
             continue;
         }
         const std::int64_t gtid = q.int64(3).value_or(0);
@@ -471,7 +474,8 @@ void DbLoader::readTasks()
         const auto start = q.int64(0);
         const auto end = q.int64(1);
         if (!start || !end || *end < *start) {
-            m_b.warn("bad_ts", m_path.string() + ": TASK row with unusable startNs/endNs skipped");
+            m_b.warn(model::ImportWarningKind::BadTs,
+                     m_path.string() + ": TASK row with unusable startNs/endNs skipped");
             continue;
         }
         const std::int32_t device = static_cast<std::int32_t>(q.int64(2).value_or(m_device));
@@ -591,7 +595,8 @@ void DbLoader::readCommunicationOps()
         const auto start = q.int64(1);
         const auto end = q.int64(2);
         if (!start || !end || *end < *start) {
-            m_b.warn("bad_ts", m_path.string() + ": COMMUNICATION_OP row with unusable startNs/endNs skipped");
+            m_b.warn(model::ImportWarningKind::BadTs,
+                     m_path.string() + ": COMMUNICATION_OP row with unusable startNs/endNs skipped");
             continue;
         }
         SliceInput s;
@@ -635,7 +640,8 @@ void DbLoader::readSteps()
             const auto start = q.int64(1);
             const auto end = q.int64(2);
             if (!id || !start || !end || *end < *start) {
-                m_b.warn("bad_ts", m_path.string() + ": STEP_TIME row with unusable id/startNs/endNs skipped");
+                m_b.warn(model::ImportWarningKind::BadTs,
+                         m_path.string() + ": STEP_TIME row with unusable id/startNs/endNs skipped");
                 continue;
             }
             SliceRef marker;
@@ -839,7 +845,8 @@ bool DbLoader::run()
         (this->*p.fn)();
     }
     if (!m_db.hasTable("TASK"))
-        m_b.warn("db_missing_table", m_path.string() + ": no TASK table; the trace has no device tasks");
+        m_b.warn(model::ImportWarningKind::DbMissingTable,
+                 m_path.string() + ": no TASK table; the trace has no device tasks");
     return true;
 }
 
@@ -861,7 +868,7 @@ AscendDbSummary readAscendDb(const std::filesystem::path& path, model::TraceBuil
     std::error_code ec;
     const std::filesystem::path wal = path.string() + "-wal";
     if (std::filesystem::is_regular_file(wal, ec) && std::filesystem::file_size(wal, ec) > 0 && !ec) {
-        builder.warn("db_wal_ignored",
+        builder.warn(model::ImportWarningKind::DbWalIgnored,
                      wal.string()
                          + " holds changes not yet written into the database; they are not read (the database is "
                            "opened read-only and immutable so it is never modified)");

@@ -133,11 +133,11 @@ struct Batch
 {
     enum class Kind : std::uint8_t { Events, TopLevel, End };
     Kind kind = Kind::Events;
-    std::string text;                                           // "[e1,e2,...]" followed by simdjson padding
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> spans; // (offset, length) of each event in text
-    std::string key;                                            // TopLevel
-    std::vector<std::pair<std::string, std::string>> issues;    // scanner issues while this batch was filled
-    std::uint64_t fileBytes = 0;                                // file position when the batch was closed
+    std::string text;                                                     // "[e1,e2,...]" followed by simdjson padding
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> spans;           // (offset, length) of each event in text
+    std::string key;                                                      // TopLevel
+    std::vector<std::pair<model::ImportWarningKind, std::string>> issues; // scanner issues while this batch was filled
+    std::uint64_t fileBytes = 0;                                          // file position when the batch was closed
     bool parsed = false;
 
     // Decoded.
@@ -533,11 +533,11 @@ public:
         if (t.size() >= m_batchBytes)
             flush();
     }
-    void onIssue(std::string_view kind, std::string_view message) override
+    void onIssue(model::ImportWarningKind kind, std::string_view message) override
     {
         if (!m_current)
             m_current = takeFree(Batch::Kind::Events);
-        m_current->issues.emplace_back(std::string(kind), std::string(message));
+        m_current->issues.emplace_back(kind, std::string(message));
     }
     void setFileBytes(std::uint64_t bytes) { m_fileBytes = bytes; }
 
@@ -866,9 +866,9 @@ ChromeReadResult ChromeEventReader::read(ChromeEventSink& sink)
     result.sawTraceEvents = outcome.sawTraceEvents;
 
     if (malformed > 0)
-        sink.onWarning("malformed_event", firstMalformed, malformed);
+        sink.onWarning(model::ImportWarningKind::MalformedEvent, firstMalformed, malformed);
     if (badFields > 0)
-        sink.onWarning("bad_field", firstBadField, badFields);
+        sink.onWarning(model::ImportWarningKind::BadField, firstBadField, badFields);
 
     const std::string expected = "expected a Chrome trace (a JSON object with a \"traceEvents\" array, or a JSON "
                                  "array of event objects)";
@@ -902,11 +902,11 @@ ChromeReadResult ChromeEventReader::read(ChromeEventSink& sink)
     }
 
     if (!outcome.streamError.empty()) {
-        sink.onWarning("corrupt_stream",
+        sink.onWarning(model::ImportWarningKind::CorruptStream,
                        file + ": " + outcome.streamError + "; events before the damaged part were kept", 1);
     }
     if (outcome.limitHit) {
-        sink.onWarning("decompressed_limit",
+        sink.onWarning(model::ImportWarningKind::DecompressedLimit,
                        (outcome.limitMessage.empty() ? file + ": stopped after " + std::to_string(outcome.produced)
                                 + " decompressed bytes (the limit for one file)"
                                                      : outcome.limitMessage)
@@ -916,13 +916,14 @@ ChromeReadResult ChromeEventReader::read(ChromeEventSink& sink)
     if (!outcome.complete) {
         result.truncated = true;
         std::string why = outcome.streamTruncated ? "the compressed stream ends early" : "the JSON ends early";
-        sink.onWarning("truncated",
+        sink.onWarning(model::ImportWarningKind::Truncated,
                        file + ": the trace is truncated (" + why + ", " + outcome.position + ") after "
                            + std::to_string(result.events) + " events; every event before the cut was kept",
                        1);
     } else if (outcome.streamTruncated) {
         result.truncated = true;
-        sink.onWarning("truncated", file + ": the compressed stream ends early; the JSON inside was complete", 1);
+        sink.onWarning(model::ImportWarningKind::Truncated,
+                       file + ": the compressed stream ends early; the JSON inside was complete", 1);
     }
     m_progress.report(fileSize, fileSize, "reading events");
     return result;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/importwarning.h"
 #include "model/types.h"
 #include "parsers/common/importer.h"
 
@@ -93,7 +94,7 @@ public:
     virtual void onEvent(const ChromeEvent& event) = 0;
     /// A counted problem (kind is a stable key: "truncated", "malformed_event", "event_too_large",
     /// "not_an_object", "bad_field", "decompressed_limit", "corrupt_stream", "trailing_data").
-    virtual void onWarning(std::string_view kind, std::string_view message, std::uint64_t count) = 0;
+    virtual void onWarning(model::ImportWarningKind kind, std::string_view message, std::uint64_t count) = 0;
     /// Polled between batches; true stops the read with ImportErrorKind::Cancelled.
     [[nodiscard]] virtual bool cancelled() const { return false; }
     /// False when the sink never reads the `name` of flow events (`ph` s/f/t): the decoder then skips them when
@@ -128,7 +129,7 @@ struct ChromeReadResult
 ///           if (e.ph == 'X' && e.hasTs) builder.addSlice(trackFor(e.pid, e.tid), {e.ts, e.dur, ...});
 ///           if (const auto* a = e.arg("correlation"); a && a->kind == ChromeArg::Kind::Int) ...;
 ///       }
-///       void onWarning(std::string_view kind, std::string_view msg, std::uint64_t n) override {
+///       void onWarning(model::ImportWarningKind kind, std::string_view msg, std::uint64_t n) override {
 ///           builder.warn(kind, msg, n);
 ///       }
 ///   };

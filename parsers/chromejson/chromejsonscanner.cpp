@@ -133,7 +133,7 @@ void ChromeJsonScanner::endElement(std::string_view text)
     switch (m_kind) {
     case ElementKind::Event:
         if (m_overflow) {
-            m_handler.onIssue("event_too_large",
+            m_handler.onIssue(model::ImportWarningKind::EventTooLarge,
                               "an event of " + std::to_string(m_elementBytes) + " bytes exceeds the limit of "
                                   + std::to_string(m_maxElementBytes) + " bytes per event and was skipped");
         } else {
@@ -144,12 +144,13 @@ void ChromeJsonScanner::endElement(std::string_view text)
         break;
     case ElementKind::NonObject:
         ++m_nonObjects;
-        m_handler.onIssue("not_an_object", "an element of the event array is not a JSON object and was skipped");
+        m_handler.onIssue(model::ImportWarningKind::NotAnObject,
+                          "an element of the event array is not a JSON object and was skipped");
         m_mode = Mode::Array;
         break;
     case ElementKind::TopLevel:
         if (m_overflow) {
-            m_handler.onIssue("value_too_large",
+            m_handler.onIssue(model::ImportWarningKind::ValueTooLarge,
                               "the top-level value \"" + m_key + "\" of " + std::to_string(m_elementBytes)
                                   + " bytes was skipped");
         } else {
@@ -354,7 +355,8 @@ bool ChromeJsonScanner::feed(const char* p, std::size_t n)
             if (isSpace(p[i]) || p[i] == '\0') {
                 ++i;
             } else {
-                m_handler.onIssue("trailing_data", "bytes after the end of the JSON document were ignored");
+                m_handler.onIssue(model::ImportWarningKind::TrailingData,
+                                  "bytes after the end of the JSON document were ignored");
                 m_mode = Mode::Trailing;
             }
             break;

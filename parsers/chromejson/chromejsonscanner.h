@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/importwarning.h"
+
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -33,7 +35,7 @@ public:
         virtual void onTopLevel(std::string_view key, std::string_view rawValue) = 0;
         /// The raw text of one element of the event array that is an object. Valid during the call only.
         virtual void onEvent(std::string_view text) = 0;
-        virtual void onIssue(std::string_view kind, std::string_view message) = 0;
+        virtual void onIssue(model::ImportWarningKind kind, std::string_view message) = 0;
     };
 
     ChromeJsonScanner(Handler& handler, std::uint64_t maxElementBytes);

@@ -364,12 +364,14 @@ public:
         if (key == "baseTimeNanoseconds") {
             const auto v = toInt(raw);
             if (!v) {
-                m_b.warn("bad_field", "baseTimeNanoseconds is not an integer; times are kept as written");
+                m_b.warn(model::ImportWarningKind::BadField,
+                         "baseTimeNanoseconds is not an integer; times are kept as written");
                 return;
             }
             if (m_baseKnown) {
                 if (*v != m_base)
-                    m_b.warn("bad_field", "baseTimeNanoseconds differs from the value found at the end of the file");
+                    m_b.warn(model::ImportWarningKind::BadField,
+                             "baseTimeNanoseconds differs from the value found at the end of the file");
                 return;
             }
             if (m_eventsSeen > 0) {
@@ -384,7 +386,8 @@ public:
         }
         nlohmann::json j = nlohmann::json::parse(raw, nullptr, false);
         if (j.is_discarded()) {
-            m_b.warn("bad_field", "the top-level value \"" + std::string(key) + "\" is not valid JSON; it was ignored");
+            m_b.warn(model::ImportWarningKind::BadField,
+                     "the top-level value \"" + std::string(key) + "\" is not valid JSON; it was ignored");
             return;
         }
         if (key == "timesink") {
@@ -430,7 +433,7 @@ public:
         }
     }
 
-    void onWarning(std::string_view kind, std::string_view message, std::uint64_t count) override
+    void onWarning(model::ImportWarningKind kind, std::string_view message, std::uint64_t count) override
     {
         m_b.warn(kind, message, count);
     }
@@ -441,7 +444,7 @@ public:
         if (e.cat == kExportedFindingCategory) {
             // The findings of an earlier analysis, written by timesink-cli export: results, not trace events.
             // Analysing them again would count their spans as host work, so they are left out.
-            m_b.warn("exported_findings_skipped",
+            m_b.warn(model::ImportWarningKind::ExportedFindingsSkipped,
                      "the \"Timesink findings\" track of an exported trace was left out (findings are recomputed)");
             return;
         }
@@ -474,7 +477,7 @@ public:
             counter(e);
             break;
         default:
-            m_b.warn("unsupported_event",
+            m_b.warn(model::ImportWarningKind::UnsupportedEvent,
                      "events of phase '" + std::string(1, e.ph ? e.ph : '?') + "' are not supported and were skipped");
             break;
         }
@@ -492,7 +495,8 @@ public:
                 o.input.dur = std::max<TimeNs>(0, m_maxTs - o.ts);
                 o.input.flags |= model::SliceFlags::kUnmatched;
                 commit(model::TrackId(track), o.input, o.correlation, o.host);
-                m_b.warn("unmatched_begin", "a 'B' event has no matching 'E'; it was closed at the end of the trace");
+                m_b.warn(model::ImportWarningKind::UnmatchedBegin,
+                         "a 'B' event has no matching 'E'; it was closed at the end of the trace");
             }
         }
         m_open.clear();
@@ -522,13 +526,14 @@ private:
     void describe(const nlohmann::json& j)
     {
         if (m_eventsSeen > 0 || m_described) {
-            m_b.warn("bad_field", "the \"timesink\" description comes after events (or twice); it was ignored");
+            m_b.warn(model::ImportWarningKind::BadField,
+                     "the \"timesink\" description comes after events (or twice); it was ignored");
             return;
         }
         std::string error;
         std::optional<ExportDescription> d = parseDescription(j, error);
         if (!d) {
-            m_b.warn("bad_field",
+            m_b.warn(model::ImportWarningKind::BadField,
                      "the \"timesink\" description was ignored (" + error + "); the file is read as a Kineto trace");
             return;
         }
@@ -845,7 +850,7 @@ private:
     void addComplete(const ChromeEvent& e)
     {
         if (!e.hasTs) {
-            m_b.warn("missing_ts", "an 'X' event without a usable ts was skipped");
+            m_b.warn(model::ImportWarningKind::MissingTs, "an 'X' event without a usable ts was skipped");
             return;
         }
         model::SliceInput in;
@@ -854,10 +859,12 @@ private:
         buildInput(e, in, c, correlation);
         in.ts = model::saturatingAdd(e.ts, m_base);
         if (!e.hasDur)
-            m_b.warn("missing_dur", "an 'X' event without a usable dur was kept with zero duration");
+            m_b.warn(model::ImportWarningKind::MissingDur,
+                     "an 'X' event without a usable dur was kept with zero duration");
         in.dur = e.hasDur ? e.dur : 0;
         if (in.dur < 0) {
-            m_b.warn("negative_dur", "an event with a negative duration was kept with zero duration");
+            m_b.warn(model::ImportWarningKind::NegativeDur,
+                     "an event with a negative duration was kept with zero duration");
             in.dur = 0;
         }
         const model::TrackId track = trackFor(e, c.placement);
@@ -867,7 +874,7 @@ private:
     void begin(const ChromeEvent& e)
     {
         if (!e.hasTs) {
-            m_b.warn("missing_ts", "a 'B' event without a usable ts was skipped");
+            m_b.warn(model::ImportWarningKind::MissingTs, "a 'B' event without a usable ts was skipped");
             return;
         }
         OpenSlice o;
@@ -886,7 +893,8 @@ private:
         const model::TrackId track = trackFor(e, c.placement);
         auto it = m_open.find(track.value);
         if (!e.hasTs || it == m_open.end() || it->second.empty()) {
-            m_b.warn("unmatched_end", "an 'E' event has no open 'B' on its thread and was skipped");
+            m_b.warn(model::ImportWarningKind::UnmatchedEnd,
+                     "an 'E' event has no open 'B' on its thread and was skipped");
             return;
         }
         OpenSlice o = it->second.back();
@@ -900,7 +908,7 @@ private:
     void instant(const ChromeEvent& e)
     {
         if (!e.hasTs) {
-            m_b.warn("missing_ts", "an instant event without a usable ts was skipped");
+            m_b.warn(model::ImportWarningKind::MissingTs, "an instant event without a usable ts was skipped");
             return;
         }
         if (e.name == "[memory]") {
@@ -956,7 +964,7 @@ private:
     void counter(const ChromeEvent& e)
     {
         if (!e.hasTs) {
-            m_b.warn("missing_ts", "a counter event without a usable ts was skipped");
+            m_b.warn(model::ImportWarningKind::MissingTs, "a counter event without a usable ts was skipped");
             return;
         }
         const model::TrackId described = m_described ? describedTrack(e.pid, e.tid) : model::TrackId();
@@ -983,7 +991,7 @@ private:
         if (e.ph == 't')
             return; // flow steps add nothing the two ends do not already say
         if (!e.hasTs || !e.hasId) {
-            m_b.warn("bad_flow", "a flow event without ts or id was skipped");
+            m_b.warn(model::ImportWarningKind::BadFlow, "a flow event without ts or id was skipped");
             return;
         }
         const bool launchCat = e.cat == "ac2g" || e.cat == "async_gpu" || e.cat == "async_cpu_to_gpu";
@@ -1017,7 +1025,8 @@ private:
         }
         if (e.ph == 's') {
             if (g.from.valid)
-                m_b.warn("flow_duplicate", "a flow id has more than one start; the first one was kept");
+                m_b.warn(model::ImportWarningKind::FlowDuplicate,
+                         "a flow id has more than one start; the first one was kept");
             else
                 g.from = end;
         } else {
@@ -1145,9 +1154,10 @@ private:
             }
         }
         if (unresolved > 0)
-            m_b.warn("flow_unresolved", "flow events on threads without any slice were dropped", unresolved);
+            m_b.warn(model::ImportWarningKind::FlowUnresolved, "flow events on threads without any slice were dropped",
+                     unresolved);
         if (unpaired > 0) {
-            m_b.warn("flow_unpaired",
+            m_b.warn(model::ImportWarningKind::FlowUnpaired,
                      "flow ids with only a start or only ends (normal for sampled traces; launches are still "
                      "linked through args.correlation)",
                      unpaired);

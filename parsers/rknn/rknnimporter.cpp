@@ -179,16 +179,16 @@ ImportResult RknnImporter::import(const SourceProbe& source, const ImportOptions
                                          + " but no layer could be read: " + why);
     }
     if (lines.longLines() > 0) {
-        report.warnings.push_back(model::ImportWarning {"long_line", lines.longLines(),
-                                                        "lines longer than 1 MiB were skipped (not RKNN table text)"});
+        report.warnings.push_back(RknnWarning {model::ImportWarningKind::LongLine, lines.longLines(),
+                                               "lines longer than 1 MiB were skipped (not RKNN table text)"});
     }
     if (stream->truncated())
         report.warnings.push_back(
-            model::ImportWarning {"truncated", 1, "the compressed file ends early; read up to the cut"});
+            RknnWarning {model::ImportWarningKind::Truncated, 1, "the compressed file ends early; read up to the cut"});
     if (!stream->error().empty())
-        report.warnings.push_back(model::ImportWarning {"read_error", 1, stream->error()});
+        report.warnings.push_back(RknnWarning {model::ImportWarningKind::ReadError, 1, stream->error()});
     if (overLimit)
-        report.warnings.push_back(model::ImportWarning {"decompressed_limit", 1, stream->limitMessage()});
+        report.warnings.push_back(RknnWarning {model::ImportWarningKind::DecompressedLimit, 1, stream->limitMessage()});
     progress.report(stream->fileSize(), stream->fileSize(), "building trace");
     return ImportResult::success(buildTrace(std::move(report), path));
 }
@@ -466,7 +466,7 @@ model::TracePtr RknnImporter::buildTrace(RknnPerfReport report, const std::strin
                            "spans it (no slice is added)");
     for (auto& p : report.properties)
         props.push_back(std::move(p));
-    for (const model::ImportWarning& w : report.warnings)
+    for (const RknnWarning& w : report.warnings)
         b.warn(w.kind, w.message, w.count);
     return b.finalize();
 }

@@ -80,14 +80,14 @@ RknnFrame& RknnPerfParser::newFrame()
     return m_report.frames.back();
 }
 
-void RknnPerfParser::warn(std::string_view kind, const std::string& message)
+void RknnPerfParser::warn(model::ImportWarningKind kind, const std::string& message)
 {
     if (auto it = m_warningIndex.find(kind); it != m_warningIndex.end()) {
         ++m_report.warnings[it->second].count;
         return;
     }
-    m_warningIndex.emplace(std::string(kind), m_report.warnings.size());
-    m_report.warnings.push_back(model::ImportWarning {std::string(kind), 1, message});
+    m_warningIndex.emplace(kind, m_report.warnings.size());
+    m_report.warnings.push_back(RknnWarning {kind, 1, message});
 }
 
 void RknnPerfParser::setProperty(const std::string& key, const std::string& value)
@@ -179,7 +179,8 @@ void RknnPerfParser::startTable(const RknnColumnLayout& layout)
         return;
     }
     if (m_mode == Mode::Layers && !m_sawRows)
-        warn("empty_table", "line " + std::to_string(m_lineNo) + ": a layer table header follows one without rows");
+        warn(model::ImportWarningKind::EmptyTable,
+             "line " + std::to_string(m_lineNo) + ": a layer table header follows one without rows");
     m_layout = layout;
     RknnFrame& f = newFrame();
     f.hasLayerTable = true;
@@ -208,7 +209,7 @@ void RknnPerfParser::flushPending()
 {
     if (m_pending.empty())
         return;
-    warn("incomplete_row",
+    warn(model::ImportWarningKind::IncompleteRow,
          "line " + std::to_string(m_pendingLine) + ": row has fewer cells than the header (" + m_pendingWhy
              + "), skipped: " + excerpt(m_pending));
     m_pending.clear();
@@ -434,11 +435,11 @@ void RknnPerfParser::handleLayerLine(std::string_view line, std::string_view tri
             m_pendingLine = m_lineNo;
             m_pendingWhy = why;
         } else if (status == RowStatus::Incomplete) {
-            warn("incomplete_row",
+            warn(model::ImportWarningKind::IncompleteRow,
                  "line " + std::to_string(m_lineNo) + ": row has fewer cells than the header (" + why
                      + "), skipped: " + excerpt(trimmed));
         } else {
-            warn("bad_row",
+            warn(model::ImportWarningKind::BadRow,
                  "line " + std::to_string(m_lineNo) + ": not a valid layer row (" + why
                      + "), skipped: " + excerpt(trimmed));
         }
@@ -471,7 +472,8 @@ void RknnPerfParser::handleLayerLine(std::string_view line, std::string_view tri
         handleOutsideLine(line, trimmed);
         return;
     }
-    warn("bad_row", "line " + std::to_string(m_lineNo) + ": not a layer row, skipped: " + excerpt(trimmed));
+    warn(model::ImportWarningKind::BadRow,
+         "line " + std::to_string(m_lineNo) + ": not a layer row, skipped: " + excerpt(trimmed));
 }
 
 bool RknnPerfParser::makeRankingRow(const std::vector<std::string>& cells, RknnRankingRow& out) const
@@ -557,7 +559,8 @@ bool RknnPerfParser::handleFooter(std::string_view trimmed)
     if (label == "totaloperatorelapsedperframetime(us)" || label == "totaloperatorelapsedtime(us)") {
         const auto t = parseMicros(value);
         if (!t || *t > kMaxTimeNs) {
-            warn("bad_total", "line " + std::to_string(m_lineNo) + ": unreadable total '" + excerpt(value) + "'");
+            warn(model::ImportWarningKind::BadTotal,
+                 "line " + std::to_string(m_lineNo) + ": unreadable total '" + excerpt(value) + "'");
             return true;
         }
         if (m_report.frames.empty() || m_footerSeen || m_report.frames.back().elapsedTotalNs)
@@ -568,7 +571,8 @@ bool RknnPerfParser::handleFooter(std::string_view trimmed)
     if (label == "totaltime(us)") {
         const auto t = parseMicros(value);
         if (!t || *t > kMaxTimeNs) {
-            warn("bad_total", "line " + std::to_string(m_lineNo) + ": unreadable total '" + excerpt(value) + "'");
+            warn(model::ImportWarningKind::BadTotal,
+                 "line " + std::to_string(m_lineNo) + ": unreadable total '" + excerpt(value) + "'");
             return true;
         }
         // With per-layer tables it closes the frame; alone it is the whole output of perf_debug=False.
@@ -618,7 +622,7 @@ void RknnPerfParser::handleOutsideLine(std::string_view line, std::string_view t
         layer.line = m_lineNo;
         std::string why;
         if (parseRow(line, layer, why, false) == RowStatus::Ok) {
-            warn("table_interrupted",
+            warn(model::ImportWarningKind::TableInterrupted,
                  "line " + std::to_string(m_lineNo) + ": the layer table continues after other text");
             m_report.frames.back().layers.push_back(std::move(layer));
             m_mode = Mode::Layers;
@@ -654,20 +658,20 @@ void RknnPerfParser::crossCheck(std::size_t frameIndex)
     std::set<std::int64_t> ids;
     for (const RknnLayer& l : f.layers) {
         if (!ids.insert(l.id).second)
-            warn("duplicate_layer_id",
+            warn(model::ImportWarningKind::DuplicateLayerId,
                  where + "line " + std::to_string(l.line) + ": layer ID " + std::to_string(l.id)
                      + " appears twice in one table");
     }
     if (f.elided) {
         // The missing rows explain any difference from the totals and the ranking; one warning says so.
-        warn("rows_elided",
+        warn(model::ImportWarningKind::RowsElided,
              where + "the table leaves rows out (\"...\"): its layers add up to " + usText(sum)
                  + " us of the printed total " + usText(f.elapsedTotalNs.value_or(f.totalTimeNs.value_or(0))) + " us");
         return;
     }
     const std::optional<model::TimeNs> printed = f.elapsedTotalNs ? f.elapsedTotalNs : f.totalTimeNs;
     if (printed && !f.layers.empty() && *printed != sum) {
-        warn("total_mismatch",
+        warn(model::ImportWarningKind::TotalMismatch,
              where + "the layers add up to " + usText(sum) + " us but the table prints a total of " + usText(*printed)
                  + " us");
     }
@@ -696,15 +700,16 @@ void RknnPerfParser::crossCheck(std::size_t frameIndex)
         else if (haveTarget && r.cpuNs != cpu)
             diff = usText(cpu) + " us on CPU in the layers vs " + usText(r.cpuNs) + " us CPU time ranked";
         if (!diff.empty())
-            warn("ranking_mismatch", where + "op type " + r.opType + ": " + diff);
+            warn(model::ImportWarningKind::RankingMismatch, where + "op type " + r.opType + ": " + diff);
     }
     std::set<std::string> unranked;
     for (const RknnLayer& l : f.layers) {
         if (!ranked.count(l.opType) && unranked.insert(l.opType).second)
-            warn("ranking_mismatch", where + "op type " + l.opType + " has layers but no row in the ranking table");
+            warn(model::ImportWarningKind::RankingMismatch,
+                 where + "op type " + l.opType + " has layers but no row in the ranking table");
     }
     if (f.rankingTotal && f.rankingTotal->totalNs != sum)
-        warn("ranking_mismatch",
+        warn(model::ImportWarningKind::RankingMismatch,
              where + "ranking Total " + usText(f.rankingTotal->totalNs) + " us vs " + usText(sum)
                  + " us in the layers");
 }
@@ -715,7 +720,8 @@ RknnPerfReport RknnPerfParser::finish()
         setProperty(m_freqKey, m_freqValues);
     if (m_mode == Mode::Layers && m_layout && !m_layout->isCsv() && !m_report.frames.empty()
         && !m_report.frames.back().elapsedTotalNs && !m_report.frames.back().totalTimeNs) {
-        warn("table_unterminated", "the layer table ends with the input, before its total line (a cut file?)");
+        warn(model::ImportWarningKind::TableUnterminated,
+             "the layer table ends with the input, before its total line (a cut file?)");
     }
     flushPending();
     const std::string generation = m_pythonMarkers ? "toolkit2-2.x" : m_runtimeMarkers ? "rknpu2-runtime" : "";

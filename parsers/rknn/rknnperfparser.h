@@ -63,12 +63,12 @@ private:
 
     RknnFrame& currentFrame();
     RknnFrame& newFrame();
-    void warn(std::string_view kind, const std::string& message);
+    void warn(model::ImportWarningKind kind, const std::string& message);
     void setProperty(const std::string& key, const std::string& value);
     void crossCheck(std::size_t frameIndex);
 
     RknnPerfReport m_report;
-    std::map<std::string, std::size_t, std::less<>> m_warningIndex;
+    std::map<model::ImportWarningKind, std::size_t> m_warningIndex;
     std::uint64_t m_lineNo = 0;
     Mode m_mode = Mode::Outside;
     std::optional<RknnColumnLayout> m_layout;     // the last layer table's header

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/importwarning.h"
 #include "model/trace.h"
 #include "model/types.h"
 
@@ -68,6 +69,14 @@ struct RknnFrame
     bool elided = false;  // rows were left out with a "..." line
 };
 
+/// A problem met while reading, counted by kind; the importer forwards it as an import warning.
+struct RknnWarning
+{
+    model::ImportWarningKind kind;
+    std::uint64_t count = 0;
+    std::string message; // the first occurrence
+};
+
 /// Everything read from one text source.
 struct RknnPerfReport
 {
@@ -75,7 +84,7 @@ struct RknnPerfReport
     std::string deviceName; // "RK3588" when the log names the chip
     /// Facts from around the tables (frequency lists, versions, the tool's perf_debug warning), in order.
     std::vector<std::pair<std::string, std::string>> properties;
-    std::vector<model::ImportWarning> warnings;
+    std::vector<RknnWarning> warnings;
 };
 
 } // namespace timesink::parsers

@@ -134,8 +134,9 @@ private slots:
         QCOMPARE(t.rows[1].taskId, -1LL);
         QCOMPARE(t.rows[1].streamId, -1LL);
         QCOMPARE(t.rows[1].start, 1736408883732241564LL);
-        QCOMPARE(t.issues.count("bad_ts"), std::uint64_t(2)); // the bad row and the short row (no start cell)
-        QCOMPARE(t.issues.count("csv_short_row"), std::uint64_t(1));
+        QCOMPARE(t.issues.count(timesink::model::ImportWarningKind::BadTs),
+                 std::uint64_t(2)); // the bad row and the short row (no start cell)
+        QCOMPARE(t.issues.count(timesink::model::ImportWarningKind::CsvShortRow), std::uint64_t(1));
     }
 
     void opSummaryAliases()

@@ -46,7 +46,10 @@ public:
         log += "top " + std::string(key) + " = " + std::string(raw) + "\n";
     }
     void onEvent(std::string_view text) override { log += "event " + std::string(text) + "\n"; }
-    void onIssue(std::string_view kind, std::string_view) override { log += "issue " + std::string(kind) + "\n"; }
+    void onIssue(timesink::model::ImportWarningKind kind, std::string_view) override
+    {
+        log += "issue " + std::string(timesink::model::key(kind)) + "\n";
+    }
 };
 
 std::string scanWhole(const std::string& text, std::uint64_t maxBytes, bool* complete = nullptr)
@@ -102,9 +105,9 @@ public:
             log += " bad";
         log += "\n";
     }
-    void onWarning(std::string_view kind, std::string_view, std::uint64_t count) override
+    void onWarning(timesink::model::ImportWarningKind kind, std::string_view, std::uint64_t count) override
     {
-        warnings.push_back(std::string(kind) + "×" + std::to_string(count));
+        warnings.push_back(std::string(timesink::model::key(kind)) + "×" + std::to_string(count));
     }
 };
 

@@ -93,7 +93,7 @@ private slots:
         b.slice(t, model::SliceCategory::HostOp, "ends too late", model::kMaxTimeNs - 5, 10);
         b.slice(t, model::SliceCategory::HostOp, "gbk \xbe\xed\xbb\xfd", 2000, 10);
         b.addCounterSample(t, std::int64_t(9e18), 1.0);
-        b.warn("malformed_event", "quoting {\"name\": \"\xc3(\"}");
+        b.warn(model::ImportWarningKind::MalformedEvent, "quoting {\"name\": \"\xc3(\"}");
         b.metadata().sourcePath = "/tmp/\xe9t\xe9.json"; // Latin-1 file name
         const model::TracePtr trace = b.finalize();
         QCOMPARE(trace->sliceCount(), std::size_t(2));

@@ -185,10 +185,10 @@ private Q_SLOTS:
     void warningsAreCountedByKind()
     {
         TraceBuilder b;
-        b.warn("bad_ts", "first message");
-        b.warn("bad_ts", "second message", 4);
-        b.warn("truncated", "cut");
-        QCOMPARE(b.warningCount("bad_ts"), std::uint64_t(5));
+        b.warn(ImportWarningKind::BadTs, "first message");
+        b.warn(ImportWarningKind::BadTs, "second message", 4);
+        b.warn(ImportWarningKind::Truncated, "cut");
+        QCOMPARE(b.warningCount(ImportWarningKind::BadTs), std::uint64_t(5));
         TracePtr t = b.finalize();
         QCOMPARE(t->warnings().size(), std::size_t(2));
         QCOMPARE(t->warnings()[0].message, std::string("first message"));

@@ -84,7 +84,7 @@ RknnPerfReport parse(const std::string& text)
 std::uint64_t warningCount(const RknnPerfReport& r, const std::string& kind)
 {
     for (const auto& w : r.warnings) {
-        if (w.kind == kind)
+        if (timesink::model::key(w.kind) == kind)
             return w.count;
     }
     return 0;

@@ -157,7 +157,7 @@ model::TracePtr smallTrace()
     const auto counter = b.addTrack(counterInfo);
     b.addCounterSample(counter, 5, 1.5);
     b.addCounterSample(counter, 15, 2.5);
-    b.warn("bad_ts", "a timestamp was not a number", 3);
+    b.warn(model::ImportWarningKind::BadTs, "a timestamp was not a number", 3);
     return b.finalize();
 }
 
