@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The operator-map parser (compare --op-map): any text is a map or an error naming FILE:LINE, and a map answers
 // canonical() for any name.
-#include "analysis/compareopmap.h"
+#include "analysis/compare/compareopmap.h"
 
 #include <cstdint>
 #include <string>

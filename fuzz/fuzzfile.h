@@ -4,7 +4,7 @@
 // Shared by the fuzz targets: the importers read files (never memory), so each input is written to a file in a
 // per-process temporary folder under the name that selects the reader, then imported on one thread.
 
-#include "parsers/common/traceloader.h"
+#include "parsers/registry/traceloader.h"
 
 #include <cstdint>
 #include <cstdio>

@@ -4,7 +4,7 @@
 // (a fixed pseudo-random sequence, so failures reproduce). A crash or a sanitizer report fails the test.
 //
 //   fuzz_snapshot_replay FIXTURE...
-#include "parsers/common/traceloader.h"
+#include "parsers/registry/traceloader.h"
 #include "parsers/snapshot/snapshot.h"
 
 #include <cstdint>

@@ -3,7 +3,7 @@
 // build has no timesink-cli, and a snapshot can only be made from an imported trace.
 //
 //   fuzz_snapshot_seeds OUTDIR FIXTURE...
-#include "parsers/common/traceloader.h"
+#include "parsers/registry/traceloader.h"
 #include "parsers/snapshot/snapshot.h"
 
 #include <cstdio>

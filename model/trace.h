@@ -23,6 +23,10 @@ struct Flow
     SliceRef from;
     SliceRef to;
     FlowKind kind = FlowKind::Launch;
+
+    /// A flow that links two different slices: what the exporters write and `info` counts. A flow end that found
+    /// no slice (a Kineto "f" with no matching "s", or none open at its time) links nothing.
+    [[nodiscard]] bool isLinked() const { return from.isValid() && to.isValid() && from != to; }
 };
 
 /// One training/inference step. Traces without markers get one synthetic step over the whole span.
@@ -62,6 +66,8 @@ struct TraceMetadata
     std::string profilerLevel;
     /// Timestamps were laid out by the importer (e.g. RKNN tables have none), not measured.
     bool syntheticTimestamps = false;
+    /// Set by importers that know it; Generic until then, and inferred from the devices at finalize.
+    Platform platform = Platform::Generic;
     /// Further facts worth showing (key, value), in insertion order.
     std::vector<std::pair<std::string, std::string>> properties;
 };
@@ -98,6 +104,8 @@ public:
     {
         return m_categoryCounts[static_cast<std::size_t>(c)];
     }
+    /// Number of flows that link two slices (Flow::isLinked()).
+    [[nodiscard]] std::size_t linkedFlowCount() const;
     /// Memory held by the model (columns, indexes, strings, args), for benchmarks.
     [[nodiscard]] std::size_t bytesUsed() const;
 
@@ -119,5 +127,12 @@ private:
 };
 
 using TracePtr = std::shared_ptr<const Trace>;
+
+/// The platform a trace's content shows, for traces whose importer did not set one (TraceBuilder::finalize uses
+/// it then): an edge NPU or NPU device (track or device entry) → Rknn / TorchNpuCann; a device named AMD, Radeon
+/// or Instinct, or HIP runtime calls → PyTorchRocm; other device work → PyTorchCuda; no device work → Cpu (Generic
+/// when the trace does not even say its format).
+/// Example: a Kineto trace with the device "AMD Instinct MI250X" → Platform::PyTorchRocm.
+Platform inferPlatform(const Trace& trace);
 
 } // namespace timesink::model

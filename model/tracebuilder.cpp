@@ -547,6 +547,10 @@ TracePtr TraceBuilder::finalize()
             Step {0, trace.m_strings.intern("whole trace"), trace.m_start, trace.m_end, SliceRef {}, true});
     }
 
+    // The importer says the platform when it knows it (Ascend, RKNN); a Kineto trace shows it by its devices.
+    if (trace.m_metadata.platform == Platform::Generic)
+        trace.m_metadata.platform = inferPlatform(trace);
+
     trace.m_args.shrinkToFit();
     m_sliceCount = 0;
     m_warningIndex.clear();

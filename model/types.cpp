@@ -45,6 +45,35 @@ std::string_view directionKey(MemcpyDirection d)
     return {};
 }
 
+std::string_view platformKey(Platform p)
+{
+    switch (p) {
+    case Platform::PyTorchCuda:
+        return "pytorch_cuda";
+    case Platform::PyTorchRocm:
+        return "pytorch_rocm";
+    case Platform::TorchNpuCann:
+        return "torch_npu_cann";
+    case Platform::Rknn:
+        return "rknn";
+    case Platform::Cpu:
+        return "cpu";
+    case Platform::Generic:
+        break;
+    }
+    return "generic";
+}
+
+Platform platformFromKey(std::string_view key)
+{
+    for (const Platform p :
+         {Platform::PyTorchCuda, Platform::PyTorchRocm, Platform::TorchNpuCann, Platform::Rknn, Platform::Cpu}) {
+        if (platformKey(p) == key)
+            return p;
+    }
+    return Platform::Generic;
+}
+
 std::string_view deviceKindKey(DeviceKind k)
 {
     switch (k) {

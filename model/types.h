@@ -83,6 +83,15 @@ std::string_view directionKey(MemcpyDirection d); // "htod", "dtoh", "dtod", "p2
 enum class DeviceKind : std::uint8_t { Cpu, Gpu, Npu, EdgeNpu };
 std::string_view deviceKindKey(DeviceKind k); // "cpu", "gpu", "npu", "edge_npu"
 
+/// The software stack a trace came from; recommendations are written in its terms. Importers that know it set
+/// TraceMetadata::platform (torch_npu/msprof → TorchNpuCann, RKNN → Rknn); a trace left at Generic gets the one
+/// its devices show when it is finalized (inferPlatform, model/trace.h).
+enum class Platform : std::uint8_t { Generic, PyTorchCuda, PyTorchRocm, TorchNpuCann, Rknn, Cpu };
+/// Stable key: "generic", "pytorch_cuda", "pytorch_rocm", "torch_npu_cann", "rknn", "cpu".
+std::string_view platformKey(Platform p);
+/// The platform with that key; Generic for any other text.
+Platform platformFromKey(std::string_view key);
+
 enum class TrackRole : std::uint8_t { HostThread, DeviceCompute, DeviceCopy, Communication, Counter, Synthetic };
 std::string_view trackRoleKey(TrackRole r);
 

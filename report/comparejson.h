@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analysis/compare.h"
-#include "analysis/finding.h"
+#include "analysis/compare/compare.h"
+#include "analysis/core/finding.h"
 #include "model/trace.h"
 
 #include <nlohmann/json.hpp>

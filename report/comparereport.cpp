@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "report/comparereport.h"
 
-#include "report/atomicfile.h"
+#include "output/outputfile.h"
 #include "report/csvwriter.h"
 #include "report/htmlwriter.h"
 #include "report/markdownwriter.h"
@@ -414,9 +414,9 @@ bool writeCompareReportFile(const CompareRun& baseline, const CompareRun& candid
                             const std::filesystem::path& path, std::span<const std::filesystem::path> inputs,
                             std::string& error, const CompareReportOptions& options)
 {
-    if (!checkOutputPath(path, inputs, error))
+    if (!output::checkOutputPath(path, inputs, error))
         return false;
-    AtomicFile file(path);
+    output::AtomicFile file(path);
     if (!file.open(error))
         return false;
     writeCompareReport(baseline, candidate, result, format, file.stream(), options);

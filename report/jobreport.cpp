@@ -333,11 +333,6 @@ Grid gridOf(const JobResult& job)
     return g;
 }
 
-std::string ms(TimeNs ns)
-{
-    return formatFixed(double(ns) / 1e6, 3);
-}
-
 void writeText(const JobResult& job, std::ostream& out)
 {
     std::string backend = "unknown";
@@ -376,7 +371,8 @@ void writeText(const JobResult& job, std::ostream& out)
             const auto it = g.cells[r].find(g.steps[i]);
             std::string cell = "-";
             if (it != g.cells[r].end())
-                cell = ms(it->second->durationNs) + " [" + ms(it->second->communicationWaitNs) + "]";
+                cell = formatMillisecondsRounded(it->second->durationNs) + " ["
+                    + formatMillisecondsRounded(it->second->communicationWaitNs) + "]";
             std::snprintf(buf, sizeof buf, " %22s", cell.c_str());
             out << buf;
         }
@@ -386,9 +382,10 @@ void writeText(const JobResult& job, std::ostream& out)
     out << buf;
     for (std::size_t i = 0; i < shownSteps; ++i) {
         const analysis::JobStep& s = job.steps[i];
-        std::snprintf(
-            buf, sizeof buf, " %22s",
-            (ms(s.spreadNs) + " r" + std::to_string(s.slowestRank) + ">r" + std::to_string(s.fastestRank)).c_str());
+        std::snprintf(buf, sizeof buf, " %22s",
+                      (formatMillisecondsRounded(s.spreadNs) + " r" + std::to_string(s.slowestRank) + ">r"
+                       + std::to_string(s.fastestRank))
+                          .c_str());
         out << buf;
     }
     out << "\n";
@@ -401,8 +398,8 @@ void writeText(const JobResult& job, std::ostream& out)
     out << buf << "title\n";
     for (std::size_t i = 0; i < job.findings.size(); ++i) {
         const analysis::Finding& f = job.findings[i];
-        std::snprintf(buf, sizeof buf, "%4zu  %-22s %12s %8s  ", i + 1, f.kind.c_str(), ms(f.lostNs).c_str(),
-                      formatPercent(f.lostFraction).c_str());
+        std::snprintf(buf, sizeof buf, "%4zu  %-22s %12s %8s  ", i + 1, f.kind.c_str(),
+                      formatMillisecondsRounded(f.lostNs).c_str(), formatPercent(f.lostFraction).c_str());
         out << buf << cleanText(f.title) << "\n";
     }
     for (std::size_t i = 0; i < job.findings.size(); ++i) {
@@ -459,16 +456,16 @@ void writeMarkdown(const JobResult& job, const std::string& generator, std::ostr
         for (const std::int64_t s : g.steps) {
             const auto it = g.cells[r].find(s);
             out << " "
-                << (it == g.cells[r].end()
-                        ? std::string("–")
-                        : ms(it->second->durationNs) + " [" + ms(it->second->communicationWaitNs) + "]")
+                << (it == g.cells[r].end() ? std::string("–")
+                                           : formatMillisecondsRounded(it->second->durationNs) + " ["
+                            + formatMillisecondsRounded(it->second->communicationWaitNs) + "]")
                 << " |";
         }
         out << "\n";
     }
     out << "| spread |";
     for (const analysis::JobStep& s : job.steps)
-        out << " " << ms(s.spreadNs) << " (rank " << s.slowestRank << " slowest) |";
+        out << " " << formatMillisecondsRounded(s.spreadNs) << " (rank " << s.slowestRank << " slowest) |";
     out << "\n";
     for (std::size_t i = 0; i < job.findings.size(); ++i) {
         const analysis::Finding& f = job.findings[i];
@@ -605,9 +602,9 @@ void writeCsv(const JobResult& job, std::ostream& out)
     out << "rank,kind,title,lost_ns,lost_ms,lost_percent,occurrences,explanation,recommendation\r\n";
     for (std::size_t i = 0; i < job.findings.size(); ++i) {
         const analysis::Finding& f = job.findings[i];
-        out << i + 1 << ',' << csvText(f.kind) << ',' << csvText(f.title) << ',' << f.lostNs << ',' << ms(f.lostNs)
-            << ',' << formatFixed(f.lostFraction * 100.0, 1) << ',' << f.occurrences << ',' << csvText(f.explanation)
-            << ',' << csvText(f.recommendation) << "\r\n";
+        out << i + 1 << ',' << csvText(f.kind) << ',' << csvText(f.title) << ',' << f.lostNs << ','
+            << formatMillisecondsRounded(f.lostNs) << ',' << formatFixed(f.lostFraction * 100.0, 1) << ','
+            << f.occurrences << ',' << csvText(f.explanation) << ',' << csvText(f.recommendation) << "\r\n";
     }
 }
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analysis/job.h"
+#include "analysis/job/job.h"
 #include "report/reportmodel.h"
 
 #include <filesystem>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "report/reportjson.h"
 
-#include "analysis/platform.h"
 #include "model/checkedmath.h"
+#include "model/trackname.h"
 #include "report/textformat.h"
 #include "report/tracesummary.h"
 
@@ -27,10 +27,7 @@ nlohmann::ordered_json findingJson(const model::Trace& trace, const analysis::Fi
     auto trackName = [&](model::TrackId id) -> std::string {
         if (!id.isValid() || id.value >= trace.tracks().size())
             return {};
-        const model::Track& t = trace.track(id);
-        const std::string_view process = trace.str(t.processName);
-        const std::string_view name = trace.str(t.name);
-        return process.empty() ? std::string(name) : std::string(process) + " / " + std::string(name);
+        return model::trackDisplayName(trace, trace.track(id));
     };
     ordered_json evidence = ordered_json::array();
     for (const analysis::EvidenceRange& e : f.evidence) {
@@ -85,7 +82,7 @@ nlohmann::ordered_json analysisReportJson(const model::Trace& trace, const analy
     ordered_json j;
     j["schema"] = kReportSchema;
     j["trace"] = traceSummaryJson(trace);
-    j["platform"] = analysis::platformKey(analysis::detectPlatform(trace));
+    j["platform"] = analysis::platformKey(trace.metadata().platform);
     j["analysed_ns"] = result.analysedNs;
     j["total_lost_ns"] = totalLostNs(result);
     j["total_lost_fraction"] = totalLostFraction(result);

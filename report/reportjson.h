@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analysis/pass.h"
+#include "analysis/core/pass.h"
 #include "model/trace.h"
 
 #include <nlohmann/json.hpp>

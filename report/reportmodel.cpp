@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "report/reportmodel.h"
 
-#include "analysis/deviceactivity.h"
+#include "analysis/core/deviceactivity.h"
 #include "model/checkedmath.h"
+#include "model/trackname.h"
 #include "report/reportjson.h"
 
 #include <algorithm>
@@ -69,13 +70,8 @@ ReportModel buildReportModel(const model::Trace& trace, const analysis::Analysis
     m.communication = analysis::computeCommunicationProfile(trace, analysis::StepClock(trace), analysis::CancelToken());
 
     m.trackNames.reserve(trace.tracks().size());
-    for (const model::Track& t : trace.tracks()) {
-        std::string name(trace.str(t.name));
-        const std::string_view process = trace.str(t.processName);
-        if (!process.empty())
-            name = std::string(process) + " / " + name;
-        m.trackNames.push_back(std::move(name));
-    }
+    for (const model::Track& t : trace.tracks())
+        m.trackNames.push_back(model::trackDisplayName(trace, t));
     m.analysisJson = analysisReportJson(trace, result, options.analysisOptions);
     return m;
 }

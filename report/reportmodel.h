@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analysis/breakdown.h"
-#include "analysis/communication.h"
-#include "analysis/pass.h"
+#include "analysis/core/breakdown.h"
+#include "analysis/core/communication.h"
+#include "analysis/core/pass.h"
 #include "model/trace.h"
 
 #include <cstdint>
@@ -13,7 +13,7 @@
 
 namespace timesink::report {
 
-// The breakdown (per step, top operators, lost by kind) is computed once in analysis/breakdown.h; the report,
+// The breakdown (per step, top operators, lost by kind) is computed once in analysis/core/breakdown.h; the report,
 // the CLI and the GUI read the same numbers.
 using analysis::DeviceSummary;
 using analysis::KindLoss;
@@ -67,7 +67,7 @@ struct ReportModel
     /// sections above that only this model computes (device_summary, steps, lost_by_kind, top_operators).
     nlohmann::ordered_json analysisJson;
     /// Device communication per step (parallel to `steps`): exposed time, measured wait, the collectives with
-    /// their exposed parts. `timesink-cli job` aligns ranks on these (analysis/job.h).
+    /// their exposed parts. `timesink-cli job` aligns ranks on these (analysis/job/job.h).
     analysis::CommunicationProfile communication;
 };
 

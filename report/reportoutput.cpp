@@ -1,13 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "report/reportoutput.h"
 
-#include "report/atomicfile.h"
-#include "report/chromejsonexporter.h"
+#include "output/outputfile.h"
 #include "report/csvwriter.h"
 #include "report/htmlwriter.h"
 #include "report/jsonreportwriter.h"
 #include "report/markdownwriter.h"
-#include "report/perfettoexporter.h"
 
 #include <algorithm>
 #include <cctype>
@@ -21,14 +19,6 @@ std::string lower(std::string_view text)
     std::string out(text);
     std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return char(std::tolower(c)); });
     return out;
-}
-
-std::string extensionOf(const std::filesystem::path& path)
-{
-    std::string ext = lower(path.extension().string());
-    if (!ext.empty() && ext[0] == '.')
-        ext.erase(0, 1);
-    return ext;
 }
 
 } // namespace
@@ -49,7 +39,7 @@ std::optional<ReportFormat> reportFormatFromName(std::string_view name)
 
 std::optional<ReportFormat> reportFormatFromPath(const std::filesystem::path& path)
 {
-    return reportFormatFromName(extensionOf(path));
+    return reportFormatFromName(output::lowerExtension(path));
 }
 
 std::string_view reportFormatName(ReportFormat format)
@@ -88,9 +78,9 @@ void writeReport(const ReportModel& model, ReportFormat format, std::ostream& ou
 bool writeReportFile(const ReportModel& model, ReportFormat format, const std::filesystem::path& path,
                      std::span<const std::filesystem::path> inputs, std::string& error)
 {
-    if (!checkOutputPath(path, inputs, error))
+    if (!output::checkOutputPath(path, inputs, error))
         return false;
-    AtomicFile file(path);
+    output::AtomicFile file(path);
     if (!file.open(error))
         return false;
     writeReport(model, format, file.stream());
@@ -106,7 +96,7 @@ bool exportReport(const model::Trace& trace, const analysis::AnalysisResult& res
         return false;
     }
     // Checked before the model is built: refusing is cheap, building is not.
-    if (!checkOutputPath(path, inputs, error))
+    if (!output::checkOutputPath(path, inputs, error))
         return false;
     return writeReportFile(buildReportModel(trace, result, options), *format, path, inputs, error);
 }
@@ -114,48 +104,6 @@ bool exportReport(const model::Trace& trace, const analysis::AnalysisResult& res
 std::vector<std::string> reportFileFilters()
 {
     return {"HTML report (*.html)", "Markdown report (*.md)", "JSON report (*.json)", "CSV of findings (*.csv)"};
-}
-
-std::vector<std::string> traceFileFilters()
-{
-    return {"Perfetto trace (*.pftrace)", "Chrome trace JSON (*.json)"};
-}
-
-std::optional<TraceFormat> traceFormatFromName(std::string_view name)
-{
-    const std::string n = lower(name);
-    if (n == "pftrace" || n == "perfetto" || n == "perfetto-trace" || n == "pb")
-        return TraceFormat::Perfetto;
-    if (n == "json" || n == "chrome")
-        return TraceFormat::ChromeJson;
-    return std::nullopt;
-}
-
-std::optional<TraceFormat> traceFormatFromPath(const std::filesystem::path& path)
-{
-    return traceFormatFromName(extensionOf(path));
-}
-
-bool exportTrace(const model::Trace& trace, std::span<const analysis::Finding> findings, TraceFormat format,
-                 const std::filesystem::path& path, std::span<const std::filesystem::path> inputs, std::string& error,
-                 const TraceExportOptions& options)
-{
-    if (!checkOutputPath(path, inputs, error))
-        return false;
-    AtomicFile file(path);
-    if (!file.open(error))
-        return false;
-    std::string writeError;
-    bool ok = false;
-    if (format == TraceFormat::Perfetto)
-        ok = PerfettoExporter(trace, findings, options).write(file.stream(), writeError);
-    else
-        ok = ChromeJsonExporter(trace, findings, options).write(file.stream(), writeError);
-    if (!ok) {
-        error = "cannot export to '" + path.string() + "': " + writeError;
-        return false; // the AtomicFile removes its temporary file
-    }
-    return file.commit(error);
 }
 
 } // namespace timesink::report

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analysis/pass.h"
+#include "analysis/core/pass.h"
 #include "model/trace.h"
 #include "report/reportmodel.h"
-#include "report/traceexportoptions.h"
 
 #include <filesystem>
 #include <optional>
@@ -55,25 +54,5 @@ bool exportReport(const model::Trace& trace, const analysis::AnalysisResult& res
 /// Save-dialog name filters, one per report format, HTML first: "HTML report (*.html)", "Markdown report (*.md)",
 /// "JSON report (*.json)", "CSV of findings (*.csv)". Join with ";;" for QFileDialog.
 std::vector<std::string> reportFileFilters();
-
-/// The file formats of an exported trace.
-enum class TraceFormat : std::uint8_t { Perfetto, ChromeJson };
-
-/// "pftrace"/"perfetto" → Perfetto, "json"/"chrome" → ChromeJson.
-std::optional<TraceFormat> traceFormatFromName(std::string_view name);
-/// ".pftrace", ".perfetto-trace", ".pb" → Perfetto; ".json" → ChromeJson; otherwise nullopt.
-std::optional<TraceFormat> traceFormatFromPath(const std::filesystem::path& path);
-
-/// Save-dialog name filters for exported traces, Perfetto first: "Perfetto trace (*.pftrace)",
-/// "Chrome trace JSON (*.json)".
-std::vector<std::string> traceFileFilters();
-
-/// Exports the unified trace (with `findings` as an annotation track) to `path`, atomically, refusing to
-/// overwrite any of `inputs`. Returns false with a message naming the file on failure.
-/// Example (GUI, File → Export trace…):
-///   exportTrace(*trace, result.findings, TraceFormat::Perfetto, "run.pftrace", {inputPath}, error);
-bool exportTrace(const model::Trace& trace, std::span<const analysis::Finding> findings, TraceFormat format,
-                 const std::filesystem::path& path, std::span<const std::filesystem::path> inputs, std::string& error,
-                 const TraceExportOptions& options = {});
 
 } // namespace timesink::report

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analysis/finding.h"
-#include "analysis/textformat.h"
+#include "analysis/core/finding.h"
+#include "analysis/core/textformat.h"
 #include "model/types.h"
 
 #include <string>
@@ -10,21 +10,15 @@
 
 namespace timesink::report {
 
-// Numbers are formatted in one place, analysis/textformat.h; the report writers name them as their own.
+// Numbers are formatted in one place, analysis/core/textformat.h; the report writers name them as their own.
+using analysis::cleanText;
 using analysis::formatDuration;
 using analysis::formatFixed;
 using analysis::formatGeneral;
 using analysis::formatMilliseconds;
+using analysis::formatMillisecondsRounded;
 using analysis::formatPercent;
-
-/// Label for a finding kind: "dataloader_starvation" → "Dataloader starvation"; unknown kinds are
-/// shown with underscores turned into spaces and the first letter capitalised.
-std::string kindLabel(std::string_view kind);
-
-/// Makes text that came from a trace safe to place in any output: invalid UTF-8 sequences become U+FFFD,
-/// control characters (C0 except tab/newline, DEL, C1) are removed, and newlines/tabs become spaces unless
-/// `keepNewlines`. Example: "Cast\x01\xff\n" → "Cast\xEF\xBF\xBD " (the replacement character, then a space).
-std::string cleanText(std::string_view text, bool keepNewlines = false);
+using analysis::kindLabel;
 
 /// The command that opens a finding in the desktop viewer, the path quoted for POSIX shells:
 /// ("/runs/a b.json", 2) → "timesink '/runs/a b.json' --finding 2"; a quote in the path becomes '\''.

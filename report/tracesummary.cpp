@@ -5,14 +5,6 @@
 
 namespace timesink::report {
 
-std::size_t linkedFlowCount(const model::Trace& trace)
-{
-    std::size_t n = 0;
-    for (const model::Flow& f : trace.flows())
-        n += isLinkedFlow(f) ? 1 : 0;
-    return n;
-}
-
 std::string unlinkedFlowsMessage(std::size_t unlinked)
 {
     return std::to_string(unlinked) + " flow" + (unlinked == 1 ? "" : "s")
@@ -37,7 +29,7 @@ nlohmann::ordered_json traceSummaryJson(const model::Trace& trace)
     j["slices"] = trace.sliceCount();
     j["steps"] = trace.steps().size();
     j["tracks"] = trace.tracks().size();
-    const std::size_t linked = linkedFlowCount(trace);
+    const std::size_t linked = trace.linkedFlowCount();
     j["flows"] = linked;
     j["unlinked_flows"] = trace.flows().size() - linked;
     ordered_json counts = ordered_json::object();

@@ -10,19 +10,11 @@ namespace timesink::report {
 
 /// What `timesink-cli info --format json` prints, and the "trace" object of every report:
 /// {format, format_version, path, devices: [{kind, index, name}], span_ns, start_ns, slices, steps, tracks,
-///  flows (linked ones, isLinkedFlow()), unlinked_flows, counts: {host_op, python, runtime, kernel, memcpy, memset,
+///  flows (linked ones, Flow::isLinked()), unlinked_flows, counts: {host_op, python, runtime, kernel, memcpy, memset,
 ///  sync, communication, dataloader, step, annotation, fallback_op, other}, warnings: [{kind, count, message}], rank,
 ///  world_size, profiler_level, synthetic_timestamps, properties: {…}}
 nlohmann::ordered_json traceSummaryJson(const model::Trace& trace);
 
-/// A flow that links two different slices: what the exporters write and `info` counts. A flow end that found
-/// no slice (a Kineto "f" with no matching "s", or none open at its time) links nothing.
-[[nodiscard]] inline bool isLinkedFlow(const model::Flow& f)
-{
-    return f.from.isValid() && f.to.isValid() && f.from != f.to;
-}
-/// Number of linked flows of a trace (isLinkedFlow()).
-std::size_t linkedFlowCount(const model::Trace& trace);
 /// The warning `info` gives for flows that link nothing.
 std::string unlinkedFlowsMessage(std::size_t unlinked);
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/detailspanel.h"
 
-#include "analysis/calltree.h"
-#include "analysis/deviceactivity.h"
-#include "analysis/textformat.h"
+#include "analysis/core/deviceactivity.h"
+#include "analysis/core/textformat.h"
+#include "analysis/explore/calltree.h"
 #include "widgets/timeformat.h"
 #include "widgets/tracklayout.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analysis/compare.h"
+#include "analysis/compare/compare.h"
 
 #include <QAbstractTableModel>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analysis/calltree.h"
+#include "analysis/explore/calltree.h"
 #include "model/trace.h"
 
 #include <QAbstractItemModel>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analysis/rangestats.h"
+#include "analysis/explore/rangestats.h"
 #include "model/trace.h"
 
 #include <QAbstractTableModel>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/summarydata.h"
 
-#include "analysis/stepclock.h"
+#include "analysis/core/stepclock.h"
 
 namespace timesink::widgets {
 

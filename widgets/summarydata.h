@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analysis/breakdown.h"
-#include "analysis/finding.h"
+#include "analysis/core/breakdown.h"
+#include "analysis/core/finding.h"
 #include "model/trace.h"
 
 #include <array>
@@ -12,7 +12,7 @@
 namespace timesink::widgets {
 
 /// Pre-aggregated numbers for the summary charts, so that the charts only draw (as heaptrack feeds its charts).
-/// The numbers are analysis::computeBreakdown()'s, the same the reports print (analysis/breakdown.h has the
+/// The numbers are analysis::computeBreakdown()'s, the same the reports print (analysis/core/breakdown.h has the
 /// rules: every instant of a step goes to one activity by priority compute > communication > copies >
 /// dataloader, else idle; the five parts add up to the step). Only the shape is the charts' own.
 ///

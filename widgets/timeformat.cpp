@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/timeformat.h"
 
-#include "analysis/textformat.h"
+#include "analysis/core/textformat.h"
 
 #include <array>
 #include <cmath>

@@ -7,7 +7,7 @@
 
 namespace timesink::widgets {
 
-/// Formatting of durations and ruler ticks; numbers come from the one formatter, analysis/textformat.h.
+/// Formatting of durations and ruler ticks; numbers come from the one formatter, analysis/core/textformat.h.
 ///
 /// Examples: formatDuration(1'500) == "1.50 µs"; formatDuration(2'000'000'000) == "2.00 s";
 ///           tickStep(1000.0, 80) == 100'000 (1 µs a pixel, ticks at least 80 px apart → 100 µs).

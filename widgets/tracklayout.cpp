@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/tracklayout.h"
 
+#include "model/trackname.h"
+
 #include <QRegularExpression>
 
 #include <algorithm>
@@ -362,13 +364,7 @@ int TrackLayout::depthY(model::TrackId track, std::size_t depth) const
 
 QString TrackLayout::trackLabel(const model::Trace& trace, const model::Track& track)
 {
-    if (!track.name.isEmpty())
-        return qs(trace.str(track.name));
-    if (!track.threadName.isEmpty())
-        return qs(trace.str(track.threadName));
-    if (!track.threadKey.isEmpty())
-        return QStringLiteral("thread ") + qs(trace.str(track.threadKey));
-    return QStringLiteral("track %1").arg(track.id.value);
+    return qs(model::trackName(trace, track));
 }
 
 QString TrackLayout::roleTag(model::TrackRole role)

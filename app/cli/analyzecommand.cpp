@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "analyzecommand.h"
 
-#include "analysis/breakdown.h"
-#include "analysis/pass.h"
+#include "analysis/core/breakdown.h"
+#include "analysis/core/pass.h"
 #include "clicommon.h"
 #include "model/checkedmath.h"
 #include "report/reportjson.h"
@@ -59,11 +59,6 @@ std::optional<double> parseNumber(const std::string& text)
     return v;
 }
 
-std::string fixedMs(model::TimeNs ns)
-{
-    return analysis::formatFixed(double(ns) / 1e6, 3);
-}
-
 void printText(const model::Trace& trace, const analysis::AnalysisResult& result)
 {
     const auto steps = trace.steps();
@@ -111,12 +106,12 @@ void printText(const model::Trace& trace, const analysis::AnalysisResult& result
         std::printf("%4s  %-22s %12s %8s %8s  %s\n", "rank", "kind", "lost ms", "% time", "count", "title");
         for (std::size_t i = 0; i < result.findings.size(); ++i) {
             const analysis::Finding& f = result.findings[i];
-            std::printf("%4zu  %-22s %12s %8s %8llu  %s\n", i + 1, f.kind.c_str(), fixedMs(f.lostNs).c_str(),
-                        formatPercent(f.lostFraction).c_str(), static_cast<unsigned long long>(f.occurrences),
-                        f.title.c_str());
+            std::printf("%4zu  %-22s %12s %8s %8llu  %s\n", i + 1, f.kind.c_str(),
+                        analysis::formatMillisecondsRounded(f.lostNs).c_str(), formatPercent(f.lostFraction).c_str(),
+                        static_cast<unsigned long long>(f.occurrences), f.title.c_str());
         }
         std::printf("\nTotal lost: %s ms (%s of the analysed time; kinds can overlap)\n",
-                    fixedMs(report::totalLostNs(result)).c_str(),
+                    analysis::formatMillisecondsRounded(report::totalLostNs(result)).c_str(),
                     formatPercent(report::totalLostFraction(result)).c_str());
     }
     if (!result.notAssessed.empty()) {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "clicommon.h"
 
-#include "parsers/common/traceloader.h"
+#include "parsers/registry/traceloader.h"
 #include "parsers/snapshot/snapshotcache.h"
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analysis/textformat.h"
+#include "analysis/core/textformat.h"
 #include "model/trace.h"
 #include "parsers/common/importer.h"
 
@@ -37,7 +37,7 @@ struct Arguments
 bool parseArguments(int argc, char** argv, int first, const std::vector<std::string>& valued,
                     const std::vector<std::string>& flags, Arguments& out, std::string& error);
 
-// Numbers in the CLI's text output are formatted like everywhere else (analysis/textformat.h).
+// Numbers in the CLI's text output are formatted like everywhere else (analysis/core/textformat.h).
 using analysis::formatDuration;
 using analysis::formatPercent;
 

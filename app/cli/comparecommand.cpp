@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "comparecommand.h"
 
-#include "analysis/compare.h"
-#include "analysis/pass.h"
+#include "analysis/compare/compare.h"
+#include "analysis/core/pass.h"
 #include "clicommon.h"
 #include "parsers/common/regularfile.h"
 #include "report/comparejson.h"

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "exportcommand.h"
 
-#include "analysis/pass.h"
+#include "analysis/core/pass.h"
 #include "clicommon.h"
+#include "exporters/traceexport.h"
+#include "output/outputfile.h"
 #include "parsers/snapshot/snapshot.h"
-#include "report/atomicfile.h"
-#include "report/reportoutput.h"
 
 #include <filesystem>
 #include <iostream>
@@ -44,7 +44,7 @@ int exportSnapshot(const std::filesystem::path& input, const std::filesystem::pa
 {
     std::string error;
     const std::filesystem::path inputs[] = {input};
-    if (!report::checkOutputPath(output, inputs, error)) {
+    if (!output::checkOutputPath(output, inputs, error)) {
         std::cerr << "timesink-cli export: " << error << '\n';
         return kExitUsage;
     }
@@ -90,9 +90,9 @@ int runExport(int argc, char** argv)
                                                : output.extension() == parsers::snapshot::kExtension;
     if (snapshot)
         return exportSnapshot(input, output);
-    const std::optional<report::TraceFormat> format = args.has("--format")
-        ? report::traceFormatFromName(args.value("--format"))
-        : report::traceFormatFromPath(output);
+    const std::optional<exporters::TraceFormat> format = args.has("--format")
+        ? exporters::traceFormatFromName(args.value("--format"))
+        : exporters::traceFormatFromPath(output);
     if (!format) {
         if (args.has("--format"))
             std::cerr << "timesink-cli export: unknown format '" << args.value("--format")
@@ -104,7 +104,7 @@ int runExport(int argc, char** argv)
     }
     // Checked before the (possibly long) load so that a typo costs nothing.
     const std::filesystem::path inputs[] = {input};
-    if (!report::checkOutputPath(output, inputs, error)) {
+    if (!output::checkOutputPath(output, inputs, error)) {
         std::cerr << "timesink-cli export: " << error << '\n';
         return kExitUsage;
     }
@@ -113,7 +113,7 @@ int runExport(int argc, char** argv)
     model::TracePtr trace = loadForCommand(input.string(), exitCode);
     if (!trace)
         return exitCode;
-    report::TraceExportOptions options;
+    exporters::TraceExportOptions options;
     options.includeFindings = !args.has("--no-findings");
     options.includeArgs = !args.has("--no-args");
     options.includeFlows = !args.has("--no-flows");
@@ -122,7 +122,7 @@ int runExport(int argc, char** argv)
         analysis::CancelToken cancel;
         result = analysis::analyze(*trace, {}, cancel);
     }
-    if (!report::exportTrace(*trace, result.findings, *format, output, inputs, error, options)) {
+    if (!exporters::exportTrace(*trace, result.findings, *format, output, inputs, error, options)) {
         std::cerr << "timesink-cli export: " << error << '\n';
         return kExitOutput;
     }

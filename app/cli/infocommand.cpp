@@ -38,7 +38,7 @@ void printText(const model::Trace& trace)
     row("span", formatDuration(trace.spanNs()) + (meta.syntheticTimestamps ? " (laid out, not measured)" : ""));
     row("slices", std::to_string(trace.sliceCount()));
     row("tracks", std::to_string(trace.tracks().size()));
-    const std::size_t linkedFlows = report::linkedFlowCount(trace);
+    const std::size_t linkedFlows = trace.linkedFlowCount();
     row("flows", std::to_string(linkedFlows));
 
     const auto steps = trace.steps();

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "reportdestination.h"
 
-#include "report/atomicfile.h"
+#include "output/outputfile.h"
 
 #include <iostream>
 
@@ -51,7 +51,7 @@ bool resolveReportDestination(const Arguments& args, ReportDestination& out, std
 bool checkReportDestination(const ReportDestination& destination, std::span<const std::filesystem::path> inputs,
                             std::string& error)
 {
-    return !destination.file || report::checkOutputPath(*destination.file, inputs, error);
+    return !destination.file || output::checkOutputPath(*destination.file, inputs, error);
 }
 
 int emitTo(const ReportDestination& destination, std::span<const std::filesystem::path> inputs,
@@ -62,11 +62,11 @@ int emitTo(const ReportDestination& destination, std::span<const std::filesystem
         return finishStdout(command, kExitOk);
     }
     std::string error;
-    if (!report::checkOutputPath(*destination.file, inputs, error)) {
+    if (!output::checkOutputPath(*destination.file, inputs, error)) {
         std::cerr << "timesink-cli " << command << ": " << error << '\n';
         return kExitUsage;
     }
-    report::AtomicFile file(*destination.file);
+    output::AtomicFile file(*destination.file);
     if (file.open(error)) {
         write(file.stream());
         if (file.commit(error))

@@ -30,7 +30,7 @@ struct ReportDestination
 bool resolveReportDestination(const Arguments& args, ReportDestination& out, std::string& error);
 
 /// False with `error` set when the destination file would overwrite one of `inputs` or is a folder
-/// (report::checkOutputPath); true for stdout. Commands call it before loading, so a typo costs nothing.
+/// (output::checkOutputPath); true for stdout. Commands call it before loading, so a typo costs nothing.
 bool checkReportDestination(const ReportDestination& destination, std::span<const std::filesystem::path> inputs,
                             std::string& error);
 

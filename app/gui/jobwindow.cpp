@@ -137,7 +137,8 @@ void JobWindow::compareRanks(int firstRankIndex, int secondRankIndex)
         view->setAttribute(Qt::WA_DeleteOnClose);
         view->setSourcePaths(a.loaded.path, b.loaded.path);
         QString error;
-        if (!view->setRuns(a.loaded.trace, a.loaded.findings, b.loaded.trace, b.loaded.findings, {}, error)) {
+        if (!view->setRuns(a.loaded.trace, a.loaded.analysis.findings, b.loaded.trace, b.loaded.analysis.findings, {},
+                           error)) {
             delete view;
             m_status->setText(tr("Cannot compare: %1").arg(error));
             return;

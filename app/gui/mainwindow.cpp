@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "app/gui/mainwindow.h"
 
+#include "analysis/core/findingextent.h"
 #include "app/gui/compareexport.h"
 #include "app/gui/jobwindow.h"
+#include "app/gui/shortcutsdialog.h"
 #include "app/gui/snapshotcacheui.h"
+#include "app/gui/theme.h"
 #include "report/reportoutput.h"
 #include "widgets/compareview.h"
 #include "widgets/detailspanel.h"
@@ -21,7 +24,6 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDialog>
-#include <QDialogButtonBox>
 #include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
@@ -43,15 +45,11 @@
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QStatusBar>
-#include <QStyleFactory>
 #include <QTabWidget>
 #include <QTableView>
-#include <QTableWidget>
-#include <QThread>
 #include <QTimer>
 #include <QToolBar>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <filesystem>
@@ -114,16 +112,6 @@ QString timeLeft(qint64 seconds)
     return QObject::tr("%1 h %2 min").arg(seconds / 3600).arg((seconds % 3600) / 60);
 }
 
-/// The default TraceExportFunction; runs on a worker thread, so it touches nothing but the request.
-QString runTraceExport(const TraceExportRequest& request)
-{
-    const std::filesystem::path inputs[] = {request.input};
-    std::string error;
-    if (!report::exportTrace(*request.trace, request.findings, request.format, request.output, inputs, error))
-        return QString::fromStdString(error);
-    return {};
-}
-
 /// "pipeline_bubble — no device work in this trace …", one line per kind.
 QString notAssessedText(const std::vector<analysis::NotAssessed>& notAssessed)
 {
@@ -142,8 +130,7 @@ MainWindow::MainWindow(QWidget* parent)
     , m_timeline(new widgets::TimelineView(this))
     , m_findings(new widgets::FindingsModel(this))
 {
-    m_exportTrace = runTraceExport;
-    connect(&m_traceExport, &QFutureWatcher<QString>::finished, this, &MainWindow::onTraceExportFinished);
+    connect(&m_traceExportJob, &TraceExportJob::finished, this, &MainWindow::onTraceExportFinished);
     setObjectName(QStringLiteral("MainWindow"));
     setWindowTitle(QStringLiteral("Timesink"));
     setAcceptDrops(true);
@@ -237,8 +224,10 @@ MainWindow::MainWindow(QWidget* parent)
 MainWindow::~MainWindow()
 {
     // A running export holds its own copy of what it writes; let it finish so the file is complete rather
-    // than a removed temporary.
-    m_traceExport.waitForFinished();
+    // than a removed temporary. Its outcome is not reported: the window is going away (no status bar message, no
+    // error box during destruction).
+    disconnect(&m_traceExportJob, nullptr, this, nullptr);
+    m_traceExportJob.waitForFinished();
     m_job->cancel();
     m_job->waitForFinished();
     if (m_compareJob) {
@@ -307,7 +296,7 @@ void MainWindow::createActions()
         QString filter;
         const QString base = QFileInfo(m_current.path).completeBaseName();
         const QString path = QFileDialog::getSaveFileName(this, tr("Export trace"), base + QStringLiteral(".pftrace"),
-                                                          dialogFilters(report::traceFileFilters()), &filter);
+                                                          dialogFilters(exporters::traceFileFilters()), &filter);
         if (path.isEmpty())
             return;
         const QString error = startTraceExport(withFilterExtension(path, filter));
@@ -590,7 +579,7 @@ QString MainWindow::traceSummaryText() const
     return tr("%1: %2 on %3, %4, %5")
         .arg(name, plural(t.sliceCount(), tr("event"), tr("events")),
              plural(t.tracks().size(), tr("track"), tr("tracks")), plural(t.steps().size(), tr("step"), tr("steps")),
-             plural(m_current.findings.size(), tr("finding"), tr("findings")));
+             plural(m_current.analysis.findings.size(), tr("finding"), tr("findings")));
 }
 
 void MainWindow::openPath(const QString& path)
@@ -634,14 +623,14 @@ void MainWindow::showImportWarnings()
 void MainWindow::showTrace(LoadedTrace loaded)
 {
     if (!loaded.summary && loaded.trace)
-        loaded.summary = widgets::SummaryData::compute(*loaded.trace, loaded.findings);
+        loaded.summary = widgets::SummaryData::compute(*loaded.trace, loaded.analysis.findings);
     m_current = std::move(loaded);
     updateExportActions();
     m_timeline->setTrace(m_current.trace);
     updateImportWarnings();
-    m_findings->setFindings(m_current.findings);
-    m_notAssessedLabel->setText(notAssessedText(m_current.notAssessed));
-    m_notAssessedLabel->setVisible(!m_current.notAssessed.empty());
+    m_findings->setFindings(m_current.analysis.findings);
+    m_notAssessedLabel->setText(notAssessedText(m_current.analysis.notAssessed));
+    m_notAssessedLabel->setVisible(!m_current.analysis.notAssessed.empty());
     m_summary->setData(m_current.summary.value_or(widgets::SummaryData {}));
     m_details->showNothing();
     m_statsRange.reset();
@@ -671,16 +660,12 @@ QString MainWindow::exportReportTo(const QString& path)
 {
     if (!m_current.trace)
         return tr("No trace is open.");
-    analysis::AnalysisResult result;
-    result.findings = m_current.findings;
-    result.analysedNs = m_current.analysedNs;
-    result.notAssessed = m_current.notAssessed; // the same "Not assessed" section as CLI reports
     report::ReportOptions options;
     options.generator = "Timesink " TIMESINK_VERSION;
     const std::filesystem::path inputs[] = {localPath(m_current.path)};
     std::string error;
     QApplication::setOverrideCursor(Qt::WaitCursor);
-    const bool ok = report::exportReport(*m_current.trace, result, localPath(path), inputs, error, options);
+    const bool ok = report::exportReport(*m_current.trace, m_current.analysis, localPath(path), inputs, error, options);
     QApplication::restoreOverrideCursor();
     if (!ok)
         return QString::fromStdString(error);
@@ -692,12 +677,12 @@ QString MainWindow::exportTraceTo(const QString& path)
 {
     if (!m_current.trace)
         return tr("No trace is open.");
-    const std::optional<report::TraceFormat> format = report::traceFormatFromPath(localPath(path));
+    const std::optional<exporters::TraceFormat> format = exporters::traceFormatFromPath(localPath(path));
     if (!format)
         return tr("Cannot tell the trace format from %1; name it .pftrace or .json.").arg(path);
     QApplication::setOverrideCursor(Qt::WaitCursor);
-    const QString error
-        = m_exportTrace({m_current.trace, m_current.findings, *format, localPath(path), localPath(m_current.path)});
+    const QString error = m_traceExportJob.exportFunction()(
+        {m_current.trace, m_current.analysis.findings, *format, localPath(path), localPath(m_current.path)});
     QApplication::restoreOverrideCursor();
     if (!error.isEmpty())
         return error;
@@ -709,19 +694,13 @@ QString MainWindow::startTraceExport(const QString& path)
 {
     if (!m_current.trace)
         return tr("No trace is open.");
-    if (isExportingTrace())
-        return tr("A trace export to %1 is still running.").arg(QDir::toNativeSeparators(m_traceExportPath));
-    const std::optional<report::TraceFormat> format = report::traceFormatFromPath(localPath(path));
+    const std::optional<exporters::TraceFormat> format = exporters::traceFormatFromPath(localPath(path));
     if (!format)
         return tr("Cannot tell the trace format from %1; name it .pftrace or .json.").arg(path);
-    TraceExportRequest request {m_current.trace, m_current.findings, *format, localPath(path),
-                                localPath(m_current.path)};
-    m_traceExportPath = path;
-    m_traceExportPending = true;
-    m_traceExportClock.start();
-    // The request is moved into the task: the worker shares nothing mutable with the window.
-    m_traceExport.setFuture(QtConcurrent::run(
-        [exportFunction = m_exportTrace, request = std::move(request)] { return exportFunction(request); }));
+    if (QString why = m_traceExportJob.start(
+            {m_current.trace, m_current.analysis.findings, *format, localPath(path), localPath(m_current.path)});
+        !why.isEmpty())
+        return why;
     updateExportActions();
     statusBar()->showMessage(tr("Exporting trace to %1…").arg(QDir::toNativeSeparators(path)));
     return {};
@@ -729,30 +708,16 @@ QString MainWindow::startTraceExport(const QString& path)
 
 void MainWindow::waitForTraceExport()
 {
-    if (!isExportingTrace())
-        return;
-    m_traceExport.waitForFinished();
-    // The watcher reports through the event loop, and the worker posts that report just after the future turns
-    // finished; deliver it now (pumping until it has arrived) so the caller sees the outcome.
-    while (m_traceExportPending) {
-        QCoreApplication::sendPostedEvents(&m_traceExport);
-        if (m_traceExportPending)
-            QThread::yieldCurrentThread();
-    }
+    m_traceExportJob.waitForFinished();
 }
 
-void MainWindow::onTraceExportFinished()
+void MainWindow::onTraceExportFinished(const QString& path, const QString& error, qint64 elapsedMs)
 {
-    const QString error = m_traceExport.future().isValid() && m_traceExport.future().resultCount() > 0
-        ? m_traceExport.result()
-        : tr("the export stopped without a result");
-    const QString path = m_traceExportPath;
-    m_traceExportPending = false;
     updateExportActions();
     if (error.isEmpty()) {
         statusBar()->showMessage(tr("Trace written to %1 in %2 s")
                                      .arg(QDir::toNativeSeparators(path))
-                                     .arg(static_cast<double>(m_traceExportClock.elapsed()) / 1000.0, 0, 'f', 1),
+                                     .arg(static_cast<double>(elapsedMs) / 1000.0, 0, 'f', 1),
                                  10000);
     } else {
         statusBar()->showMessage(tr("Trace export failed: %1").arg(error), 10000);
@@ -782,32 +747,9 @@ void MainWindow::selectFinding(int row)
     }
     m_details->showFinding(m_current.trace.get(), *f);
     m_timeline->setHighlighted(f->events);
-    // The evidence ranges (or, lacking them, the events) define what must be on screen.
-    model::TimeNs t0 = std::numeric_limits<model::TimeNs>::max();
-    model::TimeNs t1 = std::numeric_limits<model::TimeNs>::min();
-    model::TrackId firstTrack;
-    for (const analysis::EvidenceRange& e : f->evidence) {
-        if (e.start < t0)
-            firstTrack = e.track;
-        t0 = std::min(t0, e.start);
-        t1 = std::max(t1, e.end);
-    }
-    if (t0 > t1 && m_current.trace) {
-        for (const model::SliceRef& ref : f->events) {
-            if (!ref.isValid() || ref.track.value >= m_current.trace->tracks().size())
-                continue;
-            const model::Track& track = m_current.trace->track(ref.track);
-            if (ref.index.value >= track.size())
-                continue;
-            if (track.ts(ref.index.value) < t0)
-                firstTrack = ref.track;
-            t0 = std::min(t0, track.ts(ref.index.value));
-            t1 = std::max(t1, track.end(ref.index.value));
-        }
-    }
-    if (t0 <= t1) {
-        m_timeline->showRange(t0, t1);
-        m_timeline->revealTrack(firstTrack);
+    if (const analysis::FindingExtent extent = analysis::findingExtent(*f, m_current.trace.get()); extent.valid) {
+        m_timeline->showRange(extent.start, extent.end);
+        m_timeline->revealTrack(extent.firstTrack);
     }
 }
 
@@ -881,8 +823,8 @@ void MainWindow::compareWith(const QString& path)
             view->setSourcePaths(m_current.path, outcome.loaded.path);
             addCompareExport(view);
             QString error;
-            if (!view->setRuns(m_current.trace, m_current.findings, outcome.loaded.trace, outcome.loaded.findings, {},
-                               error)) {
+            if (!view->setRuns(m_current.trace, m_current.analysis.findings, outcome.loaded.trace,
+                               outcome.loaded.analysis.findings, {}, error)) {
                 delete view;
                 m_reportError(tr("Cannot compare"), error);
                 return;
@@ -1039,40 +981,11 @@ void MainWindow::updateMatchLabel()
 
 void MainWindow::showShortcuts()
 {
-    auto* dialog = new QDialog(this);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    dialog->setWindowTitle(tr("Keyboard Shortcuts"));
-    auto* table = new QTableWidget(dialog);
-    table->setColumnCount(2);
-    table->setHorizontalHeaderLabels({tr("Keys"), tr("Action")});
-    // From the actions themselves, so the list cannot drift from what the keys do.
-    QList<QPair<QString, QString>> rows;
-    for (QAction* a : {m_openAction, m_openFolderAction, m_exportReportAction, m_exportTraceAction, m_quitAction,
-                       m_zoomInAction, m_zoomOutAction, m_panLeftAction, m_panRightAction, m_fitAction,
-                       m_zoomSelectionAction, m_findAction, m_findNextAction, m_findPreviousAction, m_shortcutsAction})
-        rows.append({a->shortcut().toString(QKeySequence::NativeText), a->text().remove(QLatin1Char('&'))});
-    rows.append({tr("Mouse wheel"), tr("Zoom around the cursor (over track labels: scroll)")});
-    rows.append({tr("Shift+wheel"), tr("Scroll tracks")});
-    rows.append({tr("Drag"), tr("Pan")});
-    rows.append({tr("Shift+drag"), tr("Select a time range (then Z zooms to it)")});
-    rows.append({tr("Click"), tr("Select an event / collapse a group")});
-    rows.append({tr("Esc"), tr("Clear the selection")});
-    table->setRowCount(static_cast<int>(rows.size()));
-    for (int r = 0; r < rows.size(); ++r) {
-        table->setItem(r, 0, new QTableWidgetItem(rows[r].first));
-        table->setItem(r, 1, new QTableWidgetItem(rows[r].second));
-    }
-    table->horizontalHeader()->setStretchLastSection(true);
-    table->verticalHeader()->hide();
-    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    table->resizeColumnToContents(0);
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, dialog);
-    connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::reject);
-    auto* layout = new QVBoxLayout(dialog);
-    layout->addWidget(table);
-    layout->addWidget(buttons);
-    dialog->resize(520, 520);
-    dialog->open();
+    showShortcutsDialog(this,
+                        {m_openAction, m_openFolderAction, m_exportReportAction, m_exportTraceAction, m_quitAction,
+                         m_zoomInAction, m_zoomOutAction, m_panLeftAction, m_panRightAction, m_fitAction,
+                         m_zoomSelectionAction, m_findAction, m_findNextAction, m_findPreviousAction,
+                         m_shortcutsAction});
 }
 
 void MainWindow::showAbout()
@@ -1088,36 +1001,6 @@ void MainWindow::setDarkPalette(bool dark)
 {
     m_darkAction->setChecked(dark);
     applyTheme(dark);
-}
-
-void MainWindow::applyTheme(bool dark)
-{
-    // Fusion draws palettes faithfully on every platform, so the dark choice looks the same everywhere.
-    QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
-    if (!dark) {
-        QApplication::setPalette(QApplication::style()->standardPalette());
-        return;
-    }
-    QPalette p;
-    p.setColor(QPalette::Window, QColor(45, 45, 48));
-    p.setColor(QPalette::WindowText, QColor(220, 220, 220));
-    p.setColor(QPalette::Base, QColor(30, 30, 32));
-    p.setColor(QPalette::AlternateBase, QColor(40, 40, 44));
-    p.setColor(QPalette::Text, QColor(220, 220, 220));
-    p.setColor(QPalette::Button, QColor(55, 55, 60));
-    p.setColor(QPalette::ButtonText, QColor(220, 220, 220));
-    p.setColor(QPalette::ToolTipBase, QColor(60, 60, 64));
-    p.setColor(QPalette::ToolTipText, QColor(230, 230, 230));
-    p.setColor(QPalette::Highlight, QColor(42, 130, 218));
-    p.setColor(QPalette::HighlightedText, Qt::white);
-    p.setColor(QPalette::PlaceholderText, QColor(140, 140, 140));
-    p.setColor(QPalette::Link, QColor(110, 180, 255)); // Details links must read on the dark base
-    p.setColor(QPalette::LinkVisited, QColor(170, 150, 255));
-    p.setColor(QPalette::Mid, QColor(90, 90, 96));
-    p.setColor(QPalette::Midlight, QColor(65, 65, 70));
-    p.setColor(QPalette::Disabled, QPalette::Text, QColor(120, 120, 120));
-    p.setColor(QPalette::Disabled, QPalette::ButtonText, QColor(120, 120, 120));
-    QApplication::setPalette(p);
 }
 
 } // namespace timesink::gui

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "app/gui/traceexportjob.h"
 #include "app/gui/traceloadjob.h"
+#include "exporters/traceexport.h"
 #include "report/reportoutput.h"
 
 #include <QElapsedTimer>
@@ -40,17 +42,6 @@ namespace timesink::gui {
 
 class JobWindow;
 
-/// One File → Export Trace…, self-contained so that it can run on a worker thread: the trace is frozen and
-/// shared (TracePtr), the findings are a copy, so loading another trace meanwhile changes nothing.
-struct TraceExportRequest
-{
-    model::TracePtr trace;
-    std::vector<analysis::Finding> findings;
-    report::TraceFormat format = report::TraceFormat::Perfetto;
-    std::filesystem::path output;
-    std::filesystem::path input; // the trace's own file, never overwritten
-};
-
 /// The Timesink main window: timeline (with summary charts in a second tab), findings table and details
 /// panel. Traces are opened from the menu, the command line, recent files or drag and drop; loading runs
 /// in a TraceLoadJob and the current trace stays on screen until the new one is ready.
@@ -61,8 +52,8 @@ public:
     /// Shows an error to the user. Default: a window-modal, non-blocking message box. Tests inject a recorder.
     using ErrorReporter = std::function<void(const QString& title, const QString& message)>;
     /// Writes one trace export; returns an empty string on success, else the message for the user. Called on
-    /// a worker thread by startTraceExport(). Default: report::exportTrace.
-    using TraceExportFunction = std::function<QString(const TraceExportRequest&)>;
+    /// a worker thread by startTraceExport(). Default: runTraceExport (exporters::exportTrace).
+    using TraceExportFunction = TraceExportJob::ExportFunction;
 
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
@@ -129,11 +120,14 @@ public:
     QString startTraceExport(const QString& path);
     /// True from startTraceExport() until its outcome has been delivered (traceExportFinished), not only while
     /// the worker runs: a finished worker whose notification is still queued has not reported yet.
-    [[nodiscard]] bool isExportingTrace() const { return m_traceExportPending; }
+    [[nodiscard]] bool isExportingTrace() const { return m_traceExportJob.isRunning(); }
     /// Blocks until a running trace export has finished and reported (shutdown, tests).
     void waitForTraceExport();
     /// Replaces the export that startTraceExport() runs (tests inject a slow or failing one).
-    void setTraceExportFunction(TraceExportFunction exportFunction) { m_exportTrace = std::move(exportFunction); }
+    void setTraceExportFunction(TraceExportFunction exportFunction)
+    {
+        m_traceExportJob.setExportFunction(std::move(exportFunction));
+    }
     /// The line under the findings table that names the kinds that could not be assessed (hidden when none).
     [[nodiscard]] QLabel* notAssessedLabel() const { return m_notAssessedLabel; }
 
@@ -164,8 +158,7 @@ private:
     void updateMatchLabel();
     void showShortcuts();
     void showAbout();
-    void applyTheme(bool dark);
-    void onTraceExportFinished();
+    void onTraceExportFinished(const QString& path, const QString& error, qint64 elapsedMs);
     void updateExportActions();
     void addCompareExport(widgets::CompareView* view);
     void onTimeSelectionChanged();
@@ -180,11 +173,7 @@ private:
     std::optional<std::pair<double, double>> m_initialView;
     std::optional<int> m_initialFinding;
     ErrorReporter m_reportError;
-    TraceExportFunction m_exportTrace;
-    QFutureWatcher<QString> m_traceExport;
-    QString m_traceExportPath;
-    bool m_traceExportPending = false;
-    QElapsedTimer m_traceExportClock;
+    TraceExportJob m_traceExportJob;
 
     widgets::TimelineView* m_timeline = nullptr;
     widgets::FindingsModel* m_findings = nullptr;

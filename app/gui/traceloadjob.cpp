@@ -2,7 +2,7 @@
 #include "app/gui/traceloadjob.h"
 
 #include "app/gui/snapshotcacheui.h"
-#include "parsers/common/traceloader.h"
+#include "parsers/registry/traceloader.h"
 
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -91,9 +91,7 @@ void TraceLoadJob::start(const QString& path)
         state->setPhase("summarising");
         out.loaded.summary = widgets::SummaryData::compute(*result.trace, analysed.findings);
         out.loaded.trace = std::move(result.trace);
-        out.loaded.findings = std::move(analysed.findings);
-        out.loaded.analysedNs = analysed.analysedNs;
-        out.loaded.notAssessed = std::move(analysed.notAssessed);
+        out.loaded.analysis = std::move(analysed);
         return out;
     }));
     m_poll.start();

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analysis/pass.h"
+#include "analysis/core/pass.h"
 #include "parsers/common/importer.h"
 #include "widgets/summarydata.h"
 
@@ -21,18 +21,15 @@
 
 namespace timesink::gui {
 
-/// A trace with everything the window shows about it, ready to be swapped in on the UI thread.
+/// A trace with everything the window shows about it, ready to be swapped in on the UI thread. The analysis
+/// result is kept whole (findings, analysed time, warm-up and start-up, kinds not assessed), so an exported report
+/// says what the CLI's report of the same trace says.
 struct LoadedTrace
 {
     model::TracePtr trace;
-    std::vector<analysis::Finding> findings;
-    model::TimeNs analysedNs = 0;
+    analysis::AnalysisResult analysis;
     std::optional<widgets::SummaryData> summary; // computed on the UI thread when absent
     QString path;
-    /// Kinds the analyses could not assess (e.g. pipeline_bubble on a host-only trace), shown under the findings
-    /// and written to exported reports. The braces keep `LoadedTrace {trace, findings, ns, summary, path}`
-    /// free of -Wmissing-field-initializers.
-    std::vector<analysis::NotAssessed> notAssessed {};
 };
 
 /// Loads and analyses one trace at a time on a worker thread (QtConcurrent), so the window never freezes.

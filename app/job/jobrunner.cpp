@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/job/jobrunner.h"
 
-#include "parsers/common/traceloader.h"
+#include "parsers/registry/traceloader.h"
 #include "report/jobreport.h"
 #include "report/reportmodel.h"
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analysis/job.h"
-#include "analysis/pass.h"
+#include "analysis/core/pass.h"
+#include "analysis/job/job.h"
 #include "parsers/common/importer.h"
 
 #include <atomic>

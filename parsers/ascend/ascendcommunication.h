@@ -41,7 +41,7 @@ CommunicationOpTable readCommunicationJson(const std::filesystem::path& path);
 /// Joins the table's operations to the HCCL operation slices of the timeline (same name, starts within 1 µs) and
 /// adds the figures as args under the tools' names: "Wait Time(ms)", "Transit Time(ms)",
 /// "Synchronization Time(ms)", "Idle Time(ms)" (doubles, ms). The communication analysis takes an operation's
-/// wait from "Wait Time(ms)" (analysis/communication.h).
+/// wait from "Wait Time(ms)" (analysis/core/communication.h).
 class CommunicationOpJoin
 {
 public:

@@ -5,9 +5,9 @@
 #include "parsers/ascend/ascendbundle.h"
 #include "parsers/ascend/ascendcommunication.h"
 #include "parsers/ascend/ascendkernelargs.h"
-#include "parsers/ascend/ascendtasktype.h"
 #include "parsers/ascend/ascendtimeline.h"
-#include "parsers/ascend/ascendtracks.h"
+#include "parsers/ascendcommon/ascendtasktype.h"
+#include "parsers/ascendcommon/ascendtracks.h"
 #include "parsers/ascendcsv/ascendcsvtables.h"
 #include "parsers/ascenddb/ascenddbreader.h"
 #include "parsers/common/regularfile.h"
@@ -139,7 +139,7 @@ CsvTimelineCounts addCsvDeviceTasks(model::TraceBuilder& b, AscendTracks& tracks
 {
     CsvTimelineCounts counts;
     // "Task Type" goes between the kernel keys, as it did before AscendKernelArgs existed: string ids double as
-    // the Perfetto export's interning ids (report/perfettoexporter.cpp), so this order keeps exports identical.
+    // the Perfetto export's interning ids (exporters/perfettoexporter.cpp), so this order keeps exports identical.
     b.intern("OP Type");
     b.intern("Accelerator Core");
     const model::StringId keyTaskType = b.intern("Task Type");
@@ -215,6 +215,20 @@ CsvTimelineCounts addCsvDeviceTasks(model::TraceBuilder& b, AscendTracks& tracks
     return counts;
 }
 
+/// How building the timeline ended: built, failed (with the result to return), or to be read again from the start
+/// because process names arrived after events they contradict (`names` then holds every name, for the replay).
+struct TimelineOutcome
+{
+    enum class Kind { Built, Failed, Replay };
+    Kind kind = Kind::Built;
+    ImportResult failure;
+    AscendTimeline::ProcessNames names;
+
+    static TimelineOutcome built() { return {}; }
+    static TimelineOutcome failed(ImportResult r) { return {Kind::Failed, std::move(r), {}}; }
+    static TimelineOutcome replay(AscendTimeline::ProcessNames n) { return {Kind::Replay, {}, std::move(n)}; }
+};
+
 /// One import of a collected bundle into a fresh builder, in three acts: readTables (the CSV tables the timeline
 /// joins), buildTimeline (from the database, the text timeline or the CSV tables alone) and finishTrace
 /// (cross-checks, summary tables, finalize). What the acts hand on to each other lives here.
@@ -253,28 +267,15 @@ struct BundleImport
     {
         return ImportResult::failure(ImportErrorKind::Cancelled, "import of " + source.path.string() + " cancelled");
     }
+
+    /// Act 1. A failure only when cancelled: unreadable tables are warnings.
+    std::optional<ImportResult> readTables();
+    /// Act 2. `knownNames` is null on the first read, every process name on a replay (which never asks for
+    /// another).
+    TimelineOutcome buildTimeline(const AscendTimeline::ProcessNames* knownNames);
+    /// Act 3.
+    ImportResult finishTrace();
 };
-
-/// How building the timeline ended: built, failed (with the result to return), or to be read again from the start
-/// because process names arrived after events they contradict (`names` then holds every name, for the replay).
-struct TimelineOutcome
-{
-    enum class Kind { Built, Failed, Replay };
-    Kind kind = Kind::Built;
-    ImportResult failure;
-    AscendTimeline::ProcessNames names;
-
-    static TimelineOutcome built() { return {}; }
-    static TimelineOutcome failed(ImportResult r) { return {Kind::Failed, std::move(r), {}}; }
-    static TimelineOutcome replay(AscendTimeline::ProcessNames n) { return {Kind::Replay, {}, std::move(n)}; }
-};
-
-/// Act 1. A failure only when cancelled: unreadable tables are warnings.
-std::optional<ImportResult> readTables(BundleImport& imp);
-/// Act 2. `knownNames` is null on the first read, every process name on a replay (which never asks for another).
-TimelineOutcome buildTimeline(BundleImport& imp, const AscendTimeline::ProcessNames* knownNames);
-/// Act 3.
-ImportResult finishTrace(BundleImport& imp);
 
 } // namespace
 
@@ -340,9 +341,9 @@ ImportResult AscendImporter::import(const SourceProbe& source, const ImportOptio
     std::optional<AscendTimeline::ProcessNames> knownNames;
     for (;;) {
         BundleImport imp(source, bundle, options, progress);
-        if (std::optional<ImportResult> failure = readTables(imp))
+        if (std::optional<ImportResult> failure = imp.readTables())
             return std::move(*failure);
-        TimelineOutcome timeline = buildTimeline(imp, knownNames ? &*knownNames : nullptr);
+        TimelineOutcome timeline = imp.buildTimeline(knownNames ? &*knownNames : nullptr);
         switch (timeline.kind) {
         case TimelineOutcome::Kind::Failed:
             return std::move(timeline.failure);
@@ -354,21 +355,14 @@ ImportResult AscendImporter::import(const SourceProbe& source, const ImportOptio
         case TimelineOutcome::Kind::Built:
             break;
         }
-        return finishTrace(imp);
+        return imp.finishTrace();
     }
 }
 
 namespace {
 
-std::optional<ImportResult> readTables(BundleImport& imp)
+std::optional<ImportResult> BundleImport::readTables()
 {
-    model::TraceBuilder& b = imp.b;
-    const SourceProbe& source = imp.source;
-    const AscendBundle& bundle = imp.bundle;
-    KernelTable& kernels = imp.kernels;
-    std::string& kernelFiles = imp.kernelFiles;
-    TaskTimeTable& taskTime = imp.taskTime;
-    std::int32_t& device = imp.device;
     auto& meta = b.metadata();
     meta.sourcePath = source.path.string();
     for (const std::string& note : bundle.notes)
@@ -409,30 +403,14 @@ std::optional<ImportResult> readTables(BundleImport& imp)
             break;
         }
     }
-    if (imp.progress.cancelled())
-        return imp.cancelled();
+    if (progress.cancelled())
+        return cancelled();
     return std::nullopt;
 }
 
-TimelineOutcome buildTimeline(BundleImport& imp, const AscendTimeline::ProcessNames* knownNames)
+TimelineOutcome BundleImport::buildTimeline(const AscendTimeline::ProcessNames* knownNames)
 {
-    model::TraceBuilder& b = imp.b;
-    AscendTracks& tracks = imp.tracks;
     auto& meta = b.metadata();
-    const SourceProbe& source = imp.source;
-    const AscendBundle& bundle = imp.bundle;
-    const ImportOptions& options = imp.options;
-    ProgressSink& progress = imp.progress;
-    const KernelTable& kernels = imp.kernels;
-    const std::string& kernelFiles = imp.kernelFiles;
-    const TaskTimeTable& taskTime = imp.taskTime;
-    const std::int32_t device = imp.device;
-    std::string& timelineSource = imp.timelineSource;
-    std::uint64_t& deviceTasks = imp.deviceTasks;
-    std::uint64_t& fallbackTasks = imp.fallbackTasks;
-    std::vector<std::int64_t>& timelineSteps = imp.timelineSteps;
-    bool& joinedKernels = imp.joinedKernels;
-    std::uint64_t& matchedKernelRows = imp.matchedKernelRows;
     // ---- the timeline, from one source ----
     const bool torchNpu = bundle.isTorchNpu();
     bool timelineRead = false;
@@ -557,22 +535,9 @@ TimelineOutcome buildTimeline(BundleImport& imp, const AscendTimeline::ProcessNa
     return TimelineOutcome::built();
 }
 
-ImportResult finishTrace(BundleImport& imp)
+ImportResult BundleImport::finishTrace()
 {
-    model::TraceBuilder& b = imp.b;
-    AscendTracks& tracks = imp.tracks;
     auto& meta = b.metadata();
-    const SourceProbe& source = imp.source;
-    const AscendBundle& bundle = imp.bundle;
-    const KernelTable& kernels = imp.kernels;
-    const std::string& kernelFiles = imp.kernelFiles;
-    const std::int32_t device = imp.device;
-    const std::string& timelineSource = imp.timelineSource;
-    const std::uint64_t deviceTasks = imp.deviceTasks;
-    const std::uint64_t fallbackTasks = imp.fallbackTasks;
-    const std::vector<std::int64_t>& timelineSteps = imp.timelineSteps;
-    const bool joinedKernels = imp.joinedKernels;
-    const std::uint64_t matchedKernelRows = imp.matchedKernelRows;
     const bool torchNpu = bundle.isTorchNpu();
 
     // ---- joins and cross-checks ----
@@ -679,13 +644,14 @@ ImportResult finishTrace(BundleImport& imp)
     }
     if (meta.format.empty())
         meta.format = torchNpu ? "torch_npu" : "msprof";
-    if (imp.progress.cancelled())
-        return imp.cancelled();
+    meta.platform = model::Platform::TorchNpuCann; // every Ascend output, with or without device work
+    if (progress.cancelled())
+        return cancelled();
     model::TracePtr trace = b.finalize();
-    if (imp.options.phases) {
+    if (options.phases) {
         const auto& times = b.lastFinalizeTimes();
-        imp.options.phases->finalizeNs += times.totalNs - times.flowBindingNs;
-        imp.options.phases->flowBindingNs += times.flowBindingNs;
+        options.phases->finalizeNs += times.totalNs - times.flowBindingNs;
+        options.phases->flowBindingNs += times.flowBindingNs;
     }
     if (trace->sliceCount() == 0) {
         bool anyCounter = false;

@@ -4,8 +4,8 @@
 #include "model/checkedmath.h"
 #include "parsers/ascend/ascendcommunication.h"
 #include "parsers/ascend/ascendkernelargs.h"
-#include "parsers/ascend/ascendtasktype.h"
-#include "parsers/ascend/ascendtracks.h"
+#include "parsers/ascendcommon/ascendtasktype.h"
+#include "parsers/ascendcommon/ascendtracks.h"
 
 #include <algorithm>
 #include <array>

@@ -3,8 +3,8 @@
 
 #include "model/checkedmath.h"
 #include "model/tracebuilder.h"
-#include "parsers/ascend/ascendtasktype.h"
-#include "parsers/ascend/ascendtracks.h"
+#include "parsers/ascendcommon/ascendtasktype.h"
+#include "parsers/ascendcommon/ascendtracks.h"
 #include "parsers/ascenddb/sqlitedb.h"
 
 #include <algorithm>

@@ -12,6 +12,7 @@
 #include <condition_variable>
 #include <cstring>
 #include <deque>
+#include <functional>
 #include <limits>
 #include <mutex>
 #include <new>
@@ -499,16 +500,23 @@ void parseBatch(Batch& b, bool flowNames)
     }
 }
 
-// The pipeline: reader thread → workers → the calling thread, in order.
+// The pipeline: reader thread → workers → the calling thread, in order. With an inline consumer (an import given one
+// thread, as each rank of a `job` is) there are no other threads: each batch is decoded and consumed on the reading
+// thread as soon as it is closed, without queues, hand-offs or a second cache to warm.
 class Pipeline final : public ChromeJsonScanner::Handler
 {
 public:
+    using Consumer = std::function<void(std::unique_ptr<Batch>)>;
+
     Pipeline(std::size_t batchBytes, unsigned workers, bool flowNames)
         : m_batchBytes(batchBytes)
         , m_flowNames(flowNames)
         , m_maxInFlight(workers * 2 + 2)
     {
     }
+
+    /// Batches go to `consumer` on the publishing thread, decoded there; workerLoop() and next() are not used.
+    void setInlineConsumer(Consumer consumer) { m_inline = std::move(consumer); }
 
     // ---- reader side (scanner callbacks) ----
     void onContainer(bool) override { }
@@ -642,6 +650,19 @@ private:
     void publish(std::unique_ptr<Batch> b)
     {
         const PhaseClock::time_point waitStarted = PhaseClock::now();
+        if (m_inline) {
+            if (m_stop)
+                return; // consumed up to the End batch or cancelled: the rest of the piece is not decoded
+            // Decoding and consuming are not scanning: their time goes where the waits of the threaded pipeline go.
+            if (!b->parsed) {
+                parseBatch(*b, m_flowNames);
+                b->parsed = true;
+                m_decodeNs += nsSince(waitStarted);
+            }
+            m_inline(std::move(b));
+            m_publishWaitNs += nsSince(waitStarted);
+            return;
+        }
         std::unique_lock lock(m_mutex);
         m_spaceCv.wait(lock, [&] { return m_stop || m_inOrder.size() < m_maxInFlight; });
         m_publishWaitNs += nsSince(waitStarted);
@@ -664,6 +685,7 @@ private:
     std::size_t m_maxInFlight;
     std::uint64_t m_fileBytes = 0;
     std::unique_ptr<Batch> m_current;
+    Consumer m_inline;
 
     std::mutex m_mutex;
     std::condition_variable m_workCv;
@@ -731,7 +753,7 @@ ChromeReadResult ChromeEventReader::read(ChromeEventSink& sink)
     } outcome;
 
     const std::size_t chunkBytes = std::max<std::size_t>(1, m_readChunkBytes);
-    std::thread reader([&] {
+    auto readInput = [&] {
         std::vector<char> chunk(chunkBytes);
         const std::uint64_t limit = m_options.maxDecompressedBytes;
         std::uint64_t produced = 0;
@@ -776,11 +798,7 @@ ChromeReadResult ChromeEventReader::read(ChromeEventSink& sink)
         outcome.produced = produced;
         pipe.setFileBytes(stream->fileBytesRead());
         pipe.finishReading(pipe.takeFree(Batch::Kind::End));
-    });
-    std::vector<std::thread> pool;
-    pool.reserve(workers);
-    for (unsigned w = 0; w < workers; ++w)
-        pool.emplace_back([&pipe] { pipe.workerLoop(); });
+    };
 
     bool cancelled = false;
     std::uint64_t sinkNs = 0;
@@ -793,59 +811,90 @@ ChromeReadResult ChromeEventReader::read(ChromeEventSink& sink)
     // The sink grows the model on this thread; running out of memory there must still stop and join the reader
     // and workers (a joinable std::thread destroyed by the unwinding would abort) before the error goes up.
     bool outOfMemory = false;
-    try {
-        for (;;) {
-            if (m_progress.cancelled() || sink.cancelled()) {
-                cancelled = true;
-                break;
-            }
-            auto b = pipe.next();
-            if (!b)
-                break;
-            if (!containerReported && (b->kind != Batch::Kind::End || !outcome.fatal)) {
-                // The first batch exists only once the scanner has seen the opening bracket.
-                containerReported = true;
-                result.wrapperObject = scanner.wrapperObject();
-                sink.onContainer(result.wrapperObject);
-            }
-            if (b->kind == Batch::Kind::End) {
-                pipe.recycle(std::move(b));
-                break;
-            }
-            if (b->kind == Batch::Kind::TopLevel) {
-                sink.onTopLevel(b->key, b->text);
-            } else {
-                const PhaseClock::time_point sinkStarted = PhaseClock::now();
-                for (const ChromeEvent& ev : b->events)
-                    sink.onEvent(ev);
-                sinkNs += nsSince(sinkStarted);
-                result.events += b->events.size();
-                if (b->malformed > 0) {
-                    if (malformed == 0)
-                        firstMalformed = b->firstMalformed;
-                    malformed += b->malformed;
-                }
-                if (b->badFieldEvents > 0) {
-                    if (badFields == 0)
-                        firstBadField = b->firstBadField;
-                    badFields += b->badFieldEvents;
-                }
-                for (const auto& [kind, message] : b->issues)
-                    sink.onWarning(kind, message, 1);
-            }
-            if (b->fileBytes >= lastReport + (4U << 20)) {
-                lastReport = b->fileBytes;
-                m_progress.report(b->fileBytes, fileSize, "reading events");
-            }
-            pipe.recycle(std::move(b));
+    // One batch, in file order; false once the End batch came (or the read was cancelled before this batch).
+    auto consume = [&](std::unique_ptr<Batch> b) -> bool {
+        if (m_progress.cancelled() || sink.cancelled()) {
+            cancelled = true;
+            return false;
         }
-    } catch (const std::bad_alloc&) {
-        outOfMemory = true;
+        if (!containerReported && (b->kind != Batch::Kind::End || !outcome.fatal)) {
+            // The first batch exists only once the scanner has seen the opening bracket.
+            containerReported = true;
+            result.wrapperObject = scanner.wrapperObject();
+            sink.onContainer(result.wrapperObject);
+        }
+        if (b->kind == Batch::Kind::End) {
+            pipe.recycle(std::move(b));
+            return false;
+        }
+        if (b->kind == Batch::Kind::TopLevel) {
+            sink.onTopLevel(b->key, b->text);
+        } else {
+            const PhaseClock::time_point sinkStarted = PhaseClock::now();
+            for (const ChromeEvent& ev : b->events)
+                sink.onEvent(ev);
+            sinkNs += nsSince(sinkStarted);
+            result.events += b->events.size();
+            if (b->malformed > 0) {
+                if (malformed == 0)
+                    firstMalformed = b->firstMalformed;
+                malformed += b->malformed;
+            }
+            if (b->badFieldEvents > 0) {
+                if (badFields == 0)
+                    firstBadField = b->firstBadField;
+                badFields += b->badFieldEvents;
+            }
+            for (const auto& [kind, message] : b->issues)
+                sink.onWarning(kind, message, 1);
+        }
+        if (b->fileBytes >= lastReport + (4U << 20)) {
+            lastReport = b->fileBytes;
+            m_progress.report(b->fileBytes, fileSize, "reading events");
+        }
+        pipe.recycle(std::move(b));
+        return true;
+    };
+
+    if (workers == 1) {
+        // One thread in all: read, scan, decode and consume here. After the End batch or a cancel nothing more is
+        // consumed, and the reading loop sees the pipeline stopped.
+        bool consuming = true;
+        pipe.setInlineConsumer([&](std::unique_ptr<Batch> b) {
+            if (consuming && !consume(std::move(b))) {
+                consuming = false;
+                pipe.stop();
+            }
+        });
+        try {
+            readInput();
+        } catch (const std::bad_alloc&) {
+            outOfMemory = true;
+        }
+    } else {
+        std::thread reader(readInput);
+        std::vector<std::thread> pool;
+        pool.reserve(workers);
+        for (unsigned w = 0; w < workers; ++w)
+            pool.emplace_back([&pipe] { pipe.workerLoop(); });
+        try {
+            for (;;) {
+                if (m_progress.cancelled() || sink.cancelled()) {
+                    cancelled = true;
+                    break;
+                }
+                auto b = pipe.next();
+                if (!b || !consume(std::move(b)))
+                    break;
+            }
+        } catch (const std::bad_alloc&) {
+            outOfMemory = true;
+        }
+        pipe.stop();
+        reader.join();
+        for (auto& t : pool)
+            t.join();
     }
-    pipe.stop();
-    reader.join();
-    for (auto& t : pool)
-        t.join();
     if (m_options.phases) {
         m_options.phases->readNs += outcome.readNs;
         m_options.phases->scanNs += outcome.scanNs - std::min(outcome.scanNs, pipe.publishWaitNs());

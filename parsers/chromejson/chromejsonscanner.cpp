@@ -57,6 +57,53 @@ bool isStructural(char c)
     return c == '"' || c == '{' || c == '}' || c == '[' || c == ']';
 }
 
+#if defined(__SSE2__)
+// Bit k set where block[k] holds one of the four bytes: quotes, backslashes, '{' or '[', '}' or ']'.
+struct BlockMasks
+{
+    std::uint64_t quote;
+    std::uint64_t backslash;
+    std::uint64_t open;
+    std::uint64_t close;
+};
+
+BlockMasks blockMasks(const char* block)
+{
+    const __m128i quote = _mm_set1_epi8('"');
+    const __m128i backslash = _mm_set1_epi8('\\');
+    // '[' and '{' (0x5b, 0x7b), ']' and '}' (0x5d, 0x7d) differ only in bit 0x20, and no other byte maps onto them.
+    const __m128i caseBit = _mm_set1_epi8(0x20);
+    const __m128i open = _mm_set1_epi8('{');
+    const __m128i close = _mm_set1_epi8('}');
+    BlockMasks m {0, 0, 0, 0};
+    for (int part = 0; part < 4; ++part) {
+        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(block + 16 * part));
+        const __m128i folded = _mm_or_si128(v, caseBit);
+        const auto bits = [part](__m128i eq) {
+            return static_cast<std::uint64_t>(static_cast<std::uint32_t>(_mm_movemask_epi8(eq))) << (16 * part);
+        };
+        m.quote |= bits(_mm_cmpeq_epi8(v, quote));
+        m.backslash |= bits(_mm_cmpeq_epi8(v, backslash));
+        m.open |= bits(_mm_cmpeq_epi8(folded, open));
+        m.close |= bits(_mm_cmpeq_epi8(folded, close));
+    }
+    return m;
+}
+
+// Bit k of the result is the XOR of bits 0..k of x: with x the quotes of a block, the bytes inside strings
+// (each opening quote included, each closing one not).
+std::uint64_t prefixXor(std::uint64_t x)
+{
+    x ^= x << 1;
+    x ^= x << 2;
+    x ^= x << 4;
+    x ^= x << 8;
+    x ^= x << 16;
+    x ^= x << 32;
+    return x;
+}
+#endif
+
 // Index of the first '"', '{', '}', '[' or ']' in [j, n), or n: outside strings nothing else changes the scanner's
 // state. The gaps between strings are a few bytes (`":"`, `","`, `:12.5,`), so a tight byte loop beats loading
 // SIMD blocks (measured on Kineto and torch_npu traces).
@@ -162,6 +209,52 @@ void ChromeJsonScanner::endElement(std::string_view text)
     m_element.clear();
 }
 
+// The byte loop over a container or string element from j up to `limit`: returns the index just past the element with
+// `done` set when it ends before `limit`, else `limit`.
+std::size_t ChromeJsonScanner::scanContainerBytes(const char* p, std::size_t j, std::size_t limit, bool& done)
+{
+    // Strings hold most of the bytes (kernel names, arg keys): skip them with a tight loop.
+    while (j < limit) {
+        if (m_inString) {
+            if (m_escape) {
+                m_escape = false;
+                ++j;
+                continue;
+            }
+            j = skipStringBody(p, j, limit);
+            if (j == limit)
+                break;
+            if (p[j] == '\\') {
+                m_escape = true;
+                ++j;
+                continue;
+            }
+            m_inString = false;
+            ++j;
+            if (m_shape == Shape::String) {
+                done = true;
+                return j;
+            }
+            continue;
+        }
+        j = skipToStructural(p, j, limit);
+        if (j == limit)
+            break;
+        const char c = p[j++];
+        if (c == '"') {
+            m_inString = true;
+        } else if (c == '{' || c == '[') {
+            ++m_depth;
+        } else if (c == '}' || c == ']') {
+            if (--m_depth == 0) {
+                done = true;
+                return j;
+            }
+        }
+    }
+    return j;
+}
+
 // Returns the index just past the element when it ends inside [i, n), else n (the element continues).
 std::size_t ChromeJsonScanner::scanElement(const char* p, std::size_t i, std::size_t n)
 {
@@ -178,45 +271,43 @@ std::size_t ChromeJsonScanner::scanElement(const char* p, std::size_t i, std::si
             ++j;
         }
     } else {
-        // Strings hold most of the bytes (kernel names, arg keys): skip them with a tight loop.
-        while (j < n) {
-            if (m_inString) {
-                if (m_escape) {
-                    m_escape = false;
-                    ++j;
-                    continue;
-                }
-                j = skipStringBody(p, j, n);
-                if (j == n)
-                    break;
-                if (p[j] == '\\') {
-                    m_escape = true;
-                    ++j;
-                    continue;
-                }
-                m_inString = false;
-                ++j;
-                if (m_shape == Shape::String) {
-                    done = true;
-                    break;
-                }
+#if defined(__SSE2__)
+        // 64 bytes at a time: a block without backslashes needs no byte steps. Which bytes are inside strings
+        // follows from the quotes alone (a prefix XOR), so only the brackets outside strings are visited, a few
+        // per event. A block with a backslash (rare: escapes in names) or after one goes through the byte loop,
+        // which is the reference for every corner of the grammar.
+        while (!done && m_shape == Shape::Container && n - j >= 64) {
+            if (m_escape) {
+                j = scanContainerBytes(p, j, j + 64, done);
                 continue;
             }
-            j = skipToStructural(p, j, n);
-            if (j == n)
-                break;
-            const char c = p[j++];
-            if (c == '"') {
-                m_inString = true;
-            } else if (c == '{' || c == '[') {
-                ++m_depth;
-            } else if (c == '}' || c == ']') {
-                if (--m_depth == 0) {
+            const BlockMasks m = blockMasks(p + j);
+            if (m.backslash != 0) {
+                j = scanContainerBytes(p, j, j + 64, done);
+                continue;
+            }
+            const std::uint64_t inString = prefixXor(m.quote) ^ (m_inString ? ~std::uint64_t {0} : 0);
+            std::uint64_t brackets = (m.open | m.close) & ~inString;
+            while (brackets != 0) {
+                const int k = __builtin_ctzll(brackets);
+                brackets &= brackets - 1;
+                if ((m.open >> k) & 1U) {
+                    ++m_depth;
+                } else if (--m_depth == 0) {
+                    j += static_cast<std::size_t>(k) + 1;
+                    m_inString = false;
                     done = true;
                     break;
                 }
             }
+            if (!done) {
+                m_inString = (inString >> 63) != 0;
+                j += 64;
+            }
         }
+#endif
+        if (!done)
+            j = scanContainerBytes(p, j, n, done);
     }
 
     const std::size_t len = j - start;

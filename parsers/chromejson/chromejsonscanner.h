@@ -77,6 +77,7 @@ private:
     void fail(std::string message);
     void beginElement(char first, ElementKind kind);
     std::size_t scanElement(const char* p, std::size_t i, std::size_t n);
+    std::size_t scanContainerBytes(const char* p, std::size_t j, std::size_t limit, bool& done);
     void endElement(std::string_view text);
     static std::string describe(char c);
 

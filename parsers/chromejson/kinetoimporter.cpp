@@ -23,7 +23,8 @@ using model::TimeNs;
 
 namespace {
 
-// The category of the findings' evidence slices in a trace written by timesink-cli export (report/chromejsonexporter).
+// The category of the findings' evidence slices in a trace written by timesink-cli export
+// (exporters/chromejsonexporter).
 constexpr std::string_view kExportedFindingCategory = "timesink.finding";
 
 bool startsWith(std::string_view s, std::string_view p)
@@ -148,7 +149,7 @@ std::optional<TimeNs> peekBaseTimeAtTail(const std::filesystem::path& path)
 }
 
 // ---- A Timesink export of a source that Kineto's vocabulary cannot say (torch_npu, msprof, RKNN) ----
-// report/chromejsonexporter writes a top-level "timesink" object before traceEvents with the trace's metadata, its
+// exporters/chromejsonexporter writes a top-level "timesink" object before traceEvents with the trace's metadata, its
 // tracks (keyed by the exported pid and tid) and its steps, and on each slice the args "timesink.category",
 // "timesink.flags" and "timesink.cat" (model category, flags, the source's own category). With them the import
 // rebuilds the model the export was written from; without them the file is read as any Kineto trace.
@@ -244,6 +245,12 @@ std::optional<ExportDescription> parseDescription(const nlohmann::json& j, std::
         return fail("synthetic_timestamps is missing");
     else
         m.syntheticTimestamps = it->get<bool>();
+    // Written since the platform became part of the metadata; an export without it gets the one its devices show.
+    if (const auto it = j.find("platform"); it != j.end()) {
+        if (!it->is_string())
+            return fail("platform is not a text");
+        m.platform = model::platformFromKey(it->get<std::string>());
+    }
     const auto devices = j.find("devices");
     const auto properties = j.find("properties");
     const auto tracks = j.find("tracks");
@@ -597,15 +604,8 @@ private:
         if (placement == m_lastPlacement && e.pid == m_lastPid && e.tid == m_lastTid && m_lastTrack.isValid())
             return m_lastTrack;
         if (m_described) {
-            if (const model::TrackId described = describedTrack(e.pid, e.tid); described.isValid()) {
-                m_lastPlacement = placement;
-                m_lastPidStore.assign(e.pid);
-                m_lastTidStore.assign(e.tid);
-                m_lastPid = m_lastPidStore;
-                m_lastTid = m_lastTidStore;
-                m_lastTrack = described;
-                return described;
-            }
+            if (const model::TrackId described = describedTrack(e.pid, e.tid); described.isValid())
+                return rememberTrack(e, placement, described);
         }
         const std::string_view tid = threadOf(e.pid, e.tid);
         std::string key;
@@ -649,6 +649,12 @@ private:
             m_tracks.emplace(std::move(key), id);
             m_trackMeta.push_back(TrackMeta {std::string(e.pid), std::string(tid), placement});
         }
+        return rememberTrack(e, placement, id);
+    }
+
+    /// Keeps the answer of trackFor for the next event of the same thread and placement.
+    model::TrackId rememberTrack(const ChromeEvent& e, Placement placement, model::TrackId id)
+    {
         m_lastPlacement = placement;
         m_lastPidStore.assign(e.pid);
         m_lastTidStore.assign(e.tid);
@@ -683,6 +689,14 @@ private:
     };
     static constexpr std::size_t kKeyCacheSlots = 16;
     static constexpr std::size_t kTextCacheSlots = 256;
+    static constexpr std::size_t kClassCacheSlots = 1024;
+    struct ClassifiedSlot
+    {
+        model::StringId name;
+        model::StringId cat;
+        Classified classified;
+        bool valid = false;
+    };
 
     // Arg keys come in the same order event after event, and categories repeat: comparing with the previous
     // string at the same position is cheaper than hashing it into the pool again.
@@ -706,6 +720,22 @@ private:
         const std::size_t slot
             = (text.size() * 131 + u(0) * 31 + u(text.size() / 2) * 7 + u(text.size() - 1)) % kTextCacheSlots;
         return internCached(text, m_textCache[slot]);
+    }
+
+    // classify() of an interned name and category: the same few names repeat millions of times, and classify()
+    // searches long kernel names for the collective patterns. A direct-mapped cache keyed by the pool ids.
+    Classified classifyCached(model::StringId name, model::StringId cat, std::string_view catText,
+                              std::string_view nameText)
+    {
+        const std::size_t slot = (std::size_t {name.value} * 0x9e3779b1U + cat.value) % kClassCacheSlots;
+        ClassifiedSlot& entry = m_classCache[slot];
+        if (!entry.valid || entry.name != name || entry.cat != cat) {
+            entry.classified = classify(catText, nameText);
+            entry.name = name;
+            entry.cat = cat;
+            entry.valid = true;
+        }
+        return entry.classified;
     }
 
     model::ArgSetId convertArgs(const ChromeEvent& e, bool device = false, bool linked = false)
@@ -762,9 +792,9 @@ private:
             correlation = -1; // launches come as s/f pairs of their own
             return true;
         }
-        c = classify(e.cat, e.name);
         in.name = internText(e.name);
         in.rawCategory = internCached(e.cat, m_catCache);
+        c = classifyCached(in.name, in.rawCategory, e.cat, e.name);
         in.category = c.category;
         correlation = -1;
         if (const ChromeArg* a = e.arg("correlation"); a && a->kind == ChromeArg::Kind::Int)
@@ -1265,6 +1295,7 @@ private:
     std::array<CachedString, kKeyCacheSlots> m_argKeyCache;
     CachedString m_catCache;
     std::array<CachedString, kTextCacheSlots> m_textCache;
+    std::array<ClassifiedSlot, kClassCacheSlots> m_classCache {};
     std::map<std::uint32_t, std::vector<OpenSlice>> m_open;
     std::vector<std::pair<std::int64_t, model::SliceRef>> m_hostCorr;
     bool m_hostCorrSorted = true;

@@ -29,11 +29,12 @@ std::optional<std::int64_t> parseScaledDecimal(std::string_view text, int scaleP
 {
     // Fast path for what profilers write almost always: plain digits with at most `scalePow10` decimals
     // ("1736408883700059.821", "12.5", "4"). Exact: no rounding is needed and overflow is checked; anything else
-    // (signs, exponents, spaces, more decimals, more than 19 characters) takes the general path below.
-    if (!text.empty() && text.size() <= 19 && scalePow10 >= 0 && scalePow10 <= 9) {
+    // (signs, exponents, spaces, more decimals, more than 19 whole digits) takes the general path below. Epoch
+    // microseconds with three decimals ("1736408883700059.821", every Kineto and torch_npu ts) are 20 characters.
+    if (!text.empty() && text.size() <= 29 && scalePow10 >= 0 && scalePow10 <= 9) {
         std::uint64_t whole = 0; // 19 digits fit
         std::size_t i = 0;
-        for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i)
+        for (; i < text.size() && i < 19 && text[i] >= '0' && text[i] <= '9'; ++i)
             whole = whole * 10 + static_cast<std::uint64_t>(text[i] - '0');
         const bool wholeOk = i > 0 && (i == text.size() || text[i] == '.');
         std::uint64_t fraction = 0;

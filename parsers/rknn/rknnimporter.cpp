@@ -200,6 +200,7 @@ model::TracePtr RknnImporter::buildTrace(RknnPerfReport report, const std::strin
     model::TraceBuilder b;
     model::TraceMetadata& meta = b.metadata();
     meta.format = "rknn";
+    meta.platform = model::Platform::Rknn;
     meta.sourcePath = sourcePath;
     const std::string deviceName = report.deviceName.empty() ? std::string("RKNN NPU") : report.deviceName;
     meta.devices.push_back(model::Device {model::DeviceKind::EdgeNpu, 0, deviceName});

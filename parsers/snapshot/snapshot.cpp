@@ -335,6 +335,7 @@ void fillHeader(const model::Trace& trace, const SourceIdentity& source, std::st
     h.set_world_size(meta.worldSize);
     h.set_profiler_level(meta.profilerLevel);
     h.set_synthetic_timestamps(meta.syntheticTimestamps);
+    h.set_platform(std::string(model::platformKey(meta.platform)));
     for (const auto& [key, value] : meta.properties) {
         auto* p = h.add_properties();
         p->set_key(key);
@@ -967,6 +968,7 @@ private:
         meta.worldSize = h.world_size();
         meta.profilerLevel = h.profiler_level();
         meta.syntheticTimestamps = h.synthetic_timestamps();
+        meta.platform = model::platformFromKey(h.platform());
         for (const pb::Property& p : h.properties())
             meta.properties.emplace_back(p.key(), p.value());
         auto& counts = SnapshotAccess::categoryCounts(trace);

@@ -22,7 +22,8 @@ namespace timesink::parsers::snapshot {
 /// are stored with the model's in-memory layout, so a section decompresses straight into the final buffer.
 ///
 /// A snapshot is a cache: another format version is refused (never migrated); the source trace stays the truth.
-inline constexpr std::uint32_t kFormatVersion = 1;
+/// Version 2: the header carries the platform (TraceMetadata::platform).
+inline constexpr std::uint32_t kFormatVersion = 2;
 inline constexpr std::string_view kMagic {"\x89TSNAP\r\n", 8};
 inline constexpr std::string_view kExtension = ".tsnap";
 inline constexpr std::size_t kPreambleBytes = 40;

@@ -3,7 +3,8 @@
 // Prints the wall time of analyze() and its ratio to a baseline measured in the same process: one linear
 // scan over every slice of every track (reading ts, dur and category), the least any pass must do.
 // Target (docs/analysis.md): analyze() ≤ 1 s in a Release build.
-#include "analysis/pass.h"
+#include "analysis/core/context.h"
+#include "analysis/core/pass.h"
 #include "model/tracebuilder.h"
 
 #include <QTest>
@@ -126,9 +127,17 @@ private Q_SLOTS:
         std::printf("baseline linear scan: %.3f s wall, %.3f s CPU\n", scanS, scanCpu);
         std::printf("analyze (all %zu passes): %.3f s wall, %.3f s CPU = %.1f× the linear scan (CPU)\n",
                     analysis::passRegistry().size(), analyzeS, analyzeCpu, scanCpu > 0 ? analyzeCpu / scanCpu : 0.0);
+        // What the passes share (step clock, device activity, idle split), built once as analyze() does, then each
+        // pass on its own.
+        const analysis::AnalysisOptions options;
+        const double c0 = threadCpuSeconds();
+        const analysis::AnalysisContext context(*trace, options, cancel);
+        (void)context.idle();
+        const double c1 = threadCpuSeconds();
+        std::printf("  %-22s %.3f s CPU\n", "shared context", c1 - c0);
         for (const auto& pass : analysis::passRegistry()) {
             const double p0 = threadCpuSeconds();
-            const analysis::PassOutput out = pass->run(*trace, analysis::AnalysisOptions {}, cancel);
+            const analysis::PassOutput out = pass->run(context);
             const double p1 = threadCpuSeconds();
             std::printf("  %-22.*s %.3f s CPU, %zu findings\n", static_cast<int>(pass->kind().size()),
                         pass->kind().data(), p1 - p0, out.findings.size());

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Independent check of the device-side step accounting (analysis/stepclock.h) over a raw Kineto trace.
+"""Independent check of the device-side step accounting (analysis/core/stepclock.h) over a raw Kineto trace.
 
 Usage: python3 tests/analysis/device_windows.py tests/data/torch/FIXTURE.json.gz
 

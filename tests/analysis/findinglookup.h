@@ -3,7 +3,7 @@
 
 // Picking findings out of an AnalysisResult in the analysis tests (builder-made traces and real fixtures).
 
-#include "analysis/pass.h"
+#include "analysis/core/pass.h"
 #include "tests/common/qteststring.h"
 
 #include <string_view>

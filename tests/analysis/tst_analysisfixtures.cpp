@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The analyses on real profiler output (tests/data). Expected numbers were worked out
 // independently with a few lines of Python over the fixture files; the scripts are quoted per test.
-#include "analysis/pass.h"
+#include "analysis/core/pass.h"
 #include "report/reportjson.h"
 #include "tests/analysis/findinglookup.h"
 #include "tests/common/fixtures.h"

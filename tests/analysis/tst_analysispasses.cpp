@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Builder-made traces for every analysis kind, with lost time worked out by hand in the comments.
-#include "analysis/intervals.h"
-#include "analysis/opclassifier.h"
-#include "analysis/pass.h"
+#include "analysis/core/intervals.h"
+#include "analysis/core/opclassifier.h"
+#include "analysis/core/pass.h"
 #include "model/tracebuilder.h"
 #include "tests/analysis/findinglookup.h"
 
@@ -91,6 +91,43 @@ private Q_SLOTS:
         QCOMPARE(clip({{0, 10}, {20, 30}, {40, 50}}, 5, 45), (IntervalList {{5, 10}, {20, 30}, {40, 45}}));
         QCOMPARE(overlapLength({{0, 10}, {20, 30}, {40, 50}}, 5, 45), TimeNs(5 + 10 + 5));
         QCOMPARE(totalLength({{0, 10}, {20, 30}}), TimeNs(20));
+    }
+
+    // unite() merges ascending runs (tracks concatenated one after another) and sorts anything else: both must give
+    // the union a plain sort gives, for any number of runs, odd and even, empty and touching intervals included.
+    void uniteOfRuns()
+    {
+        const auto reference = [](IntervalList v) {
+            std::erase_if(v, [](const Interval& i) { return i.end <= i.start; });
+            std::sort(v.begin(), v.end(), [](const Interval& a, const Interval& b) { return a.start < b.start; });
+            IntervalList out;
+            for (const Interval& i : v) {
+                if (!out.empty() && i.start <= out.back().end)
+                    out.back().end = std::max(out.back().end, i.end);
+                else
+                    out.push_back(i);
+            }
+            return out;
+        };
+        std::uint64_t state = 12345;
+        const auto next = [&state](std::uint64_t bound) {
+            state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+            return static_cast<TimeNs>((state >> 33) % bound);
+        };
+        for (std::size_t runs : {1U, 2U, 3U, 7U, 8U, 255U, 256U, 257U, 1000U}) {
+            IntervalList v;
+            for (std::size_t r = 0; r < runs; ++r) {
+                TimeNs t = next(1000);
+                const std::size_t length = static_cast<std::size_t>(next(12));
+                for (std::size_t i = 0; i < length; ++i) {
+                    t += next(50);
+                    v.push_back({t, t + next(40)}); // some empty, some touching the next
+                }
+            }
+            QCOMPARE(unite(v), reference(v));
+        }
+        QCOMPARE(unite({{30, 40}, {0, 10}, {5, 20}, {40, 41}}), (IntervalList {{0, 20}, {30, 41}}));
+        QCOMPARE(unite({}), IntervalList {});
     }
 
     void opTypes_data()

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-// The one breakdown (analysis/breakdown.h) on hand-built traces and on real fixtures. Fixture figures were
+// The one breakdown (analysis/core/breakdown.h) on hand-built traces and on real fixtures. Fixture figures were
 // computed independently in Python over the raw JSON (the script is quoted per test).
-#include "analysis/breakdown.h"
-#include "analysis/deviceactivity.h"
-#include "analysis/pass.h"
-#include "analysis/stepclock.h"
+#include "analysis/core/breakdown.h"
+#include "analysis/core/deviceactivity.h"
+#include "analysis/core/pass.h"
+#include "analysis/core/stepclock.h"
 #include "model/tracebuilder.h"
 #include "tests/common/fixtures.h"
 

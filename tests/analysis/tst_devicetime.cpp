@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Device time where it belongs, on real fixtures: launch-bound only when the host launches. Figures worked out
 // by hand from the raw events (quoted per test).
-#include "analysis/breakdown.h"
-#include "analysis/pass.h"
-#include "analysis/stepclock.h"
+#include "analysis/core/breakdown.h"
+#include "analysis/core/pass.h"
+#include "analysis/core/stepclock.h"
 #include "model/tracebuilder.h"
 #include "tests/analysis/findinglookup.h"
 #include "tests/common/fixtures.h"

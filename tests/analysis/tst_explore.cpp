@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The explorer's computations (analysis/rangestats, analysis/calltree): on a hand-built trace with every number
 // worked out in the comments, and on a real A100 Kineto fixture checked against Python over the raw file.
-#include "analysis/calltree.h"
-#include "analysis/rangestats.h"
-#include "analysis/textformat.h"
+#include "analysis/core/findingextent.h"
+#include "analysis/core/textformat.h"
+#include "analysis/explore/calltree.h"
+#include "analysis/explore/rangestats.h"
 #include "tests/common/fixtures.h"
 #include "tests/widgets/testtraces.h"
 
@@ -131,6 +132,50 @@ private Q_SLOTS:
         QCOMPARE(formatMilliseconds(-412'000'000), std::string("-412.000"));
         QCOMPARE(formatGeneral(1e-7), std::string("1e-07"));
         QCOMPARE(kindLabel("pipeline_bubble"), std::string("Pipeline bubble"));
+        QCOMPARE(kindLabel("bad\x01_kind\xff"), std::string("Bad kind\xEF\xBF\xBD")); // cleaned like any trace text
+        QCOMPARE(formatMillisecondsRounded(412'000'623), std::string("412.001"));
+        QCOMPARE(formatMillisecondsRounded(1'500), std::string("0.002"));
+        QCOMPARE(cleanText("a\x01\x7f"
+                           "b\tc\nd"),
+                 std::string("ab c d"));
+        QCOMPARE(cleanText("line\nnext", true), std::string("line\nnext"));
+        QCOMPARE(cleanText("a\xC2\x85"
+                           "b"),
+                 std::string("ab")); // C1 control
+        QCOMPARE(cleanText("\xe5\x8d"
+                           "x"),
+                 std::string("\xEF\xBF\xBDx")); // a cut sequence: one U+FFFD
+    }
+
+    // What the GUI shows when a finding is selected (analysis::findingExtent): the evidence ranges when there are
+    // any, else the events' slices; the track of the earliest piece is the one to reveal.
+    void findingExtentOfEvidenceOrEvents()
+    {
+        const auto trace = testing::smallTrainingTrace();
+        const model::SliceRef conv = testing::findSlice(*trace, "conv_fwd");       // [200,400)
+        const model::SliceRef relu = testing::findSlice(*trace, "relu_fwd");       // [1300,1350)
+        const model::SliceRef launch = testing::findSlice(*trace, "aten::conv2d"); // [100,300), host
+        QVERIFY(conv.isValid() && relu.isValid() && launch.isValid());
+        Finding f;
+        f.events = {relu, conv, launch};
+        FindingExtent x = findingExtent(f, trace.get());
+        QVERIFY(x.valid);
+        QCOMPARE(x.start, TimeNs(100));
+        QCOMPARE(x.end, TimeNs(1350));
+        QCOMPARE(x.firstTrack, launch.track);
+
+        f.evidence = {{relu.track, 5000, 9000}, {conv.track, 1000, 3000}}; // evidence wins over events
+        x = findingExtent(f, trace.get());
+        QCOMPARE(x.start, TimeNs(1000));
+        QCOMPARE(x.end, TimeNs(9000));
+        QCOMPARE(x.firstTrack, conv.track);
+
+        Finding nowhere;
+        nowhere.events = {model::SliceRef {model::TrackId(9999), model::SliceIndex(0)}};
+        QVERIFY(!findingExtent(nowhere, trace.get()).valid);
+        QVERIFY(!findingExtent(Finding {}, trace.get()).valid);
+        nowhere.events = {conv};
+        QVERIFY(!findingExtent(nowhere, nullptr).valid); // events need the trace
     }
 
     void instancesInTimeOrder()

@@ -2,7 +2,7 @@
 // The porting-advisor kinds (op_compile, conversion, precision, memory_pressure): builder-made traces with the
 // lost time worked out by hand in the comments, a control run where none may fire, and the real fixtures.
 // Fixture figures were computed independently with Python over the raw files (scripts quoted per test).
-#include "analysis/pass.h"
+#include "analysis/core/pass.h"
 #include "model/tracebuilder.h"
 #include "tests/analysis/findinglookup.h"
 #include "tests/common/fixtures.h"

@@ -2,7 +2,7 @@
 #include "ascendtesthelpers.h"
 
 #include "parsers/ascend/ascendimporter.h"
-#include "parsers/common/traceloader.h"
+#include "parsers/registry/traceloader.h"
 
 #include <QDir>
 #include <QFile>

@@ -5,6 +5,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -22,6 +23,7 @@ private Q_SLOTS:
     void scannerWholeInput();
     void scannerEverySplitPoint_data();
     void scannerEverySplitPoint();
+    void scannerBlocksAgreeWithByteSteps();
     void scannerSkipsLargeElements();
     void scannerDeepNestingIsIterative();
     void scannerRejectsNonTraces_data();
@@ -166,6 +168,10 @@ void TestChromeEventReader::microsToNs_data()
     QTest::newRow("leading zeros") << "007.5" << true << qint64(7500);
     QTest::newRow("trailing point") << "12." << true << qint64(12000);
     QTest::newRow("fourth decimal rounds") << "1.0005" << true << qint64(1001);
+    QTest::newRow("19 whole digits and decimals") << "1234567890123456789.5" << false << qint64(0);
+    QTest::newRow("20 whole digits and decimals") << "12345678901234567890.5" << false << qint64(0);
+    QTest::newRow("many leading zeros") << "0000000000000000000000001.5" << true << qint64(1500);
+    QTest::newRow("nine decimals") << "1.000000001" << true << qint64(1000);
 }
 void TestChromeEventReader::microsToNs()
 {
@@ -227,6 +233,67 @@ void TestChromeEventReader::scannerEverySplitPoint()
     for (char c : text)
         s.feed(&c, 1);
     QCOMPARE(r.log, expected);
+}
+
+// The scanner steps over 64-byte blocks when at least that much input is left and falls back to byte steps near
+// backslashes and at the end of each piece: every tricky token (brackets and quotes inside strings, escaped quotes,
+// backslash runs, nested arrays) is moved across every offset of a block, and the whole input must give exactly what
+// feeding it byte by byte (byte steps only) gives.
+void TestChromeEventReader::scannerBlocksAgreeWithByteSteps()
+{
+    const std::string tokens[] = {
+        R"({"name":"a]}[{b","args":{"k":[1,[2,{"x":"}"}]]}})",
+        R"({"name":"q\"}\"","args":{"s":"\\","t":"\\\"]"}})",
+        R"({"name":"\\\\","ph":"X","args":{}})",
+        R"({"a":[[[[]]]],"b":"[[[[","c":{"d":{"e":{}}}})",
+        R"({"x":"\u005d\u007d","y":"\/"})",
+    };
+    std::string text = "{\"traceEvents\": [";
+    std::size_t expectedEvents = 0;
+    for (std::size_t shift = 0; shift < 130; ++shift) {
+        for (const std::string& token : tokens) {
+            // The filler moves the token by one byte per round; a string of braces, brackets or spaces.
+            text += R"({"pad":")"
+                + std::string(shift,
+                              shift % 3 == 0       ? '}'
+                                  : shift % 3 == 1 ? ' '
+                                                   : '[')
+                + R"("},)" + token + ",\n";
+            expectedEvents += 2;
+        }
+    }
+    text += R"({"last":"\\"}]})";
+    ++expectedEvents;
+
+    Recorder whole;
+    ChromeJsonScanner blocks(whole, 1 << 20);
+    QVERIFY(blocks.feed(text.data(), text.size()));
+    QVERIFY(blocks.complete());
+    QCOMPARE(blocks.eventCount(), std::uint64_t(expectedEvents));
+
+    Recorder bytes;
+    ChromeJsonScanner steps(bytes, 1 << 20);
+    for (char c : text)
+        steps.feed(&c, 1);
+    QVERIFY(steps.complete());
+    QCOMPARE(whole.log, bytes.log);
+
+    // Pieces of odd sizes end blocks everywhere, with the state carried between them.
+    for (std::size_t piece : {63U, 64U, 65U, 97U, 200U}) {
+        Recorder r;
+        ChromeJsonScanner s(r, 1 << 20);
+        for (std::size_t at = 0; at < text.size(); at += piece)
+            s.feed(text.data() + at, std::min(piece, text.size() - at));
+        QVERIFY(s.complete());
+        QCOMPARE(r.log, bytes.log);
+    }
+
+    // An element over the limit is skipped the same way with blocks as with byte steps.
+    const std::string big = R"({"traceEvents":[{"a":1},{"name":")" + std::string(300, '{') + R"("},{"b":"\\"}]})";
+    Recorder bigWhole;
+    ChromeJsonScanner bigBlocks(bigWhole, 100);
+    bigBlocks.feed(big.data(), big.size());
+    QCOMPARE(bigWhole.log, std::string("object\nevent {\"a\":1}\nissue event_too_large\nevent {\"b\":\"\\\\\"}\n"));
 }
 
 void TestChromeEventReader::scannerSkipsLargeElements()

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "model/trace.h"
 #include "parsers/chromejson/kinetoimporter.h"
-#include "parsers/common/traceloader.h"
+#include "parsers/registry/traceloader.h"
 #include "report/tracesummary.h"
 
 #include <QTemporaryDir>
@@ -701,11 +701,16 @@ void TestKinetoImporter::cancel()
     QCOMPARE(int(probeSource(path, probe).errorKind), int(ImportErrorKind::None));
     chromejson::KinetoImporter importer;
     QVERIFY(importer.probe(probe) > 0);
-    CancelAfterFirstReport progress;
-    const ImportResult r = importer.import(probe, ImportOptions {}, progress);
-    QVERIFY(!r.ok());
-    QCOMPARE(int(r.errorKind), int(ImportErrorKind::Cancelled));
-    QVERIFY(r.error.find(path) != std::string::npos);
+    // The threaded pipeline and the one-thread import (each rank of a job) stop alike.
+    for (unsigned threads : {0U, 1U}) {
+        CancelAfterFirstReport progress;
+        ImportOptions options;
+        options.threads = threads;
+        const ImportResult r = importer.import(probe, options, progress);
+        QVERIFY(!r.ok());
+        QCOMPARE(int(r.errorKind), int(ImportErrorKind::Cancelled));
+        QVERIFY(r.error.find(path) != std::string::npos);
+    }
 }
 
 QTEST_APPLESS_MAIN(TestKinetoImporter)

@@ -8,7 +8,7 @@
 //   LOAD_FIXTURE(trace, std::string("torch/torch_cpu_legacy_resnet18_train_2steps.json"));
 //   // here `trace` is a loaded model::TracePtr
 
-#include "parsers/common/traceloader.h"
+#include "parsers/registry/traceloader.h"
 
 #include <QTest>
 

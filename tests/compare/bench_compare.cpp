@@ -2,7 +2,7 @@
 // Not a pass/fail test: prints how long compareRuns() takes on two synthetic Kineto-shaped runs of
 // `TIMESINK_BENCH_KERNELS` kernels each (default 1'000'000), every kernel launched by a runtime call inside
 // two nested aten ops, with flows. Label `bench`.
-#include "analysis/compare.h"
+#include "analysis/compare/compare.h"
 #include "model/tracebuilder.h"
 
 #include <QTest>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "analysis/compare.h"
+#include "analysis/compare/compare.h"
 #include "model/tracebuilder.h"
 
 #include <QTest>

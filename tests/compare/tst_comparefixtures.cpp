@@ -2,8 +2,8 @@
 // Comparisons of real profiler output (tests/data) through the registered importers.
 // Expected operator times were worked out independently with Python over the fixture files; each
 // test quotes its script.
-#include "analysis/compare.h"
-#include "analysis/pass.h"
+#include "analysis/compare/compare.h"
+#include "analysis/core/pass.h"
 #include "report/comparejson.h"
 #include "tests/common/fixtures.h"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "analysis/compareopmap.h"
+#include "analysis/compare/compareopmap.h"
 
 #include <QTest>
 

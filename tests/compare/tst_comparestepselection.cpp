@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "analysis/comparestepselection.h"
+#include "analysis/compare/comparestepselection.h"
 #include "model/tracebuilder.h"
 
 #include <QTest>

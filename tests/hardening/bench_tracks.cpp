@@ -3,7 +3,7 @@
 // the same N events on a single thread, both through the full import. The ratio stays near 1–3 whatever N is;
 // before issue 12 it grew with N (quadratic lookups: 300k tracks took tens of seconds).
 // Usage: bench_tracks [N=1000000] [DIR]
-#include "parsers/common/traceloader.h"
+#include "parsers/registry/traceloader.h"
 
 #include <chrono>
 #include <cstdio>

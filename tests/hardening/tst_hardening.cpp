@@ -7,7 +7,7 @@
 #include "model/utf8.h"
 #include "parsers/common/inputstream.h"
 #include "parsers/common/regularfile.h"
-#include "parsers/common/traceloader.h"
+#include "parsers/registry/traceloader.h"
 
 #include <QTemporaryDir>
 #include <QTest>

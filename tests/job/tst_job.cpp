@@ -2,10 +2,10 @@
 // Distributed jobs: the `communication` finding on one rank, the job model (alignment, straggler, job
 // communication), merging per-rank reports, and `timesink-cli job`, on a planted job with known numbers and on
 // the real 2-rank jobs of tests/data.
-#include "analysis/communication.h"
-#include "analysis/stepclock.h"
+#include "analysis/core/communication.h"
+#include "analysis/core/stepclock.h"
 #include "app/job/jobrunner.h"
-#include "parsers/common/traceloader.h"
+#include "parsers/registry/traceloader.h"
 #include "report/jobreport.h"
 #include "tests/common/clirunner.h"
 #include "tests/job/plantedjob.h"

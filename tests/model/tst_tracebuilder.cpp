@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "model/tracebuilder.h"
+#include "model/trackname.h"
 
 #include <QTest>
 
@@ -363,6 +364,78 @@ private Q_SLOTS:
             b.slice(gpu, SliceCategory::Kernel, "k", i * 10, 4);
         TracePtr t = b.finalize();
         QVERIFY2(t->track(gpu).bytesUsed() / n < 64, "per-slice memory must stay under 64 bytes");
+    }
+
+    // model/trackname.h: the one name of a track for people, with and without its process.
+    void trackNames()
+    {
+        const auto info
+            = [](std::string_view name, std::string_view process, std::string_view thread, std::string_view threadKey) {
+                  TrackInfo i;
+                  i.name = name;
+                  i.processName = process;
+                  i.threadName = thread;
+                  i.threadKey = threadKey;
+                  return i;
+              };
+        TraceBuilder b;
+        const TrackId named = b.addTrack(info("stream 7", "GPU 0", "", ""));
+        const TrackId thread = b.addTrack(info("", "", "MainThread", "12"));
+        const TrackId keyed = b.addTrack(info("", "python (1)", "", "34"));
+        const TrackId bare = b.addTrack(TrackInfo {});
+        for (const TrackId t : {named, thread, keyed, bare})
+            b.slice(t, SliceCategory::HostOp, "x", 0, 1);
+        TracePtr trace = b.finalize();
+        QCOMPARE(trackName(*trace, trace->track(named)), std::string("stream 7"));
+        QCOMPARE(trackDisplayName(*trace, trace->track(named)), std::string("GPU 0 / stream 7"));
+        QCOMPARE(trackName(*trace, trace->track(thread)), std::string("MainThread"));
+        QCOMPARE(trackDisplayName(*trace, trace->track(thread)), std::string("MainThread"));
+        QCOMPARE(trackDisplayName(*trace, trace->track(keyed)), std::string("python (1) / thread 34"));
+        QCOMPARE(trackName(*trace, trace->track(bare)), "track " + std::to_string(bare.value));
+    }
+
+    // The platform: what an importer sets is kept; a Generic trace gets the one its devices show (inferPlatform).
+    void platformFromImporterOrDevices()
+    {
+        const auto build = [](DeviceKind kind, std::string_view deviceName, std::string_view launch, Platform set) {
+            TraceBuilder b;
+            b.metadata().format = "kineto";
+            b.metadata().platform = set;
+            if (!deviceName.empty())
+                b.metadata().devices.push_back(Device {kind, 0, std::string(deviceName)});
+            const TrackId host = b.hostThread();
+            b.slice(host, SliceCategory::RuntimeApi, launch, 0, 5);
+            if (kind != DeviceKind::Cpu)
+                b.slice(b.deviceStream(0, 7, kind), SliceCategory::Kernel, "k", 10, 5);
+            return b.finalize()->metadata().platform;
+        };
+        QCOMPARE(build(DeviceKind::Gpu, "NVIDIA A100", "cudaLaunchKernel", Platform::Generic), Platform::PyTorchCuda);
+        QCOMPARE(build(DeviceKind::Gpu, "AMD Instinct MI250X", "hipLaunchKernel", Platform::Generic),
+                 Platform::PyTorchRocm);
+        QCOMPARE(build(DeviceKind::Gpu, "", "hipLaunchKernel", Platform::Generic), Platform::PyTorchRocm);
+        QCOMPARE(build(DeviceKind::Npu, "Ascend910B", "aclnnAdd", Platform::Generic), Platform::TorchNpuCann);
+        QCOMPARE(build(DeviceKind::EdgeNpu, "RK3588", "rknn_run", Platform::Generic), Platform::Rknn);
+        QCOMPARE(build(DeviceKind::Cpu, "", "aten::add", Platform::Generic), Platform::Cpu);
+        // An importer's word stands, even with nothing on a device (an msprof export of host calls only).
+        QCOMPARE(build(DeviceKind::Cpu, "", "aclnnAdd", Platform::TorchNpuCann), Platform::TorchNpuCann);
+        QCOMPARE(platformFromKey(platformKey(Platform::PyTorchRocm)), Platform::PyTorchRocm);
+        QCOMPARE(platformFromKey("no such platform"), Platform::Generic);
+    }
+
+    // Flow::isLinked / Trace::linkedFlowCount: a flow counts when it joins two different slices.
+    void linkedFlows()
+    {
+        TraceBuilder b;
+        const TrackId host = b.hostThread();
+        const TrackId gpu = b.deviceStream(0, 7);
+        const SliceRef launch = b.slice(host, SliceCategory::RuntimeApi, "cudaLaunchKernel", 0, 5);
+        const SliceRef kernel = b.slice(gpu, SliceCategory::Kernel, "k", 10, 5);
+        b.addFlow(launch, kernel);
+        TracePtr t = b.finalize();
+        QCOMPARE(t->linkedFlowCount(), std::size_t(1));
+        QVERIFY(t->flows()[0].isLinked());
+        QVERIFY(!(Flow {launch, launch, FlowKind::Other}).isLinked());
+        QVERIFY(!(Flow {launch, SliceRef {}, FlowKind::Launch}).isLinked());
     }
 };
 

@@ -4,7 +4,7 @@
 // A small analysed trace shared by the report tests: built with the TraceBuilder (no parsing) plus hand-made
 // findings, so every number a writer prints is known in advance.
 
-#include "analysis/pass.h"
+#include "analysis/core/pass.h"
 #include "model/tracebuilder.h"
 
 #include <string>

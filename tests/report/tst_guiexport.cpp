@@ -2,8 +2,8 @@
 // File → Export Report… and Export Trace… in the main window: enabled only with a trace, writing the formats
 // the report layer writes, and telling the user when a file cannot be written.
 #include "app/gui/mainwindow.h"
-#include "perfettodecoder.h"
 #include "reportfixture.h"
+#include "tests/exporters/perfettodecoder.h"
 
 #include <QAction>
 #include <QFile>
@@ -46,8 +46,7 @@ private Q_SLOTS:
         const auto a = testing::makeAnalysedTrace();
         gui::LoadedTrace loaded;
         loaded.trace = a.trace;
-        loaded.findings = a.result.findings;
-        loaded.analysedNs = a.result.analysedNs;
+        loaded.analysis = a.result;
         loaded.path = QStringLiteral("/data/run1/trace.json");
         window.showTrace(std::move(loaded));
         QVERIFY(report->isEnabled());
@@ -67,8 +66,7 @@ private Q_SLOTS:
         }
         gui::LoadedTrace loaded;
         loaded.trace = a.trace;
-        loaded.findings = a.result.findings;
-        loaded.analysedNs = a.result.analysedNs;
+        loaded.analysis = a.result;
         loaded.path = input;
         window.showTrace(std::move(loaded));
 

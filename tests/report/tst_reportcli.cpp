@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // timesink-cli's output plumbing, end to end: the export command and report destinations (-o, --format,
 // format from the extension, atomic writes, refusing to overwrite an input) with their exit codes.
-#include "perfettodecoder.h"
 #include "tests/common/clirunner.h"
+#include "tests/exporters/perfettodecoder.h"
 
 #include <QDir>
 #include <QFile>

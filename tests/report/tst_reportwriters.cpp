@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "exporters/traceexport.h"
 #include "report/csvwriter.h"
 #include "report/htmlwriter.h"
 #include "report/jsonreportwriter.h"
@@ -265,10 +266,10 @@ private Q_SLOTS:
         QFETCH(int, format);
         const auto f = report::reportFormatFromPath(path.toStdString());
         QCOMPARE(f.has_value() ? int(*f) : -1, format);
-        QVERIFY(report::traceFormatFromPath("a.pftrace") == report::TraceFormat::Perfetto);
-        QVERIFY(report::traceFormatFromPath("a.perfetto-trace") == report::TraceFormat::Perfetto);
-        QVERIFY(report::traceFormatFromPath("a.JSON") == report::TraceFormat::ChromeJson);
-        QVERIFY(!report::traceFormatFromPath("a.md").has_value());
+        QVERIFY(exporters::traceFormatFromPath("a.pftrace") == exporters::TraceFormat::Perfetto);
+        QVERIFY(exporters::traceFormatFromPath("a.perfetto-trace") == exporters::TraceFormat::Perfetto);
+        QVERIFY(exporters::traceFormatFromPath("a.JSON") == exporters::TraceFormat::ChromeJson);
+        QVERIFY(!exporters::traceFormatFromPath("a.md").has_value());
     }
 };
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "parsers/common/traceloader.h"
+#include "parsers/registry/traceloader.h"
 #include "parsers/rknn/rknncolumnlayout.h"
 #include "parsers/rknn/rknnimporter.h"
 #include "parsers/rknn/rknnperfparser.h"

@@ -4,7 +4,7 @@
 // Helpers shared by the snapshot tests: the list of every fixture under tests/data (so that a new fixture is
 // covered without touching the tests), and reading/patching whole files.
 
-#include "parsers/common/traceloader.h"
+#include "parsers/registry/traceloader.h"
 
 #include <algorithm>
 #include <filesystem>

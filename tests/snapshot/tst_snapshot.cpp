@@ -2,7 +2,7 @@
 // Snapshots (.tsnap): every fixture written and read back equals its import, column by column; the summary and
 // the analysis of both are the same; damaged or foreign snapshots are refused with a message; the cache finds,
 // refreshes and trims its entries.
-#include "analysis/pass.h"
+#include "analysis/core/pass.h"
 #include "model/snapshotaccess.h"
 #include "model/tracebuilder.h"
 #include "parsers/snapshot/snapshot.h"

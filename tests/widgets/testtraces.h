@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analysis/finding.h"
+#include "analysis/core/finding.h"
 #include "model/tracebuilder.h"
 
 #include <vector>

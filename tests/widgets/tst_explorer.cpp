@@ -54,7 +54,7 @@ gui::LoadedTrace loaded(model::TracePtr trace, std::vector<analysis::Finding> fi
 {
     gui::LoadedTrace l;
     l.trace = std::move(trace);
-    l.findings = std::move(findings);
+    l.analysis.findings = std::move(findings);
     l.path = std::move(path);
     return l;
 }

@@ -2,7 +2,7 @@
 // Issue 12: the GUI shows what the importer knows. A truncated Kineto capture opened in the main window shows a
 // banner above the timeline naming the cut; View → Import Warnings lists every warning with its count.
 #include "app/gui/mainwindow.h"
-#include "parsers/common/traceloader.h"
+#include "parsers/registry/traceloader.h"
 #include "widgets/importwarnings.h"
 
 #include <QAction>
@@ -68,7 +68,7 @@ private slots:
         auto* banner = w.findChild<widgets::ImportWarningsBanner*>();
         QVERIFY(banner);
         QVERIFY(!banner->isVisible());
-        w.showTrace(gui::LoadedTrace {r.trace, {}, 0, std::nullopt, path});
+        w.showTrace(gui::LoadedTrace {r.trace, {}, std::nullopt, path});
         QVERIFY(banner->isVisible());
         QVERIFY2(banner->text().contains(QStringLiteral("Truncated")), qPrintable(banner->text()));
         QVERIFY(banner->text().contains(QStringLiteral("events")));
@@ -103,7 +103,7 @@ private slots:
         const parsers::ImportResult clean
             = parsers::loadTrace(TIMESINK_FIXTURES_DIR "/torch/hta_triton_example.json.gz", {}, progress);
         QVERIFY(clean.ok());
-        w.showTrace(gui::LoadedTrace {clean.trace, {}, 0, std::nullopt, QString()});
+        w.showTrace(gui::LoadedTrace {clean.trace, {}, std::nullopt, QString()});
         bool serious = false;
         for (const model::ImportWarning& warning : clean.trace->warnings())
             serious = serious || widgets::isSeriousImportWarning(warning.kind);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "app/gui/mainwindow.h"
-#include "parsers/common/traceloader.h"
+#include "parsers/registry/traceloader.h"
 #include "testtraces.h"
 #include "widgets/detailspanel.h"
 #include "widgets/findingsmodel.h"
@@ -34,6 +34,15 @@ using gui::MainWindow;
 using gui::TraceLoadJob;
 
 namespace {
+
+/// An analysis result with these findings over `analysedNs` (what TraceLoadJob hands the window).
+analysis::AnalysisResult analysed(std::vector<analysis::Finding> findings, model::TimeNs analysedNs)
+{
+    analysis::AnalysisResult r;
+    r.findings = std::move(findings);
+    r.analysedNs = analysedNs;
+    return r;
+}
 
 struct RecordedError
 {
@@ -111,8 +120,8 @@ void TestMainWindow::showTraceFillsFindings()
     MainWindow w;
     QAbstractItemModelTester tester(w.findingsModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     const auto trace = testing::smallTrainingTrace();
-    w.showTrace(
-        gui::LoadedTrace {trace, testing::smallFindings(*trace), 2000, std::nullopt, QStringLiteral("/tmp/run1.json")});
+    w.showTrace(gui::LoadedTrace {trace, analysed(testing::smallFindings(*trace), 2000), std::nullopt,
+                                  QStringLiteral("/tmp/run1.json")});
     QCOMPARE(w.findingsModel()->rowCount(), 2);
     QCOMPARE(w.timeline()->trace(), trace);
     QVERIFY(w.windowTitle().startsWith(QStringLiteral("run1.json")));
@@ -141,7 +150,7 @@ void TestMainWindow::selectingFindingShowsEvidence()
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
     const auto trace = testing::smallTrainingTrace();
-    w.showTrace(gui::LoadedTrace {trace, testing::smallFindings(*trace), 2000, std::nullopt, QString()});
+    w.showTrace(gui::LoadedTrace {trace, analysed(testing::smallFindings(*trace), 2000), std::nullopt, QString()});
     w.timeline()->showRange(0, 20); // somewhere else first
     w.findingsView()->setCurrentIndex(w.findingsProxy()->mapFromSource(w.findingsModel()->index(row, 0)));
     const auto& zoom = w.timeline()->zoom();
@@ -156,7 +165,7 @@ void TestMainWindow::cancelKeepsPreviousTrace()
 {
     MainWindow w;
     const auto first = testing::smallTrainingTrace();
-    w.showTrace(gui::LoadedTrace {first, {}, 0, std::nullopt, QStringLiteral("first.json")});
+    w.showTrace(gui::LoadedTrace {first, {}, std::nullopt, QStringLiteral("first.json")});
     std::atomic<bool> started {false};
     w.loadJob().setLoadFunction([&started](const std::filesystem::path&, parsers::ProgressSink& sink) {
         // A load that only ends when cancelled, reporting progress like an importer.
@@ -194,7 +203,7 @@ void TestMainWindow::badFileShowsErrorAndStaysUsable()
     QList<RecordedError> errors;
     w.setErrorReporter([&errors](const QString& t, const QString& m) { errors.append({t, m}); });
     const auto first = testing::smallTrainingTrace();
-    w.showTrace(gui::LoadedTrace {first, {}, 0, std::nullopt, QStringLiteral("first.json")});
+    w.showTrace(gui::LoadedTrace {first, {}, std::nullopt, QStringLiteral("first.json")});
     FinishCounter finished(w);
 
     // Garbage through the real loader: no importer accepts it.
@@ -272,7 +281,7 @@ void TestMainWindow::loadsRealFixture()
     QCOMPARE(static_cast<int>(w.timeline()->trace()->steps().size()), steps);
     if (slices >= 0)
         QCOMPARE(static_cast<int>(w.timeline()->trace()->sliceCount()), slices);
-    QCOMPARE(w.findingsModel()->rowCount(), static_cast<int>(w.current().findings.size()));
+    QCOMPARE(w.findingsModel()->rowCount(), static_cast<int>(w.current().analysis.findings.size()));
     QCOMPARE(w.current().summary->steps.size(), static_cast<std::size_t>(steps));
 }
 
@@ -283,7 +292,7 @@ void TestMainWindow::searchFieldStepsThroughMatches()
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
     const auto trace = testing::smallTrainingTrace();
-    w.showTrace(gui::LoadedTrace {trace, {}, 0, std::nullopt, QString()});
+    w.showTrace(gui::LoadedTrace {trace, {}, std::nullopt, QString()});
     w.searchField()->setText(QStringLiteral("cudaLaunch"));
     QCOMPARE(w.timeline()->search().count(), std::size_t(2));
     QTest::keyClick(w.searchField(), Qt::Key_Return);
@@ -368,7 +377,7 @@ void TestMainWindow::notAssessedShownAndExported()
     QVERIFY2(errors.isEmpty(), errors.isEmpty() ? "" : qPrintable(errors[0].message));
 
     // Carried through the load job: the same list analysis::analyze() gives for the trace.
-    const auto& notAssessed = w.current().notAssessed;
+    const auto& notAssessed = w.current().analysis.notAssessed;
     const analysis::AnalysisResult direct
         = analysis::analyze(*w.current().trace, analysis::AnalysisOptions {}, analysis::CancelToken {});
     QCOMPARE(notAssessed.size(), direct.notAssessed.size());
@@ -404,7 +413,7 @@ void TestMainWindow::notAssessedShownAndExported()
     }
 
     // A trace with everything assessed hides the line again.
-    w.showTrace(gui::LoadedTrace {testing::smallTrainingTrace(), {}, 0, std::nullopt, QString()});
+    w.showTrace(gui::LoadedTrace {testing::smallTrainingTrace(), {}, std::nullopt, QString()});
     QVERIFY(label->isHidden());
 }
 
@@ -416,7 +425,7 @@ void TestMainWindow::traceExportRunsOffTheUiThread()
     w.show();
     const QString input = m_dir.filePath(QStringLiteral("offthread.json"));
     writeFile(input, "{}");
-    w.showTrace(gui::LoadedTrace {testing::smallTrainingTrace(), {}, 0, std::nullopt, input});
+    w.showTrace(gui::LoadedTrace {testing::smallTrainingTrace(), {}, std::nullopt, input});
 
     // An export that only returns when the test lets it: the window must stay responsive meanwhile.
     std::mutex mutex;
@@ -456,7 +465,7 @@ void TestMainWindow::traceExportRunsOffTheUiThread()
         std::lock_guard lock(mutex);
         QVERIFY(workerThread != std::this_thread::get_id());
         QCOMPARE(seen.trace, w.current().trace); // the frozen trace is shared, not copied
-        QCOMPARE(seen.format, report::TraceFormat::Perfetto);
+        QCOMPARE(seen.format, exporters::TraceFormat::Perfetto);
         QCOMPARE(QString::fromStdString(seen.output.string()), out);
         QCOMPARE(QString::fromStdString(seen.input.string()), input);
         release = true;
@@ -483,7 +492,7 @@ void TestMainWindow::traceExportWritesOrReports()
     const QString input = m_dir.filePath(QStringLiteral("exported-input.json"));
     writeFile(input, "{}");
     const auto trace = testing::smallTrainingTrace();
-    w.showTrace(gui::LoadedTrace {trace, testing::smallFindings(*trace), 2000, std::nullopt, input});
+    w.showTrace(gui::LoadedTrace {trace, analysed(testing::smallFindings(*trace), 2000), std::nullopt, input});
 
     // Refused before any work: the extension names no trace format.
     QVERIFY(w.startTraceExport(m_dir.filePath(QStringLiteral("t.txt"))).contains(QStringLiteral(".pftrace")));

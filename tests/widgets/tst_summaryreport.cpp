@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The GUI Summary tab and the report show the same breakdown: SummaryData is pinned to the JSON report of the
 // same analysis, on real traces with memsets, copies, device collectives, host collectives and fallback tasks.
-#include "analysis/pass.h"
+#include "analysis/core/pass.h"
 #include "report/jsonreportwriter.h"
 #include "report/reportmodel.h"
 #include "tests/common/fixtures.h"

@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: MIT
+#include "analysis/compare/compare.h"
+
+#include "model/checkedmath.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <map>
+#include <set>
+#include <unordered_set>
+
+namespace timesink::analysis {
+
+namespace {
+
+bool isDigit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+bool isLetter(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+/// "AI_CPU fallback of Cast: 412.5 ms lost over 5 steps" → "AI_CPU fallback of Cast: # lost over # steps".
+/// Digits inside words (AI_CPU, Conv2D, fp16) stay: they name things, they do not measure them.
+std::string titleKey(std::string_view title)
+{
+    static constexpr std::string_view kUnits[] = {"ns", "us", "\xC2\xB5s", "ms", "s", "min", "%", "x", "\xC3\x97"};
+    std::string out;
+    std::size_t i = 0;
+    while (i < title.size()) {
+        const bool startsNumber = isDigit(title[i]) && (i == 0 || !(isLetter(title[i - 1]) || title[i - 1] == '_'));
+        if (!startsNumber) {
+            out += title[i++];
+            continue;
+        }
+        while (i < title.size()
+               && (isDigit(title[i])
+                   || ((title[i] == '.' || title[i] == ',') && i + 1 < title.size() && isDigit(title[i + 1]))))
+            ++i;
+        out += '#';
+        std::size_t j = i;
+        while (j < title.size() && title[j] == ' ')
+            ++j;
+        for (std::string_view unit : kUnits) {
+            if (title.substr(j, unit.size()) == unit
+                && (j + unit.size() == title.size() || !isLetter(title[j + unit.size()]))) {
+                i = j + unit.size();
+                break;
+            }
+        }
+    }
+    return out;
+}
+
+std::vector<model::TimeNs> lostOverSteps(std::span<const Finding> findings, std::span<const std::size_t> steps)
+{
+    const std::unordered_set<std::size_t> paired(steps.begin(), steps.end());
+    std::vector<model::TimeNs> out;
+    out.reserve(findings.size());
+    for (const Finding& f : findings) {
+        if (f.perStep.empty()) {
+            out.push_back(f.lostNs);
+            continue;
+        }
+        model::TimeNs lost = 0;
+        for (const StepLoss& s : f.perStep) {
+            if (paired.count(s.stepIndex))
+                lost = model::saturatingAdd(lost, s.lostNs);
+        }
+        out.push_back(lost);
+    }
+    return out;
+}
+
+void addOperators(std::map<std::string, CompareOperator, std::less<>>& merged, const CompareAttribution& attribution,
+                  std::span<const std::size_t> steps, const CompareOpMap& map, bool baseline)
+{
+    for (auto& [name, total] : attribution.totals(steps)) {
+        const std::string canonical = map.canonical(name);
+        CompareOperator& op = merged[canonical];
+        op.name = canonical;
+        (baseline ? op.baselineNames : op.candidateNames).push_back(name);
+        model::TimeNs& ns = baseline ? op.baselineNs : op.candidateNs;
+        ns = model::saturatingAdd(ns, total.ns);
+        (baseline ? op.baselineCalls : op.candidateCalls) += total.calls;
+        auto& occ = baseline ? op.baselineOccurrences : op.candidateOccurrences;
+        occ.insert(occ.end(), total.occurrences.begin(), total.occurrences.end());
+    }
+}
+
+std::string sideLabel(bool baseline)
+{
+    return baseline ? "baseline" : "candidate";
+}
+
+} // namespace
+
+std::optional<double> CompareOperator::ratio() const
+{
+    if (baselineNs == 0)
+        return std::nullopt;
+    return static_cast<double>(candidateNs) / static_cast<double>(baselineNs);
+}
+
+std::string_view explanationStatusKey(CompareExplanation::Status s)
+{
+    switch (s) {
+    case CompareExplanation::Status::CandidateOnly:
+        return "candidate_only";
+    case CompareExplanation::Status::BaselineOnly:
+        return "baseline_only";
+    case CompareExplanation::Status::Grew:
+        return "grew";
+    case CompareExplanation::Status::Shrank:
+        return "shrank";
+    }
+    return "candidate_only";
+}
+
+model::TimeNs CompareResult::baselineStepsNs() const
+{
+    model::TimeNs total = 0;
+    for (const CompareStepPair& p : steps)
+        total = model::saturatingAdd(total, p.baselineNs);
+    return total;
+}
+
+model::TimeNs CompareResult::candidateStepsNs() const
+{
+    model::TimeNs total = 0;
+    for (const CompareStepPair& p : steps)
+        total = model::saturatingAdd(total, p.candidateNs);
+    return total;
+}
+
+bool compareRuns(const model::Trace& baseline, std::span<const Finding> baselineFindings, const model::Trace& candidate,
+                 std::span<const Finding> candidateFindings, const CompareOptions& options, CompareResult& result,
+                 std::string& error)
+{
+    result = CompareResult {};
+    const CompareOpMap& map = options.opMap ? *options.opMap : CompareOpMap::builtIn();
+
+    // ---- Steps ----
+    std::vector<std::size_t> baseSel;
+    std::vector<std::size_t> candSel;
+    if (!options.baselineSteps.resolve(baseline.steps(), baseSel, error)) {
+        error = "baseline: " + error;
+        return false;
+    }
+    if (!options.candidateSteps.resolve(candidate.steps(), candSel, error)) {
+        error = "candidate: " + error;
+        return false;
+    }
+    if (baseSel.empty() || candSel.empty()) {
+        error = std::string(baseSel.empty() ? "baseline" : "candidate") + ": no steps to compare";
+        return false;
+    }
+    const std::size_t pairs = std::min(baseSel.size(), candSel.size());
+    if (baseSel.size() != candSel.size()) {
+        const bool baseLonger = baseSel.size() > candSel.size();
+        result.notes.push_back("the " + sideLabel(baseLonger) + " selects "
+                               + std::to_string(std::max(baseSel.size(), candSel.size())) + " steps and the "
+                               + sideLabel(!baseLonger) + " " + std::to_string(pairs) + "; only the first "
+                               + std::to_string(pairs) + " of each are compared (choose with --steps)");
+    }
+    baseSel.resize(pairs);
+    candSel.resize(pairs);
+    for (std::size_t i = 0; i < pairs; ++i) {
+        const model::Step& b = baseline.steps()[baseSel[i]];
+        const model::Step& c = candidate.steps()[candSel[i]];
+        result.steps.push_back(
+            CompareStepPair {baseSel[i], candSel[i], b.number, c.number, b.duration(), c.duration()});
+    }
+    const bool baseSynthetic = baseline.steps().size() == 1 && baseline.steps().front().synthetic;
+    const bool candSynthetic = candidate.steps().size() == 1 && candidate.steps().front().synthetic;
+    if (baseSynthetic != candSynthetic) {
+        result.notes.push_back("the " + sideLabel(baseSynthetic)
+                               + " has no step markers, so its whole trace is paired with one marked step of the "
+                               + sideLabel(!baseSynthetic) + "; times are not like for like");
+    }
+    result.baseline.pairedSteps = baseSel;
+    result.candidate.pairedSteps = candSel;
+
+    // ---- Operators ----
+    const CompareAttribution baseAttr(baseline);
+    const CompareAttribution candAttr(candidate);
+    std::map<std::string, CompareOperator, std::less<>> merged;
+    addOperators(merged, baseAttr, baseSel, map, true);
+    addOperators(merged, candAttr, candSel, map, false);
+    for (auto& [name, op] : merged) {
+        std::sort(op.baselineNames.begin(), op.baselineNames.end());
+        std::sort(op.candidateNames.begin(), op.candidateNames.end());
+        result.baseline.operatorNs = model::saturatingAdd(result.baseline.operatorNs, op.baselineNs);
+        result.candidate.operatorNs = model::saturatingAdd(result.candidate.operatorNs, op.candidateNs);
+        result.operators.push_back(std::move(op));
+    }
+    std::sort(result.operators.begin(), result.operators.end(), [](const CompareOperator& a, const CompareOperator& b) {
+        const model::TimeNs da = std::llabs(a.deltaNs());
+        const model::TimeNs db = std::llabs(b.deltaNs());
+        return da != db ? da > db : a.name < b.name;
+    });
+    for (bool isBase : {true, false}) {
+        const CompareAttribution& attr = isBase ? baseAttr : candAttr;
+        CompareSide& side = isBase ? result.baseline : result.candidate;
+        side.deviceTimed = attr.deviceTimed();
+        side.workSlices = attr.deviceTimed() ? attr.items().size() : 0;
+        side.attributedSlices = attr.deviceTimed() ? attr.attributedCount() : 0;
+        if (!attr.deviceTimed()) {
+            result.notes.push_back("the " + sideLabel(isBase)
+                                   + " has no device work: its operator times are host time");
+        } else if (const model::Trace& t = isBase ? baseline : candidate;
+                   (!t.flows().empty() || t.categoryCount(model::SliceCategory::RuntimeApi) > 0)
+                   && attr.attributedCount() * 2 < attr.items().size()) {
+            // Only worth saying when the trace records launches at all (RKNN layers are the operators).
+            result.notes.push_back("only " + std::to_string(attr.attributedCount()) + " of "
+                                   + std::to_string(attr.items().size()) + " device work slices of the "
+                                   + sideLabel(isBase)
+                                   + " link to a framework operator; the rest are listed under their own names");
+        }
+    }
+
+    // ---- Findings ----
+    result.baseline.findingLostNs = lostOverSteps(baselineFindings, baseSel);
+    result.candidate.findingLostNs = lostOverSteps(candidateFindings, candSel);
+    std::vector<std::optional<std::size_t>> counterpart(candidateFindings.size());
+    std::vector<char> baseTaken(baselineFindings.size(), 0);
+    std::multimap<std::string, std::size_t> baseByKey;
+    for (std::size_t i = 0; i < baselineFindings.size(); ++i)
+        baseByKey.emplace(baselineFindings[i].kind + '\x1f' + titleKey(baselineFindings[i].title), i);
+    for (std::size_t c = 0; c < candidateFindings.size(); ++c) {
+        auto [lo, hi]
+            = baseByKey.equal_range(candidateFindings[c].kind + '\x1f' + titleKey(candidateFindings[c].title));
+        for (auto it = lo; it != hi; ++it) {
+            if (!baseTaken[it->second]) {
+                baseTaken[it->second] = 1;
+                counterpart[c] = it->second;
+                break;
+            }
+        }
+    }
+    // Vendors word the same problem differently; one leftover of a kind on each side is the same problem.
+    std::map<std::string, std::pair<std::vector<std::size_t>, std::vector<std::size_t>>> leftovers;
+    for (std::size_t b = 0; b < baselineFindings.size(); ++b) {
+        if (!baseTaken[b])
+            leftovers[baselineFindings[b].kind].first.push_back(b);
+    }
+    for (std::size_t c = 0; c < candidateFindings.size(); ++c) {
+        if (!counterpart[c])
+            leftovers[candidateFindings[c].kind].second.push_back(c);
+    }
+    for (auto& [kind, sides] : leftovers) {
+        if (sides.first.size() == 1 && sides.second.size() == 1) {
+            baseTaken[sides.first.front()] = 1;
+            counterpart[sides.second.front()] = sides.first.front();
+        }
+    }
+
+    const model::TimeNs stepDelta = result.candidateStepsNs() - result.baselineStepsNs();
+    auto finish = [&](CompareExplanation e) {
+        if (e.baselineLostNs == 0 && e.candidateLostNs == 0)
+            return;
+        const model::TimeNs d = e.deltaNs();
+        if (stepDelta != 0 && ((d > 0) == (stepDelta > 0)) && d != 0)
+            e.shareOfStepDelta = static_cast<double>(d) / static_cast<double>(stepDelta);
+        result.explanations.push_back(std::move(e));
+    };
+    for (std::size_t c = 0; c < candidateFindings.size(); ++c) {
+        CompareExplanation e;
+        e.kind = candidateFindings[c].kind;
+        e.title = candidateFindings[c].title;
+        e.candidateFinding = c;
+        e.candidateLostNs = result.candidate.findingLostNs[c];
+        if (counterpart[c]) {
+            const std::size_t b = *counterpart[c];
+            e.baselineFinding = b;
+            e.baselineLostNs = result.baseline.findingLostNs[b];
+            e.counterpartTitle = baselineFindings[b].title;
+            if (e.candidateLostNs == e.baselineLostNs)
+                continue;
+            e.status = e.candidateLostNs > e.baselineLostNs ? CompareExplanation::Status::Grew
+                                                            : CompareExplanation::Status::Shrank;
+        } else {
+            e.status = CompareExplanation::Status::CandidateOnly;
+        }
+        finish(std::move(e));
+    }
+    for (std::size_t b = 0; b < baselineFindings.size(); ++b) {
+        if (baseTaken[b])
+            continue;
+        CompareExplanation e;
+        e.status = CompareExplanation::Status::BaselineOnly;
+        e.kind = baselineFindings[b].kind;
+        e.title = baselineFindings[b].title;
+        e.baselineFinding = b;
+        e.baselineLostNs = result.baseline.findingLostNs[b];
+        finish(std::move(e));
+    }
+    std::sort(result.explanations.begin(), result.explanations.end(),
+              [](const CompareExplanation& a, const CompareExplanation& b) {
+                  const model::TimeNs da = std::llabs(a.deltaNs());
+                  const model::TimeNs db = std::llabs(b.deltaNs());
+                  if (da != db)
+                      return da > db;
+                  if (a.kind != b.kind)
+                      return a.kind < b.kind;
+                  return a.title < b.title;
+              });
+    error.clear();
+    return true;
+}
+
+} // namespace timesink::analysis

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "analysis/core/intervals.h"
+#include "analysis/core/pass.h"
+#include "analysis/core/stepclock.h"
+#include "model/trace.h"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace timesink::analysis {
+
+/// The collective library a trace's communication came from.
+enum class CommBackend : std::uint8_t { Unknown, Nccl, Rccl, Hccl };
+/// "unknown", "nccl", "rccl", "hccl".
+std::string_view commBackendKey(CommBackend b);
+/// Inverse of commBackendKey (anything else → Unknown).
+CommBackend commBackendFromKey(std::string_view key);
+
+/// The operation a device collective performs, from its name, or "" when the name is not a collective
+/// operation (a plane task such as `Notify_Wait`/`Reduce_Inline`, a copy, a compute kernel).
+/// Recognised: NCCL/RCCL kernels (`ncclKernel_AllReduce_RING_LL_Sum_float`, `ncclDevKernel_AllGather_…`,
+/// `rcclKernel…`) and HCCL operations (`hcom_allReduce__586_0_1`). Results: "allreduce", "allgather",
+/// "reducescatter", "alltoall", "broadcast", "reduce", "barrier", "sendrecv", "send", "recv", or "collective".
+std::string collectiveOpKind(std::string_view name);
+/// Point-to-point kinds (send/recv): their peers differ by rank, so they are not aligned across ranks.
+bool isPointToPoint(std::string_view opKind);
+/// An HCCL/runtime task that waits for a peer's signal (`Notify_Wait`, `EVENT_WAIT`, `NOTIFY_WAIT_SQE`, …).
+bool isCommunicationWaitTask(std::string_view name);
+
+/// One collective operation on the device (times on the rank's own clock).
+struct CollectiveOp
+{
+    std::string opKind; // collectiveOpKind()
+    model::TimeNs start = 0;
+    model::TimeNs end = 0;
+    IntervalList exposed; // the parts of [start, end) inside its step that no device compute overlaps
+};
+
+/// Communication inside one step window.
+struct StepCommunication
+{
+    model::TimeNs communicationNs = 0;     // device collective time inside the step (overlapped or not)
+    model::TimeNs exposedNs = 0;           // … that no device compute overlaps
+    model::TimeNs waitNs = 0;              // exposed time inside wait tasks (0 when the trace has none)
+    std::vector<CollectiveOp> collectives; // collective operations starting in this step, by start
+};
+
+/// What a rank's device communication looked like, step by step.
+/// * communication: union of Communication slices on device tracks (GPU/NPU streams, HCCL planes);
+/// * compute: union of the other device compute categories (kernels, device fallback tasks, uncategorised
+///   device tasks); copies neither hide nor are hidden by communication here;
+/// * exposed = communication − compute, per step window;
+/// * wait = exposed ∩ (wait tasks − transfer tasks): HCCL `Notify_Wait` & co. on communication planes, except
+///   where another plane moves data (Memcpy, Reduce_Inline, … at the same time). NCCL/RCCL kernels have
+///   no wait tasks: their waiting part is only known across ranks (analysis/job/job.h aligns them).
+/// * When the Ascend tools measured an operation's wait (communication.json's "Wait Time(ms)", an arg of the
+///   HCCL operation slice), that is the operation's wait: it is the `Notify_Wait` time of the operation's main
+///   plane, so the plane whose wait tasks inside the operation add up to it (within 1 µs + 1 %) is found, and
+///   inside the operation those tasks are the waiting, exposed or not like any other. An operation whose figure
+///   matches no plane keeps the task-based rule (counted in `communicationJsonMismatched`).
+/// Example: step [0,100), kernel [0,40), allreduce [30,90) with a Notify_Wait [40,70) → communication 60,
+///   exposed 50 ([40,90)), wait 30.
+/// Example (communication.json): op [0,79) with Wait Time 5.6 ms, plane 1 waits 5.6 ms in [0,5.6), plane 5 waits
+///   [0.3,79) → wait 5.6 ms (the task rule alone would say 78.7: plane 5 was not waiting for a peer).
+struct CommunicationProfile
+{
+    bool hasCommunication = false;
+    bool waitFromTasks = false; // the trace has wait tasks, so `waitNs` is measured
+    /// Operations whose wait came from communication.json, and those whose figure matched no plane's wait tasks.
+    std::size_t communicationJsonOps = 0;
+    std::size_t communicationJsonMismatched = 0;
+    CommBackend backend = CommBackend::Unknown;
+    std::vector<StepCommunication> steps; // one per StepClock window
+    model::TrackId primaryTrack;          // communication track with the most exposed time (evidence)
+    IntervalList exposed;                 // all exposed pieces, inside steps
+    IntervalList wait;                    // exposed ∩ wait tasks
+};
+
+CommunicationProfile computeCommunicationProfile(const model::Trace& trace, const StepClock& clock,
+                                                 const CancelToken& cancel);
+
+} // namespace timesink::analysis

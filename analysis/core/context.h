@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "analysis/core/deviceactivity.h"
+#include "analysis/core/pass.h"
+#include "analysis/core/stepclock.h"
+#include "model/trace.h"
+
+#include <optional>
+#include <string_view>
+
+namespace timesink::analysis {
+
+/// What the passes of one analyze() share, built once: the step clock (with the options' warm-up rule), when the
+/// device was busy and what the host did meanwhile (DeviceActivity), and the device idle time split between the
+/// idle-based kinds (IdleAttribution; rest pieces kept from the bubble threshold on). The platform is the trace's
+/// own (TraceMetadata::platform). The activity and the idle split are computed on first use and kept, so a trace
+/// without device work, or a pass that needs neither, pays nothing for them.
+/// Not thread-safe: one analyze() uses its context from one thread.
+/// Example:
+///   AnalysisContext context(trace, options, cancel);
+///   for (const auto& pass : passRegistry())
+///       PassOutput out = pass->run(context);
+class AnalysisContext
+{
+public:
+    AnalysisContext(const model::Trace& trace, const AnalysisOptions& options, const CancelToken& cancel);
+    AnalysisContext(const AnalysisContext&) = delete;
+    AnalysisContext& operator=(const AnalysisContext&) = delete;
+
+    [[nodiscard]] const model::Trace& trace() const { return m_trace; }
+    [[nodiscard]] const AnalysisOptions& options() const { return m_options; }
+    [[nodiscard]] const CancelToken& cancel() const { return m_cancel; }
+    [[nodiscard]] const StepClock& clock() const { return m_clock; }
+    [[nodiscard]] const DeviceActivity& activity() const;
+    [[nodiscard]] const IdleAttribution& idle() const;
+    /// Why host calls cannot be related to the device timeline (the importer laid the timestamps out), or empty
+    /// when they can. The kinds that blame host activity for device idle time are not assessed then.
+    [[nodiscard]] std::string_view noHostTimelineReason() const;
+    /// True when the trace has step markers (not only the synthetic whole-trace step).
+    [[nodiscard]] bool hasStepMarkers() const;
+
+private:
+    const model::Trace& m_trace;
+    const AnalysisOptions& m_options;
+    const CancelToken& m_cancel;
+    StepClock m_clock;
+    mutable std::optional<DeviceActivity> m_activity;
+    mutable std::optional<IdleAttribution> m_idle;
+};
+
+} // namespace timesink::analysis

@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "analysis/core/finding.h"
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace timesink::analysis {
+
+/// Cooperative cancellation shared between the caller and running passes.
+class CancelToken
+{
+public:
+    void cancel() { m_cancelled.store(true, std::memory_order_relaxed); }
+    [[nodiscard]] bool cancelled() const { return m_cancelled.load(std::memory_order_relaxed); }
+
+private:
+    std::atomic<bool> m_cancelled {false};
+};
+
+/// Thresholds, with documented defaults (docs/analysis.md) and CLI flags.
+struct AnalysisOptions
+{
+    /// Device idle gaps shorter than this are not bubbles (launch latency is normal).
+    model::TimeNs bubbleThresholdNs = 50'000;
+    /// Kernels shorter than this count as "tiny" when deciding whether a stretch is launch-bound.
+    model::TimeNs tinyKernelNs = 10'000;
+    /// Copies smaller than this many bytes are "small".
+    std::int64_t smallCopyBytes = 64 * 1024;
+    /// Findings that lose less than this are dropped from the output.
+    model::TimeNs minLostNs = 0;
+    /// Analyse a warm-up step too (StepClock: a first step longer than twice the median of the others).
+    bool includeWarmup = false;
+};
+
+/// What one pass produced: its findings, or why it could not assess the trace
+/// (e.g. "no device work in this trace" for idle-based kinds).
+struct PassOutput
+{
+    std::vector<Finding> findings;
+    std::string notAssessedReason; // empty when the pass could assess the trace
+};
+
+class AnalysisContext;
+
+/// A pure function of a frozen trace. It takes what every pass shares (the step clock, the device activity, the
+/// idle split) from the context of its analyze() run instead of computing it again (analysis/core/context.h).
+class Pass
+{
+public:
+    virtual ~Pass() = default;
+    [[nodiscard]] virtual std::string_view kind() const = 0;
+    [[nodiscard]] virtual PassOutput run(const AnalysisContext& context) const = 0;
+};
+
+/// The passes the GUI and the CLI run, in a fixed order (defined with them, in analysis/passes/registry.cpp).
+const std::vector<std::unique_ptr<Pass>>& passRegistry();
+
+struct NotAssessed
+{
+    std::string kind;
+    std::string reason;
+};
+
+struct AnalysisResult
+{
+    std::vector<Finding> findings; // ranked with rankBefore()
+    model::TimeNs analysedNs = 0;  // wall time analysed (sum of step windows, StepClock)
+    model::TimeNs startupNs = 0;   // no step markers: time before the first device activity, not analysed
+    std::int64_t warmupStep = -1;  // number of the step detected as warm-up, or -1
+    bool warmupExcluded = false;   // … and left out of the analysis (no --include-warmup)
+    model::TimeNs warmupNs = 0;    // its duration
+    std::vector<NotAssessed> notAssessed;
+    bool cancelled = false;
+};
+
+/// Runs every registered pass on one AnalysisContext and ranks the findings (analysis/passes/registry.cpp).
+AnalysisResult analyze(const model::Trace& trace, const AnalysisOptions& options, const CancelToken& cancel);
+
+} // namespace timesink::analysis

@@ -1,0 +1,429 @@
+// SPDX-License-Identifier: MIT
+#include "analysis/job/job.h"
+
+#include "analysis/core/communication.h"
+#include "analysis/core/textformat.h"
+#include "analysis/passes/communicationpass.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace timesink::analysis {
+
+using model::TimeNs;
+
+namespace {
+
+Platform platformFromKey(std::string_view key)
+{
+    for (Platform p :
+         {Platform::PyTorchCuda, Platform::PyTorchRocm, Platform::TorchNpuCann, Platform::Rknn, Platform::Cpu}) {
+        if (platformKey(p) == key)
+            return p;
+    }
+    return Platform::Generic;
+}
+
+// Median of a non-empty list; the lower middle for an even count, so the result is one of the values.
+TimeNs lowerMedian(std::vector<TimeNs> v)
+{
+    const std::size_t mid = (v.size() - 1) / 2;
+    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid), v.end());
+    return v[mid];
+}
+
+std::string rankList(const std::vector<std::int64_t>& steps)
+{
+    std::string out;
+    const std::size_t shown = std::min<std::size_t>(steps.size(), 8);
+    for (std::size_t i = 0; i < shown; ++i)
+        out += (i ? ", " : "") + std::to_string(steps[i]);
+    if (shown < steps.size())
+        out += ", … " + std::to_string(steps.size() - shown) + " more";
+    return out;
+}
+
+struct StepRef
+{
+    std::size_t rank; // index into JobResult::ranks
+    const RankStep* step;
+};
+
+} // namespace
+
+JobResult analyzeJob(std::vector<RankSummary> input, const JobOptions& options)
+{
+    JobResult job;
+    // Ranks: as the inputs say, unless some say nothing or two say the same; then by input position.
+    {
+        std::set<std::int32_t> seen;
+        bool usable = true;
+        for (const RankSummary& r : input)
+            usable = usable && r.rank >= 0 && seen.insert(r.rank).second;
+        if (!usable) {
+            job.warnings.push_back("the inputs do not name distinct ranks; ranks are numbered in input order");
+            for (std::size_t i = 0; i < input.size(); ++i)
+                input[i].rank = static_cast<std::int32_t>(i);
+        }
+        std::stable_sort(input.begin(), input.end(),
+                         [](const RankSummary& a, const RankSummary& b) { return a.rank < b.rank; });
+    }
+    for (const RankSummary& r : input) {
+        job.worldSize = std::max(job.worldSize, r.worldSize);
+        job.rankTimeNs += r.analysedNs;
+        for (const std::string& w : r.warnings)
+            job.warnings.push_back("rank " + std::to_string(r.rank) + ": " + w);
+    }
+    std::string backend;
+    Platform platform = Platform::Generic;
+    for (const RankSummary& r : input) {
+        if (backend.empty() && r.backend != "unknown" && !r.backend.empty())
+            backend = r.backend;
+        if (platform == Platform::Generic)
+            platform = platformFromKey(r.platform);
+    }
+    if (backend.empty())
+        backend = "unknown";
+
+    // Step number → the ranks that have it.
+    std::map<std::int64_t, std::vector<StepRef>> byNumber;
+    job.ranks.reserve(input.size());
+    for (std::size_t i = 0; i < input.size(); ++i) {
+        const RankSummary& r = input[i];
+        JobRank jr;
+        jr.rank = r.rank;
+        jr.source = r.source;
+        jr.format = r.format;
+        jr.backend = r.backend;
+        jr.waitFromTasks = r.waitFromTasks;
+        jr.waitFromCommunicationJson = r.waitFromCommunicationJson;
+        jr.analysedNs = r.analysedNs;
+        jr.findings = r.findings;
+        job.ranks.push_back(std::move(jr));
+        std::set<std::int64_t> numbers;
+        for (const RankStep& s : r.steps) {
+            if (!numbers.insert(s.number).second)
+                continue; // a repeated step number (re-used ProfilerStep ids): the first one counts
+            byNumber[s.number].push_back({i, &s});
+        }
+    }
+
+    // Per rank and step: the job's view of the step, filled below.
+    std::vector<std::map<std::int64_t, JobRankStep>> rankSteps(job.ranks.size());
+    std::size_t mismatched = 0;
+    for (const auto& [number, refs] : byNumber) {
+        JobStep js;
+        js.number = number;
+        js.ranks = refs.size();
+        // Matched collectives: the common prefix, by position, of the non-point-to-point operations.
+        std::vector<std::vector<const RankCollective*>> seq(refs.size());
+        for (std::size_t p = 0; p < refs.size(); ++p) {
+            for (const RankCollective& c : refs[p].step->collectives) {
+                if (!isPointToPoint(c.opKind))
+                    seq[p].push_back(&c);
+            }
+        }
+        std::size_t matched = 0;
+        if (refs.size() > 1) {
+            matched = seq[0].size();
+            for (std::size_t p = 1; p < refs.size(); ++p) {
+                std::size_t k = 0;
+                while (k < matched && k < seq[p].size() && seq[p][k]->opKind == seq[0][k]->opKind)
+                    ++k;
+                if (k != matched || seq[p].size() != seq[0].size())
+                    ++mismatched;
+                matched = k;
+            }
+        }
+        js.alignedCollectives = matched;
+        std::vector<TimeNs> offset(refs.size(), 0);
+        if (matched > 0) {
+            for (std::size_t p = 1; p < refs.size(); ++p) {
+                std::vector<TimeNs> diffs(matched);
+                for (std::size_t k = 0; k < matched; ++k) {
+                    // Absolute end times on each rank's own clock.
+                    diffs[k] = (refs[p].step->startNs + seq[p][k]->end) - (refs[0].step->startNs + seq[0][k]->end);
+                }
+                offset[p] = lowerMedian(std::move(diffs));
+            }
+        } else {
+            for (std::size_t p = 1; p < refs.size(); ++p)
+                offset[p] = refs[p].step->startNs - refs[0].step->startNs;
+        }
+        std::vector<TimeNs> alignedWait(refs.size(), 0);
+        std::vector<TimeNs> caused(refs.size(), 0);
+        std::vector<std::uint32_t> lastCount(refs.size(), 0);
+        std::vector<IntervalList> claimed(refs.size());
+        for (std::size_t k = 0; k < matched; ++k) {
+            std::vector<TimeNs> arrival(refs.size());
+            std::size_t last = 0;
+            for (std::size_t p = 0; p < refs.size(); ++p) {
+                arrival[p] = refs[p].step->startNs + seq[p][k]->start - offset[p];
+                if (arrival[p] > arrival[last])
+                    last = p;
+            }
+            ++lastCount[last];
+            for (std::size_t p = 0; p < refs.size(); ++p) {
+                const TimeNs lag = arrival[last] - arrival[p];
+                if (p == last || lag <= 0)
+                    continue;
+                const RankCollective& c = *seq[p][k];
+                const IntervalList waiting {{c.start, std::min(c.end, c.start + lag)}};
+                const IntervalList exposedWait = subtract(intersect(waiting, c.exposed), claimed[p]);
+                const TimeNs ns = totalLength(exposedWait);
+                if (ns <= 0)
+                    continue;
+                claimed[p] = uniteSorted(claimed[p], exposedWait);
+                alignedWait[p] += ns;
+                caused[last] += ns;
+            }
+        }
+        TimeNs sum = 0;
+        for (std::size_t p = 0; p < refs.size(); ++p) {
+            const RankStep& s = *refs[p].step;
+            const JobRank& jr = job.ranks[refs[p].rank];
+            JobRankStep out;
+            out.number = number;
+            out.durationNs = s.durationNs;
+            out.computeNs = s.computeNs;
+            out.communicationNs = s.communicationNs;
+            out.communicationWaitNs = jr.waitFromTasks ? s.communicationWaitNs : alignedWait[p];
+            out.idleNs = s.idleNs;
+            out.offsetNs = offset[p];
+            out.causedWaitNs = caused[p];
+            out.lastArrivals = refs.size() > 1 ? lastCount[p] : 0;
+            js.communicationWaitNs += out.communicationWaitNs;
+            sum += s.durationNs;
+            if (js.slowestRank < 0 || s.durationNs > js.slowestNs) {
+                js.slowestRank = jr.rank;
+                js.slowestNs = s.durationNs;
+            }
+            if (js.fastestRank < 0 || s.durationNs < js.fastestNs) {
+                js.fastestRank = jr.rank;
+                js.fastestNs = s.durationNs;
+            }
+            rankSteps[refs[p].rank][number] = out;
+        }
+        js.spreadNs = js.slowestNs - js.fastestNs;
+        js.meanNs = refs.empty() ? 0 : sum / static_cast<TimeNs>(refs.size());
+        job.steps.push_back(js);
+    }
+    if (mismatched > 0)
+        job.warnings.push_back(std::to_string(mismatched)
+                               + " rank-steps ran different collectives than the first rank; only the common "
+                                 "prefix was aligned");
+    for (std::size_t i = 0; i < job.ranks.size(); ++i) {
+        for (auto& [number, s] : rankSteps[i])
+            job.ranks[i].steps.push_back(s);
+    }
+    std::map<std::int64_t, std::size_t> stepIndex;
+    for (std::size_t i = 0; i < job.steps.size(); ++i)
+        stepIndex[job.steps[i].number] = i;
+
+    const auto share = [&](TimeNs ns) { return job.rankTimeNs > 0 ? double(ns) / double(job.rankTimeNs) : 0.0; };
+
+    // Stragglers.
+    const TimeNs stragglerMin = std::max<TimeNs>(
+        {options.minLostNs, static_cast<TimeNs>(options.stragglerMinShare * double(job.rankTimeNs)), 1});
+    TimeNs stragglerTotal = 0;
+    std::map<std::int64_t, TimeNs> stragglerPerStep;
+    for (const JobRank& r : job.ranks) {
+        TimeNs caused = 0;
+        std::uint64_t lasts = 0;
+        for (const JobRankStep& s : r.steps) {
+            caused += s.causedWaitNs;
+            lasts += s.lastArrivals;
+        }
+        if (caused < stragglerMin)
+            continue;
+        Finding f;
+        f.kind = "straggler";
+        f.lostNs = caused;
+        f.lostFraction = share(caused);
+        f.occurrences = lasts;
+        f.platform = platform;
+        std::vector<std::int64_t> steps;
+        TimeNs extraCompute = 0;
+        TimeNs lagSum = 0;
+        for (const JobRankStep& s : r.steps) {
+            if (s.causedWaitNs <= 0)
+                continue;
+            steps.push_back(s.number);
+            stragglerPerStep[s.number] += s.causedWaitNs;
+            f.perStep.push_back({stepIndex[s.number], s.number, s.causedWaitNs, s.durationNs});
+            // What the straggler did longer than its peers in this step: device compute, or something else.
+            std::vector<TimeNs> others;
+            for (const JobRank& o : job.ranks) {
+                if (o.rank == r.rank)
+                    continue;
+                for (const JobRankStep& os : o.steps) {
+                    if (os.number == s.number)
+                        others.push_back(os.computeNs);
+                }
+            }
+            if (!others.empty()) {
+                extraCompute += std::max<TimeNs>(0, s.computeNs - lowerMedian(others));
+                lagSum += s.causedWaitNs / static_cast<TimeNs>(others.size());
+            }
+        }
+        const bool compute = extraCompute * 2 >= lagSum;
+        f.title = "Rank " + std::to_string(r.rank) + " is a straggler: the other ranks wait " + formatDuration(caused)
+            + " for it in " + std::to_string(steps.size()) + (steps.size() == 1 ? " step" : " steps");
+        f.details.push_back({"rank", std::int64_t(r.rank)});
+        f.details.push_back({"steps", rankList(steps)});
+        f.details.push_back({"caused_wait_ns", caused});
+        f.details.push_back({"last_arrivals", static_cast<std::int64_t>(lasts)});
+        f.details.push_back({"mean_lag_ns", steps.empty() ? TimeNs(0) : lagSum / TimeNs(steps.size())});
+        f.details.push_back({"extra_compute_ns", extraCompute});
+        f.details.push_back({"cause", std::string(compute ? "compute" : "host")});
+        f.explanation = "In a synchronous job every rank waits in each collective until the last rank arrives. Rank "
+            + std::to_string(r.rank)
+            + " reached the collectives last, so the other ranks spun in them; that waiting is the time this "
+              "rank costs the job.";
+        if (compute)
+            f.recommendation = "Rank " + std::to_string(r.rank)
+                + " runs more device compute than its peers before the collectives: give every rank the same work "
+                  "(equal batch and sequence lengths, e.g. length-bucketed sampling; balanced model shards) and "
+                  "check the device itself (clocks, temperature, errors: nvidia-smi / npu-smi).";
+        else
+            f.recommendation = "Rank " + std::to_string(r.rank)
+                + " is not computing longer than its peers, so its host is late: look for work only this rank does "
+                  "(logging, checkpointing, evaluation on rank 0), slow data loading, Python garbage collection "
+                  "pauses, or CPU contention (bind each rank's process to its NUMA node).";
+        stragglerTotal += caused;
+        job.findings.push_back(std::move(f));
+    }
+
+    // The job's communication: exposed collective time of all ranks, less the waiting the stragglers own.
+    TimeNs exposed = 0;
+    TimeNs wait = 0;
+    std::size_t commRanks = 0;
+    bool anyTasks = false;
+    bool anyJson = false;
+    bool anyAligned = false;
+    std::map<std::int64_t, TimeNs> commPerStep;
+    for (const JobRank& r : job.ranks) {
+        TimeNs own = 0;
+        for (const JobRankStep& s : r.steps) {
+            own += s.communicationNs;
+            wait += s.communicationWaitNs;
+            commPerStep[s.number] += s.communicationNs;
+        }
+        exposed += own;
+        commRanks += own > 0 ? 1 : 0;
+        anyTasks = anyTasks || r.waitFromTasks;
+        anyJson = anyJson || r.waitFromCommunicationJson;
+    }
+    for (const JobStep& s : job.steps)
+        anyAligned = anyAligned || s.alignedCollectives > 0;
+    const TimeNs commLost = std::max<TimeNs>(0, exposed - stragglerTotal);
+    if (commLost > 0 && commLost >= options.minLostNs) {
+        Finding f;
+        f.kind = "communication";
+        f.lostNs = commLost;
+        f.lostFraction = share(commLost);
+        f.platform = platform;
+        for (const auto& [number, ns] : commPerStep) {
+            const TimeNs lost = ns - stragglerPerStep[number];
+            if (lost > 0)
+                f.perStep.push_back({stepIndex[number], number, lost, job.steps[stepIndex[number]].meanNs});
+        }
+        f.occurrences = commRanks;
+        const TimeNs transfer = exposed - wait;
+        const TimeNs ownWait = std::max<TimeNs>(0, wait - stragglerTotal);
+        f.title = "Exposed communication on " + std::to_string(commRanks) + " of " + std::to_string(job.ranks.size())
+            + " ranks: " + formatDuration(exposed)
+            + (anyTasks || anyAligned
+                   ? " (" + formatDuration(wait) + " waiting, " + formatDuration(transfer) + " transfer)"
+                   : " (waiting not measurable)");
+        f.details.push_back({"backend", backend});
+        f.details.push_back({"ranks", static_cast<std::int64_t>(commRanks)});
+        f.details.push_back({"exposed_ns", exposed});
+        f.details.push_back({"wait_ns", wait});
+        f.details.push_back({"transfer_ns", transfer});
+        f.details.push_back({"straggler_wait_ns", stragglerTotal});
+        f.details.push_back({"wait_source",
+                             std::string(anyJson        ? "communication_json"
+                                             : anyTasks ? "wait_tasks"
+                                                        : (anyAligned ? "cross_rank_alignment" : "unknown"))});
+        f.explanation = "Collective time on the devices that no compute overlaps, summed over the ranks. The waiting "
+                        "that a straggler causes is counted under that straggler, not here.";
+        f.recommendation
+            = communicationRecommendation(backend == "hccl", anyTasks || anyAligned, ownWait, exposed - wait, true);
+        job.findings.push_back(std::move(f));
+    }
+
+    // Every other kind: the ranks' own findings of that kind, summed.
+    struct KindAcc
+    {
+        TimeNs lost = 0;
+        std::size_t findings = 0;
+        std::set<std::int32_t> ranks;
+        std::int32_t worstRank = -1;
+        TimeNs worstLost = 0;
+        TimeNs biggest = -1;
+        std::string biggestTitle; // the largest single finding of the kind, on any rank
+    };
+    std::map<std::string, KindAcc> kinds;
+    for (const JobRank& r : job.ranks) {
+        std::map<std::string, TimeNs> perKind;
+        for (const RankFinding& rf : r.findings) {
+            if (rf.kind == "communication")
+                continue;
+            KindAcc& k = kinds[rf.kind];
+            k.lost += rf.lostNs;
+            ++k.findings;
+            k.ranks.insert(r.rank);
+            perKind[rf.kind] += rf.lostNs;
+            if (perKind[rf.kind] > k.worstLost) {
+                k.worstLost = perKind[rf.kind];
+                k.worstRank = r.rank;
+            }
+            if (rf.lostNs > k.biggest) {
+                k.biggest = rf.lostNs;
+                k.biggestTitle = "rank " + std::to_string(r.rank) + ", " + rf.title;
+            }
+        }
+    }
+    for (const auto& [kind, k] : kinds) {
+        if (k.lost <= 0 || k.lost < options.minLostNs)
+            continue;
+        Finding f;
+        f.kind = kind;
+        f.lostNs = k.lost;
+        f.lostFraction = share(k.lost);
+        f.occurrences = k.findings;
+        f.platform = platform;
+        f.title = kind + " on " + std::to_string(k.ranks.size()) + " of " + std::to_string(job.ranks.size())
+            + " ranks: " + formatDuration(k.lost) + " (worst: rank " + std::to_string(k.worstRank) + ", "
+            + formatDuration(k.worstLost) + ")";
+        f.details.push_back({"ranks", static_cast<std::int64_t>(k.ranks.size())});
+        f.details.push_back({"findings", static_cast<std::int64_t>(k.findings)});
+        f.details.push_back({"worst_rank", std::int64_t(k.worstRank)});
+        f.details.push_back({"worst_lost_ns", k.worstLost});
+        f.explanation = "The ranks' own findings of this kind, summed. The largest: " + k.biggestTitle + ".";
+        f.recommendation = "Open the report of rank " + std::to_string(k.worstRank)
+            + " (`timesink-cli analyze` on its trace) for the evidence and the recommendation.";
+        job.findings.push_back(std::move(f));
+    }
+    std::sort(job.findings.begin(), job.findings.end(), rankBefore);
+
+    std::map<std::string, JobKindLoss> byKind;
+    for (const Finding& f : job.findings) {
+        JobKindLoss& k = byKind[f.kind];
+        k.kind = f.kind;
+        k.lostNs += f.lostNs;
+        ++k.findings;
+        job.lostNs += f.lostNs;
+    }
+    for (auto& [kind, k] : byKind) {
+        k.fraction = share(k.lostNs);
+        job.lostByKind.push_back(k);
+    }
+    std::stable_sort(job.lostByKind.begin(), job.lostByKind.end(),
+                     [](const JobKindLoss& a, const JobKindLoss& b) { return a.lostNs > b.lostNs; });
+    return job;
+}
+
+} // namespace timesink::analysis

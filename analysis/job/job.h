@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "analysis/core/finding.h"
+#include "analysis/core/intervals.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace timesink::analysis {
+
+/// One collective of a rank's step, in ns relative to the start of that step on the rank's own clock.
+struct RankCollective
+{
+    std::string opKind; // collectiveOpKind()
+    model::TimeNs start = 0;
+    model::TimeNs end = 0;
+    IntervalList exposed; // the parts no device compute overlapped (relative, like start/end)
+};
+
+/// One step of one rank, as `analyze --format json` reports it (steps[] of timesink.report/1).
+struct RankStep
+{
+    std::int64_t number = 0;
+    model::TimeNs startNs = 0; // on the rank's own clock
+    model::TimeNs durationNs = 0;
+    model::TimeNs computeNs = 0;
+    model::TimeNs communicationNs = 0;
+    model::TimeNs communicationWaitNs = 0; // measured by wait tasks (HCCL); 0 when the rank has none
+    model::TimeNs idleNs = 0;
+    std::vector<RankCollective> collectives;
+};
+
+/// A rank's finding, as much of it as a job needs.
+struct RankFinding
+{
+    std::string kind;
+    std::string title;
+    model::TimeNs lostNs = 0;
+    double lostFraction = 0.0;
+    std::uint64_t occurrences = 0;
+};
+
+/// Everything a job keeps of one rank: a summary, never the trace, so a job's memory is bounded by the
+/// largest rank being analysed, not by the sum of all ranks.
+struct RankSummary
+{
+    std::int32_t rank = -1; // from the trace (distributedInfo, profiler_info, RANK_DEVICE_MAP); -1 unknown
+    std::int32_t worldSize = -1;
+    std::string source; // the path the rank came from (a trace or a report)
+    std::string format;
+    std::string platform;                   // platformKey()
+    std::string backend;                    // commBackendKey()
+    bool waitFromTasks = false;             // the wait is measured on the rank (wait tasks or communication.json)
+    bool waitFromCommunicationJson = false; // … by communication.json (Ascend)
+    model::TimeNs analysedNs = 0;
+    std::vector<RankStep> steps;
+    std::vector<RankFinding> findings; // ranked
+    /// The rank's serious import warnings (model::isSeriousImportWarning: cut, stopped at the decompression
+    /// limit, …), their messages; the job repeats them, since the rank's numbers cover only part of its run.
+    std::vector<std::string> warnings;
+};
+
+struct JobOptions
+{
+    /// A rank is a straggler when the waiting it causes is at least this share of the job's rank-time.
+    double stragglerMinShare = 0.01;
+    model::TimeNs minLostNs = 0;
+};
+
+/// One step of one rank inside the job (the rank's own numbers plus what alignment found).
+struct JobRankStep
+{
+    std::int64_t number = 0;
+    model::TimeNs durationNs = 0;
+    model::TimeNs computeNs = 0;
+    model::TimeNs communicationNs = 0;
+    model::TimeNs communicationWaitNs = 0; // measured (wait tasks) or, without them, from cross-rank alignment
+    model::TimeNs idleNs = 0;
+    model::TimeNs offsetNs = 0;     // this rank's clock minus the reference rank's in this step (0 when unaligned)
+    model::TimeNs causedWaitNs = 0; // waiting of the other ranks on this rank's late arrival
+    std::uint32_t lastArrivals = 0; // collectives this rank reached last
+};
+
+struct JobRank
+{
+    std::int32_t rank = 0; // as reported, or the input position when the inputs carry none
+    std::string source;
+    std::string format;
+    std::string backend;
+    bool waitFromTasks = false;
+    bool waitFromCommunicationJson = false;
+    model::TimeNs analysedNs = 0;
+    std::vector<JobRankStep> steps; // in step number order
+    std::vector<RankFinding> findings;
+};
+
+/// A step number across the ranks that have it.
+struct JobStep
+{
+    std::int64_t number = 0;
+    std::size_t ranks = 0;
+    std::int32_t slowestRank = -1;
+    model::TimeNs slowestNs = 0;
+    std::int32_t fastestRank = -1;
+    model::TimeNs fastestNs = 0;
+    model::TimeNs spreadNs = 0; // slowest − fastest
+    model::TimeNs meanNs = 0;
+    model::TimeNs communicationWaitNs = 0; // sum over ranks
+    std::size_t alignedCollectives = 0;    // collectives matched across all ranks of the step
+};
+
+struct JobKindLoss
+{
+    std::string kind;
+    model::TimeNs lostNs = 0;
+    double fraction = 0.0;
+    std::size_t findings = 0;
+};
+
+/// A job: ranks aligned step by step, the stragglers, the job's communication, lost time by kind.
+/// Lost time at job level is rank-time (one ns on each of 8 ranks is 8 ns); fractions are of the job's
+/// rank-time (the sum of the ranks' analysed time).
+struct JobResult
+{
+    std::int32_t worldSize = -1;
+    std::vector<JobRank> ranks;    // by rank
+    std::vector<JobStep> steps;    // by step number
+    std::vector<Finding> findings; // ranked with rankBefore()
+    std::vector<JobKindLoss> lostByKind;
+    model::TimeNs rankTimeNs = 0;
+    model::TimeNs lostNs = 0;
+    std::vector<std::string> warnings; // the job's, then each rank's serious import warnings ("rank 3: …")
+};
+
+/// Aligns the ranks and finds the stragglers.
+/// * Steps are matched by step number. In each step the collectives that are not point-to-point are matched by
+///   position (the n-th all-reduce of step 7 on every rank) as long as their operation agrees on all ranks.
+/// * Clocks: per step, a rank's offset is the median over the matched collectives of (its end − the reference
+///   rank's end): a collective ends on all ranks at about the same moment, whatever clock each rank has. A step
+///   with no matched collective is aligned at its start.
+/// * A rank's arrival at collective k is its start minus its offset; the waiting part of rank r is
+///   [start, start + (last arrival − its arrival)), clipped to the collective, counted where it was exposed.
+///   The rank that arrived last caused that waiting (its `straggler` lost time).
+/// Example: two ranks, step 1, an all-reduce at [20,54) on rank 0 and [40,54) on rank 1 (same clock): rank 0
+///   waited 20 ns for rank 1 → rank 1 is a straggler with 20 ns lost.
+JobResult analyzeJob(std::vector<RankSummary> ranks, const JobOptions& options = {});
+
+} // namespace timesink::analysis

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: MIT
+#include "analysis/passes/communicationpass.h"
+
+#include "analysis/core/communication.h"
+#include "analysis/core/context.h"
+#include "analysis/core/findingaccumulator.h"
+#include "analysis/core/textformat.h"
+
+namespace timesink::analysis {
+
+std::string communicationRecommendation(bool hccl, bool waitKnown, model::TimeNs waitNs, model::TimeNs transferNs,
+                                        bool job)
+{
+    const std::string balance = job
+        ? "Part of it is waiting for peers that reach the collectives later without one rank standing out: even out "
+          "the work per rank (batch or sequence lengths, per-rank data loading or logging)."
+        : "Most of it is waiting for peers that reach the collective later: the ranks do unequal work before it. "
+          "Run `timesink-cli job` over all ranks to name the rank the others wait for, then even out its work "
+          "(uneven batch or sequence lengths, per-rank data loading or logging, a slower device or host).";
+    std::string transfer;
+    if (hccl) {
+        transfer = "Overlap the transfer with compute and move fewer bytes: keep DDP gradient bucketing on and tune "
+                   "`bucket_cap_mb` so all-reduces start during backward, accumulate gradients with `no_sync()` for "
+                   "several micro-steps, communicate in bf16/fp16 (a DDP comm hook). On Ascend check the HCCL "
+                   "configuration: `HCCL_BUFFSIZE` large enough for the buckets, links in use (HCCS inside a "
+                   "server, RoCE across servers; `communication_matrix.json` shows bandwidth per link).";
+    } else {
+        transfer = "Overlap the transfer with compute and move fewer bytes: keep DDP gradient bucketing on and tune "
+                   "`bucket_cap_mb` (larger buckets for many small gradients, smaller to start earlier in "
+                   "backward), accumulate gradients with `no_sync()` for several micro-steps, compress gradients "
+                   "(`register_comm_hook(None, default_hooks.fp16_compress_hook)` or PowerSGD). Check the "
+                   "interconnect NCCL chose with `NCCL_DEBUG=INFO` (NVLink/InfiniBand vs. PCIe/sockets).";
+    }
+    if (!waitKnown && job)
+        return "Waiting cannot be told from transfer here: point-to-point send/recv (pipeline parallelism) is not "
+               "aligned across ranks and the traces have no wait tasks. "
+            + transfer;
+    if (!waitKnown)
+        return "The waiting part of these collectives is only known across ranks: run `timesink-cli job` over all "
+               "ranks to split waiting from transfer. "
+            + transfer;
+    if (waitNs <= 0)
+        return transfer;
+    return waitNs >= transferNs ? balance + " " + transfer : transfer + " " + balance;
+}
+
+PassOutput CommunicationPass::run(const AnalysisContext& context) const
+{
+    const model::Trace& trace = context.trace();
+    const CancelToken& cancel = context.cancel();
+    PassOutput out;
+    if (trace.metadata().syntheticTimestamps) {
+        out.notAssessedReason = "timestamps were laid out by the importer, not measured, so overlap is not real";
+        return out;
+    }
+    const StepClock& clock = context.clock();
+    const CommunicationProfile profile = computeCommunicationProfile(trace, clock, cancel);
+    if (!profile.hasCommunication) {
+        out.notAssessedReason = "no device collectives in this trace";
+        return out;
+    }
+    FindingAccumulator acc(clock);
+    model::TimeNs total = 0;
+    std::uint64_t collectives = 0;
+    for (const StepCommunication& s : profile.steps) {
+        total += s.communicationNs;
+        collectives += s.collectives.size();
+    }
+    for (const Interval& piece : profile.exposed) {
+        acc.addLoss(piece.start, piece.end);
+        acc.addEvidence(profile.primaryTrack, piece.start, piece.end);
+    }
+    acc.countOccurrence(collectives);
+    if (acc.lostNs() <= 0 || cancel.cancelled())
+        return out;
+    Finding f = acc.finish(std::string(kind()));
+    const Platform platform = trace.metadata().platform;
+    const bool hccl = profile.backend == CommBackend::Hccl;
+    const model::TimeNs wait = totalLength(profile.wait);
+    const model::TimeNs transfer = f.lostNs - wait;
+    f.platform = platform;
+    f.title = "Exposed communication: " + formatDuration(f.lostNs) + " of collectives no compute overlaps"
+        + (profile.waitFromTasks ? " (" + formatDuration(wait) + " waiting for peers)" : "");
+    f.details.push_back({"backend", std::string(commBackendKey(profile.backend))});
+    f.details.push_back({"communication_ns", total});
+    f.details.push_back({"exposed_ns", f.lostNs});
+    f.details.push_back({"overlapped_ns", total - f.lostNs});
+    f.details.push_back({"overlap_fraction", total > 0 ? double(total - f.lostNs) / double(total) : 0.0});
+    f.details.push_back({"wait_known", std::int64_t(profile.waitFromTasks ? 1 : 0)});
+    f.details.push_back({"wait_ns", wait});
+    f.details.push_back({"wait_source",
+                         std::string(profile.communicationJsonOps > 0 ? "communication_json"
+                                         : profile.waitFromTasks      ? "wait_tasks"
+                                                                      : "none")});
+    if (profile.communicationJsonOps + profile.communicationJsonMismatched > 0) {
+        f.details.push_back({"communication_json_ops", static_cast<std::int64_t>(profile.communicationJsonOps)});
+        f.details.push_back(
+            {"communication_json_mismatched", static_cast<std::int64_t>(profile.communicationJsonMismatched)});
+    }
+    f.details.push_back({"transfer_ns", transfer});
+    f.details.push_back({"collectives", static_cast<std::int64_t>(collectives)});
+    f.explanation = "The device ran collectives (all-reduce, all-gather, …) with no compute running beside them, so "
+                    "the step waits for the network. Part of it can be waiting: a collective starts on this rank and "
+                    "spins until the last peer arrives"
+        + std::string(hccl ? " (HCCL Notify_Wait tasks)" : "") + "; the rest is the transfer itself."
+        + std::string(profile.communicationJsonOps > 0
+                          ? " The waiting of each operation is what the Ascend tools measured (communication.json's "
+                            "Wait Time: the Notify_Wait time of the operation's main plane)."
+                          : "");
+    f.recommendation = communicationRecommendation(hccl, profile.waitFromTasks, wait, transfer);
+    out.findings.push_back(std::move(f));
+    return out;
+}
+
+} // namespace timesink::analysis

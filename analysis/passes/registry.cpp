@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: MIT
+#include "analysis/core/context.h"
+#include "analysis/core/pass.h"
+#include "analysis/core/stepclock.h"
+#include "analysis/passes/communicationpass.h"
+#include "analysis/passes/conversionpass.h"
+#include "analysis/passes/copyhotspotpass.h"
+#include "analysis/passes/cpufallbackpass.h"
+#include "analysis/passes/dataloaderstarvationpass.h"
+#include "analysis/passes/memorypressurepass.h"
+#include "analysis/passes/opcompilepass.h"
+#include "analysis/passes/pipelinebubblepass.h"
+#include "analysis/passes/precisionpass.h"
+#include "analysis/passes/unfusedchainpass.h"
+
+#include <algorithm>
+
+namespace timesink::analysis {
+
+const std::vector<std::unique_ptr<Pass>>& passRegistry()
+{
+    // Built once, immutable afterwards: passes hold no state, so the GUI and CLI can share them across threads.
+    static const std::vector<std::unique_ptr<Pass>> registry = [] {
+        std::vector<std::unique_ptr<Pass>> passes;
+        passes.push_back(std::make_unique<DataloaderStarvationPass>());
+        passes.push_back(std::make_unique<PipelineBubblePass>());
+        passes.push_back(std::make_unique<CopyHotspotPass>());
+        passes.push_back(std::make_unique<CpuFallbackPass>());
+        passes.push_back(std::make_unique<UnfusedChainPass>());
+        // The porting advisor (docs/analysis.md): what a GPU → NPU port typically loses.
+        passes.push_back(std::make_unique<OpCompilePass>());
+        passes.push_back(std::make_unique<ConversionPass>());
+        passes.push_back(std::make_unique<PrecisionPass>());
+        passes.push_back(std::make_unique<MemoryPressurePass>());
+        passes.push_back(std::make_unique<CommunicationPass>());
+        return passes;
+    }();
+    return registry;
+}
+
+AnalysisResult analyze(const model::Trace& trace, const AnalysisOptions& options, const CancelToken& cancel)
+{
+    AnalysisResult result;
+    const AnalysisContext context(trace, options, cancel);
+    const StepClock& clock = context.clock();
+    result.analysedNs = clock.analysedNs();
+    result.startupNs = clock.startupNs();
+    if (clock.warmupStep() < clock.size()) {
+        result.warmupStep = clock.step(clock.warmupStep()).number;
+        result.warmupExcluded = clock.warmupExcluded();
+        result.warmupNs = clock.fullWindow(clock.warmupStep()).length();
+    }
+    for (const auto& pass : passRegistry()) {
+        if (cancel.cancelled()) {
+            result.cancelled = true;
+            break;
+        }
+        PassOutput output = pass->run(context);
+        if (!output.notAssessedReason.empty()) {
+            result.notAssessed.push_back({std::string(pass->kind()), std::move(output.notAssessedReason)});
+            continue;
+        }
+        for (Finding& f : output.findings) {
+            if (f.lostNs < options.minLostNs || f.lostNs <= 0)
+                continue;
+            f.lostFraction = result.analysedNs > 0 ? double(f.lostNs) / double(result.analysedNs) : 0.0;
+            result.findings.push_back(std::move(f));
+        }
+    }
+    result.cancelled = result.cancelled || cancel.cancelled();
+    std::sort(result.findings.begin(), result.findings.end(), rankBefore);
+    return result;
+}
+
+} // namespace timesink::analysis

@@ -1,0 +1,437 @@
+// SPDX-License-Identifier: MIT
+#include "analysis/passes/unfusedchainpass.h"
+
+#include "analysis/core/context.h"
+#include "analysis/core/deviceactivity.h"
+#include "analysis/core/findingaccumulator.h"
+#include "analysis/core/opclassifier.h"
+#include "analysis/core/textformat.h"
+
+#include <algorithm>
+#include <array>
+#include <memory>
+
+namespace timesink::analysis {
+
+namespace {
+
+using model::SliceCategory;
+
+enum Pattern : std::size_t { kConvBnAct, kConvBn, kConvAct, kMatMulAddAct, kPatternCount };
+
+constexpr std::array<std::string_view, kPatternCount> kPatternKeys
+    = {"conv_bn_act", "conv_bn", "conv_act", "matmul_add_act"};
+constexpr std::array<std::string_view, kPatternCount> kPatternLabels
+    = {"Conv → BatchNorm → activation", "Conv → BatchNorm", "Conv → activation", "MatMul → Add → activation"};
+
+struct Element
+{
+    ChainRole role = ChainRole::None;
+    model::SliceRef ref;
+    bool inPlace = false; // ATen in-place op (name ends in '_'), e.g. aten::add_
+};
+
+constexpr std::size_t kNoSkip = static_cast<std::size_t>(-1);
+
+struct Chain
+{
+    Pattern pattern = kConvBnAct;
+    std::size_t first = 0;      // index of the head (Conv / MatMul) in the sequence
+    std::size_t removed = 0;    // first removable element
+    std::size_t end = 0;        // one past the last element
+    std::size_t skip = kNoSkip; // a BatchNorm counter update inside the chain: neither fused nor removed
+};
+
+// Greedy, left to right, longest pattern first; elements of one chain never start another.
+std::vector<Chain> findChains(const std::vector<Element>& seq)
+{
+    std::vector<Chain> out;
+    std::size_t i = 0;
+    while (i < seq.size()) {
+        if (seq[i].role == ChainRole::Conv) {
+            std::size_t j = i + 1;
+            std::size_t skip = kNoSkip;
+            // In training mode BatchNorm first bumps num_batches_tracked with an in-place add
+            // (aten::add_) between the conv and aten::batch_norm; it belongs to the BatchNorm.
+            if (j + 1 < seq.size() && seq[j].role == ChainRole::Add && seq[j].inPlace
+                && seq[j + 1].role == ChainRole::BatchNorm) {
+                skip = j;
+                ++j;
+            }
+            const std::size_t bnStart = j;
+            while (j < seq.size() && seq[j].role == ChainRole::BatchNorm)
+                ++j;
+            const bool bn = j > bnStart;
+            const bool act = j < seq.size() && seq[j].role == ChainRole::Activation;
+            if (bn || act) {
+                const Pattern p = bn ? (act ? kConvBnAct : kConvBn) : kConvAct;
+                const std::size_t end = act ? j + 1 : j;
+                out.push_back({p, i, i + 1, end, bn ? skip : kNoSkip});
+                i = end;
+                continue;
+            }
+        } else if (seq[i].role == ChainRole::MatMul && i + 2 < seq.size() && seq[i + 1].role == ChainRole::Add
+                   && seq[i + 2].role == ChainRole::Activation) {
+            out.push_back({kMatMulAddAct, i, i + 1, i + 3, kNoSkip});
+            i += 3;
+            continue;
+        }
+        ++i;
+    }
+    return out;
+}
+
+struct PatternState
+{
+    explicit PatternState(const StepClock& clock)
+        : acc(clock)
+    {
+    }
+    FindingAccumulator acc;
+    std::string example;
+    std::int64_t removedOps = 0;
+    std::int64_t fromFramework = 0;
+    std::int64_t fromDevice = 0;
+};
+
+std::string recommendationFor(Platform p, Pattern pattern)
+{
+    const bool linear = pattern == kMatMulAddAct;
+    switch (p) {
+    case Platform::Rknn:
+        if (linear)
+            return "RKNN fuses a MatMul/Gemm with its bias Add and activation when they follow each other directly "
+                   "in the ONNX graph: export with torch.onnx.export(..., do_constant_folding=True) so the bias is "
+                   "a constant, use nn.Linear (Gemm with bias) rather than matmul + add, and keep "
+                   "rknn.config(optimization_level=3), the default.";
+        return "rknn-toolkit2 folds BatchNormalization into the preceding Conv and fuses the activation (one "
+               "ConvRelu/ConvExSwish layer) when the graph is exported for inference: call model.eval() and "
+               "export with torch.onnx.export(..., training=torch.onnx.TrainingMode.EVAL, "
+               "do_constant_folding=True), or fold BN first with torch.ao.quantization.fuse_modules; keep "
+               "rknn.config(optimization_level=3) (the default). A BN that survives usually has a second "
+               "consumer of the conv output or a non-constant scale.";
+    case Platform::TorchNpuCann:
+        return std::string("In eager mode torch_npu launches each op as its own task. For training, run the model in "
+                           "graph mode (torch.compile(model, backend=torchair.get_npu_backend())) so CANN can fuse ")
+            + (linear ? "the bias add and activation into the MatMul" : "BatchNorm and the activation")
+            + ". For inference, fold BN into the conv with torch.ao.quantization.fuse_modules(model.eval(), "
+              "[[\"conv\", \"bn\", \"relu\"]]) before export, and convert with ATC, which fuses Conv+BN+ReLU.";
+    case Platform::Cpu:
+        if (linear)
+            return "Use nn.Linear (bias fused into addmm) and torch.compile(model) to fuse the activation into the "
+                   "GEMM epilogue; for inference, torch.jit.freeze(torch.jit.script(model.eval())) lets oneDNN "
+                   "fuse Linear + activation.";
+        return "For inference, fold BatchNorm into the conv and fuse the ReLU: "
+               "torch.ao.quantization.fuse_modules(model.eval(), [[\"conv1\", \"bn1\", \"relu\"]]) or "
+               "torch.jit.freeze(torch.jit.script(model.eval())), which folds Conv-BN and lets oneDNN fuse the "
+               "activation. For training, torch.compile(model) fuses the BatchNorm and activation into fewer "
+               "kernels.";
+    default:
+        if (linear)
+            return "Use nn.Linear (the bias add runs inside the GEMM as addmm) and torch.compile(model), which "
+                   "fuses the activation into the GEMM epilogue or one pointwise kernel; for inference "
+                   "torch.jit.freeze(torch.jit.script(model.eval())) fuses linear + activation as well.";
+        return "For training, torch.compile(model) fuses the BatchNorm and activation into fewer kernels. For "
+               "inference, fold BatchNorm into the conv weights and fuse the ReLU: "
+               "torch.ao.quantization.fuse_modules(model.eval(), [[\"conv1\", \"bn1\", \"relu\"]]) or "
+               "torch.jit.freeze(torch.jit.script(model.eval())); with channels_last and cuDNN the folded conv "
+               "then runs with the activation as one kernel.";
+    }
+}
+
+} // namespace
+
+PassOutput UnfusedChainPass::run(const AnalysisContext& context) const
+{
+    const model::Trace& trace = context.trace();
+    const CancelToken& cancel = context.cancel();
+    PassOutput out;
+    const StepClock& clock = context.clock();
+    const Platform platform = trace.metadata().platform;
+    const bool deviceWork = hasDeviceWork(trace);
+    std::array<std::unique_ptr<PatternState>, kPatternCount> states;
+    auto stateFor = [&](Pattern p) -> PatternState& {
+        if (!states[p])
+            states[p] = std::make_unique<PatternState>(clock);
+        return *states[p];
+    };
+    // Device slices already covered by a framework-op chain, one flag per slice of each device track.
+    std::vector<std::vector<bool>> claimed(trace.tracks().size());
+    for (const model::Track& t : trace.tracks()) {
+        if (isDeviceTrack(t))
+            claimed[t.id.value].assign(t.size(), false);
+    }
+    auto isClaimed = [&](model::SliceRef r) {
+        const auto& flags = claimed[r.track.value];
+        return r.index.value < flags.size() && flags[r.index.value];
+    };
+    OpTypeReader opTypes(trace);
+    auto nameOf = [&](model::SliceRef r) { return trace.str(trace.track(r.track).sliceName(r.index.value)); };
+    bool sawCandidates = false;
+
+    // Framework chains on a device run cost the kernels their ops launched. Those are found in one sweep
+    // over the launch flows after all chains are known (a per-op flow lookup is too slow on big traces).
+    struct Member
+    {
+        model::SliceRef ref;
+        std::uint32_t chain = 0;
+        bool removable = false;
+    };
+    struct PendingChain
+    {
+        Pattern pattern = kConvBnAct;
+        std::uint32_t firstMember = 0;
+        std::uint32_t memberCount = 0;
+    };
+    std::vector<Member> members;
+    std::vector<PendingChain> pending;
+
+    auto describe = [&](PatternState& st, const std::vector<Element>& seq, const Chain& c, bool framework) {
+        st.acc.countOccurrence();
+        (framework ? st.fromFramework : st.fromDevice) += 1;
+        if (st.example.empty()) {
+            for (std::size_t k = c.first; k < c.end; ++k) {
+                if (k != c.skip)
+                    st.example += (k == c.first ? "" : " → ") + std::string(nameOf(seq[k].ref));
+            }
+        }
+        const model::SliceRef head = seq[c.first].ref;
+        const model::SliceRef last = seq[c.end - 1].ref;
+        st.acc.addEvidence(head.track, trace.track(head.track).ts(head.index.value),
+                           trace.track(last.track).end(last.index.value));
+        for (std::size_t k = c.first; k < c.end; ++k)
+            st.acc.addEvent(seq[k].ref);
+    };
+
+    auto record = [&](const std::vector<Element>& seq, const Chain& c, bool framework) {
+        PatternState& st = stateFor(c.pattern);
+        describe(st, seq, c, framework);
+        if (framework && deviceWork) {
+            pending.push_back(
+                {c.pattern, static_cast<std::uint32_t>(members.size()), static_cast<std::uint32_t>(c.end - c.first)});
+            for (std::size_t k = c.first; k < c.end; ++k)
+                members.push_back(
+                    {seq[k].ref, static_cast<std::uint32_t>(pending.size() - 1), k >= c.removed && k != c.skip});
+            return;
+        }
+        // Device tasks and layers, and host ops on a host-only run: the removable ops' own time goes.
+        for (std::size_t k = c.removed; k < c.end; ++k) {
+            if (k == c.skip)
+                continue;
+            const model::SliceRef r = seq[k].ref;
+            const model::Track& t = trace.track(r.track);
+            st.acc.addLoss(t.ts(r.index.value), t.end(r.index.value));
+            ++st.removedOps;
+        }
+    };
+
+    // Resolves the pending framework chains: kernels reach their op through launch flows from the op or
+    // anything nested in it on its host track.
+    auto resolvePending = [&]() {
+        if (pending.empty())
+            return;
+        constexpr std::uint32_t kNone = static_cast<std::uint32_t>(-1);
+        std::vector<std::vector<std::uint32_t>> owner(trace.tracks().size());
+        for (std::uint32_t m = 0; m < members.size(); ++m) {
+            auto& o = owner[members[m].ref.track.value];
+            if (o.empty())
+                o.assign(trace.track(members[m].ref.track).size(), kNone);
+            o[members[m].ref.index.value] = m;
+        }
+        std::vector<std::pair<std::uint32_t, model::SliceRef>> launched; // (member, kernel)
+        for (const model::Flow& f : trace.flows()) {
+            if (f.kind != model::FlowKind::Launch)
+                continue;
+            const auto& o = owner[f.from.track.value];
+            if (o.empty())
+                continue;
+            const model::Track& to = trace.track(f.to.track);
+            if (!isDeviceTrack(to) || to.category(f.to.index.value) != SliceCategory::Kernel)
+                continue;
+            const model::Track& host = trace.track(f.from.track);
+            model::SliceIndex i = f.from.index;
+            for (std::size_t guard = 0; i.isValid() && guard <= host.depthCount(); ++guard) {
+                if (o[i.value] != kNone) {
+                    launched.emplace_back(o[i.value], f.to);
+                    break;
+                }
+                i = host.parent(i.value);
+            }
+        }
+        // Group by member with a counting sort (members are few per kernel, kernels are many).
+        std::vector<std::uint32_t> start(members.size() + 1, 0);
+        for (const auto& [m, k] : launched)
+            ++start[m + 1];
+        for (std::size_t m = 0; m < members.size(); ++m)
+            start[m + 1] += start[m];
+        std::vector<model::SliceRef> byMember(launched.size());
+        {
+            std::vector<std::uint32_t> fill(start.begin(), start.end() - 1);
+            for (const auto& [m, k] : launched)
+                byMember[fill[m]++] = k;
+        }
+        IntervalList spans;
+        for (std::uint32_t m = 0; m < members.size(); ++m) {
+            const Member& mem = members[m];
+            for (std::uint32_t k = start[m]; k < start[m + 1]; ++k) {
+                auto& flags = claimed[byMember[k].track.value];
+                if (byMember[k].index.value < flags.size())
+                    flags[byMember[k].index.value] = true;
+            }
+            if (!mem.removable)
+                continue;
+            PatternState& st = stateFor(pending[mem.chain].pattern);
+            ++st.removedOps;
+            if (start[m] == start[m + 1]) {
+                // The op launched nothing on a device run: it ran on the host, and its own time is what goes.
+                const model::Track& t = trace.track(mem.ref.track);
+                st.acc.addHostLoss(t.ts(mem.ref.index.value), t.end(mem.ref.index.value));
+                continue;
+            }
+            spans.clear();
+            for (std::uint32_t k = start[m]; k < start[m + 1]; ++k) {
+                const model::Track& kt = trace.track(byMember[k].track);
+                spans.push_back({kt.ts(byMember[k].index.value), kt.end(byMember[k].index.value)});
+                st.acc.addEvent(byMember[k]);
+            }
+            for (const Interval& sp : unite(spans))
+                st.acc.addLoss(sp.start, sp.end);
+        }
+    };
+
+    // 1. Framework ops: consecutive framework ops with the same framework parent (the nearest enclosing
+    // HostOp) on each host thread. Python frames, module annotations and step markers in between are
+    // transparent: with with_stack=True, aten::conv2d and aten::relu_ sit under different Python frames
+    // yet run one after the other.
+    constexpr std::uint32_t kTopLevel = static_cast<std::uint32_t>(-1);
+    for (const model::Track& t : trace.tracks()) {
+        if (isDeviceTrack(t) || t.role == model::TrackRole::Counter || t.empty())
+            continue;
+        if (cancel.cancelled())
+            return out;
+        // Parents precede their children in (ts, -dur) order, so one forward pass resolves the framework
+        // parent of every slice from its direct parent's.
+        std::vector<std::uint32_t> frameworkParent(t.size(), kTopLevel);
+        std::vector<Element> topLevel;
+        std::vector<std::pair<std::uint32_t, std::uint32_t>> nested; // (framework parent, slice)
+        for (std::uint32_t i = 0; i < t.size(); ++i) {
+            const model::SliceIndex p = t.parent(i);
+            if (p.isValid() && p.value < i)
+                frameworkParent[i] = t.category(p.value) == SliceCategory::HostOp ? p.value : frameworkParent[p.value];
+            if (t.category(i) != SliceCategory::HostOp)
+                continue;
+            if (frameworkParent[i] == kTopLevel)
+                topLevel.push_back({ChainRole::None, {t.id, model::SliceIndex(i)}, false});
+            else
+                nested.emplace_back(frameworkParent[i], i);
+        }
+        std::sort(nested.begin(), nested.end()); // by parent, then by slice index (= time order)
+        std::vector<Element> seq;
+        auto scan = [&](std::vector<Element>& ops) {
+            for (Element& e : ops) {
+                const model::StringId nameId = t.sliceName(e.ref.index.value);
+                const std::string_view name = trace.str(nameId);
+                e.role = opTypes.roleOf(nameId);
+                e.inPlace = !name.empty() && name.back() == '_';
+                sawCandidates = sawCandidates || e.role == ChainRole::Conv || e.role == ChainRole::MatMul;
+            }
+            if (ops.size() >= 2) {
+                for (const Chain& c : findChains(ops))
+                    record(ops, c, true);
+            }
+        };
+        scan(topLevel);
+        for (std::size_t k = 0; k < nested.size();) {
+            seq.clear();
+            const std::uint32_t parent = nested[k].first;
+            for (; k < nested.size() && nested[k].first == parent; ++k)
+                seq.push_back({ChainRole::None, {t.id, model::SliceIndex(nested[k].second)}, false});
+            scan(seq);
+        }
+    }
+
+    resolvePending();
+
+    // 2. Device tasks and layers in execution order. RKNN layers alternate between the NPU track and a
+    // CPU track, so all layers form one sequence; elsewhere each device stream is its own sequence.
+    const bool rknn = platform == Platform::Rknn;
+    std::vector<std::vector<Element>> sequences;
+    std::vector<Element> layers;
+    for (const model::Track& t : trace.tracks()) {
+        const bool device = isDeviceTrack(t);
+        if (!device && !(rknn && t.role != model::TrackRole::Counter))
+            continue;
+        std::vector<Element> seq;
+        for (std::uint32_t i : t.depthCount() > 0 ? t.slicesAtDepth(0) : std::span<const std::uint32_t> {}) {
+            const SliceCategory c = t.category(i);
+            if (c != SliceCategory::Kernel && c != SliceCategory::FallbackOp && c != SliceCategory::Other)
+                continue;
+            const model::SliceRef ref {t.id, model::SliceIndex(i)};
+            const ChainRole role = opTypes.roleOf(opTypes.opType(ref));
+            sawCandidates = sawCandidates || role == ChainRole::Conv || role == ChainRole::MatMul;
+            seq.push_back({role, ref, false});
+        }
+        if (rknn)
+            layers.insert(layers.end(), seq.begin(), seq.end());
+        else
+            sequences.push_back(std::move(seq));
+    }
+    if (rknn) {
+        std::stable_sort(layers.begin(), layers.end(), [&](const Element& a, const Element& b) {
+            return trace.track(a.ref.track).ts(a.ref.index.value) < trace.track(b.ref.track).ts(b.ref.index.value);
+        });
+        sequences.push_back(std::move(layers));
+    }
+    for (const auto& seq : sequences) {
+        if (cancel.cancelled())
+            return out;
+        for (const Chain& c : findChains(seq)) {
+            bool covered = false;
+            for (std::size_t k = c.first; k < c.end && !covered; ++k)
+                covered = isClaimed(seq[k].ref);
+            if (!covered)
+                record(seq, c, false);
+        }
+    }
+
+    if (!sawCandidates && !deviceWork && trace.categoryCount(SliceCategory::HostOp) == 0) {
+        out.notAssessedReason = rknn ? "the RKNN output has no per-layer table (perf_debug was off), so the layer "
+                                       "sequence is unknown"
+                                     : "the trace has neither framework ops nor device tasks with operator types";
+        return out;
+    }
+    for (std::size_t p = 0; p < kPatternCount; ++p) {
+        if (!states[p] || states[p]->acc.occurrences() == 0)
+            continue;
+        PatternState& st = *states[p];
+        Finding f = st.acc.finish(std::string(kind()));
+        f.platform = platform;
+        const auto pattern = static_cast<Pattern>(p);
+        f.title = "Unfused " + std::string(kPatternLabels[p]) + ": " + std::to_string(f.occurrences)
+            + (f.occurrences == 1 ? " chain, " : " chains, ") + formatDuration(f.lostNs) + " in separate "
+            + (pattern == kMatMulAddAct  ? "add/activation"
+                   : pattern == kConvAct ? "activation"
+                   : pattern == kConvBn  ? "BatchNorm"
+                                         : "BatchNorm/activation")
+            + (rknn             ? " layers"
+                   : deviceWork ? " kernels"
+                                : " ops");
+        f.details.push_back({"pattern", std::string(kPatternKeys[p])});
+        f.details.push_back({"chains", static_cast<std::int64_t>(f.occurrences)});
+        f.details.push_back({"removable_ops", st.removedOps});
+        f.details.push_back({"from_framework_ops", st.fromFramework});
+        f.details.push_back({"from_device_tasks", st.fromDevice});
+        f.details.push_back({"example", st.example});
+        f.explanation = "Each op of the chain reads and writes the whole feature map in memory and costs a launch; "
+                        "fused, the BatchNorm folds into the convolution weights (inference) or runs in the same "
+                        "kernel, and the activation is applied on the way out.";
+        if (pattern == kMatMulAddAct)
+            f.explanation = "The bias add and the activation each read and write the whole output of the matrix "
+                            "multiply again; fused, they run as the GEMM's epilogue.";
+        f.recommendation = recommendationFor(platform, pattern);
+        out.findings.push_back(std::move(f));
+    }
+    return out;
+}
+
+} // namespace timesink::analysis

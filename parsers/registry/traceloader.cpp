@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: MIT
+#include "parsers/registry/traceloader.h"
+
+#include "parsers/ascend/ascendimporter.h"
+#include "parsers/chromejson/kinetoimporter.h"
+#include "parsers/common/inputstream.h"
+#include "parsers/common/regularfile.h"
+#include "parsers/rknn/rknnimporter.h"
+#include "parsers/snapshot/snapshot.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <new>
+#include <system_error>
+#include <unistd.h>
+
+namespace timesink::parsers {
+
+namespace {
+constexpr std::size_t kHeadBytes = 64 * 1024;
+/// A JSON object whose "traceEvents" key comes after a lot of metadata (hundreds of deviceProperties) is read
+/// further, up to this much, so detection still sees the key and the first events.
+constexpr std::size_t kMaxHeadBytes = 16 * 1024 * 1024;
+constexpr std::size_t kMaxProblems = 20;
+
+bool startsAsJsonObjectWithoutEvents(std::string_view head)
+{
+    if (head.substr(0, 3) == "\xef\xbb\xbf")
+        head.remove_prefix(3);
+    const auto first = head.find_first_not_of(" \t\r\n");
+    return first != std::string_view::npos && head[first] == '{'
+        && head.find("\"traceEvents\"") == std::string_view::npos;
+}
+constexpr int kMaxListingDepth = 4;
+constexpr std::size_t kMaxListingEntries = 20000;
+} // namespace
+
+std::vector<std::unique_ptr<Importer>> allImporters()
+{
+    std::vector<std::unique_ptr<Importer>> importers;
+    // Each format family registers itself here (one line per importer).
+    importers.push_back(std::make_unique<chromejson::KinetoImporter>());
+    importers.push_back(std::make_unique<RknnImporter>());
+    importers.push_back(std::make_unique<AscendImporter>());
+    importers.push_back(std::make_unique<SnapshotImporter>());
+    return importers;
+}
+
+ImportResult probeSource(const std::filesystem::path& path, SourceProbe& out)
+{
+    out = SourceProbe {};
+    out.path = path;
+    std::error_code ec;
+    const auto status = std::filesystem::status(path, ec);
+    if (ec || !std::filesystem::exists(status)) {
+        return ImportResult::failure(ImportErrorKind::CannotRead,
+                                     "cannot open " + path.string() + ": no such file or directory");
+    }
+    if (std::filesystem::is_directory(status)) {
+        out.isDirectory = true;
+        // A folder we may not list would otherwise look empty ("no Ascend output found"): say what is wrong.
+        if (::access(path.c_str(), R_OK | X_OK) != 0) {
+            return ImportResult::failure(ImportErrorKind::CannotRead,
+                                         "cannot read directory " + path.string() + ": " + std::strerror(errno));
+        }
+        std::filesystem::recursive_directory_iterator it(
+            path, std::filesystem::directory_options::skip_permission_denied, ec);
+        if (ec) {
+            return ImportResult::failure(ImportErrorKind::CannotRead,
+                                         "cannot read directory " + path.string() + ": " + ec.message());
+        }
+        auto problem = [&](const std::filesystem::path& p, const std::string& why) {
+            if (out.problems.size() < kMaxProblems)
+                out.problems.push_back(p.string() + ": " + why);
+        };
+        for (; it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+            if (ec)
+                break;
+            if (it.depth() >= kMaxListingDepth) {
+                it.disable_recursion_pending();
+            }
+            std::error_code typeEc;
+            const auto st = std::filesystem::status(it->path(), typeEc); // follows symlinks
+            if (std::filesystem::is_directory(st)) {
+                if (::access(it->path().c_str(), R_OK | X_OK) != 0)
+                    problem(it->path(), std::string("cannot read directory: ") + std::strerror(errno));
+            } else if (std::filesystem::exists(st) && !std::filesystem::is_regular_file(st)) {
+                problem(it->path(), "not a regular file (a FIFO, device or socket); skipped");
+                continue; // never offered to an importer: opening it could block or never end
+            }
+            out.entries.push_back(std::filesystem::relative(it->path(), path, ec));
+            if (out.entries.size() >= kMaxListingEntries)
+                break;
+        }
+        std::sort(out.entries.begin(), out.entries.end());
+        return {};
+    }
+    std::string error;
+    auto stream = InputStream::open(path, error);
+    if (!stream)
+        return ImportResult::failure(ImportErrorKind::CannotRead, error);
+    out.compression = InputStream::compressionName(stream->compression());
+    auto readUpTo = [&](std::size_t want) {
+        std::size_t got = out.head.size();
+        out.head.resize(want);
+        while (got < want) {
+            const std::size_t n = stream->read(out.head.data() + got, want - got);
+            if (n == 0)
+                break;
+            got += n;
+        }
+        out.head.resize(got);
+        return got == want;
+    };
+    bool more = readUpTo(kHeadBytes);
+    while (more && out.head.size() < kMaxHeadBytes && startsAsJsonObjectWithoutEvents(out.head))
+        more = readUpTo(std::min(kMaxHeadBytes, out.head.size() * 2));
+    if (more && out.head.size() > kHeadBytes)
+        readUpTo(out.head.size() + kHeadBytes); // the first events after the key
+    out.truncated = stream->truncated();
+    if (out.head.empty() && !stream->error().empty()) {
+        return ImportResult::failure(ImportErrorKind::CannotRead,
+                                     "cannot read " + path.string() + ": " + stream->error());
+    }
+    if (out.head.empty() && out.truncated) {
+        return ImportResult::failure(ImportErrorKind::CannotRead,
+                                     path.string() + ": the " + out.compression
+                                         + " stream is truncated: it ends before any data (after "
+                                         + std::to_string(stream->fileBytesRead())
+                                         + " bytes; was the file cut while it was being written or copied?)");
+    }
+    return {};
+}
+
+ImportResult loadTrace(const std::filesystem::path& path, const ImportOptions& options, ProgressSink& progress)
+{
+    SourceProbe probe;
+    if (ImportResult r = probeSource(path, probe); r.errorKind != ImportErrorKind::None)
+        return r;
+    if (!probe.isDirectory && probe.head.empty()) {
+        // (A cut compressed stream with no content was already reported as truncated by probeSource.)
+        return ImportResult::failure(ImportErrorKind::NotRecognised,
+                                     path.string() + ": the file is empty; expected a profiler trace");
+    }
+
+    auto importers = allImporters();
+    Importer* best = nullptr;
+    int bestScore = 0;
+    for (const auto& importer : importers) {
+        const int score = importer->probe(probe);
+        if (score > bestScore) {
+            bestScore = score;
+            best = importer.get();
+        }
+    }
+    // What detection could not see, said next to any failure so that the message names the real problem.
+    std::string why;
+    if (probe.truncated) {
+        why += "; the " + probe.compression + " stream is truncated (only " + std::to_string(probe.head.size())
+            + " bytes of content before the cut), too little to recognise";
+    }
+    for (const std::string& p : probe.problems)
+        why += "; " + p;
+    if (!best) {
+        const std::string what = probe.isDirectory ? "directory" : "file";
+        return ImportResult::failure(
+            ImportErrorKind::NotRecognised,
+            path.string() + ": not a trace Timesink knows (this " + what
+                + " is neither torch.profiler/Kineto JSON, a torch_npu or msprof output, nor an RKNN perf table)"
+                + why);
+    }
+    ImportResult result;
+    try {
+        result = best->import(probe, options, progress);
+    } catch (const std::bad_alloc&) {
+        // A trace too big for this machine (or a bomb under the limits): a clean error, never an abort.
+        return ImportResult::failure(
+            ImportErrorKind::CannotRead,
+            path.string() + ": out of memory while importing; the decompressed size limit is "
+                + std::to_string(options.maxDecompressedBytes >> 20) + " MiB per file (and "
+                + std::to_string(options.maxDecompressedRatio)
+                + "× the compressed size): lower it with --max-decompressed, or use a machine with more memory");
+    }
+    if (!result.ok() && result.errorKind == ImportErrorKind::None)
+        result.errorKind = ImportErrorKind::Malformed;
+    if (!result.ok() && !probe.isDirectory && probe.truncated && result.error.find("truncated") == std::string::npos)
+        result.error += why;
+    if (!result.ok() && probe.isDirectory && !probe.problems.empty())
+        result.error += why;
+    return result;
+}
+
+} // namespace timesink::parsers
