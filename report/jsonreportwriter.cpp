@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "report/jsonreportwriter.h"
 
+#include "report/reportjson.h"
+#include "report/tracesummary.h"
+
 namespace timesink::report {
 
 namespace {
@@ -68,7 +71,32 @@ nlohmann::ordered_json deviceSummaryJson(const DeviceSummary& d)
 nlohmann::ordered_json reportJson(const ReportModel& m)
 {
     using nlohmann::ordered_json;
-    ordered_json j = m.analysisJson.is_object() ? m.analysisJson : ordered_json::object();
+    ordered_json j;
+    j["schema"] = kReportSchema;
+    j["trace"] = traceSummaryJson(m.trace);
+    j["platform"] = analysis::platformKey(m.trace.metadata.platform);
+    j["analysed_ns"] = m.summary.analysedNs;
+    j["total_lost_ns"] = m.summary.lostNs;
+    j["total_lost_fraction"] = m.summary.lostFraction;
+    j["options"] = {{"bubble_threshold_ns", m.options.bubbleThresholdNs},
+                    {"tiny_kernel_ns", m.options.tinyKernelNs},
+                    {"small_copy_bytes", m.options.smallCopyBytes},
+                    {"min_lost_ns", m.options.minLostNs},
+                    {"include_warmup", m.options.includeWarmup}};
+    // What was left out of the analysed time, so a reader knows why analysed_ns is shorter than the trace.
+    j["startup_ns"] = m.summary.startupNs;
+    j["warmup_step"] = m.summary.warmupStep >= 0 ? ordered_json(m.summary.warmupStep) : ordered_json(nullptr);
+    j["warmup_excluded"] = m.summary.warmupExcluded;
+    j["warmup_ns"] = m.summary.warmupNs;
+    j["cancelled"] = m.cancelled;
+    ordered_json findings = ordered_json::array();
+    for (std::size_t i = 0; i < m.findings.size(); ++i)
+        findings.push_back(findingJson(m, i));
+    j["findings"] = std::move(findings);
+    ordered_json notAssessed = ordered_json::array();
+    for (const analysis::NotAssessed& n : m.notAssessed)
+        notAssessed.push_back({{"kind", n.kind}, {"reason", n.reason}});
+    j["not_assessed"] = std::move(notAssessed);
     j["device_summary"] = deviceSummaryJson(m.device);
     ordered_json steps = ordered_json::array();
     for (std::size_t i = 0; i < m.steps.size(); ++i) {

@@ -2,9 +2,9 @@
 #include "report/reportmodel.h"
 
 #include "analysis/core/deviceactivity.h"
-#include "model/checkedmath.h"
 #include "model/trackname.h"
 #include "report/reportjson.h"
+#include "report/tracesummary.h"
 
 #include <algorithm>
 
@@ -17,7 +17,9 @@ ReportModel buildReportModel(const model::Trace& trace, const analysis::Analysis
 {
     ReportModel m;
     m.generator = options.generator;
-    const model::TraceMetadata& meta = trace.metadata();
+    m.options = options.analysisOptions;
+    m.trace = summarizeTrace(trace);
+    const model::TraceMetadata& meta = m.trace.metadata;
     ReportSummary& s = m.summary;
     s.sourcePath = meta.sourcePath;
     s.format = meta.format;
@@ -34,11 +36,11 @@ ReportModel buildReportModel(const model::Trace& trace, const analysis::Analysis
         s.devices = meta.devices; // device tracks that do not say their index: keep what the trace lists
     s.rank = meta.rank;
     s.worldSize = meta.worldSize;
-    s.startNs = trace.startNs();
-    s.spanNs = trace.spanNs();
-    s.slices = trace.sliceCount();
-    s.tracks = trace.tracks().size();
-    s.steps = trace.steps().size();
+    s.startNs = m.trace.startNs;
+    s.spanNs = m.trace.spanNs;
+    s.slices = m.trace.slices;
+    s.tracks = m.trace.tracks;
+    s.steps = m.trace.steps;
     s.syntheticSteps = s.steps == 1 && trace.steps().front().synthetic;
     s.startupNs = result.startupNs;
     s.warmupStep = result.warmupStep;
@@ -48,17 +50,33 @@ ReportModel buildReportModel(const model::Trace& trace, const analysis::Analysis
     for (const model::Step& step : trace.steps())
         stepTotal += step.duration();
     s.meanStepNs = s.steps > 0 ? stepTotal / static_cast<TimeNs>(s.steps) : 0;
-    s.analysedNs = result.analysedNs > 0 ? result.analysedNs : stepTotal;
+    s.analysedNs = result.analysedNs;
     s.syntheticTimestamps = meta.syntheticTimestamps;
-    s.warnings.assign(trace.warnings().begin(), trace.warnings().end());
+    s.warnings = m.trace.warnings;
 
     m.findings = result.findings;
     m.notAssessed = result.notAssessed;
     m.cancelled = result.cancelled;
 
-    for (const analysis::Finding& f : m.findings)
-        s.lostNs = model::saturatingAdd(s.lostNs, f.lostNs);
-    s.lostFraction = s.analysedNs > 0 ? static_cast<double>(s.lostNs) / static_cast<double>(s.analysedNs) : 0.0;
+    s.lostNs = totalLostNs(result);
+    s.lostFraction = totalLostFraction(result);
+    m.findingEvents.reserve(m.findings.size());
+    for (const analysis::Finding& f : m.findings) {
+        std::vector<FindingEvent>& events = m.findingEvents.emplace_back();
+        for (const model::SliceRef& r : f.events) {
+            if (!r.isValid() || r.track.value >= trace.tracks().size())
+                continue;
+            const model::Track& t = trace.track(r.track);
+            if (r.index.value >= t.size())
+                continue;
+            FindingEvent e;
+            e.ref = r;
+            e.name = std::string(trace.str(t.sliceName(r.index.value)));
+            e.startNs = t.ts(r.index.value);
+            e.endNs = t.end(r.index.value);
+            events.push_back(std::move(e));
+        }
+    }
 
     analysis::Breakdown breakdown = analysis::computeBreakdown(trace, m.findings, s.analysedNs, options.topOperators,
                                                                options.analysisOptions.includeWarmup);
@@ -72,7 +90,6 @@ ReportModel buildReportModel(const model::Trace& trace, const analysis::Analysis
     m.trackNames.reserve(trace.tracks().size());
     for (const model::Track& t : trace.tracks())
         m.trackNames.push_back(model::trackDisplayName(trace, t));
-    m.analysisJson = analysisReportJson(trace, result, options.analysisOptions);
     return m;
 }
 

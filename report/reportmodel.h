@@ -5,9 +5,9 @@
 #include "analysis/core/communication.h"
 #include "analysis/core/pass.h"
 #include "model/trace.h"
+#include "report/tracesummary.h"
 
 #include <cstdint>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -20,6 +20,8 @@ using analysis::KindLoss;
 using analysis::OperatorTime;
 using analysis::StepBreakdown;
 
+/// The headline figures of an analysed trace. The trace-level ones are copies of ReportModel::trace, which is
+/// computed once (summarizeTrace); the rest come from the analysis result.
 struct ReportSummary
 {
     std::string sourcePath;
@@ -43,7 +45,16 @@ struct ReportSummary
     model::TimeNs lostNs = 0;  // sum over findings (kinds can overlap, so this may exceed one cause's share)
     double lostFraction = 0.0; // lostNs / analysedNs
     bool syntheticTimestamps = false;
-    std::vector<model::ImportWarning> warnings;
+    std::vector<model::ImportWarning> warnings; // TraceSummary::warnings
+};
+
+/// A slice a finding names, resolved against the trace when the model is built.
+struct FindingEvent
+{
+    model::SliceRef ref;
+    std::string name;
+    model::TimeNs startNs = 0;
+    model::TimeNs endNs = 0;
 };
 
 /// Everything a report shows, independent of the output format. Built once; every writer (JSON,
@@ -52,20 +63,21 @@ struct ReportSummary
 struct ReportModel
 {
     std::string generator; // "timesink 0.1.0"
+    TraceSummary trace;    // what `info` shows; the report's "trace" object
     ReportSummary summary;
+    analysis::AnalysisOptions options; // the thresholds the analysis ran with
     std::vector<StepBreakdown> steps;
     std::string operatorScope;               // "device" or "host"
     std::vector<OperatorTime> topOperators;  // by total time, descending; at most ReportOptions::topOperators
     std::vector<KindLoss> lostByKind;        // by lost time, descending
     DeviceSummary device;                    // what the devices did over the analysed time
     std::vector<analysis::Finding> findings; // ranked (rank = index + 1)
+    /// The slices each finding names (Finding::events), parallel to `findings`; refs that do not resolve are left out.
+    std::vector<std::vector<FindingEvent>> findingEvents;
     std::vector<analysis::NotAssessed> notAssessed;
     bool cancelled = false;
     /// Display names of the trace's tracks, indexed by TrackId::value (for evidence).
     std::vector<std::string> trackNames;
-    /// The timesink.report/1 core object (analysisReportJson in reportjson.h); the JSON writer adds the
-    /// sections above that only this model computes (device_summary, steps, lost_by_kind, top_operators).
-    nlohmann::ordered_json analysisJson;
     /// Device communication per step (parallel to `steps`): exposed time, measured wait, the collectives with
     /// their exposed parts. `timesink-cli job` aligns ranks on these (analysis/job/job.h).
     analysis::CommunicationProfile communication;
@@ -75,7 +87,7 @@ struct ReportOptions
 {
     std::size_t topOperators = 15;
     std::string generator = "timesink";
-    /// The thresholds the analysis ran with; the JSON report records them.
+    /// The thresholds the analysis ran with; the model keeps them for the reports to record.
     analysis::AnalysisOptions analysisOptions;
 };
 

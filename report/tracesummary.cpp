@@ -12,10 +12,34 @@ std::string unlinkedFlowsMessage(std::size_t unlinked)
           "drawn or exported";
 }
 
-nlohmann::ordered_json traceSummaryJson(const model::Trace& trace)
+TraceSummary summarizeTrace(const model::Trace& trace)
+{
+    TraceSummary s;
+    s.metadata = trace.metadata();
+    s.startNs = trace.startNs();
+    s.spanNs = trace.spanNs();
+    s.slices = trace.sliceCount();
+    s.steps = trace.steps().size();
+    s.tracks = trace.tracks().size();
+    s.flows = trace.linkedFlowCount();
+    s.unlinkedFlows = trace.flows().size() - s.flows;
+    for (int c = 0; c < model::kSliceCategoryCount; ++c)
+        s.counts[static_cast<std::size_t>(c)] = trace.categoryCount(static_cast<model::SliceCategory>(c));
+    s.warnings.assign(trace.warnings().begin(), trace.warnings().end());
+    if (s.unlinkedFlows > 0) {
+        model::ImportWarning w;
+        w.kind = std::string(model::key(model::ImportWarningKind::UnlinkedFlows));
+        w.count = s.unlinkedFlows;
+        w.message = unlinkedFlowsMessage(s.unlinkedFlows);
+        s.warnings.push_back(std::move(w));
+    }
+    return s;
+}
+
+nlohmann::ordered_json traceSummaryJson(const TraceSummary& s)
 {
     using nlohmann::ordered_json;
-    const model::TraceMetadata& meta = trace.metadata();
+    const model::TraceMetadata& meta = s.metadata;
     ordered_json j;
     j["format"] = meta.format;
     j["format_version"] = meta.formatVersion;
@@ -24,27 +48,21 @@ nlohmann::ordered_json traceSummaryJson(const model::Trace& trace)
     for (const model::Device& d : meta.devices)
         devices.push_back({{"kind", model::deviceKindKey(d.kind)}, {"index", d.index}, {"name", d.name}});
     j["devices"] = std::move(devices);
-    j["start_ns"] = trace.startNs();
-    j["span_ns"] = trace.spanNs();
-    j["slices"] = trace.sliceCount();
-    j["steps"] = trace.steps().size();
-    j["tracks"] = trace.tracks().size();
-    const std::size_t linked = trace.linkedFlowCount();
-    j["flows"] = linked;
-    j["unlinked_flows"] = trace.flows().size() - linked;
+    j["start_ns"] = s.startNs;
+    j["span_ns"] = s.spanNs;
+    j["slices"] = s.slices;
+    j["steps"] = s.steps;
+    j["tracks"] = s.tracks;
+    j["flows"] = s.flows;
+    j["unlinked_flows"] = s.unlinkedFlows;
     ordered_json counts = ordered_json::object();
-    for (int c = 0; c < model::kSliceCategoryCount; ++c) {
-        const auto cat = static_cast<model::SliceCategory>(c);
-        counts[std::string(model::categoryKey(cat))] = trace.categoryCount(cat);
-    }
+    for (int c = 0; c < model::kSliceCategoryCount; ++c)
+        counts[std::string(model::categoryKey(static_cast<model::SliceCategory>(c)))]
+            = s.counts[static_cast<std::size_t>(c)];
     j["counts"] = std::move(counts);
     ordered_json warnings = ordered_json::array();
-    for (const model::ImportWarning& w : trace.warnings())
+    for (const model::ImportWarning& w : s.warnings)
         warnings.push_back({{"kind", w.kind}, {"count", w.count}, {"message", w.message}});
-    if (linked < trace.flows().size())
-        warnings.push_back({{"kind", model::key(model::ImportWarningKind::UnlinkedFlows)},
-                            {"count", trace.flows().size() - linked},
-                            {"message", unlinkedFlowsMessage(trace.flows().size() - linked)}});
     j["warnings"] = std::move(warnings);
     j["rank"] = meta.rank;
     j["world_size"] = meta.worldSize;
@@ -55,6 +73,11 @@ nlohmann::ordered_json traceSummaryJson(const model::Trace& trace)
         props[k] = v;
     j["properties"] = std::move(props);
     return j;
+}
+
+nlohmann::ordered_json traceSummaryJson(const model::Trace& trace)
+{
+    return traceSummaryJson(summarizeTrace(trace));
 }
 
 } // namespace timesink::report

@@ -3,16 +3,39 @@
 
 #include "model/trace.h"
 
+#include <array>
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 namespace timesink::report {
+
+/// The facts `info` and every report show about a trace, computed once from it and holding copies (no pointers into
+/// the trace), so a report model that carries one outlives the trace.
+struct TraceSummary
+{
+    model::TraceMetadata metadata; // format, version, path, devices (all listed), rank, world size, properties …
+    model::TimeNs startNs = 0;
+    model::TimeNs spanNs = 0;
+    std::size_t slices = 0;
+    std::size_t steps = 0;
+    std::size_t tracks = 0;
+    std::size_t flows = 0;         // linked ones (Flow::isLinked())
+    std::size_t unlinkedFlows = 0; // the rest, also a warning below
+    std::array<std::uint64_t, model::kSliceCategoryCount> counts {};
+    std::vector<model::ImportWarning> warnings; // the importer's, then "unlinked_flows" when there are any
+};
+
+TraceSummary summarizeTrace(const model::Trace& trace);
 
 /// What `timesink-cli info --format json` prints, and the "trace" object of every report:
 /// {format, format_version, path, devices: [{kind, index, name}], span_ns, start_ns, slices, steps, tracks,
 ///  flows (linked ones, Flow::isLinked()), unlinked_flows, counts: {host_op, python, runtime, kernel, memcpy, memset,
 ///  sync, communication, dataloader, step, annotation, fallback_op, other}, warnings: [{kind, count, message}], rank,
 ///  world_size, profiler_level, synthetic_timestamps, properties: {…}}
+nlohmann::ordered_json traceSummaryJson(const TraceSummary& summary);
+/// traceSummaryJson(summarizeTrace(trace)).
 nlohmann::ordered_json traceSummaryJson(const model::Trace& trace);
 
 /// The warning `info` gives for flows that link nothing.

@@ -2,7 +2,7 @@
 // The analyses on real profiler output (tests/data). Expected numbers were worked out
 // independently with a few lines of Python over the fixture files; the scripts are quoted per test.
 #include "analysis/core/pass.h"
-#include "report/reportjson.h"
+#include "report/jsonreportwriter.h"
 #include "tests/analysis/findinglookup.h"
 #include "tests/common/fixtures.h"
 
@@ -182,7 +182,7 @@ private Q_SLOTS:
                     QVERIFY(!n.reason.empty());
             }
         }
-        const auto json = report::analysisReportJson(*trace, r, AnalysisOptions {});
+        const auto json = report::reportJson(report::buildReportModel(*trace, r));
         QCOMPARE(json["schema"].get<std::string>(), std::string("timesink.report/1"));
         QCOMPARE(json["findings"].size(), r.findings.size());
         QVERIFY(!json.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace).empty());

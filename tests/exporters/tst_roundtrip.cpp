@@ -4,7 +4,7 @@
 // (same `info`, same findings), with the exported findings recognised and left out.
 #include "analysis/core/pass.h"
 #include "exporters/chromejsonexporter.h"
-#include "report/reportjson.h"
+#include "report/jsonreportwriter.h"
 #include "report/tracesummary.h"
 #include "tests/common/fixtures.h"
 
@@ -214,8 +214,8 @@ private Q_SLOTS:
             QCOMPARE(stepsOf(*again.trace), stepsOf(*original));
         }
 
-        auto before = report::analysisReportJson(*original, result, {});
-        auto after = report::analysisReportJson(*again.trace, result2, {});
+        auto before = report::reportJson(report::buildReportModel(*original, result));
+        auto after = report::reportJson(report::buildReportModel(*again.trace, result2));
         QCOMPARE(after["trace"]["path"].get<std::string>(), exported.string());
         QCOMPARE(after["trace"]["unlinked_flows"].get<std::size_t>(), std::size_t(0));
         QCOMPARE(after["trace"]["properties"].contains("compression"), false);
