@@ -17,6 +17,7 @@ namespace timesink::model {
 class SnapshotAccess
 {
 public:
+    // NOLINTNEXTLINE(modernize-make-unique): Trace's constructor is private to its friends; make_unique is not one
     static std::unique_ptr<Trace> makeTrace() { return std::unique_ptr<Trace>(new Trace()); }
 
     // Trace

@@ -556,7 +556,7 @@ TracePtr TraceBuilder::finalize()
     m_warningIndex.clear();
     m_finalizeTimes = FinalizeTimes {nsSince(started), flowBindingNs};
     TracePtr frozen(m_trace.release());
-    m_trace.reset(new Trace());
+    m_trace.reset(new Trace()); // NOLINT(modernize-make-unique): the constructor is private to friends
     return frozen;
 }
 

@@ -15,10 +15,10 @@ namespace timesink::report {
 /// Schema tag of the job report object (`timesink-cli job --format json`).
 inline constexpr const char* kJobSchema = "timesink.job/1";
 
-/// A rank's summary read back from its `timesink.report/1` object (what `analyze --format json` writes): rank,
+/// A rank's summary read back from `j`, its `timesink.report/1` object (what `analyze --format json` writes): rank,
 /// world size, platform, communication backend, steps with their breakdown, communication wait and collectives,
 /// and the ranked findings. False with a message naming `source` when the object is not such a report.
-bool rankSummaryFromReportJson(const nlohmann::json& report, const std::string& source, analysis::RankSummary& out,
+bool rankSummaryFromReportJson(const nlohmann::json& j, const std::string& source, analysis::RankSummary& out,
                                std::string& error);
 
 /// The summary of an analysed trace: the report model goes through the very JSON that `analyze --format json`

@@ -30,7 +30,7 @@ struct AnalysisOptions
     /// Kernels shorter than this count as "tiny" when deciding whether a stretch is launch-bound.
     model::TimeNs tinyKernelNs = 10'000;
     /// Copies smaller than this many bytes are "small".
-    std::int64_t smallCopyBytes = 64 * 1024;
+    std::int64_t smallCopyBytes = std::int64_t {64} * 1024;
     /// Findings that lose less than this are dropped from the output.
     model::TimeNs minLostNs = 0;
     /// Analyse a warm-up step too (StepClock: a first step longer than twice the median of the others).

@@ -52,24 +52,24 @@ struct StepRef
 
 } // namespace
 
-JobResult analyzeJob(std::vector<RankSummary> input, const JobOptions& options)
+JobResult analyzeJob(std::vector<RankSummary> ranks, const JobOptions& options)
 {
     JobResult job;
     // Ranks: as the inputs say, unless some say nothing or two say the same; then by input position.
     {
         std::set<std::int32_t> seen;
         bool usable = true;
-        for (const RankSummary& r : input)
+        for (const RankSummary& r : ranks)
             usable = usable && r.rank >= 0 && seen.insert(r.rank).second;
         if (!usable) {
             job.warnings.push_back("the inputs do not name distinct ranks; ranks are numbered in input order");
-            for (std::size_t i = 0; i < input.size(); ++i)
-                input[i].rank = static_cast<std::int32_t>(i);
+            for (std::size_t i = 0; i < ranks.size(); ++i)
+                ranks[i].rank = static_cast<std::int32_t>(i);
         }
-        std::stable_sort(input.begin(), input.end(),
+        std::stable_sort(ranks.begin(), ranks.end(),
                          [](const RankSummary& a, const RankSummary& b) { return a.rank < b.rank; });
     }
-    for (const RankSummary& r : input) {
+    for (const RankSummary& r : ranks) {
         job.worldSize = std::max(job.worldSize, r.worldSize);
         job.rankTimeNs += r.analysedNs;
         for (const std::string& w : r.warnings)
@@ -77,7 +77,7 @@ JobResult analyzeJob(std::vector<RankSummary> input, const JobOptions& options)
     }
     std::string backend;
     Platform platform = Platform::Generic;
-    for (const RankSummary& r : input) {
+    for (const RankSummary& r : ranks) {
         if (backend.empty() && r.backend != "unknown" && !r.backend.empty())
             backend = r.backend;
         if (platform == Platform::Generic)
@@ -88,9 +88,9 @@ JobResult analyzeJob(std::vector<RankSummary> input, const JobOptions& options)
 
     // Step number → the ranks that have it.
     std::map<std::int64_t, std::vector<StepRef>> byNumber;
-    job.ranks.reserve(input.size());
-    for (std::size_t i = 0; i < input.size(); ++i) {
-        const RankSummary& r = input[i];
+    job.ranks.reserve(ranks.size());
+    for (std::size_t i = 0; i < ranks.size(); ++i) {
+        const RankSummary& r = ranks[i];
         JobRank jr;
         jr.rank = r.rank;
         jr.source = r.source;

@@ -49,7 +49,7 @@ void sortSlices(std::vector<std::filesystem::path>& files)
 std::string runFolder(const std::filesystem::path& rel)
 {
     for (const auto& part : rel) {
-        const std::string p = part.string();
+        std::string p = part.string();
         if (endsWith(p, "_ascend_pt") || endsWith(p, "_ascend_ms") || startsWith(p, "PROF_"))
             return p;
     }

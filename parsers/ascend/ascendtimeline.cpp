@@ -857,8 +857,8 @@ void AscendTimeline::finish()
         m_copyLaunchers.reset();
     }
     if (m_kernels) {
-        for (std::size_t i = 0; i < m_kernelMatched.size(); ++i) {
-            if (m_kernelMatched[i])
+        for (const bool matched : m_kernelMatched) {
+            if (matched)
                 ++m_matchedKernelRows;
         }
         m_kernelRowsJoinable = m_kernelMatched.size();

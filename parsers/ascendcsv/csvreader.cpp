@@ -10,7 +10,7 @@
 namespace timesink::parsers {
 
 namespace {
-constexpr std::size_t kBufferBytes = 256 * 1024;
+constexpr std::size_t kBufferBytes = std::size_t {256} * 1024;
 
 std::string fold(std::string_view s)
 {
@@ -49,6 +49,7 @@ std::unique_ptr<CsvReader> CsvReader::fromString(std::string text)
     CsvReader* self = reader.get();
     reader->m_source = [self](char* buf, std::size_t n) {
         const std::size_t take = std::min(n, self->m_text.size() - self->m_textPos);
+        // NOLINTNEXTLINE(bugprone-not-null-terminated-result): a byte buffer of `take` bytes, not a C string
         std::memcpy(buf, self->m_text.data() + self->m_textPos, take);
         self->m_textPos += take;
         return take;

@@ -438,6 +438,7 @@ void parseBatch(Batch& b, bool flowNames)
             } else {
                 for (auto elemResult : arr) {
                     od::object obj;
+                    // NOLINTNEXTLINE(performance-move-const-arg): selects simdjson_result's rvalue get_object()
                     if (std::move(elemResult).get_object().get(obj)) {
                         fast = false;
                         break;

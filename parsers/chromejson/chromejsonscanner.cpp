@@ -77,7 +77,7 @@ BlockMasks blockMasks(const char* block)
     const __m128i close = _mm_set1_epi8('}');
     BlockMasks m {0, 0, 0, 0};
     for (int part = 0; part < 4; ++part) {
-        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(block + 16 * part));
+        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(block + std::ptrdiff_t {16} * part));
         const __m128i folded = _mm_or_si128(v, caseBit);
         const auto bits = [part](__m128i eq) {
             return static_cast<std::uint64_t>(static_cast<std::uint32_t>(_mm_movemask_epi8(eq))) << (16 * part);

@@ -42,7 +42,7 @@ public:
 
     /// Scans the next piece of the text. Returns false once the text turned out not to be a Chrome
     /// trace at all (see fatalError()); later calls do nothing.
-    bool feed(const char* data, std::size_t size);
+    bool feed(const char* p, std::size_t n);
     [[nodiscard]] bool failed() const { return m_mode == Mode::Fatal; }
     /// Why the text is not a Chrome trace, e.g. "expected '{' or '[' at the start, found 'h'".
     [[nodiscard]] const std::string& fatalError() const { return m_fatal; }

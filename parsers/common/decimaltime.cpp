@@ -140,18 +140,15 @@ std::optional<std::int64_t> parseScaledDecimal(std::string_view text, int scaleP
 
     const int power = exponent + scalePow10;
     std::uint64_t magnitude = 0;
-    if (mantissa == 0) {
-        magnitude = 0;
-    } else if (power >= 0) {
+    // A zero mantissa, or a value so far below 1 ns that it rounds to 0, leaves magnitude 0.
+    if (mantissa != 0 && power >= 0) {
         if (power > kMaxMantissaDigits)
             return std::nullopt;
         const std::uint64_t p = pow10(power);
         if (mantissa > std::numeric_limits<std::uint64_t>::max() / p)
             return std::nullopt;
         magnitude = mantissa * p;
-    } else if (-power > kMaxMantissaDigits) {
-        magnitude = 0;
-    } else {
+    } else if (mantissa != 0 && -power <= kMaxMantissaDigits) {
         const std::uint64_t q = pow10(-power);
         magnitude = mantissa / q;
         const std::uint64_t rem = mantissa % q;

@@ -18,10 +18,10 @@
 namespace timesink::parsers {
 
 namespace {
-constexpr std::size_t kHeadBytes = 64 * 1024;
+constexpr std::size_t kHeadBytes = std::size_t {64} * 1024;
 /// A JSON object whose "traceEvents" key comes after a lot of metadata (hundreds of deviceProperties) is read
 /// further, up to this much, so detection still sees the key and the first events.
-constexpr std::size_t kMaxHeadBytes = 16 * 1024 * 1024;
+constexpr std::size_t kMaxHeadBytes = std::size_t {16} * 1024 * 1024;
 constexpr std::size_t kMaxProblems = 20;
 
 bool startsAsJsonObjectWithoutEvents(std::string_view head)

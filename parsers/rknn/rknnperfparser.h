@@ -37,7 +37,7 @@ class RknnPerfParser
 {
 public:
     /// One line of text without its line break (a trailing '\r' is ignored).
-    void addLine(std::string_view line);
+    void addLine(std::string_view raw);
     /// Ends the input, runs the cross-checks and hands the report over; the parser starts afresh.
     RknnPerfReport finish();
 

@@ -56,6 +56,7 @@ fs::path SnapshotCache::entryFor(const SourceIdentity& source) const
     return m_directory / (std::string(name) + std::string(kExtension));
 }
 
+// NOLINTNEXTLINE(readability-make-member-function-const): it removes stale entries, which changes the cache
 ImportResult SnapshotCache::load(const SourceIdentity& source, const std::string& displayPath,
                                  const ImportOptions& options, ProgressSink& progress)
 {
