@@ -4,6 +4,7 @@
 #include "model/checkedmath.h"
 #include "model/tracebuilder.h"
 #include "parsers/chromejson/chromeeventreader.h"
+#include "parsers/chromejson/kinetoclassify.h"
 
 #include <algorithm>
 #include <array>
@@ -44,80 +45,6 @@ std::optional<std::int64_t> toInt(std::string_view t)
     if (ec != std::errc() || p != t.data() + t.size())
         return std::nullopt;
     return v;
-}
-
-enum class Placement : std::uint8_t { Host, DeviceStream, DeviceAnnotation, DeviceSync };
-
-struct Classified
-{
-    SliceCategory category = SliceCategory::Other;
-    Placement placement = Placement::Host;
-};
-
-bool isCommunicationName(std::string_view name)
-{
-    return startsWith(name, "nccl") || startsWith(name, "rccl") || contains(name, "ncclKernel")
-        || contains(name, "ncclDevKernel") || startsWith(name, "record_param_comms") || startsWith(name, "c10d::")
-        || startsWith(name, "gloo:");
-}
-
-Classified classify(std::string_view cat, std::string_view name)
-{
-    if (cat == "kernel" || cat == "Kernel")
-        return {isCommunicationName(name) ? SliceCategory::Communication : SliceCategory::Kernel,
-                Placement::DeviceStream};
-    if (cat == "gpu_memcpy" || cat == "Memcpy")
-        return {SliceCategory::Memcpy, Placement::DeviceStream};
-    if (cat == "gpu_memset" || cat == "Memset")
-        return {SliceCategory::Memset, Placement::DeviceStream};
-    if (cat == "cuda_sync")
-        return {SliceCategory::Sync, Placement::DeviceSync};
-    if (cat == "gpu_user_annotation")
-        return {SliceCategory::Annotation, Placement::DeviceAnnotation};
-    if (cat == "mtia_ccp_events")
-        return {SliceCategory::Kernel, Placement::DeviceStream};
-    // Host side: names decide steps and dataloader whatever the category (older builds used cpu_op, the
-    // legacy exporter has no category at all).
-    if (startsWith(name, "ProfilerStep#"))
-        return {SliceCategory::Step, Placement::Host};
-    if (startsWith(name, "enumerate(DataLoader)"))
-        return {SliceCategory::Dataloader, Placement::Host};
-    if (cat != "python_function" && isCommunicationName(name))
-        return {SliceCategory::Communication, Placement::Host};
-    if (cat == "cuda_runtime" || cat == "cuda_driver" || cat == "Runtime" || cat == "mtia_runtime")
-        return {SliceCategory::RuntimeApi, Placement::Host};
-    if (cat == "python_function")
-        return {SliceCategory::PythonFrame, Placement::Host};
-    if (cat == "cpu_op" || cat == "user_annotation" || cat.empty() || cat == "Operator") {
-        return {cat == "user_annotation" ? SliceCategory::Annotation : SliceCategory::HostOp, Placement::Host};
-    }
-    return {SliceCategory::Other, Placement::Host};
-}
-
-void memcpyKind(std::string_view name, const ChromeEvent& e, model::MemcpyDirection& dir, model::HostMemoryKind& mem)
-{
-    using model::HostMemoryKind;
-    using model::MemcpyDirection;
-    std::string_view kind = name;
-    if (const ChromeArg* a = e.arg("kind"); a && a->kind == ChromeArg::Kind::String)
-        kind = a->text; // ROCm: "HtoD"
-    auto direction = [](std::string_view s) {
-        if (contains(s, "HtoD"))
-            return MemcpyDirection::HostToDevice;
-        if (contains(s, "DtoH"))
-            return MemcpyDirection::DeviceToHost;
-        if (contains(s, "DtoD"))
-            return MemcpyDirection::DeviceToDevice;
-        if (contains(s, "PtoP") || contains(s, "Peer"))
-            return MemcpyDirection::PeerToPeer;
-        return MemcpyDirection::None;
-    };
-    dir = direction(name);
-    if (dir == MemcpyDirection::None)
-        dir = direction(kind);
-    mem = contains(name, "Pageable") ? HostMemoryKind::Pageable
-        : contains(name, "Pinned")   ? HostMemoryKind::Pinned
-                                     : HostMemoryKind::Unknown;
 }
 
 // The tail of an uncompressed file, where Kineto writes baseTimeNanoseconds after the events. Reading it first
@@ -802,10 +729,10 @@ private:
         const bool device = c.placement != Placement::Host;
         in.args = convertArgs(e, device, device && correlation >= 0 && hostLaunch(correlation) != nullptr);
         if (c.category == SliceCategory::Memcpy) {
-            model::MemcpyDirection d = model::MemcpyDirection::None;
-            model::HostMemoryKind m = model::HostMemoryKind::Unknown;
-            memcpyKind(e.name, e, d, m);
-            in.setMemcpy(d, m);
+            const ChromeArg* kind = e.arg("kind");
+            const MemcpyKind k
+                = memcpyKind(e.name, kind && kind->kind == ChromeArg::Kind::String ? kind->text : std::string_view());
+            in.setMemcpy(k.direction, k.memory);
         }
         return true;
     }
