@@ -4,6 +4,7 @@
 #include "model/checkedmath.h"
 #include "model/tracebuilder.h"
 #include "parsers/chromejson/chromeeventreader.h"
+#include "parsers/chromejson/interncache.h"
 #include "parsers/chromejson/kinetoclassify.h"
 
 #include <algorithm>
@@ -277,6 +278,7 @@ public:
         , m_progress(progress)
         , m_base(knownBase.value_or(0))
         , m_baseKnown(knownBase.has_value())
+        , m_intern(builder)
     {
     }
 
@@ -608,14 +610,7 @@ private:
         return key == "Ev Idx" || key == "Record function id" || key == "cbid";
     }
 
-    struct CachedString
-    {
-        std::string_view text; // points into the string pool, whose text never moves
-        model::StringId id;
-        bool valid = false;
-    };
     static constexpr std::size_t kKeyCacheSlots = 16;
-    static constexpr std::size_t kTextCacheSlots = 256;
     static constexpr std::size_t kClassCacheSlots = 1024;
     struct ClassifiedSlot
     {
@@ -624,30 +619,6 @@ private:
         Classified classified;
         bool valid = false;
     };
-
-    // Arg keys come in the same order event after event, and categories repeat: comparing with the previous
-    // string at the same position is cheaper than hashing it into the pool again.
-    model::StringId internCached(std::string_view text, CachedString& cache)
-    {
-        if (cache.valid && cache.text == text)
-            return cache.id;
-        cache.id = m_b.intern(text);
-        cache.text = m_b.str(cache.id);
-        cache.valid = true;
-        return cache.id;
-    }
-
-    // Names and string values: a small direct-mapped cache in front of the pool. Kernel names are long, and
-    // comparing one with its cached copy is much cheaper than hashing it.
-    model::StringId internText(std::string_view text)
-    {
-        if (text.empty())
-            return {};
-        const auto u = [&text](std::size_t i) { return static_cast<std::size_t>(static_cast<unsigned char>(text[i])); };
-        const std::size_t slot
-            = (text.size() * 131 + u(0) * 31 + u(text.size() / 2) * 7 + u(text.size() - 1)) % kTextCacheSlots;
-        return internCached(text, m_textCache[slot]);
-    }
 
     // classify() of an interned name and category: the same few names repeat millions of times, and classify()
     // searches long kernel names for the collective patterns. A direct-mapped cache keyed by the pool ids.
@@ -678,7 +649,7 @@ private:
                 continue;
             carriesEventId = carriesEventId || a.key == "External id" || a.key == "correlation" || a.key == "Python id";
             model::Arg out;
-            out.key = internCached(a.key, m_argKeyCache[std::min<std::size_t>(slot++, kKeyCacheSlots - 1)]);
+            out.key = m_argKeyCache[std::min<std::size_t>(slot++, kKeyCacheSlots - 1)](m_b, a.key);
             switch (a.kind) {
             case ChromeArg::Kind::Int:
                 out.value = model::ArgValue::fromInt(a.i);
@@ -691,7 +662,7 @@ private:
                 break;
             case ChromeArg::Kind::String:
             case ChromeArg::Kind::Json:
-                out.value = model::ArgValue::fromString(internText(a.text));
+                out.value = model::ArgValue::fromString(m_intern(a.text));
                 break;
             case ChromeArg::Kind::Null:
                 continue;
@@ -719,8 +690,8 @@ private:
             correlation = -1; // launches come as s/f pairs of their own
             return true;
         }
-        in.name = internText(e.name);
-        in.rawCategory = internCached(e.cat, m_catCache);
+        in.name = m_intern(e.name);
+        in.rawCategory = m_catCache(m_b, e.cat);
         c = classifyCached(in.name, in.rawCategory, e.cat, e.name);
         in.category = c.category;
         correlation = -1;
@@ -747,11 +718,11 @@ private:
         if (!known)
             return false;
         c = Classified {*known, Placement::Host};
-        in.name = internText(e.name);
+        in.name = m_intern(e.name);
         in.category = *known;
         in.rawCategory = {};
         if (const ChromeArg* raw = e.arg("timesink.cat"); raw && raw->kind == ChromeArg::Kind::String)
-            in.rawCategory = internCached(raw->text, m_catCache);
+            in.rawCategory = m_catCache(m_b, raw->text);
         in.flags = 0;
         if (const ChromeArg* flags = e.arg("timesink.flags");
             flags && flags->kind == ChromeArg::Kind::Int && flags->i > 0 && flags->i <= 0xff)
@@ -1219,9 +1190,11 @@ private:
     model::TrackId m_lastTrack;
 
     std::vector<model::Arg> m_argScratch;
-    std::array<CachedString, kKeyCacheSlots> m_argKeyCache;
-    CachedString m_catCache;
-    std::array<CachedString, kTextCacheSlots> m_textCache;
+    // Names and string values through the shared cache; arg keys come in the same order event after event and
+    // categories repeat, so each of those is compared with the one before at its position.
+    InternCache m_intern;
+    std::array<InternedLast, kKeyCacheSlots> m_argKeyCache;
+    InternedLast m_catCache;
     std::array<ClassifiedSlot, kClassCacheSlots> m_classCache {};
     std::map<std::uint32_t, std::vector<OpenSlice>> m_open;
     std::vector<std::pair<std::int64_t, model::SliceRef>> m_hostCorr;
