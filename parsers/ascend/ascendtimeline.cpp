@@ -6,6 +6,7 @@
 #include "parsers/ascend/ascendkernelargs.h"
 #include "parsers/ascendcommon/ascendtasktype.h"
 #include "parsers/ascendcommon/ascendtracks.h"
+#include "parsers/chromejson/interncache.h"
 
 #include <algorithm>
 #include <array>
@@ -45,53 +46,6 @@ bool isOverlapLane(std::string_view name)
 {
     return name == "Computing" || name == "Communication" || name == "Communication(Not Overlapped)" || name == "Free";
 }
-
-/// Interns through a small direct-mapped cache in front of the string pool. Names, categories and arg values
-/// repeat from event to event ("aten::conv2d", "cpu_op", "ACL_OP", "AI_CORE"), so most lookups cost a cheap
-/// hash of the ends and one compare instead of hashing the whole string and probing the pool's table. Slots
-/// point at the pool's own copies, which never move.
-class InternCache
-{
-public:
-    explicit InternCache(model::TraceBuilder& b)
-        : m_b(b)
-    {
-    }
-    StringId operator()(std::string_view s)
-    {
-        if (s.empty())
-            return {};
-        if (s.size() > 96)
-            return m_b.intern(s); // long text is rarely repeated: straight to the pool
-        Slot& slot = m_slots[index(s)];
-        if (slot.text.size() == s.size() && slot.text == s)
-            return slot.id;
-        slot.id = m_b.intern(s);
-        slot.text = m_b.str(slot.id);
-        return slot.id;
-    }
-
-private:
-    static std::size_t index(std::string_view s)
-    {
-        std::uint64_t head = 0;
-        std::uint64_t tail = 0;
-        std::memcpy(&head, s.data(), std::min<std::size_t>(8, s.size()));
-        if (s.size() > 8)
-            std::memcpy(&tail, s.data() + s.size() - 8, 8);
-        std::uint64_t h = (head * 0x9E3779B97F4A7C15ULL) ^ (tail * 0xC2B2AE3D27D4EB4FULL) ^ s.size();
-        h ^= h >> 29;
-        return static_cast<std::size_t>(h * 0xBF58476D1CE4E5B9ULL >> (64 - kBits));
-    }
-    static constexpr unsigned kBits = 10;
-    struct Slot
-    {
-        std::string_view text;
-        StringId id;
-    };
-    model::TraceBuilder& m_b;
-    std::array<Slot, std::size_t(1) << kBits> m_slots {};
-};
 
 } // namespace
 
@@ -272,7 +226,7 @@ private:
 
     AscendTimeline& m_t;
     ProgressSink& m_progress;
-    InternCache m_intern;
+    chromejson::InternCache m_intern;
     std::vector<Arg> m_args;
     std::string m_series;
 };

@@ -4,6 +4,8 @@
 #include "model/checkedmath.h"
 #include "model/tracebuilder.h"
 #include "parsers/chromejson/chromeeventreader.h"
+#include "parsers/chromejson/interncache.h"
+#include "parsers/chromejson/kinetoclassify.h"
 
 #include <algorithm>
 #include <array>
@@ -44,80 +46,6 @@ std::optional<std::int64_t> toInt(std::string_view t)
     if (ec != std::errc() || p != t.data() + t.size())
         return std::nullopt;
     return v;
-}
-
-enum class Placement : std::uint8_t { Host, DeviceStream, DeviceAnnotation, DeviceSync };
-
-struct Classified
-{
-    SliceCategory category = SliceCategory::Other;
-    Placement placement = Placement::Host;
-};
-
-bool isCommunicationName(std::string_view name)
-{
-    return startsWith(name, "nccl") || startsWith(name, "rccl") || contains(name, "ncclKernel")
-        || contains(name, "ncclDevKernel") || startsWith(name, "record_param_comms") || startsWith(name, "c10d::")
-        || startsWith(name, "gloo:");
-}
-
-Classified classify(std::string_view cat, std::string_view name)
-{
-    if (cat == "kernel" || cat == "Kernel")
-        return {isCommunicationName(name) ? SliceCategory::Communication : SliceCategory::Kernel,
-                Placement::DeviceStream};
-    if (cat == "gpu_memcpy" || cat == "Memcpy")
-        return {SliceCategory::Memcpy, Placement::DeviceStream};
-    if (cat == "gpu_memset" || cat == "Memset")
-        return {SliceCategory::Memset, Placement::DeviceStream};
-    if (cat == "cuda_sync")
-        return {SliceCategory::Sync, Placement::DeviceSync};
-    if (cat == "gpu_user_annotation")
-        return {SliceCategory::Annotation, Placement::DeviceAnnotation};
-    if (cat == "mtia_ccp_events")
-        return {SliceCategory::Kernel, Placement::DeviceStream};
-    // Host side: names decide steps and dataloader whatever the category (older builds used cpu_op, the
-    // legacy exporter has no category at all).
-    if (startsWith(name, "ProfilerStep#"))
-        return {SliceCategory::Step, Placement::Host};
-    if (startsWith(name, "enumerate(DataLoader)"))
-        return {SliceCategory::Dataloader, Placement::Host};
-    if (cat != "python_function" && isCommunicationName(name))
-        return {SliceCategory::Communication, Placement::Host};
-    if (cat == "cuda_runtime" || cat == "cuda_driver" || cat == "Runtime" || cat == "mtia_runtime")
-        return {SliceCategory::RuntimeApi, Placement::Host};
-    if (cat == "python_function")
-        return {SliceCategory::PythonFrame, Placement::Host};
-    if (cat == "cpu_op" || cat == "user_annotation" || cat.empty() || cat == "Operator") {
-        return {cat == "user_annotation" ? SliceCategory::Annotation : SliceCategory::HostOp, Placement::Host};
-    }
-    return {SliceCategory::Other, Placement::Host};
-}
-
-void memcpyKind(std::string_view name, const ChromeEvent& e, model::MemcpyDirection& dir, model::HostMemoryKind& mem)
-{
-    using model::HostMemoryKind;
-    using model::MemcpyDirection;
-    std::string_view kind = name;
-    if (const ChromeArg* a = e.arg("kind"); a && a->kind == ChromeArg::Kind::String)
-        kind = a->text; // ROCm: "HtoD"
-    auto direction = [](std::string_view s) {
-        if (contains(s, "HtoD"))
-            return MemcpyDirection::HostToDevice;
-        if (contains(s, "DtoH"))
-            return MemcpyDirection::DeviceToHost;
-        if (contains(s, "DtoD"))
-            return MemcpyDirection::DeviceToDevice;
-        if (contains(s, "PtoP") || contains(s, "Peer"))
-            return MemcpyDirection::PeerToPeer;
-        return MemcpyDirection::None;
-    };
-    dir = direction(name);
-    if (dir == MemcpyDirection::None)
-        dir = direction(kind);
-    mem = contains(name, "Pageable") ? HostMemoryKind::Pageable
-        : contains(name, "Pinned")   ? HostMemoryKind::Pinned
-                                     : HostMemoryKind::Unknown;
 }
 
 // The tail of an uncompressed file, where Kineto writes baseTimeNanoseconds after the events. Reading it first
@@ -350,6 +278,7 @@ public:
         , m_progress(progress)
         , m_base(knownBase.value_or(0))
         , m_baseKnown(knownBase.has_value())
+        , m_intern(builder)
     {
     }
 
@@ -681,14 +610,7 @@ private:
         return key == "Ev Idx" || key == "Record function id" || key == "cbid";
     }
 
-    struct CachedString
-    {
-        std::string_view text; // points into the string pool, whose text never moves
-        model::StringId id;
-        bool valid = false;
-    };
     static constexpr std::size_t kKeyCacheSlots = 16;
-    static constexpr std::size_t kTextCacheSlots = 256;
     static constexpr std::size_t kClassCacheSlots = 1024;
     struct ClassifiedSlot
     {
@@ -697,30 +619,6 @@ private:
         Classified classified;
         bool valid = false;
     };
-
-    // Arg keys come in the same order event after event, and categories repeat: comparing with the previous
-    // string at the same position is cheaper than hashing it into the pool again.
-    model::StringId internCached(std::string_view text, CachedString& cache)
-    {
-        if (cache.valid && cache.text == text)
-            return cache.id;
-        cache.id = m_b.intern(text);
-        cache.text = m_b.str(cache.id);
-        cache.valid = true;
-        return cache.id;
-    }
-
-    // Names and string values: a small direct-mapped cache in front of the pool. Kernel names are long, and
-    // comparing one with its cached copy is much cheaper than hashing it.
-    model::StringId internText(std::string_view text)
-    {
-        if (text.empty())
-            return {};
-        const auto u = [&text](std::size_t i) { return static_cast<std::size_t>(static_cast<unsigned char>(text[i])); };
-        const std::size_t slot
-            = (text.size() * 131 + u(0) * 31 + u(text.size() / 2) * 7 + u(text.size() - 1)) % kTextCacheSlots;
-        return internCached(text, m_textCache[slot]);
-    }
 
     // classify() of an interned name and category: the same few names repeat millions of times, and classify()
     // searches long kernel names for the collective patterns. A direct-mapped cache keyed by the pool ids.
@@ -751,7 +649,7 @@ private:
                 continue;
             carriesEventId = carriesEventId || a.key == "External id" || a.key == "correlation" || a.key == "Python id";
             model::Arg out;
-            out.key = internCached(a.key, m_argKeyCache[std::min<std::size_t>(slot++, kKeyCacheSlots - 1)]);
+            out.key = m_argKeyCache[std::min<std::size_t>(slot++, kKeyCacheSlots - 1)](m_b, a.key);
             switch (a.kind) {
             case ChromeArg::Kind::Int:
                 out.value = model::ArgValue::fromInt(a.i);
@@ -764,7 +662,7 @@ private:
                 break;
             case ChromeArg::Kind::String:
             case ChromeArg::Kind::Json:
-                out.value = model::ArgValue::fromString(internText(a.text));
+                out.value = model::ArgValue::fromString(m_intern(a.text));
                 break;
             case ChromeArg::Kind::Null:
                 continue;
@@ -792,8 +690,8 @@ private:
             correlation = -1; // launches come as s/f pairs of their own
             return true;
         }
-        in.name = internText(e.name);
-        in.rawCategory = internCached(e.cat, m_catCache);
+        in.name = m_intern(e.name);
+        in.rawCategory = m_catCache(m_b, e.cat);
         c = classifyCached(in.name, in.rawCategory, e.cat, e.name);
         in.category = c.category;
         correlation = -1;
@@ -802,10 +700,10 @@ private:
         const bool device = c.placement != Placement::Host;
         in.args = convertArgs(e, device, device && correlation >= 0 && hostLaunch(correlation) != nullptr);
         if (c.category == SliceCategory::Memcpy) {
-            model::MemcpyDirection d = model::MemcpyDirection::None;
-            model::HostMemoryKind m = model::HostMemoryKind::Unknown;
-            memcpyKind(e.name, e, d, m);
-            in.setMemcpy(d, m);
+            const ChromeArg* kind = e.arg("kind");
+            const MemcpyKind k
+                = memcpyKind(e.name, kind && kind->kind == ChromeArg::Kind::String ? kind->text : std::string_view());
+            in.setMemcpy(k.direction, k.memory);
         }
         return true;
     }
@@ -820,11 +718,11 @@ private:
         if (!known)
             return false;
         c = Classified {*known, Placement::Host};
-        in.name = internText(e.name);
+        in.name = m_intern(e.name);
         in.category = *known;
         in.rawCategory = {};
         if (const ChromeArg* raw = e.arg("timesink.cat"); raw && raw->kind == ChromeArg::Kind::String)
-            in.rawCategory = internCached(raw->text, m_catCache);
+            in.rawCategory = m_catCache(m_b, raw->text);
         in.flags = 0;
         if (const ChromeArg* flags = e.arg("timesink.flags");
             flags && flags->kind == ChromeArg::Kind::Int && flags->i > 0 && flags->i <= 0xff)
@@ -1292,9 +1190,11 @@ private:
     model::TrackId m_lastTrack;
 
     std::vector<model::Arg> m_argScratch;
-    std::array<CachedString, kKeyCacheSlots> m_argKeyCache;
-    CachedString m_catCache;
-    std::array<CachedString, kTextCacheSlots> m_textCache;
+    // Names and string values through the shared cache; arg keys come in the same order event after event and
+    // categories repeat, so each of those is compared with the one before at its position.
+    InternCache m_intern;
+    std::array<InternedLast, kKeyCacheSlots> m_argKeyCache;
+    InternedLast m_catCache;
     std::array<ClassifiedSlot, kClassCacheSlots> m_classCache {};
     std::map<std::uint32_t, std::vector<OpenSlice>> m_open;
     std::vector<std::pair<std::int64_t, model::SliceRef>> m_hostCorr;
