@@ -3,6 +3,7 @@
 
 #include "model/checkedmath.h"
 #include "model/tracebuilder.h"
+#include "parsers/chromejson/beginend.h"
 #include "parsers/chromejson/chromeeventreader.h"
 #include "parsers/chromejson/interncache.h"
 #include "parsers/chromejson/kinetoclassify.h"
@@ -426,16 +427,13 @@ public:
     void finish()
     {
         // B without E: close at the end of the trace so the time is not lost, and flag it.
-        for (auto& [track, stack] : m_open) {
-            for (OpenSlice& o : stack) {
-                o.input.dur = std::max<TimeNs>(0, m_maxTs - o.ts);
-                o.input.flags |= model::SliceFlags::kUnmatched;
-                commit(model::TrackId(track), o.input, o.correlation, o.host);
-                m_b.warn(model::ImportWarningKind::UnmatchedBegin,
-                         "a 'B' event has no matching 'E'; it was closed at the end of the trace");
-            }
-        }
-        m_open.clear();
+        m_open.drainOpen([this](std::uint64_t track, OpenSlice& o) {
+            o.input.dur = std::max<TimeNs>(0, m_maxTs - o.ts);
+            o.input.flags |= model::SliceFlags::kUnmatched;
+            commit(model::TrackId(static_cast<std::uint32_t>(track)), o.input, o.correlation, o.host);
+            m_b.warn(model::ImportWarningKind::UnmatchedBegin,
+                     "a 'B' event has no matching 'E'; it was closed at the end of the trace");
+        });
         linkCorrelations();
         resolveFlows();
         nameTracks();
@@ -811,7 +809,7 @@ private:
         o.ts = model::saturatingAdd(e.ts, m_base);
         o.input.ts = o.ts;
         o.host = c.placement == Placement::Host;
-        m_open[trackFor(e, c.placement).value].push_back(o);
+        m_open.begin(trackFor(e, c.placement).value, std::move(o));
     }
 
     void end(const ChromeEvent& e)
@@ -819,14 +817,13 @@ private:
         // An E closes the innermost open B of its thread (host or device placement alike).
         const Classified c = classify(e.cat, e.name);
         const model::TrackId track = trackFor(e, c.placement);
-        auto it = m_open.find(track.value);
-        if (!e.hasTs || it == m_open.end() || it->second.empty()) {
+        std::optional<OpenSlice> open = e.hasTs ? m_open.end(track.value) : std::nullopt;
+        if (!open) {
             m_b.warn(model::ImportWarningKind::UnmatchedEnd,
                      "an 'E' event has no open 'B' on its thread and was skipped");
             return;
         }
-        OpenSlice o = it->second.back();
-        it->second.pop_back();
+        OpenSlice& o = *open;
         o.input.dur = std::max<TimeNs>(0, model::saturatingSub(model::saturatingAdd(e.ts, m_base), o.ts));
         if (o.input.args == model::ArgSetId() && !e.args.empty())
             o.input.args = convertArgs(e);
@@ -1196,7 +1193,7 @@ private:
     std::array<InternedLast, kKeyCacheSlots> m_argKeyCache;
     InternedLast m_catCache;
     std::array<ClassifiedSlot, kClassCacheSlots> m_classCache {};
-    std::map<std::uint32_t, std::vector<OpenSlice>> m_open;
+    BeginEndMatcher<OpenSlice> m_open; // by track
     std::vector<std::pair<std::int64_t, model::SliceRef>> m_hostCorr;
     bool m_hostCorrSorted = true;
     std::int64_t m_prevCorrelation = -1; // args.correlation of the event just before, for ac2g flows
