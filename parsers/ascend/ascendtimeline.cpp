@@ -13,6 +13,7 @@
 #include <cstring>
 #include <functional>
 #include <limits>
+#include <optional>
 #include <tuple>
 #include <unordered_set>
 
@@ -70,6 +71,12 @@ public:
         case 'X':
             onSlice(e, pid, tid);
             return;
+        case 'B':
+            onBegin(e, pid, tid);
+            return;
+        case 'E':
+            onEnd(e, pid, tid);
+            return;
         case 's':
         case 'f':
         case 't':
@@ -123,6 +130,58 @@ private:
         p.tid = tid;
         p.name = m_intern(e.name);
         p.cat = m_intern(e.cat);
+        readArgs(e, p);
+        m_t.m_endTs = std::max(m_t.m_endTs, model::saturatingAdd(p.ts, p.dur));
+        m_t.accept(p, m_args);
+    }
+
+    /// A `B` event: kept open on its thread until its `E`, then a slice like an X event's (same lanes, tracks and
+    /// args; an E's args count when its B had none).
+    void onBegin(const ChromeEvent& e, std::int64_t pid, std::int64_t tid)
+    {
+        if (!e.hasTs) {
+            m_t.m_b.warn(model::ImportWarningKind::BadTs,
+                         "a B event without a usable \"ts\" was skipped (" + std::string(e.name) + ")");
+            return;
+        }
+        AscendTimeline::OpenBegin open;
+        open.event.ts = e.ts;
+        open.event.pid = pid;
+        open.event.tid = tid;
+        open.event.name = m_intern(e.name);
+        open.event.cat = m_intern(e.cat);
+        readArgs(e, open.event);
+        open.args = m_args;
+        m_t.m_endTs = std::max(m_t.m_endTs, e.ts);
+        m_t.m_open.begin(m_t.threadIndex(pid, tid), std::move(open));
+    }
+
+    void onEnd(const ChromeEvent& e, std::int64_t pid, std::int64_t tid)
+    {
+        if (!e.hasTs) {
+            m_t.m_b.warn(model::ImportWarningKind::BadTs,
+                         "an E event without a usable \"ts\" was skipped (" + std::string(e.name) + ")");
+            return;
+        }
+        std::optional<AscendTimeline::OpenBegin> open = m_t.m_open.end(m_t.threadIndex(pid, tid));
+        if (!open) {
+            m_t.m_b.warn(model::ImportWarningKind::UnmatchedEnd,
+                         "an 'E' event has no open 'B' on its thread and was skipped");
+            return;
+        }
+        AscendTimeline::Pending& p = open->event;
+        p.dur = std::max<TimeNs>(0, model::saturatingSub(e.ts, p.ts));
+        if (open->args.empty() && !e.args.empty()) {
+            readArgs(e, p);
+            open->args = m_args;
+        }
+        m_t.m_endTs = std::max(m_t.m_endTs, e.ts);
+        m_t.accept(p, open->args);
+    }
+
+    /// `e`'s args into m_args, and what their keys say into `p`'s flags.
+    void readArgs(const ChromeEvent& e, AscendTimeline::Pending& p)
+    {
         m_args.clear();
         for (const ChromeArg& a : e.args) {
             const model::StringId key = m_intern(a.key);
@@ -161,7 +220,6 @@ private:
                 break;
             }
         }
-        m_t.accept(p, m_args);
     }
 
     /// What an args key means to the importer, by the key's string id: each distinct key is classified once (keys
@@ -719,6 +777,8 @@ void AscendTimeline::emit(const Pending& e, Lane lane, std::vector<Arg>& args)
         break;
     }
     }
+    if (e.unmatched)
+        s.flags |= model::SliceFlags::kUnmatched;
     s.args = e.uniqueArgs ? m_b.addUniqueArgs(args) : m_b.addArgs(args);
     const model::SliceRef ref = m_b.addSlice(trackFor(e, lane), s);
     if (!ref.isValid())
@@ -781,6 +841,14 @@ void AscendTimeline::prepareCopyLaunchers(const std::vector<std::size_t>& copies
 
 void AscendTimeline::finish()
 {
+    // B events never closed: closed at the end of the timeline so their time is not lost, flagged, and counted.
+    m_open.drainOpen([this](std::uint64_t, OpenBegin& open) {
+        open.event.dur = std::max<TimeNs>(0, model::saturatingSub(m_endTs, open.event.ts));
+        open.event.unmatched = true;
+        accept(open.event, open.args);
+        m_b.warn(model::ImportWarningKind::UnmatchedBegin,
+                 "a 'B' event has no matching 'E'; it was closed at the end of the timeline");
+    });
     // Kept events, with every name now known: first all but the copies (in file order), so the host calls that
     // launched copies are indexed; then the copies.
     std::vector<Lane> lanes(m_kept.size());

@@ -4,6 +4,7 @@
 #include "model/podbuffer.h"
 #include "model/tracebuilder.h"
 #include "parsers/ascendcsv/ascendcsvtables.h"
+#include "parsers/chromejson/beginend.h"
 #include "parsers/chromejson/chromeeventreader.h"
 
 #include <array>
@@ -33,6 +34,8 @@ class AscendTracks;
 ///     kernel_details / op_summary (same start ns and name) for the accelerator core and op type;
 ///   HCCL → Communication tracks;  Overlap Analysis → Synthetic tracks;  `C` events → Counter tracks;
 ///   flows `HostToDevice` (string ids, may exceed 64 bits), `async_npu`, `async_task_queue`, `fwdbwd`.
+///   `B`/`E` pairs (matched per thread by the shared chromejson::BeginEndMatcher) become slices as X events do;
+///   an `E` with nothing open is skipped, a `B` never closed ends at the timeline's last timestamp (kUnmatched).
 ///
 /// Events go into the builder as they stream, like Kineto's. A process is named by a `process_name` M event
 /// that the writers put after many of its events (torch_npu: after the whole Python section; the generated
@@ -101,6 +104,7 @@ public:
         bool uniqueArgs = false;  // carries a per-event id (connection_id, Sequence number): never deduplicated
         bool hasLevel = false;    // CANN API slices carry args "level"
         bool hasHcclArgs = false; // HCCL tasks carry "task type"/"transport type"/"alg_type"
+        bool unmatched = false;   // a B event never closed by its E (kUnmatched)
     };
     /// One flow's two ends (s and f), paired by category and id text. Threads are indices into m_threads.
     struct PendingFlow
@@ -183,8 +187,16 @@ private:
     std::unique_ptr<AscendKernelArgs> m_kernelArgs;
     CommunicationOpJoin* m_commOps = nullptr;
 
-    std::vector<Pending> m_kept;       // events placed at finish()
-    std::vector<model::Arg> m_argPool; // their args
+    std::vector<Pending> m_kept; // events placed at finish()
+    /// A B event waiting for its E, with its args (B/E pairs span slice files, so the matcher lives here).
+    struct OpenBegin
+    {
+        Pending event;
+        std::vector<model::Arg> args;
+    };
+    chromejson::BeginEndMatcher<OpenBegin> m_open; // by thread index
+    model::TimeNs m_endTs = 0;                     // the latest ts (or X end) read, where an unclosed B ends
+    std::vector<model::Arg> m_argPool;             // their args
     std::vector<PendingCounter> m_keptCounters;
     std::unordered_map<std::uint64_t, model::TrackId> m_counterTracks; // (pid, series) → track
 

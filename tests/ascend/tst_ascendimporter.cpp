@@ -153,6 +153,8 @@ private slots:
     void processNameContradictsGuess();
     void processRenamedAfterUse();
     void garbageAfterEventsKeepsThem();
+    void beginEndPairsAreSlices();
+    void beginEndUnmatched();
     void emptyAndGarbageFiles_data();
     void emptyAndGarbageFiles();
     void slicedMsprofTimeline();
@@ -417,6 +419,106 @@ void TestAscendImporter::processRenamedAfterUse()
     QVERIFY2(dump.find("track AI Core Freq") == std::string::npos, dump.c_str());
     QCOMPARE(counterSampleCount(*r.trace), std::size_t(1));
     QVERIFY(metaProperty(*r.trace, "timeline_passes").starts_with("2 "));
+}
+
+namespace {
+
+// B/E pairs on two Python threads (nested, interleaved) and a CANN call, with a flow from a B/E op to a device task;
+// kBeginEndAsComplete is the same timeline written as X events.
+const QByteArray kBeginEnd = R"([
+{"ph":"B","name":"ProfilerStep#3","cat":"cpu_op","pid":100,"tid":100,"ts":"1000.000"},
+{"ph":"B","name":"aten::linear","cat":"cpu_op","pid":100,"tid":100,"ts":"1010.000"},
+{"ph":"B","name":"enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__","cat":"cpu_op","pid":100,"tid":101,"ts":"1012.000"},
+{"ph":"B","name":"aten::matmul","cat":"cpu_op","pid":100,"tid":100,"ts":"1015.000"},
+{"ph":"s","name":"torch_to_npu","cat":"async_npu","id":77,"pid":100,"tid":100,"ts":"1016.000","bp":"e"},
+{"ph":"B","name":"AscendCL@aclnnMatmul","pid":200,"tid":100,"ts":"1016.500","args":{"level":"acl"}},
+{"ph":"E","pid":100,"tid":100,"ts":"1025.000"},
+{"ph":"E","pid":200,"tid":100,"ts":"1018.000"},
+{"ph":"E","pid":100,"tid":101,"ts":"1030.000"},
+{"ph":"E","pid":100,"tid":100,"ts":"1040.000"},
+{"ph":"X","name":"aten::add","cat":"cpu_op","pid":100,"tid":100,"ts":"1045.000","dur":5},
+{"ph":"E","pid":100,"tid":100,"ts":"1100.000"},
+{"ph":"f","name":"torch_to_npu","cat":"async_npu","id":77,"pid":300,"tid":2,"ts":"1030.000","bp":"e"},
+{"ph":"X","name":"MatMul1","pid":300,"tid":2,"ts":"1030.000","dur":8,"args":{"Task Type":"AI_CORE"}},
+{"ph":"M","name":"process_name","pid":100,"tid":0,"args":{"name":"Python"}},
+{"ph":"M","name":"process_name","pid":200,"tid":0,"args":{"name":"CANN"}},
+{"ph":"M","name":"process_name","pid":300,"tid":0,"args":{"name":"Ascend Hardware"}}
+])";
+const QByteArray kBeginEndAsComplete = R"([
+{"ph":"X","name":"ProfilerStep#3","cat":"cpu_op","pid":100,"tid":100,"ts":"1000.000","dur":100},
+{"ph":"X","name":"aten::linear","cat":"cpu_op","pid":100,"tid":100,"ts":"1010.000","dur":30},
+{"ph":"X","name":"enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__","cat":"cpu_op","pid":100,"tid":101,"ts":"1012.000","dur":18},
+{"ph":"X","name":"aten::matmul","cat":"cpu_op","pid":100,"tid":100,"ts":"1015.000","dur":10},
+{"ph":"s","name":"torch_to_npu","cat":"async_npu","id":77,"pid":100,"tid":100,"ts":"1016.000","bp":"e"},
+{"ph":"X","name":"AscendCL@aclnnMatmul","pid":200,"tid":100,"ts":"1016.500","dur":1.5,"args":{"level":"acl"}},
+{"ph":"X","name":"aten::add","cat":"cpu_op","pid":100,"tid":100,"ts":"1045.000","dur":5},
+{"ph":"f","name":"torch_to_npu","cat":"async_npu","id":77,"pid":300,"tid":2,"ts":"1030.000","bp":"e"},
+{"ph":"X","name":"MatMul1","pid":300,"tid":2,"ts":"1030.000","dur":8,"args":{"Task Type":"AI_CORE"}},
+{"ph":"M","name":"process_name","pid":100,"tid":0,"args":{"name":"Python"}},
+{"ph":"M","name":"process_name","pid":200,"tid":0,"args":{"name":"CANN"}},
+{"ph":"M","name":"process_name","pid":300,"tid":0,"args":{"name":"Ascend Hardware"}}
+])";
+
+} // namespace
+
+void TestAscendImporter::beginEndPairsAreSlices()
+{
+    // Each B/E pair becomes the slice its X twin would: same track, lane, category, depth, step and flow.
+    QTemporaryDir dir;
+    const auto r = importAscend(writeFile(dir, "be/trace_view.json", kBeginEnd));
+    QVERIFY2(r.ok(), r.error.c_str());
+    const auto x = importAscend(writeFile(dir, "x/trace_view.json", kBeginEndAsComplete));
+    QVERIFY2(x.ok(), x.error.c_str());
+    const std::string dump = dumpTrace(*r.trace);
+    QCOMPARE(dump, dumpTrace(*x.trace));
+    QVERIFY2(r.trace->warnings().empty(), dump.c_str());
+    // The pairs closed as nested: matmul in linear in the step, the DataLoader slice on its own thread.
+    QVERIFY2(dump.find("  15000 +10000 d2 host_op aten::matmul\n") != std::string::npos, dump.c_str());
+    QVERIFY2(dump.find("  10000 +30000 d1 host_op aten::linear\n") != std::string::npos, dump.c_str());
+    QVERIFY2(dump.find("  0 +100000 d0 step ProfilerStep#3\n") != std::string::npos, dump.c_str());
+    QVERIFY2(dump.find("  12000 +18000 d0 dataloader enumerate(DataLoader)") != std::string::npos, dump.c_str());
+    QVERIFY2(dump.find("  16500 +1500 d0 runtime AscendCL@aclnnMatmul [level=acl]\n") != std::string::npos,
+             dump.c_str());
+    QVERIFY2(dump.find("step 3 ProfilerStep#3 0 +100000 marker\n") != std::string::npos, dump.c_str());
+    QCOMPARE(r.trace->flows().size(), std::size_t(1));
+    QCOMPARE(deviceTaskCount(*r.trace), std::size_t(1));
+}
+
+void TestAscendImporter::beginEndUnmatched()
+{
+    // An E with nothing open on its thread is skipped (the B of another thread stays open); a B never closed ends
+    // at the last timestamp of the timeline, flagged, and both are counted.
+    const QByteArray trace = R"([
+{"ph":"B","name":"aten::copy_","cat":"cpu_op","pid":100,"tid":100,"ts":"1000.000"},
+{"ph":"E","pid":100,"tid":101,"ts":"1005.000"},
+{"ph":"X","name":"aten::add","cat":"cpu_op","pid":100,"tid":100,"ts":"1010.000","dur":5},
+{"ph":"B","name":"aten::mul","cat":"cpu_op","pid":100,"tid":100,"ts":"1020.000"},
+{"ph":"E","pid":100,"tid":100,"ts":"1030.000"},
+{"ph":"X","name":"aten::sub","cat":"cpu_op","pid":100,"tid":101,"ts":"1040.000","dur":20},
+{"ph":"M","name":"process_name","pid":100,"tid":0,"args":{"name":"Python"}}
+])";
+    QTemporaryDir dir;
+    const auto r = importAscend(writeFile(dir, "trace_view.json", trace));
+    QVERIFY2(r.ok(), r.error.c_str());
+    const Trace& t = *r.trace;
+    const std::string dump = dumpTrace(t);
+    QCOMPARE(warningCount(t, "unmatched_end"), std::uint64_t(1));
+    QCOMPARE(warningCount(t, "unmatched_begin"), std::uint64_t(1));
+    QVERIFY2(dump.find("  0 +60000 d0 host_op aten::copy_\n") != std::string::npos, dump.c_str());
+    QVERIFY2(dump.find("  20000 +10000 d1 host_op aten::mul\n") != std::string::npos, dump.c_str());
+    std::size_t unmatched = 0;
+    std::size_t slices = 0;
+    for (const Track& tr : t.tracks()) {
+        for (std::uint32_t i = 0; i < tr.size(); ++i) {
+            ++slices;
+            if (tr.flags(i) & SliceFlags::kUnmatched) {
+                ++unmatched;
+                QCOMPARE(std::string(t.str(tr.sliceName(i))), std::string("aten::copy_"));
+            }
+        }
+    }
+    QCOMPARE(slices, std::size_t(4));
+    QCOMPARE(unmatched, std::size_t(1));
 }
 
 void TestAscendImporter::garbageAfterEventsKeepsThem()
