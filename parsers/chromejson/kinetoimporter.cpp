@@ -809,7 +809,7 @@ private:
         o.ts = model::saturatingAdd(e.ts, m_base);
         o.input.ts = o.ts;
         o.host = c.placement == Placement::Host;
-        m_open.begin(trackFor(e, c.placement).value, std::move(o));
+        m_open.begin(trackFor(e, c.placement).value, o);
     }
 
     void end(const ChromeEvent& e)
