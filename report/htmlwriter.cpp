@@ -63,29 +63,31 @@ std::string num(double v)
 void writeSummary(const ReportModel& m, std::ostream& out)
 {
     const ReportSummary& s = m.summary;
+    const TraceSummary& t = m.trace;
+    const model::TraceMetadata& meta = t.metadata;
     out << "<section id=\"summary\"><h2>Summary</h2><dl class=\"summary\">\n";
     auto row = [&](std::string_view label, const std::string& valueHtml) {
         out << "<dt>" << label << "</dt><dd>" << valueHtml << "</dd>\n";
     };
     row("Format",
-        escapeHtml(s.format.empty() ? "unknown" : s.format)
-            + (s.formatVersion.empty() ? "" : " " + escapeHtml(s.formatVersion)));
+        escapeHtml(meta.format.empty() ? "unknown" : meta.format)
+            + (meta.formatVersion.empty() ? "" : " " + escapeHtml(meta.formatVersion)));
     std::string devices;
     for (const model::Device& d : s.devices) {
         devices += (devices.empty() ? "" : ", ") + std::string(model::deviceKindKey(d.kind)) + " "
             + std::to_string(d.index) + (d.name.empty() ? "" : " (" + escapeHtml(d.name) + ")");
     }
     row("Devices", devices.empty() ? "none (host only)" : devices);
-    if (s.rank >= 0)
-        row("Rank", std::to_string(s.rank) + (s.worldSize > 0 ? " of " + std::to_string(s.worldSize) : ""));
-    row("Span", escapeHtml(formatDuration(s.spanNs)) + (s.syntheticTimestamps ? " (laid out, not measured)" : ""));
-    row("Events", std::to_string(s.slices) + " slices on " + std::to_string(s.tracks) + " tracks");
+    if (meta.rank >= 0)
+        row("Rank", std::to_string(meta.rank) + (meta.worldSize > 0 ? " of " + std::to_string(meta.worldSize) : ""));
+    row("Span", escapeHtml(formatDuration(t.spanNs)) + (meta.syntheticTimestamps ? " (laid out, not measured)" : ""));
+    row("Events", std::to_string(t.slices) + " slices on " + std::to_string(t.tracks) + " tracks");
     row("Steps",
         s.syntheticSteps && s.startupNs > 0
             ? "none marked; analysed from the first to the last device activity (start-up before it: "
                 + escapeHtml(formatDuration(s.startupNs)) + ", not analysed)"
             : s.syntheticSteps ? std::string("none marked; the whole trace is one step")
-                               : std::to_string(s.steps) + " (mean " + escapeHtml(formatDuration(s.meanStepNs)) + ")");
+                               : std::to_string(t.steps) + " (mean " + escapeHtml(formatDuration(s.meanStepNs)) + ")");
     if (s.warmupStep >= 0)
         row("Warm-up",
             "step " + std::to_string(s.warmupStep) + " (" + escapeHtml(formatDuration(s.warmupNs))
@@ -115,7 +117,7 @@ void writeSummary(const ReportModel& m, std::ostream& out)
     row("Findings", std::to_string(m.findings.size()));
     if (m.cancelled)
         row("Note", "<span class=\"warning\">the analysis was cancelled; the findings are incomplete</span>");
-    for (const model::ImportWarning& w : s.warnings)
+    for (const model::ImportWarning& w : t.warnings)
         row("Import warning",
             "<span class=\"warning\">" + std::to_string(w.count) + " × " + escapeHtml(w.kind) + ": "
                 + escapeHtml(w.message) + "</span>");
@@ -334,11 +336,11 @@ void writeFindingSections(const ReportModel& m, std::ostream& out)
                 = e.track.value < m.trackNames.size() ? m.trackNames[e.track.value] : std::string("unknown track");
             out << "<p class=\"meta\">Evidence: " << f.evidence.size() << " time range"
                 << (f.evidence.size() == 1 ? "" : "s") << ", the first on " << escapeHtml(track) << " at +"
-                << escapeHtml(formatDuration(e.start - m.summary.startNs)) << ".</p>\n";
+                << escapeHtml(formatDuration(e.start - m.trace.startNs)) << ".</p>\n";
         }
-        if (!m.summary.sourcePath.empty())
+        if (!m.trace.metadata.sourcePath.empty())
             out << "<p class=\"meta\">Open it in the viewer: <code>"
-                << escapeHtml(viewerCommand(m.summary.sourcePath, i + 1)) << "</code></p>\n";
+                << escapeHtml(viewerCommand(m.trace.metadata.sourcePath, i + 1)) << "</code></p>\n";
         out << "</article>\n";
     }
     out << "</section>\n";
@@ -382,7 +384,8 @@ std::string escapeHtml(std::string_view text)
 
 void writeHtmlReport(const ReportModel& m, std::ostream& out)
 {
-    const std::string source = m.summary.sourcePath.empty() ? std::string("(unnamed trace)") : m.summary.sourcePath;
+    const std::string source
+        = m.trace.metadata.sourcePath.empty() ? std::string("(unnamed trace)") : m.trace.metadata.sourcePath;
     out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
            // Belt and braces: even if an escaping bug let markup through, the browser would run no script

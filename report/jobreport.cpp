@@ -160,7 +160,7 @@ analysis::RankSummary rankSummaryFromModel(const ReportModel& model)
     // The JSON object the analyze command writes, read back through the same reader as a report file.
     const nlohmann::json j = nlohmann::json::parse(
         reportJson(model).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
-    rankSummaryFromReportJson(j, model.summary.sourcePath, out, error);
+    rankSummaryFromReportJson(j, model.trace.metadata.sourcePath, out, error);
     return out;
 }
 

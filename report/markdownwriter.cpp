@@ -27,10 +27,12 @@ std::string escapeMarkdownParagraph(std::string_view text)
 void writeSummary(const ReportModel& m, std::ostream& out)
 {
     const ReportSummary& s = m.summary;
+    const TraceSummary& t = m.trace;
+    const model::TraceMetadata& meta = t.metadata;
     out << "## Summary\n\n";
-    out << "- **Trace:** " << escapeMarkdown(s.sourcePath.empty() ? "(unnamed)" : s.sourcePath) << " ("
-        << escapeMarkdown(s.format.empty() ? "unknown format" : s.format)
-        << (s.formatVersion.empty() ? "" : " " + escapeMarkdown(s.formatVersion)) << ")\n";
+    out << "- **Trace:** " << escapeMarkdown(meta.sourcePath.empty() ? "(unnamed)" : meta.sourcePath) << " ("
+        << escapeMarkdown(meta.format.empty() ? "unknown format" : meta.format)
+        << (meta.formatVersion.empty() ? "" : " " + escapeMarkdown(meta.formatVersion)) << ")\n";
     if (s.devices.empty()) {
         out << "- **Devices:** none (host only)\n";
     } else {
@@ -43,17 +45,18 @@ void writeSummary(const ReportModel& m, std::ostream& out)
         }
         out << '\n';
     }
-    if (s.rank >= 0)
-        out << "- **Rank:** " << s.rank << (s.worldSize > 0 ? " of " + std::to_string(s.worldSize) : "") << '\n';
-    out << "- **Span:** " << formatDuration(s.spanNs) << (s.syntheticTimestamps ? " (laid out, not measured)" : "")
-        << ", " << s.slices << " slices on " << s.tracks << " tracks\n";
+    if (meta.rank >= 0)
+        out << "- **Rank:** " << meta.rank << (meta.worldSize > 0 ? " of " + std::to_string(meta.worldSize) : "")
+            << '\n';
+    out << "- **Span:** " << formatDuration(t.spanNs) << (meta.syntheticTimestamps ? " (laid out, not measured)" : "")
+        << ", " << t.slices << " slices on " << t.tracks << " tracks\n";
     if (s.syntheticSteps && s.startupNs > 0)
         out << "- **Steps:** none marked; analysed from the first to the last device activity (start-up before it: "
             << formatDuration(s.startupNs) << ", not analysed)\n";
     else if (s.syntheticSteps)
         out << "- **Steps:** none marked; the whole trace is analysed as one step\n";
     else
-        out << "- **Steps:** " << s.steps << " (mean " << formatDuration(s.meanStepNs) << ")\n";
+        out << "- **Steps:** " << t.steps << " (mean " << formatDuration(s.meanStepNs) << ")\n";
     if (s.warmupStep >= 0)
         out << "- **Warm-up:** step " << s.warmupStep << " (" << formatDuration(s.warmupNs)
             << ", more than twice the median step) "
@@ -78,7 +81,7 @@ void writeSummary(const ReportModel& m, std::ostream& out)
     out << "- **Findings:** " << m.findings.size() << '\n';
     if (m.cancelled)
         out << "- **Note:** the analysis was cancelled; the findings are incomplete\n";
-    for (const model::ImportWarning& w : s.warnings)
+    for (const model::ImportWarning& w : t.warnings)
         out << "- **Import warning:** " << w.count << " × " << escapeMarkdown(w.kind) << ": "
             << escapeMarkdown(w.message) << '\n';
     out << '\n';
@@ -189,11 +192,12 @@ void writeFindingSections(const ReportModel& m, std::ostream& out)
             const std::string track
                 = e.track.value < m.trackNames.size() ? m.trackNames[e.track.value] : std::string("unknown track");
             out << "Evidence: " << f.evidence.size() << " time range" << (f.evidence.size() == 1 ? "" : "s")
-                << ", the first on " << escapeMarkdown(track) << " at +" << formatDuration(e.start - m.summary.startNs)
+                << ", the first on " << escapeMarkdown(track) << " at +" << formatDuration(e.start - m.trace.startNs)
                 << ".\n\n";
         }
-        if (!m.summary.sourcePath.empty())
-            out << "Open it in the viewer: " << markdownCodeSpan(viewerCommand(m.summary.sourcePath, i + 1)) << "\n\n";
+        if (!m.trace.metadata.sourcePath.empty())
+            out << "Open it in the viewer: " << markdownCodeSpan(viewerCommand(m.trace.metadata.sourcePath, i + 1))
+                << "\n\n";
     }
 }
 

@@ -21,9 +21,6 @@ ReportModel buildReportModel(const model::Trace& trace, const analysis::Analysis
     m.trace = summarizeTrace(trace);
     const model::TraceMetadata& meta = m.trace.metadata;
     ReportSummary& s = m.summary;
-    s.sourcePath = meta.sourcePath;
-    s.format = meta.format;
-    s.formatVersion = meta.formatVersion;
     // Only devices with work in this trace: a Kineto trace lists every GPU of the node, one rank uses one.
     for (const model::Device& d : meta.devices) {
         const bool active = std::any_of(trace.tracks().begin(), trace.tracks().end(), [&](const model::Track& t) {
@@ -34,14 +31,7 @@ ReportModel buildReportModel(const model::Trace& trace, const analysis::Analysis
     }
     if (s.devices.empty() && analysis::hasDeviceWork(trace))
         s.devices = meta.devices; // device tracks that do not say their index: keep what the trace lists
-    s.rank = meta.rank;
-    s.worldSize = meta.worldSize;
-    s.startNs = m.trace.startNs;
-    s.spanNs = m.trace.spanNs;
-    s.slices = m.trace.slices;
-    s.tracks = m.trace.tracks;
-    s.steps = m.trace.steps;
-    s.syntheticSteps = s.steps == 1 && trace.steps().front().synthetic;
+    s.syntheticSteps = m.trace.steps == 1 && trace.steps().front().synthetic;
     s.startupNs = result.startupNs;
     s.warmupStep = result.warmupStep;
     s.warmupExcluded = result.warmupExcluded;
@@ -49,10 +39,8 @@ ReportModel buildReportModel(const model::Trace& trace, const analysis::Analysis
     TimeNs stepTotal = 0;
     for (const model::Step& step : trace.steps())
         stepTotal += step.duration();
-    s.meanStepNs = s.steps > 0 ? stepTotal / static_cast<TimeNs>(s.steps) : 0;
+    s.meanStepNs = m.trace.steps > 0 ? stepTotal / static_cast<TimeNs>(m.trace.steps) : 0;
     s.analysedNs = result.analysedNs;
-    s.syntheticTimestamps = meta.syntheticTimestamps;
-    s.warnings = m.trace.warnings;
 
     m.findings = result.findings;
     m.notAssessed = result.notAssessed;

@@ -20,32 +20,20 @@ using analysis::KindLoss;
 using analysis::OperatorTime;
 using analysis::StepBreakdown;
 
-/// The headline figures of an analysed trace. The trace-level ones are copies of ReportModel::trace, which is
-/// computed once (summarizeTrace); the rest come from the analysis result.
+/// The headline figures of the analysis of a trace. What the trace itself holds (path, format, rank, span, counts,
+/// import warnings) is ReportModel::trace, computed once by summarizeTrace; this holds only what the analysis adds.
 struct ReportSummary
 {
-    std::string sourcePath;
-    std::string format;
-    std::string formatVersion;
     std::vector<model::Device> devices; // those with device work in this trace
-    std::int32_t rank = -1;
-    std::int32_t worldSize = -1;
-    model::TimeNs startNs = 0;
-    model::TimeNs spanNs = 0;
-    std::size_t slices = 0;
-    std::size_t tracks = 0;
-    std::size_t steps = 0;
-    bool syntheticSteps = false;  // no step markers: one step spans the trace
-    model::TimeNs startupNs = 0;  // no step markers: time before the first device activity, not analysed
-    std::int64_t warmupStep = -1; // number of the warm-up step, or -1
-    bool warmupExcluded = false;  // … left out of the analysis
+    bool syntheticSteps = false;        // no step markers: one step spans the trace
+    model::TimeNs startupNs = 0;        // no step markers: time before the first device activity, not analysed
+    std::int64_t warmupStep = -1;       // number of the warm-up step, or -1
+    bool warmupExcluded = false;        // … left out of the analysis
     model::TimeNs warmupNs = 0;
     model::TimeNs meanStepNs = 0;
     model::TimeNs analysedNs = 0;
     model::TimeNs lostNs = 0;  // sum over findings (kinds can overlap, so this may exceed one cause's share)
     double lostFraction = 0.0; // lostNs / analysedNs
-    bool syntheticTimestamps = false;
-    std::vector<model::ImportWarning> warnings; // TraceSummary::warnings
 };
 
 /// A slice a finding names, resolved against the trace when the model is built.

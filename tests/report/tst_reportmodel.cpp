@@ -41,12 +41,12 @@ private Q_SLOTS:
     {
         const auto a = testing::makeAnalysedTrace();
         const ReportModel m = report::buildReportModel(*a.trace, a.result);
-        QCOMPARE(m.summary.steps, std::size_t(2));
+        QCOMPARE(m.trace.steps, std::size_t(2));
         QCOMPARE(m.summary.meanStepNs, TimeNs(1000));
         QCOMPARE(m.summary.analysedNs, TimeNs(2000));
         QCOMPARE(m.summary.lostNs, TimeNs(350));
         QCOMPARE(m.summary.lostFraction, 0.175);
-        QCOMPARE(m.summary.format, std::string("kineto"));
+        QCOMPARE(m.trace.metadata.format, std::string("kineto"));
         QCOMPARE(m.findings.size(), std::size_t(2));
         QCOMPARE(m.lostByKind.size(), std::size_t(2));
         QCOMPARE(m.lostByKind[0].kind, std::string("dataloader_starvation"));
