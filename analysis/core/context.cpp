@@ -29,12 +29,30 @@ const IdleAttribution& AnalysisContext::idle() const
     return *m_idle;
 }
 
-std::string_view AnalysisContext::noHostTimelineReason() const
+bool AnalysisContext::hasDeviceWork() const
 {
-    if (m_trace.metadata().syntheticTimestamps)
-        return "timestamps were laid out by the importer, not measured, so there is no host timeline to relate to the "
-               "device";
-    return {};
+    if (!m_hasDeviceWork)
+        m_hasDeviceWork = analysis::hasDeviceWork(m_trace);
+    return *m_hasDeviceWork;
+}
+
+std::string AnalysisContext::noDeviceWorkReason(std::string_view consequence) const
+{
+    if (hasDeviceWork())
+        return {};
+    return "no device work in this trace (host-only run), so " + std::string(consequence);
+}
+
+std::string AnalysisContext::notMeasuredReason(std::string_view consequence) const
+{
+    if (!m_trace.metadata().syntheticTimestamps)
+        return {};
+    return "timestamps were laid out by the importer, not measured, so " + std::string(consequence);
+}
+
+std::string AnalysisContext::noHostTimelineReason() const
+{
+    return notMeasuredReason("there is no host timeline to relate to the device");
 }
 
 bool AnalysisContext::hasStepMarkers() const

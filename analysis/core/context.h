@@ -7,6 +7,7 @@
 #include "model/trace.h"
 
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace timesink::analysis {
@@ -34,9 +35,17 @@ public:
     [[nodiscard]] const StepClock& clock() const { return m_clock; }
     [[nodiscard]] const DeviceActivity& activity() const;
     [[nodiscard]] const IdleAttribution& idle() const;
-    /// Why host calls cannot be related to the device timeline (the importer laid the timestamps out), or empty
-    /// when they can. The kinds that blame host activity for device idle time are not assessed then.
-    [[nodiscard]] std::string_view noHostTimelineReason() const;
+    /// True when a device track has busy work (analysis::hasDeviceWork), computed once.
+    [[nodiscard]] bool hasDeviceWork() const;
+    /// "no device work in this trace (host-only run), so <consequence>", or empty when there is device work: the
+    /// one wording of why a device-side kind is not assessed.
+    [[nodiscard]] std::string noDeviceWorkReason(std::string_view consequence) const;
+    /// "timestamps were laid out by the importer, not measured, so <consequence>", or empty when they were
+    /// measured: kinds that measure time between events are not assessed on laid-out traces.
+    [[nodiscard]] std::string notMeasuredReason(std::string_view consequence) const;
+    /// notMeasuredReason for the kinds that blame host activity for device idle time: host calls cannot be
+    /// related to the device timeline.
+    [[nodiscard]] std::string noHostTimelineReason() const;
     /// True when the trace has step markers (not only the synthetic whole-trace step).
     [[nodiscard]] bool hasStepMarkers() const;
 
@@ -47,6 +56,7 @@ private:
     StepClock m_clock;
     mutable std::optional<DeviceActivity> m_activity;
     mutable std::optional<IdleAttribution> m_idle;
+    mutable std::optional<bool> m_hasDeviceWork;
 };
 
 } // namespace timesink::analysis

@@ -43,6 +43,14 @@ struct PassOutput
 {
     std::vector<Finding> findings;
     std::string notAssessedReason; // empty when the pass could assess the trace
+
+    /// The output of a pass that could not assess the trace, and why (shown in every report).
+    static PassOutput notAssessed(std::string reason)
+    {
+        PassOutput out;
+        out.notAssessedReason = std::move(reason);
+        return out;
+    }
 };
 
 class AnalysisContext;

@@ -49,10 +49,8 @@ PassOutput CommunicationPass::run(const AnalysisContext& context) const
     const model::Trace& trace = context.trace();
     const CancelToken& cancel = context.cancel();
     PassOutput out;
-    if (trace.metadata().syntheticTimestamps) {
-        out.notAssessedReason = "timestamps were laid out by the importer, not measured, so overlap is not real";
-        return out;
-    }
+    if (std::string why = context.notMeasuredReason("overlap is not real"); !why.empty())
+        return PassOutput::notAssessed(std::move(why));
     const StepClock& clock = context.clock();
     const CommunicationProfile profile = computeCommunicationProfile(trace, clock, cancel);
     if (!profile.hasCommunication) {

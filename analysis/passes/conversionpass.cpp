@@ -162,10 +162,8 @@ PassOutput ConversionPass::run(const AnalysisContext& context) const
     const model::Trace& trace = context.trace();
     const CancelToken& cancel = context.cancel();
     PassOutput out;
-    if (!hasDeviceWork(trace)) {
-        out.notAssessedReason = "no device work in this trace (host-only run), so there are no device conversions";
-        return out;
-    }
+    if (std::string why = context.noDeviceWorkReason("there are no device conversions"); !why.empty())
+        return PassOutput::notAssessed(std::move(why));
     const StepClock& clock = context.clock();
     CallSiteResolver sites(trace);
     const std::map<model::SliceRef, model::SliceRef> castKernels = explicitCastKernels(trace, sites);

@@ -204,10 +204,8 @@ PassOutput CopyHotspotPass::run(const AnalysisContext& context) const
                                 "the Input/Output operators";
         return out;
     }
-    if (!hasDeviceWork(trace)) {
-        out.notAssessedReason = "no device work in this trace (host-only run), so there are no host-device copies";
-        return out;
-    }
+    if (std::string why = context.noDeviceWorkReason("there are no host-device copies"); !why.empty())
+        return PassOutput::notAssessed(std::move(why));
     const StepClock& clock = context.clock();
 
     // Device compute on the same device is the only thing that can hide a copy's cost. Copies are few and

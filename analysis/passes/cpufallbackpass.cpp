@@ -94,7 +94,7 @@ PassOutput CpuFallbackPass::run(const AnalysisContext& context) const
     const CancelToken& cancel = context.cancel();
     PassOutput out;
     const Platform platform = trace.metadata().platform;
-    const bool deviceWork = hasDeviceWork(trace);
+    const bool deviceWork = context.hasDeviceWork();
     const bool anyFallback = trace.categoryCount(SliceCategory::FallbackOp) > 0;
     if (!deviceWork && !anyFallback && platform == Platform::Rknn) {
         out.notAssessedReason = "the RKNN output has no per-layer table (perf_debug was off), so which layers ran "

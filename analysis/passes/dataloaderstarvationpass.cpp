@@ -41,10 +41,8 @@ PassOutput DataloaderStarvationPass::run(const AnalysisContext& context) const
     const model::Trace& trace = context.trace();
     const CancelToken& cancel = context.cancel();
     PassOutput out;
-    if (const std::string_view why = context.noHostTimelineReason(); !why.empty()) {
-        out.notAssessedReason = why;
-        return out;
-    }
+    if (std::string why = context.noHostTimelineReason(); !why.empty())
+        return PassOutput::notAssessed(std::move(why));
     const DeviceActivity& activity = context.activity();
     if (activity.dataloaderSlices.empty()) {
         out.notAssessedReason = "the trace records no dataloader fetches (no enumerate(DataLoader)#… spans)";

@@ -96,10 +96,8 @@ PassOutput MemoryPressurePass::run(const AnalysisContext& context) const
     const model::Trace& trace = context.trace();
     const CancelToken& cancel = context.cancel();
     PassOutput out;
-    if (const std::string_view why = context.noHostTimelineReason(); !why.empty()) {
-        out.notAssessedReason = why;
-        return out;
-    }
+    if (std::string why = context.noHostTimelineReason(); !why.empty())
+        return PassOutput::notAssessed(std::move(why));
     if (!context.hasStepMarkers()) {
         out.notAssessedReason = "the trace has no step markers, so allocations at start-up (model and optimizer state) "
                                 "cannot be told from allocations inside the training loop";

@@ -79,10 +79,8 @@ PassOutput OpCompilePass::run(const AnalysisContext& context) const
     const model::Trace& trace = context.trace();
     const CancelToken& cancel = context.cancel();
     PassOutput out;
-    if (const std::string_view why = context.noHostTimelineReason(); !why.empty()) {
-        out.notAssessedReason = why;
-        return out;
-    }
+    if (std::string why = context.noHostTimelineReason(); !why.empty())
+        return PassOutput::notAssessed(std::move(why));
     if (!context.hasStepMarkers()) {
         out.notAssessedReason = "the trace has no step markers, so compile calls at start-up (first use of each "
                                 "operator) cannot be told from compiles inside the training loop";

@@ -235,15 +235,11 @@ PassOutput PipelineBubblePass::run(const AnalysisContext& context) const
     const AnalysisOptions& options = context.options();
     const CancelToken& cancel = context.cancel();
     PassOutput out;
-    if (trace.metadata().syntheticTimestamps) {
-        out.notAssessedReason = "timestamps were laid out by the importer, not measured, so idle gaps are not real";
-        return out;
-    }
+    if (std::string why = context.notMeasuredReason("idle gaps are not real"); !why.empty())
+        return PassOutput::notAssessed(std::move(why));
+    if (std::string why = context.noDeviceWorkReason("there is no device idle time"); !why.empty())
+        return PassOutput::notAssessed(std::move(why));
     const DeviceActivity& activity = context.activity();
-    if (!activity.hasDeviceWork) {
-        out.notAssessedReason = "no device work in this trace (host-only run), so there is no device idle time";
-        return out;
-    }
     const StepClock& clock = context.clock();
     const IdleAttribution& idle = context.idle();
     // The host threads that issue device work decide when the device gets its next task; other threads

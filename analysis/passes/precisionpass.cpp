@@ -104,10 +104,8 @@ PassOutput PrecisionPass::run(const AnalysisContext& context) const
     const model::Trace& trace = context.trace();
     const CancelToken& cancel = context.cancel();
     PassOutput out;
-    if (!hasDeviceWork(trace)) {
-        out.notAssessedReason = "no device work in this trace (host-only run), so there is no device precision";
-        return out;
-    }
+    if (std::string why = context.noDeviceWorkReason("there is no device precision"); !why.empty())
+        return PassOutput::notAssessed(std::move(why));
     // Is mixed precision in use? Host markers first (few distinct names; looked up once per name id).
     bool ampHost = false;
     std::vector<std::int8_t> marker(trace.strings().size(), -1);

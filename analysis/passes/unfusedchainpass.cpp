@@ -148,7 +148,7 @@ PassOutput UnfusedChainPass::run(const AnalysisContext& context) const
     PassOutput out;
     const StepClock& clock = context.clock();
     const Platform platform = trace.metadata().platform;
-    const bool deviceWork = hasDeviceWork(trace);
+    const bool deviceWork = context.hasDeviceWork();
     std::array<std::unique_ptr<PatternState>, kPatternCount> states;
     auto stateFor = [&](Pattern p) -> PatternState& {
         if (!states[p])
