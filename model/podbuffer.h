@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/columnvector.h"
+
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -118,6 +120,7 @@ private:
             throw std::bad_alloc();
         m_data = static_cast<T*>(p);
         m_capacity = capacity;
+        adviseHugePages(p, capacity * sizeof(T));
     }
 
     T* m_data = nullptr;

@@ -115,8 +115,8 @@ private:
     StringPool m_strings;
     ArgStore m_args;
     std::vector<Track> m_tracks;
-    std::vector<Flow> m_flows;
-    std::vector<std::uint32_t> m_flowsByTarget; // indices into m_flows sorted by `to`
+    ColumnVector<Flow> m_flows;
+    ColumnVector<std::uint32_t> m_flowsByTarget; // indices into m_flows sorted by `to`
     std::vector<Step> m_steps;
     TraceMetadata m_metadata;
     std::vector<ImportWarning> m_warnings;

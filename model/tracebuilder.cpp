@@ -316,7 +316,7 @@ void TraceBuilder::finalizeTrack(Track& t, std::vector<std::uint32_t>& oldToNew)
         if (idx.size() <= kSummaryFanout)
             continue;
         auto& levels = t.m_summaries[d];
-        std::vector<SummaryBucket> level;
+        ColumnVector<SummaryBucket> level;
         level.reserve(idx.size() / kSummaryFanout + 1);
         for (std::size_t b = 0; b < idx.size(); b += kSummaryFanout) {
             std::array<TimeNs, kSliceCategoryCount> time {};
@@ -336,7 +336,7 @@ void TraceBuilder::finalizeTrack(Track& t, std::vector<std::uint32_t>& oldToNew)
         levels.push_back(std::move(level));
         while (levels.back().size() > 1) {
             const auto& below = levels.back();
-            std::vector<SummaryBucket> up;
+            ColumnVector<SummaryBucket> up;
             up.reserve(below.size() / kSummaryFanout + 1);
             for (std::size_t b = 0; b < below.size(); b += kSummaryFanout) {
                 std::array<TimeNs, kSliceCategoryCount> time {};

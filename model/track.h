@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/columnvector.h"
 #include "model/podbuffer.h"
 #include "model/types.h"
 
@@ -25,6 +26,8 @@ struct SummaryBucket
     TimeNs busyNs = 0;                             // sum of the covered slice durations
 };
 inline constexpr std::size_t kSummaryFanout = 16;
+/// The summary levels of one depth, finest first.
+using SummaryLevels = std::vector<ColumnVector<SummaryBucket>>;
 
 /// One timeline row: a host thread, a device stream / NPU queue, a copy engine, a communication plane
 /// or a counter. Slices are stored as columns sorted by (ts, -dur); at every depth they do not overlap,
@@ -76,10 +79,7 @@ public:
     /// Half-open range [first, last) into slicesAtDepth(depth) of slices intersecting [t0, t1].
     [[nodiscard]] std::pair<std::size_t, std::size_t> rangeAtDepth(std::size_t depth, TimeNs t0, TimeNs t1) const;
     /// Summary levels of `depth`: level 0 is the finest (kSummaryFanout slices a bucket).
-    [[nodiscard]] const std::vector<std::vector<SummaryBucket>>& summaries(std::size_t depth) const
-    {
-        return m_summaries[depth];
-    }
+    [[nodiscard]] const SummaryLevels& summaries(std::size_t depth) const { return m_summaries[depth]; }
     /// The deepest slice containing time t (ts <= t < end, or t == ts for zero-length slices), if any.
     [[nodiscard]] SliceIndex sliceAt(TimeNs t) const;
     /// The deepest slice containing t at or above `maxDepth`.
@@ -114,15 +114,15 @@ private:
     PodBuffer<TimeNs> m_dur;
     PodBuffer<StringId> m_name;
     PodBuffer<StringId> m_rawCategory;
-    std::vector<std::uint32_t> m_parent;
+    ColumnVector<std::uint32_t> m_parent;
     PodBuffer<std::uint32_t> m_args;
-    std::vector<std::uint16_t> m_depth;
+    ColumnVector<std::uint16_t> m_depth;
     PodBuffer<std::uint8_t> m_category;
     PodBuffer<std::uint8_t> m_flags;
-    std::vector<std::vector<std::uint32_t>> m_byDepth;
-    std::vector<std::vector<std::vector<SummaryBucket>>> m_summaries; // [depth][level][bucket]
-    std::vector<TimeNs> m_counterTs;
-    std::vector<double> m_counterValues;
+    std::vector<ColumnVector<std::uint32_t>> m_byDepth;
+    std::vector<SummaryLevels> m_summaries; // [depth][level][bucket]
+    ColumnVector<TimeNs> m_counterTs;
+    ColumnVector<double> m_counterValues;
     TimeNs m_start = 0;
     TimeNs m_end = 0;
     TimeNs m_busy = 0;

@@ -222,7 +222,7 @@ private:
 
     Frame& m_f;
     const model::Track& m_track;
-    const std::vector<std::vector<model::SummaryBucket>>& m_levels;
+    const model::SummaryLevels& m_levels;
     std::span<const std::uint32_t> m_indices;
     int m_y;
     RunMerger m_merger;
