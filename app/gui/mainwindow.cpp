@@ -176,6 +176,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_cancel, &QPushButton::clicked, m_job, &TraceLoadJob::cancel);
     connect(m_job, &TraceLoadJob::progress, this, &MainWindow::onProgress);
     connect(m_job, &TraceLoadJob::finished, this, &MainWindow::onLoadFinished);
+    connect(m_job, &TraceLoadJob::imported, this, &MainWindow::onTraceImported);
     connect(m_timeline, &widgets::TimelineView::sliceSelected, this, [this](model::SliceRef slice) {
         if (m_current.trace && slice.isValid())
             m_details->showSlice(*m_current.trace, slice);
@@ -624,42 +625,65 @@ void MainWindow::showTrace(LoadedTrace loaded)
 {
     if (!loaded.summary && loaded.trace)
         loaded.summary = widgets::SummaryData::compute(*loaded.trace, loaded.analysis.findings);
+    // The analysis of the trace on screen arrived: the views keep their zoom, scroll and selection.
+    const bool sameTrace = loaded.trace != nullptr && loaded.trace == m_current.trace;
     m_current = std::move(loaded);
     updateExportActions();
-    m_timeline->setTrace(m_current.trace);
     updateImportWarnings();
     m_findings->setFindings(m_current.analysis.findings);
-    m_notAssessedLabel->setText(notAssessedText(m_current.analysis.notAssessed));
-    m_notAssessedLabel->setVisible(!m_current.analysis.notAssessed.empty());
-    m_summary->setData(m_current.summary.value_or(widgets::SummaryData {}));
-    m_details->showNothing();
-    m_statsRange.reset();
-    m_rangeStats->setTrace(m_current.trace);
-    m_operators->setTrace(m_current.trace);
-    m_flameGraph->setTrace(m_current.trace);
-    if (m_current.trace) {
-        // The tracks as they were arranged last time for a trace of this kind.
-        const QVariant saved
-            = QSettings().value(kTrackStatePrefix + QString::fromStdString(m_current.trace->metadata().format));
-        if (saved.isValid()) {
-            m_applyingTrackState = true;
-            const auto state = widgets::TrackLayout::State::fromVariant(saved.toMap());
-            m_timeline->changeLayout([&state](widgets::TrackLayout& l) { l.applyState(state); });
-            m_applyingTrackState = false;
-        }
+    if (m_analysing) {
+        m_notAssessedLabel->setText(tr("Analysing… the findings appear here when the analyses are done."));
+        m_notAssessedLabel->setVisible(true);
+    } else {
+        m_notAssessedLabel->setText(notAssessedText(m_current.analysis.notAssessed));
+        m_notAssessedLabel->setVisible(!m_current.analysis.notAssessed.empty());
     }
-    if (!m_searchEdit->text().isEmpty())
-        runSearch();
+    m_summary->setData(m_current.summary.value_or(widgets::SummaryData {}));
+    if (!sameTrace) {
+        m_timeline->setTrace(m_current.trace);
+        m_details->showNothing();
+        m_statsRange.reset();
+        m_rangeStats->setTrace(m_current.trace);
+        m_operators->setTrace(m_current.trace);
+        m_flameGraph->setTrace(m_current.trace);
+        if (m_current.trace) {
+            // The tracks as they were arranged last time for a trace of this kind.
+            const QVariant saved
+                = QSettings().value(kTrackStatePrefix + QString::fromStdString(m_current.trace->metadata().format));
+            if (saved.isValid()) {
+                m_applyingTrackState = true;
+                const auto state = widgets::TrackLayout::State::fromVariant(saved.toMap());
+                m_timeline->changeLayout([&state](widgets::TrackLayout& l) { l.applyState(state); });
+                m_applyingTrackState = false;
+            }
+        }
+        if (!m_searchEdit->text().isEmpty())
+            runSearch();
+    }
     const QString name = m_current.path.isEmpty() ? tr("untitled") : QFileInfo(m_current.path).fileName();
     setWindowTitle(name + QStringLiteral(" — Timesink"));
     if (m_current.trace)
-        m_status->setText(traceSummaryText());
+        m_status->setText(m_analysing ? tr("Analysing %1…").arg(name) : traceSummaryText());
+}
+
+void MainWindow::onTraceImported(const model::TracePtr& trace, const QString& path)
+{
+    // The timeline first: on a big trace the analyses take a tenth of the load, and the user can look around
+    // meanwhile. The findings, the summary and the report export follow in onLoadFinished().
+    LoadedTrace preview;
+    preview.trace = trace;
+    preview.path = path;
+    preview.summary = widgets::SummaryData {};
+    m_analysing = true;
+    showTrace(std::move(preview));
 }
 
 QString MainWindow::exportReportTo(const QString& path)
 {
     if (!m_current.trace)
         return tr("No trace is open.");
+    if (m_analysing)
+        return tr("The trace is still being analysed; export the report when the findings are shown.");
     report::ReportOptions options;
     options.generator = "Timesink " TIMESINK_VERSION;
     const std::filesystem::path inputs[] = {localPath(m_current.path)};
@@ -728,7 +752,7 @@ void MainWindow::onTraceExportFinished(const QString& path, const QString& error
 
 void MainWindow::updateExportActions()
 {
-    m_exportReportAction->setEnabled(m_current.trace != nullptr);
+    m_exportReportAction->setEnabled(m_current.trace != nullptr && !m_analysing);
     // One trace export at a time; the action comes back when the running one has finished.
     m_exportTraceAction->setEnabled(m_current.trace != nullptr && !isExportingTrace());
 }
@@ -876,8 +900,17 @@ void MainWindow::addCompareExport(widgets::CompareView* view)
 void MainWindow::onLoadFinished(const TraceLoadJob::Outcome& outcome)
 {
     setLoading(false);
+    const bool previewShown = std::exchange(m_analysing, false);
+    if (previewShown && (outcome.cancelled || !outcome.loaded.trace)) {
+        // The trace on screen lost its analysis (cancelled, or stopped for a load that then failed): say so, here
+        // and in an exported report.
+        m_current.analysis.cancelled = true;
+        showTrace(m_current);
+        m_notAssessedLabel->setText(tr("The analysis was cancelled: no findings."));
+        m_notAssessedLabel->setVisible(true);
+    }
     if (outcome.cancelled) {
-        m_status->setText(tr("Loading cancelled"));
+        m_status->setText(previewShown ? tr("Analysis cancelled") : tr("Loading cancelled"));
         return;
     }
     if (!outcome.loaded.trace) {

@@ -150,6 +150,7 @@ private:
     void createMenus();
     void createDocks();
     void onLoadFinished(const TraceLoadJob::Outcome& outcome);
+    void onTraceImported(const model::TracePtr& trace, const QString& path);
     void onProgress(qint64 done, qint64 total, const QString& phase);
     void setLoading(bool loading);
     void addRecentFile(const QString& path);
@@ -195,6 +196,7 @@ private:
     QByteArray m_defaultState;
     QElapsedTimer m_loadClock;
     bool m_applyingTrackState = false;
+    bool m_analysing = false; // the timeline shows a trace whose analysis still runs
     std::optional<std::pair<model::TimeNs, model::TimeNs>> m_statsRange; // what the explorer docks aggregate
     QLineEdit* m_searchEdit = nullptr;
     QLabel* m_matchLabel = nullptr;

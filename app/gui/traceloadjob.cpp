@@ -69,7 +69,7 @@ void TraceLoadJob::start(const QString& path)
     auto load = m_load;
     auto analyze = m_analyze;
     const std::filesystem::path fsPath = path.toStdString();
-    m_watcher.setFuture(QtConcurrent::run([state, load, analyze, fsPath, path]() {
+    m_watcher.setFuture(QtConcurrent::run([this, state, load, analyze, fsPath, path]() {
         Outcome out;
         out.loaded.path = path;
         parsers::ImportResult result = load(fsPath, *state);
@@ -83,6 +83,10 @@ void TraceLoadJob::start(const QString& path)
             return out;
         }
         state->setPhase("analysing");
+        // To the UI thread; dropped there if this load was superseded or cancelled meanwhile. (`this` outlives the
+        // worker: the destructor waits for it, and a queued call to a destroyed context object is not delivered.)
+        QMetaObject::invokeMethod(
+            this, [this, state, trace = result.trace, path] { onImported(state, trace, path); }, Qt::QueuedConnection);
         analysis::AnalysisResult analysed = analyze(*result.trace, state->token);
         if (analysed.cancelled || state->cancelled()) {
             out.cancelled = true;
@@ -113,6 +117,13 @@ void TraceLoadJob::pollProgress()
     emit progress(static_cast<qint64>(m_state->done.load(std::memory_order_relaxed)),
                   static_cast<qint64>(m_state->total.load(std::memory_order_relaxed)),
                   QString::fromStdString(m_state->currentPhase()));
+}
+
+void TraceLoadJob::onImported(const std::shared_ptr<State>& state, const model::TracePtr& trace, const QString& path)
+{
+    if (state != m_state || m_queued || state->cancelled())
+        return;
+    emit imported(trace, path);
 }
 
 void TraceLoadJob::onFinished()

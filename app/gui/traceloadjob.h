@@ -38,7 +38,9 @@ struct LoadedTrace
 /// few MB from worker threads; queued signals per report would flood the event loop). cancel() raises a
 /// flag that the importer's ProgressSink::cancelled() and the analyses' CancelToken read.
 ///
-/// Starting a load while one runs cancels the running one; only the newest load reports finished().
+/// Starting a load while one runs cancels the running one; only the newest load reports imported() and finished().
+/// imported() comes as soon as the trace is read, before the analysis, so the window can show the timeline while
+/// the analyses run (a 1 GB trace spends a tenth of its load in them).
 class TraceLoadJob : public QObject
 {
     Q_OBJECT
@@ -70,11 +72,14 @@ public:
 
 signals:
     void progress(qint64 bytesDone, qint64 bytesTotal, const QString& phase);
+    /// The trace is read; the analysis runs next. Not emitted when the load failed or was cancelled first.
+    void imported(const timesink::model::TracePtr& trace, const QString& path);
     void finished(const timesink::gui::TraceLoadJob::Outcome& outcome);
 
 private:
     struct State;
     void onFinished();
+    void onImported(const std::shared_ptr<State>& state, const model::TracePtr& trace, const QString& path);
     void pollProgress();
 
     LoadFunction m_load;

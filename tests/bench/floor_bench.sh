@@ -7,18 +7,21 @@
 #             a ratio to the file size; targets: <= 1.3x the floor, <= 0.45x the file size
 #   phases    where the import's time goes (`--phases`): reader thread (read, scan), decoding workers, the sink,
 #             finalize, flow binding, and the analyses (`analyze`)
+#   gui       (with BENCH_GUI_OPEN) the window: openPath() to the first paint of the timeline, as a ratio to `info`
+#             of the same run (target <= 1.1x), and to the findings
 #   snapshot  `export -o FILE.tsnap`, then `info FILE.tsnap`: wall time as a ratio to the JSON import of the same
 #             run (target <= 0.1x), peak RSS as a ratio to the model's size (target <= 1.1x)
-# The cache is kept out of it (--no-cache and an empty XDG_CACHE_HOME).
-# Usage: floor_bench.sh GEN_KINETO GEN_TRACE_VIEW TIMESINK_CLI PARSE_FLOOR WORKDIR [SIZE_MB=1024] [RUNS=3]
+# The cache is kept out of it (--no-cache, an empty XDG_CACHE_HOME, and the GUI's cache off in a scratch config).
+# Usage: floor_bench.sh GEN_KINETO GEN_TRACE_VIEW TIMESINK_CLI PARSE_FLOOR WORKDIR [SIZE_MB=1024] [RUNS=3] [BENCH_GUI_OPEN]
 set -euo pipefail
-genKineto="$1"; genAscend="$2"; cli="$3"; floor="$4"; dir="$5"; size="${6:-1024}"; runs="${7:-3}"
+genKineto="$1"; genAscend="$2"; cli="$3"; floor="$4"; dir="$5"; size="${6:-1024}"; runs="${7:-3}"; guiOpen="${8:-}"
 if [ ! -x /usr/bin/time ]; then
     echo "floor_bench: /usr/bin/time is missing (scripts/setup installs it)" >&2
     exit 1
 fi
 mkdir -p "$dir"
 export XDG_CACHE_HOME="$dir/xdg-cache"
+export XDG_CONFIG_HOME="$dir/xdg-config"
 kineto="$dir/kineto_${size}mb.json"
 bundle="$dir/bench_ascend_pt"
 ascend="$bundle/ASCEND_PROFILER_OUTPUT/trace_view.json"
@@ -59,6 +62,19 @@ bench() { # LABEL INPUT JSONFILE
     mr=$(printf '%s\n' "${rsss[@]}" | median)
     awk -v f="$mf" -v w="$mi" -v r="$mr" -v mb="$fileMb" 'BEGIN {
         printf "median: info %.2fx the floor (target <= 1.3), peak RSS %.2fx the file (target <= 0.45)\n", w / f, r / mb }'
+
+    if [ -n "$guiOpen" ]; then
+        local guis=() gi gline
+        for i in $(seq "$runs"); do
+            read -r gi < <(timed "$cli" info --no-cache "$input" | cut -d' ' -f1)
+            gline=$(QT_QPA_PLATFORM=offscreen "$guiOpen" "$input")
+            guis+=("$(awk -v g="$gline" -v w="$gi" 'BEGIN { split(g, f, " "); print f[2] / w }')")
+            awk -v i="$i" -v g="$gline" -v w="$gi" 'BEGIN { split(g, f, " ");
+                printf "run %d: GUI timeline %.2f s = %.2fx info (%.2f s), findings at %.2f s = %.2fx\n",
+                       i, f[2], f[2] / w, w, f[4], f[4] / w }'
+        done
+        printf 'median: GUI timeline %sx info (target <= 1.1)\n' "$(printf '%s\n' "${guis[@]}" | median)"
+    fi
 
     timed "$cli" info --no-cache --phases "$input" > /dev/null
     sed 's/^/  /' "$last_err"

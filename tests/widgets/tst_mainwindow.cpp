@@ -91,6 +91,8 @@ private slots:
     void selectingFindingShowsEvidence_data();
     void selectingFindingShowsEvidence();
     void cancelKeepsPreviousTrace();
+    void timelineShownBeforeAnalysis();
+    void cancelledAnalysisKeepsTimeline();
     void badFileShowsErrorAndStaysUsable();
     void loadsRealFixture_data();
     void loadsRealFixture();
@@ -195,6 +197,88 @@ void TestMainWindow::cancelKeepsPreviousTrace()
     QCOMPARE(w.timeline()->trace(), first);
     QCOMPARE(w.current().path, QStringLiteral("first.json"));
     QVERIFY(errors.isEmpty()); // cancelling is not an error
+}
+
+/// An analysis that runs until released (or cancelled), then returns the small trace's findings.
+struct HeldAnalysis
+{
+    std::shared_ptr<std::atomic<bool>> release = std::make_shared<std::atomic<bool>>(false);
+    TraceLoadJob::AnalyzeFunction function() const
+    {
+        return [release = release](const model::Trace& t, const analysis::CancelToken& token) {
+            while (!release->load() && !token.cancelled())
+                std::this_thread::sleep_for(std::chrono::milliseconds(2));
+            analysis::AnalysisResult r;
+            r.cancelled = token.cancelled();
+            if (!r.cancelled)
+                r.findings = testing::smallFindings(t);
+            return r;
+        };
+    }
+};
+
+void TestMainWindow::timelineShownBeforeAnalysis()
+{
+    MainWindow w;
+    w.resize(1400, 900);
+    w.show();
+    FinishCounter finished(w);
+    const auto trace = testing::smallTrainingTrace();
+    w.loadJob().setLoadFunction([trace](const std::filesystem::path&, parsers::ProgressSink&) {
+        return parsers::ImportResult::success(trace);
+    });
+    HeldAnalysis analysis;
+    w.loadJob().setAnalyzeFunction(analysis.function());
+    w.openPath(m_dir.filePath(QStringLiteral("early.json")));
+    // The timeline shows the trace while the analyses still run; findings and the report wait for them.
+    QTRY_COMPARE(w.timeline()->trace(), trace);
+    QCOMPARE(finished.count, 0);
+    QCOMPARE(w.current().trace, trace);
+    QCOMPARE(w.findingsView()->model()->rowCount(), 0);
+    QVERIFY(w.notAssessedLabel()->isVisibleTo(&w));
+    QVERIFY2(w.notAssessedLabel()->text().contains(QStringLiteral("Analysing")),
+             qPrintable(w.notAssessedLabel()->text()));
+    QVERIFY(w.windowTitle().startsWith(QStringLiteral("early.json")));
+    const QString refused = w.exportReportTo(m_dir.filePath(QStringLiteral("early.md")));
+    QVERIFY2(refused.contains(QStringLiteral("analysed")), qPrintable(refused));
+    QVERIFY(!QFile::exists(m_dir.filePath(QStringLiteral("early.md"))));
+    // The user zooms in meanwhile; the findings arriving do not reset the view.
+    w.timeline()->showRange(trace->startNs() + 1100, trace->startNs() + 1300);
+    const model::TimeNs zoomStart = w.timeline()->zoom().start();
+    const model::TimeNs zoomSpan = w.timeline()->zoom().span();
+    QVERIFY(zoomSpan < trace->spanNs());
+    analysis.release->store(true);
+    QTRY_COMPARE(finished.count, 1);
+    QCOMPARE(w.findingsView()->model()->rowCount(), static_cast<int>(testing::smallFindings(*trace).size()));
+    QVERIFY(!w.notAssessedLabel()->text().contains(QStringLiteral("Analysing")));
+    QCOMPARE(w.timeline()->zoom().start(), zoomStart);
+    QCOMPARE(w.timeline()->zoom().span(), zoomSpan);
+    QCOMPARE(w.exportReportTo(m_dir.filePath(QStringLiteral("early.md"))), QString());
+    QVERIFY(readAll(m_dir.filePath(QStringLiteral("early.md"))).contains("## Findings"));
+}
+
+void TestMainWindow::cancelledAnalysisKeepsTimeline()
+{
+    MainWindow w;
+    FinishCounter finished(w);
+    const auto trace = testing::smallTrainingTrace();
+    w.loadJob().setLoadFunction([trace](const std::filesystem::path&, parsers::ProgressSink&) {
+        return parsers::ImportResult::success(trace);
+    });
+    HeldAnalysis analysis;
+    w.loadJob().setAnalyzeFunction(analysis.function());
+    w.openPath(m_dir.filePath(QStringLiteral("stopped.json")));
+    QTRY_COMPARE(w.timeline()->trace(), trace);
+    w.loadJob().cancel();
+    QTRY_COMPARE(finished.count, 1);
+    // The trace stays on screen; it says that it has no findings because the analysis was stopped, and so does
+    // its report.
+    QCOMPARE(w.timeline()->trace(), trace);
+    QVERIFY(w.current().analysis.cancelled);
+    QVERIFY2(w.notAssessedLabel()->text().contains(QStringLiteral("cancelled")),
+             qPrintable(w.notAssessedLabel()->text()));
+    QCOMPARE(w.exportReportTo(m_dir.filePath(QStringLiteral("stopped.md"))), QString());
+    QVERIFY(readAll(m_dir.filePath(QStringLiteral("stopped.md"))).contains("cancelled"));
 }
 
 void TestMainWindow::badFileShowsErrorAndStaysUsable()
