@@ -254,12 +254,10 @@ private:
                          "a flow event without \"id\" or \"ts\" was skipped (" + std::string(e.cat) + ")");
             return;
         }
-        AscendTimeline::FlowBucket& bucket = m_t.flowBucket(e.cat);
-        const bool start = e.ph == 's';
-        const AscendTimeline::FlowId id = AscendTimeline::flowId(m_t.m_b, e.id);
-        (start ? bucket.starts : bucket.ends)
-            .push_back(AscendTimeline::FlowEvent {id.hi, id.lo, e.ts, m_t.threadIndex(pid, tid), id.digits,
-                                                  start || e.bp == "e"});
+        auto intern = [this](std::string_view text) { return m_t.m_b.intern(text).value; };
+        const std::uint32_t cat = m_t.m_flows.category(e.cat, intern);
+        const chromejson::FlowId id = chromejson::FlowId::parse(e.id, intern);
+        m_t.m_flows.add(cat, e.ph, id, e.ts, m_t.threadIndex(pid, tid), e.ph == 's' || e.bp == "e");
     }
 
     void onCounter(const ChromeEvent& e, std::int64_t pid)
@@ -375,106 +373,29 @@ chromejson::ChromeReadResult AscendTimeline::readFile(const std::filesystem::pat
     return reader.read(sink);
 }
 
-AscendTimeline::FlowId AscendTimeline::flowId(model::TraceBuilder& b, std::string_view id)
-{
-    FlowId key;
-    // 38 decimal digits always fit in 128 bits.
-    const bool numeric = !id.empty() && id.size() <= 38
-        && std::all_of(id.begin(), id.end(), [](char c) { return c >= '0' && c <= '9'; });
-    if (!numeric) {
-        key.lo = b.intern(id).value;
-        key.digits = kTextId;
-        return key;
-    }
-    // Up to 19 digits fit in 64 bits; longer ids (HostToDevice's 20-digit ones) combine two 64-bit halves.
-    auto digitsValue = [](std::string_view d) {
-        std::uint64_t v = 0;
-        for (const char c : d)
-            v = v * 10 + static_cast<unsigned>(c - '0');
-        return v;
-    };
-    if (id.size() <= 19) {
-        key.lo = digitsValue(id);
-    } else {
-        __extension__ using U128 = unsigned __int128;
-        const std::size_t tail = id.size() - 19;
-        U128 scale = 1;
-        for (std::size_t i = 0; i < tail; ++i)
-            scale *= 10;
-        const U128 v = static_cast<U128>(digitsValue(id.substr(0, 19))) * scale + digitsValue(id.substr(19));
-        key.hi = static_cast<std::uint64_t>(v >> 64);
-        key.lo = static_cast<std::uint64_t>(v);
-    }
-    key.digits = static_cast<std::uint8_t>(id.size());
-    return key;
-}
-
-AscendTimeline::FlowBucket& AscendTimeline::flowBucket(std::string_view cat)
-{
-    // A handful of categories (async_npu, HostToDevice, async_task_queue, fwdbwd): a scan beats hashing.
-    for (FlowBucket& bucket : m_flowBuckets) {
-        if (bucket.catText == cat)
-            return bucket;
-    }
-    FlowBucket& bucket = m_flowBuckets.emplace_back();
-    bucket.cat = m_b.intern(cat);
-    bucket.catText = m_b.str(bucket.cat);
-    return bucket;
-}
-
-void AscendTimeline::sortFlows()
-{
-    static_assert(sizeof(FlowEvent) <= 32, "a 1 GB trace holds millions of flow events: keep them small");
-    auto byId = [](const FlowEvent& a, const FlowEvent& b) { return a.id() < b.id(); };
-    std::sort(m_flowBuckets.begin(), m_flowBuckets.end(),
-              [](const FlowBucket& a, const FlowBucket& b) { return a.cat < b.cat; });
-    for (FlowBucket& bucket : m_flowBuckets) {
-        for (auto* list : {&bucket.starts, &bucket.ends}) {
-            if (!std::is_sorted(list->begin(), list->end(), byId))
-                std::stable_sort(list->begin(), list->end(), byId);
-        }
-    }
-}
-
 template <typename Fn> void AscendTimeline::forEachFlow(Fn&& fn, bool release)
 {
-    for (FlowBucket& bucket : m_flowBuckets) {
-        const model::PodBuffer<FlowEvent>& starts = bucket.starts;
-        const model::PodBuffer<FlowEvent>& ends = bucket.ends;
-        std::size_t s = 0;
-        std::size_t f = 0;
-        while (s < starts.size() || f < ends.size()) {
-            const FlowId id = s == starts.size() ? ends[f].id()
-                : f == ends.size()               ? starts[s].id()
-                                                 : std::min(starts[s].id(), ends[f].id());
+    m_flows.forEachGroup(
+        [&](const chromejson::FlowGroup& g) {
             PendingFlow flow;
-            flow.cat = bucket.cat;
-            const FlowEvent* start = nullptr;
-            for (; s < starts.size() && starts[s].id() == id; ++s)
-                start = &starts[s];
-            if (start) {
+            flow.cat = model::StringId(g.categoryKey);
+            if (g.start) {
                 flow.hasStart = true;
-                flow.fromThread = start->thread;
-                flow.fromTs = start->ts;
+                flow.fromThread = g.start->endpoint;
+                flow.fromTs = g.start->ts;
             }
-            bool ended = false;
-            for (; f < ends.size() && ends[f].id() == id; ++f) {
+            for (const chromejson::FlowRecord& end : g.ends) {
                 PendingFlow p = flow;
                 p.hasEnd = true;
-                p.toThread = ends[f].thread;
-                p.toTs = ends[f].ts;
-                p.bindEnclosing = ends[f].bindEnclosing;
+                p.toThread = end.endpoint;
+                p.toTs = end.ts;
+                p.bindEnclosing = end.bindEnclosing;
                 fn(std::as_const(p));
-                ended = true;
             }
-            if (!ended)
+            if (g.ends.empty())
                 fn(std::as_const(flow));
-        }
-        if (release) {
-            bucket.starts = model::PodBuffer<FlowEvent>();
-            bucket.ends = model::PodBuffer<FlowEvent>();
-        }
-    }
+        },
+        release);
 }
 
 const KernelRow* AscendTimeline::joinKernel(TimeNs ts, std::string_view name)
@@ -871,7 +792,7 @@ void AscendTimeline::finish()
         else
             emitKept(i);
     }
-    sortFlows();
+    m_flows.sort();
     if (!copies.empty()) {
         prepareCopyLaunchers(copies);
         for (const std::size_t i : copies)
@@ -922,7 +843,7 @@ void AscendTimeline::finish()
             m_b.addFlowAt(from, f.fromTs, to, f.toTs, kind, f.bindEnclosing);
         },
         true);
-    m_flowBuckets.clear();
+    m_flows.clear();
     if (incomplete)
         m_b.warn(model::ImportWarningKind::FlowIncomplete, "flows with only a start or only an end event were skipped",
                  incomplete);

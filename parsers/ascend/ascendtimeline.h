@@ -6,6 +6,7 @@
 #include "parsers/ascendcsv/ascendcsvtables.h"
 #include "parsers/chromejson/beginend.h"
 #include "parsers/chromejson/chromeeventreader.h"
+#include "parsers/chromejson/flowpairing.h"
 
 #include <array>
 #include <cstdint>
@@ -237,49 +238,14 @@ private:
     void prepareCopyLaunchers(const std::vector<std::size_t>& copies);
     std::string_view enclosingPythonOp(std::uint32_t thread, model::TimeNs ts) const;
 
-    /// A flow's id within its category. Ids are decimal strings that can exceed 64 bits, so a numeric id is
-    /// kept exactly as a 128-bit value (hi, lo) plus its digit count (leading zeros stay distinct); any other id
-    /// text is interned, its string id in `lo` and `digits` = kTextId. Comparing integers instead of strings keeps
-    /// pairing off the profile.
-    struct FlowId
-    {
-        std::uint64_t hi = 0;
-        std::uint64_t lo = 0;
-        std::uint8_t digits = 0;
-        auto operator<=>(const FlowId&) const = default;
-        bool operator==(const FlowId&) const = default;
-    };
-    static constexpr std::uint8_t kTextId = 0xff;
-    /// One `s` or `f` event as read: 32 bytes, its id's fields laid out flat (a 1 GB trace holds millions).
-    struct FlowEvent
-    {
-        std::uint64_t hi = 0;
-        std::uint64_t lo = 0;
-        model::TimeNs ts = 0;
-        std::uint32_t thread = 0;
-        std::uint8_t digits = 0;
-        bool bindEnclosing = true;
-        [[nodiscard]] FlowId id() const { return FlowId {hi, lo, digits}; }
-    };
-    /// The flow events of one category, starts and ends apart. The writers number flows in file order, so each
-    /// list is usually sorted already and pairing is a linear merge; otherwise a sort first.
-    struct FlowBucket
-    {
-        model::StringId cat;
-        std::string_view catText;           // the pool's copy
-        model::PodBuffer<FlowEvent> starts; // on realloc: millions of events grow without copies
-        model::PodBuffer<FlowEvent> ends;
-    };
-    static FlowId flowId(model::TraceBuilder& b, std::string_view id);
-    FlowBucket& flowBucket(std::string_view cat);
-    /// Orders the buckets by category and each list by id (stable: file order within an id).
-    void sortFlows();
-    /// Pairs the flow events by category and id and calls `fn(const PendingFlow&)` for each flow, ordered by
-    /// (category id, flow id): per id the last `s` is the start; the first `f` is the flow's end and every
-    /// further `f` (one launch feeding several device tasks) becomes a flow of its own from the same start.
-    /// `release` frees each category's events once it is done (the last pass).
+    /// Flow events by category and id (chromejson::FlowPairing in this dialect: the last `s` of an id starts
+    /// the flow, `t` is one more end). Categories walk by their interned id, text ids are interned in the pool.
+    chromejson::FlowPairing m_flows {chromejson::FlowDialect {chromejson::FlowDialect::Start::Last, true}};
+    /// Calls `fn(const PendingFlow&)` for each flow, ordered by (category id, flow id): per id the last `s` is
+    /// the start; the first `f` is the flow's end and every further `f` (one launch feeding several device
+    /// tasks) becomes a flow of its own from the same start. `release` frees each category's events once it is
+    /// done (the last pass).
     template <typename Fn> void forEachFlow(Fn&& fn, bool release);
-    std::vector<FlowBucket> m_flowBuckets;
     ProcessNames m_processNames;
     std::map<std::pair<std::int64_t, std::int64_t>, std::string> m_threadNames;
     std::vector<std::int64_t> m_stepNumbers;

@@ -5,6 +5,7 @@
 #include "model/tracebuilder.h"
 #include "parsers/chromejson/beginend.h"
 #include "parsers/chromejson/chromeeventreader.h"
+#include "parsers/chromejson/flowpairing.h"
 #include "parsers/chromejson/interncache.h"
 #include "parsers/chromejson/kinetoclassify.h"
 
@@ -243,25 +244,6 @@ std::optional<ExportDescription> parseDescription(const nlohmann::json& j, std::
     }
     return d;
 }
-
-struct FlowEnd
-{
-    model::StringId pid;
-    model::StringId tid;
-    TimeNs ts = 0;
-    bool bindEnclosing = false;
-    bool valid = false;
-};
-
-// All ends of one flow id: Chrome pairs a start with its end; CUDA-graph replays give one start many ends.
-struct FlowGroup
-{
-    FlowEnd from;
-    std::vector<FlowEnd> to;
-    model::FlowKind kind = model::FlowKind::Other;
-    bool launch = false; // ac2g-like: the id is the correlation id
-    std::int64_t correlation = 0;
-};
 
 struct OpenSlice
 {
@@ -913,13 +895,13 @@ private:
 
     void flowEvent(const ChromeEvent& e)
     {
-        if (e.ph == 't')
+        if (!m_flows.keeps(e.ph))
             return; // flow steps add nothing the two ends do not already say
         if (!e.hasTs || !e.hasId) {
             m_b.warn(model::ImportWarningKind::BadFlow, "a flow event without ts or id was skipped");
             return;
         }
-        const bool launchCat = e.cat == "ac2g" || e.cat == "async_gpu" || e.cat == "async_cpu_to_gpu";
+        const bool launchCat = isLaunchFlowCategory(e.cat);
         if (launchCat && m_prevCorrelation >= 0 && toInt(e.id) == m_prevCorrelation
             && (e.ph == 's' || hostLaunch(m_prevCorrelation) != nullptr)) {
             // Kineto writes each flow end right after the runtime call or device activity it belongs to; when
@@ -927,36 +909,36 @@ private:
             // join links them, so the flow end adds nothing and is not kept (saves memory on big traces).
             return;
         }
-        std::string key;
-        key.reserve(e.cat.size() + e.id.size() + 1);
-        key.append(e.cat);
-        key.push_back('\x1f');
-        key.append(e.id);
-        FlowEnd end;
-        end.pid = m_b.intern(e.pid);
-        end.tid = m_b.intern(threadOf(e.pid, e.tid));
-        end.ts = model::saturatingAdd(e.ts, m_base);
-        end.bindEnclosing = e.bp == "e";
-        end.valid = true;
-        auto [it, inserted] = m_flowGroups.try_emplace(std::move(key));
-        FlowGroup& g = it->second;
-        if (inserted) {
-            g.kind = (e.cat == "fwdbwd") ? model::FlowKind::ForwardBackward
-                : (e.cat == "ac2g" || e.cat == "async_gpu" || e.cat == "async_cpu_to_gpu") ? model::FlowKind::Launch
-                                                                                           : model::FlowKind::Other;
-            g.launch = g.kind == model::FlowKind::Launch;
-            if (g.launch)
-                g.correlation = toInt(e.id).value_or(-1);
-        }
-        if (e.ph == 's') {
-            if (g.from.valid)
-                m_b.warn(model::ImportWarningKind::FlowDuplicate,
-                         "a flow id has more than one start; the first one was kept");
-            else
-                g.from = end;
-        } else {
-            g.to.push_back(end);
-        }
+        const std::uint32_t cat = m_flows.category(e.cat);
+        const FlowId id = FlowId::parse(e.id, m_flowTexts);
+        const std::uint32_t endpoint = flowEndpoint(m_b.intern(e.pid), m_b.intern(threadOf(e.pid, e.tid)));
+        m_flows.add(cat, e.ph, id, model::saturatingAdd(e.ts, m_base), endpoint, e.bp == "e");
+    }
+
+    static bool isLaunchFlowCategory(std::string_view cat)
+    {
+        return cat == "ac2g" || cat == "async_gpu" || cat == "async_cpu_to_gpu";
+    }
+
+    /// The dense number of a flow event's (interned pid, interned tid), for the pairing's compact records.
+    std::uint32_t flowEndpoint(model::StringId pid, model::StringId tid)
+    {
+        const std::uint64_t key = (std::uint64_t(pid.value) << 32) | tid.value;
+        if (m_lastEndpoint != kNoEndpoint && m_endpoints[m_lastEndpoint] == key)
+            return m_lastEndpoint;
+        auto [it, inserted] = m_endpointIndex.try_emplace(key, static_cast<std::uint32_t>(m_endpoints.size()));
+        if (inserted)
+            m_endpoints.push_back(key);
+        m_lastEndpoint = it->second;
+        return it->second;
+    }
+
+    /// A launch flow's id as the correlation it names, or -1 (the id read as one signed 64-bit number).
+    std::int64_t flowCorrelation(const FlowId& id) const
+    {
+        const std::optional<std::int64_t> v
+            = id.isText() ? toInt(m_flowTexts.text(static_cast<std::uint32_t>(id.lo))) : id.numericValue();
+        return v.value_or(-1);
     }
 
     void metadataEvent(const ChromeEvent& e)
@@ -1016,7 +998,8 @@ private:
         // Track of a flow end: a device stream when there is one for (pid, tid), else the host thread. Keyed by
         // the interned pid and tid (a track's processKey/threadKey are the same pool strings as a flow end's), so
         // a trace with a million threads pays no string building here.
-        if (m_flowGroups.empty()) {
+        if (m_flows.empty()) {
+            m_flows.clear();
             m_linkedCorr = {};
             m_hostCorr = {};
             return;
@@ -1038,46 +1021,63 @@ private:
             if (!inserted && m.placement == Placement::DeviceStream)
                 it->second = id;
         }
-        auto find = [&](const FlowEnd& end) -> model::TrackId {
-            auto it = byPidTid.find(pairKey(end.pid, end.tid));
-            return it == byPidTid.end() ? model::TrackId() : it->second;
-        };
+        std::vector<model::TrackId> trackOf(m_endpoints.size());
+        for (std::size_t i = 0; i < m_endpoints.size(); ++i) {
+            if (auto it = byPidTid.find(m_endpoints[i]); it != byPidTid.end())
+                trackOf[i] = it->second;
+        }
+        m_flows.sort();
+        if (const std::uint64_t duplicates = m_flows.duplicateStarts(); duplicates > 0)
+            m_b.warn(model::ImportWarningKind::FlowDuplicate,
+                     "a flow id has more than one start; the first one was kept", duplicates);
+        std::vector<model::FlowKind> kindOf(m_flows.categoryCount());
+        for (std::uint32_t c = 0; c < kindOf.size(); ++c) {
+            const std::string_view cat = m_flows.categoryText(c);
+            kindOf[c] = cat == "fwdbwd"     ? model::FlowKind::ForwardBackward
+                : isLaunchFlowCategory(cat) ? model::FlowKind::Launch
+                                            : model::FlowKind::Other;
+        }
         std::uint64_t unresolved = 0;
         std::uint64_t unpaired = 0;
-        for (const auto& [key, g] : m_flowGroups) {
-            if (!g.from.valid && g.launch && !g.to.empty()) {
-                // The start was folded into its launch (see flowEvent) or is missing: start from the launch.
-                auto it = std::lower_bound(m_hostCorr.begin(), m_hostCorr.end(), g.correlation,
-                                           [](const auto& a, std::int64_t c) { return a.first < c; });
-                if (it != m_hostCorr.end() && it->first == g.correlation) {
-                    const model::Track& host = m_b.track(it->second.track);
-                    for (const FlowEnd& to : g.to) {
-                        if (const model::TrackId toTrack = find(to); toTrack.isValid())
-                            m_b.addFlowAt(it->second.track, host.ts(it->second.index.value), toTrack, to.ts, g.kind,
-                                          to.bindEnclosing);
-                        else
-                            ++unresolved;
+        m_flows.forEachGroup(
+            [&](const FlowGroup& g) {
+                const model::FlowKind kind = kindOf[g.category];
+                const bool launch = kind == model::FlowKind::Launch;
+                const std::int64_t correlation = launch ? flowCorrelation(g.id) : 0;
+                if (!g.start && launch && !g.ends.empty()) {
+                    // The start was folded into its launch (see flowEvent) or is missing: start from the launch.
+                    auto it = std::lower_bound(m_hostCorr.begin(), m_hostCorr.end(), correlation,
+                                               [](const auto& a, std::int64_t c) { return a.first < c; });
+                    if (it != m_hostCorr.end() && it->first == correlation) {
+                        const model::Track& host = m_b.track(it->second.track);
+                        for (const FlowRecord& to : g.ends) {
+                            if (const model::TrackId toTrack = trackOf[to.endpoint]; toTrack.isValid())
+                                m_b.addFlowAt(it->second.track, host.ts(it->second.index.value), toTrack, to.ts, kind,
+                                              to.bindEnclosing);
+                            else
+                                ++unresolved;
+                        }
+                        return;
                     }
-                    continue;
                 }
-            }
-            if (!g.from.valid || g.to.empty()) {
-                ++unpaired;
-                continue;
-            }
-            if (g.launch && g.correlation >= 0
-                && std::binary_search(m_linkedCorr.begin(), m_linkedCorr.end(), g.correlation))
-                continue; // already linked through args.correlation
-            const model::TrackId from = find(g.from);
-            for (const FlowEnd& to : g.to) {
-                const model::TrackId toTrack = find(to);
-                if (!from.isValid() || !toTrack.isValid()) {
-                    ++unresolved;
-                    continue;
+                if (!g.start || g.ends.empty()) {
+                    ++unpaired;
+                    return;
                 }
-                m_b.addFlowAt(from, g.from.ts, toTrack, to.ts, g.kind, to.bindEnclosing);
-            }
-        }
+                if (launch && correlation >= 0
+                    && std::binary_search(m_linkedCorr.begin(), m_linkedCorr.end(), correlation))
+                    return; // already linked through args.correlation
+                const model::TrackId from = trackOf[g.start->endpoint];
+                for (const FlowRecord& to : g.ends) {
+                    const model::TrackId toTrack = trackOf[to.endpoint];
+                    if (!from.isValid() || !toTrack.isValid()) {
+                        ++unresolved;
+                        continue;
+                    }
+                    m_b.addFlowAt(from, g.start->ts, toTrack, to.ts, kind, to.bindEnclosing);
+                }
+            },
+            true);
         if (unresolved > 0)
             m_b.warn(model::ImportWarningKind::FlowUnresolved, "flow events on threads without any slice were dropped",
                      unresolved);
@@ -1087,7 +1087,10 @@ private:
                      "linked through args.correlation)",
                      unpaired);
         }
-        m_flowGroups = {};
+        m_flows.clear();
+        m_flowTexts = FlowTextIds();
+        m_endpoints = {};
+        m_endpointIndex = {};
         m_linkedCorr = {};
         m_hostCorr = {};
     }
@@ -1199,7 +1202,14 @@ private:
     std::int64_t m_prevCorrelation = -1; // args.correlation of the event just before, for ac2g flows
     std::vector<std::pair<std::int64_t, model::SliceRef>> m_deviceCorr;
     std::vector<std::int64_t> m_linkedCorr;
-    std::unordered_map<std::string, FlowGroup> m_flowGroups;
+    // Flow events in Kineto's dialect: the first `s` of an id starts the flow (the others are warned about),
+    // `t` is ignored. Endpoints number the (interned pid, interned tid) pairs the events name.
+    FlowPairing m_flows {FlowDialect {FlowDialect::Start::First, false}};
+    FlowTextIds m_flowTexts;
+    static constexpr std::uint32_t kNoEndpoint = std::numeric_limits<std::uint32_t>::max();
+    std::vector<std::uint64_t> m_endpoints;
+    std::unordered_map<std::uint64_t, std::uint32_t> m_endpointIndex;
+    std::uint32_t m_lastEndpoint = kNoEndpoint;
 
     std::unordered_map<std::string, std::string> m_processNames;
     std::unordered_map<std::string, std::string> m_processLabels;

@@ -26,6 +26,7 @@ private Q_SLOTS:
     void dump();
     void beginEndAndLegacy();
     void flowWhenLaunchHasNoCorrelation();
+    void flowDialect();
     void exportedTraceConventions();
     void lateBaseTime();
     void fixtures_data();
@@ -299,6 +300,34 @@ step 0 whole trace 10000..25000 synthetic
     if (actual != expected)
         qWarning("%s", actual.c_str());
     QCOMPARE(actual, expected);
+}
+
+void TestKinetoImporter::flowDialect()
+{
+    // Kineto's flow rules on the shared pairing: the first of two starts wins (one flow_duplicate), a `t` is no end
+    // (else b would link to d), ids "007" and 7 are two flows (each without its other half: two flow_unpaired).
+    const std::string trace = R"({"traceEvents": [
+ {"ph": "X", "cat": "cpu_op", "name": "a", "pid": 1, "tid": 1, "ts": 10, "dur": 5},
+ {"ph": "s", "cat": "fwdbwd", "name": "fwdbwd", "id": 1, "pid": 1, "tid": 1, "ts": 10},
+ {"ph": "X", "cat": "cpu_op", "name": "b", "pid": 1, "tid": 1, "ts": 30, "dur": 5},
+ {"ph": "s", "cat": "fwdbwd", "name": "fwdbwd", "id": 1, "pid": 1, "tid": 1, "ts": 30},
+ {"ph": "s", "cat": "fwdbwd", "name": "fwdbwd", "id": "007", "pid": 1, "tid": 1, "ts": 30},
+ {"ph": "X", "cat": "cpu_op", "name": "c", "pid": 1, "tid": 2, "ts": 50, "dur": 5},
+ {"ph": "f", "cat": "fwdbwd", "name": "fwdbwd", "id": 1, "pid": 1, "tid": 2, "ts": 51, "bp": "e"},
+ {"ph": "X", "cat": "cpu_op", "name": "d", "pid": 1, "tid": 2, "ts": 70, "dur": 5},
+ {"ph": "t", "cat": "fwdbwd", "name": "fwdbwd", "id": 1, "pid": 1, "tid": 2, "ts": 71, "bp": "e"},
+ {"ph": "f", "cat": "fwdbwd", "name": "fwdbwd", "id": 7, "pid": 1, "tid": 2, "ts": 72, "bp": "e"}
+]})";
+    QTemporaryDir dir;
+    const ImportResult r = load(writeFile(dir, "flows.json", trace));
+    QVERIFY2(r.ok(), r.error.c_str());
+    const std::string actual = dumpTrace(*r.trace);
+    qInfo("%s", actual.c_str());
+    QVERIFY(actual.find("flow fwdbwd a -> c\n") != std::string::npos);
+    QVERIFY(actual.find("-> d") == std::string::npos);
+    QVERIFY(actual.find("b ->") == std::string::npos);
+    QVERIFY(actual.find("warning flow_duplicate x1\n") != std::string::npos);
+    QVERIFY(actual.find("warning flow_unpaired x2\n") != std::string::npos);
 }
 
 void TestKinetoImporter::exportedTraceConventions()

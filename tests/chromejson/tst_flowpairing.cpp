@@ -1,0 +1,340 @@
+// SPDX-License-Identifier: MIT
+// The flow pairing shared by the Chrome sinks: id parsing, the two dialect options, and the groups it walks.
+#include "parsers/chromejson/flowpairing.h"
+
+#include <QTest>
+
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+using namespace timesink::parsers::chromejson;
+
+Q_DECLARE_METATYPE(std::string)
+
+class TestFlowPairing : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void parsesIds_data();
+    void parsesIds();
+    void numericValue_data();
+    void numericValue();
+    void idsOrderNumerically();
+    void textIdsRoundTrip();
+    void startRule_data();
+    void startRule();
+    void stepRule();
+    void oneStartManyEnds();
+    void loneStartsAndEnds();
+    void categoriesKeptApart();
+    void fileOrderAmongEqualIds();
+    void releaseFreesEvents();
+};
+
+namespace {
+
+/// An event as a test writes it: phase, category, id text, ts, endpoint.
+struct Ev
+{
+    char ph;
+    std::string cat;
+    std::string id;
+    long long ts;
+    std::uint32_t endpoint;
+};
+
+/// Feeds `events` to a pairing of `dialect` (categories ordered by first sight), sorts, and renders each group
+/// as "cat/id start=endpoint@ts ends=[endpoint@ts,…]" ("-" when there is no start).
+std::vector<std::string> pair(const std::vector<Ev>& events, FlowDialect dialect, std::uint64_t* duplicates = nullptr)
+{
+    FlowPairing p(dialect);
+    FlowTextIds texts;
+    for (const Ev& e : events) {
+        if (!p.keeps(e.ph))
+            continue;
+        const std::uint32_t cat = p.category(e.cat);
+        p.add(cat, e.ph, FlowId::parse(e.id, texts), e.ts, e.endpoint, e.ph == 'f');
+    }
+    p.sort();
+    if (duplicates)
+        *duplicates = p.duplicateStarts();
+    std::vector<std::string> out;
+    p.forEachGroup(
+        [&](const FlowGroup& g) {
+            std::string s(g.categoryText);
+            s += '/';
+            s += g.id.isText() ? std::string(texts.text(static_cast<std::uint32_t>(g.id.lo)))
+                               : std::to_string(g.id.lo) + "#" + std::to_string(g.id.digits);
+            s += " start=";
+            s += g.start ? std::to_string(g.start->endpoint) + "@" + std::to_string(g.start->ts) : std::string("-");
+            s += " ends=[";
+            for (std::size_t i = 0; i < g.ends.size(); ++i) {
+                if (i)
+                    s += ',';
+                s += std::to_string(g.ends[i].endpoint) + "@" + std::to_string(g.ends[i].ts);
+            }
+            s += ']';
+            out.push_back(s);
+        },
+        true);
+    return out;
+}
+
+constexpr FlowDialect kKineto {FlowDialect::Start::First, false};
+constexpr FlowDialect kAscend {FlowDialect::Start::Last, true};
+
+void dump(const std::vector<std::string>& got)
+{
+    for (const std::string& s : got)
+        qInfo("%s", s.c_str());
+}
+
+} // namespace
+
+void TestFlowPairing::parsesIds_data()
+{
+    QTest::addColumn<std::string>("text");
+    QTest::addColumn<bool>("isText");
+    QTest::addColumn<quint64>("hi");
+    QTest::addColumn<quint64>("lo");
+    QTest::addColumn<int>("digits");
+    QTest::newRow("small") << std::string("7") << false << quint64(0) << quint64(7) << 1;
+    QTest::newRow("leading zeros") << std::string("007") << false << quint64(0) << quint64(7) << 3;
+    QTest::newRow("19 digits") << std::string("9999999999999999999") << false << quint64(0)
+                               << quint64(9999999999999999999ULL) << 19;
+    // torch_npu HostToDevice: 20 digits, beyond 64 bits.
+    QTest::newRow("20 digits") << std::string("40004631069290000000") << false << quint64(0x2)
+                               << quint64(0x2b2d0000ff95ee80ULL) << 20;
+    QTest::newRow("38 digits") << std::string(38, '9') << false << quint64(0x4b3b4ca85a86c47aULL)
+                               << quint64(0x098a223fffffffffULL) << 38;
+    QTest::newRow("39 digits") << std::string(39, '9') << true << quint64(0) << quint64(0) << int(FlowId::kText);
+    QTest::newRow("word") << std::string("HostToDevice") << true << quint64(0) << quint64(0) << int(FlowId::kText);
+    QTest::newRow("signed") << std::string("-5") << true << quint64(0) << quint64(0) << int(FlowId::kText);
+    QTest::newRow("empty") << std::string() << true << quint64(0) << quint64(0) << int(FlowId::kText);
+}
+
+void TestFlowPairing::parsesIds()
+{
+    QFETCH(std::string, text);
+    QFETCH(bool, isText);
+    QFETCH(quint64, hi);
+    QFETCH(quint64, lo);
+    QFETCH(int, digits);
+    std::vector<std::string> interned;
+    auto intern = [&](std::string_view t) {
+        interned.emplace_back(t);
+        return std::uint32_t(interned.size() - 1);
+    };
+    const FlowId id = FlowId::parse(text, intern);
+    QCOMPARE(id.isText(), isText);
+    QCOMPARE(int(id.digits), digits);
+    if (isText) {
+        QCOMPARE(interned.size(), std::size_t(1)); // only text ids reach the caller's pool
+        QCOMPARE(interned[0], text);
+        QCOMPARE(id.lo, quint64(0));
+    } else {
+        QVERIFY(interned.empty());
+        QCOMPARE(id.hi, hi);
+        QCOMPARE(id.lo, lo);
+    }
+}
+
+void TestFlowPairing::numericValue_data()
+{
+    QTest::addColumn<std::string>("text");
+    QTest::addColumn<bool>("fits");
+    QTest::addColumn<qint64>("value");
+    QTest::newRow("7") << std::string("7") << true << qint64(7);
+    QTest::newRow("007 reads as 7") << std::string("007") << true << qint64(7);
+    QTest::newRow("int64 max") << std::string("9223372036854775807") << true
+                               << qint64(std::numeric_limits<std::int64_t>::max());
+    QTest::newRow("int64 max + 1") << std::string("9223372036854775808") << false << qint64(0);
+    QTest::newRow("23 digits, small value") << std::string("00000000000000000000042") << true << qint64(42);
+    QTest::newRow("20 digits") << std::string("40004631069290000000") << false << qint64(0);
+    QTest::newRow("text") << std::string("x1") << false << qint64(0);
+}
+
+void TestFlowPairing::numericValue()
+{
+    // Kineto reads a launch flow's id as its correlation the way std::from_chars reads the text.
+    QFETCH(std::string, text);
+    QFETCH(bool, fits);
+    QFETCH(qint64, value);
+    FlowTextIds texts;
+    const std::optional<std::int64_t> v = FlowId::parse(text, texts).numericValue();
+    QCOMPARE(v.has_value(), fits);
+    if (fits)
+        QCOMPARE(qint64(*v), value);
+}
+
+void TestFlowPairing::idsOrderNumerically()
+{
+    FlowTextIds texts;
+    auto id = [&](std::string_view t) { return FlowId::parse(t, texts); };
+    QVERIFY(id("9") < id("10"));
+    QVERIFY(id("10000000000000000000") < id("20000000000000000000"));
+    QVERIFY(id("20000000000000000000") < id("100000000000000000000"));
+    QVERIFY(id("7") != id("007"));
+    const FlowId text = id("zzz"); // the first text id: number 0, like the number "0"
+    QCOMPARE(text.lo, std::uint64_t(0));
+    QVERIFY(text != id("0"));
+    QCOMPARE(id("40004631069290000000"), id("40004631069290000000"));
+}
+
+void TestFlowPairing::textIdsRoundTrip()
+{
+    FlowTextIds texts;
+    const std::uint32_t a = texts("alpha");
+    const std::uint32_t b = texts("beta");
+    QVERIFY(a != b);
+    QCOMPARE(texts("alpha"), a);
+    QCOMPARE(texts.text(a), std::string_view("alpha"));
+    QCOMPARE(texts.text(b), std::string_view("beta"));
+}
+
+void TestFlowPairing::startRule_data()
+{
+    QTest::addColumn<bool>("last");
+    QTest::addColumn<std::string>("expected");
+    QTest::newRow("first (Kineto)") << false << std::string("ac2g/5#1 start=1@10 ends=[9@40]");
+    QTest::newRow("last (torch_npu)") << true << std::string("ac2g/5#1 start=3@30 ends=[9@40]");
+}
+
+void TestFlowPairing::startRule()
+{
+    QFETCH(bool, last);
+    QFETCH(std::string, expected);
+    const std::vector<Ev> events {{'s', "ac2g", "5", 10, 1},
+                                  {'s', "ac2g", "5", 20, 2},
+                                  {'f', "ac2g", "5", 40, 9},
+                                  {'s', "ac2g", "5", 30, 3}};
+    std::uint64_t duplicates = 0;
+    const std::vector<std::string> got
+        = pair(events, FlowDialect {last ? FlowDialect::Start::Last : FlowDialect::Start::First, false}, &duplicates);
+    dump(got);
+    QCOMPARE(got, std::vector<std::string> {expected});
+    QCOMPARE(duplicates, std::uint64_t(2)); // counted in either dialect
+}
+
+void TestFlowPairing::stepRule()
+{
+    const std::vector<Ev> events {{'s', "c", "1", 10, 1}, {'t', "c", "1", 20, 2}, {'f', "c", "1", 30, 3}};
+    QCOMPARE(pair(events, kKineto), std::vector<std::string> {"c/1#1 start=1@10 ends=[3@30]"});
+    QCOMPARE(pair(events, kAscend), std::vector<std::string> {"c/1#1 start=1@10 ends=[2@20,3@30]"});
+    QVERIFY(!FlowPairing(kKineto).keeps('t'));
+    QVERIFY(FlowPairing(kAscend).keeps('t'));
+    QVERIFY(!FlowPairing(kAscend).keeps('X'));
+}
+
+void TestFlowPairing::oneStartManyEnds()
+{
+    // A CUDA-graph replay: one launch, three device activities.
+    const std::vector<Ev> events {{'s', "ac2g", "42", 1, 0},
+                                  {'f', "ac2g", "42", 5, 4},
+                                  {'f', "ac2g", "42", 6, 5},
+                                  {'f', "ac2g", "42", 7, 4}};
+    std::uint64_t duplicates = 7;
+    QCOMPARE(pair(events, kKineto, &duplicates), std::vector<std::string> {"ac2g/42#2 start=0@1 ends=[4@5,5@6,4@7]"});
+    QCOMPARE(duplicates, std::uint64_t(0));
+}
+
+void TestFlowPairing::loneStartsAndEnds()
+{
+    const std::vector<Ev> events {{'f', "c", "2", 5, 1}, {'f', "c", "2", 6, 2}, {'s', "c", "3", 7, 3}};
+    const std::vector<std::string> expected {"c/2#1 start=- ends=[1@5,2@6]", "c/3#1 start=3@7 ends=[]"};
+    QCOMPARE(pair(events, kKineto), expected);
+    QCOMPARE(pair(events, kAscend), expected);
+}
+
+void TestFlowPairing::categoriesKeptApart()
+{
+    // One id in two categories is two flows; categories walk by their key, then by first sight.
+    const std::vector<Ev> events {{'s', "fwdbwd", "1", 1, 0},
+                                  {'s', "ac2g", "1", 2, 1},
+                                  {'f', "ac2g", "1", 3, 2},
+                                  {'f', "fwdbwd", "1", 4, 3}};
+    const std::vector<std::string> byFirstSight {"fwdbwd/1#1 start=0@1 ends=[3@4]", "ac2g/1#1 start=1@2 ends=[2@3]"};
+    QCOMPARE(pair(events, kKineto), byFirstSight);
+
+    FlowPairing p(kKineto);
+    FlowTextIds texts;
+    auto keyOf = [](std::string_view cat) { return cat == "ac2g" ? std::uint32_t(1) : std::uint32_t(2); };
+    const std::uint32_t fwd = p.category("fwdbwd", keyOf);
+    const std::uint32_t ac2g = p.category("ac2g", keyOf);
+    QCOMPARE(p.category("fwdbwd", keyOf), fwd);
+    QCOMPARE(p.categoryCount(), std::size_t(2));
+    QCOMPARE(p.categoryText(ac2g), std::string_view("ac2g"));
+    p.add(fwd, 's', FlowId::parse("1", texts), 1, 0, false);
+    p.add(ac2g, 's', FlowId::parse("1", texts), 2, 1, false);
+    p.sort();
+    std::vector<std::uint32_t> order;
+    p.forEachGroup(
+        [&](const FlowGroup& g) {
+            order.push_back(g.category);
+            QCOMPARE(g.categoryKey, keyOf(g.categoryText));
+        },
+        false);
+    QCOMPARE(order, (std::vector<std::uint32_t> {ac2g, fwd}));
+}
+
+void TestFlowPairing::fileOrderAmongEqualIds()
+{
+    // Ids out of order (sorted then), equal ids keep file order; "007" and "7" stay apart; a 20-digit id pairs
+    // with its own text only.
+    const std::vector<Ev> events {
+        {'f', "c", "3", 30, 1},
+        {'f', "c", "7", 70, 1},
+        {'f', "c", "3", 31, 2},
+        {'s', "c", "007", 1, 9},
+        {'f', "c", "007", 2, 8},
+        {'s', "c", "40004631069290000001", 90, 5},
+        {'s', "c", "3", 3, 7},
+        {'f', "c", "3", 32, 3},
+        {'f', "c", "40004631069290000001", 91, 6},
+        {'s', "c", "40004631069290000000", 80, 4},
+    };
+    const std::vector<std::string> expected {
+        "c/3#1 start=7@3 ends=[1@30,2@31,3@32]",
+        "c/7#1 start=- ends=[1@70]",
+        "c/7#3 start=9@1 ends=[8@2]",
+        "c/" + std::to_string(0x2b2d0000ff95ee80ULL) + "#20 start=4@80 ends=[]",
+        "c/" + std::to_string(0x2b2d0000ff95ee81ULL) + "#20 start=5@90 ends=[6@91]",
+    };
+    const std::vector<std::string> got = pair(events, kAscend);
+    dump(got);
+    QCOMPARE(got, expected);
+}
+
+void TestFlowPairing::releaseFreesEvents()
+{
+    FlowPairing p(kKineto);
+    FlowTextIds texts;
+    QVERIFY(p.empty());
+    const std::uint32_t c = p.category("c");
+    p.add(c, 's', FlowId::parse("1", texts), 1, 0, false);
+    p.add(c, 'f', FlowId::parse("1", texts), 2, 1, true);
+    QVERIFY(!p.empty());
+    p.sort();
+    int groups = 0;
+    p.forEachGroup(
+        [&](const FlowGroup& g) {
+            ++groups;
+            QVERIFY(g.ends[0].bindEnclosing);
+            QVERIFY(!g.start->bindEnclosing);
+        },
+        false);
+    p.forEachGroup([&](const FlowGroup&) { ++groups; }, true); // a second walk sees the same, then frees
+    QCOMPARE(groups, 2);
+    QVERIFY(p.empty());
+    p.forEachGroup([&](const FlowGroup&) { ++groups; }, true);
+    QCOMPARE(groups, 2);
+    p.clear();
+    QCOMPARE(p.categoryCount(), std::size_t(0));
+}
+
+QTEST_GUILESS_MAIN(TestFlowPairing)
+#include "tst_flowpairing.moc"
