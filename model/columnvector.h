@@ -37,14 +37,15 @@ inline void adviseAlignedInterior(void* data, std::size_t bytes, std::size_t ali
 #endif
 }
 
-/// Asks the kernel to back the 2 MiB-aligned interior of a large block with transparent huge pages.
+/// Asks the kernel to back the 2 MiB-aligned interior of a block with transparent huge pages, for blocks that are
+/// allocated at their final size and then written whole (the snapshot reader's columns).
 ///
-/// Why: a column of a big trace is hundreds of MB that are written once, front to back. With 4 KiB pages each
-/// first touch is a page fault, and in a virtual machine a fault costs microseconds: a 200 MB model took 50,000
-/// faults, 40 % of a snapshot reopen. A huge page is one fault per 2 MiB. The advice only applies where the
-/// system allows it (`/sys/kernel/mm/transparent_hugepage/enabled` set to `madvise` or `always`) and is a no-op
-/// elsewhere. Blocks below 2 MiB are left alone: only whole huge pages inside the block are advised, so a block
-/// never grows in memory beyond the pages its own bytes touch, rounded up to one huge page at its end.
+/// Why: with 4 KiB pages each first touch is a page fault, and in a virtual machine a fault exits to the
+/// hypervisor: reopening a 195 MB model from a snapshot took 50,000 faults, 40 % of its time. Not for blocks that
+/// grow (TraceBuilder's columns): there huge pages made a 200 MB import 30 % slower and its peak 25 % higher
+/// (zeroing and compacting 2 MiB at a time, slack pages made resident). The advice only applies where the system
+/// allows it (`/sys/kernel/mm/transparent_hugepage/enabled` set to `madvise` or `always`); blocks below 2 MiB are
+/// left alone.
 inline void adviseHugePages(void* data, std::size_t bytes)
 {
 #if defined(MADV_HUGEPAGE)
@@ -58,7 +59,7 @@ inline void adviseHugePages(void* data, std::size_t bytes)
 }
 
 /// The allocator of ColumnVector: value construction without arguments is left out for trivially copyable,
-/// trivially destructible types, so `resize(n)` only reserves the storage, and large blocks get huge pages.
+/// trivially destructible types, so `resize(n)` only reserves the storage.
 template <typename T> struct ColumnAllocator
 {
     using value_type = T;
@@ -66,12 +67,7 @@ template <typename T> struct ColumnAllocator
     ColumnAllocator() = default;
     template <typename U> ColumnAllocator(const ColumnAllocator<U>& /*other*/) noexcept { }
 
-    [[nodiscard]] T* allocate(std::size_t n)
-    {
-        T* p = std::allocator<T>().allocate(n);
-        adviseHugePages(p, n * sizeof(T));
-        return p;
-    }
+    [[nodiscard]] T* allocate(std::size_t n) { return std::allocator<T>().allocate(n); }
     void deallocate(T* p, std::size_t n) noexcept { std::allocator<T>().deallocate(p, n); }
 
     template <typename U, typename... Args> void construct(U* p, Args&&... args)
@@ -90,7 +86,7 @@ template <typename T> struct ColumnAllocator
 
 /// A std::vector for model columns and indexes: `resize(n)` does not zero new elements of trivially copyable
 /// types (every writer of a model column sets each value: TraceBuilder with assign() or push_back(), the
-/// snapshot reader by decompressing into it), and blocks of 4 MiB and more are backed by huge pages.
+/// snapshot reader by decompressing into it).
 /// Use assign(n, value) where new elements must have a value.
 template <typename T> using ColumnVector = std::vector<T, ColumnAllocator<T>>;
 

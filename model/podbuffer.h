@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "model/columnvector.h"
-
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -120,7 +118,6 @@ private:
             throw std::bad_alloc();
         m_data = static_cast<T*>(p);
         m_capacity = capacity;
-        adviseHugePages(p, capacity * sizeof(T));
     }
 
     T* m_data = nullptr;

@@ -579,6 +579,8 @@ private:
 
     void target(Kind kind, void* data, std::size_t bytes)
     {
+        // Allocated at its final size and written whole by the decoders: huge pages cost no slack here.
+        model::adviseHugePages(data, bytes);
         const auto k = static_cast<std::size_t>(kind);
         if (bytes > 0)
             m_targets[k].push_back(Target {m_expected[k], static_cast<char*>(data), bytes});
