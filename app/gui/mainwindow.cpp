@@ -644,8 +644,6 @@ void MainWindow::showTrace(LoadedTrace loaded)
         m_details->showNothing();
         m_statsRange.reset();
         m_rangeStats->setTrace(m_current.trace);
-        m_operators->setTrace(m_current.trace);
-        m_flameGraph->setTrace(m_current.trace);
         if (m_current.trace) {
             // The tracks as they were arranged last time for a trace of this kind.
             const QVariant saved
@@ -657,6 +655,12 @@ void MainWindow::showTrace(LoadedTrace loaded)
                 m_applyingTrackState = false;
             }
         }
+        // The operator table and the flame graph aggregate the whole trace when they are visible (0.9 s for 3 M
+        // slices): the timeline is painted first, now, rather than after them (a queued update would wait).
+        if (m_timeline->isVisible())
+            m_timeline->viewport()->repaint();
+        m_operators->setTrace(m_current.trace);
+        m_flameGraph->setTrace(m_current.trace);
         if (!m_searchEdit->text().isEmpty())
             runSearch();
     }
