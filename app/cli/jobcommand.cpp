@@ -9,10 +9,6 @@
 #include <cstdlib>
 #include <iostream>
 
-#if defined(__GLIBC__)
-#include <malloc.h>
-#endif
-
 namespace timesink::cli {
 
 namespace {
@@ -89,13 +85,6 @@ int runJob(int argc, char** argv)
         options.analysis.minLostNs = static_cast<model::TimeNs>(ms * 1e6);
         options.job.minLostNs = options.analysis.minLostNs;
     }
-#if defined(__GLIBC__)
-    // A job holds up to -j ranks' import buffers at once (batch texts, simdjson parsers, growing model columns,
-    // each 1 MiB or more) and frees them all after every rank. glibc would raise its mmap threshold after the
-    // first such free and keep those blocks in the threads' heaps; a fixed threshold maps and unmaps them, so the
-    // peak is what is live (bench_job: about a third less peak RSS, a few % more system time).
-    mallopt(M_MMAP_THRESHOLD, 1 << 20);
-#endif
     std::vector<std::filesystem::path> paths(args.positional.begin(), args.positional.end());
     std::vector<app::JobInput> inputs;
     if (!app::collectJobInputs(paths, inputs, error)) {
