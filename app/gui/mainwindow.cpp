@@ -639,6 +639,10 @@ void MainWindow::showTrace(LoadedTrace loaded)
         m_notAssessedLabel->setVisible(!m_current.analysis.notAssessed.empty());
     }
     m_summary->setData(m_current.summary.value_or(widgets::SummaryData {}));
+    const QString name = m_current.path.isEmpty() ? tr("untitled") : QFileInfo(m_current.path).fileName();
+    setWindowTitle(name + QStringLiteral(" — Timesink"));
+    if (m_current.trace)
+        m_status->setText(m_analysing ? tr("Analysing %1…").arg(name) : traceSummaryText());
     if (!sameTrace) {
         m_timeline->setTrace(m_current.trace);
         m_details->showNothing();
@@ -656,18 +660,15 @@ void MainWindow::showTrace(LoadedTrace loaded)
             }
         }
         // The operator table and the flame graph aggregate the whole trace when they are visible (0.9 s for 3 M
-        // slices): the timeline is painted first, now, rather than after them (a queued update would wait).
-        if (m_timeline->isVisible())
-            m_timeline->viewport()->repaint();
+        // slices): the window, with the new timeline, is painted first, now, rather than after them (a queued
+        // update would wait).
+        if (isVisible())
+            repaint();
         m_operators->setTrace(m_current.trace);
         m_flameGraph->setTrace(m_current.trace);
         if (!m_searchEdit->text().isEmpty())
             runSearch();
     }
-    const QString name = m_current.path.isEmpty() ? tr("untitled") : QFileInfo(m_current.path).fileName();
-    setWindowTitle(name + QStringLiteral(" — Timesink"));
-    if (m_current.trace)
-        m_status->setText(m_analysing ? tr("Analysing %1…").arg(name) : traceSummaryText());
 }
 
 void MainWindow::onTraceImported(const model::TracePtr& trace, const QString& path)
