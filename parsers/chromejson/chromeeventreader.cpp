@@ -624,8 +624,11 @@ public:
     }
     void recycle(std::unique_ptr<Batch> b)
     {
+        // Every batch the pipeline can hold at once is kept for reuse (the in-flight ones, the one being filled
+        // and the one being consumed): a freed batch's megabytes would be mapped and faulted in again for the
+        // next one, and page faults cost more than the decoding on some machines.
         std::lock_guard lock(m_mutex);
-        if (m_free.size() < 2)
+        if (m_free.size() < m_maxInFlight + 2)
             m_free.push_back(std::move(b));
     }
     void stop()
