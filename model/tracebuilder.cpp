@@ -434,13 +434,14 @@ TracePtr TraceBuilder::finalize()
     }
     // Binding reads only the finalized tracks and is independent per flow. Flow ends arrive roughly in time order
     // per track, so cursors make each lookup a few steps; large batches (torch_npu: two flows per device task) are
-    // split over a few threads with cursors of their own and joined in order, which gives exactly what one pass
-    // gives.
-    auto bindRange = [&](std::size_t begin, std::size_t end, std::vector<Flow>& out, std::uint64_t& unbound) {
+    // split over a few threads with cursors of their own, each writing its flows' slots, which gives exactly what
+    // one pass gives.
+    auto bindRange = [&](std::size_t begin, std::size_t end, Flow* out, std::uint64_t& unbound) {
         std::vector<Track::Cursor> fromCursors(trace.m_tracks.size());
         std::vector<Track::Cursor> toCursors(trace.m_tracks.size());
         for (std::size_t i = begin; i < end; ++i) {
             const PendingFlowAt& p = m_flowsAt[i];
+            out[i] = Flow {}; // unbound until both ends are found; dropped below
             if (!p.fromTrack.isValid() || !p.toTrack.isValid() || p.fromTrack.value >= trace.m_tracks.size()
                 || p.toTrack.value >= trace.m_tracks.size()) {
                 ++unbound;
@@ -463,18 +464,19 @@ TracePtr TraceBuilder::finalize()
                 ++unbound;
                 continue;
             }
-            out.push_back(Flow {SliceRef {p.fromTrack, src}, SliceRef {p.toTrack, dst}, p.kind});
+            out[i] = Flow {SliceRef {p.fromTrack, src}, SliceRef {p.toTrack, dst}, p.kind};
         }
     };
     const std::size_t pending = m_flowsAt.size();
     const std::size_t parts = finalizeThreads(pending, 250000);
-    std::vector<std::vector<Flow>> bound(parts);
+    // Each pending flow binds into its own slot of the trace's flows, so the parts need no joining.
+    const std::size_t firstPending = trace.m_flows.size();
+    trace.m_flows.resize(firstPending + pending);
+    Flow* const slots = trace.m_flows.data() + firstPending;
     std::vector<std::uint64_t> unbound(parts, 0);
     forEachOnThreads(parts, parts, [&](std::size_t w) {
-        bindRange(pending * w / parts, pending * (w + 1) / parts, bound[w], unbound[w]);
+        bindRange(pending * w / parts, pending * (w + 1) / parts, slots, unbound[w]);
     });
-    for (const std::vector<Flow>& part : bound)
-        trace.m_flows.insert(trace.m_flows.end(), part.begin(), part.end());
     std::uint64_t unresolved = 0;
     for (const std::uint64_t n : unbound)
         unresolved += n;

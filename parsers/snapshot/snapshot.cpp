@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "parsers/snapshot/snapshot.h"
 
+#include "model/memoryhint.h"
 #include "model/snapshotaccess.h"
 #include "parsers/importer_revision.h"
 #include "parsers/snapshot/snapshot.pb.h"
@@ -17,7 +18,6 @@
 #include <fcntl.h>
 #include <limits>
 #include <mutex>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <thread>
 #include <unistd.h>
@@ -462,64 +462,6 @@ private:
     std::string_view m_bytes;
 };
 
-/// madvise(`advice`) over the `alignment`-aligned whole units inside [data, data + bytes). Advice only: when it
-/// fails, nothing else changes.
-inline void adviseAlignedInterior(void* data, std::size_t bytes, std::size_t alignment, int advice)
-{
-#if defined(__linux__)
-    auto* p = static_cast<char*>(data);
-    if (p == nullptr || alignment == 0)
-        return;
-    const std::size_t head = (alignment - reinterpret_cast<std::uintptr_t>(p) % alignment) % alignment;
-    if (bytes <= head)
-        return;
-    const std::size_t length = (bytes - head) / alignment * alignment;
-    if (length > 0)
-        (void)::madvise(p + head, length, advice);
-#else
-    (void)data;
-    (void)bytes;
-    (void)alignment;
-    (void)advice;
-#endif
-}
-
-/// Asks the kernel to back the 2 MiB-aligned interior of a block with transparent huge pages, for blocks that are
-/// allocated at their final size and then written whole (the snapshot reader's columns).
-///
-/// Why: with 4 KiB pages each first touch is a page fault, and in a virtual machine a fault exits to the
-/// hypervisor: reopening a 195 MB model from a snapshot took 50,000 faults, 40 % of its time. Not for blocks that
-/// grow (TraceBuilder's columns): there huge pages made a 200 MB import 30 % slower and its peak 25 % higher
-/// (zeroing and compacting 2 MiB at a time, slack pages made resident). The advice only applies where the system
-/// allows it (`/sys/kernel/mm/transparent_hugepage/enabled` set to `madvise` or `always`); blocks below 2 MiB are
-/// left alone.
-inline void adviseHugePages(void* data, std::size_t bytes)
-{
-#if defined(MADV_HUGEPAGE)
-    constexpr std::size_t kHuge = std::size_t(2) << 20;
-    if (bytes >= kHuge)
-        adviseAlignedInterior(data, bytes, kHuge, MADV_HUGEPAGE);
-#else
-    (void)data;
-    (void)bytes;
-#endif
-}
-
-/// Maps the whole pages of [data, data + bytes) before a section is decoded into them, with one call.
-///
-/// Why: touching fresh memory page by page costs a fault per 4 KiB (per 2 MiB where the model asked for huge
-/// pages), and in a virtual machine each fault is an exit to the hypervisor. Prefaulting on the decoding threads
-/// did a third of a snapshot reopen's work in a fraction of the time. Advice only: failure is harmless.
-void prefault(void* data, std::size_t bytes)
-{
-#if defined(MADV_POPULATE_WRITE)
-    adviseAlignedInterior(data, bytes, static_cast<std::size_t>(::sysconf(_SC_PAGESIZE)), MADV_POPULATE_WRITE);
-#else
-    (void)data;
-    (void)bytes;
-#endif
-}
-
 /// Where bytes [streamOffset, streamOffset + bytes) of a column stream go.
 struct Target
 {
@@ -623,7 +565,7 @@ private:
     void target(Kind kind, void* data, std::size_t bytes)
     {
         // Allocated at its final size and written whole by the decoders: huge pages cost no slack here.
-        adviseHugePages(data, bytes);
+        model::adviseHugePages(data, bytes);
         const auto k = static_cast<std::size_t>(kind);
         if (bytes > 0)
             m_targets[k].push_back(Target {m_expected[k], static_cast<char*>(data), bytes});
@@ -807,7 +749,7 @@ private:
         char* dst = nullptr;
         if (inOne) {
             dst = it->data + (at - it->streamOffset);
-            prefault(dst, raw);
+            model::prefaultForWrite(dst, raw);
         } else {
             scratch.resize(raw);
             dst = scratch.data();
@@ -828,7 +770,7 @@ private:
                 return bad("section table");
             const std::uint64_t inTarget = at - it->streamOffset;
             const auto piece = static_cast<std::size_t>(std::min<std::uint64_t>(it->bytes - inTarget, end - at));
-            prefault(it->data + inTarget, piece);
+            model::prefaultForWrite(it->data + inTarget, piece);
             std::memcpy(it->data + inTarget, from, piece);
             from += piece;
             at += piece;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // PodBuffer, the realloc-backed column under ArgStore: growth keeps values, appending a buffer's own values
-// survives the reallocation that append triggers, shrinking and moving keep the contents.
+// survives the reallocation that append triggers, shrinking and moving keep the contents, and buffers past 1 MiB
+// (which map their pages ahead of the writes) give the same values through every way of growing.
 #include "model/argstore.h"
 #include "model/podbuffer.h"
 
@@ -57,6 +58,63 @@ private Q_SLOTS:
         a.clear();
         a.shrinkToFit();
         QCOMPARE(a.capacity(), std::size_t(0));
+    }
+
+    void largeBuffersGrowThroughTheirPrefaultedPages()
+    {
+        // 16 MiB of values through every growth path, checked against std::vector: push_back across the 256 KiB
+        // windows, appends larger than a window, appends of the buffer's own values at a window's edge, a
+        // resizeForOverwrite past the mapped pages, reserve, clear and shrinkToFit in between.
+        PodBuffer<std::uint64_t> b;
+        std::vector<std::uint64_t> expected;
+        auto push = [&](std::uint64_t v) {
+            b.push_back(v);
+            expected.push_back(v);
+        };
+        for (std::uint64_t i = 0; i < 300000; ++i) // 2.3 MiB: past the 1 MiB where prefaulting starts
+            push(i);
+        std::vector<std::uint64_t> big(100000); // 0.8 MiB in one append: more than a window
+        std::iota(big.begin(), big.end(), std::uint64_t(1) << 40);
+        b.append(big.data(), big.size());
+        expected.insert(expected.end(), big.begin(), big.end());
+        for (int round = 0; round < 40; ++round) {
+            const std::size_t from = expected.size() / 3;
+            b.append(b.data() + from, 5000); // its own values, whatever the window or capacity left
+            expected.insert(expected.end(), expected.begin() + std::ptrdiff_t(from),
+                            expected.begin() + std::ptrdiff_t(from + 5000));
+            push(std::uint64_t(round));
+        }
+        QCOMPARE(b.size(), expected.size());
+        QVERIFY(std::equal(expected.begin(), expected.end(), b.data()));
+
+        const std::size_t before = b.size();
+        b.resizeForOverwrite(before + 70000); // beyond the mapped window, written by the caller
+        expected.resize(before + 70000);
+        for (std::size_t i = before; i < b.size(); ++i) {
+            b[i] = i * 3;
+            expected[i] = i * 3;
+        }
+        for (std::uint64_t i = 0; i < 50000; ++i)
+            push(~i);
+        b.reserve(b.size() * 3);
+        for (std::uint64_t i = 0; i < 200000; ++i)
+            push(i ^ 0x5555);
+        QCOMPARE(b.size(), expected.size());
+        QVERIFY(std::equal(expected.begin(), expected.end(), b.data()));
+
+        b.shrinkToFit();
+        QCOMPARE(b.capacity(), b.size());
+        push(42);
+        b.clear();
+        expected.clear();
+        for (std::uint64_t i = 0; i < 2000000; ++i) // 16 MiB refilled over the old block
+            push(i * 11);
+        QCOMPARE(b.size(), expected.size());
+        QVERIFY(std::equal(expected.begin(), expected.end(), b.data()));
+        PodBuffer<std::uint64_t> moved(std::move(b));
+        moved.push_back(7);
+        QCOMPARE(moved.back(), std::uint64_t(7));
+        QCOMPARE(moved[1999999], std::uint64_t(1999999) * 11);
     }
 
     void argStoreOnTopOfIt()
