@@ -181,7 +181,18 @@ public:
     void add(std::uint32_t category, char ph, FlowId id, model::TimeNs ts, std::uint32_t endpoint, bool bindEnclosing)
     {
         Bucket& b = m_buckets[category];
-        (ph == 's' ? b.starts : b.ends).push_back(FlowRecord {id.hi, id.lo, ts, endpoint, id.digits, bindEnclosing});
+        const bool start = ph == 's';
+        model::PodBuffer<FlowRecord>& list = start ? b.starts : b.ends;
+        // Writers number flows in file order: whether a list is still sorted, and a sorted list's repeated start
+        // ids, are known here from the previous record (in cache), so sort() makes no pass over sorted lists.
+        if (!list.empty()) {
+            const FlowId last = list.back().id();
+            if (id < last)
+                (start ? b.startsSorted : b.endsSorted) = false;
+            else if (start && id == last)
+                ++b.adjacentDuplicateStarts;
+        }
+        list.push_back(FlowRecord {id.hi, id.lo, ts, endpoint, id.digits, bindEnclosing});
     }
 
     [[nodiscard]] bool empty() const
@@ -196,14 +207,20 @@ public:
         auto byId = [](const FlowRecord& a, const FlowRecord& b) { return a.id() < b.id(); };
         m_duplicateStarts = 0;
         for (Bucket& b : m_buckets) {
-            for (auto* list : {&b.starts, &b.ends}) {
-                if (!std::is_sorted(list->begin(), list->end(), byId))
-                    std::stable_sort(list->begin(), list->end(), byId);
+            if (!b.endsSorted) {
+                std::stable_sort(b.ends.begin(), b.ends.end(), byId);
+                b.endsSorted = true;
             }
-            for (std::size_t i = 1; i < b.starts.size(); ++i) {
-                if (b.starts[i].id() == b.starts[i - 1].id())
-                    ++m_duplicateStarts;
+            if (!b.startsSorted) {
+                std::stable_sort(b.starts.begin(), b.starts.end(), byId);
+                b.startsSorted = true;
+                b.adjacentDuplicateStarts = 0;
+                for (std::size_t i = 1; i < b.starts.size(); ++i) {
+                    if (b.starts[i].id() == b.starts[i - 1].id())
+                        ++b.adjacentDuplicateStarts;
+                }
             }
+            m_duplicateStarts += b.adjacentDuplicateStarts;
         }
         m_order.resize(m_buckets.size());
         for (std::uint32_t i = 0; i < m_order.size(); ++i)
@@ -255,6 +272,7 @@ public:
             if (release) {
                 b.starts = model::PodBuffer<FlowRecord>();
                 b.ends = model::PodBuffer<FlowRecord>();
+                b.adjacentDuplicateStarts = 0;
             }
         }
     }
@@ -266,6 +284,10 @@ private:
         std::uint32_t key = 0;
         model::PodBuffer<FlowRecord> starts;
         model::PodBuffer<FlowRecord> ends;
+        bool startsSorted = true; // by id, as added so far
+        bool endsSorted = true;
+        std::uint64_t adjacentDuplicateStarts
+            = 0; // starts whose id equals the previous start's (all of them once sorted)
     };
     FlowDialect m_dialect;
     std::vector<Bucket> m_buckets;
