@@ -2,6 +2,7 @@
 #include "model/memoryhint.h"
 
 #include <cstdint>
+#include <cstdlib>
 
 #if defined(__linux__)
 #include <sys/mman.h>
@@ -57,5 +58,76 @@ void adviseHugePages(void* data, std::size_t bytes) noexcept
     (void)bytes;
 #endif
 }
+
+#if defined(__linux__) && defined(MREMAP_MAYMOVE)
+
+namespace {
+constexpr std::size_t kHugeBytes = std::size_t(2) << 20;
+
+std::size_t pageRounded(std::size_t bytes)
+{
+    static const auto pageSize = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    return (bytes + pageSize - 1) / pageSize * pageSize;
+}
+} // namespace
+
+void* mapLarge(std::size_t bytes) noexcept
+{
+    bytes = pageRounded(bytes);
+    // Over-map by 2 MiB and trim both ends, so the block starts on a huge-page boundary.
+    void* raw = ::mmap(nullptr, bytes + kHugeBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (raw == MAP_FAILED)
+        return nullptr;
+    auto* begin = static_cast<char*>(raw);
+    const std::size_t head = (kHugeBytes - reinterpret_cast<std::uintptr_t>(begin) % kHugeBytes) % kHugeBytes;
+    if (head > 0)
+        ::munmap(begin, head);
+    const std::size_t tail = kHugeBytes - head;
+    if (tail > 0)
+        ::munmap(begin + head + bytes, tail);
+    // The whole block, not only its aligned interior: a block whose flags differed part way would be two
+    // mappings, and mremap refuses ranges that span mappings.
+    (void)::madvise(begin + head, bytes, MADV_HUGEPAGE);
+    return begin + head;
+}
+
+void* remapLarge(void* block, std::size_t oldBytes, std::size_t newBytes) noexcept
+{
+    oldBytes = pageRounded(oldBytes);
+    newBytes = pageRounded(newBytes);
+    if (newBytes == oldBytes)
+        return block;
+    void* p = ::mremap(block, oldBytes, newBytes, MREMAP_MAYMOVE);
+    if (p == MAP_FAILED)
+        return nullptr;
+    return p; // the advice moved with the mapping
+}
+
+void unmapLarge(void* block, std::size_t bytes) noexcept
+{
+    if (block != nullptr)
+        ::munmap(block, pageRounded(bytes));
+}
+
+#else
+
+void* mapLarge(std::size_t bytes) noexcept
+{
+    return std::malloc(bytes);
+}
+
+void* remapLarge(void* block, std::size_t oldBytes, std::size_t newBytes) noexcept
+{
+    (void)oldBytes;
+    return std::realloc(block, newBytes);
+}
+
+void unmapLarge(void* block, std::size_t bytes) noexcept
+{
+    (void)bytes;
+    std::free(block);
+}
+
+#endif
 
 } // namespace timesink::model

@@ -13,12 +13,12 @@
 
 namespace timesink::model {
 
-/// A growable array of trivially copyable values on malloc/realloc, for the model's largest columns.
+/// A growable array of trivially copyable values, for the model's largest columns: malloc/realloc while small,
+/// a mapping of its own past 4 MiB (mapLarge: huge pages, grown and shrunk by mremap).
 ///
 /// Why not std::vector: growing a vector allocates the new block and copies into it, so a 128 MB column that
-/// doubles briefly holds 128 + 256 MB, and shrink_to_fit copies once more. Blocks this large live in their own
-/// memory mappings, which glibc's realloc grows and shrinks with mremap: no copy, and the pages are only ever
-/// mapped once. Example:
+/// doubles briefly holds 128 + 256 MB, and shrink_to_fit copies once more. A mapped block grows and shrinks
+/// without a copy, and its pages are only ever mapped once. Example:
 ///
 ///   PodBuffer<Arg> args;
 ///   args.append(set.data(), set.size());   // amortised O(1), like push_back
@@ -27,14 +27,14 @@ namespace timesink::model {
 ///
 /// A buffer past 1 MiB maps its next 256 KiB of pages with one call before it writes them (prefaultForWrite):
 /// its values are then written at memory speed instead of one page fault per 4 KiB, at a cost of at most 256 KiB
-/// of resident slack per buffer.
+/// of resident slack per buffer (2 MiB where the system gives the block huge pages).
 template <typename T> class PodBuffer
 {
     static_assert(std::is_trivially_copyable_v<T>, "PodBuffer moves values with memcpy/realloc");
 
 public:
     PodBuffer() = default;
-    ~PodBuffer() { std::free(m_data); }
+    ~PodBuffer() { release(); }
     PodBuffer(const PodBuffer&) = delete;
     PodBuffer& operator=(const PodBuffer&) = delete;
     PodBuffer(PodBuffer&& other) noexcept
@@ -42,16 +42,18 @@ public:
         , m_size(std::exchange(other.m_size, 0))
         , m_capacity(std::exchange(other.m_capacity, 0))
         , m_writable(std::exchange(other.m_writable, 0))
+        , m_mapped(std::exchange(other.m_mapped, false))
     {
     }
     PodBuffer& operator=(PodBuffer&& other) noexcept
     {
         if (this != &other) {
-            std::free(m_data);
+            release();
             m_data = std::exchange(other.m_data, nullptr);
             m_size = std::exchange(other.m_size, 0);
             m_capacity = std::exchange(other.m_capacity, 0);
             m_writable = std::exchange(other.m_writable, 0);
+            m_mapped = std::exchange(other.m_mapped, false);
         }
         return *this;
     }
@@ -110,10 +112,11 @@ public:
         if (m_size == m_capacity)
             return;
         if (m_size == 0) {
-            std::free(m_data);
+            release();
             m_data = nullptr;
             m_capacity = 0;
             m_writable = 0;
+            m_mapped = false;
             return;
         }
         reallocate(m_size);
@@ -122,6 +125,7 @@ public:
 private:
     static constexpr std::size_t kPrefaultFromBytes = std::size_t(1) << 20;
     static constexpr std::size_t kPrefaultBytes = std::size_t(256) << 10;
+    static constexpr std::size_t kMapFromBytes = std::size_t(4) << 20;
 
     // Room for `needed` values, and the pages ahead of the written ones mapped in one call for large buffers.
     void makeWritable(std::size_t needed)
@@ -138,20 +142,43 @@ private:
         prefaultForWrite(static_cast<char*>(static_cast<void*>(m_data)) + from, to - from);
         m_writable = std::max(needed, to / sizeof(T));
     }
+    // Blocks past kMapFromBytes get a mapping of their own (mapLarge): huge pages, and growth without copies.
     void reallocate(std::size_t capacity)
     {
-        void* p = std::realloc(static_cast<void*>(m_data), capacity * sizeof(T));
+        const std::size_t bytes = capacity * sizeof(T);
+        void* p = nullptr;
+        if (m_mapped) {
+            p = remapLarge(m_data, m_capacity * sizeof(T), bytes);
+        } else if (bytes >= kMapFromBytes) {
+            p = mapLarge(bytes);
+            if (p) {
+                if (m_size > 0)
+                    std::memcpy(p, static_cast<const void*>(m_data), m_size * sizeof(T));
+                std::free(m_data);
+                m_mapped = true;
+            }
+        } else {
+            p = std::realloc(static_cast<void*>(m_data), bytes);
+        }
         if (!p)
             throw std::bad_alloc();
         m_data = static_cast<T*>(p);
         m_capacity = capacity;
         m_writable = std::min(m_size, m_capacity); // a moved block's pages past the values are fresh again
     }
+    void release() noexcept
+    {
+        if (m_mapped)
+            unmapLarge(m_data, m_capacity * sizeof(T));
+        else
+            std::free(m_data);
+    }
 
     T* m_data = nullptr;
     std::size_t m_size = 0;
     std::size_t m_capacity = 0;
     std::size_t m_writable = 0; // values up to here need no reallocation, and their pages are mapped
+    bool m_mapped = false;      // m_data is a mapLarge() block, not a malloc one
 };
 
 } // namespace timesink::model

@@ -115,6 +115,25 @@ private Q_SLOTS:
         moved.push_back(7);
         QCOMPARE(moved.back(), std::uint64_t(7));
         QCOMPARE(moved[1999999], std::uint64_t(1999999) * 11);
+
+        // A mapped block shrunk below the mapping threshold stays one, grows again, and is released by a move
+        // onto it and by its destructor (ASan and the leak checker watch both).
+        std::vector<std::uint64_t> kept(moved.data(), moved.data() + 1000);
+        moved.clear();
+        moved.append(kept.data(), kept.size());
+        moved.shrinkToFit();
+        QCOMPARE(moved.capacity(), std::size_t(1000));
+        for (std::uint64_t i = 0; i < 1000000; ++i)
+            moved.push_back(i);
+        QCOMPARE(moved.size(), std::size_t(1001000));
+        QVERIFY(std::equal(kept.begin(), kept.end(), moved.data()));
+        QCOMPARE(moved[1000999], std::uint64_t(999999));
+        PodBuffer<std::uint64_t> other;
+        for (std::uint64_t i = 0; i < 1000000; ++i)
+            other.push_back(i);
+        other = std::move(moved);
+        QCOMPARE(other.size(), std::size_t(1001000));
+        QCOMPARE(other[5], kept[5]);
     }
 
     void argStoreOnTopOfIt()
