@@ -63,6 +63,9 @@ void adviseHugePages(void* data, std::size_t bytes) noexcept
 
 namespace {
 constexpr std::size_t kHugeBytes = std::size_t(2) << 20;
+// Huge pages from here up: each mapped block may hold up to 2 MiB of resident slack past its last write, so only
+// the few largest columns (args, flow records, a big track's times) take them.
+constexpr std::size_t kHugeFromBytes = std::size_t(16) << 20;
 
 std::size_t pageRounded(std::size_t bytes)
 {
@@ -87,7 +90,8 @@ void* mapLarge(std::size_t bytes) noexcept
         ::munmap(begin + head + bytes, tail);
     // The whole block, not only its aligned interior: a block whose flags differed part way would be two
     // mappings, and mremap refuses ranges that span mappings.
-    (void)::madvise(begin + head, bytes, MADV_HUGEPAGE);
+    if (bytes >= kHugeFromBytes)
+        (void)::madvise(begin + head, bytes, MADV_HUGEPAGE);
     return begin + head;
 }
 
@@ -100,7 +104,9 @@ void* remapLarge(void* block, std::size_t oldBytes, std::size_t newBytes) noexce
     void* p = ::mremap(block, oldBytes, newBytes, MREMAP_MAYMOVE);
     if (p == MAP_FAILED)
         return nullptr;
-    return p; // the advice moved with the mapping
+    if (newBytes >= kHugeFromBytes && oldBytes < kHugeFromBytes)
+        (void)::madvise(p, newBytes, MADV_HUGEPAGE); // the whole block, as in mapLarge; larger ones kept theirs
+    return p;
 }
 
 void unmapLarge(void* block, std::size_t bytes) noexcept

@@ -12,9 +12,10 @@ namespace timesink::model {
 /// hypervisor. On the 2-core CI machine a first write to 256 MB took 0.80 s page by page and 0.42 s when each
 /// 256 KiB was mapped by one call first; a 1 GB torch_npu import faults in ~170,000 pages.
 
-/// Large blocks in mappings of their own, for PodBuffer's columns past a few MiB: 2 MiB-aligned and advised to
-/// use transparent huge pages, grown and shrunk by remapping (no copy). Where the system has no mremap they are
-/// malloc/realloc/free blocks. mapLarge/remapLarge return nullptr when out of memory (the old block then stays).
+/// Large blocks in mappings of their own, for PodBuffer's columns past a few MiB: 2 MiB-aligned, advised to use
+/// transparent huge pages from 16 MiB (a huge page can leave 2 MiB of resident slack past the last write, so
+/// only the largest columns take them), grown and shrunk by remapping (no copy). Where the system has no mremap they
+/// are malloc/realloc/free blocks. mapLarge/remapLarge return nullptr when out of memory (the old block then stays).
 ///
 /// Why: in a virtual machine every first touch of a 4 KiB page also exits to the hypervisor, which the guest
 /// counts as user time in the writing code; the 1 GB torch_npu import wrote ~450 MB of fresh pages that way.
