@@ -634,6 +634,9 @@ void MainWindow::showTrace(LoadedTrace loaded)
     if (m_analysing) {
         m_notAssessedLabel->setText(tr("Analysing… the findings appear here when the analyses are done."));
         m_notAssessedLabel->setVisible(true);
+    } else if (m_current.analysis.cancelled) {
+        m_notAssessedLabel->setText(tr("The analysis was cancelled: no findings."));
+        m_notAssessedLabel->setVisible(true);
     } else {
         m_notAssessedLabel->setText(notAssessedText(m_current.analysis.notAssessed));
         m_notAssessedLabel->setVisible(!m_current.analysis.notAssessed.empty());
@@ -911,8 +914,6 @@ void MainWindow::onLoadFinished(const TraceLoadJob::Outcome& outcome)
         // and in an exported report.
         m_current.analysis.cancelled = true;
         showTrace(m_current);
-        m_notAssessedLabel->setText(tr("The analysis was cancelled: no findings."));
-        m_notAssessedLabel->setVisible(true);
     }
     if (outcome.cancelled) {
         m_status->setText(previewShown ? tr("Analysis cancelled") : tr("Loading cancelled"));

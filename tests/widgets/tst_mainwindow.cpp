@@ -277,6 +277,12 @@ void TestMainWindow::cancelledAnalysisKeepsTimeline()
     QVERIFY(w.current().analysis.cancelled);
     QVERIFY2(w.notAssessedLabel()->text().contains(QStringLiteral("cancelled")),
              qPrintable(w.notAssessedLabel()->text()));
+    QVERIFY(!w.notAssessedLabel()->isHidden());
+    // Shown again (as any later refresh of the window does), it still says why it has no findings.
+    w.showTrace(w.current());
+    QVERIFY2(w.notAssessedLabel()->text().contains(QStringLiteral("cancelled")),
+             qPrintable(w.notAssessedLabel()->text()));
+    QVERIFY(!w.notAssessedLabel()->isHidden());
     QCOMPARE(w.exportReportTo(m_dir.filePath(QStringLiteral("stopped.md"))), QString());
     QVERIFY(readAll(m_dir.filePath(QStringLiteral("stopped.md"))).contains("cancelled"));
 }
