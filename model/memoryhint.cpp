@@ -115,6 +115,12 @@ void unmapLarge(void* block, std::size_t bytes) noexcept
         ::munmap(block, pageRounded(bytes));
 }
 
+void adviseHugePagesLarge(void* block, std::size_t bytes) noexcept
+{
+    if (block != nullptr && bytes >= kHugeBytes)
+        (void)::madvise(block, pageRounded(bytes), MADV_HUGEPAGE);
+}
+
 #else
 
 void* mapLarge(std::size_t bytes) noexcept
@@ -132,6 +138,12 @@ void unmapLarge(void* block, std::size_t bytes) noexcept
 {
     (void)bytes;
     std::free(block);
+}
+
+void adviseHugePagesLarge(void* block, std::size_t bytes) noexcept
+{
+    (void)block;
+    (void)bytes;
 }
 
 #endif

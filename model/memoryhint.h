@@ -5,8 +5,8 @@
 
 namespace timesink::model {
 
-/// Memory advice for the model's large blocks: the one place the model asks the operating system about pages.
-/// Both are hints: where the system lacks them (or refuses), nothing else changes.
+/// Memory advice and mappings for the model's large blocks: the one place the model asks the operating system
+/// about pages. The advice calls are hints: where the system lacks them (or refuses), nothing else changes.
 ///
 /// Why: touching fresh memory costs a page fault per 4 KiB, and in a virtual machine each fault is an exit to the
 /// hypervisor. On the 2-core CI machine a first write to 256 MB took 0.80 s page by page and 0.42 s when each
@@ -22,12 +22,17 @@ namespace timesink::model {
 void* mapLarge(std::size_t bytes) noexcept;
 void* remapLarge(void* block, std::size_t oldBytes, std::size_t newBytes) noexcept;
 void unmapLarge(void* block, std::size_t bytes) noexcept;
+/// Asks for transparent huge pages over a whole mapLarge block of 2 MiB or more that is written whole at its
+/// size (PodBuffer::resizeForOverwrite, for the snapshot reader). Whole, so that it stays one mapping for
+/// remapLarge: advice over part of it would split it, and mremap refuses a range over two mappings.
+void adviseHugePagesLarge(void* block, std::size_t bytes) noexcept;
 
 /// Maps the whole pages inside [data, data + bytes) for writing, with one call (MADV_POPULATE_WRITE).
 void prefaultForWrite(void* data, std::size_t bytes) noexcept;
 
 /// Asks for transparent huge pages over the 2 MiB-aligned interior of a block that is allocated at its final size
-/// and then written whole (the snapshot reader's columns). Not for blocks that grow: there huge pages made a
+/// and then written whole (the snapshot reader's std::vector columns); never for a mapLarge block, whose mapping
+/// the advice would split (adviseHugePagesLarge is for those). Not for blocks that grow: there huge pages made a
 /// 200 MB import 30 % slower and its peak 25 % higher (zeroing 2 MiB at a time, slack pages made resident).
 /// Blocks below 2 MiB are left alone; the system's policy (`transparent_hugepage/enabled`) decides the rest.
 void adviseHugePages(void* data, std::size_t bytes) noexcept;

@@ -100,11 +100,14 @@ public:
             reallocate(capacity);
     }
     /// Sets the size to `size` without initialising new values: for callers that overwrite all of them at once
-    /// (the snapshot reader decompresses a column straight into its buffer).
+    /// (the snapshot reader decompresses a column straight into its buffer). A mapped block (4 MiB or more)
+    /// written whole that way takes huge pages: they cost no slack, as no page past the values is touched.
     void resizeForOverwrite(std::size_t size)
     {
         reserve(size);
         m_size = size;
+        if (m_mapped)
+            adviseHugePagesLarge(m_data, m_capacity * sizeof(T));
     }
     void clear() { m_size = 0; }
     void shrinkToFit()

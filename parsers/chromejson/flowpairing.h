@@ -286,8 +286,8 @@ private:
         model::PodBuffer<FlowRecord> ends;
         bool startsSorted = true; // by id, as added so far
         bool endsSorted = true;
-        std::uint64_t adjacentDuplicateStarts
-            = 0; // starts whose id equals the previous start's (all of them once sorted)
+        // Starts whose id equals the previous start's (all of them once sorted).
+        std::uint64_t adjacentDuplicateStarts = 0;
     };
     FlowDialect m_dialect;
     std::vector<Bucket> m_buckets;

@@ -2,6 +2,7 @@
 #include "parsers/snapshot/snapshot.h"
 
 #include "model/memoryhint.h"
+#include "model/podbuffer.h"
 #include "model/snapshotaccess.h"
 #include "parsers/importer_revision.h"
 #include "parsers/snapshot/snapshot.pb.h"
@@ -564,16 +565,22 @@ private:
 
     void target(Kind kind, void* data, std::size_t bytes)
     {
-        // Allocated at its final size and written whole by the decoders: huge pages cost no slack here.
-        model::adviseHugePages(data, bytes);
         const auto k = static_cast<std::size_t>(kind);
         if (bytes > 0)
             m_targets[k].push_back(Target {m_expected[k], static_cast<char*>(data), bytes});
         m_expected[k] += bytes;
     }
-    template <typename Buffer> void target(Kind kind, Buffer& b)
+    // Every target is allocated at its final size and written whole by the decoders: huge pages cost no slack.
+    // A PodBuffer asked for them itself (resizeForOverwrite), over its whole mapping.
+    template <typename T> void target(Kind kind, model::PodBuffer<T>& b)
     {
-        target(kind, b.data(), b.size() * sizeof(*b.data()));
+        target(kind, b.data(), b.size() * sizeof(T));
+    }
+    template <typename Vector> void target(Kind kind, Vector& v)
+    {
+        const std::size_t bytes = v.size() * sizeof(*v.data());
+        model::adviseHugePages(v.data(), bytes);
+        target(kind, v.data(), bytes);
     }
 
     /// Checks the header's counts against each other and against the sections, then allocates every column.
@@ -665,6 +672,7 @@ private:
         target(Kind::StringLengths, m_strings.lengths);
         m_strings.bytes.reset(new char[std::max<std::uint64_t>(need[1], 1)]);
         m_strings.size = need[1];
+        model::adviseHugePages(m_strings.bytes.get(), m_strings.size);
         target(Kind::StringBytes, m_strings.bytes.get(), m_strings.size);
         for (std::size_t i = 0; i < tracks.size(); ++i) {
             const pb::Track& p = h.tracks(static_cast<int>(i));

@@ -136,6 +136,29 @@ private Q_SLOTS:
         QCOMPARE(other[5], kept[5]);
     }
 
+    void aBlockWrittenWholeStillGrowsAndShrinks()
+    {
+        // The snapshot reader's way: resizeForOverwrite to the final size (a 5 MiB mapped block, which asks for
+        // huge pages over all of it), written whole. Advice over part of the block would split its mapping, and
+        // the remaps below (growth past 16 MiB, shrinking) would then throw bad_alloc.
+        for (const std::size_t count : {std::size_t(655360 + 123), std::size_t(2500000)}) {
+            PodBuffer<std::uint64_t> b;
+            b.resizeForOverwrite(count);
+            for (std::size_t i = 0; i < count; ++i)
+                b[i] = i * 7;
+            for (std::uint64_t i = 0; i < 2000000; ++i)
+                b.push_back(i);
+            QCOMPARE(b.size(), count + 2000000);
+            b.shrinkToFit();
+            QCOMPARE(b.capacity(), b.size());
+            QCOMPARE(b[count - 1], std::uint64_t(count - 1) * 7);
+            QCOMPARE(b[count + 1999999], std::uint64_t(1999999));
+            b.resizeForOverwrite(count / 2);
+            b.shrinkToFit();
+            QCOMPARE(b[count / 2 - 1], std::uint64_t(count / 2 - 1) * 7);
+        }
+    }
+
     void argStoreOnTopOfIt()
     {
         ArgStore store;
