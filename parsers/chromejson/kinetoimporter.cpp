@@ -410,7 +410,7 @@ public:
     {
         // B without E: close at the end of the trace so the time is not lost, and flag it.
         m_open.drainOpen([this](std::uint64_t track, OpenSlice& o) {
-            o.input.dur = std::max<TimeNs>(0, m_maxTs - o.ts);
+            o.input.dur = std::max<TimeNs>(0, model::saturatingSub(m_maxTs, o.ts));
             o.input.flags |= model::SliceFlags::kUnmatched;
             commit(model::TrackId(static_cast<std::uint32_t>(track)), o.input, o.correlation, o.host);
             m_b.warn(model::ImportWarningKind::UnmatchedBegin,
