@@ -40,4 +40,15 @@ function(timesink_add_test name)
     if(ARG_GUI)
         set_tests_properties(${name} PROPERTIES ENVIRONMENT "QT_QPA_PLATFORM=offscreen")
     endif()
+    timesink_test_cost(${name})
+endfunction()
+
+# timesink_test_cost(NAME): the test's COST from TIMESINK_TEST_COSTS (NAME=SECONDS items, tests/CMakeLists.txt), so
+# that ctest starts the long tests first. Call it in the directory that adds the test.
+function(timesink_test_cost name)
+    foreach(item IN LISTS TIMESINK_TEST_COSTS)
+        if(item MATCHES "^${name}=([0-9]+)$")
+            set_tests_properties(${name} PROPERTIES COST ${CMAKE_MATCH_1})
+        endif()
+    endforeach()
 endfunction()
