@@ -326,10 +326,10 @@ private:
         if (m_describe)
             return index + 1; // a described trace links every flow by its own pair, never by correlation
         if (f.kind == model::FlowKind::Launch) {
-            const model::ArgValue* c = m_trace.arg(f.from, "correlation");
+            const std::optional<model::ArgValue> c = m_trace.arg(f.from, "correlation");
             if (c && c->type == model::ArgValue::Type::Int && c->i >= 0
                 && static_cast<std::uint64_t>(c->i) < kUncorrelatedFlowIds) {
-                const model::ArgValue* target = m_trace.arg(f.to, "correlation");
+                const std::optional<model::ArgValue> target = m_trace.arg(f.to, "correlation");
                 if (!target || (target->type == model::ArgValue::Type::Int && target->i == c->i))
                     return static_cast<std::uint64_t>(c->i);
             }

@@ -6,50 +6,121 @@
 namespace timesink::model {
 
 namespace {
-std::uint64_t hashArgs(std::span<const Arg> args)
+void mix(std::uint64_t& h, std::uint64_t v)
 {
-    std::uint64_t h = 1469598103934665603ULL;
-    auto mix = [&h](std::uint64_t v) { h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); };
-    for (const Arg& a : args) {
-        mix(a.key.value);
-        mix(static_cast<std::uint64_t>(a.value.type));
-        mix(static_cast<std::uint64_t>(a.value.rawBits()));
-    }
-    // Final avalanche (MurmurHash3's fmix64): sets that differ only in a counter arg (correlation ids) would
-    // otherwise land in neighbouring slots and turn linear probing quadratic.
+    h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+}
+
+// Final avalanche (MurmurHash3's fmix64): sets that differ only in a counter arg (correlation ids) would otherwise
+// land in neighbouring slots and turn linear probing quadratic.
+std::uint32_t avalanche(std::uint64_t h)
+{
     h ^= h >> 33;
     h *= 0xff51afd7ed558ccdULL;
     h ^= h >> 33;
     h *= 0xc4ceb9fe1a85ec53ULL;
     h ^= h >> 33;
-    return h;
+    return static_cast<std::uint32_t>(h);
 }
 
-bool sameArgs(std::span<const Arg> a, std::span<const Arg> b)
+std::uint32_t hashArgs(std::span<const Arg> args)
 {
-    return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const Arg& x, const Arg& y) {
-        return x.key == y.key && x.value.type == y.value.type && x.value.rawBits() == y.value.rawBits();
-    });
+    std::uint64_t h = 1469598103934665603ULL;
+    for (const Arg& a : args) {
+        mix(h, a.key.value);
+        mix(h, static_cast<std::uint64_t>(a.value.type));
+        mix(h, static_cast<std::uint64_t>(a.value.rawBits()));
+    }
+    return avalanche(h);
+}
+
+std::uint32_t hashSchema(std::span<const Arg> args)
+{
+    std::uint64_t h = 0x243f6a8885a308d3ULL;
+    for (const Arg& a : args) {
+        mix(h, a.key.value);
+        mix(h, static_cast<std::uint64_t>(a.value.type));
+    }
+    return avalanche(h);
+}
+
+/// Doubles `slots` (hash in the high half of each entry) when one more entry would pass half full.
+void growIfNeeded(std::vector<std::uint64_t>& slots, std::size_t entries)
+{
+    if ((entries + 1) * 2 <= slots.size())
+        return;
+    std::vector<std::uint64_t> grown(std::max<std::size_t>(64, slots.size() * 2), 0);
+    const std::size_t mask = grown.size() - 1;
+    for (const std::uint64_t entry : slots) {
+        if (entry == 0)
+            continue;
+        std::size_t slot = (entry >> 32) & mask;
+        while (grown[slot] != 0)
+            slot = (slot + 1) & mask;
+        grown[slot] = entry;
+    }
+    slots = std::move(grown);
 }
 } // namespace
+
+bool ArgSet::equals(std::span<const Arg> args) const
+{
+    if (args.size() != m_size)
+        return false;
+    for (std::size_t i = 0; i < m_size; ++i) {
+        if (m_keys[i].key != args[i].key || m_keys[i].type != args[i].value.type
+            || m_values[i] != args[i].value.rawBits())
+            return false;
+    }
+    return true;
+}
+
+std::uint32_t ArgStore::schemaOf(std::span<const Arg> args)
+{
+    auto matches = [&](std::uint32_t s) {
+        const std::uint32_t first = m_schemaOffsets[s];
+        if (m_schemaOffsets[s + 1] - first != args.size())
+            return false;
+        for (std::size_t i = 0; i < args.size(); ++i) {
+            const ArgKey& k = m_schemaKeys[first + i];
+            if (k.key != args[i].key || k.type != args[i].value.type)
+                return false;
+        }
+        return true;
+    };
+    if (m_schemaOffsets.empty())
+        m_schemaOffsets.push_back(0);
+    growIfNeeded(m_schemaSlots, schemaCount());
+    const std::uint32_t h = hashSchema(args);
+    const std::size_t mask = m_schemaSlots.size() - 1;
+    std::size_t slot = h & mask;
+    for (; m_schemaSlots[slot] != 0; slot = (slot + 1) & mask) {
+        const auto candidate = static_cast<std::uint32_t>(m_schemaSlots[slot]) - 1;
+        if (static_cast<std::uint32_t>(m_schemaSlots[slot] >> 32) == h && matches(candidate))
+            return candidate;
+    }
+    const auto id = static_cast<std::uint32_t>(schemaCount());
+    for (const Arg& a : args)
+        m_schemaKeys.push_back(ArgKey {a.key, a.value.type});
+    m_schemaOffsets.push_back(static_cast<std::uint32_t>(m_schemaKeys.size()));
+    m_schemaSlots[slot] = (std::uint64_t(h) << 32) | (id + 1);
+    return id;
+}
 
 ArgSetId ArgStore::add(std::span<const Arg> args)
 {
     if (args.empty())
         return ArgSetId();
-    if (m_offsets.empty())
-        m_offsets.push_back(0);
     // Load factor of the sets in the index only: sets added through addUnique() never occupy a slot.
-    if ((m_indexed + 1) * 2 > m_slots.size())
-        grow();
-    const auto h = static_cast<std::uint32_t>(hashArgs(args));
+    growIfNeeded(m_slots, m_indexed);
+    const std::uint32_t h = hashArgs(args);
     const std::size_t mask = m_slots.size() - 1;
     std::size_t slot = h & mask;
     for (; m_slots[slot] != 0; slot = (slot + 1) & mask) {
         if (static_cast<std::uint32_t>(m_slots[slot] >> 32) != h)
             continue;
         const auto candidate = static_cast<std::uint32_t>(m_slots[slot]) - 1;
-        if (sameArgs(get(ArgSetId(candidate)), args))
+        if (get(ArgSetId(candidate)).equals(args))
             return ArgSetId(candidate);
     }
     const ArgSetId id = addUnique(args);
@@ -65,55 +136,42 @@ ArgSetId ArgStore::addUnique(std::span<const Arg> args)
     if (m_offsets.empty())
         m_offsets.push_back(0);
     const auto id = static_cast<std::uint32_t>(setCount());
-    m_args.append(args.data(), args.size());
-    m_offsets.push_back(static_cast<std::uint32_t>(m_args.size()));
+    m_schemas.push_back(schemaOf(args));
+    std::int64_t* values = m_values.extend(args.size());
+    for (std::size_t i = 0; i < args.size(); ++i)
+        values[i] = args[i].value.rawBits();
+    m_offsets.push_back(static_cast<std::uint32_t>(m_values.size()));
     return ArgSetId(id);
 }
 
-void ArgStore::grow()
-{
-    std::vector<std::uint64_t> slots(std::max<std::size_t>(64, m_slots.size() * 2), 0);
-    const std::size_t mask = slots.size() - 1;
-    for (const std::uint64_t entry : m_slots) {
-        if (entry == 0)
-            continue;
-        std::size_t slot = (entry >> 32) & mask;
-        while (slots[slot] != 0)
-            slot = (slot + 1) & mask;
-        slots[slot] = entry;
-    }
-    m_slots = std::move(slots);
-}
-
-std::span<const Arg> ArgStore::get(ArgSetId id) const
+ArgSet ArgStore::get(ArgSetId id) const
 {
     if (!id.isValid() || id.value + 1 >= m_offsets.size())
         return {};
-    return std::span<const Arg>(m_args.data() + m_offsets[id.value], m_offsets[id.value + 1] - m_offsets[id.value]);
-}
-
-const ArgValue* ArgStore::find(ArgSetId id, StringId key) const
-{
-    for (const Arg& a : get(id)) {
-        if (a.key == key)
-            return &a.value;
-    }
-    return nullptr;
+    const std::uint32_t first = m_offsets[id.value];
+    return ArgSet(m_schemaKeys.data() + m_schemaOffsets[m_schemas[id.value]], m_values.data() + first,
+                  m_offsets[id.value + 1] - first);
 }
 
 std::size_t ArgStore::bytesUsed() const
 {
-    return m_args.capacity() * sizeof(Arg) + m_offsets.capacity() * sizeof(std::uint32_t)
-        + m_slots.capacity() * sizeof(std::uint64_t);
+    return m_values.capacity() * sizeof(std::int64_t) + m_offsets.capacity() * sizeof(std::uint32_t)
+        + m_schemas.capacity() * sizeof(std::uint32_t) + m_schemaKeys.capacity() * sizeof(ArgKey)
+        + m_schemaOffsets.capacity() * sizeof(std::uint32_t)
+        + (m_slots.capacity() + m_schemaSlots.capacity()) * sizeof(std::uint64_t);
 }
 
 void ArgStore::shrinkToFit()
 {
-    // A frozen trace never adds sets again; the dedupe index is only needed while building.
+    // A frozen trace never adds sets again; the dedupe indexes are only needed while building.
     m_slots = {};
     m_indexed = 0;
-    m_args.shrinkToFit();
+    m_schemaSlots = {};
+    m_values.shrinkToFit();
     m_offsets.shrinkToFit();
+    m_schemas.shrinkToFit();
+    m_schemaKeys.shrink_to_fit();
+    m_schemaOffsets.shrink_to_fit();
 }
 
 } // namespace timesink::model

@@ -4,7 +4,10 @@
 #include "model/podbuffer.h"
 #include "model/types.h"
 
+#include <bit>
 #include <cstdint>
+#include <iterator>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -13,9 +16,9 @@ namespace timesink::model {
 
 class SnapshotAccess;
 
-// Args are the biggest part of a large trace's model (torch_npu device tasks carry seven each). Packing to 4-byte
-// alignment makes an ArgValue 12 bytes and an Arg 16 instead of 24; x86-64 and AArch64 load the 8-byte payload
-// at a 4-byte boundary at full speed. Never take the address of a payload member.
+// Importers build args by the million (torch_npu device tasks carry seven each) before the store takes them apart
+// (ArgStore). Packing to 4-byte alignment makes an ArgValue 12 bytes and an Arg 16 instead of 24; x86-64 and
+// AArch64 load the 8-byte payload at a 4-byte boundary at full speed. Never take the address of a payload member.
 #pragma pack(push, 4)
 /// One argument value: an integer, a float, a bool or an interned string.
 struct ArgValue
@@ -61,7 +64,35 @@ struct ArgValue
         a.s = v.value;
         return a;
     }
-    [[nodiscard]] std::int64_t rawBits() const { return i; }
+    /// The value as the 64 bits the store keeps (ArgStore): the integer, the double's bits, the string id.
+    [[nodiscard]] std::int64_t rawBits() const
+    {
+        switch (type) {
+        case Type::Double:
+            return std::bit_cast<std::int64_t>(d);
+        case Type::String:
+            return s;
+        case Type::Int:
+        case Type::Bool:
+            break;
+        }
+        return i;
+    }
+    /// The inverse of rawBits().
+    static ArgValue fromRaw(Type type, std::int64_t bits)
+    {
+        switch (type) {
+        case Type::Double:
+            return fromDouble(std::bit_cast<double>(bits));
+        case Type::String:
+            return fromString(StringId(static_cast<std::uint32_t>(bits)));
+        case Type::Bool:
+            return fromBool(bits != 0);
+        case Type::Int:
+            break;
+        }
+        return fromInt(bits);
+    }
 };
 
 struct Arg
@@ -72,8 +103,93 @@ struct Arg
 #pragma pack(pop)
 static_assert(sizeof(ArgValue) == 12 && sizeof(Arg) == 16, "args are stored by the million: keep them packed");
 
+/// One entry of an arg schema: a key and the type of its value (the padding is zero, for byte-exact snapshots).
+struct ArgKey
+{
+    StringId key;
+    ArgValue::Type type = ArgValue::Type::Int;
+    std::uint8_t padding[3] = {};
+};
+static_assert(sizeof(ArgKey) == 8, "schema entries are stored as they are laid out (snapshots)");
+
+/// The args of one set as the store keeps them: keys and types from the set's schema, values from the value
+/// column. Iterating yields model::Arg by value.
+class ArgSet
+{
+public:
+    class Iterator
+    {
+    public:
+        using iterator_category = std::forward_iterator_tag;
+        using value_type = Arg;
+        using difference_type = std::ptrdiff_t;
+        using pointer = void;
+        using reference = Arg;
+        Iterator() = default;
+        Iterator(const ArgKey* key, const std::int64_t* value)
+            : m_key(key)
+            , m_value(value)
+        {
+        }
+        Arg operator*() const { return Arg {m_key->key, ArgValue::fromRaw(m_key->type, *m_value)}; }
+        Iterator& operator++()
+        {
+            ++m_key;
+            ++m_value;
+            return *this;
+        }
+        Iterator operator++(int)
+        {
+            Iterator before = *this;
+            ++*this;
+            return before;
+        }
+        bool operator==(const Iterator& o) const { return m_key == o.m_key; }
+
+    private:
+        const ArgKey* m_key = nullptr;
+        const std::int64_t* m_value = nullptr;
+    };
+
+    ArgSet() = default;
+    ArgSet(const ArgKey* keys, const std::int64_t* values, std::size_t size)
+        : m_keys(keys)
+        , m_values(values)
+        , m_size(size)
+    {
+    }
+    [[nodiscard]] std::size_t size() const { return m_size; }
+    [[nodiscard]] bool empty() const { return m_size == 0; }
+    [[nodiscard]] Arg operator[](std::size_t i) const
+    {
+        return Arg {m_keys[i].key, ArgValue::fromRaw(m_keys[i].type, m_values[i])};
+    }
+    [[nodiscard]] Iterator begin() const { return {m_keys, m_values}; }
+    [[nodiscard]] Iterator end() const { return {m_keys + m_size, m_values + m_size}; }
+    /// First value for `key` in the set.
+    [[nodiscard]] std::optional<ArgValue> find(StringId key) const
+    {
+        for (std::size_t i = 0; i < m_size; ++i) {
+            if (m_keys[i].key == key)
+                return ArgValue::fromRaw(m_keys[i].type, m_values[i]);
+        }
+        return std::nullopt;
+    }
+    /// Same keys, types and values, in the same order.
+    [[nodiscard]] bool equals(std::span<const Arg> args) const;
+
+private:
+    const ArgKey* m_keys = nullptr;
+    const std::int64_t* m_values = nullptr;
+    std::size_t m_size = 0;
+};
+
 /// Deduplicated argument sets, stored apart from the hot slice columns.
 /// Keys are kept in insertion order (the order of the source) so dumps are faithful.
+///
+/// Sets are stored by schema: the sequence of (key, type) a set has is kept once (events of one kind carry the same
+/// keys, event after event), and per set only its schema number and its values, 8 bytes each. A torch_npu kernel's
+/// seven args cost 64 bytes with their offset and schema instead of 116 with a key and type in every arg.
 class ArgStore
 {
 public:
@@ -83,23 +199,29 @@ public:
     /// (a correlation id) and so can never repeat. Probing a table of millions of such sets is a cache miss
     /// per event for nothing.
     ArgSetId addUnique(std::span<const Arg> args);
-    [[nodiscard]] std::span<const Arg> get(ArgSetId id) const;
-    /// First value for `key` in the set, or nullptr.
-    [[nodiscard]] const ArgValue* find(ArgSetId id, StringId key) const;
+    [[nodiscard]] ArgSet get(ArgSetId id) const;
+    /// First value for `key` in the set.
+    [[nodiscard]] std::optional<ArgValue> find(ArgSetId id, StringId key) const { return get(id).find(key); }
     [[nodiscard]] std::size_t setCount() const { return m_offsets.empty() ? 0 : m_offsets.size() - 1; }
+    [[nodiscard]] std::size_t schemaCount() const { return m_schemaOffsets.empty() ? 0 : m_schemaOffsets.size() - 1; }
     [[nodiscard]] std::size_t bytesUsed() const;
     void shrinkToFit();
 
 private:
     friend class SnapshotAccess;
+    std::uint32_t schemaOf(std::span<const Arg> args);
     // The two largest columns of a big trace: on realloc, so growing and shrinking never copy them (podbuffer.h).
-    PodBuffer<Arg> m_args;
-    PodBuffer<std::uint32_t> m_offsets; // set i = [m_offsets[i], m_offsets[i+1])
-    // Dedupe index while building: open addressing; a slot holds a set's 32-bit hash (high half) and its
-    // id + 1 (low half; 0 = empty), so a probe touches one cache line and growth never rehashes contents.
+    PodBuffer<std::int64_t> m_values;   // ArgValue::rawBits() of every arg, set after set
+    PodBuffer<std::uint32_t> m_offsets; // set i = values [m_offsets[i], m_offsets[i+1])
+    PodBuffer<std::uint32_t> m_schemas; // set i's schema
+    std::vector<ArgKey> m_schemaKeys;   // schema s = [m_schemaOffsets[s], m_schemaOffsets[s+1])
+    std::vector<std::uint32_t> m_schemaOffsets;
+    // Dedupe indexes while building, open addressing: a slot holds a 32-bit hash (high half) and an id + 1 (low
+    // half; 0 = empty), so a probe touches one cache line and growth never rehashes contents. Sets in m_slots,
+    // schemas in m_schemaSlots.
     std::vector<std::uint64_t> m_slots;
     std::size_t m_indexed = 0; // sets in m_slots
-    void grow();
+    std::vector<std::uint64_t> m_schemaSlots;
 };
 
 } // namespace timesink::model

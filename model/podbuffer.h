@@ -20,10 +20,10 @@ namespace timesink::model {
 /// doubles briefly holds 128 + 256 MB, and shrink_to_fit copies once more. A mapped block grows and shrinks
 /// without a copy, and its pages are only ever mapped once. Example:
 ///
-///   PodBuffer<Arg> args;
-///   args.append(set.data(), set.size());   // amortised O(1), like push_back
-///   std::span<const Arg> all(args.data(), args.size());
-///   args.shrinkToFit();                    // gives back the slack without copying (large blocks)
+///   PodBuffer<std::int64_t> values;
+///   values.append(set.data(), set.size()); // amortised O(1), like push_back
+///   std::span<const std::int64_t> all(values.data(), values.size());
+///   values.shrinkToFit();                  // gives back the slack without copying (large blocks)
 ///
 /// A buffer past 1 MiB maps its next 256 KiB of pages with one call before it writes them (prefaultForWrite):
 /// its values are then written at memory speed instead of one page fault per 4 KiB, at a cost of at most 256 KiB
@@ -86,6 +86,15 @@ public:
         }
         std::memcpy(static_cast<void*>(m_data + m_size), values, count * sizeof(T));
         m_size += count;
+    }
+    /// Appends `count` values for the caller to write (not initialised), and returns the first.
+    T* extend(std::size_t count)
+    {
+        if (m_size + count > m_writable)
+            makeWritable(m_size + count);
+        T* const first = m_data + m_size;
+        m_size += count;
+        return first;
     }
     void push_back(const T& value)
     {

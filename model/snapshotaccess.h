@@ -35,8 +35,11 @@ public:
     template <typename T> static auto& end(T& t) { return t.m_end; }
 
     // ArgStore
-    template <typename A> static auto& argValues(A& a) { return a.m_args; }
+    template <typename A> static auto& argValues(A& a) { return a.m_values; }
     template <typename A> static auto& argOffsets(A& a) { return a.m_offsets; }
+    template <typename A> static auto& argSetSchemas(A& a) { return a.m_schemas; }
+    template <typename A> static auto& argSchemaKeys(A& a) { return a.m_schemaKeys; }
+    template <typename A> static auto& argSchemaOffsets(A& a) { return a.m_schemaOffsets; }
 
     // StringPool: the reader interns the strings in id order; this only sizes the tables for them.
     static void reserveStrings(StringPool& pool, std::size_t count)

@@ -5,11 +5,11 @@
 
 namespace timesink::model {
 
-const ArgValue* Trace::arg(SliceRef slice, std::string_view key) const
+std::optional<ArgValue> Trace::arg(SliceRef slice, std::string_view key) const
 {
     const StringId k = m_strings.find(key);
     if (k.isEmpty() || !slice.isValid())
-        return nullptr;
+        return std::nullopt;
     return m_args.find(m_tracks[slice.track.value].args(slice.index.value), k);
 }
 

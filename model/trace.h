@@ -8,6 +8,7 @@
 
 #include <array>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <utility>
@@ -79,9 +80,9 @@ public:
     [[nodiscard]] const StringPool& strings() const { return m_strings; }
     [[nodiscard]] std::string_view str(StringId id) const { return m_strings.view(id); }
     [[nodiscard]] const ArgStore& argStore() const { return m_args; }
-    [[nodiscard]] std::span<const Arg> args(ArgSetId id) const { return m_args.get(id); }
+    [[nodiscard]] ArgSet args(ArgSetId id) const { return m_args.get(id); }
     /// Value of arg `key` of a slice, or nullptr (the key is looked up in the string pool).
-    [[nodiscard]] const ArgValue* arg(SliceRef slice, std::string_view key) const;
+    [[nodiscard]] std::optional<ArgValue> arg(SliceRef slice, std::string_view key) const;
 
     [[nodiscard]] std::span<const Track> tracks() const { return m_tracks; }
     [[nodiscard]] const Track& track(TrackId id) const { return m_tracks[id.value]; }

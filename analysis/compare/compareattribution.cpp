@@ -49,7 +49,7 @@ std::optional<std::int64_t> intArg(const model::Trace& trace, model::ArgSetId se
 {
     if (key.isEmpty() || !set.isValid())
         return std::nullopt;
-    const model::ArgValue* v = trace.argStore().find(set, key);
+    const std::optional<model::ArgValue> v = trace.argStore().find(set, key);
     if (!v)
         return std::nullopt;
     switch (v->type) {
@@ -262,7 +262,7 @@ CompareAttribution::CompareAttribution(const model::Trace& trace)
     }
     auto ownName = [&](const Track& t, std::uint32_t i) -> std::string_view {
         for (model::StringId key : typeKeys) {
-            const model::ArgValue* v = trace.argStore().find(t.args(i), key);
+            const std::optional<model::ArgValue> v = trace.argStore().find(t.args(i), key);
             if (v && v->type == model::ArgValue::Type::String && !trace.str(model::StringId(v->s)).empty())
                 return trace.str(model::StringId(v->s));
         }

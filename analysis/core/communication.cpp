@@ -165,7 +165,7 @@ CommunicationProfile computeCommunicationProfile(const model::Trace& trace, cons
                 sawRccl = sawRccl || contains(lower, "rccl");
                 sawHcom = sawHcom || lower.rfind("hcom", 0) == 0;
                 if (!waitKey.isEmpty()) {
-                    const model::ArgValue* w = trace.argStore().find(t.args(i), waitKey);
+                    const std::optional<model::ArgValue> w = trace.argStore().find(t.args(i), waitKey);
                     if (w && w->type == model::ArgValue::Type::Double && w->d >= 0 && w->d * 1e6 < double(e - s) * 2)
                         measured.push_back({s, e, static_cast<TimeNs>(std::llround(w->d * 1e6))});
                 }

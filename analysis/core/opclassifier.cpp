@@ -25,8 +25,8 @@ std::string_view rawOpType(const model::Trace& trace, model::SliceRef ref)
     static constexpr std::array<std::string_view, 6> kKeys
         = {"OpType", "op_type", "Op Type", "OP Type", "Type", "type"};
     for (std::string_view key : kKeys) {
-        const model::ArgValue* v = trace.arg(ref, key);
-        if (v != nullptr && v->type == model::ArgValue::Type::String) {
+        const std::optional<model::ArgValue> v = trace.arg(ref, key);
+        if (v.has_value() && v->type == model::ArgValue::Type::String) {
             const std::string_view text = trace.str(model::StringId(v->s));
             if (!text.empty() && text != "N/A")
                 return text;
@@ -52,8 +52,8 @@ model::StringId OpTypeReader::opType(model::SliceRef ref) const
     const model::ArgSetId args = t.args(ref.index.value);
     if (args.isValid()) {
         for (model::StringId key : m_keys) {
-            const model::ArgValue* v = m_trace.argStore().find(args, key);
-            if (v != nullptr && v->type == model::ArgValue::Type::String) {
+            const std::optional<model::ArgValue> v = m_trace.argStore().find(args, key);
+            if (v.has_value() && v->type == model::ArgValue::Type::String) {
                 const model::StringId id(v->s);
                 const std::string_view text = m_trace.str(id);
                 if (!text.empty() && text != "N/A")

@@ -64,8 +64,8 @@ std::string_view firstItem(std::string_view list)
 
 std::string_view textArg(const model::Trace& trace, model::SliceRef ref, std::string_view key)
 {
-    const model::ArgValue* v = trace.arg(ref, key);
-    if (v == nullptr || v->type != model::ArgValue::Type::String)
+    const std::optional<model::ArgValue> v = trace.arg(ref, key);
+    if (!v.has_value() || v->type != model::ArgValue::Type::String)
         return {};
     return trace.str(model::StringId(v->s));
 }

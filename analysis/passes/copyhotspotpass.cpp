@@ -53,9 +53,9 @@ struct FirstInput
 FirstInput firstInput(const model::Trace& trace, model::SliceRef op)
 {
     FirstInput in;
-    const model::ArgValue* dims = trace.arg(op, "Input Dims");
-    const model::ArgValue* type = trace.arg(op, "Input type");
-    if (dims == nullptr || type == nullptr || dims->type != model::ArgValue::Type::String
+    const std::optional<model::ArgValue> dims = trace.arg(op, "Input Dims");
+    const std::optional<model::ArgValue> type = trace.arg(op, "Input type");
+    if (!dims.has_value() || !type.has_value() || dims->type != model::ArgValue::Type::String
         || type->type != model::ArgValue::Type::String)
         return in;
     const std::string_view d = trace.str(model::StringId(dims->s));
@@ -100,8 +100,8 @@ std::string pythonLine(const model::Trace& trace, model::SliceRef op)
 {
     if (!op.isValid())
         return {};
-    if (const model::ArgValue* v = trace.arg(op, "Call stack");
-        v != nullptr && v->type == model::ArgValue::Type::String) {
+    if (const std::optional<model::ArgValue> v = trace.arg(op, "Call stack");
+        v.has_value() && v->type == model::ArgValue::Type::String) {
         std::string_view stack = trace.str(model::StringId(v->s));
         while (!stack.empty()) {
             const std::size_t semi = stack.find(';');
@@ -131,8 +131,8 @@ std::string pythonLine(const model::Trace& trace, model::SliceRef op)
 std::int64_t copyBytes(const model::Trace& trace, model::SliceRef ref)
 {
     for (std::string_view key : {"bytes", "size(Byte)", "Size", "size", "bytes_transferred"}) {
-        const model::ArgValue* v = trace.arg(ref, key);
-        if (v == nullptr)
+        const std::optional<model::ArgValue> v = trace.arg(ref, key);
+        if (!v.has_value())
             continue;
         if (v->type == model::ArgValue::Type::Int)
             return v->i;

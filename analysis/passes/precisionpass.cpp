@@ -170,8 +170,8 @@ PassOutput PrecisionPass::run(const AnalysisContext& context) const
             if ((cls & kMatmulConv) == 0)
                 continue;
             Precision p = Precision::Unknown;
-            if (const model::ArgValue* v = trace.arg(ref, "Input Data Types");
-                v != nullptr && v->type == model::ArgValue::Type::String) {
+            if (const std::optional<model::ArgValue> v = trace.arg(ref, "Input Data Types");
+                v.has_value() && v->type == model::ArgValue::Type::String) {
                 const std::string_view dtypes = trace.str(model::StringId(v->s));
                 p = fromDataType(dtypes.substr(0, dtypes.find(';')));
             }

@@ -53,15 +53,18 @@ enum class Kind : std::uint32_t {
     ArgOffsets,
     Flows,
     FlowsByTarget,
+    ArgSetSchemas, // format version 3 on: args by schema (model::ArgStore)
+    ArgSchemaKeys,
+    ArgSchemaOffsets,
 };
-constexpr std::size_t kKindCount = 20; // index = Kind value; 0 unused
+constexpr std::size_t kKindCount = 23; // index = Kind value; 0 unused
 constexpr std::uint64_t kMaxHeaderBytes = 256ULL << 20;
 
 // Columns are stored as the model lays them out in memory (little-endian, these sizes): checked here so that a
 // change in the model fails the build instead of writing snapshots another build misreads.
 static_assert(std::endian::native == std::endian::little, "snapshots are little-endian");
 static_assert(sizeof(model::StringId) == 4 && sizeof(model::SliceIndex) == 4 && sizeof(model::TrackId) == 4);
-static_assert(sizeof(model::Arg) == 16 && offsetof(model::Arg, value) == 4);
+static_assert(sizeof(model::ArgKey) == 8 && offsetof(model::ArgKey, type) == 4);
 static_assert(sizeof(model::SummaryBucket) == 32 && offsetof(model::SummaryBucket, count) == 16
               && offsetof(model::SummaryBucket, dominant) == 20 && offsetof(model::SummaryBucket, busyNs) == 24);
 static_assert(sizeof(model::Flow) == 20 && offsetof(model::Flow, to) == 8 && offsetof(model::Flow, kind) == 16);
@@ -76,8 +79,8 @@ struct Padding
 Padding paddingOf(Kind kind)
 {
     switch (kind) {
-    case Kind::ArgValues:
-        return {sizeof(model::Arg), 5, 3}; // after ArgValue::type
+    case Kind::ArgSchemaKeys:
+        return {sizeof(model::ArgKey), 5, 3}; // after ArgKey::type
     case Kind::Summaries:
         return {sizeof(model::SummaryBucket), 21, 3}; // after dominant
     case Kind::Flows:
@@ -394,6 +397,8 @@ void fillHeader(const model::Trace& trace, const SourceIdentity& source, std::st
     h.set_string_count(trace.strings().size());
     h.set_arg_count(SnapshotAccess::argValues(trace.argStore()).size());
     h.set_arg_offset_count(SnapshotAccess::argOffsets(trace.argStore()).size());
+    h.set_arg_schema_key_count(SnapshotAccess::argSchemaKeys(trace.argStore()).size());
+    h.set_arg_schema_offset_count(SnapshotAccess::argSchemaOffsets(trace.argStore()).size());
     h.set_flow_count(trace.flows().size());
     h.set_model_bytes(trace.bytesUsed());
 }
@@ -596,9 +601,12 @@ private:
         };
         if (h.string_count() == 0 || h.string_count() > std::numeric_limits<std::uint32_t>::max())
             return corrupt("string count");
-        bool sane = add(Kind::StringLengths, h.string_count(), 4) && add(Kind::ArgValues, h.arg_count(), 16)
-            && add(Kind::ArgOffsets, h.arg_offset_count(), 4) && add(Kind::Flows, h.flow_count(), sizeof(model::Flow))
-            && add(Kind::FlowsByTarget, h.flow_count(), 4);
+        const std::uint64_t argSets = h.arg_offset_count() == 0 ? 0 : h.arg_offset_count() - 1;
+        bool sane = add(Kind::StringLengths, h.string_count(), 4) && add(Kind::ArgValues, h.arg_count(), 8)
+            && add(Kind::ArgOffsets, h.arg_offset_count(), 4) && add(Kind::ArgSetSchemas, argSets, 4)
+            && add(Kind::ArgSchemaKeys, h.arg_schema_key_count(), sizeof(model::ArgKey))
+            && add(Kind::ArgSchemaOffsets, h.arg_schema_offset_count(), 4)
+            && add(Kind::Flows, h.flow_count(), sizeof(model::Flow)) && add(Kind::FlowsByTarget, h.flow_count(), 4);
         std::uint64_t slices = 0;
         for (const pb::Track& t : h.tracks()) {
             const std::uint64_t n = t.slices();
@@ -720,8 +728,14 @@ private:
         model::ArgStore& args = SnapshotAccess::args(trace);
         SnapshotAccess::argValues(args).resizeForOverwrite(h.arg_count());
         SnapshotAccess::argOffsets(args).resizeForOverwrite(h.arg_offset_count());
+        SnapshotAccess::argSetSchemas(args).resizeForOverwrite(argSets);
+        SnapshotAccess::argSchemaKeys(args).resize(h.arg_schema_key_count());
+        SnapshotAccess::argSchemaOffsets(args).resize(h.arg_schema_offset_count());
         target(Kind::ArgValues, SnapshotAccess::argValues(args));
         target(Kind::ArgOffsets, SnapshotAccess::argOffsets(args));
+        target(Kind::ArgSetSchemas, SnapshotAccess::argSetSchemas(args));
+        target(Kind::ArgSchemaKeys, SnapshotAccess::argSchemaKeys(args));
+        target(Kind::ArgSchemaOffsets, SnapshotAccess::argSchemaOffsets(args));
         SnapshotAccess::flows(trace).resize(h.flow_count());
         SnapshotAccess::flowsByTarget(trace).resize(h.flow_count());
         target(Kind::Flows, SnapshotAccess::flows(trace));
@@ -871,23 +885,39 @@ private:
         const auto& argStore = SnapshotAccess::args(trace);
         const auto& offsets = SnapshotAccess::argOffsets(argStore);
         const auto& values = SnapshotAccess::argValues(argStore);
-        if (!offsets.empty()) {
-            if (offsets[0] != 0 || offsets[offsets.size() - 1] != values.size())
-                return corrupt("arg offsets");
-            for (std::size_t i = 1; i < offsets.size(); ++i) {
-                if (offsets[i] < offsets[i - 1])
-                    return corrupt("arg offsets");
+        const auto& setSchemas = SnapshotAccess::argSetSchemas(argStore);
+        const auto& schemaKeys = SnapshotAccess::argSchemaKeys(argStore);
+        const auto& schemaOffsets = SnapshotAccess::argSchemaOffsets(argStore);
+        // Offsets start at 0, never decrease and end at the column's size (or are absent with an empty column).
+        auto monotonic = [](const auto& o, std::size_t total) {
+            if (o.empty())
+                return total == 0;
+            if (o[0] != 0 || o[o.size() - 1] != total)
+                return false;
+            for (std::size_t i = 1; i < o.size(); ++i) {
+                if (o[i] < o[i - 1])
+                    return false;
             }
-        } else if (!values.empty()) {
+            return true;
+        };
+        if (!monotonic(offsets, values.size()) || !monotonic(schemaOffsets, schemaKeys.size()))
             return corrupt("arg offsets");
+        for (const model::ArgKey& k : schemaKeys) {
+            if (!str(k.key.value) || static_cast<std::uint8_t>(k.type) > 3)
+                return corrupt("arg schemas");
         }
         const std::uint64_t argSets = offsets.empty() ? 0 : offsets.size() - 1;
-        for (const model::Arg& a : values) {
-            const auto type = static_cast<std::uint8_t>(a.value.type);
-            if (!str(a.key.value) || type > 3
-                || (a.value.type == model::ArgValue::Type::String
-                    && !str(static_cast<std::uint32_t>(a.value.rawBits()))))
-                return corrupt("args");
+        const std::uint64_t schemas = schemaOffsets.empty() ? 0 : schemaOffsets.size() - 1;
+        for (std::size_t i = 0; i < argSets; ++i) {
+            const std::uint32_t s = setSchemas[i];
+            if (s >= schemas || schemaOffsets[s + 1] - schemaOffsets[s] != offsets[i + 1] - offsets[i])
+                return corrupt("arg schemas");
+            for (std::uint32_t k = schemaOffsets[s], v = offsets[i]; k < schemaOffsets[s + 1]; ++k, ++v) {
+                if (schemaKeys[k].type == model::ArgValue::Type::String
+                    && (values[v] < 0 || values[v] > std::numeric_limits<std::uint32_t>::max()
+                        || !str(static_cast<std::uint32_t>(values[v]))))
+                    return corrupt("args");
+            }
         }
 
         const auto& tracks = trace.tracks();
@@ -1159,6 +1189,9 @@ bool writeSnapshot(const model::Trace& trace, const SourceIdentity& source, cons
                 trace, [](const model::Track& t) -> auto& { return A::counterValues(t); }));
     w.write(Kind::ArgValues, {pieceOf(A::argValues(trace.argStore()))});
     w.write(Kind::ArgOffsets, {pieceOf(A::argOffsets(trace.argStore()))});
+    w.write(Kind::ArgSetSchemas, {pieceOf(A::argSetSchemas(trace.argStore()))});
+    w.write(Kind::ArgSchemaKeys, {pieceOf(A::argSchemaKeys(trace.argStore()))});
+    w.write(Kind::ArgSchemaOffsets, {pieceOf(A::argSchemaOffsets(trace.argStore()))});
     w.write(Kind::Flows, {pieceOf(A::flows(trace))});
     w.write(Kind::FlowsByTarget, {pieceOf(A::flowsByTarget(trace))});
     ok = ok && w.ok();

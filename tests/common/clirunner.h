@@ -13,6 +13,7 @@
 #endif
 
 #include <QByteArray>
+#include <QDebug>
 #include <QProcess>
 #include <QString>
 #include <QStringList>
@@ -36,14 +37,27 @@ inline CliRun runCli(const QStringList& args)
     QProcess p;
     p.start(QStringLiteral(TIMESINK_CLI_PATH), args);
     CliRun r;
-    if (!p.waitForFinished(kCliTimeoutMs)) {
+    const bool finished = p.waitForFinished(kCliTimeoutMs);
+    if (!finished) {
         p.kill();
         p.waitForFinished();
-        return r;
     }
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
     r.out = p.readAllStandardOutput();
     r.err = p.readAllStandardError();
+    if (finished && p.exitStatus() == QProcess::NormalExit) {
+        r.exitCode = p.exitCode();
+        return r;
+    }
+    // No test expects a crash, a hang or a failed start: say which, with what the command wrote to stderr (a
+    // sanitizer's report goes there), so a failure seen once in CI can be diagnosed from its log.
+    const char* what = "crashed";
+    if (p.error() == QProcess::FailedToStart)
+        what = "did not start";
+    else if (!finished)
+        what = "ran past the timeout";
+    qWarning().noquote() << "timesink-cli" << args.join(QLatin1Char(' ')) << what << "(exit code" << p.exitCode()
+                         << ") and wrote to stderr:\n"
+                         << QString::fromUtf8(r.err.right(16000));
     return r;
 }
 

@@ -369,8 +369,8 @@ private Q_SLOTS:
                 if (trace->str(t.sliceName(i)) != "hcom_allReduce__586_0_1")
                     continue;
                 const timesink::model::SliceRef ref {t.id, timesink::model::SliceIndex {i}};
-                const timesink::model::ArgValue* wait = trace->arg(ref, "Wait Time(ms)");
-                const timesink::model::ArgValue* idle = trace->arg(ref, "Idle Time(ms)");
+                const std::optional<timesink::model::ArgValue> wait = trace->arg(ref, "Wait Time(ms)");
+                const std::optional<timesink::model::ArgValue> idle = trace->arg(ref, "Idle Time(ms)");
                 QVERIFY(wait && idle);
                 QCOMPARE(wait->d, 5.64663284375);
                 QCOMPARE(idle->d, 73.20370259375);

@@ -4,7 +4,12 @@
 
 #include <QTest>
 
+#include <bit>
+#include <cmath>
+#include <limits>
+#include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 using namespace timesink::model;
@@ -107,7 +112,7 @@ private Q_SLOTS:
         QVERIFY(ib != ia);
         QCOMPARE(store.get(ia).size(), std::size_t(2));
         QCOMPARE(store.find(ib, pool.intern("stream"))->i, std::int64_t(8));
-        QVERIFY(store.find(ib, pool.intern("name")) == nullptr);
+        QVERIFY(!store.find(ib, pool.intern("name")));
         QVERIFY(!store.add({}).isValid());
         // A unique set is stored apart, even when identical, and never returned by add().
         const ArgSetId u = store.addUnique(b);
@@ -116,6 +121,65 @@ private Q_SLOTS:
         QCOMPARE(store.add(b), ib);
         QCOMPARE(store.setCount(), std::size_t(3));
         QVERIFY(store.get(ArgSetId()).empty());
+    }
+    void argSetsShareTheirSchema()
+    {
+        StringPool pool;
+        ArgStore store;
+        const StringId stream = pool.intern("stream");
+        const StringId name = pool.intern("name");
+        const StringId ratio = pool.intern("ratio");
+        // Every type, at the ends of its range, comes back as it went in (iterating and by index).
+        const Arg first[] = {{stream, ArgValue::fromInt(std::numeric_limits<std::int64_t>::min())},
+                             {name, ArgValue::fromString(pool.intern("x"))},
+                             {ratio, ArgValue::fromDouble(-0.0)},
+                             {pool.intern("sync"), ArgValue::fromBool(true)}};
+        const Arg second[] = {{stream, ArgValue::fromInt(std::numeric_limits<std::int64_t>::max())},
+                              {name, ArgValue::fromString(pool.intern("y"))},
+                              {ratio, ArgValue::fromDouble(std::numeric_limits<double>::infinity())},
+                              {pool.intern("sync"), ArgValue::fromBool(false)}};
+        const ArgSetId a = store.addUnique(first);
+        const ArgSetId b = store.addUnique(second);
+        QCOMPARE(store.schemaCount(), std::size_t(1)); // same keys and types: one schema for both
+        for (const auto& [id, args] :
+             {std::pair {a, std::span<const Arg>(first)}, std::pair {b, std::span<const Arg>(second)}}) {
+            const ArgSet set = store.get(id);
+            QCOMPARE(set.size(), args.size());
+            QVERIFY(set.equals(args));
+            std::size_t i = 0;
+            for (const Arg stored : set) {
+                QCOMPARE(stored.key, args[i].key);
+                QCOMPARE(stored.value.type, args[i].value.type);
+                QCOMPARE(stored.value.rawBits(), args[i].value.rawBits());
+                QCOMPARE(set[i].value.rawBits(), args[i].value.rawBits());
+                ++i;
+            }
+        }
+        QVERIFY(std::signbit(store.get(a)[2].value.d));
+        QCOMPARE(store.find(b, ratio)->d, std::numeric_limits<double>::infinity());
+        QCOMPARE(pool.view(StringId(store.find(b, name)->s)), std::string_view("y"));
+        QCOMPARE(store.find(a, pool.intern("sync"))->i, std::int64_t(1));
+        // The same keys with another type, fewer keys or another order are other schemas.
+        const Arg otherType[] = {{stream, ArgValue::fromDouble(1.5)}};
+        const Arg fewer[] = {{stream, ArgValue::fromInt(1)}};
+        const Arg otherOrder[] = {{name, ArgValue::fromString(pool.intern("x"))}, {stream, ArgValue::fromInt(1)}};
+        const ArgSetId t = store.add(otherType);
+        const ArgSetId f = store.add(fewer);
+        const ArgSetId o = store.add(otherOrder);
+        QCOMPARE(store.schemaCount(), std::size_t(4));
+        QCOMPARE(store.find(t, stream)->type, ArgValue::Type::Double);
+        QCOMPARE(store.find(f, stream)->type, ArgValue::Type::Int);
+        QCOMPARE(store.get(o)[0].key, name);
+        // A set equal in keys and raw bits but not in types is not a duplicate.
+        const Arg intBits[] = {{stream, ArgValue::fromInt(std::bit_cast<std::int64_t>(1.5))}};
+        QVERIFY(store.add(intBits) != t);
+        QCOMPARE(store.add(otherType), t);
+        // Thousands of sets of the same few shapes cost 8 bytes a value plus 8 a set, not 16 an arg.
+        for (int i = 0; i < 10000; ++i)
+            store.addUnique(first);
+        store.shrinkToFit();
+        QCOMPARE(store.schemaCount(), std::size_t(4));
+        QVERIFY(store.bytesUsed() < 10000 * (4 * 8 + 8) + 4096);
     }
 };
 

@@ -155,7 +155,7 @@ std::vector<FlatSlice> flatten(const model::Trace& t)
 
 std::string argString(const model::Trace& t, model::SliceRef s, std::string_view key)
 {
-    const model::ArgValue* v = t.arg(s, key);
+    const std::optional<model::ArgValue> v = t.arg(s, key);
     if (!v)
         return "<none>";
     switch (v->type) {

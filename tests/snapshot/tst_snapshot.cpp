@@ -13,6 +13,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <thread>
@@ -44,18 +45,25 @@ std::string difference(const model::Trace& a, const model::Trace& b)
             || b.strings().find(a.str(model::StringId(i))).value != i)
             return "string " + std::to_string(i);
     }
-    const auto& av = A::argValues(a.argStore());
-    const auto& bv = A::argValues(b.argStore());
-    if (av.size() != bv.size() || A::argOffsets(a.argStore()).size() != A::argOffsets(b.argStore()).size())
-        return "arg store sizes";
-    for (std::size_t i = 0; i < av.size(); ++i) {
-        if (av[i].key != bv[i].key || av[i].value.type != bv[i].value.type
-            || av[i].value.rawBits() != bv[i].value.rawBits())
-            return "arg " + std::to_string(i);
-    }
-    for (std::size_t i = 0; i < A::argOffsets(a.argStore()).size(); ++i) {
-        if (A::argOffsets(a.argStore())[i] != A::argOffsets(b.argStore())[i])
-            return "arg offset " + std::to_string(i);
+    // The store's columns as they are (values, offsets, schemas), then every set as the API reads it.
+    auto sameColumn = [](const auto& x, const auto& y) {
+        return x.size() == y.size() && std::memcmp(x.data(), y.data(), x.size() * sizeof(*x.data())) == 0;
+    };
+    if (!sameColumn(A::argValues(a.argStore()), A::argValues(b.argStore())))
+        return "arg values";
+    if (!sameColumn(A::argOffsets(a.argStore()), A::argOffsets(b.argStore())))
+        return "arg offsets";
+    if (!sameColumn(A::argSetSchemas(a.argStore()), A::argSetSchemas(b.argStore()))
+        || !sameColumn(A::argSchemaKeys(a.argStore()), A::argSchemaKeys(b.argStore()))
+        || !sameColumn(A::argSchemaOffsets(a.argStore()), A::argSchemaOffsets(b.argStore())))
+        return "arg schemas";
+    for (std::uint32_t i = 0; i < a.argStore().setCount(); ++i) {
+        const model::ArgSet x = a.args(model::ArgSetId(i));
+        const model::ArgSet y = b.args(model::ArgSetId(i));
+        if (x.size() != y.size() || !std::equal(x.begin(), x.end(), y.begin(), [](model::Arg p, model::Arg q) {
+                return p.key == q.key && p.value.type == q.value.type && p.value.rawBits() == q.value.rawBits();
+            }))
+            return "arg set " + std::to_string(i);
     }
     if (a.tracks().size() != b.tracks().size())
         return "track count";
@@ -185,7 +193,8 @@ private Q_SLOTS:
         QVERIFY2(back, error.c_str());
         QCOMPARE(difference(*trace, *back), std::string());
         QCOMPARE(back->metadata().sourcePath, file.string());
-        const model::ArgValue* s = back->arg(model::SliceRef {model::TrackId(0), model::SliceIndex(1)}, "str");
+        const std::optional<model::ArgValue> s
+            = back->arg(model::SliceRef {model::TrackId(0), model::SliceIndex(1)}, "str");
         QVERIFY(s && s->type == model::ArgValue::Type::String);
         QCOMPARE(back->str(model::StringId(s->s)), std::string_view("text"));
 
