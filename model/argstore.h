@@ -16,10 +16,9 @@ namespace timesink::model {
 
 class SnapshotAccess;
 
-// Importers build args by the million (torch_npu device tasks carry seven each) before the store takes them apart
-// (ArgStore). Packing to 4-byte alignment makes an ArgValue 12 bytes and an Arg 16 instead of 24; x86-64 and
-// AArch64 load the 8-byte payload at a 4-byte boundary at full speed. Never take the address of a payload member.
-#pragma pack(push, 4)
+// Arg and ArgValue are what importers build and readers get back; the store keeps neither as such (ArgStore keeps
+// schemas and 8-byte values), so they are laid out naturally: a value read from the store can be bound to a
+// reference like any other (a packed one could not: its 8-byte payload sat at a 4-byte boundary).
 /// One argument value: an integer, a float, a bool or an interned string.
 struct ArgValue
 {
@@ -100,8 +99,6 @@ struct Arg
     StringId key;
     ArgValue value;
 };
-#pragma pack(pop)
-static_assert(sizeof(ArgValue) == 12 && sizeof(Arg) == 16, "args are stored by the million: keep them packed");
 
 /// One entry of an arg schema: a key and the type of its value (the padding is zero, for byte-exact snapshots).
 struct ArgKey

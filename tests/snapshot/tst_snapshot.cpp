@@ -47,7 +47,8 @@ std::string difference(const model::Trace& a, const model::Trace& b)
     }
     // The store's columns as they are (values, offsets, schemas), then every set as the API reads it.
     auto sameColumn = [](const auto& x, const auto& y) {
-        return x.size() == y.size() && std::memcmp(x.data(), y.data(), x.size() * sizeof(*x.data())) == 0;
+        return x.size() == y.size()
+            && (x.empty() || std::memcmp(x.data(), y.data(), x.size() * sizeof(*x.data())) == 0);
     };
     if (!sameColumn(A::argValues(a.argStore()), A::argValues(b.argStore())))
         return "arg values";
