@@ -207,7 +207,8 @@ public:
 private:
     friend class SnapshotAccess;
     std::uint32_t schemaOf(std::span<const Arg> args);
-    // The two largest columns of a big trace: on realloc, so growing and shrinking never copy them (podbuffer.h).
+    // The per-set and per-value columns grow with the trace: on realloc, so growing and shrinking never copy them
+    // (podbuffer.h).
     PodBuffer<std::int64_t> m_values;   // ArgValue::rawBits() of every arg, set after set
     PodBuffer<std::uint32_t> m_offsets; // set i = values [m_offsets[i], m_offsets[i+1])
     PodBuffer<std::uint32_t> m_schemas; // set i's schema

@@ -81,7 +81,7 @@ public:
     [[nodiscard]] std::string_view str(StringId id) const { return m_strings.view(id); }
     [[nodiscard]] const ArgStore& argStore() const { return m_args; }
     [[nodiscard]] ArgSet args(ArgSetId id) const { return m_args.get(id); }
-    /// Value of arg `key` of a slice, or nullptr (the key is looked up in the string pool).
+    /// Value of arg `key` of a slice, or none (the key is looked up in the string pool).
     [[nodiscard]] std::optional<ArgValue> arg(SliceRef slice, std::string_view key) const;
 
     [[nodiscard]] std::span<const Track> tracks() const { return m_tracks; }
