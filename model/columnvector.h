@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/memoryhint.h"
+
 #include <cstddef>
 #include <memory>
 #include <new>
@@ -19,8 +21,28 @@ template <typename T> struct ColumnAllocator
     ColumnAllocator() = default;
     template <typename U> ColumnAllocator(const ColumnAllocator<U>& /*other*/) noexcept { }
 
-    [[nodiscard]] T* allocate(std::size_t n) { return std::allocator<T>().allocate(n); }
-    void deallocate(T* p, std::size_t n) noexcept { std::allocator<T>().deallocate(p, n); }
+    /// Blocks of kColumnMapFromBytes or more are mappings of their own in huge pages (allocateColumnBlock):
+    /// columns are allocated at their final size and written whole, so a huge page costs no slack, and in a
+    /// virtual machine each 4 KiB page's first touch is a costly exit (a 1 GB torch_npu import's finalize wrote
+    /// ~40,000 fresh pages into its columns and flows).
+    [[nodiscard]] T* allocate(std::size_t n)
+    {
+        if (n >= kColumnMapFromBytes / sizeof(T)) {
+            if (n > std::allocator_traits<std::allocator<T>>::max_size(std::allocator<T>()))
+                throw std::bad_array_new_length();
+            if (void* p = allocateColumnBlock(n * sizeof(T)))
+                return static_cast<T*>(p);
+            throw std::bad_alloc();
+        }
+        return std::allocator<T>().allocate(n);
+    }
+    void deallocate(T* p, std::size_t n) noexcept
+    {
+        if (n >= kColumnMapFromBytes / sizeof(T))
+            freeColumnBlock(p, n * sizeof(T));
+        else
+            std::allocator<T>().deallocate(p, n);
+    }
 
     template <typename U, typename... Args> void construct(U* p, Args&&... args)
     {

@@ -65,7 +65,7 @@ namespace {
 constexpr std::size_t kHugeBytes = std::size_t(2) << 20;
 // Huge pages from here up: each mapped block may hold up to 2 MiB of resident slack past its last write, so only
 // the few largest columns (args, flow records, a big track's times) take them.
-constexpr std::size_t kHugeFromBytes = std::size_t(16) << 20;
+constexpr std::size_t kHugeFromBytes = std::size_t(4) << 20;
 
 std::size_t pageRounded(std::size_t bytes)
 {
@@ -121,6 +121,18 @@ void adviseHugePagesLarge(void* block, std::size_t bytes) noexcept
         (void)::madvise(block, pageRounded(bytes), MADV_HUGEPAGE);
 }
 
+void* allocateColumnBlock(std::size_t bytes) noexcept
+{
+    void* block = mapLarge(bytes);
+    adviseHugePagesLarge(block, bytes);
+    return block;
+}
+
+void freeColumnBlock(void* block, std::size_t bytes) noexcept
+{
+    unmapLarge(block, bytes);
+}
+
 #else
 
 void* mapLarge(std::size_t bytes) noexcept
@@ -144,6 +156,17 @@ void adviseHugePagesLarge(void* block, std::size_t bytes) noexcept
 {
     (void)block;
     (void)bytes;
+}
+
+void* allocateColumnBlock(std::size_t bytes) noexcept
+{
+    return std::malloc(bytes);
+}
+
+void freeColumnBlock(void* block, std::size_t bytes) noexcept
+{
+    (void)bytes;
+    std::free(block);
 }
 
 #endif

@@ -27,6 +27,13 @@ void unmapLarge(void* block, std::size_t bytes) noexcept;
 /// remapLarge: advice over part of it would split it, and mremap refuses a range over two mappings.
 void adviseHugePagesLarge(void* block, std::size_t bytes) noexcept;
 
+/// Blocks allocated at their final size and then written whole (ColumnVector's, from kColumnMapFromBytes): a mapping
+/// of their own in transparent huge pages, as their slack is at most the last huge page's unwritten part. Returns
+/// nullptr when out of memory; where the system has no mmap they are malloc blocks.
+inline constexpr std::size_t kColumnMapFromBytes = std::size_t(2) << 20;
+void* allocateColumnBlock(std::size_t bytes) noexcept;
+void freeColumnBlock(void* block, std::size_t bytes) noexcept;
+
 /// Maps the whole pages inside [data, data + bytes) for writing, with one call (MADV_POPULATE_WRITE).
 void prefaultForWrite(void* data, std::size_t bytes) noexcept;
 

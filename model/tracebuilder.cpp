@@ -81,7 +81,7 @@ constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
 constexpr std::size_t kMaxDepth = std::numeric_limits<std::uint16_t>::max();
 
 template <typename Column> // PodBuffer or std::vector
-void permute(Column& column, const std::vector<std::uint32_t>& order)
+void permute(Column& column, const ColumnVector<std::uint32_t>& order)
 {
     Column sorted;
     sorted.reserve(column.size());
@@ -242,7 +242,7 @@ std::uint64_t TraceBuilder::warningCount(ImportWarningKind kind) const
     return it == m_warningIndex.end() ? 0 : m_trace->m_warnings[it->second].count;
 }
 
-void TraceBuilder::finalizeTrack(Track& t, std::vector<std::uint32_t>& oldToNew)
+void TraceBuilder::finalizeTrack(Track& t, ColumnVector<std::uint32_t>& oldToNew)
 {
     const std::size_t n = t.m_ts.size();
     oldToNew.clear();
@@ -252,7 +252,7 @@ void TraceBuilder::finalizeTrack(Track& t, std::vector<std::uint32_t>& oldToNew)
     for (std::size_t i = 1; i < n && sorted; ++i)
         sorted = t.m_ts[i - 1] < t.m_ts[i] || (t.m_ts[i - 1] == t.m_ts[i] && t.m_dur[i - 1] >= t.m_dur[i]);
     if (!sorted) {
-        std::vector<std::uint32_t> order(n);
+        ColumnVector<std::uint32_t> order(n);
         std::iota(order.begin(), order.end(), 0U);
         // Usually a few sorted runs (a parent written after its children, a step marker at the end).
         sortRuns(order.begin(), order.end(), [&t](std::uint32_t a, std::uint32_t b) {
@@ -358,7 +358,7 @@ void TraceBuilder::finalizeTrack(Track& t, std::vector<std::uint32_t>& oldToNew)
 
     // Counter samples sorted by time.
     if (!std::is_sorted(t.m_counterTs.begin(), t.m_counterTs.end())) {
-        std::vector<std::uint32_t> order(t.m_counterTs.size());
+        ColumnVector<std::uint32_t> order(t.m_counterTs.size());
         std::iota(order.begin(), order.end(), 0U);
         std::stable_sort(order.begin(), order.end(),
                          [&t](std::uint32_t a, std::uint32_t b) { return t.m_counterTs[a] < t.m_counterTs[b]; });
@@ -405,7 +405,7 @@ TracePtr TraceBuilder::finalize()
     };
     const Clock::time_point started = Clock::now();
     Trace& trace = *m_trace;
-    std::vector<std::vector<std::uint32_t>> remap(trace.m_tracks.size());
+    std::vector<ColumnVector<std::uint32_t>> remap(trace.m_tracks.size());
     // Tracks are independent: the largest first, shared over a few threads when there is enough to sort.
     {
         std::vector<std::size_t> bySize(trace.m_tracks.size());

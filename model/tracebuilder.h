@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/columnvector.h"
 #include "model/importwarning.h"
 #include "model/podbuffer.h"
 #include "model/trace.h"
@@ -138,7 +139,7 @@ private:
         FlowKind kind;
         bool bindEnclosing;
     };
-    void finalizeTrack(Track& track, std::vector<std::uint32_t>& oldToNew);
+    void finalizeTrack(Track& track, ColumnVector<std::uint32_t>& oldToNew);
     void warnAboutDisjointClocks();
     void warnTimeOutOfRange();
     /// Replaces ill-formed UTF-8 in every string of the trace (pool, warnings, metadata) and says so once as the
