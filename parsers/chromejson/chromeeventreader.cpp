@@ -145,12 +145,11 @@ struct Batch
     std::vector<ChromeEvent> events;
     std::vector<ChromeArg> args;
     std::vector<std::pair<std::uint32_t, std::uint32_t>> argRanges;
-    std::deque<std::string> arena; // owned copies of strings in the slow path
+    std::deque<std::string> arena; // owned copies: unescaped strings, and every string in the slow path
     std::uint64_t malformed = 0;
     std::string firstMalformed;
     std::uint64_t badFieldEvents = 0;
     std::string firstBadField;
-    od::parser parser;
 
     void reset(Kind k)
     {
@@ -418,7 +417,9 @@ std::string describeBadFields(std::uint32_t mask)
 
 // Parses a whole batch as one JSON array (one simdjson pass); falls back to event-by-event parsing when the
 // batch holds a malformed event, so one bad event costs only itself.
-void parseBatch(Batch& b, bool flowNames)
+// `parser` belongs to the decoding thread, not to the batch: its buffers (as large as the batch again) are then
+// allocated and first touched once per thread rather than once per batch the pipeline holds.
+void parseBatch(Batch& b, od::parser& parser, bool flowNames)
 {
     b.events.clear();
     b.args.clear();
@@ -426,10 +427,19 @@ void parseBatch(Batch& b, bool flowNames)
     b.events.reserve(b.spans.size());
     bool fast = true;
     {
-        auto noCopy = [](std::string_view s) { return s; };
+        // Views into the batch text stay as they are; a string simdjson unescaped into the parser's buffer (which
+        // the thread's next batch overwrites) is copied into the batch.
+        const char* const textBegin = b.text.data();
+        const char* const textEnd = textBegin + b.text.size();
+        auto noCopy = [&b, textBegin, textEnd](std::string_view s) -> std::string_view {
+            if (s.empty() || (s.data() >= textBegin && s.data() + s.size() <= textEnd))
+                return s;
+            b.arena.emplace_back(s);
+            return b.arena.back();
+        };
         od::document doc;
         simdjson::padded_string_view view(b.text.data(), b.text.size(), b.text.capacity());
-        if (b.parser.iterate(view).get(doc)) {
+        if (parser.iterate(view).get(doc)) {
             fast = false;
         } else {
             od::array arr;
@@ -474,7 +484,7 @@ void parseBatch(Batch& b, bool flowNames)
             od::object obj;
             ChromeEvent ev;
             const auto argsBefore = b.args.size();
-            simdjson::error_code err = b.parser.iterate(view).get(doc);
+            simdjson::error_code err = parser.iterate(view).get(doc);
             if (!err)
                 err = doc.get_object().get(obj);
             if (!err)
@@ -588,6 +598,7 @@ public:
     // ---- worker side ----
     void workerLoop()
     {
+        od::parser parser;
         for (;;) {
             Batch* b = nullptr;
             {
@@ -599,7 +610,7 @@ public:
                 m_toParse.pop_front();
             }
             const PhaseClock::time_point started = PhaseClock::now();
-            parseBatch(*b, m_flowNames);
+            parseBatch(*b, parser, m_flowNames);
             m_decodeNs += nsSince(started);
             {
                 std::lock_guard lock(m_mutex);
@@ -659,7 +670,7 @@ private:
                 return; // consumed up to the End batch or cancelled: the rest of the piece is not decoded
             // Decoding and consuming are not scanning: their time goes where the waits of the threaded pipeline go.
             if (!b->parsed) {
-                parseBatch(*b, m_flowNames);
+                parseBatch(*b, m_inlineParser, m_flowNames);
                 b->parsed = true;
                 m_decodeNs += nsSince(waitStarted);
             }
@@ -690,6 +701,7 @@ private:
     std::uint64_t m_fileBytes = 0;
     std::unique_ptr<Batch> m_current;
     Consumer m_inline;
+    od::parser m_inlineParser; // the inline consumer's decoding (workerLoop has its own)
 
     std::mutex m_mutex;
     std::condition_variable m_workCv;

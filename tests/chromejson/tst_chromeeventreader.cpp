@@ -6,8 +6,10 @@
 #include <QTest>
 
 #include <algorithm>
+#include <chrono>
 #include <fstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace timesink;
@@ -33,6 +35,7 @@ private Q_SLOTS:
     void readerStringTimesAndIds_data();
     void readerStringTimesAndIds();
     void readerSkipsFlowNamesWhenAsked();
+    void readerKeepsUnescapedStringsPastLaterBatches();
 };
 
 namespace {
@@ -454,6 +457,58 @@ void TestChromeEventReader::readerSkipsFlowNamesWhenAsked()
              std::string("s name= cat=HostToDevice pid=1# tid=2# ts=1000 dur=- id=1\n"
                          "f name=late ph keeps it cat= pid=1# tid=3# ts=2000 dur=- id=1 bp=e\n"
                          "X name=k cat= pid=1# tid=3# ts=2000 dur=1000\n"));
+}
+
+void TestChromeEventReader::readerKeepsUnescapedStringsPastLaterBatches()
+{
+    // simdjson unescapes a string with escapes into its parser's buffer, and each decoding thread keeps one parser
+    // for all its batches: such strings must be copied out before the thread decodes its next batch. The sink holds
+    // on to the first event until the workers have run ahead, then checks every event's escaped texts.
+    QTemporaryDir dir;
+    const std::string path = dir.filePath(QStringLiteral("t.json")).toStdString();
+    constexpr int kEvents = 3000;
+    {
+        std::ofstream out(path);
+        out << "[";
+        for (int i = 0; i < kEvents; ++i) {
+            out << (i ? ",\n" : "") << R"({"ph":"X","name":"n\")" << i << R"(","cat":"c\u0041)" << i
+                << R"(","pid":1,"tid":1,"ts":)" << i << R"(,"dur":1,"args":{"k\t)" << i << R"(":"v\\)" << i << R"("}})";
+        }
+        out << "]";
+    }
+    class Checker : public ChromeEventSink
+    {
+    public:
+        int seen = 0;
+        std::vector<std::string> wrong;
+        void onEvent(const ChromeEvent& e) override
+        {
+            if (seen == 0)
+                std::this_thread::sleep_for(std::chrono::milliseconds(200));
+            const std::string i = std::to_string(seen++);
+            std::string got = std::string(e.name) + "|" + std::string(e.cat);
+            for (const ChromeArg& a : e.args)
+                got += "|" + std::string(a.key) + "=" + std::string(a.text);
+            const std::string expected = "n\"" + i + "|cA" + i + "|k\t" + i + "=v\\" + i;
+            if (got != expected && wrong.size() < 3)
+                wrong.push_back("event " + i + ": " + got);
+        }
+        void onWarning(timesink::model::ImportWarningKind, std::string_view, std::uint64_t) override { }
+    };
+    for (std::size_t batch : {std::size_t(1), std::size_t(2000)}) {
+        for (unsigned threads : {2U, 3U}) {
+            ImportOptions options;
+            options.threads = threads;
+            ProgressSink progress;
+            ChromeEventReader reader(path, options, progress);
+            reader.setBatchBytes(batch);
+            Checker sink;
+            const ChromeReadResult r = reader.read(sink);
+            QVERIFY2(r.ok(), r.error.c_str());
+            QCOMPARE(sink.seen, kEvents);
+            QVERIFY2(sink.wrong.empty(), sink.wrong.empty() ? "" : sink.wrong.front().c_str());
+        }
+    }
 }
 
 QTEST_APPLESS_MAIN(TestChromeEventReader)
