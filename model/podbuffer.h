@@ -27,7 +27,7 @@ namespace timesink::model {
 ///
 /// A buffer past 1 MiB maps its next 256 KiB of pages with one call before it writes them (prefaultForWrite):
 /// its values are then written at memory speed instead of one page fault per 4 KiB, at a cost of at most 256 KiB
-/// of resident slack per buffer (2 MiB where a block of 16 MiB or more gets huge pages).
+/// of resident slack per buffer (2 MiB where a mapped block, 4 MiB or more, gets huge pages).
 template <typename T> class PodBuffer
 {
     static_assert(std::is_trivially_copyable_v<T>, "PodBuffer moves values with memcpy/realloc");
