@@ -14,8 +14,9 @@ namespace timesink::model {
 
 /// Large blocks in mappings of their own, for PodBuffer's columns past a few MiB: 2 MiB-aligned, advised to use
 /// transparent huge pages from 4 MiB (a huge page can leave up to 2 MiB of resident slack past the last write; on
-/// the 1 GB torch_npu import that cost 12 MB of peak RSS and saved ~40,000 page faults), grown and shrunk by remapping (no copy). Where the system has no mremap they
-/// are malloc/realloc/free blocks. mapLarge/remapLarge return nullptr when out of memory (the old block then stays).
+/// the 1 GB torch_npu import that cost 12 MB of peak RSS and saved ~40,000 page faults), grown and shrunk by remapping
+/// (no copy). Where the system has no mremap they are malloc/realloc/free blocks. mapLarge/remapLarge return nullptr
+/// when out of memory (the old block then stays).
 ///
 /// Why: in a virtual machine every first touch of a 4 KiB page also exits to the hypervisor, which the guest
 /// counts as user time in the writing code; the 1 GB torch_npu import wrote ~450 MB of fresh pages that way.
