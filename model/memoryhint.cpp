@@ -121,13 +121,6 @@ void adviseHugePagesLarge(void* block, std::size_t bytes) noexcept
         (void)::madvise(block, pageRounded(bytes), MADV_HUGEPAGE);
 }
 
-#if defined(__SANITIZE_ADDRESS__) // GCC
-#define TIMESINK_ADDRESS_SANITIZER 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) // clang
-#define TIMESINK_ADDRESS_SANITIZER 1
-#endif
-#endif
 #if defined(TIMESINK_ADDRESS_SANITIZER)
 // AddressSanitizer watches malloc blocks only: a column read past its end must stay a report there.
 void* allocateColumnBlock(std::size_t bytes) noexcept

@@ -3,6 +3,15 @@
 
 #include <cstddef>
 
+// Defined in builds with AddressSanitizer (GCC's and clang's ways of saying so), whose allocator replaces malloc.
+#if defined(__SANITIZE_ADDRESS__)
+#define TIMESINK_ADDRESS_SANITIZER 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TIMESINK_ADDRESS_SANITIZER 1
+#endif
+#endif
+
 namespace timesink::model {
 
 /// Memory advice and mappings for the model's large blocks: the one place the model asks the operating system

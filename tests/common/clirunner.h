@@ -22,7 +22,8 @@ namespace timesink::testing {
 
 struct CliRun
 {
-    // -1 when the process crashed, could not start or ran past the timeout; otherwise its exit code.
+    // -1 when the process crashed, could not start or ran past the timeout; otherwise its exit code (also when a
+    // sanitizer stopped it, whose report runCli then prints).
     int exitCode = -1;
     QByteArray out;
     QByteArray err;
@@ -44,7 +45,9 @@ inline CliRun runCli(const QStringList& args)
     }
     r.out = p.readAllStandardOutput();
     r.err = p.readAllStandardError();
-    if (finished && p.exitStatus() == QProcess::NormalExit) {
+    // A sanitizer that caught a crash or an error reports it on stderr and exits normally with code 1.
+    const bool sanitizerReport = r.err.contains("Sanitizer") || r.err.contains("runtime error: ");
+    if (finished && p.exitStatus() == QProcess::NormalExit && !sanitizerReport) {
         r.exitCode = p.exitCode();
         return r;
     }
@@ -55,6 +58,10 @@ inline CliRun runCli(const QStringList& args)
         what = "did not start";
     else if (!finished)
         what = "ran past the timeout";
+    else if (sanitizerReport)
+        what = "was stopped by a sanitizer";
+    if (finished && p.exitStatus() == QProcess::NormalExit)
+        r.exitCode = p.exitCode();
     qWarning().noquote() << "timesink-cli" << args.join(QLatin1Char(' ')) << what << "(exit code" << p.exitCode()
                          << ") and wrote to stderr:\n"
                          << QString::fromUtf8(r.err.right(16000));
