@@ -36,6 +36,7 @@ private Q_SLOTS:
     void readerStringTimesAndIds();
     void readerSkipsFlowNamesWhenAsked();
     void readerKeepsUnescapedStringsPastLaterBatches();
+    void readerFindsEscapesAtEveryOffset();
 };
 
 namespace {
@@ -513,3 +514,37 @@ void TestChromeEventReader::readerKeepsUnescapedStringsPastLaterBatches()
 
 QTEST_APPLESS_MAIN(TestChromeEventReader)
 #include "tst_chromeeventreader.moc"
+
+void TestChromeEventReader::readerFindsEscapesAtEveryOffset()
+{
+    // The decoder looks for backslashes in strings and keys 16 bytes at a time: an escape at any offset, in the
+    // first block, the last one or at a block's edge, must reach simdjson's unescaping (an escape it misses would
+    // come out as written, "\\n" instead of a newline). Strings without escapes, of every length, are followed by
+    // one with an escape within 16 bytes, which must not count for them.
+    QTemporaryDir dir;
+    const std::string path = dir.filePath(QStringLiteral("t.json")).toStdString();
+    constexpr int kMax = 40;
+    {
+        std::ofstream out(path);
+        out << "[";
+        for (int k = 0; k <= kMax; ++k) {
+            const std::string a(static_cast<std::size_t>(k), 'a');
+            const std::string b(static_cast<std::size_t>(kMax - k), 'b');
+            out << (k ? ",\n" : "") << R"({"ph":"X","name":")" << a << R"(\n)" << b << R"(","cat":")" << a
+                << R"(","pid":1,"tid":1,"ts":)" << k << R"(,"dur":1,"args":{")" << a << R"(\u0041)" << b << R"(":")"
+                << b << R"(\")" << a << R"(","p)" << a << R"(":"\t"}})";
+        }
+        out << "]";
+    }
+    EventCollector sink;
+    QVERIFY(readAll(path, sink));
+    std::string expected;
+    for (int k = 0; k <= kMax; ++k) {
+        const std::string a(static_cast<std::size_t>(k), 'a');
+        const std::string b(static_cast<std::size_t>(kMax - k), 'b');
+        expected += "X name=" + a + "\n" + b + " cat=" + a + " pid=1# tid=1# ts=" + std::to_string(k * 1000)
+            + " dur=1000 " + a + "A" + b + ":s'" + b + "\"" + a + "' p" + a + ":s'\t'\n";
+    }
+    QCOMPARE(sink.log, expected);
+    QVERIFY(sink.warnings.empty());
+}
