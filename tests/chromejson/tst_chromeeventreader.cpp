@@ -512,9 +512,6 @@ void TestChromeEventReader::readerKeepsUnescapedStringsPastLaterBatches()
     }
 }
 
-QTEST_APPLESS_MAIN(TestChromeEventReader)
-#include "tst_chromeeventreader.moc"
-
 void TestChromeEventReader::readerFindsEscapesAtEveryOffset()
 {
     // The decoder looks for backslashes in strings and keys 16 bytes at a time: an escape at any offset, in the
@@ -548,3 +545,6 @@ void TestChromeEventReader::readerFindsEscapesAtEveryOffset()
     QCOMPARE(sink.log, expected);
     QVERIFY(sink.warnings.empty());
 }
+
+QTEST_APPLESS_MAIN(TestChromeEventReader)
+#include "tst_chromeeventreader.moc"
