@@ -2,6 +2,7 @@
 // Issue 12, end to end through timesink-cli: every bad input gets a clear error, nothing is ever lost. One test per
 // class of the issue; each failed (crashed, hung, printed wrong numbers or lost a file) before the fix.
 #include "hardeninghelpers.h"
+#include "model/memoryhint.h"
 #include "model/utf8.h"
 
 #include <QTemporaryDir>
@@ -342,7 +343,7 @@ private slots:
     // limit, never an abort.
     void outOfMemoryIsACleanError()
     {
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(TIMESINK_ADDRESS_SANITIZER)
         QSKIP("AddressSanitizer reserves terabytes of address space; an address-space cap cannot be tested here");
 #else
         QTemporaryDir dir;
