@@ -112,6 +112,168 @@ struct FlowRecord
 };
 static_assert(sizeof(FlowRecord) <= 32, "a 1 GB trace holds millions of flow events: keep them small");
 
+/// The flow events of one list (a category's starts, or its ends) in the order added. While the ids arrive in
+/// order (the writers number flows in file order) the records are packed as differences from the one before,
+/// ~6-8 bytes a record instead of 32: a 1 GB torch_npu trace keeps 3.5 M of them, and each megabyte of fresh
+/// memory costs its page faults and zeroing (111 MB of records became ~25 MB). A list whose ids went back is
+/// unpacked and sorted by sortById(), and then walked as plain records.
+///
+///   FlowRecordList l;
+///   l.push(r1); l.push(r2);              // r1.id() <= r2.id(): stays packed
+///   auto c = l.cursor();
+///   for (FlowRecord r; c.next(r);) ...   // r1, r2
+///
+/// A packed record: a tag byte (bit 0 bindEnclosing; bit 1 the id follows in full, as varints hi and lo and a
+/// digits byte, when its hi or digits differ from the previous record's; otherwise bits 2-7 hold the difference
+/// of lo, 0-62, or 63 for a varint that follows), then the difference of ts as a zigzag varint, then the endpoint
+/// as a varint. Differences wrap around in 64 bits, so any sequence decodes exactly; only the size depends on
+/// the order.
+class FlowRecordList
+{
+public:
+    void push(const FlowRecord& r)
+    {
+        if (m_count > 0 && r.id() < m_last.id())
+            m_sorted = false;
+        if (!m_plain.empty()) {
+            m_plain.push_back(r);
+        } else {
+            std::uint8_t bytes[kMaxPackedBytes];
+            std::uint8_t* out = bytes + 1;
+            std::uint8_t tag = r.bindEnclosing ? 1 : 0;
+            if (r.hi != m_last.hi || r.digits != m_last.digits) {
+                tag |= 2;
+                out = putVarint(out, r.hi);
+                out = putVarint(out, r.lo);
+                *out++ = r.digits;
+            } else if (const std::uint64_t delta = r.lo - m_last.lo; delta < 63) {
+                tag |= static_cast<std::uint8_t>(delta << 2);
+            } else {
+                tag |= 63U << 2;
+                out = putVarint(out, delta);
+            }
+            const auto tsDelta = static_cast<std::uint64_t>(r.ts) - static_cast<std::uint64_t>(m_last.ts);
+            out = putVarint(out, (tsDelta << 1) ^ (0 - (tsDelta >> 63))); // zigzag
+            out = putVarint(out, r.endpoint);
+            bytes[0] = tag;
+            m_packed.append(bytes, static_cast<std::size_t>(out - bytes));
+        }
+        m_last = r;
+        ++m_count;
+    }
+
+    [[nodiscard]] std::size_t size() const { return m_count; }
+    [[nodiscard]] bool empty() const { return m_count == 0; }
+    /// Whether each id added was at least the one before.
+    [[nodiscard]] bool sorted() const { return m_sorted; }
+    /// The record added last; only when not empty().
+    [[nodiscard]] const FlowRecord& last() const { return m_last; }
+    /// Bytes held, for the tests of the packing.
+    [[nodiscard]] std::size_t bytes() const { return m_packed.size() + m_plain.size() * sizeof(FlowRecord); }
+
+    /// Orders the records by id, stably (file order within an id), unpacking them when they are not in order.
+    void sortById()
+    {
+        if (m_sorted)
+            return;
+        if (m_plain.empty()) {
+            model::PodBuffer<FlowRecord> plain;
+            plain.reserve(m_count);
+            Cursor c = cursor();
+            for (FlowRecord r; c.next(r);)
+                plain.push_back(r);
+            m_packed = model::PodBuffer<std::uint8_t>();
+            m_plain = std::move(plain);
+        }
+        std::stable_sort(m_plain.begin(), m_plain.end(),
+                         [](const FlowRecord& a, const FlowRecord& b) { return a.id() < b.id(); });
+        m_sorted = true;
+    }
+
+    /// Reads the records in order. The list must not change while a cursor reads it.
+    class Cursor
+    {
+    public:
+        bool next(FlowRecord& out)
+        {
+            if (m_plain) {
+                if (m_plain == m_plainEnd)
+                    return false;
+                out = *m_plain++;
+                return true;
+            }
+            if (m_p == m_end)
+                return false;
+            const std::uint8_t tag = *m_p++;
+            FlowRecord& r = m_prev;
+            r.bindEnclosing = (tag & 1) != 0;
+            if (tag & 2) {
+                r.hi = getVarint();
+                r.lo = getVarint();
+                r.digits = *m_p++;
+            } else if ((tag >> 2) < 63) {
+                r.lo += tag >> 2;
+            } else {
+                r.lo += getVarint();
+            }
+            const std::uint64_t zigzag = getVarint();
+            r.ts = static_cast<model::TimeNs>(static_cast<std::uint64_t>(r.ts) + ((zigzag >> 1) ^ (0 - (zigzag & 1))));
+            r.endpoint = static_cast<std::uint32_t>(getVarint());
+            out = r;
+            return true;
+        }
+
+    private:
+        friend class FlowRecordList;
+        std::uint64_t getVarint()
+        {
+            std::uint64_t v = 0;
+            for (unsigned shift = 0;; shift += 7) {
+                const std::uint8_t byte = *m_p++;
+                v |= static_cast<std::uint64_t>(byte & 0x7f) << shift;
+                if ((byte & 0x80) == 0)
+                    return v;
+            }
+        }
+        const std::uint8_t* m_p = nullptr;
+        const std::uint8_t* m_end = nullptr;
+        const FlowRecord* m_plain = nullptr;
+        const FlowRecord* m_plainEnd = nullptr;
+        FlowRecord m_prev;
+    };
+    [[nodiscard]] Cursor cursor() const
+    {
+        Cursor c;
+        if (!m_plain.empty()) {
+            c.m_plain = m_plain.data();
+            c.m_plainEnd = m_plain.data() + m_plain.size();
+        } else {
+            c.m_p = m_packed.data();
+            c.m_end = m_packed.data() + m_packed.size();
+        }
+        return c;
+    }
+
+private:
+    // A tag, hi and lo (10 bytes each), digits, ts (10) and the endpoint (5).
+    static constexpr std::size_t kMaxPackedBytes = 1 + 10 + 10 + 1 + 10 + 5;
+    static std::uint8_t* putVarint(std::uint8_t* out, std::uint64_t v)
+    {
+        while (v >= 0x80) {
+            *out++ = static_cast<std::uint8_t>(v | 0x80);
+            v >>= 7;
+        }
+        *out++ = static_cast<std::uint8_t>(v);
+        return out;
+    }
+
+    model::PodBuffer<std::uint8_t> m_packed;
+    model::PodBuffer<FlowRecord> m_plain; // once sortById() had to sort
+    FlowRecord m_last;                    // the previous record of the packing (all zero before the first)
+    std::size_t m_count = 0;
+    bool m_sorted = true;
+};
+
 /// Where the Chrome dialects differ in pairing flow events.
 struct FlowDialect
 {
@@ -139,9 +301,9 @@ struct FlowGroup
 /// Pairs Chrome flow events (`ph` s/f/t) by category and id, for every dialect's sink (Kineto, the Ascend
 /// timeline). The sink hands over each kept event as it streams (add()), calls sort() once after the last one,
 /// then walks the flow ids with forEachGroup() as many times as it needs. The events sit in per-category
-/// buckets of starts and ends (PodBuffers: millions of events grow by realloc, without copies). The writers
-/// number flows in file order, so each list is usually sorted already and pairing is a linear merge; otherwise a
-/// stable sort first, so file order is kept among events of one id.
+/// lists of starts and ends (FlowRecordList: packed while in order, millions of events without copies). The
+/// writers number flows in file order, so each list is usually sorted already and pairing is a linear merge;
+/// otherwise a stable sort first, so file order is kept among events of one id.
 ///
 /// Example (Kineto's dialect): s 7 @10 on thread 0, s 7 @20 on thread 1, f 7 @30 on thread 2, t 7 @25
 ///   → one group: start @10 (thread 0), ends {@30 (thread 2)}, and duplicateStarts() == 1.
@@ -182,17 +344,12 @@ public:
     {
         Bucket& b = m_buckets[category];
         const bool start = ph == 's';
-        model::PodBuffer<FlowRecord>& list = start ? b.starts : b.ends;
-        // Writers number flows in file order: whether a list is still sorted, and a sorted list's repeated start
-        // ids, are known here from the previous record (in cache), so sort() makes no pass over sorted lists.
-        if (!list.empty()) {
-            const FlowId last = list.back().id();
-            if (id < last)
-                (start ? b.startsSorted : b.endsSorted) = false;
-            else if (start && id == last)
-                ++b.adjacentDuplicateStarts;
-        }
-        list.push_back(FlowRecord {id.hi, id.lo, ts, endpoint, id.digits, bindEnclosing});
+        FlowRecordList& list = start ? b.starts : b.ends;
+        // Writers number flows in file order: a sorted list's repeated start ids are known here from the previous
+        // record, so sort() makes no pass over sorted lists.
+        if (start && !list.empty() && list.last().id() == id)
+            ++b.adjacentDuplicateStarts;
+        list.push(FlowRecord {id.hi, id.lo, ts, endpoint, id.digits, bindEnclosing});
     }
 
     [[nodiscard]] bool empty() const
@@ -204,19 +361,17 @@ public:
     /// Orders each list by id (stable: file order within an id) and counts the starts beyond one per id.
     void sort()
     {
-        auto byId = [](const FlowRecord& a, const FlowRecord& b) { return a.id() < b.id(); };
         m_duplicateStarts = 0;
         for (Bucket& b : m_buckets) {
-            if (!b.endsSorted) {
-                std::stable_sort(b.ends.begin(), b.ends.end(), byId);
-                b.endsSorted = true;
-            }
-            if (!b.startsSorted) {
-                std::stable_sort(b.starts.begin(), b.starts.end(), byId);
-                b.startsSorted = true;
+            b.ends.sortById();
+            if (!b.starts.sorted()) {
+                b.starts.sortById();
                 b.adjacentDuplicateStarts = 0;
-                for (std::size_t i = 1; i < b.starts.size(); ++i) {
-                    if (b.starts[i].id() == b.starts[i - 1].id())
+                FlowRecordList::Cursor c = b.starts.cursor();
+                FlowRecord previous;
+                std::size_t i = 0;
+                for (FlowRecord r; c.next(r); previous = r, ++i) {
+                    if (i > 0 && r.id() == previous.id())
                         ++b.adjacentDuplicateStarts;
                 }
             }
@@ -240,41 +395,49 @@ public:
     /// `s` events whose id already had one (in the same category); known after sort().
     [[nodiscard]] std::uint64_t duplicateStarts() const { return m_duplicateStarts; }
 
-    /// Calls `fn(const FlowGroup&)` for each flow id, by (category key, id), after sort(). `release` frees each
-    /// category's events once it is done (the last walk).
+    /// Calls `fn(const FlowGroup&)` for each flow id, by (category key, id), after sort(). The group's records are
+    /// valid during the call. `release` frees each category's events once it is done (the last walk).
     template <typename Fn> void forEachGroup(Fn&& fn, bool release)
     {
         for (const std::uint32_t c : m_order) {
             Bucket& b = m_buckets[c];
-            const model::PodBuffer<FlowRecord>& starts = b.starts;
-            const model::PodBuffer<FlowRecord>& ends = b.ends;
-            std::size_t s = 0;
-            std::size_t f = 0;
-            while (s < starts.size() || f < ends.size()) {
+            FlowRecordList::Cursor starts = b.starts.cursor();
+            FlowRecordList::Cursor ends = b.ends.cursor();
+            FlowRecord start;
+            FlowRecord end;
+            bool hasStart = starts.next(start);
+            bool hasEnd = ends.next(end);
+            while (hasStart || hasEnd) {
                 FlowGroup g;
                 g.category = c;
                 g.categoryKey = b.key;
                 g.categoryText = b.text;
-                g.id = s == starts.size() ? ends[f].id()
-                    : f == ends.size()    ? starts[s].id()
-                                          : std::min(starts[s].id(), ends[f].id());
-                const std::size_t firstStart = s;
-                while (s < starts.size() && starts[s].id() == g.id)
-                    ++s;
-                if (s > firstStart)
-                    g.start = &starts[m_dialect.start == FlowDialect::Start::First ? firstStart : s - 1];
-                const std::size_t firstEnd = f;
-                while (f < ends.size() && ends[f].id() == g.id)
-                    ++f;
-                g.ends = std::span<const FlowRecord>(ends.data() + firstEnd, f - firstEnd);
+                g.id = !hasStart ? end.id() : !hasEnd ? start.id() : std::min(start.id(), end.id());
+                bool first = true;
+                while (hasStart && start.id() == g.id) {
+                    if (first || m_dialect.start == FlowDialect::Start::Last)
+                        m_groupStart = start;
+                    first = false;
+                    hasStart = starts.next(start);
+                }
+                if (!first)
+                    g.start = &m_groupStart;
+                m_groupEnds.clear();
+                while (hasEnd && end.id() == g.id) {
+                    m_groupEnds.push_back(end);
+                    hasEnd = ends.next(end);
+                }
+                g.ends = std::span<const FlowRecord>(m_groupEnds.data(), m_groupEnds.size());
                 fn(std::as_const(g));
             }
             if (release) {
-                b.starts = model::PodBuffer<FlowRecord>();
-                b.ends = model::PodBuffer<FlowRecord>();
+                b.starts = FlowRecordList();
+                b.ends = FlowRecordList();
                 b.adjacentDuplicateStarts = 0;
             }
         }
+        if (release)
+            m_groupEnds = std::vector<FlowRecord>();
     }
 
 private:
@@ -282,10 +445,8 @@ private:
     {
         std::string text;
         std::uint32_t key = 0;
-        model::PodBuffer<FlowRecord> starts;
-        model::PodBuffer<FlowRecord> ends;
-        bool startsSorted = true; // by id, as added so far
-        bool endsSorted = true;
+        FlowRecordList starts;
+        FlowRecordList ends;
         // Starts whose id equals the previous start's (all of them once sorted).
         std::uint64_t adjacentDuplicateStarts = 0;
     };
@@ -293,6 +454,8 @@ private:
     std::vector<Bucket> m_buckets;
     std::vector<std::uint32_t> m_order; // bucket numbers in walk order
     std::uint64_t m_duplicateStarts = 0;
+    FlowRecord m_groupStart; // the group forEachGroup() shows
+    std::vector<FlowRecord> m_groupEnds;
 };
 
 } // namespace timesink::parsers::chromejson

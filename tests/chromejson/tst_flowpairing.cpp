@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <random>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,6 +34,9 @@ private Q_SLOTS:
     void categoriesKeptApart();
     void fileOrderAmongEqualIds();
     void releaseFreesEvents();
+    void packedRecordsRoundTrip_data();
+    void packedRecordsRoundTrip();
+    void packedRecordsAreSmall();
 };
 
 namespace {
@@ -334,6 +338,108 @@ void TestFlowPairing::releaseFreesEvents()
     QCOMPARE(groups, 2);
     p.clear();
     QCOMPARE(p.categoryCount(), std::size_t(0));
+}
+
+void TestFlowPairing::packedRecordsRoundTrip_data()
+{
+    QTest::addColumn<bool>("inOrder");
+    QTest::newRow("ids in order: packed") << true;
+    QTest::newRow("ids out of order: sorted once") << false;
+}
+
+void TestFlowPairing::packedRecordsRoundTrip()
+{
+    // Records with every field at its extremes: 128-bit and text ids, digit counts that change, ids that repeat
+    // and jump by 0, 62, 63 and 2^64 - 1, times that go back and span the whole 64-bit range, large endpoints.
+    QFETCH(bool, inOrder);
+    std::mt19937_64 rng(inOrder ? 7 : 8);
+    std::vector<FlowRecord> records;
+    FlowRecord r;
+    const std::uint64_t jumps[] = {0, 1, 62, 63, 64, 1000, 1ULL << 40, ~0ULL};
+    for (int i = 0; i < 5000; ++i) {
+        switch (rng() % 6) {
+        case 0:
+            r.hi += rng() % 3; // a 20-digit id's upper half
+            r.digits = static_cast<std::uint8_t>(rng() % 2 ? 20 : 38);
+            break;
+        case 1:
+            r.digits = static_cast<std::uint8_t>(rng() % 2 ? FlowId::kText : 1 + rng() % 19);
+            break;
+        default:
+            break;
+        }
+        const std::uint64_t jump = jumps[rng() % std::size(jumps)];
+        if (inOrder && r.lo + jump < r.lo)
+            r.hi += 1; // carry into hi: still in order
+        r.lo += jump;
+        const std::int64_t times[] = {0,
+                                      1,
+                                      -1,
+                                      1000,
+                                      -123456789,
+                                      std::numeric_limits<std::int64_t>::max(),
+                                      std::numeric_limits<std::int64_t>::min()};
+        r.ts = times[rng() % std::size(times)] + static_cast<std::int64_t>(rng() % 1000);
+        r.endpoint = static_cast<std::uint32_t>(rng() % 2 ? rng() % 8 : rng());
+        r.bindEnclosing = rng() % 2 == 0;
+        records.push_back(r);
+    }
+    if (inOrder) {
+        std::stable_sort(records.begin(), records.end(),
+                         [](const FlowRecord& a, const FlowRecord& b) { return a.id() < b.id(); });
+    } else {
+        std::shuffle(records.begin(), records.end(), rng);
+    }
+
+    FlowRecordList list;
+    QVERIFY(list.empty());
+    for (const FlowRecord& rec : records)
+        list.push(rec);
+    QCOMPARE(list.size(), records.size());
+    QCOMPARE(list.sorted(), inOrder);
+    QCOMPARE(list.last().ts, records.back().ts);
+
+    auto same = [](const FlowRecord& a, const FlowRecord& b) {
+        return a.hi == b.hi && a.lo == b.lo && a.digits == b.digits && a.ts == b.ts && a.endpoint == b.endpoint
+            && a.bindEnclosing == b.bindEnclosing;
+    };
+    auto readAll = [&list] {
+        std::vector<FlowRecord> out;
+        FlowRecordList::Cursor c = list.cursor();
+        for (FlowRecord x; c.next(x);)
+            out.push_back(x);
+        return out;
+    };
+    std::vector<FlowRecord> got = readAll();
+    QCOMPARE(got.size(), records.size());
+    for (std::size_t i = 0; i < got.size(); ++i)
+        QVERIFY2(same(got[i], records[i]), qPrintable(QString::number(i)));
+
+    // Sorting by id is stable: what std::stable_sort gives over the records as added.
+    std::vector<FlowRecord> expected = records;
+    std::stable_sort(expected.begin(), expected.end(),
+                     [](const FlowRecord& a, const FlowRecord& b) { return a.id() < b.id(); });
+    list.sortById();
+    QVERIFY(list.sorted());
+    got = readAll();
+    QCOMPARE(got.size(), expected.size());
+    for (std::size_t i = 0; i < got.size(); ++i)
+        QVERIFY2(same(got[i], expected[i]), qPrintable(QString::number(i)));
+}
+
+void TestFlowPairing::packedRecordsAreSmall()
+{
+    // torch_npu's async_npu flows: 19-digit ids a few thousand apart, times microseconds apart, a few threads.
+    FlowRecordList list;
+    FlowRecord r {0, 1736408883000010000ULL, 1736408883000000000LL, 0, 19, true};
+    for (int i = 0; i < 100000; ++i) {
+        r.lo += 1000 + static_cast<std::uint64_t>(i % 7) * 300;
+        r.ts += 2500 + (i % 5) * 100;
+        r.endpoint = static_cast<std::uint32_t>(i % 3);
+        list.push(r);
+    }
+    QVERIFY(list.sorted());
+    QVERIFY2(list.bytes() <= 6 * list.size() + 32, qPrintable(QString::number(list.bytes())));
 }
 
 QTEST_GUILESS_MAIN(TestFlowPairing)
