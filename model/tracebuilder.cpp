@@ -185,7 +185,95 @@ void TraceBuilder::addFlow(SliceRef from, SliceRef to, FlowKind kind)
 void TraceBuilder::addFlowAt(TrackId fromTrack, TimeNs fromTs, TrackId toTrack, TimeNs toTs, FlowKind kind,
                              bool bindEnclosing)
 {
-    m_flowsAt.push_back(PendingFlowAt {fromTrack, fromTs, toTrack, toTs, kind, bindEnclosing});
+    m_flowsAt.push(PendingFlowAt {fromTrack, fromTs, toTrack, toTs, kind, bindEnclosing});
+}
+
+namespace {
+constexpr std::uint8_t kFlowKindMask = 0x07;
+constexpr std::uint8_t kFlowBindEnclosing = 0x08;
+constexpr std::uint8_t kFlowSameFromTrack = 0x10;
+constexpr std::uint8_t kFlowSameToTrack = 0x20;
+static_assert(static_cast<unsigned>(FlowKind::Other) <= kFlowKindMask, "a flow's kind fits its tag bits");
+
+std::uint8_t* putVarint(std::uint8_t* out, std::uint64_t v)
+{
+    while (v >= 0x80) {
+        *out++ = static_cast<std::uint8_t>(v | 0x80);
+        v >>= 7;
+    }
+    *out++ = static_cast<std::uint8_t>(v);
+    return out;
+}
+std::uint64_t getVarint(const std::uint8_t*& p)
+{
+    std::uint64_t v = 0;
+    for (unsigned shift = 0;; shift += 7) {
+        const std::uint8_t byte = *p++;
+        v |= static_cast<std::uint64_t>(byte & 0x7f) << shift;
+        if ((byte & 0x80) == 0)
+            return v;
+    }
+}
+// Signed differences as unsigned varints (small either way); they wrap around in 64 bits, so any value decodes.
+std::uint64_t zigzagDifference(TimeNs value, TimeNs base)
+{
+    const std::uint64_t d = static_cast<std::uint64_t>(value) - static_cast<std::uint64_t>(base);
+    return (d << 1) ^ (0 - (d >> 63));
+}
+TimeNs addZigzag(TimeNs base, std::uint64_t zigzag)
+{
+    return static_cast<TimeNs>(static_cast<std::uint64_t>(base) + ((zigzag >> 1) ^ (0 - (zigzag & 1))));
+}
+} // namespace
+
+void TraceBuilder::PendingFlows::push(const PendingFlowAt& flow)
+{
+    if (m_count % kChunk == 0) {
+        m_chunkOffsets.push_back(m_bytes.size());
+        m_previous = PendingFlowAt {};
+    }
+    std::uint8_t bytes[1 + 5 + 5 + 10 + 10];
+    std::uint8_t* out = bytes + 1;
+    auto tag = static_cast<std::uint8_t>(static_cast<std::uint8_t>(flow.kind) & kFlowKindMask);
+    if (flow.bindEnclosing)
+        tag |= kFlowBindEnclosing;
+    if (flow.fromTrack == m_previous.fromTrack)
+        tag |= kFlowSameFromTrack;
+    else
+        out = putVarint(out, flow.fromTrack.value);
+    if (flow.toTrack == m_previous.toTrack)
+        tag |= kFlowSameToTrack;
+    else
+        out = putVarint(out, flow.toTrack.value);
+    out = putVarint(out, zigzagDifference(flow.fromTs, m_previous.fromTs));
+    out = putVarint(out, zigzagDifference(flow.toTs, flow.fromTs));
+    bytes[0] = tag;
+    m_bytes.append(bytes, static_cast<std::size_t>(out - bytes));
+    m_previous = flow;
+    ++m_count;
+}
+
+template <typename Fn>
+void TraceBuilder::PendingFlows::decodeChunks(std::size_t firstChunk, std::size_t endChunk, Fn&& fn) const
+{
+    for (std::size_t c = firstChunk; c < endChunk && c < m_chunkOffsets.size(); ++c) {
+        const std::uint8_t* p = m_bytes.data() + m_chunkOffsets[c];
+        const std::size_t first = c * kChunk;
+        const std::size_t end = std::min(first + kChunk, m_count);
+        PendingFlowAt f {};
+        for (std::size_t i = first; i < end; ++i) {
+            const std::uint8_t tag = *p++;
+            f.kind = static_cast<FlowKind>(tag & kFlowKindMask);
+            f.bindEnclosing = (tag & kFlowBindEnclosing) != 0;
+            if (!(tag & kFlowSameFromTrack))
+                f.fromTrack = TrackId(static_cast<std::uint32_t>(getVarint(p)));
+            if (!(tag & kFlowSameToTrack))
+                f.toTrack = TrackId(static_cast<std::uint32_t>(getVarint(p)));
+            f.fromTs = addZigzag(f.fromTs, getVarint(p));
+            f.toTs = addZigzag(f.fromTs, getVarint(p));
+            fn(i, std::as_const(f));
+        }
+    }
 }
 
 void TraceBuilder::addStep(std::int64_t number, StringId name, TimeNs start, TimeNs end, SliceRef marker)
@@ -436,16 +524,15 @@ TracePtr TraceBuilder::finalize()
     // per track, so cursors make each lookup a few steps; large batches (torch_npu: two flows per device task) are
     // split over a few threads with cursors of their own, each writing its flows' slots, which gives exactly what
     // one pass gives.
-    auto bindRange = [&](std::size_t begin, std::size_t end, Flow* out, std::uint64_t& unbound) {
+    auto bindChunks = [&](std::size_t firstChunk, std::size_t endChunk, Flow* out, std::uint64_t& unbound) {
         std::vector<Track::Cursor> fromCursors(trace.m_tracks.size());
         std::vector<Track::Cursor> toCursors(trace.m_tracks.size());
-        for (std::size_t i = begin; i < end; ++i) {
-            const PendingFlowAt& p = m_flowsAt[i];
+        m_flowsAt.decodeChunks(firstChunk, endChunk, [&](std::size_t i, const PendingFlowAt& p) {
             out[i] = Flow {}; // unbound until both ends are found; dropped below
             if (!p.fromTrack.isValid() || !p.toTrack.isValid() || p.fromTrack.value >= trace.m_tracks.size()
                 || p.toTrack.value >= trace.m_tracks.size()) {
                 ++unbound;
-                continue;
+                return;
             }
             const Track& from = trace.m_tracks[p.fromTrack.value];
             const Track& to = trace.m_tracks[p.toTrack.value];
@@ -462,12 +549,13 @@ TracePtr TraceBuilder::finalize()
             }
             if (!src.isValid() || !dst.isValid()) {
                 ++unbound;
-                continue;
+                return;
             }
             out[i] = Flow {SliceRef {p.fromTrack, src}, SliceRef {p.toTrack, dst}, p.kind};
-        }
+        });
     };
     const std::size_t pending = m_flowsAt.size();
+    const std::size_t chunks = m_flowsAt.chunkCount();
     const std::size_t parts = finalizeThreads(pending, 250000);
     // Each pending flow binds into its own slot of the trace's flows, so the parts need no joining.
     const std::size_t firstPending = trace.m_flows.size();
@@ -475,12 +563,12 @@ TracePtr TraceBuilder::finalize()
     Flow* const slots = trace.m_flows.data() + firstPending;
     std::vector<std::uint64_t> unbound(parts, 0);
     forEachOnThreads(parts, parts, [&](std::size_t w) {
-        bindRange(pending * w / parts, pending * (w + 1) / parts, slots, unbound[w]);
+        bindChunks(chunks * w / parts, chunks * (w + 1) / parts, slots, unbound[w]);
     });
     std::uint64_t unresolved = 0;
     for (const std::uint64_t n : unbound)
         unresolved += n;
-    m_flowsAt = PodBuffer<PendingFlowAt>();
+    m_flowsAt = PendingFlows();
     if (unresolved > 0)
         warn(ImportWarningKind::FlowUnresolved, "flow events whose start or end lies on no slice were dropped",
              unresolved);

@@ -309,6 +309,73 @@ private Q_SLOTS:
         QCOMPARE(t->warnings()[0].count, std::uint64_t(1));
     }
 
+    void packedPendingFlowsKeepEveryField()
+    {
+        // Time-addressed flows wait packed until finalize binds them (differences from the flow before, restarted
+        // every few thousand flows): tracks that change or repeat, all kinds, both binding rules, times that go
+        // back, and flows with an invalid track must all come out as added, over several chunks and threads.
+        constexpr int kSlices = 3000;
+        TraceBuilder b;
+        const std::vector<TrackId> hosts {b.hostThread("a", 1, 1), b.hostThread("b", 1, 2), b.hostThread("c", 2, 3)};
+        const std::vector<TrackId> gpus {b.deviceStream(0, 1), b.deviceStream(0, 2)};
+        for (int i = 0; i < kSlices; ++i) {
+            for (const TrackId h : hosts)
+                b.slice(h, SliceCategory::RuntimeApi, "launch", TimeNs(i) * 1000, 100);
+            for (const TrackId g : gpus)
+                b.slice(g, SliceCategory::Kernel, "k", TimeNs(i) * 1000 + 500, 200);
+        }
+        struct Expected
+        {
+            SliceRef from;
+            SliceRef to;
+            FlowKind kind;
+        };
+        std::vector<Expected> expected;
+        std::uint64_t invalid = 0;
+        std::uint64_t seed = 12345;
+        auto next = [&seed] {
+            seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+            return static_cast<std::uint32_t>(seed >> 33);
+        };
+        const FlowKind kinds[] = {FlowKind::Launch, FlowKind::ForwardBackward, FlowKind::Other};
+        for (int n = 0; n < 20000; ++n) {
+            const std::uint32_t from = next() % kSlices;
+            const std::uint32_t to = next() % kSlices;
+            const std::size_t h
+                = next() % 4 == 0 ? next() % hosts.size() : static_cast<std::size_t>(n / 500) % hosts.size();
+            const std::size_t g = next() % gpus.size();
+            const FlowKind kind = kinds[next() % 3];
+            const bool enclosing = next() % 2 == 0;
+            // Enclosing: a time inside the kernel; otherwise just before it (the next top-level slice).
+            const TimeNs toTs = TimeNs(to) * 1000 + (enclosing ? 600 : 450);
+            if (n % 997 == 0) {
+                b.addFlowAt(TrackId(), TimeNs(from) * 1000 + 50, gpus[g], toTs, kind, enclosing);
+                ++invalid;
+                continue;
+            }
+            b.addFlowAt(hosts[h], TimeNs(from) * 1000 + 50, gpus[g], toTs, kind, enclosing);
+            expected.push_back({SliceRef {hosts[h], SliceIndex(from)}, SliceRef {gpus[g], SliceIndex(to)}, kind});
+        }
+        TracePtr t = b.finalize();
+        // finalize orders flows by (from, to), stably, and keeps the first of identical pairs.
+        std::stable_sort(expected.begin(), expected.end(), [](const Expected& x, const Expected& y) {
+            return x.from != y.from ? x.from < y.from : x.to < y.to;
+        });
+        expected.erase(
+            std::unique(expected.begin(), expected.end(),
+                        [](const Expected& x, const Expected& y) { return x.from == y.from && x.to == y.to; }),
+            expected.end());
+        QCOMPARE(t->flows().size(), expected.size());
+        for (std::size_t i = 0; i < expected.size(); ++i) {
+            const Flow& f = t->flows()[i];
+            QVERIFY2(f.from == expected[i].from && f.to == expected[i].to && f.kind == expected[i].kind,
+                     qPrintable(QString::number(i)));
+        }
+        QCOMPARE(t->warnings().size(), std::size_t(1));
+        QCOMPARE(t->warnings()[0].kind, std::string("flow_unresolved"));
+        QCOMPARE(t->warnings()[0].count, invalid);
+    }
+
     void cursorLookupsMatchBinarySearch()
     {
         // Nested slices three deep with gaps, zero-length slices and equal starts; every time in the span looked
