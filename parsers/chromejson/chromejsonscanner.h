@@ -55,6 +55,12 @@ public:
     [[nodiscard]] std::uint64_t eventCount() const { return m_events; }
     [[nodiscard]] std::uint64_t nonObjectCount() const { return m_nonObjects; }
     [[nodiscard]] std::uint64_t bytesScanned() const { return m_bytes; }
+    /// The text seen so far of the element (event or top-level value) whose end has not been fed yet; empty
+    /// when there is none or it is too large to be kept.
+    [[nodiscard]] std::string_view pendingElement() const
+    {
+        return m_mode == Mode::Element && !m_overflow ? std::string_view(m_element) : std::string_view();
+    }
     /// Where the input stopped, for truncation messages ("inside the traceEvents array").
     [[nodiscard]] std::string_view positionDescription() const;
 

@@ -37,6 +37,7 @@ private Q_SLOTS:
     void readerSkipsFlowNamesWhenAsked();
     void readerKeepsUnescapedStringsPastLaterBatches();
     void readerFindsEscapesAtEveryOffset();
+    void readerParsesEventsWhereTheyWereRead();
 };
 
 namespace {
@@ -544,6 +545,64 @@ void TestChromeEventReader::readerFindsEscapesAtEveryOffset()
     }
     QCOMPARE(sink.log, expected);
     QVERIFY(sink.warnings.empty());
+}
+
+void TestChromeEventReader::readerParsesEventsWhereTheyWereRead()
+{
+    // Events are parsed in the read buffer, with the bytes around a read's events patched into an array; an
+    // event cut by a read is carried into the next buffer, unless it is too large, and then copied like the
+    // events before a top-level value. Every separator writers use, a non-object element between events, events
+    // larger than a read, and reads of every size from 1 byte up must give the same events as one whole read,
+    // in order, with their warnings.
+    QTemporaryDir dir;
+    const std::string path = dir.filePath(QStringLiteral("t.json")).toStdString();
+    constexpr int kEvents = 600;
+    std::string expected;
+    {
+        std::ofstream out(path);
+        out << R"({"before": [1, "]"], "traceEvents": [)";
+        const char* const separators[] = {",", ", ", ",\n  ", " ,", "\n,\n", ",\t"};
+        for (int i = 0; i < kEvents; ++i) {
+            if (i > 0)
+                out << separators[i % std::size(separators)];
+            if (i == 300)
+                out << "17, "; // not an object: skipped with a warning, the array around it still read
+            // Every 97th event is larger than any read below but the largest, and than what is carried.
+            const std::string pad(i % 97 == 5 ? 9000 : static_cast<std::size_t>(i % 13), 'p');
+            const std::string name = "e" + std::to_string(i) + (i % 50 == 0 ? "\\\\q" : "");
+            out << R"({"ph":"X","name":")" << name << R"(","ts":)" << i << R"(,"dur":1,"pid":1,"tid":1,"args":{"p":")"
+                << pad << R"("}})";
+            expected += "X name=e" + std::to_string(i) + (i % 50 == 0 ? "\\q" : "")
+                + " cat= pid=1# tid=1# ts=" + std::to_string(i * 1000) + " dur=1000 p:s'" + pad + "'\n";
+        }
+        out << R"(], "after": {"x": "}"}})";
+    }
+    expected = "top before=[1, \"]\"]\n" + expected + "top after={\"x\": \"}\"}\n";
+    for (std::size_t chunk :
+         {std::size_t(1), std::size_t(7), std::size_t(64), std::size_t(4096), std::size_t(1) << 20}) {
+        for (unsigned threads : {1U, 3U}) {
+            ImportOptions options;
+            options.threads = threads;
+            ProgressSink progress;
+            ChromeEventReader reader(path, options, progress);
+            reader.setReadChunkBytes(chunk);
+            EventCollector sink;
+            const ChromeReadResult r = reader.read(sink);
+            QVERIFY2(r.ok(), r.error.c_str());
+            QCOMPARE(r.events, std::uint64_t(kEvents));
+            QVERIFY(!r.truncated);
+            if (sink.log != expected) {
+                std::size_t at = 0;
+                while (at < sink.log.size() && at < expected.size() && sink.log[at] == expected[at])
+                    ++at;
+                qWarning("chunk %zu threads %u: differs at %zu: got '%s' expected '%s'", chunk, threads, at,
+                         sink.log.substr(at > 80 ? at - 80 : 0, 200).c_str(),
+                         expected.substr(at > 80 ? at - 80 : 0, 200).c_str());
+            }
+            QCOMPARE(sink.log, expected);
+            QCOMPARE(sink.warnings, (std::vector<std::string> {"not_an_object×1"}));
+        }
+    }
 }
 
 QTEST_APPLESS_MAIN(TestChromeEventReader)
