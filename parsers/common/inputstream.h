@@ -81,6 +81,8 @@ private:
     std::size_t readGzip(char* buffer, std::size_t size);
     std::size_t readZstd(char* buffer, std::size_t size);
     bool refill();
+    /// Reads up to `size` bytes of the file into `buffer`, noting its end and read errors.
+    std::size_t readFile(char* buffer, std::size_t size);
     /// How many of `size` more output bytes the limits allow; sets the limit message at the bound.
     std::size_t allowance(std::size_t size);
     void checkWhitespace(const char* data, std::size_t n);
