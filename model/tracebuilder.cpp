@@ -3,6 +3,7 @@
 
 #include "model/checkedmath.h"
 #include "model/utf8.h"
+#include "model/varint.h"
 
 #include <algorithm>
 #include <array>
@@ -194,36 +195,6 @@ constexpr std::uint8_t kFlowBindEnclosing = 0x08;
 constexpr std::uint8_t kFlowSameFromTrack = 0x10;
 constexpr std::uint8_t kFlowSameToTrack = 0x20;
 static_assert(static_cast<unsigned>(FlowKind::Other) <= kFlowKindMask, "a flow's kind fits its tag bits");
-
-std::uint8_t* putVarint(std::uint8_t* out, std::uint64_t v)
-{
-    while (v >= 0x80) {
-        *out++ = static_cast<std::uint8_t>(v | 0x80);
-        v >>= 7;
-    }
-    *out++ = static_cast<std::uint8_t>(v);
-    return out;
-}
-std::uint64_t getVarint(const std::uint8_t*& p)
-{
-    std::uint64_t v = 0;
-    for (unsigned shift = 0;; shift += 7) {
-        const std::uint8_t byte = *p++;
-        v |= static_cast<std::uint64_t>(byte & 0x7f) << shift;
-        if ((byte & 0x80) == 0)
-            return v;
-    }
-}
-// Signed differences as unsigned varints (small either way); they wrap around in 64 bits, so any value decodes.
-std::uint64_t zigzagDifference(TimeNs value, TimeNs base)
-{
-    const std::uint64_t d = static_cast<std::uint64_t>(value) - static_cast<std::uint64_t>(base);
-    return (d << 1) ^ (0 - (d >> 63));
-}
-TimeNs addZigzag(TimeNs base, std::uint64_t zigzag)
-{
-    return static_cast<TimeNs>(static_cast<std::uint64_t>(base) + ((zigzag >> 1) ^ (0 - (zigzag & 1))));
-}
 } // namespace
 
 void TraceBuilder::PendingFlows::push(const PendingFlowAt& flow)
@@ -232,7 +203,7 @@ void TraceBuilder::PendingFlows::push(const PendingFlowAt& flow)
         m_chunkOffsets.push_back(m_bytes.size());
         m_previous = PendingFlowAt {};
     }
-    std::uint8_t bytes[1 + 5 + 5 + 10 + 10];
+    std::uint8_t bytes[1 + 4 * varint::kMaxBytes];
     std::uint8_t* out = bytes + 1;
     auto tag = static_cast<std::uint8_t>(static_cast<std::uint8_t>(flow.kind) & kFlowKindMask);
     if (flow.bindEnclosing)
@@ -240,13 +211,13 @@ void TraceBuilder::PendingFlows::push(const PendingFlowAt& flow)
     if (flow.fromTrack == m_previous.fromTrack)
         tag |= kFlowSameFromTrack;
     else
-        out = putVarint(out, flow.fromTrack.value);
+        out = varint::put(out, flow.fromTrack.value);
     if (flow.toTrack == m_previous.toTrack)
         tag |= kFlowSameToTrack;
     else
-        out = putVarint(out, flow.toTrack.value);
-    out = putVarint(out, zigzagDifference(flow.fromTs, m_previous.fromTs));
-    out = putVarint(out, zigzagDifference(flow.toTs, flow.fromTs));
+        out = varint::put(out, flow.toTrack.value);
+    out = varint::put(out, varint::zigzag(flow.fromTs, m_previous.fromTs));
+    out = varint::put(out, varint::zigzag(flow.toTs, flow.fromTs));
     bytes[0] = tag;
     m_bytes.append(bytes, static_cast<std::size_t>(out - bytes));
     m_previous = flow;
@@ -266,11 +237,11 @@ void TraceBuilder::PendingFlows::decodeChunks(std::size_t firstChunk, std::size_
             f.kind = static_cast<FlowKind>(tag & kFlowKindMask);
             f.bindEnclosing = (tag & kFlowBindEnclosing) != 0;
             if (!(tag & kFlowSameFromTrack))
-                f.fromTrack = TrackId(static_cast<std::uint32_t>(getVarint(p)));
+                f.fromTrack = TrackId(static_cast<std::uint32_t>(varint::get(p)));
             if (!(tag & kFlowSameToTrack))
-                f.toTrack = TrackId(static_cast<std::uint32_t>(getVarint(p)));
-            f.fromTs = addZigzag(f.fromTs, getVarint(p));
-            f.toTs = addZigzag(f.fromTs, getVarint(p));
+                f.toTrack = TrackId(static_cast<std::uint32_t>(varint::get(p)));
+            f.fromTs = varint::unzigzag(f.fromTs, varint::get(p));
+            f.toTs = varint::unzigzag(f.fromTs, varint::get(p));
             fn(i, std::as_const(f));
         }
     }

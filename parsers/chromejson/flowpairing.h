@@ -3,6 +3,7 @@
 
 #include "model/podbuffer.h"
 #include "model/types.h"
+#include "model/varint.h"
 
 #include <algorithm>
 #include <compare>
@@ -143,18 +144,17 @@ public:
             std::uint8_t tag = r.bindEnclosing ? 1 : 0;
             if (r.hi != m_last.hi || r.digits != m_last.digits) {
                 tag |= 2;
-                out = putVarint(out, r.hi);
-                out = putVarint(out, r.lo);
+                out = model::varint::put(out, r.hi);
+                out = model::varint::put(out, r.lo);
                 *out++ = r.digits;
             } else if (const std::uint64_t delta = r.lo - m_last.lo; delta < 63) {
                 tag |= static_cast<std::uint8_t>(delta << 2);
             } else {
                 tag |= 63U << 2;
-                out = putVarint(out, delta);
+                out = model::varint::put(out, delta);
             }
-            const auto tsDelta = static_cast<std::uint64_t>(r.ts) - static_cast<std::uint64_t>(m_last.ts);
-            out = putVarint(out, (tsDelta << 1) ^ (0 - (tsDelta >> 63))); // zigzag
-            out = putVarint(out, r.endpoint);
+            out = model::varint::put(out, model::varint::zigzag(r.ts, m_last.ts));
+            out = model::varint::put(out, r.endpoint);
             bytes[0] = tag;
             m_packed.append(bytes, static_cast<std::size_t>(out - bytes));
         }
@@ -208,33 +208,22 @@ public:
             FlowRecord& r = m_prev;
             r.bindEnclosing = (tag & 1) != 0;
             if (tag & 2) {
-                r.hi = getVarint();
-                r.lo = getVarint();
+                r.hi = model::varint::get(m_p);
+                r.lo = model::varint::get(m_p);
                 r.digits = *m_p++;
             } else if ((tag >> 2) < 63) {
                 r.lo += tag >> 2;
             } else {
-                r.lo += getVarint();
+                r.lo += model::varint::get(m_p);
             }
-            const std::uint64_t zigzag = getVarint();
-            r.ts = static_cast<model::TimeNs>(static_cast<std::uint64_t>(r.ts) + ((zigzag >> 1) ^ (0 - (zigzag & 1))));
-            r.endpoint = static_cast<std::uint32_t>(getVarint());
+            r.ts = model::varint::unzigzag(r.ts, model::varint::get(m_p));
+            r.endpoint = static_cast<std::uint32_t>(model::varint::get(m_p));
             out = r;
             return true;
         }
 
     private:
         friend class FlowRecordList;
-        std::uint64_t getVarint()
-        {
-            std::uint64_t v = 0;
-            for (unsigned shift = 0;; shift += 7) {
-                const std::uint8_t byte = *m_p++;
-                v |= static_cast<std::uint64_t>(byte & 0x7f) << shift;
-                if ((byte & 0x80) == 0)
-                    return v;
-            }
-        }
         const std::uint8_t* m_p = nullptr;
         const std::uint8_t* m_end = nullptr;
         const FlowRecord* m_plain = nullptr;
@@ -255,18 +244,8 @@ public:
     }
 
 private:
-    // A tag, hi and lo (10 bytes each), digits, ts (10) and the endpoint (5).
-    static constexpr std::size_t kMaxPackedBytes = 1 + 10 + 10 + 1 + 10 + 5;
-    static std::uint8_t* putVarint(std::uint8_t* out, std::uint64_t v)
-    {
-        while (v >= 0x80) {
-            *out++ = static_cast<std::uint8_t>(v | 0x80);
-            v >>= 7;
-        }
-        *out++ = static_cast<std::uint8_t>(v);
-        return out;
-    }
-
+    // A tag, hi, lo, digits, ts and the endpoint.
+    static constexpr std::size_t kMaxPackedBytes = 2 + 4 * model::varint::kMaxBytes;
     model::PodBuffer<std::uint8_t> m_packed;
     model::PodBuffer<FlowRecord> m_plain; // once sortById() had to sort
     FlowRecord m_last;                    // the previous record of the packing (all zero before the first)
