@@ -379,7 +379,8 @@ void TestFlowPairing::packedRecordsRoundTrip()
                                       -123456789,
                                       std::numeric_limits<std::int64_t>::max(),
                                       std::numeric_limits<std::int64_t>::min()};
-        r.ts = times[rng() % std::size(times)] + static_cast<std::int64_t>(rng() % 1000);
+        // Wrapping past the 64-bit ends on purpose (in unsigned arithmetic): the differences must still decode.
+        r.ts = static_cast<std::int64_t>(static_cast<std::uint64_t>(times[rng() % std::size(times)]) + rng() % 1000);
         r.endpoint = static_cast<std::uint32_t>(rng() % 2 ? rng() % 8 : rng());
         r.bindEnclosing = rng() % 2 == 0;
         records.push_back(r);
