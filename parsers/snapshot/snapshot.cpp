@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "parsers/snapshot/snapshot.h"
 
+#include "model/columnvector.h"
 #include "model/memoryhint.h"
 #include "model/podbuffer.h"
 #include "model/snapshotaccess.h"
@@ -751,8 +752,8 @@ private:
     /// A section is one zstd frame of at most kSectionRawBytes, decoded in one call: straight into its column when
     /// it lies in one (most of a big trace's do), else into `scratch` and copied out piece by piece. (Streaming
     /// decompression into the pieces decodes into zstd's window and copies from there, at a few times the cost.)
-    std::string decompress(const pb::Section& s, ZSTD_DCtx* dctx, std::vector<char>& input,
-                           std::vector<char>& scratch) const
+    std::string decompress(const pb::Section& s, ZSTD_DCtx* dctx, model::ColumnVector<char>& input,
+                           model::ColumnVector<char>& scratch) const
     {
         auto bad = [&](const std::string& what) { return m_name + ": the snapshot is corrupt (" + what + ")"; };
         input.resize(s.compressed_size());
@@ -820,8 +821,9 @@ private:
             ZSTD_DCtx* dctx = ZSTD_createDCtx();
             // Sections never exceed kSectionRawBytes, so a frame asking for a larger window is not ours.
             ZSTD_DCtx_setParameter(dctx, ZSTD_d_windowLogMax, 22);
-            std::vector<char> input;
-            std::vector<char> scratch;
+            // Buffers that resize() leaves as they are (std::vector zeroed every byte it grew by, then overwrote it).
+            model::ColumnVector<char> input;
+            model::ColumnVector<char> scratch;
             for (std::size_t i = next++; !stop && i < order.size(); i = next++) {
                 std::string e = decompress(*order[i], dctx, input, scratch);
                 if (e.empty() && m_progress && m_progress->cancelled())
