@@ -150,9 +150,11 @@ public:
     /// Reads the whole file, calling `sink` on this thread. Not reentrant; call once.
     ChromeReadResult read(ChromeEventSink& sink);
 
-    /// Batch size in bytes of event text (tests use tiny batches to exercise the pipeline).
+    /// Batch size in bytes of the events that are copied out of their read buffer (tests use tiny batches to
+    /// exercise the pipeline). Events parsed where they were read make one batch per read.
     void setBatchBytes(std::size_t bytes) { m_batchBytes = bytes; }
-    /// Bytes requested from the input stream per read (tests use 1..n to exercise every split point).
+    /// Bytes requested from the input stream per read, and so the size of an in-place batch (tests use 1..n to
+    /// exercise every split point).
     void setReadChunkBytes(std::size_t bytes) { m_readChunkBytes = bytes; }
 
 private:
