@@ -627,6 +627,10 @@ public:
     // too is in place when it ends. Events that cannot be in place (an unfinished element too large to carry,
     // the events before a top-level value that follows them in one read) are copied into batches as before.
 
+    /// An unfinished element up to this size, or up to a read's, is carried. A larger one is copied when it ends:
+    /// carried, it would be copied again after every read it spans (quadratic in its size over small reads).
+    static constexpr std::size_t kMinCarryBytes = 4096;
+
     /// Where the next read of up to `want` bytes goes.
     char* readTarget(std::size_t want)
     {
@@ -644,7 +648,7 @@ public:
     {
         std::unique_ptr<Batch> next;
         std::size_t nextUsed = 1;
-        if (!pending.empty() && pending.size() <= std::max<std::size_t>(nextRead, 4096)) {
+        if (!pending.empty() && pending.size() <= std::max(nextRead, kMinCarryBytes)) {
             next = takeFree(Batch::Kind::Events);
             reserveBuffer(*next, 1 + pending.size() + nextRead + 1 + simdjson::SIMDJSON_PADDING, 0);
             std::memcpy(next->buffer.get() + 1, pending.data(), pending.size());
@@ -819,10 +823,7 @@ private:
             recycle(std::move(m_inPlace));
             return;
         }
-        b.fileBytes = m_fileBytes;
-        if (b.spans.empty()) {
-            b.parsed = true;
-        } else {
+        if (!b.spans.empty()) {
             char* const buffer = b.buffer.get();
             const std::size_t first = b.spans.front().first - 1;
             const std::size_t end = b.spans.back().first + b.spans.back().second;
@@ -834,20 +835,17 @@ private:
             for (auto& span : b.spans)
                 span.first -= static_cast<std::uint32_t>(first);
         }
-        publish(std::move(m_inPlace));
+        publishEvents(std::move(m_inPlace));
     }
     /// Moves the in-place batch's events (copied) to the copied batch, to keep file order when an event or a
     /// top-level value that cannot be in place follows them.
     void demoteInPlace()
     {
-        if (!m_inPlace || m_inPlace->spans.empty())
+        if (!m_inPlace)
             return;
-        std::vector<std::pair<std::uint32_t, std::uint32_t>> spans;
-        spans.swap(m_inPlace->spans);
-        for (const auto& [offset, length] : spans)
+        for (const auto& [offset, length] : m_inPlace->spans)
             appendCopied(std::string_view(m_inPlace->buffer.get() + offset, length));
-        spans.clear();
-        spans.swap(m_inPlace->spans); // keeps the capacity
+        m_inPlace->spans.clear();
     }
     void appendCopied(std::string_view text)
     {
@@ -865,17 +863,21 @@ private:
         if (!m_copied)
             return;
         Batch& b = *m_copied;
-        b.fileBytes = m_fileBytes;
-        if (b.spans.empty()) {
-            b.parsed = true;
-        } else {
+        if (!b.spans.empty()) {
             b.text.push_back(']');
             b.text.reserve(b.text.size() + simdjson::SIMDJSON_PADDING);
             b.arrayData = b.text.data();
             b.arraySize = b.text.size();
             b.arrayCapacity = b.text.capacity();
         }
-        publish(std::move(m_copied));
+        publishEvents(std::move(m_copied));
+    }
+    /// Publishes an events batch whose array, if it has events, is set; one without events carries only issues.
+    void publishEvents(std::unique_ptr<Batch> b)
+    {
+        b->fileBytes = m_fileBytes;
+        b->parsed = b->spans.empty();
+        publish(std::move(b));
     }
 
     void publish(std::unique_ptr<Batch> b)
