@@ -188,6 +188,7 @@ public:
         std::stable_sort(m_plain.begin(), m_plain.end(),
                          [](const FlowRecord& a, const FlowRecord& b) { return a.id() < b.id(); });
         m_sorted = true;
+        m_last = m_plain.back(); // last() and the order check of a later push() follow the list's new order
     }
 
     /// Reads the records in order. The list must not change while a cursor reads it.
@@ -248,7 +249,7 @@ private:
     static constexpr std::size_t kMaxPackedBytes = 2 + 4 * model::varint::kMaxBytes;
     model::PodBuffer<std::uint8_t> m_packed;
     model::PodBuffer<FlowRecord> m_plain; // once sortById() had to sort
-    FlowRecord m_last;                    // the previous record of the packing (all zero before the first)
+    FlowRecord m_last;                    // the list's last record (all zero before the first): the packing's base
     std::size_t m_count = 0;
     bool m_sorted = true;
 };

@@ -422,6 +422,13 @@ void TestFlowPairing::packedRecordsRoundTrip()
                      [](const FlowRecord& a, const FlowRecord& b) { return a.id() < b.id(); });
     list.sortById();
     QVERIFY(list.sorted());
+    QVERIFY(same(list.last(), expected.back()));
+    // A record added after the sort, at or past the largest id, keeps the list in order.
+    FlowRecord tail = expected.back();
+    tail.ts += 1;
+    list.push(tail);
+    expected.push_back(tail);
+    QVERIFY(list.sorted());
     got = readAll();
     QCOMPARE(got.size(), expected.size());
     for (std::size_t i = 0; i < got.size(); ++i)
