@@ -210,9 +210,8 @@ std::size_t InputStream::readRaw(char* buffer, std::size_t size)
         if (m_inPos == m_inLen && size - done >= m_in.size()) {
             // A large read goes straight to the caller's buffer (stdio does not buffer it either): copying 1 GB
             // through m_in took 5 % of the torch_npu import's CPU.
-            const std::size_t n = readFile(buffer + done, size - done);
-            done += n;
-            if (n == 0 || m_fileEof)
+            done += readFile(buffer + done, size - done);
+            if (m_fileEof) // a short read: the end of the file, or an error readFile() noted
                 break;
             continue;
         }
