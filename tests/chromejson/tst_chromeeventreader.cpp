@@ -119,12 +119,25 @@ public:
 };
 
 // Reads `path` with default options into `sink`; false (with the error printed) when the read fails.
-bool readAll(const std::string& path, EventCollector& sink)
+/// Reads `path` into `sink` with `threads` (0: as the hardware allows), and reads and batches of the given sizes
+/// (0: the reader's own).
+ChromeReadResult readWith(const std::string& path, ChromeEventSink& sink, unsigned threads, std::size_t chunk = 0,
+                          std::size_t batch = 0)
 {
     ImportOptions options;
+    options.threads = threads;
     ProgressSink progress;
     ChromeEventReader reader(path, options, progress);
-    const ChromeReadResult r = reader.read(sink);
+    if (chunk > 0)
+        reader.setReadChunkBytes(chunk);
+    if (batch > 0)
+        reader.setBatchBytes(batch);
+    return reader.read(sink);
+}
+
+bool readAll(const std::string& path, EventCollector& sink)
+{
+    const ChromeReadResult r = readWith(path, sink, 0);
     if (!r.ok())
         qWarning("%s", r.error.c_str());
     return r.ok();
@@ -371,14 +384,8 @@ void TestChromeEventReader::readerDecodesEventsInOrder()
     for (std::size_t chunk : {std::size_t(1), std::size_t(3), std::size_t(64), std::size_t(1) << 20}) {
         for (std::size_t batch : {std::size_t(1), std::size_t(100), std::size_t(1) << 20}) {
             for (unsigned threads : {1U, 3U}) {
-                ImportOptions options;
-                options.threads = threads;
-                ProgressSink progress;
-                ChromeEventReader reader(path, options, progress);
-                reader.setReadChunkBytes(chunk);
-                reader.setBatchBytes(batch);
                 EventCollector sink;
-                const ChromeReadResult r = reader.read(sink);
+                const ChromeReadResult r = readWith(path, sink, threads, chunk, batch);
                 QVERIFY2(r.ok(), r.error.c_str());
                 QCOMPARE(r.events, std::uint64_t(3));
                 QVERIFY(r.wrapperObject);
@@ -499,13 +506,8 @@ void TestChromeEventReader::readerKeepsUnescapedStringsPastLaterBatches()
     };
     for (std::size_t batch : {std::size_t(1), std::size_t(2000)}) {
         for (unsigned threads : {2U, 3U}) {
-            ImportOptions options;
-            options.threads = threads;
-            ProgressSink progress;
-            ChromeEventReader reader(path, options, progress);
-            reader.setBatchBytes(batch);
             Checker sink;
-            const ChromeReadResult r = reader.read(sink);
+            const ChromeReadResult r = readWith(path, sink, threads, 0, batch);
             QVERIFY2(r.ok(), r.error.c_str());
             QCOMPARE(sink.seen, kEvents);
             QVERIFY2(sink.wrong.empty(), sink.wrong.empty() ? "" : sink.wrong.front().c_str());
@@ -581,13 +583,8 @@ void TestChromeEventReader::readerParsesEventsWhereTheyWereRead()
     for (std::size_t chunk :
          {std::size_t(1), std::size_t(7), std::size_t(64), std::size_t(4096), std::size_t(1) << 20}) {
         for (unsigned threads : {1U, 3U}) {
-            ImportOptions options;
-            options.threads = threads;
-            ProgressSink progress;
-            ChromeEventReader reader(path, options, progress);
-            reader.setReadChunkBytes(chunk);
             EventCollector sink;
-            const ChromeReadResult r = reader.read(sink);
+            const ChromeReadResult r = readWith(path, sink, threads, chunk);
             QVERIFY2(r.ok(), r.error.c_str());
             QCOMPARE(r.events, std::uint64_t(kEvents));
             QVERIFY(!r.truncated);
