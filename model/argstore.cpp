@@ -2,6 +2,8 @@
 #include "model/argstore.h"
 
 #include <algorithm>
+#include <limits>
+#include <stdexcept>
 
 namespace timesink::model {
 
@@ -67,9 +69,10 @@ bool ArgSet::equals(std::span<const Arg> args) const
 {
     if (args.size() != m_size)
         return false;
+    const std::uint8_t* p = m_values;
     for (std::size_t i = 0; i < m_size; ++i) {
         if (m_keys[i].key != args[i].key || m_keys[i].type != args[i].value.type
-            || m_values[i] != args[i].value.rawBits())
+            || argcoding::get(p, m_keys[i].type) != args[i].value.rawBits())
             return false;
     }
     return true;
@@ -136,10 +139,17 @@ ArgSetId ArgStore::addUnique(std::span<const Arg> args)
     if (m_offsets.empty())
         m_offsets.push_back(0);
     const auto id = static_cast<std::uint32_t>(setCount());
+    const std::size_t first = m_values.size();
+    std::uint8_t* const begin = m_values.extend(args.size() * argcoding::kMaxBytes);
+    std::uint8_t* end = begin;
+    for (const Arg& a : args)
+        end = argcoding::put(end, a.value.type, a.value.rawBits());
+    m_values.truncate(first + static_cast<std::size_t>(end - begin));
+    if (m_values.size() > std::numeric_limits<std::uint32_t>::max()) {
+        m_values.truncate(first);
+        throw std::length_error("the trace's event args take more than 4 GiB, more than Timesink can hold");
+    }
     m_schemas.push_back(schemaOf(args));
-    std::int64_t* values = m_values.extend(args.size());
-    for (std::size_t i = 0; i < args.size(); ++i)
-        values[i] = args[i].value.rawBits();
     m_offsets.push_back(static_cast<std::uint32_t>(m_values.size()));
     return ArgSetId(id);
 }
@@ -148,14 +158,14 @@ ArgSet ArgStore::get(ArgSetId id) const
 {
     if (!id.isValid() || id.value + 1 >= m_offsets.size())
         return {};
-    const std::uint32_t first = m_offsets[id.value];
-    return ArgSet(m_schemaKeys.data() + m_schemaOffsets[m_schemas[id.value]], m_values.data() + first,
-                  m_offsets[id.value + 1] - first);
+    const std::uint32_t schema = m_schemas[id.value];
+    return ArgSet(m_schemaKeys.data() + m_schemaOffsets[schema], m_values.data() + m_offsets[id.value],
+                  m_schemaOffsets[schema + 1] - m_schemaOffsets[schema]);
 }
 
 std::size_t ArgStore::bytesUsed() const
 {
-    return m_values.capacity() * sizeof(std::int64_t) + m_offsets.capacity() * sizeof(std::uint32_t)
+    return m_values.capacity() + m_offsets.capacity() * sizeof(std::uint32_t)
         + m_schemas.capacity() * sizeof(std::uint32_t) + m_schemaKeys.capacity() * sizeof(ArgKey)
         + m_schemaOffsets.capacity() * sizeof(std::uint32_t)
         + (m_slots.capacity() + m_schemaSlots.capacity()) * sizeof(std::uint64_t);
@@ -172,6 +182,46 @@ void ArgStore::shrinkToFit()
     m_schemas.shrinkToFit();
     m_schemaKeys.shrink_to_fit();
     m_schemaOffsets.shrink_to_fit();
+}
+
+std::optional<std::string> ArgStore::inconsistency(std::uint64_t stringCount) const
+{
+    // Offsets start at 0, never decrease and end at the column's size (or are absent with an empty column).
+    auto monotonic = [](const auto& o, std::size_t total) {
+        if (o.empty())
+            return total == 0;
+        if (o[0] != 0 || o[o.size() - 1] != total)
+            return false;
+        for (std::size_t i = 1; i < o.size(); ++i) {
+            if (o[i] < o[i - 1])
+                return false;
+        }
+        return true;
+    };
+    if (!monotonic(m_offsets, m_values.size()) || !monotonic(m_schemaOffsets, m_schemaKeys.size())
+        || m_schemas.size() != setCount())
+        return "arg offsets";
+    for (const ArgKey& k : m_schemaKeys) {
+        if (k.key.value >= stringCount || static_cast<std::uint8_t>(k.type) > 3)
+            return "arg schemas";
+    }
+    for (std::size_t i = 0; i < setCount(); ++i) {
+        const std::uint32_t s = m_schemas[i];
+        if (s >= schemaCount() || m_schemaOffsets[s + 1] == m_schemaOffsets[s])
+            return "arg schemas";
+        const std::uint8_t* p = m_values.data() + m_offsets[i];
+        const std::uint8_t* const end = m_values.data() + m_offsets[i + 1];
+        for (std::uint32_t k = m_schemaOffsets[s]; k < m_schemaOffsets[s + 1]; ++k) {
+            std::int64_t bits = 0;
+            const ArgValue::Type type = m_schemaKeys[k].type;
+            if (!argcoding::getChecked(p, end, type, bits)
+                || (type == ArgValue::Type::String && static_cast<std::uint64_t>(bits) >= stringCount))
+                return "args";
+        }
+        if (p != end)
+            return "args";
+    }
+    return std::nullopt;
 }
 
 } // namespace timesink::model

@@ -3,12 +3,15 @@
 
 #include "model/podbuffer.h"
 #include "model/types.h"
+#include "model/varint.h"
 
 #include <bit>
 #include <cstdint>
+#include <cstring>
 #include <iterator>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -109,8 +112,83 @@ struct ArgKey
 };
 static_assert(sizeof(ArgKey) == 8, "schema entries are stored as they are laid out (snapshots)");
 
-/// The args of one set as the store keeps them: keys and types from the set's schema, values from the value
-/// column. Iterating yields model::Arg by value.
+/// How ArgStore keeps one value (the type comes from the set's schema): an integer or a bool as a zigzag varint
+/// (1-10 bytes: counters, ids and flags mostly take 1-5), a string id as a varint (1-5), a double as its 8 bytes.
+namespace argcoding {
+/// The most bytes one value takes.
+inline constexpr std::size_t kMaxBytes = varint::kMaxBytes;
+
+/// Writes `bits` (ArgValue::rawBits()) of a value of `type` at `out` and returns the end.
+inline std::uint8_t* put(std::uint8_t* out, ArgValue::Type type, std::int64_t bits)
+{
+    switch (type) {
+    case ArgValue::Type::Double:
+        std::memcpy(out, &bits, sizeof bits);
+        return out + sizeof bits;
+    case ArgValue::Type::String:
+        return varint::put(out, static_cast<std::uint64_t>(bits));
+    case ArgValue::Type::Int:
+    case ArgValue::Type::Bool:
+        break;
+    }
+    return varint::put(out, varint::zigzag(bits, 0));
+}
+
+/// Reads a value written by put() and moves `p` past it.
+inline std::int64_t get(const std::uint8_t*& p, ArgValue::Type type)
+{
+    switch (type) {
+    case ArgValue::Type::Double: {
+        std::int64_t bits = 0;
+        std::memcpy(&bits, p, sizeof bits);
+        p += sizeof bits;
+        return bits;
+    }
+    case ArgValue::Type::String:
+        return static_cast<std::int64_t>(varint::get(p));
+    case ArgValue::Type::Int:
+    case ArgValue::Type::Bool:
+        break;
+    }
+    return varint::unzigzag(0, varint::get(p));
+}
+
+/// get() for bytes nobody vouches for (a snapshot): false when the value runs past `end`, a varint is longer than
+/// 64 bits allow or a string id is not 32 bits.
+inline bool getChecked(const std::uint8_t*& p, const std::uint8_t* end, ArgValue::Type type, std::int64_t& bits)
+{
+    if (type == ArgValue::Type::Double) {
+        if (end - p < static_cast<std::ptrdiff_t>(sizeof bits))
+            return false;
+        std::memcpy(&bits, p, sizeof bits);
+        p += sizeof bits;
+        return true;
+    }
+    std::uint64_t v = 0;
+    for (unsigned shift = 0;; shift += 7) {
+        if (p == end || shift > 63)
+            return false;
+        const std::uint8_t byte = *p++;
+        if (shift == 63 && byte > 1)
+            return false; // more than 64 bits
+        v |= static_cast<std::uint64_t>(byte & 0x7f) << shift;
+        if ((byte & 0x80) == 0)
+            break;
+    }
+    if (type == ArgValue::Type::String) {
+        if (v > 0xffffffffU)
+            return false;
+        bits = static_cast<std::int64_t>(v);
+    } else {
+        bits = varint::unzigzag(0, v);
+    }
+    return true;
+}
+} // namespace argcoding
+
+/// The args of one set as the store keeps them: keys and types from the set's schema, values decoded from the
+/// store's bytes (argcoding) as they are read. Iterating yields model::Arg by value; operator[] walks from the
+/// first value (sets are short).
 class ArgSet
 {
 public:
@@ -123,16 +201,20 @@ public:
         using pointer = void;
         using reference = Arg;
         Iterator() = default;
-        Iterator(const ArgKey* key, const std::int64_t* value)
+        Iterator(const ArgKey* key, const std::uint8_t* value)
             : m_key(key)
             , m_value(value)
         {
         }
-        Arg operator*() const { return Arg {m_key->key, ArgValue::fromRaw(m_key->type, *m_value)}; }
+        Arg operator*() const
+        {
+            const std::uint8_t* p = m_value;
+            return Arg {m_key->key, ArgValue::fromRaw(m_key->type, argcoding::get(p, m_key->type))};
+        }
         Iterator& operator++()
         {
+            (void)argcoding::get(m_value, m_key->type);
             ++m_key;
-            ++m_value;
             return *this;
         }
         Iterator operator++(int)
@@ -145,11 +227,11 @@ public:
 
     private:
         const ArgKey* m_key = nullptr;
-        const std::int64_t* m_value = nullptr;
+        const std::uint8_t* m_value = nullptr;
     };
 
     ArgSet() = default;
-    ArgSet(const ArgKey* keys, const std::int64_t* values, std::size_t size)
+    ArgSet(const ArgKey* keys, const std::uint8_t* values, std::size_t size)
         : m_keys(keys)
         , m_values(values)
         , m_size(size)
@@ -159,16 +241,21 @@ public:
     [[nodiscard]] bool empty() const { return m_size == 0; }
     [[nodiscard]] Arg operator[](std::size_t i) const
     {
-        return Arg {m_keys[i].key, ArgValue::fromRaw(m_keys[i].type, m_values[i])};
+        Iterator it = begin();
+        for (; i > 0; --i)
+            ++it;
+        return *it;
     }
     [[nodiscard]] Iterator begin() const { return {m_keys, m_values}; }
-    [[nodiscard]] Iterator end() const { return {m_keys + m_size, m_values + m_size}; }
+    [[nodiscard]] Iterator end() const { return {m_keys + m_size, nullptr}; }
     /// First value for `key` in the set.
     [[nodiscard]] std::optional<ArgValue> find(StringId key) const
     {
+        const std::uint8_t* p = m_values;
         for (std::size_t i = 0; i < m_size; ++i) {
+            const std::int64_t bits = argcoding::get(p, m_keys[i].type);
             if (m_keys[i].key == key)
-                return ArgValue::fromRaw(m_keys[i].type, m_values[i]);
+                return ArgValue::fromRaw(m_keys[i].type, bits);
         }
         return std::nullopt;
     }
@@ -177,7 +264,7 @@ public:
 
 private:
     const ArgKey* m_keys = nullptr;
-    const std::int64_t* m_values = nullptr;
+    const std::uint8_t* m_values = nullptr; // argcoding bytes
     std::size_t m_size = 0;
 };
 
@@ -185,8 +272,9 @@ private:
 /// Keys are kept in insertion order (the order of the source) so dumps are faithful.
 ///
 /// Sets are stored by schema: the sequence of (key, type) a set has is kept once (events of one kind carry the same
-/// keys, event after event), and per set only its schema number and its values, 8 bytes each. A torch_npu kernel's
-/// seven args cost 64 bytes with their offset and schema instead of 116 with a key and type in every arg.
+/// keys, event after event), and per set only its schema number, where its values start and the values, packed
+/// (argcoding). A torch_npu kernel's seven args cost ~27 bytes with their offset and schema: 116 with a key and
+/// type in every arg, 64 with 8 bytes a value.
 class ArgStore
 {
 public:
@@ -203,14 +291,18 @@ public:
     [[nodiscard]] std::size_t schemaCount() const { return m_schemaOffsets.empty() ? 0 : m_schemaOffsets.size() - 1; }
     [[nodiscard]] std::size_t bytesUsed() const;
     void shrinkToFit();
+    /// What is inconsistent in a store nobody vouches for (a snapshot's columns), or nothing: offsets that do not
+    /// run from 0 to the end of the values in order, a set whose schema does not exist or whose values are not
+    /// exactly its schema's, a schema key or string value that is not one of the `stringCount` strings.
+    [[nodiscard]] std::optional<std::string> inconsistency(std::uint64_t stringCount) const;
 
 private:
     friend class SnapshotAccess;
     std::uint32_t schemaOf(std::span<const Arg> args);
     // The per-set and per-value columns grow with the trace: on realloc, so growing and shrinking never copy them
     // (podbuffer.h).
-    PodBuffer<std::int64_t> m_values;   // ArgValue::rawBits() of every arg, set after set
-    PodBuffer<std::uint32_t> m_offsets; // set i = values [m_offsets[i], m_offsets[i+1])
+    PodBuffer<std::uint8_t> m_values;   // every arg's value (argcoding), set after set
+    PodBuffer<std::uint32_t> m_offsets; // set i = the bytes [m_offsets[i], m_offsets[i+1]) of m_values
     PodBuffer<std::uint32_t> m_schemas; // set i's schema
     std::vector<ArgKey> m_schemaKeys;   // schema s = [m_schemaOffsets[s], m_schemaOffsets[s+1])
     std::vector<std::uint32_t> m_schemaOffsets;

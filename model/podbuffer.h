@@ -119,6 +119,9 @@ public:
             adviseHugePagesLarge(m_data, m_capacity * sizeof(T));
     }
     void clear() { m_size = 0; }
+    /// Drops the values from `size` on (a no-op when there are not that many): for writers that extend() by the
+    /// most they might write and keep what they wrote.
+    void truncate(std::size_t size) { m_size = std::min(m_size, size); }
     void shrinkToFit()
     {
         if (m_size == m_capacity)

@@ -35,7 +35,7 @@ public:
     template <typename T> static auto& end(T& t) { return t.m_end; }
 
     // ArgStore
-    template <typename A> static auto& argValues(A& a) { return a.m_values; }
+    template <typename A> static auto& argValueBytes(A& a) { return a.m_values; }
     template <typename A> static auto& argOffsets(A& a) { return a.m_offsets; }
     template <typename A> static auto& argSetSchemas(A& a) { return a.m_schemas; }
     template <typename A> static auto& argSchemaKeys(A& a) { return a.m_schemaKeys; }

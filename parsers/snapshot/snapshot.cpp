@@ -396,7 +396,7 @@ void fillHeader(const model::Trace& trace, const SourceIdentity& source, std::st
     h.set_start(trace.startNs());
     h.set_end(trace.endNs());
     h.set_string_count(trace.strings().size());
-    h.set_arg_count(SnapshotAccess::argValues(trace.argStore()).size());
+    h.set_arg_value_bytes(SnapshotAccess::argValueBytes(trace.argStore()).size());
     h.set_arg_offset_count(SnapshotAccess::argOffsets(trace.argStore()).size());
     h.set_arg_schema_key_count(SnapshotAccess::argSchemaKeys(trace.argStore()).size());
     h.set_arg_schema_offset_count(SnapshotAccess::argSchemaOffsets(trace.argStore()).size());
@@ -603,7 +603,7 @@ private:
         if (h.string_count() == 0 || h.string_count() > std::numeric_limits<std::uint32_t>::max())
             return corrupt("string count");
         const std::uint64_t argSets = h.arg_offset_count() == 0 ? 0 : h.arg_offset_count() - 1;
-        bool sane = add(Kind::StringLengths, h.string_count(), 4) && add(Kind::ArgValues, h.arg_count(), 8)
+        bool sane = add(Kind::StringLengths, h.string_count(), 4) && add(Kind::ArgValues, h.arg_value_bytes(), 1)
             && add(Kind::ArgOffsets, h.arg_offset_count(), 4) && add(Kind::ArgSetSchemas, argSets, 4)
             && add(Kind::ArgSchemaKeys, h.arg_schema_key_count(), sizeof(model::ArgKey))
             && add(Kind::ArgSchemaOffsets, h.arg_schema_offset_count(), 4)
@@ -727,12 +727,12 @@ private:
             target(Kind::CounterValues, SnapshotAccess::counterValues(t));
         }
         model::ArgStore& args = SnapshotAccess::args(trace);
-        SnapshotAccess::argValues(args).resizeForOverwrite(h.arg_count());
+        SnapshotAccess::argValueBytes(args).resizeForOverwrite(h.arg_value_bytes());
         SnapshotAccess::argOffsets(args).resizeForOverwrite(h.arg_offset_count());
         SnapshotAccess::argSetSchemas(args).resizeForOverwrite(argSets);
         SnapshotAccess::argSchemaKeys(args).resize(h.arg_schema_key_count());
         SnapshotAccess::argSchemaOffsets(args).resize(h.arg_schema_offset_count());
-        target(Kind::ArgValues, SnapshotAccess::argValues(args));
+        target(Kind::ArgValues, SnapshotAccess::argValueBytes(args));
         target(Kind::ArgOffsets, SnapshotAccess::argOffsets(args));
         target(Kind::ArgSetSchemas, SnapshotAccess::argSetSchemas(args));
         target(Kind::ArgSchemaKeys, SnapshotAccess::argSchemaKeys(args));
@@ -884,43 +884,9 @@ private:
     {
         const std::uint64_t strings = trace.strings().size();
         auto str = [&](std::uint32_t id) { return id < strings; };
-        const auto& argStore = SnapshotAccess::args(trace);
-        const auto& offsets = SnapshotAccess::argOffsets(argStore);
-        const auto& values = SnapshotAccess::argValues(argStore);
-        const auto& setSchemas = SnapshotAccess::argSetSchemas(argStore);
-        const auto& schemaKeys = SnapshotAccess::argSchemaKeys(argStore);
-        const auto& schemaOffsets = SnapshotAccess::argSchemaOffsets(argStore);
-        // Offsets start at 0, never decrease and end at the column's size (or are absent with an empty column).
-        auto monotonic = [](const auto& o, std::size_t total) {
-            if (o.empty())
-                return total == 0;
-            if (o[0] != 0 || o[o.size() - 1] != total)
-                return false;
-            for (std::size_t i = 1; i < o.size(); ++i) {
-                if (o[i] < o[i - 1])
-                    return false;
-            }
-            return true;
-        };
-        if (!monotonic(offsets, values.size()) || !monotonic(schemaOffsets, schemaKeys.size()))
-            return corrupt("arg offsets");
-        for (const model::ArgKey& k : schemaKeys) {
-            if (!str(k.key.value) || static_cast<std::uint8_t>(k.type) > 3)
-                return corrupt("arg schemas");
-        }
-        const std::uint64_t argSets = offsets.empty() ? 0 : offsets.size() - 1;
-        const std::uint64_t schemas = schemaOffsets.empty() ? 0 : schemaOffsets.size() - 1;
-        for (std::size_t i = 0; i < argSets; ++i) {
-            const std::uint32_t s = setSchemas[i];
-            if (s >= schemas || schemaOffsets[s + 1] - schemaOffsets[s] != offsets[i + 1] - offsets[i])
-                return corrupt("arg schemas");
-            for (std::uint32_t k = schemaOffsets[s], v = offsets[i]; k < schemaOffsets[s + 1]; ++k, ++v) {
-                if (schemaKeys[k].type == model::ArgValue::Type::String
-                    && (values[v] < 0 || values[v] > std::numeric_limits<std::uint32_t>::max()
-                        || !str(static_cast<std::uint32_t>(values[v]))))
-                    return corrupt("args");
-            }
-        }
+        if (const auto what = trace.argStore().inconsistency(strings))
+            return corrupt(*what);
+        const std::uint64_t argSets = trace.argStore().setCount();
 
         const auto& tracks = trace.tracks();
         for (std::size_t ti = 0; ti < tracks.size(); ++ti) {
@@ -1189,7 +1155,7 @@ bool writeSnapshot(const model::Trace& trace, const SourceIdentity& source, cons
     w.write(Kind::CounterValues,
             trackColumn(
                 trace, [](const model::Track& t) -> auto& { return A::counterValues(t); }));
-    w.write(Kind::ArgValues, {pieceOf(A::argValues(trace.argStore()))});
+    w.write(Kind::ArgValues, {pieceOf(A::argValueBytes(trace.argStore()))});
     w.write(Kind::ArgOffsets, {pieceOf(A::argOffsets(trace.argStore()))});
     w.write(Kind::ArgSetSchemas, {pieceOf(A::argSetSchemas(trace.argStore()))});
     w.write(Kind::ArgSchemaKeys, {pieceOf(A::argSchemaKeys(trace.argStore()))});

@@ -24,7 +24,8 @@ namespace timesink::parsers::snapshot {
 /// A snapshot is a cache: another format version is refused (never migrated); the source trace stays the truth.
 /// Version 2: the header carries the platform (TraceMetadata::platform).
 /// Version 3: args stored by schema (model::ArgStore): values, one schema per set, the schemas' keys.
-inline constexpr std::uint32_t kFormatVersion = 3;
+/// Version 4: arg values packed (model::argcoding), sets' offsets in bytes.
+inline constexpr std::uint32_t kFormatVersion = 4;
 inline constexpr std::string_view kMagic {"\x89TSNAP\r\n", 8};
 inline constexpr std::string_view kExtension = ".tsnap";
 inline constexpr std::size_t kPreambleBytes = 40;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "model/argstore.h"
+#include "model/snapshotaccess.h"
 #include "model/stringpool.h"
 
 #include <QTest>
@@ -174,12 +175,90 @@ private Q_SLOTS:
         const Arg intBits[] = {{stream, ArgValue::fromInt(std::bit_cast<std::int64_t>(1.5))}};
         QVERIFY(store.add(intBits) != t);
         QCOMPARE(store.add(otherType), t);
-        // Thousands of sets of the same few shapes cost 8 bytes a value plus 8 a set, not 16 an arg.
+        // Thousands of sets of the same few shapes cost their packed values (int64 min 10 bytes, a small string
+        // id 1, a double 8, a bool 1) plus 8 a set, not 16 an arg.
         for (int i = 0; i < 10000; ++i)
             store.addUnique(first);
         store.shrinkToFit();
         QCOMPARE(store.schemaCount(), std::size_t(4));
-        QVERIFY(store.bytesUsed() < 10000 * (4 * 8 + 8) + 4096);
+        QVERIFY(store.bytesUsed() < 10000 * (10 + 1 + 8 + 1 + 8) + 4096);
+    }
+    void argValuesArePacked()
+    {
+        StringPool pool;
+        ArgStore store;
+        const StringId key = pool.intern("k");
+        // Zigzag varints: the byte count follows the magnitude, either sign; string ids are plain varints.
+        const std::pair<std::int64_t, std::size_t> ints[] = {{0, 1},
+                                                             {-1, 1},
+                                                             {63, 1},
+                                                             {-64, 1},
+                                                             {64, 2},
+                                                             {-65, 2},
+                                                             {8191, 2},
+                                                             {8192, 3},
+                                                             {4294967295, 5},
+                                                             {-4294967296, 5},
+                                                             {1LL << 55, 9},
+                                                             {std::numeric_limits<std::int64_t>::max(), 10},
+                                                             {std::numeric_limits<std::int64_t>::min(), 10}};
+        std::size_t before = 0;
+        for (const auto& [value, bytes] : ints) {
+            const Arg set[] = {{key, ArgValue::fromInt(value)}};
+            const ArgSetId id = store.addUnique(set);
+            const auto& column = SnapshotAccess::argValueBytes(store);
+            QCOMPARE(column.size() - before, bytes);
+            before = column.size();
+            QCOMPARE(store.find(id, key)->i, value);
+        }
+        const Arg text[] = {{key, ArgValue::fromString(StringId(300))}, {key, ArgValue::fromDouble(0.1)}};
+        const ArgSetId t = store.addUnique(text);
+        QCOMPARE(SnapshotAccess::argValueBytes(store).size() - before, std::size_t(2 + 8));
+        QCOMPARE(store.get(t)[0].value.s, 300U);
+        QCOMPARE(store.get(t)[1].value.d, 0.1);
+        QVERIFY(!store.inconsistency(301));
+        QCOMPARE(store.inconsistency(300).value_or(""), std::string("args")); // id 300 is not a string
+    }
+    void inconsistentStoresAreNamed()
+    {
+        // What a damaged snapshot can put in the columns: each is found before anything decodes past a set.
+        auto build = [] {
+            ArgStore store;
+            const Arg set[]
+                = {{StringId(1), ArgValue::fromInt(1000)}, {StringId(2), ArgValue::fromString(StringId(1))}};
+            store.addUnique(set);
+            store.addUnique(set);
+            return store;
+        };
+        auto damaged = [&](auto&& damage) -> std::string {
+            ArgStore store = build();
+            if (store.inconsistency(3))
+                return "the intact store is reported";
+            damage(store);
+            return store.inconsistency(3).value_or("");
+        };
+        using A = SnapshotAccess;
+        // The first value's varint runs into the next one: the set decodes past its end.
+        QCOMPARE(damaged([](ArgStore& s) { A::argValueBytes(s)[1] |= 0x80; }), std::string("args"));
+        // A set whose bytes hold more than its schema's values.
+        QCOMPARE(damaged([](ArgStore& s) { A::argOffsets(s)[1] += 1; }), std::string("args"));
+        // Offsets that go backwards, or end short of the values.
+        QCOMPARE(damaged([](ArgStore& s) { A::argOffsets(s)[1] = 7; }), std::string("arg offsets"));
+        QCOMPARE(damaged([](ArgStore& s) { A::argValueBytes(s).push_back(0); }), std::string("arg offsets"));
+        // A schema that does not exist, a key that is not a string.
+        QCOMPARE(damaged([](ArgStore& s) { A::argSetSchemas(s)[0] = 1; }), std::string("arg schemas"));
+        QCOMPARE(damaged([](ArgStore& s) { A::argSchemaKeys(s)[0].key = StringId(3); }), std::string("arg schemas"));
+        // A varint of more than 64 bits.
+        QCOMPARE(damaged([](ArgStore& s) {
+                     auto& bytes = A::argValueBytes(s);
+                     const std::uint8_t tooLong[] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02, 0x01};
+                     bytes.clear();
+                     for (int set = 0; set < 2; ++set)
+                         bytes.append(tooLong, sizeof tooLong);
+                     A::argOffsets(s)[1] = sizeof tooLong;
+                     A::argOffsets(s)[2] = 2 * sizeof tooLong;
+                 }),
+                 std::string("args"));
     }
 };
 

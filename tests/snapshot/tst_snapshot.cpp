@@ -50,7 +50,7 @@ std::string difference(const model::Trace& a, const model::Trace& b)
         return x.size() == y.size()
             && (x.empty() || std::memcmp(x.data(), y.data(), x.size() * sizeof(*x.data())) == 0);
     };
-    if (!sameColumn(A::argValues(a.argStore()), A::argValues(b.argStore())))
+    if (!sameColumn(A::argValueBytes(a.argStore()), A::argValueBytes(b.argStore())))
         return "arg values";
     if (!sameColumn(A::argOffsets(a.argStore()), A::argOffsets(b.argStore())))
         return "arg offsets";
