@@ -203,7 +203,9 @@ void TraceBuilder::PendingFlows::push(const PendingFlowAt& flow)
         m_chunkOffsets.push_back(m_bytes.size());
         m_previous = PendingFlowAt {};
     }
-    std::uint8_t bytes[1 + 4 * varint::kMaxBytes];
+    // Written in place, as FlowRecordList::push does: a copy of a variable length is a call to memcpy a flow.
+    const std::size_t before = m_bytes.size();
+    std::uint8_t* const bytes = m_bytes.extend(1 + 4 * varint::kMaxBytes);
     std::uint8_t* out = bytes + 1;
     auto tag = static_cast<std::uint8_t>(static_cast<std::uint8_t>(flow.kind) & kFlowKindMask);
     if (flow.bindEnclosing)
@@ -219,7 +221,7 @@ void TraceBuilder::PendingFlows::push(const PendingFlowAt& flow)
     out = varint::put(out, varint::zigzag(flow.fromTs, m_previous.fromTs));
     out = varint::put(out, varint::zigzag(flow.toTs, flow.fromTs));
     bytes[0] = tag;
-    m_bytes.append(bytes, static_cast<std::size_t>(out - bytes));
+    m_bytes.truncate(before + static_cast<std::size_t>(out - bytes));
     m_previous = flow;
     ++m_count;
 }

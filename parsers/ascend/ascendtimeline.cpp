@@ -182,21 +182,23 @@ private:
     /// `e`'s args into m_args, and what their keys say into `p`'s flags.
     void readArgs(const ChromeEvent& e, AscendTimeline::Pending& p)
     {
-        m_args.clear();
+        // Sized once and filled by index: push_back per arg was an out-of-line call each time.
+        m_args.resize(e.args.size());
+        std::size_t n = 0;
         for (const ChromeArg& a : e.args) {
             const model::StringId key = m_intern(a.key);
             switch (a.kind) {
             case ChromeArg::Kind::Int:
             case ChromeArg::Kind::Bool:
-                m_args.push_back(
-                    Arg {key, a.kind == ChromeArg::Kind::Bool ? ArgValue::fromBool(a.i != 0) : ArgValue::fromInt(a.i)});
+                m_args[n++] = Arg {
+                    key, a.kind == ChromeArg::Kind::Bool ? ArgValue::fromBool(a.i != 0) : ArgValue::fromInt(a.i)};
                 break;
             case ChromeArg::Kind::Double:
-                m_args.push_back(Arg {key, ArgValue::fromDouble(a.d)});
+                m_args[n++] = Arg {key, ArgValue::fromDouble(a.d)};
                 break;
             case ChromeArg::Kind::String:
             case ChromeArg::Kind::Json:
-                m_args.push_back(Arg {key, ArgValue::fromString(m_intern(a.text))});
+                m_args[n++] = Arg {key, ArgValue::fromString(m_intern(a.text))};
                 break;
             case ChromeArg::Kind::Null:
                 break;
@@ -204,7 +206,7 @@ private:
             switch (keyRole(key)) {
             case KeyRole::TaskType:
                 if (a.kind == ChromeArg::Kind::String)
-                    p.taskType = StringId(m_args.back().value.s); // the value just interned
+                    p.taskType = StringId(m_args[n - 1].value.s); // the value just interned
                 break;
             case KeyRole::Level:
                 p.hasLevel = true;
@@ -220,6 +222,7 @@ private:
                 break;
             }
         }
+        m_args.resize(n);
     }
 
     /// What an args key means to the importer, by the key's string id: each distinct key is classified once (keys

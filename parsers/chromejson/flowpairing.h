@@ -139,7 +139,10 @@ public:
         if (!m_plain.empty()) {
             m_plain.push_back(r);
         } else {
-            std::uint8_t bytes[kMaxPackedBytes];
+            // Written in place (extend by the most a record takes, keep what it took): a copy of a variable
+            // length is a call to memcpy per record.
+            const std::size_t before = m_packed.size();
+            std::uint8_t* const bytes = m_packed.extend(kMaxPackedBytes);
             std::uint8_t* out = bytes + 1;
             std::uint8_t tag = r.bindEnclosing ? 1 : 0;
             if (r.hi != m_last.hi || r.digits != m_last.digits) {
@@ -156,7 +159,7 @@ public:
             out = model::varint::put(out, model::varint::zigzag(r.ts, m_last.ts));
             out = model::varint::put(out, r.endpoint);
             bytes[0] = tag;
-            m_packed.append(bytes, static_cast<std::size_t>(out - bytes));
+            m_packed.truncate(before + static_cast<std::size_t>(out - bytes));
         }
         m_last = r;
         ++m_count;
