@@ -509,7 +509,10 @@ void parseBatch(Batch& b, od::parser& parser, bool flowNames)
     b.events.clear();
     b.args.clear();
     b.argRanges.clear();
-    b.events.reserve(b.spans.size());
+    // With headroom: a recycled batch's vector grown to exactly each larger batch was a fresh block (its pages
+    // faulted in anew) every few batches.
+    if (b.events.capacity() < b.spans.size())
+        b.events.reserve(b.spans.size() + b.spans.size() / 4);
     bool fast = true;
     {
         // Views into the batch text stay as they are; a string simdjson unescaped into the parser's buffer (which
@@ -607,8 +610,10 @@ class Pipeline final : public ChromeJsonScanner::Handler
 public:
     using Consumer = std::function<void(std::unique_ptr<Batch>)>;
 
-    Pipeline(std::size_t batchBytes, unsigned workers, bool flowNames)
+    /// `readBytes`: the reads' size, which with a carried element is an in-place batch's.
+    Pipeline(std::size_t batchBytes, std::size_t readBytes, unsigned workers, bool flowNames)
         : m_batchBytes(batchBytes)
+        , m_parserBytes(std::max(batchBytes, readBytes) + kParserHeadroomBytes)
         , m_flowNames(flowNames)
         , m_maxInFlight(workers * 2 + 2)
     {
@@ -735,6 +740,7 @@ public:
     void workerLoop()
     {
         od::parser parser;
+        reserveParser(parser);
         for (;;) {
             Batch* b = nullptr;
             {
@@ -799,6 +805,15 @@ public:
 
 private:
     /// Makes room for `bytes` in b's buffer, keeping its first `keep` bytes.
+    /// A batch holds a read and the element carried into it, a little more than a read. simdjson's parser grows
+    /// to each batch larger than any before: its buffers (four bytes of structural index per byte of JSON) were
+    /// allocated again, and their pages faulted in again, every time a carry made a batch a few bytes larger.
+    static constexpr std::size_t kParserHeadroomBytes = std::size_t(64) << 10;
+    void reserveParser(od::parser& parser) const
+    {
+        // Best effort: without it the parser allocates on its first batch, as simdjson does by default.
+        [[maybe_unused]] const simdjson::error_code err = parser.allocate(m_parserBytes);
+    }
     static void reserveBuffer(Batch& b, std::size_t bytes, std::size_t keep)
     {
         if (b.bufferCapacity >= bytes)
@@ -888,6 +903,8 @@ private:
                 return; // consumed up to the End batch or cancelled: the rest of the piece is not decoded
             // Decoding and consuming are not scanning: their time goes where the waits of the threaded pipeline go.
             if (!b->parsed) {
+                if (!std::exchange(m_inlineParserReserved, true))
+                    reserveParser(m_inlineParser);
                 parseBatch(*b, m_inlineParser, m_flowNames);
                 b->parsed = true;
                 m_decodeNs += nsSince(waitStarted);
@@ -914,6 +931,7 @@ private:
     }
 
     std::size_t m_batchBytes;
+    std::size_t m_parserBytes;
     bool m_flowNames;
     std::size_t m_maxInFlight;
     std::uint64_t m_fileBytes = 0;
@@ -922,6 +940,7 @@ private:
     std::unique_ptr<Batch> m_copied;  // events copied out of their read buffers, in order before m_inPlace's
     Consumer m_inline;
     od::parser m_inlineParser; // the inline consumer's decoding (workerLoop has its own)
+    bool m_inlineParserReserved = false;
 
     std::mutex m_mutex;
     std::condition_variable m_workCv;
@@ -964,7 +983,7 @@ ChromeReadResult ChromeEventReader::read(ChromeEventSink& sink)
         const unsigned hw = std::max(1U, std::thread::hardware_concurrency());
         workers = std::clamp(hw, 1U, 8U);
     }
-    Pipeline pipe(std::max<std::size_t>(1, m_batchBytes), workers, sink.needsFlowNames());
+    Pipeline pipe(std::max<std::size_t>(1, m_batchBytes), m_readChunkBytes, workers, sink.needsFlowNames());
     ChromeJsonScanner scanner(pipe, m_options.maxEventBytes);
 
     // The reader thread's findings, published with the End batch.
