@@ -3,12 +3,14 @@
 // trace, torch_npu trace_view.json, msprof_*.json, legacy array), the rest is the file.
 //
 // Also differential: the reader parses events in the buffers they were read into, carrying an element cut by a
-// read into the next buffer and copying what cannot stay in place. Read in pieces of 1-64 bytes (the first
-// byte's upper bits) it must hand over exactly what one whole read hands over.
+// read into the next buffer and copying what cannot stay in place, and decodes them with its plain decoder where
+// it can. Read in pieces of 1-64 bytes (the first byte's upper bits) with the plain decoder, it must hand over
+// exactly what one whole read with simdjson alone hands over.
 #include "fuzzfile.h"
 #include "parsers/chromejson/chromeeventreader.h"
 
 #include <algorithm>
+#include <bit>
 #include <string>
 #include <vector>
 
@@ -35,9 +37,14 @@ public:
         log.append(e.pid).append("|").append(e.tid).append("|").append(e.id).append("|").append(e.bp).append("|");
         log.append(e.scope).append("|").append(e.hasTs ? std::to_string(e.ts) : "-").append("|");
         log.append(e.hasDur ? std::to_string(e.dur) : "-").append("|").append(std::to_string(e.badFields));
+        log.append("|").append(std::to_string(e.pidIsNumber)).append(std::to_string(e.pidNumber));
+        log.append("|").append(std::to_string(e.tidIsNumber)).append(std::to_string(e.tidNumber));
+        log.append("|").append(std::to_string(e.hasPid)).append(std::to_string(e.hasTid));
+        log.append(std::to_string(e.hasId)).append(std::to_string(e.hasArgs));
         for (const ChromeArg& a : e.args) {
             log.append(" ").append(a.key).append(":").append(std::to_string(static_cast<int>(a.kind))).append(":");
-            log.append(a.text).append(":").append(std::to_string(a.i));
+            log.append(a.text).append(":").append(std::to_string(a.i)).append(":");
+            log.append(std::to_string(std::bit_cast<std::uint64_t>(a.d)));
         }
         log.append("\n");
     }
@@ -48,12 +55,13 @@ public:
     }
 };
 
-std::string readWith(const std::filesystem::path& path, std::size_t chunk)
+std::string readWith(const std::filesystem::path& path, std::size_t chunk, bool plain)
 {
     ProgressSink progress;
     ImportOptions options = timesink::fuzz::fuzzOptions();
     ChromeEventReader reader(path, options, progress);
     reader.setReadChunkBytes(chunk);
+    reader.setPlainDecoding(plain);
     Recorder sink;
     const ChromeReadResult r = reader.read(sink);
     std::sort(sink.warnings.begin(), sink.warnings.end());
@@ -76,8 +84,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     timesink::fuzz::importPath(path);
     if (size <= (std::size_t(512) << 10)) {
         const std::size_t chunk = 1 + (data[0] >> 2);
-        if (readWith(path, chunk) != readWith(path, std::size_t(1) << 20))
-            __builtin_trap(); // reading in pieces changed what was read
+        if (readWith(path, chunk, true) != readWith(path, std::size_t(1) << 20, false))
+            __builtin_trap(); // reading in pieces, or the plain decoder, changed what was read
     }
     return 0;
 }

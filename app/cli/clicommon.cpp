@@ -127,6 +127,9 @@ void reportPhases(const parsers::PhaseTimes* phases, std::chrono::steady_clock::
                      wall, seconds(phases->readNs), seconds(phases->scanNs), seconds(phases->decodeNs),
                      phases->decodeThreads.load(), seconds(phases->sinkNs), seconds(phases->finalizeNs),
                      seconds(phases->flowBindingNs));
+        std::fprintf(stderr, "phases: events %llu, of which decoded by simdjson %llu\n",
+                     static_cast<unsigned long long>(phases->events.load()),
+                     static_cast<unsigned long long>(phases->simdjsonEvents.load()));
     } else {
         std::fprintf(stderr, "phases: wall %.3f s | snapshot reopen\n", wall);
     }

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <charconv>
 #include <chrono>
 #include <condition_variable>
@@ -222,6 +223,7 @@ struct Batch
     std::vector<std::pair<std::uint32_t, std::uint32_t>> argRanges;
     std::deque<std::string> arena; // owned copies: unescaped strings, and every string in the slow path
     std::uint64_t malformed = 0;
+    std::uint64_t declined = 0; // events the plain decoder left to simdjson
     std::string firstMalformed;
     std::uint64_t badFieldEvents = 0;
     std::string firstBadField;
@@ -244,13 +246,284 @@ struct Batch
         argRanges.clear();
         arena.clear();
         malformed = 0;
+        declined = 0;
         firstMalformed.clear();
         badFieldEvents = 0;
         firstBadField.clear();
     }
 };
 
-// Decodes one event object. `keep` makes a string outlive the parser's buffer when needed (slow path).
+// ---------------------------------------------------------------------------------------------------------------
+// What an event's fields mean, written once for the two ways of walking its JSON: simdjson On-Demand (any valid
+// JSON, and the reference) and the plain decoder below (the common case, without simdjson's stage 1 and walk).
+// `Value` is either walker's handle on one value; its calls return simdjson's error codes, 0 for success.
+
+// Whether the decoder skips a top-level field without looking at its value.
+bool skipsField(const ChromeEvent& ev, std::string_view key, bool flowNames)
+{
+    if (key.size() > 4)
+        return true; // unknown keys (tts, tdur, bind_id, …) are skipped by the walker
+    // The sink does not read flow names (torch_npu names each of its millions of flows uniquely).
+    return !flowNames && (ev.ph == 's' || ev.ph == 'f' || ev.ph == 't') && is(key, "name");
+}
+
+// One `args` entry, appended to the batch's args (a failed event's args are dropped by the caller).
+template <typename Value, typename Keep>
+simdjson::error_code decodeArg(std::string_view key, Value& av, Batch& b, Keep& keep)
+{
+    ChromeArg& a = b.args.emplace_back(); // filled in place
+    a.key = keep(key);
+    od::json_type at;
+    if (auto err = av.type(at))
+        return err;
+    switch (at) {
+    case od::json_type::number: {
+        if (auto err = av.numberToken(a.text))
+            return err;
+        a.text = keep(a.text);
+        if (parseInt(a.text, a.i)) {
+            a.kind = ChromeArg::Kind::Int;
+        } else {
+            if (auto err = av.toDouble(a.d))
+                return err;
+            a.kind = ChromeArg::Kind::Double;
+        }
+        break;
+    }
+    case od::json_type::string: {
+        std::string_view s;
+        if (auto err = av.string(s))
+            return err;
+        a.text = keep(s);
+        a.kind = ChromeArg::Kind::String;
+        break;
+    }
+    case od::json_type::boolean: {
+        bool v = false;
+        if (auto err = av.boolean(v))
+            return err;
+        a.i = v ? 1 : 0;
+        a.kind = ChromeArg::Kind::Bool;
+        break;
+    }
+    case od::json_type::array:
+    case od::json_type::object: {
+        if (auto err = av.rawJson(a.text))
+            return err;
+        a.text = keep(a.text);
+        a.kind = ChromeArg::Kind::Json;
+        break;
+    }
+    case od::json_type::null:
+        a.kind = ChromeArg::Kind::Null;
+        break;
+    }
+    return simdjson::SUCCESS;
+}
+
+// One top-level field of an event that skipsField() keeps.
+template <typename Value, typename Keep>
+simdjson::error_code decodeField(std::string_view key, Value& val, ChromeEvent& ev, Batch& b, Keep& keep)
+{
+    od::json_type type;
+    if (auto err = val.type(type))
+        return err;
+    switch (key.size()) {
+    case 2:
+        if (is(key, "ph")) {
+            std::string_view s;
+            if (type == od::json_type::string && !val.string(s))
+                ev.ph = s.empty() ? '\0' : s.front();
+            else
+                ev.badFields |= kBadPh;
+            return simdjson::SUCCESS;
+        }
+        if (is(key, "ts") || is(key, "id")) {
+            const bool isTs = is(key, "ts");
+            std::string_view t;
+            if (type == od::json_type::number) {
+                if (auto err = val.numberToken(t))
+                    return err;
+            } else if (type == od::json_type::string) {
+                if (val.string(t)) {
+                    ev.badFields |= isTs ? kBadTs : kBadId;
+                    return simdjson::SUCCESS;
+                }
+                t = keep(t);
+            } else if (!isTs && type == od::json_type::object) {
+                if (val.rawJson(t))
+                    return simdjson::TAPE_ERROR;
+                t = keep(t);
+            } else {
+                ev.badFields |= isTs ? kBadTs : kBadId;
+                return simdjson::SUCCESS;
+            }
+            if (isTs) {
+                if (auto v = microsTextToNs(t)) {
+                    ev.ts = *v;
+                    ev.hasTs = true;
+                } else {
+                    ev.badFields |= kBadTs;
+                }
+            } else {
+                ev.id = keep(t);
+                ev.hasId = true;
+            }
+            return simdjson::SUCCESS;
+        }
+        if (is(key, "bp")) {
+            std::string_view s;
+            if (type == od::json_type::string && !val.string(s))
+                ev.bp = keep(s);
+        }
+        return simdjson::SUCCESS;
+    case 3:
+        if (is(key, "pid") || is(key, "tid")) {
+            const bool isPid = is(key, "pid");
+            std::string_view t;
+            bool isNumber = false;
+            std::int64_t number = 0;
+            if (type == od::json_type::number) {
+                if (auto err = val.numberToken(t))
+                    return err;
+                t = keep(t);
+                isNumber = parseInt(t, number);
+            } else if (type == od::json_type::string && !val.string(t)) {
+                t = keep(t);
+            } else {
+                ev.badFields |= isPid ? kBadPid : kBadTid;
+                return simdjson::SUCCESS;
+            }
+            if (isPid) {
+                ev.pid = t;
+                ev.hasPid = true;
+                ev.pidIsNumber = isNumber;
+                ev.pidNumber = number;
+            } else {
+                ev.tid = t;
+                ev.hasTid = true;
+                ev.tidIsNumber = isNumber;
+                ev.tidNumber = number;
+            }
+            return simdjson::SUCCESS;
+        }
+        if (is(key, "cat")) {
+            std::string_view s;
+            if (type == od::json_type::string && !val.string(s))
+                ev.cat = keep(s);
+            else
+                ev.badFields |= kBadCat;
+            return simdjson::SUCCESS;
+        }
+        if (is(key, "dur")) {
+            std::string_view t;
+            if (type == od::json_type::number) {
+                if (auto err = val.numberToken(t))
+                    return err;
+            } else if (type != od::json_type::string || val.string(t)) {
+                ev.badFields |= kBadDur;
+                return simdjson::SUCCESS;
+            }
+            if (auto v = microsTextToNs(t)) {
+                ev.dur = *v;
+                ev.hasDur = true;
+            } else {
+                ev.badFields |= kBadDur;
+            }
+        }
+        return simdjson::SUCCESS;
+    case 4:
+        if (is(key, "name")) {
+            std::string_view s;
+            if (type == od::json_type::string && !val.string(s)) {
+                ev.name = keep(s);
+            } else if (type == od::json_type::number) {
+                if (auto err = val.numberToken(s))
+                    return err;
+                ev.name = keep(s);
+            } else {
+                ev.badFields |= kBadName;
+            }
+            return simdjson::SUCCESS;
+        }
+        if (is(key, "args")) {
+            if (type != od::json_type::object) {
+                ev.badFields |= kBadArgs;
+                return simdjson::SUCCESS;
+            }
+            ev.hasArgs = true;
+            return val.forEachField([&b, &keep](std::string_view k, auto& av) { return decodeArg(k, av, b, keep); });
+        }
+        return simdjson::SUCCESS;
+    case 1:
+        if (is(key, "s")) {
+            std::string_view s;
+            if (type == od::json_type::string && !val.string(s))
+                ev.scope = keep(s);
+        }
+        return simdjson::SUCCESS;
+    default:
+        return simdjson::SUCCESS;
+    }
+}
+
+// simdjson On-Demand's handle on a value, as decodeField() uses it.
+class OdValue
+{
+public:
+    explicit OdValue(od::value& v)
+        : m_v(v)
+    {
+    }
+    simdjson::error_code type(od::json_type& t) { return m_v.type().get(t); }
+    simdjson::error_code string(std::string_view& s) { return getString(m_v, s); }
+    simdjson::error_code numberToken(std::string_view& t)
+    {
+        t = trimToken(m_v.raw_json_token());
+        return simdjson::SUCCESS;
+    }
+    simdjson::error_code boolean(bool& v) { return m_v.get_bool().get(v); }
+    simdjson::error_code toDouble(double& d) { return m_v.get_double().get(d); }
+    simdjson::error_code rawJson(std::string_view& t)
+    {
+        od::json_type type;
+        if (auto err = m_v.type().get(type))
+            return err;
+        if (type == od::json_type::array) {
+            od::array arr;
+            if (auto err = m_v.get_array().get(arr))
+                return err;
+            return arr.raw_json().get(t);
+        }
+        od::object obj;
+        if (auto err = m_v.get_object().get(obj))
+            return err;
+        return obj.raw_json().get(t);
+    }
+    template <typename F> simdjson::error_code forEachField(F&& f)
+    {
+        od::object obj;
+        if (auto err = m_v.get_object().get(obj))
+            return err;
+        for (auto fieldResult : obj) {
+            if (auto err = fieldResult.error())
+                return err;
+            od::field& field = fieldResult.value_unsafe();
+            std::string_view key;
+            if (auto err = fieldKey(field, key))
+                return err;
+            OdValue value(field.value());
+            if (auto err = f(key, value))
+                return err;
+        }
+        return simdjson::SUCCESS;
+    }
+
+private:
+    od::value& m_v;
+};
+
+// Decodes one event object with simdjson. `keep` makes a string outlive the parser's buffer when needed.
 template <typename Keep>
 simdjson::error_code decodeEvent(od::object obj, ChromeEvent& ev, Batch& b, Keep&& keep, bool flowNames)
 {
@@ -266,220 +539,359 @@ simdjson::error_code decodeEvent(od::object obj, ChromeEvent& ev, Batch& b, Keep
         std::string_view key;
         if (auto err = fieldKey(field, key))
             return err;
-        if (key.size() > 4)
-            continue; // unknown keys (tts, tdur, bind_id, …) are skipped by the iterator
-        if (!flowNames && (ev.ph == 's' || ev.ph == 'f' || ev.ph == 't') && is(key, "name"))
-            continue; // the sink does not read flow names
-        od::value& val = field.value();
-        od::json_type type;
-        if (auto err = val.type().get(type))
+        if (skipsField(ev, key, flowNames))
+            continue;
+        OdValue val(field.value());
+        if (auto err = decodeField(key, val, ev, b, keep))
             return err;
-        switch (key.size()) {
-        case 2:
-            if (is(key, "ph")) {
-                std::string_view s;
-                if (type == od::json_type::string && !getString(val, s))
-                    ev.ph = s.empty() ? '\0' : s.front();
-                else
-                    ev.badFields |= kBadPh;
-                continue;
-            }
-            if (is(key, "ts") || is(key, "id")) {
-                const bool isTs = is(key, "ts");
-                std::string_view t;
-                if (type == od::json_type::number) {
-                    t = trimToken(val.raw_json_token());
-                } else if (type == od::json_type::string) {
-                    if (getString(val, t)) {
-                        ev.badFields |= isTs ? kBadTs : kBadId;
-                        continue;
-                    }
-                    t = keep(t);
-                } else if (!isTs && type == od::json_type::object) {
-                    od::object o;
-                    if (val.get_object().get(o) || o.raw_json().get(t))
-                        return simdjson::TAPE_ERROR;
-                    t = keep(t);
-                } else {
-                    ev.badFields |= isTs ? kBadTs : kBadId;
-                    continue;
-                }
-                if (isTs) {
-                    if (auto v = microsTextToNs(t)) {
-                        ev.ts = *v;
-                        ev.hasTs = true;
-                    } else {
-                        ev.badFields |= kBadTs;
-                    }
-                } else {
-                    ev.id = keep(t);
-                    ev.hasId = true;
-                }
-                continue;
-            }
-            if (is(key, "bp")) {
-                std::string_view s;
-                if (type == od::json_type::string && !getString(val, s))
-                    ev.bp = keep(s);
-                continue;
-            }
-            break;
-        case 3:
-            if (is(key, "pid") || is(key, "tid")) {
-                const bool isPid = is(key, "pid");
-                std::string_view t;
-                bool isNumber = false;
-                std::int64_t number = 0;
-                if (type == od::json_type::number) {
-                    t = keep(trimToken(val.raw_json_token()));
-                    isNumber = parseInt(t, number);
-                } else if (type == od::json_type::string && !getString(val, t)) {
-                    t = keep(t);
-                } else {
-                    ev.badFields |= isPid ? kBadPid : kBadTid;
-                    continue;
-                }
-                if (isPid) {
-                    ev.pid = t;
-                    ev.hasPid = true;
-                    ev.pidIsNumber = isNumber;
-                    ev.pidNumber = number;
-                } else {
-                    ev.tid = t;
-                    ev.hasTid = true;
-                    ev.tidIsNumber = isNumber;
-                    ev.tidNumber = number;
-                }
-                continue;
-            }
-            if (is(key, "cat")) {
-                std::string_view s;
-                if (type == od::json_type::string && !getString(val, s))
-                    ev.cat = keep(s);
-                else
-                    ev.badFields |= kBadCat;
-                continue;
-            }
-            if (is(key, "dur")) {
-                std::string_view t;
-                if (type == od::json_type::number) {
-                    t = trimToken(val.raw_json_token());
-                } else if (type != od::json_type::string || getString(val, t)) {
-                    ev.badFields |= kBadDur;
-                    continue;
-                }
-                if (auto v = microsTextToNs(t)) {
-                    ev.dur = *v;
-                    ev.hasDur = true;
-                } else {
-                    ev.badFields |= kBadDur;
-                }
-                continue;
-            }
-            break;
-        case 4:
-            if (is(key, "name")) {
-                std::string_view s;
-                if (type == od::json_type::string && !getString(val, s))
-                    ev.name = keep(s);
-                else if (type == od::json_type::number)
-                    ev.name = keep(trimToken(val.raw_json_token()));
-                else
-                    ev.badFields |= kBadName;
-                continue;
-            }
-            if (is(key, "args")) {
-                if (type != od::json_type::object) {
-                    ev.badFields |= kBadArgs;
-                    continue;
-                }
-                od::object args;
-                if (auto err = val.get_object().get(args))
-                    return err;
-                ev.hasArgs = true;
-                for (auto argResult : args) {
-                    if (auto err = argResult.error())
-                        return err;
-                    od::field& af = argResult.value_unsafe();
-                    ChromeArg& a = b.args.emplace_back(); // filled in place; a failed event's args are dropped
-                    std::string_view k;
-                    if (auto err = fieldKey(af, k))
-                        return err;
-                    a.key = keep(k);
-                    od::value& av = af.value();
-                    od::json_type at;
-                    if (auto err = av.type().get(at))
-                        return err;
-                    switch (at) {
-                    case od::json_type::number: {
-                        a.text = keep(trimToken(av.raw_json_token()));
-                        if (parseInt(a.text, a.i)) {
-                            a.kind = ChromeArg::Kind::Int;
-                        } else {
-                            if (auto err = av.get_double().get(a.d))
-                                return err;
-                            a.kind = ChromeArg::Kind::Double;
-                        }
-                        break;
-                    }
-                    case od::json_type::string: {
-                        std::string_view s;
-                        if (auto err = getString(av, s))
-                            return err;
-                        a.text = keep(s);
-                        a.kind = ChromeArg::Kind::String;
-                        break;
-                    }
-                    case od::json_type::boolean: {
-                        bool v = false;
-                        if (auto err = av.get_bool().get(v))
-                            return err;
-                        a.i = v ? 1 : 0;
-                        a.kind = ChromeArg::Kind::Bool;
-                        break;
-                    }
-                    case od::json_type::array: {
-                        od::array arr;
-                        if (auto err = av.get_array().get(arr))
-                            return err;
-                        if (auto err = arr.raw_json().get(a.text))
-                            return err;
-                        a.text = keep(a.text);
-                        a.kind = ChromeArg::Kind::Json;
-                        break;
-                    }
-                    case od::json_type::object: {
-                        od::object o;
-                        if (auto err = av.get_object().get(o))
-                            return err;
-                        if (auto err = o.raw_json().get(a.text))
-                            return err;
-                        a.text = keep(a.text);
-                        a.kind = ChromeArg::Kind::Json;
-                        break;
-                    }
-                    case od::json_type::null:
-                        a.kind = ChromeArg::Kind::Null;
-                        break;
-                    }
-                }
-                continue;
-            }
-            break;
-        case 1:
-            if (is(key, "s")) {
-                std::string_view s;
-                if (type == od::json_type::string && !getString(val, s))
-                    ev.scope = keep(s);
-                continue;
-            }
-            break;
-        default:
-            break;
-        }
     }
     b.argRanges.emplace_back(argBegin, static_cast<std::uint32_t>(b.args.size()) - argBegin);
     return simdjson::SUCCESS;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The plain decoder: one pass over an event's text that accepts only strictly valid JSON without the cases it
+// leaves to simdjson (a backslash in a string whose text is used, a number std::from_chars cannot take, nesting
+// past kPlainMaxDepth). It reports nothing itself: when it declines, the event is decoded by simdjson, which
+// gives the verdict and the message, so both walkers read every event the same way (fuzz_chromejson checks it).
+// The batch's UTF-8 is validated once beforehand, as simdjson's stage 1 does. The text is padded past its end
+// (SIMDJSON_PADDING): the 16-byte loads may read past a string into what follows.
+
+constexpr int kPlainMaxDepth = 64;
+constexpr simdjson::error_code kDeclined = simdjson::TAPE_ERROR;
+
+bool isJsonSpace(char c)
+{
+    return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
+
+bool isDigit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+// The offset from p of the first quote, backslash or control character (< 0x20) at or after p.
+std::size_t stringStop(const char* p)
+{
+#if defined(__SSE2__)
+    const __m128i quote = _mm_set1_epi8('"');
+    const __m128i backslash = _mm_set1_epi8('\\');
+    const __m128i control = _mm_set1_epi8(0x1F);
+    for (std::size_t i = 0;; i += 16) {
+        const __m128i block = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
+        // Unsigned block <= 0x1F exactly where max(block, 0x1F) == 0x1F.
+        const __m128i low = _mm_cmpeq_epi8(_mm_max_epu8(block, control), control);
+        const auto mask = static_cast<unsigned>(_mm_movemask_epi8(
+            _mm_or_si128(low, _mm_or_si128(_mm_cmpeq_epi8(block, quote), _mm_cmpeq_epi8(block, backslash)))));
+        if (mask != 0)
+            return i + static_cast<std::size_t>(__builtin_ctz(mask));
+    }
+#else
+    std::size_t i = 0;
+    while (p[i] != '"' && p[i] != '\\' && static_cast<unsigned char>(p[i]) >= 0x20)
+        ++i;
+    return i;
+#endif
+}
+
+class PlainCursor
+{
+public:
+    PlainCursor(const char* begin, const char* end)
+        : m_p(begin)
+        , m_end(end)
+    {
+    }
+    [[nodiscard]] bool atEnd() const { return m_p >= m_end; }
+    [[nodiscard]] char peek() const { return m_p < m_end ? *m_p : '\0'; }
+    [[nodiscard]] const char* position() const { return m_p; }
+    // Set when a value's reader declined: the event goes to simdjson whatever decodeField() made of it.
+    [[nodiscard]] bool declined() const { return m_declined; }
+    simdjson::error_code decline()
+    {
+        m_declined = true;
+        return kDeclined;
+    }
+    void skipSpace()
+    {
+        while (m_p < m_end && isJsonSpace(*m_p))
+            ++m_p;
+    }
+    bool consume(char c)
+    {
+        if (m_p < m_end && *m_p == c) {
+            ++m_p;
+            return true;
+        }
+        return false;
+    }
+    // A string without escapes at the cursor (on its opening quote): its text, or a null view.
+    std::string_view plainString()
+    {
+        if (peek() != '"')
+            return {};
+        const char* const begin = m_p + 1;
+        const std::size_t n = stringStop(begin);
+        const char* const close = begin + n;
+        if (close >= m_end || *close != '"')
+            return {};
+        m_p = close + 1;
+        return {begin, n}; // non-null data() when empty, as simdjson gives
+    }
+    // Any valid string at the cursor, escapes included (for text kept raw or skipped).
+    bool skipString()
+    {
+        if (!consume('"'))
+            return false;
+        for (;;) {
+            const char* const stop = m_p + stringStop(m_p);
+            if (stop >= m_end)
+                return false;
+            m_p = stop + 1;
+            if (*stop == '"')
+                return true;
+            if (*stop != '\\' || m_p >= m_end)
+                return false; // a control character
+            const char e = *m_p++;
+            if (e == 'u') {
+                for (int i = 0; i < 4; ++i) {
+                    if (m_p >= m_end || !std::isxdigit(static_cast<unsigned char>(*m_p)))
+                        return false;
+                    ++m_p;
+                }
+            } else if (e != '"' && e != '\\' && e != '/' && e != 'b' && e != 'f' && e != 'n' && e != 'r' && e != 't') {
+                return false;
+            }
+        }
+    }
+    // A number by JSON's grammar: its token, or a null view.
+    std::string_view number()
+    {
+        const char* const begin = m_p;
+        const char* p = m_p;
+        if (p < m_end && *p == '-')
+            ++p;
+        if (p < m_end && *p == '0') {
+            ++p;
+        } else if (p < m_end && *p >= '1' && *p <= '9') {
+            while (p < m_end && isDigit(*p))
+                ++p;
+        } else {
+            return {};
+        }
+        if (p < m_end && *p == '.') {
+            ++p;
+            if (p >= m_end || !isDigit(*p))
+                return {};
+            while (p < m_end && isDigit(*p))
+                ++p;
+        }
+        if (p < m_end && (*p == 'e' || *p == 'E')) {
+            ++p;
+            if (p < m_end && (*p == '+' || *p == '-'))
+                ++p;
+            if (p >= m_end || !isDigit(*p))
+                return {};
+            while (p < m_end && isDigit(*p))
+                ++p;
+        }
+        m_p = p;
+        return {begin, static_cast<std::size_t>(p - begin)};
+    }
+    bool literal(std::string_view word)
+    {
+        if (static_cast<std::size_t>(m_end - m_p) < word.size() || std::memcmp(m_p, word.data(), word.size()) != 0)
+            return false;
+        m_p += word.size();
+        return true;
+    }
+    // Any valid value at the cursor.
+    bool skipValue(int depth)
+    {
+        switch (peek()) {
+        case '"':
+            return skipString();
+        case '{':
+        case '[': {
+            if (depth >= kPlainMaxDepth)
+                return false;
+            const bool object = *m_p++ == '{';
+            const char close = object ? '}' : ']';
+            skipSpace();
+            if (consume(close))
+                return true;
+            for (;;) {
+                if (object) {
+                    if (!skipString())
+                        return false;
+                    skipSpace();
+                    if (!consume(':'))
+                        return false;
+                    skipSpace();
+                }
+                if (!skipValue(depth + 1))
+                    return false;
+                skipSpace();
+                if (consume(close))
+                    return true;
+                if (!consume(','))
+                    return false;
+                skipSpace();
+            }
+        }
+        case 't':
+            return literal("true");
+        case 'f':
+            return literal("false");
+        case 'n':
+            return literal("null");
+        default:
+            return number().data() != nullptr;
+        }
+    }
+
+private:
+    const char* m_p;
+    const char* m_end;
+    bool m_declined = false;
+};
+
+// The plain decoder's handle on a value: decodeField()'s calls read it at the cursor and move past it; a value
+// they did not read is skipped (and validated) by the walk.
+class PlainValue
+{
+public:
+    PlainValue(PlainCursor& cursor, int depth)
+        : m_cursor(cursor)
+        , m_start(cursor.position())
+        , m_depth(depth)
+    {
+    }
+    [[nodiscard]] bool consumed() const { return m_cursor.position() != m_start; }
+    simdjson::error_code type(od::json_type& t)
+    {
+        switch (m_cursor.peek()) {
+        case '"':
+            t = od::json_type::string;
+            return simdjson::SUCCESS;
+        case '{':
+            t = od::json_type::object;
+            return simdjson::SUCCESS;
+        case '[':
+            t = od::json_type::array;
+            return simdjson::SUCCESS;
+        case 't':
+        case 'f':
+            t = od::json_type::boolean;
+            return simdjson::SUCCESS;
+        case 'n':
+            t = od::json_type::null;
+            return simdjson::SUCCESS;
+        default:
+            if (m_cursor.peek() == '-' || isDigit(m_cursor.peek())) {
+                t = od::json_type::number;
+                return simdjson::SUCCESS;
+            }
+            return m_cursor.decline();
+        }
+    }
+    simdjson::error_code string(std::string_view& s)
+    {
+        s = m_cursor.plainString();
+        return s.data() != nullptr ? simdjson::SUCCESS : m_cursor.decline();
+    }
+    simdjson::error_code numberToken(std::string_view& t)
+    {
+        t = m_cursor.number();
+        m_number = t;
+        return t.data() != nullptr ? simdjson::SUCCESS : m_cursor.decline();
+    }
+    simdjson::error_code boolean(bool& v)
+    {
+        if (m_cursor.literal("true"))
+            v = true;
+        else if (m_cursor.literal("false"))
+            v = false;
+        else
+            return m_cursor.decline();
+        return simdjson::SUCCESS;
+    }
+    // The value of the number numberToken() read, correctly rounded as simdjson rounds it; out of range declines.
+    simdjson::error_code toDouble(double& d)
+    {
+        const char* const end = m_number.data() + m_number.size();
+        const auto [p, ec] = std::from_chars(m_number.data(), end, d);
+        return ec == std::errc() && p == end ? simdjson::SUCCESS : m_cursor.decline();
+    }
+    simdjson::error_code rawJson(std::string_view& t)
+    {
+        const char* const begin = m_cursor.position();
+        if (!m_cursor.skipValue(m_depth))
+            return m_cursor.decline();
+        m_cursor.skipSpace(); // simdjson's raw_json() runs to the next token, whitespace included
+        t = std::string_view(begin, static_cast<std::size_t>(m_cursor.position() - begin));
+        return simdjson::SUCCESS;
+    }
+    // An object's fields: f(key, PlainValue&) for each, the values it leaves skipped.
+    template <typename F> simdjson::error_code forEachField(F&& f)
+    {
+        if (m_depth >= kPlainMaxDepth || !m_cursor.consume('{'))
+            return kDeclined;
+        m_cursor.skipSpace();
+        if (m_cursor.consume('}'))
+            return simdjson::SUCCESS;
+        for (;;) {
+            const std::string_view key = m_cursor.plainString();
+            if (key.data() == nullptr)
+                return kDeclined;
+            m_cursor.skipSpace();
+            if (!m_cursor.consume(':'))
+                return kDeclined;
+            m_cursor.skipSpace();
+            PlainValue value(m_cursor, m_depth + 1);
+            if (auto err = f(key, value))
+                return err;
+            if (m_cursor.declined())
+                return kDeclined; // e.g. a string with an escape, which decodeField() took for a bad field
+            if (!value.consumed() && !m_cursor.skipValue(m_depth + 1))
+                return kDeclined;
+            m_cursor.skipSpace();
+            if (m_cursor.consume('}'))
+                return simdjson::SUCCESS;
+            if (!m_cursor.consume(','))
+                return kDeclined;
+            m_cursor.skipSpace();
+        }
+    }
+
+private:
+    PlainCursor& m_cursor;
+    const char* m_start;
+    int m_depth;
+    std::string_view m_number;
+};
+
+// Decodes the event object text [begin, end) with the plain decoder; false when it declines (the event's args it
+// added are left for the caller to drop).
+bool decodeEventPlain(const char* begin, const char* end, ChromeEvent& ev, Batch& b, bool flowNames)
+{
+    const auto argBegin = static_cast<std::uint32_t>(b.args.size());
+    auto same = [](std::string_view s) { return s; }; // every view is into the batch text
+    PlainCursor cursor(begin, end);
+    cursor.skipSpace();
+    PlainValue event(cursor, 0);
+    const simdjson::error_code err = event.forEachField([&](std::string_view key, PlainValue& val) {
+        if (skipsField(ev, key, flowNames))
+            return simdjson::SUCCESS; // skipped by the walk
+        return decodeField(key, val, ev, b, same);
+    });
+    if (err)
+        return false;
+    cursor.skipSpace();
+    if (!cursor.atEnd())
+        return false;
+    b.argRanges.emplace_back(argBegin, static_cast<std::uint32_t>(b.args.size()) - argBegin);
+    return true;
 }
 
 std::string describeBadFields(std::uint32_t mask)
@@ -500,11 +912,61 @@ std::string describeBadFields(std::uint32_t mask)
 
 constexpr ChromeEvent kBlankEvent {};
 
-// Parses a whole batch as one JSON array (one simdjson pass); falls back to event-by-event parsing when the
-// batch holds a malformed event, so one bad event costs only itself.
-// `parser` belongs to the decoding thread, not to the batch: its buffers (as large as the batch again) are then
-// allocated and first touched once per thread rather than once per batch the pipeline holds.
-void parseBatch(Batch& b, od::parser& parser, bool flowNames)
+// Counts an event simdjson refused, keeping what was wrong with the first.
+void noteMalformed(Batch& b, simdjson::error_code err, std::string_view text)
+{
+    if (b.malformed++ == 0) {
+        b.firstMalformed = std::string("an event is not valid JSON (") + simdjson::error_message(err)
+            + "): " + std::string(text.substr(0, 120)) + (text.size() > 120 ? "…" : "");
+    }
+}
+
+// Decodes each event of a batch with the plain decoder, and with simdjson, on that event alone, where the plain
+// decoder declines. False, having decoded nothing, when the batch is not valid UTF-8.
+bool parseBatchPlain(Batch& b, od::parser& parser, bool flowNames)
+{
+    if (!simdjson::validate_utf8(b.arrayData, b.arraySize))
+        return false;
+    const char* const textBegin = b.arrayData;
+    const char* const textEnd = textBegin + b.arraySize;
+    auto noCopy = [&b, textBegin, textEnd](std::string_view s) -> std::string_view {
+        if (s.empty() || (s.data() >= textBegin && s.data() + s.size() <= textEnd))
+            return s;
+        b.arena.emplace_back(s);
+        return b.arena.back();
+    };
+    for (const auto& [offset, length] : b.spans) {
+        const char* const text = b.arrayData + offset;
+        const std::size_t argsBefore = b.args.size();
+        ChromeEvent& ev = b.events.emplace_back(kBlankEvent);
+        if (decodeEventPlain(text, text + length, ev, b, flowNames))
+            continue;
+        b.args.resize(argsBefore);
+        ev = kBlankEvent;
+        ++b.declined;
+        // The event alone, where it lies: the batch's padding is past its end.
+        simdjson::padded_string_view view(text, length, b.arrayCapacity - offset);
+        od::document doc;
+        od::object obj;
+        simdjson::error_code err = parser.iterate(view).get(doc);
+        if (!err)
+            err = doc.get_object().get(obj);
+        if (!err)
+            err = decodeEvent(obj, ev, b, noCopy, flowNames);
+        if (err) {
+            b.args.resize(argsBefore);
+            b.events.pop_back();
+            noteMalformed(b, err, std::string_view(text, length));
+        }
+    }
+    return true;
+}
+
+// Decodes a batch: with the plain decoder (above) when `plain`, else as one JSON array in one simdjson pass,
+// falling back to event-by-event parsing when the batch holds a malformed event, so one bad event costs only
+// itself. `parser` belongs to the decoding thread, not to the batch: its buffers (as large as the batch again)
+// are then allocated and first touched once per thread rather than once per batch the pipeline holds.
+void parseBatch(Batch& b, od::parser& parser, bool flowNames, bool plain)
 {
     b.events.clear();
     b.args.clear();
@@ -514,7 +976,11 @@ void parseBatch(Batch& b, od::parser& parser, bool flowNames)
     if (b.events.capacity() < b.spans.size())
         b.events.reserve(b.spans.size() + b.spans.size() / 4);
     bool fast = true;
-    {
+    if (plain && parseBatchPlain(b, parser, flowNames)) {
+        // decoded
+    } else {
+        if (plain)
+            b.declined = b.spans.size(); // not valid UTF-8: simdjson reads the batch (and finds the culprit)
         // Views into the batch text stay as they are; a string simdjson unescaped into the parser's buffer (which
         // the thread's next batch overwrites) is copied into the batch.
         const char* const textBegin = b.arrayData;
@@ -584,10 +1050,7 @@ void parseBatch(Batch& b, od::parser& parser, bool flowNames)
                 b.args.resize(argsBefore);
                 if (b.argRanges.size() > b.events.size())
                     b.argRanges.resize(b.events.size());
-                if (b.malformed++ == 0) {
-                    b.firstMalformed = std::string("an event is not valid JSON (") + simdjson::error_message(err)
-                        + "): " + std::string(scratch.substr(0, 120)) + (scratch.size() > 120 ? "…" : "");
-                }
+                noteMalformed(b, err, scratch);
                 continue;
             }
             b.events.push_back(ev);
@@ -611,10 +1074,11 @@ public:
     using Consumer = std::function<void(std::unique_ptr<Batch>)>;
 
     /// `readBytes`: the reads' size, which with a carried element is an in-place batch's.
-    Pipeline(std::size_t batchBytes, std::size_t readBytes, unsigned workers, bool flowNames)
+    Pipeline(std::size_t batchBytes, std::size_t readBytes, unsigned workers, bool flowNames, bool plain)
         : m_batchBytes(batchBytes)
         , m_parserBytes(std::max(batchBytes, readBytes) + kParserHeadroomBytes)
         , m_flowNames(flowNames)
+        , m_plain(plain)
         , m_maxInFlight(workers * 2 + 2)
     {
     }
@@ -752,7 +1216,7 @@ public:
                 m_toParse.pop_front();
             }
             const PhaseClock::time_point started = PhaseClock::now();
-            parseBatch(*b, parser, m_flowNames);
+            parseBatch(*b, parser, m_flowNames, m_plain);
             m_decodeNs += nsSince(started);
             {
                 std::lock_guard lock(m_mutex);
@@ -905,7 +1369,7 @@ private:
             if (!b->parsed) {
                 if (!std::exchange(m_inlineParserReserved, true))
                     reserveParser(m_inlineParser);
-                parseBatch(*b, m_inlineParser, m_flowNames);
+                parseBatch(*b, m_inlineParser, m_flowNames, m_plain);
                 b->parsed = true;
                 m_decodeNs += nsSince(waitStarted);
             }
@@ -933,6 +1397,7 @@ private:
     std::size_t m_batchBytes;
     std::size_t m_parserBytes;
     bool m_flowNames;
+    bool m_plain;
     std::size_t m_maxInFlight;
     std::uint64_t m_fileBytes = 0;
     std::unique_ptr<Batch> m_inPlace; // the batch whose buffer the current read went to
@@ -983,7 +1448,8 @@ ChromeReadResult ChromeEventReader::read(ChromeEventSink& sink)
         const unsigned hw = std::max(1U, std::thread::hardware_concurrency());
         workers = std::clamp(hw, 1U, 8U);
     }
-    Pipeline pipe(std::max<std::size_t>(1, m_batchBytes), m_readChunkBytes, workers, sink.needsFlowNames());
+    Pipeline pipe(std::max<std::size_t>(1, m_batchBytes), m_readChunkBytes, workers, sink.needsFlowNames(),
+                  m_plainDecoding);
     ChromeJsonScanner scanner(pipe, m_options.maxEventBytes);
 
     // The reader thread's findings, published with the End batch.
@@ -1062,6 +1528,7 @@ ChromeReadResult ChromeEventReader::read(ChromeEventSink& sink)
     bool containerReported = false;
     std::uint64_t lastReport = 0;
     std::uint64_t malformed = 0;
+    std::uint64_t declined = 0; // events the plain decoder left to simdjson
     std::string firstMalformed;
     std::uint64_t badFields = 0;
     std::string firstBadField;
@@ -1092,6 +1559,7 @@ ChromeReadResult ChromeEventReader::read(ChromeEventSink& sink)
                 sink.onEvent(ev);
             sinkNs += nsSince(sinkStarted);
             result.events += b->events.size();
+            declined += b->declined;
             if (b->malformed > 0) {
                 if (malformed == 0)
                     firstMalformed = b->firstMalformed;
@@ -1156,6 +1624,8 @@ ChromeReadResult ChromeEventReader::read(ChromeEventSink& sink)
         m_options.phases->readNs += outcome.readNs;
         m_options.phases->scanNs += outcome.scanNs - std::min(outcome.scanNs, pipe.publishWaitNs());
         m_options.phases->decodeNs += pipe.decodeNs();
+        m_options.phases->events += result.events;
+        m_options.phases->simdjsonEvents += m_plainDecoding ? declined : result.events;
         m_options.phases->sinkNs += sinkNs;
         m_options.phases->decodeThreads = std::max(m_options.phases->decodeThreads.load(), workers);
     }

@@ -118,7 +118,8 @@ struct ChromeReadResult
 
 /// Streams a Chrome-trace JSON file (plain, .gz or .zst, detected by magic bytes) without building a DOM:
 /// a reader thread decompresses and cuts `traceEvents` (or a bare top-level array) into event objects with a
-/// boundary scanner, worker threads decode batches of events with simdjson On-Demand, and the calling thread
+/// boundary scanner, worker threads decode batches of events (a plain one-pass decoder for the common case,
+/// simdjson On-Demand for the rest and as the reference), and the calling thread
 /// receives them in file order. Memory is bounded by a few batches (a few MB each), independent of file size.
 ///
 /// Usage (a dialect importer):
@@ -157,12 +158,17 @@ public:
     /// exercise every split point).
     void setReadChunkBytes(std::size_t bytes) { m_readChunkBytes = bytes; }
 
+    /// Whether events are decoded by the plain decoder where it can (the default), or all by simdjson On-Demand
+    /// (the reference: tests and fuzz_chromejson check that both hand over the same events and warnings).
+    void setPlainDecoding(bool on) { m_plainDecoding = on; }
+
 private:
     std::filesystem::path m_path;
     ImportOptions m_options;
     ProgressSink& m_progress;
     std::size_t m_batchBytes = 1U << 20;
     std::size_t m_readChunkBytes = 1U << 20;
+    bool m_plainDecoding = true;
 };
 
 /// Converts the decimal text of a microsecond value (a JSON number token or the contents of a JSON string)

@@ -36,11 +36,14 @@ struct PhaseTimes
 {
     std::atomic<std::uint64_t> readNs {0};        // reading and decompressing the input (reader thread)
     std::atomic<std::uint64_t> scanNs {0};        // cutting the text into events (reader thread)
-    std::atomic<std::uint64_t> decodeNs {0};      // decoding events with simdjson (worker threads, summed)
+    std::atomic<std::uint64_t> decodeNs {0};      // decoding events (worker threads, summed)
     std::atomic<std::uint64_t> sinkNs {0};        // the importer turning events into tracks, slices and flows
     std::atomic<std::uint64_t> finalizeNs {0};    // TraceBuilder::finalize() but for flow binding
     std::atomic<std::uint64_t> flowBindingNs {0}; // binding time-addressed flows to slices (inside finalize)
     std::atomic<unsigned> decodeThreads {0};
+    std::atomic<std::uint64_t> events {0}; // events decoded (JSON importers)
+    std::atomic<std::uint64_t> simdjsonEvents {
+        0}; // of them, decoded by simdjson On-Demand (the plain decoder declined)
 };
 
 /// Plain options; no settings singletons.

@@ -6,6 +6,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <fstream>
 #include <string>
@@ -38,6 +39,8 @@ private Q_SLOTS:
     void readerKeepsUnescapedStringsPastLaterBatches();
     void readerFindsEscapesAtEveryOffset();
     void readerParsesEventsWhereTheyWereRead();
+    void plainDecoderAgreesWithSimdjson();
+    void plainDecoderTakesCommonEvents();
 };
 
 namespace {
@@ -600,6 +603,184 @@ void TestChromeEventReader::readerParsesEventsWhereTheyWereRead()
             QCOMPARE(sink.warnings, (std::vector<std::string> {"not_an_object×1"}));
         }
     }
+}
+
+namespace {
+
+// Everything a read hands over, every field and an arg's double by its bits, and the warnings with their messages.
+class FullDump : public ChromeEventSink
+{
+public:
+    std::string log;
+    void onTopLevel(std::string_view key, std::string_view raw) override
+    {
+        log += "top " + std::string(key) + "=" + std::string(raw) + "\n";
+    }
+    void onEvent(const ChromeEvent& e) override
+    {
+        auto field = [this](bool has, std::string_view v) { log += has ? "[" + std::string(v) + "]" : "-"; };
+        log += std::to_string(static_cast<int>(e.ph)) + " ";
+        field(true, e.name);
+        field(true, e.cat);
+        field(e.hasPid, e.pid);
+        log += std::to_string(e.pidIsNumber) + ":" + std::to_string(e.pidNumber);
+        field(e.hasTid, e.tid);
+        log += std::to_string(e.tidIsNumber) + ":" + std::to_string(e.tidNumber);
+        log += " ts " + (e.hasTs ? std::to_string(e.ts) : "-") + " dur " + (e.hasDur ? std::to_string(e.dur) : "-");
+        field(e.hasId, e.id);
+        field(true, e.bp);
+        field(true, e.scope);
+        log += " args " + std::to_string(e.hasArgs) + " bad " + std::to_string(e.badFields);
+        for (const ChromeArg& a : e.args) {
+            log += " {" + std::string(a.key) + "|" + std::to_string(static_cast<int>(a.kind)) + "|"
+                + std::to_string(a.i) + "|" + std::to_string(std::bit_cast<std::uint64_t>(a.d)) + "|"
+                + std::string(a.text) + "}";
+        }
+        log += "\n";
+    }
+    void onWarning(timesink::model::ImportWarningKind kind, std::string_view message, std::uint64_t count) override
+    {
+        log += "warning " + std::string(timesink::model::key(kind)) + " " + std::string(message) + " ×"
+            + std::to_string(count) + "\n";
+    }
+};
+
+// One read of `path` with the plain decoder on or off: the dump, the result, and how many events simdjson decoded.
+std::string dumpRead(const std::string& path, bool plain, std::size_t chunk, std::uint64_t* bySimdjson = nullptr)
+{
+    PhaseTimes phases;
+    ImportOptions options;
+    options.threads = 2;
+    options.phases = &phases;
+    ProgressSink progress;
+    ChromeEventReader reader(path, options, progress);
+    reader.setPlainDecoding(plain);
+    reader.setReadChunkBytes(chunk);
+    FullDump sink;
+    const ChromeReadResult r = reader.read(sink);
+    if (bySimdjson)
+        *bySimdjson = phases.simdjsonEvents;
+    return std::to_string(static_cast<int>(r.errorKind)) + " " + r.error + " events " + std::to_string(r.events)
+        + (r.truncated ? " truncated" : "") + "\n" + sink.log;
+}
+
+// Events the plain decoder must read exactly as simdjson does, or leave to it: each line is one event.
+const char* const kDecoderCases[] = {
+    R"({"ph":"X","name":"aten::conv2d","cat":"cpu_op","pid":3096504,"tid":3096504,"ts":"1736408883000000.000","dur":12.5,"args":{"Sequence number":0,"Input Dims":"[[32, 3, 224, 224]]"}})",
+    R"({"ph":"s","name":"HostToDevice4000","cat":"HostToDevice","id":"40004631069290000000","pid":3170820320,"tid":3099702,"ts":"1736408883000001.000"})",
+    R"({"ph":"f","name":"torch_to_npu","cat":"async_npu","id":1736408883000010000,"pid":1,"tid":2,"ts":"1736408883000010.000","bp":"e"})",
+    R"({"name":"AI Core Freq","ts":"1736408883000000.000","pid":3170820544,"tid":0,"args":{"MHz":1800},"ph":"C"})",
+    R"(  {  "ph" : "X" ,	"name" : "spaced"
+ , "pid" : 1 , "tid" : 1 , "ts" : 1 , "dur" : 2 , "args" : { "a" : [ 1 , { "b" : [ ] } ] , "o" : { } , "e" : [ ] }  }  )",
+    R"({"ph":"X","name":"a\"quoted\"","pid":1,"tid":1,"ts":1,"dur":1})",
+    R"({"ph":"X","name":"\u00e9t\u00e9","pid":1,"tid":1,"ts":1,"dur":1,"args":{"k\u0065y":"v\/","raw":["\"x\"","\u0041",{"\\":"\n"}]}})",
+    R"({"p\u0068":"X","name":"escaped key","pid":1,"tid":1,"ts":1,"dur":1})",
+    R"({"ph":"X","name":"été ✓ 名前","cat":"ünï","pid":"Spans","tid":"","ts":1.5e3,"dur":-0.0005,"args":{"s":"日本"}})",
+    R"({"ph":"X","name":"nums","pid":-7,"tid":0,"ts":0,"dur":0,"args":{"a":-0,"b":-0.0,"c":1E5,"d":1e-5,"e":12345678901234567890,"f":-9223372036854775808,"g":9223372036854775807,"h":0.1,"i":2.2250738585072014e-308,"j":4.9e-324,"k":1.7976931348623157e308,"l":1e400,"m":1e-400}})",
+    R"({"ph":"X","name":"lit","pid":1,"tid":1,"ts":1,"dur":1,"args":{"t":true,"f":false,"n":null}})",
+    R"({"ph":"X","name":"badlit","pid":1,"tid":1,"ts":1,"dur":1,"args":{"t":tru}})",
+    R"({"ph":"X","name":"badlit2","pid":1,"tid":1,"ts":1,"dur":1,"args":{"n":nulll}})",
+    R"({"ph":"X","name":"lead0","pid":1,"tid":1,"ts":01,"dur":1})",
+    R"({"ph":"X","name":"dot","pid":1,"tid":1,"ts":1.,"dur":.5})",
+    R"({"ph":"X","name":"minus","pid":-,"tid":1,"ts":1,"dur":1})",
+    R"({"ph":"X","name":"exp","pid":1,"tid":1,"ts":1e,"dur":1e+})",
+    R"({"ph":"X","name":"junk","pid":1,"tid":1,"ts":12abc,"dur":1})",
+    R"({"ph":"X","name":"types","pid":1.5,"tid":true,"ts":{},"dur":[],"cat":7,"args":3,"id":null,"bp":1,"s":2})",
+    R"({"ph":7,"name":{"a":1},"pid":1,"tid":1,"ts":"x","dur":"1.5","id":{"local":"0x1"}})",
+    R"({"ph":"","name":17,"pid":"1","tid":"2","ts":"","dur":""})",
+    R"({"ph":"X","ph":"i","name":"dup","name":"dup2","pid":1,"tid":1,"ts":1,"ts":2,"dur":1,"args":{"a":1},"args":{"a":2}})",
+    R"({"ph":"X","name":"unknown keys","pid":1,"tid":1,"ts":1,"dur":1,"tts":5,"tdur":{"x":[1,2,{"y":null}]},"bind_id":"a\"b","zzzzz":[[[[1]]]]})",
+    R"({"ph":"s","name":"flow name \" escaped","cat":"c","id":1,"pid":1,"tid":1,"ts":1})",
+    R"({"name":"flow name first","ph":"s","cat":"c","id":1,"pid":1,"tid":1,"ts":1})",
+    R"({})",
+    R"({"ph":"X","name":"empty args","pid":1,"tid":1,"ts":1,"dur":1,"args":{}})",
+    R"({"ph":"X","name":"trailing comma","pid":1,"tid":1,"ts":1,"dur":1,})",
+    R"({"ph":"X","name":"missing colon" "pid":1})",
+    R"({"ph":"X","name":"missing value","pid":})",
+    R"({"ph":"X","name":"single 'quotes'",'pid':1})",
+    R"({"ph":"X","name":"bad escape \x","pid":1,"tid":1,"ts":1,"dur":1})",
+    R"({"ph":"X","name":"ok","pid":1,"tid":1,"ts":1,"dur":1,"args":{"bad escape":"\q"}})",
+    R"({"ph":"X","name":"ok","pid":1,"tid":1,"ts":1,"dur":1,"zzzzz":"\q skipped"})",
+    R"({"ph":"X","name":"short unicode \u00","pid":1})",
+    "{\"ph\":\"X\",\"name\":\"control\tchar\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1}",
+    "{\"ph\":\"X\",\"name\":\"bad utf8 \xC3\x28\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1}",
+    "{\"ph\":\"X\",\"name\":\"nul \x01\",\"pid\":1}",
+    R"({"ph":"X","name":"deep","pid":1,"tid":1,"ts":1,"dur":1,"args":{"d":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}})",
+    R"({"ph":"X","name":"unclosed nested","pid":1,"tid":1,"ts":1,"dur":1,"args":{"d":[1,2}})",
+    R"({"ph":"X","name":"big","pid":123456789012345678901234567890,"tid":1,"ts":99999999999999999999,"dur":1})",
+    R"({"ph":"X","name":"true","pid":1,"tid":1,"ts":1,"dur":1,"args":{"x":true ,"y":false	,"z":null
+}})",
+};
+
+} // namespace
+
+void TestChromeEventReader::plainDecoderAgreesWithSimdjson()
+{
+    // The plain decoder reads what it can and leaves the rest to simdjson, which stays the reference: every case
+    // alone (a batch of one), and all of them in one array (a batch that simdjson reads event by event once one is
+    // malformed), read in one piece and in 7-byte pieces, must give the same events and warnings either way.
+    QTemporaryDir dir;
+    std::string all = "[\n";
+    int n = 0;
+    std::uint64_t bySimdjson = 0; // cases the plain decoder declined
+    for (const char* c : kDecoderCases) {
+        const std::string path = dir.filePath(QStringLiteral("case%1.json").arg(n++)).toStdString();
+        {
+            std::ofstream out(path, std::ios::binary);
+            out << "[" << c << "]";
+        }
+        const std::string reference = dumpRead(path, false, 1 << 20);
+        std::uint64_t caseBySimdjson = 0;
+        const std::string plain = dumpRead(path, true, 1 << 20, &caseBySimdjson);
+        bySimdjson += caseBySimdjson;
+        if (plain != reference)
+            qWarning("case %d: %s\nplain:     %s\nreference: %s", n - 1, c, plain.c_str(), reference.c_str());
+        QCOMPARE(plain, reference);
+        QCOMPARE(dumpRead(path, true, 7), reference);
+        all += std::string(all.size() > 2 ? ",\n" : "") + c;
+    }
+    all += "\n]";
+    const std::string path = dir.filePath(QStringLiteral("all.json")).toStdString();
+    {
+        std::ofstream out(path, std::ios::binary);
+        out << all;
+    }
+    const std::string reference = dumpRead(path, false, 1 << 20);
+    QCOMPARE(dumpRead(path, true, 1 << 20), reference);
+    QCOMPARE(dumpRead(path, true, 64), reference);
+    // The cases with escapes in used strings, out-of-range numbers, deep nesting or bad JSON went to simdjson; the
+    // others did not.
+    qInfo("%llu of %zu cases decoded by simdjson", static_cast<unsigned long long>(bySimdjson),
+          std::size(kDecoderCases));
+    QVERIFY(bySimdjson >= 20);
+    QVERIFY(bySimdjson <= std::size(kDecoderCases) - 12);
+    // What the reference made of a few of them, so the comparison is not between two empty reads.
+    QVERIFY(reference.find("[a\"quoted\"]") != std::string::npos);
+    QVERIFY(reference.find("{MHz|0|1800|") != std::string::npos);
+    QVERIFY(reference.find("warning malformed_event") != std::string::npos);
+}
+
+void TestChromeEventReader::plainDecoderTakesCommonEvents()
+{
+    // Kineto's and torch_npu's events as profilers write them never need simdjson.
+    QTemporaryDir dir;
+    const std::string path = dir.filePath(QStringLiteral("t.json")).toStdString();
+    {
+        std::ofstream out(path, std::ios::binary);
+        out << R"({"schemaVersion": 1, "traceEvents": [)" << '\n';
+        for (int i = 0; i < 2000; ++i) {
+            out << (i ? ",\n" : "")
+                << R"x(  {"ph": "X", "cat": "kernel", "name": "void at::native::kernel<float>(int)", "pid": 0, "tid": 7, "ts": )x"
+                << 1736408883700059 + i << R"(.821, "dur": 3.5, "args": {"correlation": )" << i
+                << R"(, "grid": [1, 2, 3], "est. achieved occupancy %": 98, "stream": 7, "ok": true}})";
+        }
+        out << "\n]}";
+    }
+    std::uint64_t bySimdjson = 1;
+    const std::string dump = dumpRead(path, true, 1 << 20, &bySimdjson);
+    QCOMPARE(bySimdjson, std::uint64_t(0));
+    QVERIFY(dump.find(" events 2000\n") != std::string::npos);
+    QCOMPARE(dump, dumpRead(path, false, 1 << 20));
 }
 
 QTEST_APPLESS_MAIN(TestChromeEventReader)
