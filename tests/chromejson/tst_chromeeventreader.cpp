@@ -9,6 +9,7 @@
 #include <bit>
 #include <chrono>
 #include <fstream>
+#include <limits>
 #include <string>
 #include <thread>
 #include <vector>
@@ -23,6 +24,7 @@ class TestChromeEventReader : public QObject
 private Q_SLOTS:
     void microsToNs_data();
     void microsToNs();
+    void microsToNsDigitByDigit();
     void scannerWholeInput();
     void scannerEverySplitPoint_data();
     void scannerEverySplitPoint();
@@ -193,6 +195,59 @@ void TestChromeEventReader::microsToNs_data()
     QTest::newRow("20 whole digits and decimals") << "12345678901234567890.5" << false << qint64(0);
     QTest::newRow("many leading zeros") << "0000000000000000000000001.5" << true << qint64(1500);
     QTest::newRow("nine decimals") << "1.000000001" << true << qint64(1000);
+    // Eight digits at a time.
+    QTest::newRow("eight digits") << "12345678" << true << qint64(12345678000LL);
+    QTest::newRow("sixteen digits") << "1876543210987654" << true << qint64(1876543210987654000LL);
+    QTest::newRow("sixteen digits, too many ns") << "9876543210987654" << false << qint64(0);
+    QTest::newRow("point in the first eight") << "1234567.125" << true << qint64(1234567125LL);
+    QTest::newRow("slash in the first eight") << "123/5678.5" << false << qint64(0);
+    QTest::newRow("colon in the second eight") << "12345678901:345.5" << false << qint64(0);
+}
+
+__extension__ typedef __int128 Wide; // NOLINT(modernize-use-using): __extension__ keeps -Wpedantic quiet
+
+void TestChromeEventReader::microsToNsDigitByDigit()
+{
+    // Plain decimals (up to 19 whole digits, up to 3 decimals) against exact 128-bit arithmetic, and the same
+    // strings with one byte that is not a digit (just below '0', just above '9', high bytes, NUL), which are refused.
+    std::uint64_t state = 0x9E3779B97F4A7C15ULL;
+    auto next = [&state] {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        return state;
+    };
+    for (int round = 0; round < 20000; ++round) {
+        const std::size_t wholeDigits = 1 + next() % 19;
+        const std::size_t decimals = next() % 5; // 0: no point; 1: a bare point; 2-4: 1-3 decimals
+        std::string text;
+        Wide value = 0;
+        for (std::size_t i = 0; i < wholeDigits; ++i) {
+            const int d = static_cast<int>(next() % 10);
+            text.push_back(static_cast<char>('0' + d));
+            value = value * 10 + d;
+        }
+        value *= 1000;
+        if (decimals > 0)
+            text.push_back('.');
+        Wide scale = 100;
+        for (std::size_t i = 1; i < decimals; ++i) {
+            const int d = static_cast<int>(next() % 10);
+            text.push_back(static_cast<char>('0' + d));
+            value += d * scale;
+            scale /= 10;
+        }
+        const auto parsed = microsTextToNs(text);
+        const bool fits = value <= std::numeric_limits<std::int64_t>::max();
+        QVERIFY2(parsed.has_value() == fits, text.c_str());
+        if (fits)
+            QVERIFY2(*parsed == static_cast<std::int64_t>(value), text.c_str());
+        static constexpr char kNotDigits[] = {'/', ':', '\xFA', '\xFF', '\0', '\x80'};
+        std::string bad = text;
+        const std::size_t at = next() % wholeDigits;
+        bad[at] = kNotDigits[next() % std::size(kNotDigits)];
+        QVERIFY2(!microsTextToNs(bad).has_value(), bad.c_str());
+    }
 }
 void TestChromeEventReader::microsToNs()
 {
