@@ -222,6 +222,7 @@ struct Batch
     std::vector<ChromeArg> args;
     std::vector<std::pair<std::uint32_t, std::uint32_t>> argRanges;
     std::deque<std::string> arena; // owned copies: unescaped strings, and every string in the slow path
+    std::string unescaped;         // the plain decoder's unescaped strings (reserved as large as the text)
     std::uint64_t malformed = 0;
     std::uint64_t declined = 0; // events the plain decoder left to simdjson
     std::string firstMalformed;
@@ -245,6 +246,7 @@ struct Batch
         args.clear();
         argRanges.clear();
         arena.clear();
+        unescaped.clear();
         malformed = 0;
         declined = 0;
         firstMalformed.clear();
@@ -328,11 +330,13 @@ simdjson::error_code decodeField(std::string_view key, Value& val, ChromeEvent& 
     od::json_type type;
     if (auto err = val.type(type))
         return err;
+    // A string value's text; false for any other type, or a string the walker cannot read.
+    auto stringInto = [type, &val](std::string_view& out) { return type == od::json_type::string && !val.string(out); };
     switch (key.size()) {
     case 2:
         if (is(key, "ph")) {
             std::string_view s;
-            if (type == od::json_type::string && !val.string(s))
+            if (stringInto(s))
                 ev.ph = s.empty() ? '\0' : s.front();
             else
                 ev.badFields |= kBadPh;
@@ -373,7 +377,7 @@ simdjson::error_code decodeField(std::string_view key, Value& val, ChromeEvent& 
         }
         if (is(key, "bp")) {
             std::string_view s;
-            if (type == od::json_type::string && !val.string(s))
+            if (stringInto(s))
                 ev.bp = keep(s);
         }
         return simdjson::SUCCESS;
@@ -388,7 +392,7 @@ simdjson::error_code decodeField(std::string_view key, Value& val, ChromeEvent& 
                     return err;
                 t = keep(t);
                 isNumber = parseInt(t, number);
-            } else if (type == od::json_type::string && !val.string(t)) {
+            } else if (stringInto(t)) {
                 t = keep(t);
             } else {
                 ev.badFields |= isPid ? kBadPid : kBadTid;
@@ -409,7 +413,7 @@ simdjson::error_code decodeField(std::string_view key, Value& val, ChromeEvent& 
         }
         if (is(key, "cat")) {
             std::string_view s;
-            if (type == od::json_type::string && !val.string(s))
+            if (stringInto(s))
                 ev.cat = keep(s);
             else
                 ev.badFields |= kBadCat;
@@ -435,7 +439,7 @@ simdjson::error_code decodeField(std::string_view key, Value& val, ChromeEvent& 
     case 4:
         if (is(key, "name")) {
             std::string_view s;
-            if (type == od::json_type::string && !val.string(s)) {
+            if (stringInto(s)) {
                 ev.name = keep(s);
             } else if (type == od::json_type::number) {
                 if (auto err = val.numberToken(s))
@@ -458,7 +462,7 @@ simdjson::error_code decodeField(std::string_view key, Value& val, ChromeEvent& 
     case 1:
         if (is(key, "s")) {
             std::string_view s;
-            if (type == od::json_type::string && !val.string(s))
+            if (stringInto(s))
                 ev.scope = keep(s);
         }
         return simdjson::SUCCESS;
@@ -551,7 +555,7 @@ simdjson::error_code decodeEvent(od::object obj, ChromeEvent& ev, Batch& b, Keep
 
 // ---------------------------------------------------------------------------------------------------------------
 // The plain decoder: one pass over an event's text that accepts only strictly valid JSON without the cases it
-// leaves to simdjson (a backslash in a string whose text is used, a number std::from_chars cannot take, nesting
+// leaves to simdjson (a \u escape of a surrogate, a number std::from_chars cannot take, nesting
 // past kPlainMaxDepth). It reports nothing itself: when it declines, the event is decoded by simdjson, which
 // gives the verdict and the message, so both walkers read every event the same way (fuzz_chromejson checks it).
 // The batch's UTF-8 is validated once beforehand, as simdjson's stage 1 does. The text is padded past its end
@@ -594,12 +598,47 @@ std::size_t stringStop(const char* p)
 #endif
 }
 
+// Appends the UTF-8 of a \uXXXX escape's code point; false for a surrogate (left to simdjson) or bad hex.
+bool appendUnicodeEscape(const char* hex, std::string& out)
+{
+    unsigned cp = 0;
+    for (int i = 0; i < 4; ++i) {
+        const char c = hex[i];
+        unsigned v = 0;
+        if (c >= '0' && c <= '9')
+            v = static_cast<unsigned>(c - '0');
+        else if (c >= 'a' && c <= 'f')
+            v = static_cast<unsigned>(c - 'a' + 10);
+        else if (c >= 'A' && c <= 'F')
+            v = static_cast<unsigned>(c - 'A' + 10);
+        else
+            return false;
+        cp = cp * 16 + v;
+    }
+    if (cp >= 0xD800 && cp <= 0xDFFF)
+        return false;
+    if (cp < 0x80) {
+        out.push_back(static_cast<char>(cp));
+    } else if (cp < 0x800) {
+        out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
+        out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+    } else {
+        out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
+        out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+        out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+    }
+    return true;
+}
+
 class PlainCursor
 {
 public:
-    PlainCursor(const char* begin, const char* end)
+    /// `unescaped` receives the text of strings with escapes; its capacity must hold every string of the text
+    /// (an unescaped string is never longer than its JSON), since views into it must not move.
+    PlainCursor(const char* begin, const char* end, std::string& unescaped)
         : m_p(begin)
         , m_end(end)
+        , m_unescaped(unescaped)
     {
     }
     [[nodiscard]] bool atEnd() const { return m_p >= m_end; }
@@ -625,7 +664,8 @@ public:
         }
         return false;
     }
-    // A string without escapes at the cursor (on its opening quote): its text, or a null view.
+    // The string at the cursor (on its opening quote): its text where it lies, or unescaped (real torch_npu
+    // traces write "\r\n" in every operator's shapes); a null view for an invalid string or a surrogate escape.
     std::string_view plainString()
     {
         if (peek() != '"')
@@ -633,10 +673,15 @@ public:
         const char* const begin = m_p + 1;
         const std::size_t n = stringStop(begin);
         const char* const close = begin + n;
-        if (close >= m_end || *close != '"')
+        if (close >= m_end)
             return {};
-        m_p = close + 1;
-        return {begin, n}; // non-null data() when empty, as simdjson gives
+        if (*close == '"') {
+            m_p = close + 1;
+            return {begin, n}; // non-null data() when empty, as simdjson gives
+        }
+        if (*close != '\\')
+            return {}; // a control character
+        return unescapedString(begin, close);
     }
     // Any valid string at the cursor, escapes included (for text kept raw or skipped).
     bool skipString()
@@ -751,8 +796,68 @@ public:
     }
 
 private:
+    // The rest of a string from its first backslash, unescaped into m_unescaped.
+    std::string_view unescapedString(const char* begin, const char* backslash)
+    {
+        const std::size_t start = m_unescaped.size();
+        // The unescaped text is no longer than what is left of the event: with room for that, nothing moves.
+        if (start + static_cast<std::size_t>(m_end - begin) > m_unescaped.capacity())
+            return {};
+        m_unescaped.append(begin, backslash);
+        const char* p = backslash;
+        for (;;) {
+            // p is on a backslash.
+            if (p + 1 >= m_end)
+                return {};
+            const char e = p[1];
+            p += 2;
+            switch (e) {
+            case '"':
+            case '\\':
+            case '/':
+                m_unescaped.push_back(e);
+                break;
+            case 'b':
+                m_unescaped.push_back('\b');
+                break;
+            case 'f':
+                m_unescaped.push_back('\f');
+                break;
+            case 'n':
+                m_unescaped.push_back('\n');
+                break;
+            case 'r':
+                m_unescaped.push_back('\r');
+                break;
+            case 't':
+                m_unescaped.push_back('\t');
+                break;
+            case 'u':
+                if (m_end - p < 4 || !appendUnicodeEscape(p, m_unescaped))
+                    return {};
+                p += 4;
+                break;
+            default:
+                return {};
+            }
+            const std::size_t n = stringStop(p);
+            const char* const stop = p + n;
+            if (stop >= m_end)
+                return {};
+            m_unescaped.append(p, stop);
+            p = stop;
+            if (*p == '"')
+                break;
+            if (*p != '\\')
+                return {}; // a control character
+        }
+        m_p = p + 1;
+        return {m_unescaped.data() + start, m_unescaped.size() - start};
+    }
+
     const char* m_p;
     const char* m_end;
+    std::string& m_unescaped;
     bool m_declined = false;
 };
 
@@ -876,8 +981,8 @@ private:
 bool decodeEventPlain(const char* begin, const char* end, ChromeEvent& ev, Batch& b, bool flowNames)
 {
     const auto argBegin = static_cast<std::uint32_t>(b.args.size());
-    auto same = [](std::string_view s) { return s; }; // every view is into the batch text
-    PlainCursor cursor(begin, end);
+    auto same = [](std::string_view s) { return s; }; // every view is into the batch: its text or its unescaped
+    PlainCursor cursor(begin, end, b.unescaped);
     cursor.skipSpace();
     PlainValue event(cursor, 0);
     const simdjson::error_code err = event.forEachField([&](std::string_view key, PlainValue& val) {
@@ -927,6 +1032,9 @@ bool parseBatchPlain(Batch& b, od::parser& parser, bool flowNames)
 {
     if (!simdjson::validate_utf8(b.arrayData, b.arraySize))
         return false;
+    b.unescaped.clear();
+    if (b.unescaped.capacity() < b.arraySize)
+        b.unescaped.reserve(b.arraySize); // views into it must not move; pages are touched only where written
     const char* const textBegin = b.arrayData;
     const char* const textEnd = textBegin + b.arraySize;
     auto noCopy = [&b, textBegin, textEnd](std::string_view s) -> std::string_view {
