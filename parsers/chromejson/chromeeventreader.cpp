@@ -598,6 +598,29 @@ std::size_t stringStop(const char* p)
 #endif
 }
 
+// What a one-letter JSON escape stands for ('n' → newline), or '\0' for a letter that is not one.
+char simpleEscape(char e)
+{
+    switch (e) {
+    case '"':
+    case '\\':
+    case '/':
+        return e;
+    case 'b':
+        return '\b';
+    case 'f':
+        return '\f';
+    case 'n':
+        return '\n';
+    case 'r':
+        return '\r';
+    case 't':
+        return '\t';
+    default:
+        return '\0';
+    }
+}
+
 // Appends the UTF-8 of a \uXXXX escape's code point; false for a surrogate (left to simdjson) or bad hex.
 bool appendUnicodeEscape(const char* hex, std::string& out)
 {
@@ -704,7 +727,7 @@ public:
                         return false;
                     ++m_p;
                 }
-            } else if (e != '"' && e != '\\' && e != '/' && e != 'b' && e != 'f' && e != 'n' && e != 'r' && e != 't') {
+            } else if (simpleEscape(e) == '\0') {
                 return false;
             }
         }
@@ -811,33 +834,13 @@ private:
                 return {};
             const char e = p[1];
             p += 2;
-            switch (e) {
-            case '"':
-            case '\\':
-            case '/':
-                m_unescaped.push_back(e);
-                break;
-            case 'b':
-                m_unescaped.push_back('\b');
-                break;
-            case 'f':
-                m_unescaped.push_back('\f');
-                break;
-            case 'n':
-                m_unescaped.push_back('\n');
-                break;
-            case 'r':
-                m_unescaped.push_back('\r');
-                break;
-            case 't':
-                m_unescaped.push_back('\t');
-                break;
-            case 'u':
+            if (e == 'u') {
                 if (m_end - p < 4 || !appendUnicodeEscape(p, m_unescaped))
                     return {};
                 p += 4;
-                break;
-            default:
+            } else if (const char c = simpleEscape(e)) {
+                m_unescaped.push_back(c);
+            } else {
                 return {};
             }
             const std::size_t n = stringStop(p);
