@@ -69,22 +69,26 @@ bool hasBackslash(const char* p, std::size_t n)
 #endif
 }
 
-// The offset of the first quote or backslash from p, which the caller knows is there.
-std::size_t quoteOrBackslash(const char* p)
+// The offset from p of the first quote, backslash or control character (< 0x20) at or after p: where a JSON
+// string ends or needs more than a copy. Both walkers use it.
+std::size_t stringStop(const char* p)
 {
 #if defined(__SSE2__)
     const __m128i quote = _mm_set1_epi8('"');
     const __m128i backslash = _mm_set1_epi8('\\');
+    const __m128i control = _mm_set1_epi8(0x1F);
     for (std::size_t i = 0;; i += 16) {
         const __m128i block = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
-        const auto mask = static_cast<unsigned>(
-            _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(block, quote), _mm_cmpeq_epi8(block, backslash))));
+        // Unsigned block <= 0x1F exactly where max(block, 0x1F) == 0x1F.
+        const __m128i low = _mm_cmpeq_epi8(_mm_max_epu8(block, control), control);
+        const auto mask = static_cast<unsigned>(_mm_movemask_epi8(
+            _mm_or_si128(low, _mm_or_si128(_mm_cmpeq_epi8(block, quote), _mm_cmpeq_epi8(block, backslash)))));
         if (mask != 0)
             return i + static_cast<std::size_t>(__builtin_ctz(mask));
     }
 #else
     std::size_t i = 0;
-    while (p[i] != '"' && p[i] != '\\')
+    while (p[i] != '"' && p[i] != '\\' && static_cast<unsigned char>(p[i]) >= 0x20)
         ++i;
     return i;
 #endif
@@ -127,7 +131,7 @@ std::string_view stringValue(od::value& val)
 std::string_view keyText(od::field& field)
 {
     const char* const begin = field.key().raw();
-    const std::size_t end = quoteOrBackslash(begin);
+    const std::size_t end = stringStop(begin); // no control character: stage 1 refuses them in strings
     if (begin[end] == '"')
         return {begin, end};
     std::string_view out;
@@ -572,30 +576,6 @@ bool isJsonSpace(char c)
 bool isDigit(char c)
 {
     return c >= '0' && c <= '9';
-}
-
-// The offset from p of the first quote, backslash or control character (< 0x20) at or after p.
-std::size_t stringStop(const char* p)
-{
-#if defined(__SSE2__)
-    const __m128i quote = _mm_set1_epi8('"');
-    const __m128i backslash = _mm_set1_epi8('\\');
-    const __m128i control = _mm_set1_epi8(0x1F);
-    for (std::size_t i = 0;; i += 16) {
-        const __m128i block = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
-        // Unsigned block <= 0x1F exactly where max(block, 0x1F) == 0x1F.
-        const __m128i low = _mm_cmpeq_epi8(_mm_max_epu8(block, control), control);
-        const auto mask = static_cast<unsigned>(_mm_movemask_epi8(
-            _mm_or_si128(low, _mm_or_si128(_mm_cmpeq_epi8(block, quote), _mm_cmpeq_epi8(block, backslash)))));
-        if (mask != 0)
-            return i + static_cast<std::size_t>(__builtin_ctz(mask));
-    }
-#else
-    std::size_t i = 0;
-    while (p[i] != '"' && p[i] != '\\' && static_cast<unsigned char>(p[i]) >= 0x20)
-        ++i;
-    return i;
-#endif
 }
 
 // What a one-letter JSON escape stands for ('n' → newline), or '\0' for a letter that is not one.
