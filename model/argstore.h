@@ -165,16 +165,8 @@ inline bool getChecked(const std::uint8_t*& p, const std::uint8_t* end, ArgValue
         return true;
     }
     std::uint64_t v = 0;
-    for (unsigned shift = 0;; shift += 7) {
-        if (p == end || shift > 63)
-            return false;
-        const std::uint8_t byte = *p++;
-        if (shift == 63 && byte > 1)
-            return false; // more than 64 bits
-        v |= static_cast<std::uint64_t>(byte & 0x7f) << shift;
-        if ((byte & 0x80) == 0)
-            break;
-    }
+    if (!varint::getChecked(p, end, v))
+        return false;
     if (type == ArgValue::Type::String) {
         if (v > 0xffffffffU)
             return false;

@@ -42,6 +42,23 @@ inline std::uint64_t get(const std::uint8_t*& p)
     }
 }
 
+/// get() for bytes nobody vouches for (a snapshot): false when the value runs past `end` or is longer than 64 bits
+/// allow, with `p` then somewhere inside it.
+inline bool getChecked(const std::uint8_t*& p, const std::uint8_t* end, std::uint64_t& v)
+{
+    v = 0;
+    for (unsigned shift = 0;; shift += 7) {
+        if (p == end || shift > 63)
+            return false;
+        const std::uint8_t byte = *p++;
+        if (shift == 63 && byte > 1)
+            return false; // more than 64 bits
+        v |= static_cast<std::uint64_t>(byte & 0x7f) << shift;
+        if ((byte & 0x80) == 0)
+            return true;
+    }
+}
+
 /// value - base as a small unsigned number for either sign. The difference wraps around in 64 bits, so any two
 /// values give one that unzigzag() turns back exactly.
 inline std::uint64_t zigzag(TimeNs value, TimeNs base)
