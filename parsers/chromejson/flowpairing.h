@@ -4,6 +4,7 @@
 #include "model/podbuffer.h"
 #include "model/types.h"
 #include "model/varint.h"
+#include "parsers/common/decimaltime.h"
 
 #include <algorithm>
 #include <compare>
@@ -48,33 +49,26 @@ struct FlowId
     template <typename Intern> static FlowId parse(std::string_view text, Intern&& intern)
     {
         FlowId id;
-        // 38 decimal digits always fit in 128 bits.
-        const bool numeric = !text.empty() && text.size() <= 38
-            && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+        // 38 decimal digits always fit in 128 bits; eight at a time (torch_npu's ids have 19-20 digits).
+        __extension__ using U128 = unsigned __int128;
+        U128 v = 0;
+        bool numeric = !text.empty() && text.size() <= 38;
+        std::size_t i = 0;
+        for (std::uint64_t eight = 0; numeric && i + 8 <= text.size(); i += 8) {
+            numeric = eightDigits(text.data() + i, eight);
+            v = v * 100000000U + eight;
+        }
+        for (; numeric && i < text.size(); ++i) {
+            numeric = text[i] >= '0' && text[i] <= '9';
+            v = v * 10U + static_cast<unsigned>(text[i] - '0');
+        }
         if (!numeric) {
             id.lo = intern(text);
             id.digits = kText;
             return id;
         }
-        // Up to 19 digits fit in 64 bits; longer ids combine two 64-bit halves.
-        auto digitsValue = [](std::string_view d) {
-            std::uint64_t v = 0;
-            for (const char c : d)
-                v = v * 10 + static_cast<unsigned>(c - '0');
-            return v;
-        };
-        if (text.size() <= 19) {
-            id.lo = digitsValue(text);
-        } else {
-            __extension__ using U128 = unsigned __int128;
-            const std::size_t tail = text.size() - 19;
-            U128 scale = 1;
-            for (std::size_t i = 0; i < tail; ++i)
-                scale *= 10;
-            const U128 v = static_cast<U128>(digitsValue(text.substr(0, 19))) * scale + digitsValue(text.substr(19));
-            id.hi = static_cast<std::uint64_t>(v >> 64);
-            id.lo = static_cast<std::uint64_t>(v);
-        }
+        id.hi = static_cast<std::uint64_t>(v >> 64);
+        id.lo = static_cast<std::uint64_t>(v);
         id.digits = static_cast<std::uint8_t>(text.size());
         return id;
     }

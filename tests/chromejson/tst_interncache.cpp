@@ -18,6 +18,7 @@ private Q_SLOTS:
     void givesThePoolsIds();
     void emptyIsTheNullId();
     void internedLastFollowsItsText();
+    void textsAlikeAtTheirEndsStayApart();
 };
 
 namespace {
@@ -94,6 +95,29 @@ void TestInternCache::internedLastFollowsItsText()
         const model::StringId got = last(b, *s);
         QCOMPARE(b.str(got), std::string_view(*s));
         QCOMPARE(got.value, b.intern(*s).value);
+    }
+}
+
+/// The cache decides texts of up to 16 bytes by their first and last eight bytes and length, and longer ones by
+/// those plus the bytes between: texts that agree on all but one of these must still get their own ids.
+void TestInternCache::textsAlikeAtTheirEndsStayApart()
+{
+    using namespace std::string_literals;
+    const std::vector<std::string> alike = {
+        "a"s, "a\0"s, "\0a"s, "a\0\0\0\0\0\0\0"s, "a\0\0\0\0\0\0\0\0"s, // zero bytes are not padding
+        "12345678"s, "123456789"s, "1234567812345678"s, "1234567X12345678"s, "12345678X2345678"s,
+        "HEAD-of-x-middle-A-x-the-TAIL"s, "HEAD-of-x-middle-B-x-the-TAIL"s, "HEAD-of-x-middle-AB-x-the-TAIL"s,
+        "aaaaaaaabaaaaaaaa"s, "aaaaaaaacaaaaaaaa"s, // 17 bytes: one byte between the ends
+    };
+    model::TraceBuilder cached;
+    model::TraceBuilder plain;
+    InternCache cache(cached);
+    for (int round = 0; round < 3; ++round) {
+        for (const std::string& s : alike) {
+            const model::StringId got = cache(s);
+            QCOMPARE(got.value, plain.intern(s).value);
+            QCOMPARE(cached.str(got), std::string_view(s));
+        }
     }
 }
 
