@@ -21,10 +21,8 @@ template <typename T> struct ColumnAllocator
     ColumnAllocator() = default;
     template <typename U> ColumnAllocator(const ColumnAllocator<U>& /*other*/) noexcept { }
 
-    /// Blocks of kColumnMapFromBytes or more are mappings of their own in huge pages (allocateColumnBlock):
-    /// columns are allocated at their final size and written whole, so a huge page costs no slack, and in a
-    /// virtual machine each 4 KiB page's first touch is a costly exit (a 1 GB torch_npu import's finalize wrote
-    /// ~40,000 fresh pages into its columns and flows).
+    /// Blocks of kColumnMapFromBytes or more are mappings of their own (allocateColumnBlock): freed, their
+    /// pages go back to the system at once instead of staying in malloc's heap.
     [[nodiscard]] T* allocate(std::size_t n)
     {
         if (n >= kColumnMapFromBytes / sizeof(T)) {

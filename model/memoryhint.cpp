@@ -47,25 +47,10 @@ void prefaultForWrite(void* data, std::size_t bytes) noexcept
 #endif
 }
 
-void adviseHugePages(void* data, std::size_t bytes) noexcept
-{
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    constexpr std::size_t kHuge = std::size_t(2) << 20;
-    if (bytes >= kHuge)
-        adviseAlignedInterior(data, bytes, kHuge, MADV_HUGEPAGE);
-#else
-    (void)data;
-    (void)bytes;
-#endif
-}
-
 #if defined(__linux__) && defined(MREMAP_MAYMOVE)
 
 namespace {
 constexpr std::size_t kHugeBytes = std::size_t(2) << 20;
-// Huge pages from here up: each mapped block may hold up to 2 MiB of resident slack past its last write, so only
-// the few largest columns (args, flow records, a big track's times) take them.
-constexpr std::size_t kHugeFromBytes = std::size_t(4) << 20;
 
 std::size_t pageRounded(std::size_t bytes)
 {
@@ -88,10 +73,6 @@ void* mapLarge(std::size_t bytes) noexcept
     const std::size_t tail = kHugeBytes - head;
     if (tail > 0)
         ::munmap(begin + head + bytes, tail);
-    // The whole block, not only its aligned interior: a block whose flags differed part way would be two
-    // mappings, and mremap refuses ranges that span mappings.
-    if (bytes >= kHugeFromBytes)
-        (void)::madvise(begin + head, bytes, MADV_HUGEPAGE);
     return begin + head;
 }
 
@@ -104,8 +85,6 @@ void* remapLarge(void* block, std::size_t oldBytes, std::size_t newBytes) noexce
     void* p = ::mremap(block, oldBytes, newBytes, MREMAP_MAYMOVE);
     if (p == MAP_FAILED)
         return nullptr;
-    if (newBytes >= kHugeFromBytes && oldBytes < kHugeFromBytes)
-        (void)::madvise(p, newBytes, MADV_HUGEPAGE); // the whole block, as in mapLarge; larger ones kept theirs
     return p;
 }
 
@@ -113,12 +92,6 @@ void unmapLarge(void* block, std::size_t bytes) noexcept
 {
     if (block != nullptr)
         ::munmap(block, pageRounded(bytes));
-}
-
-void adviseHugePagesLarge(void* block, std::size_t bytes) noexcept
-{
-    if (block != nullptr && bytes >= kHugeBytes)
-        (void)::madvise(block, pageRounded(bytes), MADV_HUGEPAGE);
 }
 
 #if defined(TIMESINK_ADDRESS_SANITIZER)
@@ -136,9 +109,7 @@ void freeColumnBlock(void* block, std::size_t bytes) noexcept
 #else
 void* allocateColumnBlock(std::size_t bytes) noexcept
 {
-    void* block = mapLarge(bytes);
-    adviseHugePagesLarge(block, bytes);
-    return block;
+    return mapLarge(bytes);
 }
 
 void freeColumnBlock(void* block, std::size_t bytes) noexcept
@@ -164,12 +135,6 @@ void unmapLarge(void* block, std::size_t bytes) noexcept
 {
     (void)bytes;
     std::free(block);
-}
-
-void adviseHugePagesLarge(void* block, std::size_t bytes) noexcept
-{
-    (void)block;
-    (void)bytes;
 }
 
 void* allocateColumnBlock(std::size_t bytes) noexcept

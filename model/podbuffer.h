@@ -14,7 +14,7 @@
 namespace timesink::model {
 
 /// A growable array of trivially copyable values, for the model's largest columns: malloc/realloc while small,
-/// a mapping of its own from 256 KiB (mapLarge: grown and shrunk by mremap, huge pages from 4 MiB).
+/// a mapping of its own from 256 KiB (mapLarge: grown and shrunk by mremap).
 ///
 /// Why not std::vector: growing a vector allocates the new block and copies into it, so a 128 MB column that
 /// doubles briefly holds 128 + 256 MB, and shrink_to_fit copies once more. A mapped block grows and shrinks
@@ -27,7 +27,7 @@ namespace timesink::model {
 ///
 /// A buffer past 1 MiB maps its next 256 KiB of pages with one call before it writes them (prefaultForWrite):
 /// its values are then written at memory speed instead of one page fault per 4 KiB, at a cost of at most 256 KiB
-/// of resident slack per buffer (2 MiB where a mapped block, 4 MiB or more, gets huge pages).
+/// of resident slack per buffer.
 template <typename T> class PodBuffer
 {
     static_assert(std::is_trivially_copyable_v<T>, "PodBuffer moves values with memcpy/realloc");
@@ -109,14 +109,11 @@ public:
             reallocate(capacity);
     }
     /// Sets the size to `size` without initialising new values: for callers that overwrite all of them at once
-    /// (the snapshot reader decompresses a column straight into its buffer). A mapped block (4 MiB or more)
-    /// written whole that way takes huge pages: they cost no slack, as no page past the values is touched.
+    /// (the snapshot reader decompresses a column straight into its buffer).
     void resizeForOverwrite(std::size_t size)
     {
         reserve(size);
         m_size = size;
-        if (m_mapped)
-            adviseHugePagesLarge(m_data, m_capacity * sizeof(T));
     }
     void clear() { m_size = 0; }
     /// Drops the values from `size` on (a no-op when there are not that many): for writers that extend() by the
@@ -157,8 +154,7 @@ private:
         prefaultForWrite(static_cast<char*>(static_cast<void*>(m_data)) + from, to - from);
         m_writable = std::max(needed, to / sizeof(T));
     }
-    // Blocks from kMapFromBytes get a mapping of their own (mapLarge): growth without copies, huge pages from
-    // 4 MiB. Below it realloc copies each doubling into fresh pages; from 4 MiB, as it once was, that was ~3,000
+    // Blocks from kMapFromBytes get a mapping of their own (mapLarge): growth without copies. Below it realloc copies each doubling into fresh pages; from 4 MiB, as it once was, that was ~3,000
     // page faults of the 1 GB torch_npu import's sink thread.
     void reallocate(std::size_t capacity)
     {

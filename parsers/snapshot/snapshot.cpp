@@ -578,8 +578,7 @@ private:
             m_targets[k].push_back(Target {m_expected[k], static_cast<char*>(data), bytes});
         m_expected[k] += bytes;
     }
-    // Every target is allocated at its final size and written whole by the decoders: huge pages cost no slack.
-    // A PodBuffer asked for them itself (resizeForOverwrite), over its whole mapping.
+    // Every target is allocated at its final size and written whole by the decoders.
     template <typename T> void target(Kind kind, model::PodBuffer<T>& b)
     {
         target(kind, b.data(), b.size() * sizeof(T));
@@ -587,7 +586,6 @@ private:
     template <typename Vector> void target(Kind kind, Vector& v)
     {
         const std::size_t bytes = v.size() * sizeof(*v.data());
-        model::adviseHugePages(v.data(), bytes);
         target(kind, v.data(), bytes);
     }
 
@@ -683,7 +681,6 @@ private:
         target(Kind::StringLengths, m_strings.lengths);
         m_strings.bytes.reset(new char[std::max<std::uint64_t>(need[1], 1)]);
         m_strings.size = need[1];
-        model::adviseHugePages(m_strings.bytes.get(), m_strings.size);
         target(Kind::StringBytes, m_strings.bytes.get(), m_strings.size);
         for (std::size_t i = 0; i < tracks.size(); ++i) {
             const pb::Track& p = h.tracks(static_cast<int>(i));

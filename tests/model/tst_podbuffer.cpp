@@ -138,9 +138,8 @@ private Q_SLOTS:
 
     void aBlockWrittenWholeStillGrowsAndShrinks()
     {
-        // The snapshot reader's way: resizeForOverwrite to the final size (mapped blocks of 5 and 20 MiB, which ask
-        // for huge pages over all of them), written whole. Advice over part of a block would split its mapping,
-        // and the remaps below (growth past 16 MiB, shrinking) would then throw bad_alloc.
+        // The snapshot reader's way: resizeForOverwrite to the final size (mapped blocks of 5 and 20 MiB), written
+        // whole, then grown past 16 MiB and shrunk by remapping.
         for (const std::size_t count : {std::size_t(655360 + 123), std::size_t(2500000)}) {
             PodBuffer<std::uint64_t> b;
             b.resizeForOverwrite(count);
