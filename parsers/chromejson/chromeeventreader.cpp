@@ -1184,8 +1184,6 @@ void parseBatch(Batch& b, od::parser& parser, bool flowNames, bool plain)
     }
 }
 
-constexpr std::size_t kPrefetchEvents = 4; // how far ahead the consuming loop asks for an event's lines
-
 // The pipeline: reader thread → workers → the calling thread, in order. With an inline consumer (an import given one
 // thread, as each rank of a `job` is) there are no other threads: each batch is decoded and consumed on the reading
 // thread as soon as it is closed, without queues, hand-offs or a second cache to warm.
@@ -1676,24 +1674,8 @@ ChromeReadResult ChromeEventReader::read(ChromeEventSink& sink)
             sink.onTopLevel(b->key, b->text);
         } else {
             const PhaseClock::time_point sinkStarted = PhaseClock::now();
-            // The events were decoded on another core, a few megabytes ago: each one's first read here waited
-            // on memory. Asking for the lines of the events a little ahead (their args follow them in order)
-            // lets the sink's work on one event overlap the loads of the next.
-            const std::vector<ChromeEvent>& events = b->events;
-            const auto* const argBytes = reinterpret_cast<const char*>(b->args.data());
-            const std::size_t argByteCount = b->args.size() * sizeof(ChromeArg);
-            for (std::size_t i = 0; i < events.size(); ++i) {
-                if (i + kPrefetchEvents < events.size()) {
-                    const auto* ahead = reinterpret_cast<const char*>(&events[i + kPrefetchEvents]);
-                    for (std::size_t line = 0; line < sizeof(ChromeEvent); line += 64)
-                        __builtin_prefetch(ahead + line);
-                    const auto argOffset = static_cast<std::size_t>(
-                        reinterpret_cast<const char*>(events[i].args.data()) - argBytes);
-                    if (argOffset + 256 < argByteCount)
-                        __builtin_prefetch(argBytes + argOffset + 256);
-                }
-                sink.onEvent(events[i]);
-            }
+            for (const ChromeEvent& ev : b->events)
+                sink.onEvent(ev);
             sinkNs += nsSince(sinkStarted);
             result.events += b->events.size();
             declined += b->declined;
