@@ -67,26 +67,30 @@ struct BlockMasks
     std::uint64_t close;
 };
 
+// Four 16-byte parts: each part's four comparisons. Written out per part (a template over its index), so the
+// shifts are constants and there is no loop: as a loop, GCC kept the counter and variable shifts, and the masks
+// were three quarters of the boundary scan's samples.
+template <int Part> void addPartMasks(const char* block, BlockMasks& m)
+{
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(block + std::ptrdiff_t {16} * Part));
+    // '[' and '{' (0x5b, 0x7b), ']' and '}' (0x5d, 0x7d) differ only in bit 0x20, and no other byte maps onto them.
+    const __m128i folded = _mm_or_si128(v, _mm_set1_epi8(0x20));
+    const auto bits = [](__m128i eq) {
+        return static_cast<std::uint64_t>(static_cast<std::uint32_t>(_mm_movemask_epi8(eq))) << (16 * Part);
+    };
+    m.quote |= bits(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')));
+    m.backslash |= bits(_mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
+    m.open |= bits(_mm_cmpeq_epi8(folded, _mm_set1_epi8('{')));
+    m.close |= bits(_mm_cmpeq_epi8(folded, _mm_set1_epi8('}')));
+}
+
 BlockMasks blockMasks(const char* block)
 {
-    const __m128i quote = _mm_set1_epi8('"');
-    const __m128i backslash = _mm_set1_epi8('\\');
-    // '[' and '{' (0x5b, 0x7b), ']' and '}' (0x5d, 0x7d) differ only in bit 0x20, and no other byte maps onto them.
-    const __m128i caseBit = _mm_set1_epi8(0x20);
-    const __m128i open = _mm_set1_epi8('{');
-    const __m128i close = _mm_set1_epi8('}');
     BlockMasks m {0, 0, 0, 0};
-    for (int part = 0; part < 4; ++part) {
-        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(block + std::ptrdiff_t {16} * part));
-        const __m128i folded = _mm_or_si128(v, caseBit);
-        const auto bits = [part](__m128i eq) {
-            return static_cast<std::uint64_t>(static_cast<std::uint32_t>(_mm_movemask_epi8(eq))) << (16 * part);
-        };
-        m.quote |= bits(_mm_cmpeq_epi8(v, quote));
-        m.backslash |= bits(_mm_cmpeq_epi8(v, backslash));
-        m.open |= bits(_mm_cmpeq_epi8(folded, open));
-        m.close |= bits(_mm_cmpeq_epi8(folded, close));
-    }
+    addPartMasks<0>(block, m);
+    addPartMasks<1>(block, m);
+    addPartMasks<2>(block, m);
+    addPartMasks<3>(block, m);
     return m;
 }
 
@@ -281,12 +285,24 @@ std::size_t ChromeJsonScanner::scanElement(const char* p, std::size_t i, std::si
                 j = scanContainerBytes(p, j, j + 64, done);
                 continue;
             }
-            const BlockMasks m = blockMasks(p + j);
+            // The block the previous element ended in, when this one starts inside it; else the 64 bytes from j.
+            const char* base = p + j;
+            BlockMasks m {};
+            std::uint64_t from = ~std::uint64_t {0}; // the bits at and after j
+            if (m_blockBase != nullptr && m_blockBase <= p + j && p + j < m_blockBase + 64) {
+                base = m_blockBase;
+                from <<= static_cast<unsigned>(p + j - base);
+                m = BlockMasks {m_blockMasks[0] & from, m_blockMasks[1] & from, m_blockMasks[2] & from,
+                                m_blockMasks[3] & from};
+            } else {
+                m = blockMasks(base);
+            }
+            const auto blockEnd = static_cast<std::size_t>(base + 64 - p);
             if (m.backslash != 0) {
-                j = scanContainerBytes(p, j, j + 64, done);
+                j = scanContainerBytes(p, j, blockEnd, done);
                 continue;
             }
-            const std::uint64_t inString = prefixXor(m.quote) ^ (m_inString ? ~std::uint64_t {0} : 0);
+            const std::uint64_t inString = prefixXor(m.quote) ^ (m_inString ? from : 0);
             std::uint64_t brackets = (m.open | m.close) & ~inString;
             while (brackets != 0) {
                 const int k = __builtin_ctzll(brackets);
@@ -294,15 +310,22 @@ std::size_t ChromeJsonScanner::scanElement(const char* p, std::size_t i, std::si
                 if ((m.open >> k) & 1U) {
                     ++m_depth;
                 } else if (--m_depth == 0) {
-                    j += static_cast<std::size_t>(k) + 1;
+                    j = static_cast<std::size_t>(base - p) + static_cast<std::size_t>(k) + 1;
                     m_inString = false;
                     done = true;
+                    if (base != m_blockBase) {
+                        m_blockBase = base;
+                        m_blockMasks[0] = m.quote;
+                        m_blockMasks[1] = m.backslash;
+                        m_blockMasks[2] = m.open;
+                        m_blockMasks[3] = m.close;
+                    }
                     break;
                 }
             }
             if (!done) {
                 m_inString = (inString >> 63) != 0;
-                j += 64;
+                j = blockEnd;
             }
         }
 #endif
@@ -336,6 +359,7 @@ std::size_t ChromeJsonScanner::scanElement(const char* p, std::size_t i, std::si
 bool ChromeJsonScanner::feed(const char* p, std::size_t n)
 {
     m_bytes += n;
+    m_blockBase = nullptr; // another piece: its bytes may lie where the last one's did
     std::size_t i = 0;
     while (i < n) {
         switch (m_mode) {

@@ -110,6 +110,11 @@ private:
     bool m_overflow = false;
     std::uint64_t m_elementBytes = 0;
     std::string m_element; // the part of the element seen in earlier pieces
+    // The 64-byte block of the piece being fed that the last element ended in, and its masks (quotes,
+    // backslashes, opening and closing brackets): the next element starts a few bytes on, in the same block.
+    // Set by scanElement(), forgotten by each feed().
+    const char* m_blockBase = nullptr;
+    std::uint64_t m_blockMasks[4] = {};
 };
 
 } // namespace timesink::parsers::chromejson
