@@ -1027,6 +1027,7 @@ std::string describeBadFields(std::uint32_t mask)
 }
 
 constexpr ChromeEvent kBlankEvent {};
+static_assert(sizeof(void*) != 8 || sizeof(ChromeEvent) <= 176, "ChromeEvent's flags belong after its views");
 
 // Counts an event simdjson refused, keeping what was wrong with the first.
 void noteMalformed(Batch& b, simdjson::error_code err, std::string_view text)

@@ -41,29 +41,31 @@ struct ChromeArg
 /// "CPU functions", ""); `pidIsNumber` tells which, `pidNumber` holds the value when it is an integer.
 struct ChromeEvent
 {
-    char ph = 0; // first character of "ph"; 0 when missing
+    // The views and numbers first, the flags after them: 176 bytes instead of 208 with a pad after each flag
+    // (millions of events a second are written by the decoding threads and read back by the sink).
     std::string_view name;
     std::string_view cat;
     std::string_view pid;
     std::string_view tid;
+    std::string_view id;    // number as written, string unescaped, or raw JSON of an `id2` object
+    std::string_view bp;    // flow binding point ("e" = enclosing slice)
+    std::string_view scope; // "s" of instant events ("g", "p", "t")
+    std::span<const ChromeArg> args;
+    std::int64_t pidNumber = 0;
+    std::int64_t tidNumber = 0;
+    model::TimeNs ts = 0;
+    model::TimeNs dur = 0;
+    /// Fields present with a type that makes no sense (e.g. "ts": {}); they are reported as missing.
+    std::uint32_t badFields = 0;
+    char ph = 0; // first character of "ph"; 0 when missing
     bool hasPid = false;
     bool hasTid = false;
     bool pidIsNumber = false;
     bool tidIsNumber = false;
-    std::int64_t pidNumber = 0;
-    std::int64_t tidNumber = 0;
     bool hasTs = false;
     bool hasDur = false;
-    model::TimeNs ts = 0;
-    model::TimeNs dur = 0;
     bool hasId = false;
-    std::string_view id;    // number as written, string unescaped, or raw JSON of an `id2` object
-    std::string_view bp;    // flow binding point ("e" = enclosing slice)
-    std::string_view scope; // "s" of instant events ("g", "p", "t")
     bool hasArgs = false;
-    std::span<const ChromeArg> args;
-    /// Fields present with a type that makes no sense (e.g. "ts": {}); they are reported as missing.
-    std::uint32_t badFields = 0;
 
     /// The first arg called `key`, or nullptr.
     [[nodiscard]] const ChromeArg* arg(std::string_view key) const
