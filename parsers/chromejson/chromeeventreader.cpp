@@ -741,7 +741,7 @@ public:
             return {};
         }
         isInteger = p - firstDigit <= 18 && (p >= m_end || (*p != '.' && *p != 'e' && *p != 'E'));
-        integer = negative ? -static_cast<std::int64_t>(v) : static_cast<std::int64_t>(v);
+        integer = static_cast<std::int64_t>(negative ? std::uint64_t {0} - v : v); // modulo 2^64: no overflow
         if (p < m_end && *p == '.') {
             ++p;
             if (p >= m_end || !isDigit(*p))
