@@ -327,7 +327,7 @@ simdjson::error_code decodeArg(std::string_view key, Value& av, Batch& b, Keep& 
         a.kind = ChromeArg::Kind::Null;
         break;
     }
-    b.args.emplace_back(a.key, a.kind, a.i, a.d, a.text); // field by field (C++20 aggregate init in place)
+    b.args.emplace_back(a.key, a.kind, a.i, a.d, a.text); // constructed in place, field by field
     return simdjson::SUCCESS;
 }
 

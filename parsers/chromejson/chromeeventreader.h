@@ -20,6 +20,16 @@ namespace timesink::parsers::chromejson {
 struct ChromeArg
 {
     enum class Kind : std::uint8_t { Int, Double, Bool, String, Json, Null };
+    ChromeArg() = default;
+    /// Field by field, for emplace_back: the decoder's copies of a whole arg compiled to `rep movs`.
+    ChromeArg(std::string_view key_, Kind kind_, std::int64_t i_, double d_, std::string_view text_)
+        : key(key_)
+        , kind(kind_)
+        , i(i_)
+        , d(d_)
+        , text(text_)
+    {
+    }
     std::string_view key; // unescaped
     Kind kind = Kind::Null;
     std::int64_t i = 0; // Int, Bool (0/1)
