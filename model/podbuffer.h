@@ -154,8 +154,9 @@ private:
         prefaultForWrite(static_cast<char*>(static_cast<void*>(m_data)) + from, to - from);
         m_writable = std::max(needed, to / sizeof(T));
     }
-    // Blocks from kMapFromBytes get a mapping of their own (mapLarge): growth without copies. Below it realloc copies each doubling into fresh pages; from 4 MiB, as it once was, that was ~3,000
-    // page faults of the 1 GB torch_npu import's sink thread.
+    // Blocks from kMapFromBytes get a mapping of their own (mapLarge): growth without copies. Below it realloc copies
+    // each doubling into fresh pages; from 4 MiB, as it once was, that was ~3,000 page faults of the 1 GB torch_npu
+    // import's sink thread.
     void reallocate(std::size_t capacity)
     {
         const std::size_t bytes = capacity * sizeof(T);

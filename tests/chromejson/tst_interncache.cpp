@@ -104,10 +104,21 @@ void TestInternCache::textsAlikeAtTheirEndsStayApart()
 {
     using namespace std::string_literals;
     const std::vector<std::string> alike = {
-        "a"s, "a\0"s, "\0a"s, "a\0\0\0\0\0\0\0"s, "a\0\0\0\0\0\0\0\0"s, // zero bytes are not padding
-        "12345678"s, "123456789"s, "1234567812345678"s, "1234567X12345678"s, "12345678X2345678"s,
-        "HEAD-of-x-middle-A-x-the-TAIL"s, "HEAD-of-x-middle-B-x-the-TAIL"s, "HEAD-of-x-middle-AB-x-the-TAIL"s,
-        "aaaaaaaabaaaaaaaa"s, "aaaaaaaacaaaaaaaa"s, // 17 bytes: one byte between the ends
+        "a"s,
+        "a\0"s,
+        "\0a"s,
+        "a\0\0\0\0\0\0\0"s,
+        "a\0\0\0\0\0\0\0\0"s, // zero bytes are not padding
+        "12345678"s,
+        "123456789"s,
+        "1234567812345678"s,
+        "1234567X12345678"s,
+        "12345678X2345678"s,
+        "HEAD-of-x-middle-A-x-the-TAIL"s,
+        "HEAD-of-x-middle-B-x-the-TAIL"s,
+        "HEAD-of-x-middle-AB-x-the-TAIL"s,
+        "aaaaaaaabaaaaaaaa"s,
+        "aaaaaaaacaaaaaaaa"s, // 17 bytes: one byte between the ends
     };
     model::TraceBuilder cached;
     model::TraceBuilder plain;
