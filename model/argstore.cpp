@@ -186,6 +186,13 @@ void ArgStore::shrinkToFit()
 
 std::optional<std::string> ArgStore::inconsistency(std::uint64_t stringCount) const
 {
+    if (auto issue = layoutInconsistency(stringCount))
+        return issue;
+    return setsInconsistency(stringCount, 0, setCount());
+}
+
+std::optional<std::string> ArgStore::layoutInconsistency(std::uint64_t stringCount) const
+{
     // Offsets start at 0, never decrease and end at the column's size (or are absent with an empty column).
     auto monotonic = [](const auto& o, std::size_t total) {
         if (o.empty())
@@ -205,7 +212,13 @@ std::optional<std::string> ArgStore::inconsistency(std::uint64_t stringCount) co
         if (k.key.value >= stringCount || static_cast<std::uint8_t>(k.type) > 3)
             return "arg schemas";
     }
-    for (std::size_t i = 0; i < setCount(); ++i) {
+    return std::nullopt;
+}
+
+std::optional<std::string> ArgStore::setsInconsistency(std::uint64_t stringCount, std::size_t first,
+                                                       std::size_t last) const
+{
+    for (std::size_t i = first; i < std::min(last, setCount()); ++i) {
         const std::uint32_t s = m_schemas[i];
         if (s >= schemaCount() || m_schemaOffsets[s + 1] == m_schemaOffsets[s])
             return "arg schemas";

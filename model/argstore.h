@@ -287,6 +287,11 @@ public:
     /// run from 0 to the end of the values in order, a set whose schema does not exist or whose values are not
     /// exactly its schema's, a schema key or string value that is not one of the `stringCount` strings.
     [[nodiscard]] std::optional<std::string> inconsistency(std::uint64_t stringCount) const;
+    /// inconsistency() in two steps, so that the values can be checked on several threads: the offsets and
+    /// schemas first, then (only when they are sound) the sets [first, last), in any order and pieces.
+    [[nodiscard]] std::optional<std::string> layoutInconsistency(std::uint64_t stringCount) const;
+    [[nodiscard]] std::optional<std::string> setsInconsistency(std::uint64_t stringCount, std::size_t first,
+                                                               std::size_t last) const;
 
 private:
     friend class SnapshotAccess;
