@@ -473,7 +473,18 @@ AscendTimeline::Lane AscendTimeline::laneOf(const Pending& e) const
 
 bool AscendTimeline::isHostDeviceCopy(const Pending& e) const
 {
-    return !e.taskType.isEmpty() && classifyAscendTask(m_b.str(e.taskType), {}, m_b.str(e.name)).hostDeviceCopy;
+    return !e.taskType.isEmpty() && taskClass(e.taskType, e.name).hostDeviceCopy;
+}
+
+AscendTaskClass AscendTimeline::taskClass(StringId taskType, StringId name) const
+{
+    const std::uint64_t key = (std::uint64_t(taskType.value) << 32) | name.value;
+    TaskClassSlot& slot = m_taskClasses[static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ULL) >> 56)];
+    if (slot.key != key) {
+        slot.key = key;
+        slot.cls = classifyAscendTask(m_b.str(taskType), {}, m_b.str(name));
+    }
+    return slot.cls;
 }
 
 AscendTimeline::PidState& AscendTimeline::pidState(std::int64_t pid)
@@ -666,7 +677,8 @@ void AscendTimeline::emit(const Pending& e, Lane lane, std::vector<Arg>& args)
     case Lane::Device: {
         const KernelRow* k = joinKernel(e.ts, name);
         const std::string_view core = k ? std::string_view(k->coreType) : std::string_view {};
-        const AscendTaskClass cls = classifyAscendTask(m_b.str(e.taskType), core, name);
+        const AscendTaskClass cls
+            = core.empty() ? taskClass(e.taskType, e.name) : classifyAscendTask(m_b.str(e.taskType), core, name);
         s.category = cls.category;
         if (k)
             m_kernelArgs->append(*k, args);

@@ -3,6 +3,7 @@
 
 #include "model/podbuffer.h"
 #include "model/tracebuilder.h"
+#include "parsers/ascendcommon/ascendtasktype.h"
 #include "parsers/ascendcsv/ascendcsvtables.h"
 #include "parsers/chromejson/beginend.h"
 #include "parsers/chromejson/chromeeventreader.h"
@@ -152,6 +153,10 @@ private:
     Lane laneOf(const Pending& e) const;
     static Lane laneOfProcess(std::string_view processName);
     bool isHostDeviceCopy(const Pending& e) const;
+    /// classifyAscendTask() of a task without a kernel row's core type, remembered by (Task Type, name): a
+    /// trace has a few hundred such pairs and millions of tasks, and the classification is a few dozen string
+    /// compares.
+    AscendTaskClass taskClass(model::StringId taskType, model::StringId name) const;
     model::TrackId trackFor(const Pending& e, Lane lane);
     model::TrackId makeTrack(const Pending& e, Lane lane);
     const KernelRow* joinKernel(model::TimeNs ts, std::string_view name);
@@ -184,6 +189,12 @@ private:
     const KernelTable* m_kernels;
     std::int32_t m_device;
     model::StringId m_cpuOp;
+    struct TaskClassSlot
+    {
+        std::uint64_t key = ~std::uint64_t {0}; // (Task Type << 32) | name; no pair of string ids is all ones
+        AscendTaskClass cls;
+    };
+    mutable std::array<TaskClassSlot, 256> m_taskClasses {};
     model::StringId m_keyLauncher;
     std::unique_ptr<AscendKernelArgs> m_kernelArgs;
     CommunicationOpJoin* m_commOps = nullptr;
