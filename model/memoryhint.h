@@ -18,8 +18,9 @@ namespace timesink::model {
 /// about pages. The advice calls are hints: where the system lacks them (or refuses), nothing else changes.
 ///
 /// Why: touching fresh memory costs a page fault per 4 KiB, and in a virtual machine each fault is an exit to the
-/// hypervisor. On the 2-core CI machine a first write to 256 MB took 0.80 s page by page and 0.42 s when each
-/// 256 KiB was mapped by one call first; a 1 GB torch_npu import faults in ~170,000 pages.
+/// hypervisor. What a fresh page costs on the 2-core CI machine moves from day to day: a first write to 256 MB
+/// took 0.80 s page by page and 0.42 s when each 256 KiB was mapped by one call first on 2026-12-02, and 0.15 s
+/// and 0.11 s on 2026-12-03. Mapping ahead in one call (prefaultForWrite) was the cheaper way on both days.
 ///
 /// Timesink asks for no transparent huge pages (the system's policy, `transparent_hugepage/enabled`, still
 /// applies). On the CI machine (2026-12-03) a huge page cost 4-6 times what its 512 small pages cost when mapped
