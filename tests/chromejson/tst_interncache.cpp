@@ -19,6 +19,7 @@ private Q_SLOTS:
     void emptyIsTheNullId();
     void internedLastFollowsItsText();
     void textsAlikeAtTheirEndsStayApart();
+    void shortTextsDifferingInAnyByteStayApart();
 };
 
 namespace {
@@ -125,6 +126,34 @@ void TestInternCache::textsAlikeAtTheirEndsStayApart()
     InternCache cache(cached);
     for (int round = 0; round < 3; ++round) {
         for (const std::string& s : alike) {
+            const model::StringId got = cache(s);
+            QCOMPARE(got.value, plain.intern(s).value);
+            QCOMPARE(cached.str(got), std::string_view(s));
+        }
+    }
+}
+
+/// Texts under eight bytes are read in overlapping fixed-size pieces: a text of each length 1-7 with any one byte
+/// changed (to another letter or to a zero byte) is another text, and a longer one's prefix is too.
+void TestInternCache::shortTextsDifferingInAnyByteStayApart()
+{
+    std::vector<std::string> all;
+    const std::string base = "abcdefgh";
+    for (std::size_t n = 1; n < 8; ++n) {
+        all.push_back(base.substr(0, n));
+        for (std::size_t k = 0; k < n; ++k) {
+            for (const char c : {'Z', '\0'}) {
+                std::string s = base.substr(0, n);
+                s[k] = c;
+                all.push_back(s);
+            }
+        }
+    }
+    model::TraceBuilder cached;
+    model::TraceBuilder plain;
+    InternCache cache(cached);
+    for (int round = 0; round < 3; ++round) {
+        for (const std::string& s : all) {
             const model::StringId got = cache(s);
             QCOMPARE(got.value, plain.intern(s).value);
             QCOMPARE(cached.str(got), std::string_view(s));
