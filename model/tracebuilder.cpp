@@ -249,6 +249,28 @@ void TraceBuilder::PendingFlows::decodeChunks(std::size_t firstChunk, std::size_
     }
 }
 
+void TraceBuilder::PendingFlows::append(PendingFlows&& other)
+{
+    if (m_count == 0) {
+        *this = std::move(other);
+        return;
+    }
+    other.decodeChunks(0, other.chunkCount(), [this](std::size_t, const PendingFlowAt& f) { push(f); });
+    other = PendingFlows();
+}
+
+void TraceBuilder::joinFlowJob()
+{
+    if (!m_flowJob.valid())
+        return;
+    std::future<void> job = std::move(m_flowJob);
+    const std::unique_ptr<FlowFeed> feed = std::move(m_flowFeed);
+    job.get(); // rethrows what the job threw
+    m_flowsAt.append(std::move(feed->m_flows));
+    for (const FlowFeed::Warning& w : feed->m_warnings)
+        warn(w.kind, w.message, w.count);
+}
+
 void TraceBuilder::addStep(std::int64_t number, StringId name, TimeNs start, TimeNs end, SliceRef marker)
 {
     if (!timeInRange(start) || !timeInRange(end)) {
@@ -489,6 +511,7 @@ TracePtr TraceBuilder::finalize()
     };
 
     const Clock::time_point flowsStarted = Clock::now();
+    joinFlowJob(); // its flows are bound with the others; waiting for it counts as binding
     for (Flow& f : trace.m_flows) {
         f.from = mapRef(f.from);
         f.to = mapRef(f.to);

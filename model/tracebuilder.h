@@ -6,6 +6,8 @@
 #include "model/podbuffer.h"
 #include "model/trace.h"
 
+#include <exception>
+#include <future>
 #include <map>
 #include <memory>
 #include <string>
@@ -98,6 +100,14 @@ public:
     /// Unresolvable flows are counted as the warning "flow_unresolved".
     void addFlowAt(TrackId fromTrack, TimeNs fromTs, TrackId toTrack, TimeNs toTs, FlowKind kind, bool bindEnclosing);
 
+    class FlowFeed;
+    /// Runs `job(FlowFeed&)` on a thread of its own, starting now, while the importer goes on and finalize()
+    /// sorts the tracks: for a long walk that pairs flow events into time-addressed flows. The job may use only
+    /// the FlowFeed it is given and data it owns (no other call of this builder). finalize() waits for it once the
+    /// tracks are sorted and binds its flows after those added by addFlowAt(), as if it had added them then; an
+    /// exception thrown by the job is rethrown there. One job at a time: another call first waits for the last.
+    template <typename Job> void addFlowsConcurrently(Job&& job);
+
     void addStep(std::int64_t number, StringId name, TimeNs start, TimeNs end, SliceRef marker = {});
 
     /// Counts one (or `count`) occurrence of a warning kind; the first message is kept.
@@ -150,6 +160,8 @@ private:
     public:
         static constexpr std::size_t kChunk = 4096;
         void push(const PendingFlowAt& flow);
+        /// Adds `other`'s flows after these (taken as they are when this holds none).
+        void append(PendingFlows&& other);
         [[nodiscard]] std::size_t size() const { return m_count; }
         [[nodiscard]] std::size_t chunkCount() const { return m_chunkOffsets.size(); }
         /// Calls fn(index, const PendingFlowAt&) for the flows of chunks [firstChunk, endChunk), in order.
@@ -161,6 +173,39 @@ private:
         PendingFlowAt m_previous {};
         std::size_t m_count = 0;
     };
+
+public:
+    /// What a job of addFlowsConcurrently() adds, kept apart from the builder until finalize() takes it.
+    class FlowFeed
+    {
+    public:
+        /// As TraceBuilder::addFlowAt().
+        void addFlowAt(TrackId fromTrack, TimeNs fromTs, TrackId toTrack, TimeNs toTs, FlowKind kind,
+                       bool bindEnclosing)
+        {
+            m_flows.push(PendingFlowAt {fromTrack, fromTs, toTrack, toTs, kind, bindEnclosing});
+        }
+        /// As TraceBuilder::warn(), once the job is done.
+        void warn(ImportWarningKind kind, std::string message, std::uint64_t count = 1)
+        {
+            m_warnings.push_back(Warning {kind, std::move(message), count});
+        }
+
+    private:
+        friend class TraceBuilder;
+        struct Warning
+        {
+            ImportWarningKind kind;
+            std::string message;
+            std::uint64_t count;
+        };
+        PendingFlows m_flows;
+        std::vector<Warning> m_warnings;
+    };
+
+private:
+    /// Waits for the job of addFlowsConcurrently(), if any, and takes what it added.
+    void joinFlowJob();
     void finalizeTrack(Track& track, ColumnVector<std::uint32_t>& oldToNew);
     void warnAboutDisjointClocks();
     void warnTimeOutOfRange();
@@ -172,10 +217,20 @@ private:
     static constexpr TimeNs kDisjointClockGapNs = 86'400'000'000'000;
 
     std::unique_ptr<Trace> m_trace;
-    PendingFlows m_flowsAt; // millions for torch_npu traces
+    PendingFlows m_flowsAt;               // millions for torch_npu traces
+    std::unique_ptr<FlowFeed> m_flowFeed; // the job's, while it runs
+    std::future<void> m_flowJob;          // after m_flowFeed: destroyed (waited for) first
     std::map<std::string, std::size_t, std::less<>> m_warningIndex;
     std::size_t m_sliceCount = 0;
     FinalizeTimes m_finalizeTimes;
 };
+
+template <typename Job> void TraceBuilder::addFlowsConcurrently(Job&& job)
+{
+    joinFlowJob();
+    m_flowFeed = std::make_unique<FlowFeed>();
+    m_flowJob = std::async(std::launch::async,
+                           [feed = m_flowFeed.get(), job = std::forward<Job>(job)]() mutable { job(*feed); });
+}
 
 } // namespace timesink::model

@@ -251,12 +251,13 @@ private:
 
     /// Flow events by category and id (chromejson::FlowPairing in this dialect: the last `s` of an id starts
     /// the flow, `t` is one more end). Categories walk by their interned id, text ids are interned in the pool.
-    chromejson::FlowPairing m_flows {chromejson::FlowDialect {chromejson::FlowDialect::Start::Last, true}};
-    /// Calls `fn(const PendingFlow&)` for each flow, ordered by (category id, flow id): per id the last `s` is
-    /// the start; the first `f` is the flow's end and every further `f` (one launch feeding several device
-    /// tasks) becomes a flow of its own from the same start. `release` frees each category's events once it is
-    /// done (the last pass).
-    template <typename Fn> void forEachFlow(Fn&& fn, bool release);
+    static constexpr chromejson::FlowDialect kFlowDialect {chromejson::FlowDialect::Start::Last, true};
+    chromejson::FlowPairing m_flows {kFlowDialect};
+    /// Calls `fn(const PendingFlow&)` for each flow of `flows`, ordered by (category id, flow id): per id the last `s`
+    /// is the start; the first `f` is the flow's end and every further `f` (one launch feeding several device tasks)
+    /// becomes a flow of its own from the same start. `release` frees each category's events once it is done (the last
+    /// pass).
+    template <typename Fn> static void forEachFlow(chromejson::FlowPairing& flows, Fn&& fn, bool release);
     ProcessNames m_processNames;
     std::map<std::pair<std::int64_t, std::int64_t>, std::string> m_threadNames;
     std::vector<std::int64_t> m_stepNumbers;

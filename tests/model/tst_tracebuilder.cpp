@@ -376,6 +376,78 @@ private Q_SLOTS:
         QCOMPARE(t->warnings()[0].count, invalid);
     }
 
+    void flowsAddedConcurrentlyBindAsIfAddedThen()
+    {
+        // A job of addFlowsConcurrently() adds flows on its own thread while slices are still added; finalize()
+        // takes them after those of addFlowAt(), with its warnings. The result must be what adding them all in
+        // that order on one thread gives: over several chunks, with the builder's own flows not a whole number of
+        // chunks (the job's are then re-packed after them) and with none (taken as they are).
+        constexpr int kSlices = 5000;
+        auto build = [&](bool concurrent, int ownFlows) {
+            TraceBuilder b;
+            const TrackId host = b.hostThread();
+            const TrackId gpu = b.deviceStream(0, 1);
+            auto addSlices = [&](int first, int last) {
+                for (int i = first; i < last; ++i) {
+                    b.slice(host, SliceCategory::RuntimeApi, "launch", TimeNs(i) * 100, 10);
+                    b.slice(gpu, SliceCategory::Kernel, "k", TimeNs(i) * 100 + 50, 20);
+                }
+            };
+            auto jobFlows = [host, gpu](auto& target) {
+                for (int i = kSlices - 1; i >= 0; i -= 2) // backwards: times that go down
+                    target.addFlowAt(host, TimeNs(i) * 100 + 5, gpu, TimeNs(i) * 100 + 60, FlowKind::Other, true);
+                target.addFlowAt(host, 95, gpu, 60, FlowKind::Launch, true); // in a gap: unresolved at binding
+            };
+            addSlices(0, kSlices / 2);
+            for (int i = 0; i < ownFlows; ++i)
+                b.addFlowAt(host, TimeNs(i) * 100 + 5, gpu, TimeNs(i) * 100 + 60, FlowKind::Launch, true);
+            if (concurrent) {
+                b.addFlowsConcurrently([&jobFlows](TraceBuilder::FlowFeed& feed) {
+                    jobFlows(feed);
+                    feed.warn(ImportWarningKind::FlowIncomplete, "from the job", 3);
+                });
+                addSlices(kSlices / 2, kSlices); // the builder goes on meanwhile
+            } else {
+                addSlices(kSlices / 2, kSlices);
+                jobFlows(b);
+                b.warn(ImportWarningKind::FlowIncomplete, "from the job", 3);
+            }
+            return b.finalize();
+        };
+        for (const int own : {0, 4097, 8192}) {
+            const TracePtr expected = build(false, own);
+            const TracePtr actual = build(true, own);
+            QCOMPARE(actual->flows().size(), expected->flows().size());
+            QVERIFY(actual->flows().size() >= std::size_t(kSlices / 2));
+            for (std::size_t i = 0; i < expected->flows().size(); ++i) {
+                const Flow& x = expected->flows()[i];
+                const Flow& y = actual->flows()[i];
+                QVERIFY2(x.from == y.from && x.to == y.to && x.kind == y.kind, qPrintable(QString::number(i)));
+            }
+            QCOMPARE(actual->warnings().size(), expected->warnings().size());
+            for (std::size_t i = 0; i < expected->warnings().size(); ++i) {
+                QCOMPARE(actual->warnings()[i].kind, expected->warnings()[i].kind);
+                QCOMPARE(actual->warnings()[i].count, expected->warnings()[i].count);
+                QCOMPARE(actual->warnings()[i].message, expected->warnings()[i].message);
+            }
+        }
+    }
+
+    void aFlowJobsExceptionReachesFinalize()
+    {
+        TraceBuilder b;
+        const TrackId host = b.hostThread();
+        b.slice(host, SliceCategory::HostOp, "op", 0, 10);
+        b.addFlowsConcurrently([](TraceBuilder::FlowFeed&) { throw std::bad_alloc(); });
+        bool thrown = false;
+        try {
+            (void)b.finalize();
+        } catch (const std::bad_alloc&) {
+            thrown = true;
+        }
+        QVERIFY(thrown);
+    }
+
     void cursorLookupsMatchBinarySearch()
     {
         // Nested slices three deep with gaps, zero-length slices and equal starts; every time in the span looked
