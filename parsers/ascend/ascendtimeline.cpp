@@ -489,11 +489,14 @@ AscendTaskClass AscendTimeline::taskClass(StringId taskType, StringId name) cons
 
 AscendTimeline::PidState& AscendTimeline::pidState(std::int64_t pid)
 {
-    if (m_lastPidState && m_lastPid == pid)
-        return *m_lastPidState;
-    m_lastPid = pid;
-    m_lastPidState = &m_pids[pid]; // node-based map: the pointer stays valid
-    return *m_lastPidState;
+    for (const RecentPid& r : m_recentPids) {
+        if (r.state && r.pid == pid)
+            return *r.state;
+    }
+    PidState& state = m_pids[pid];
+    m_recentPids[m_nextRecentPid] = RecentPid {pid, &state};
+    m_nextRecentPid = (m_nextRecentPid + 1) % m_recentPids.size();
+    return state;
 }
 
 void AscendTimeline::onProcessName(std::int64_t pid, std::string_view name)

@@ -176,8 +176,14 @@ private:
     TrackKey m_lastTrackKey;
     model::TrackId m_lastTrack;
     std::unordered_map<std::int64_t, PidState> m_pids;
-    std::int64_t m_lastPid = 0;
-    PidState* m_lastPidState = nullptr;
+    /// The last few pids asked for: events alternate between three or four processes (framework, CANN, device).
+    struct RecentPid
+    {
+        std::int64_t pid = 0;
+        PidState* state = nullptr; // node-based map: the pointer stays valid
+    };
+    std::array<RecentPid, 4> m_recentPids {};
+    std::size_t m_nextRecentPid = 0;
     const ProcessNames* m_knownNames = nullptr;
     bool m_needsReplay = false;
 
