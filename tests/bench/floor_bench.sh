@@ -48,6 +48,11 @@ timed() {
 bench() { # LABEL INPUT JSONFILE
     local label="$1" input="$2" json="$3" fileMb floors=() infos=() rsss=()
     fileMb=$(awk -v b="$(stat -L -c %s "$json")" 'BEGIN { printf "%.1f", b / 1048576 }')
+    # Both programs read the file from the page cache: a freshly generated file is still being written back,
+    # and this machine drops parts of an idle one, which cost whichever run came first (a floor of 3.2 s against
+    # 1.1-1.5 s in the runs after it).
+    sync "$json"
+    cat "$json" > /dev/null
     echo "== $label: $json ($fileMb MB); load: $(cut -d' ' -f1-3 /proc/loadavg)"
     for i in $(seq "$runs"); do
         read -r fw _ < <(timed "$floor" "$json")
