@@ -229,7 +229,9 @@ template <typename Job> void TraceBuilder::addFlowsConcurrently(Job&& job)
 {
     joinFlowJob();
     m_flowFeed = std::make_unique<FlowFeed>();
-    m_flowJob = std::async(std::launch::async,
+    // Either policy: a thread of its own when one is to be had (libstdc++ and libc++ start one), otherwise (a
+    // process at its thread limit) the job runs when finalize() asks for its flows, with the same result.
+    m_flowJob = std::async(std::launch::async | std::launch::deferred,
                            [feed = m_flowFeed.get(), job = std::forward<Job>(job)]() mutable { job(*feed); });
 }
 
