@@ -6,7 +6,6 @@
 #include "model/podbuffer.h"
 #include "model/trace.h"
 
-#include <exception>
 #include <future>
 #include <map>
 #include <memory>
