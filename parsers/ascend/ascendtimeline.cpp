@@ -317,15 +317,12 @@ std::uint32_t AscendTimeline::threadIndex(std::int64_t pid, std::int64_t tid)
     // Flow events alternate between a few threads (framework op, CANN call, device stream): a handful of
     // recent answers saves the hash lookup almost every time.
     const auto key = std::make_pair(pid, tid);
-    for (const RecentThread& r : m_recentThreads) {
-        if (r.index != kNoThread && r.key == key)
-            return r.index;
-    }
+    if (const std::uint32_t* known = m_recentThreads.find(key))
+        return *known;
     auto [it, inserted] = m_threadIndex.emplace(key, static_cast<std::uint32_t>(m_threads.size()));
     if (inserted)
         m_threads.push_back(key);
-    m_recentThreads[m_nextRecent] = RecentThread {key, it->second};
-    m_nextRecent = (m_nextRecent + 1) % m_recentThreads.size();
+    m_recentThreads.remember(key, it->second);
     return it->second;
 }
 
@@ -489,13 +486,10 @@ AscendTaskClass AscendTimeline::taskClass(StringId taskType, StringId name) cons
 
 AscendTimeline::PidState& AscendTimeline::pidState(std::int64_t pid)
 {
-    for (const RecentPid& r : m_recentPids) {
-        if (r.state && r.pid == pid)
-            return *r.state;
-    }
+    if (PidState* const* known = m_recentPids.find(pid))
+        return **known;
     PidState& state = m_pids[pid];
-    m_recentPids[m_nextRecentPid] = RecentPid {pid, &state};
-    m_nextRecentPid = (m_nextRecentPid + 1) % m_recentPids.size();
+    m_recentPids.remember(pid, &state);
     return state;
 }
 

@@ -25,6 +25,35 @@ class AscendKernelArgs;
 class CommunicationOpJoin;
 class AscendTracks;
 
+/// The last N answers of a lookup whose keys come back in a short cycle (torch_npu's events alternate between a
+/// few processes and threads): a scan of N pairs instead of a hash lookup, the oldest answer replaced first.
+template <typename Key, typename Value, std::size_t N = 4> class RecentAnswers
+{
+public:
+    [[nodiscard]] const Value* find(const Key& key) const
+    {
+        for (std::size_t i = 0; i < m_filled; ++i) {
+            if (m_keys[i] == key)
+                return &m_values[i];
+        }
+        return nullptr;
+    }
+    void remember(const Key& key, const Value& value)
+    {
+        m_keys[m_next] = key;
+        m_values[m_next] = value;
+        m_next = (m_next + 1) % N;
+        if (m_filled < N)
+            ++m_filled; // slots fill in order
+    }
+
+private:
+    std::array<Key, N> m_keys {};
+    std::array<Value, N> m_values {};
+    std::size_t m_filled = 0; // slots [0, m_filled) hold answers
+    std::size_t m_next = 0;
+};
+
 /// The torch_npu `trace_view.json` / msprof `msprof_*.json` dialect of the Chrome trace format, read with the
 /// shared streaming ChromeEventReader (the same path as Kineto). One instance reads one timeline, possibly
 /// sliced into several files (`msprof_slice_0_….json`, `msprof_slice_1_….json`), then finish() completes it.
@@ -177,13 +206,7 @@ private:
     model::TrackId m_lastTrack;
     std::unordered_map<std::int64_t, PidState> m_pids;
     /// The last few pids asked for: events alternate between three or four processes (framework, CANN, device).
-    struct RecentPid
-    {
-        std::int64_t pid = 0;
-        PidState* state = nullptr; // node-based map: the pointer stays valid
-    };
-    std::array<RecentPid, 4> m_recentPids {};
-    std::size_t m_nextRecentPid = 0;
+    RecentAnswers<std::int64_t, PidState*> m_recentPids; // node-based map: the pointers stay valid
     const ProcessNames* m_knownNames = nullptr;
     bool m_needsReplay = false;
 
@@ -226,14 +249,7 @@ private:
     };
     std::vector<std::pair<std::int64_t, std::int64_t>> m_threads;
     std::unordered_map<std::pair<std::int64_t, std::int64_t>, std::uint32_t, PairHash> m_threadIndex;
-    static constexpr std::uint32_t kNoThread = std::numeric_limits<std::uint32_t>::max();
-    struct RecentThread
-    {
-        std::pair<std::int64_t, std::int64_t> key;
-        std::uint32_t index = kNoThread;
-    };
-    std::array<RecentThread, 4> m_recentThreads {};
-    std::size_t m_nextRecent = 0;
+    RecentAnswers<std::pair<std::int64_t, std::int64_t>, std::uint32_t> m_recentThreads;
 
     /// Framework ops (lane Python, cat cpu_op) and CANN calls, to name what launched a host↔device copy.
     struct HostCall
