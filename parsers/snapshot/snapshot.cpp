@@ -849,8 +849,13 @@ private:
             ZSTD_freeDCtx(dctx);
         };
         std::vector<std::thread> threads;
-        for (unsigned w = 1; w < workers; ++w)
-            threads.emplace_back(work, false);
+        for (unsigned w = 1; w < workers; ++w) {
+            try {
+                threads.emplace_back(work, false);
+            } catch (const std::system_error&) {
+                break; // no more threads to be had: fewer do the work, as validate() and finalize do
+            }
+        }
         work(true); // the calling thread works too, and reports progress
         for (auto& t : threads)
             t.join();
