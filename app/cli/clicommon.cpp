@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "clicommon.h"
 
+#include "parsers/registry/cachedload.h"
 #include "parsers/registry/traceloader.h"
 #include "parsers/snapshot/snapshotcache.h"
 
@@ -94,13 +95,6 @@ void ConsoleProgress::report(std::uint64_t bytesDone, std::uint64_t bytesTotal, 
 namespace {
 CacheMode g_cacheMode = CacheMode::Read;
 
-bool isSnapshotFile(const std::string& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    char head[8] = {};
-    in.read(head, sizeof head);
-    return in.gcount() == sizeof head && parsers::snapshot::looksLikeSnapshot(std::string_view(head, sizeof head));
-}
 } // namespace
 
 void setCacheMode(CacheMode mode)
@@ -149,16 +143,7 @@ bool printPhases()
 
 std::filesystem::path snapshotCacheDirectory()
 {
-    // The directory QStandardPaths::CacheLocation gives the GUI (organisation and application "Timesink"), so the
-    // CLI and the GUI share their snapshots.
-    std::filesystem::path base;
-    if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg == '/')
-        base = xdg;
-    else if (const char* home = std::getenv("HOME"); home && *home)
-        base = std::filesystem::path(home) / ".cache";
-    else
-        return {};
-    return base / "Timesink" / "Timesink" / "snapshots";
+    return parsers::snapshot::userCacheDirectory();
 }
 
 parsers::ImportOptions& importOptions()
@@ -282,39 +267,27 @@ model::TracePtr loadForCommand(const std::string& path, int& exitCode)
 
     // A current snapshot in the cache replaces the import; --cache writes one after an import.
     std::optional<parsers::snapshot::SnapshotCache> cache;
-    parsers::snapshot::SourceIdentity identity;
     const std::filesystem::path cacheDir
         = g_cacheMode == CacheMode::Off ? std::filesystem::path() : snapshotCacheDirectory();
     std::error_code ec;
-    if (!cacheDir.empty() && (g_cacheMode == CacheMode::Write || std::filesystem::is_directory(cacheDir, ec))
-        && !isSnapshotFile(path)) {
-        std::string error;
-        if (parsers::snapshot::identifySource(path, identity, error)) {
-            cache.emplace(cacheDir);
-            parsers::ImportResult cached = cache->load(identity, path, options, progress);
-            if (cached.ok()) {
-                if (g_printPhases)
-                    reportPhases(nullptr, started, *cached.trace);
-                return cached.trace;
-            }
-            if (!cached.error.empty() && cached.errorKind != parsers::ImportErrorKind::NotRecognised)
-                std::cerr << "timesink-cli: ignoring the cached snapshot: " << cached.error << '\n';
-        }
-    }
-
-    if (g_printPhases && !isSnapshotFile(path))
+    if (!cacheDir.empty() && (g_cacheMode == CacheMode::Write || std::filesystem::is_directory(cacheDir, ec)))
+        cache.emplace(cacheDir);
+    if (g_printPhases && !parsers::snapshot::isSnapshotFile(path))
         options.phases = &phases;
-    parsers::ImportResult result = parsers::loadTrace(path, options, progress);
+    parsers::CachedLoad load = parsers::loadThroughSnapshotCache(path, options, progress, cache ? &*cache : nullptr);
+    if (load.noteIsProblem)
+        std::cerr << "timesink-cli: ignoring the cached snapshot: " << load.note << '\n';
+    parsers::ImportResult& result = load.result;
     if (result.ok() && g_printPhases)
-        reportPhases(options.phases, started, *result.trace);
+        reportPhases(load.fromSnapshot ? nullptr : options.phases, started, *result.trace);
     if (!result.ok()) {
         std::cerr << "timesink-cli: " << result.error << '\n';
         exitCode = kExitInput;
         return nullptr;
     }
-    if (cache && g_cacheMode == CacheMode::Write) {
+    if (load.store && g_cacheMode == CacheMode::Write) {
         std::string error;
-        if (!cache->store(*result.trace, identity, error))
+        if (!cache->store(*result.trace, *load.store, error))
             std::cerr << "timesink-cli: snapshot not cached: " << error << '\n';
     }
     return result.trace;

@@ -59,7 +59,8 @@ private:
 /// Write also stores one after importing a source (`--cache`), Off ignores the cache (`--no-cache`).
 enum class CacheMode : std::uint8_t { Off, Read, Write };
 void setCacheMode(CacheMode mode);
-/// $XDG_CACHE_HOME/Timesink/Timesink/snapshots (~/.cache/… without it): where the GUI keeps its snapshots too.
+/// $XDG_CACHE_HOME/timesink/snapshots (~/.cache/… without it; parsers::snapshot::userCacheDirectory()): where the
+/// GUI keeps its snapshots too.
 std::filesystem::path snapshotCacheDirectory();
 
 /// `--phases`: loadForCommand() prints the busy time of each import phase and the model's size on stderr, and

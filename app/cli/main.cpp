@@ -27,7 +27,7 @@ Commands:
 
 PATH is a trace file (.json, .json.gz, .json.zst, an RKNN perf log, a .tsnap snapshot …) or a profiler output
 folder (*_ascend_pt/, PROF_*/). Every command uses a current snapshot of PATH from the snapshot cache
-($XDG_CACHE_HOME/Timesink/Timesink/snapshots, shared with the desktop app) when there is one.
+($XDG_CACHE_HOME/timesink/snapshots, shared with the desktop app) when there is one.
 
 Options for every command:
   --cache                               also store a snapshot in the cache after importing PATH

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/gui/snapshotcacheui.h"
 
+#include "parsers/registry/cachedload.h"
 #include "parsers/registry/traceloader.h"
 #include "parsers/snapshot/snapshotcache.h"
 
@@ -13,29 +14,21 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSpinBox>
-#include <QStandardPaths>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
-#include <fstream>
+#include <optional>
 
 namespace timesink::gui {
 
 namespace {
 const QString kCapacityKey = QStringLiteral("snapshotCache/capacityMB");
 
-bool isSnapshotFile(const std::filesystem::path& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    char head[8] = {};
-    in.read(head, sizeof head);
-    return in.gcount() == sizeof head && parsers::snapshot::looksLikeSnapshot(std::string_view(head, sizeof head));
-}
 } // namespace
 
 QString snapshotCacheDirectory()
 {
-    return QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + QStringLiteral("/snapshots");
+    return QString::fromStdString(parsers::snapshot::userCacheDirectory().string());
 }
 
 std::uint64_t snapshotCacheCapacityBytes()
@@ -52,29 +45,16 @@ void setSnapshotCacheCapacityMB(int megabytes)
 CachedLoad loadThroughSnapshotCache(const std::filesystem::path& path, parsers::ProgressSink& progress,
                                     const std::filesystem::path& directory, std::uint64_t capacity)
 {
+    std::optional<parsers::snapshot::SnapshotCache> cache;
+    if (capacity > 0 && !directory.empty())
+        cache.emplace(directory, capacity);
+    parsers::CachedLoad load
+        = parsers::loadThroughSnapshotCache(path, parsers::ImportOptions {}, progress, cache ? &*cache : nullptr);
     CachedLoad out;
-    parsers::ImportOptions options;
-    parsers::snapshot::SourceIdentity identity;
-    std::string error;
-    const bool cacheable = capacity > 0 && !directory.empty() && !isSnapshotFile(path)
-        && parsers::snapshot::identifySource(path, identity, error);
-    if (cacheable) {
-        parsers::snapshot::SnapshotCache cache(directory, capacity);
-        parsers::ImportResult cached = cache.load(identity, path.string(), options, progress);
-        if (cached.ok()) {
-            out.result = std::move(cached);
-            out.fromSnapshot = true;
-            return out;
-        }
-        if (cached.errorKind == parsers::ImportErrorKind::Cancelled) {
-            out.result = std::move(cached);
-            return out;
-        }
-        out.note = QString::fromStdString(cached.error);
-    }
-    out.result = parsers::loadTrace(path, options, progress);
-    if (cacheable && out.result.ok())
-        out.store = identity;
+    out.result = std::move(load.result);
+    out.fromSnapshot = load.fromSnapshot;
+    out.store = load.store;
+    out.note = QString::fromStdString(load.note);
     return out;
 }
 

@@ -18,8 +18,8 @@ class QWidget;
 
 namespace timesink::gui {
 
-/// The desktop app's snapshot cache: where it lives (QStandardPaths::CacheLocation + "/snapshots", which the CLI
-/// computes the same way) and how large it may grow (setting "snapshotCache/capacityMB"; 0 turns it off).
+/// The desktop app's snapshot cache: where it lives (parsers::snapshot::userCacheDirectory(), the CLI's too) and
+/// how large it may grow (setting "snapshotCache/capacityMB"; 0 turns it off).
 QString snapshotCacheDirectory();
 std::uint64_t snapshotCacheCapacityBytes();
 void setSnapshotCacheCapacityMB(int megabytes);

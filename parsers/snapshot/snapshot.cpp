@@ -5,6 +5,7 @@
 #include "model/memoryhint.h"
 #include "model/podbuffer.h"
 #include "model/snapshotaccess.h"
+#include "parsers/common/regularfile.h"
 #include "parsers/importer_revision.h"
 #include "parsers/snapshot/snapshot.pb.h"
 
@@ -37,6 +38,33 @@ namespace {
 
 using model::SnapshotAccess;
 namespace fs = std::filesystem;
+
+/// Creates a new temporary file beside `file` ("NAME.tmp-PID-N") for writing: never an existing file or a symlink
+/// planted under that name (O_EXCL | O_NOFOLLOW), and a name of its own for each writer, also for two threads of
+/// one process filling the same cache entry. Mode 0644 less the umask, like any file the user creates.
+std::FILE* createTemporaryBeside(const fs::path& file, fs::path& temp, std::string& error)
+{
+    static std::atomic<std::uint64_t> counter {0};
+    for (int attempt = 0; attempt < 16; ++attempt) {
+        temp = fs::path(file).concat(".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter.fetch_add(1)));
+        const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+        if (fd < 0 && errno == EEXIST)
+            continue;
+        std::FILE* f = fd < 0 ? nullptr : ::fdopen(fd, "wb");
+        if (!f) {
+            error = "cannot write " + file.string() + ": " + std::strerror(errno);
+            if (fd >= 0) {
+                ::close(fd);
+                std::error_code ec;
+                fs::remove(temp, ec);
+            }
+            return nullptr;
+        }
+        return f;
+    }
+    error = "cannot write " + file.string() + ": no free temporary name beside it";
+    return nullptr;
+}
 
 // The column streams, in the order the writer emits them. Values are stored in the header: never renumber.
 enum class Kind : std::uint32_t {
@@ -153,9 +181,14 @@ std::int64_t mtimeNs(const fs::path& path, std::error_code& ec)
 bool hashEnds(const fs::path& path, std::uint64_t size, std::uint64_t& hash, std::string& error)
 {
     constexpr std::size_t kEnd = 1 << 20;
-    std::FILE* f = std::fopen(path.c_str(), "rb");
+    // Never blocks: a FIFO swapped in after the caller's type check is refused here, not waited on.
+    const int fd = openRegularFile(path, error);
+    std::FILE* f = fd < 0 ? nullptr : ::fdopen(fd, "rb");
     if (!f) {
-        error = "cannot open " + path.string() + ": " + std::strerror(errno);
+        if (fd >= 0) {
+            error = "cannot open " + path.string() + ": " + std::strerror(errno);
+            ::close(fd);
+        }
         return false;
     }
     std::vector<char> buf(std::min<std::uint64_t>(size, 2 * kEnd));
@@ -1088,6 +1121,11 @@ bool identifySource(const fs::path& source, SourceIdentity& out, std::string& er
         error = "cannot open " + source.string() + ": no such file or directory";
         return false;
     }
+    // A FIFO, device or socket has no identity to cache by, and opening one to hash it could block forever.
+    if (std::string why = notRegularFileReason(source, true); !why.empty()) {
+        error = std::move(why);
+        return false;
+    }
     if (fs::is_directory(status)) {
         // A bundle: every regular file below it, in name order, by name, size, time and ends.
         std::vector<fs::path> files;
@@ -1158,12 +1196,10 @@ bool writeSnapshot(const model::Trace& trace, const SourceIdentity& source, cons
     for (std::size_t i = 0; i < pool.size(); ++i)
         bytes += pool.view(model::StringId(static_cast<std::uint32_t>(i)));
 
-    const fs::path temp = fs::path(file).concat(".tmp" + std::to_string(::getpid()));
-    std::FILE* f = std::fopen(temp.c_str(), "wb");
-    if (!f) {
-        error = "cannot write " + file.string() + ": " + std::strerror(errno);
+    fs::path temp;
+    std::FILE* f = createTemporaryBeside(file, temp, error);
+    if (!f)
         return false;
-    }
     char preamble[kPreambleBytes] = {};
     bool ok = std::fwrite(preamble, 1, sizeof preamble, f) == sizeof preamble;
     Writer w(f, header);
@@ -1255,15 +1291,17 @@ namespace {
 
 std::unique_ptr<FileSource> openSource(const fs::path& file, std::string& error, ImportErrorKind& kind)
 {
-    const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+    // openRegularFile never blocks on a FIFO (a cache entry or a user's path replaced by one).
+    const int fd = openRegularFile(file, error);
     struct stat st
     {
     };
-    if (fd < 0 || ::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        error = "cannot open " + file.string() + ": " + (fd < 0 ? std::strerror(errno) : "not a regular file");
-        kind = ImportErrorKind::CannotRead;
-        if (fd >= 0)
+    if (fd < 0 || ::fstat(fd, &st) != 0) {
+        if (fd >= 0) {
+            error = "cannot open " + file.string() + ": " + std::strerror(errno);
             ::close(fd);
+        }
+        kind = ImportErrorKind::CannotRead;
         return nullptr;
     }
     return std::make_unique<FileSource>(fd, static_cast<std::uint64_t>(st.st_size));

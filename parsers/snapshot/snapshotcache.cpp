@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "parsers/snapshot/snapshotcache.h"
 
+#include "parsers/common/regularfile.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <vector>
 
 namespace timesink::parsers::snapshot {
@@ -21,8 +26,9 @@ struct Entry
 
 bool isEntry(const fs::directory_entry& e)
 {
+    // symlink_status: a symlink named like an entry is never followed (nor counted, nor trimmed through).
     std::error_code ec;
-    return e.is_regular_file(ec) && e.path().extension() == kExtension;
+    return fs::is_regular_file(e.symlink_status(ec)) && e.path().extension() == kExtension;
 }
 
 std::vector<Entry> entries(const fs::path& dir)
@@ -56,14 +62,67 @@ fs::path SnapshotCache::entryFor(const SourceIdentity& source) const
     return m_directory / (std::string(name) + std::string(kExtension));
 }
 
+bool SnapshotCache::trusted(std::string& why) const
+{
+    struct stat st
+    {
+    };
+    if (::stat(m_directory.c_str(), &st) != 0)
+        return true; // not there yet: store() creates it, private
+    if (!S_ISDIR(st.st_mode)) {
+        why = "the snapshot cache " + m_directory.string() + " is not a folder; not used";
+        return false;
+    }
+    if (st.st_uid != ::geteuid()) {
+        why = "the snapshot cache " + m_directory.string() + " is owned by another user; not used";
+        return false;
+    }
+    if ((st.st_mode & (S_IWGRP | S_IWOTH)) != 0 && ::chmod(m_directory.c_str(), st.st_mode & 0700) != 0) {
+        why = "the snapshot cache " + m_directory.string()
+            + " can be written by other users and its permissions cannot be tightened; not used";
+        return false;
+    }
+    return true;
+}
+
+bool SnapshotCache::createDirectory(std::string& error) const
+{
+    std::error_code ec;
+    const bool created = fs::create_directories(m_directory, ec);
+    if (ec) {
+        error = "cannot create the snapshot cache " + m_directory.string() + ": " + ec.message();
+        return false;
+    }
+    if (created)
+        ::chmod(m_directory.c_str(), 0700);
+    return trusted(error);
+}
+
 // NOLINTNEXTLINE(readability-make-member-function-const): it removes stale entries, which changes the cache
 ImportResult SnapshotCache::load(const SourceIdentity& source, const std::string& displayPath,
                                  const ImportOptions& options, ProgressSink& progress)
 {
     const fs::path entry = entryFor(source);
     std::error_code ec;
-    if (!fs::exists(entry, ec))
+    const fs::file_status status = fs::symlink_status(entry, ec);
+    if (ec || !fs::exists(status))
         return ImportResult::failure(ImportErrorKind::NotRecognised, {});
+    std::string why;
+    if (!trusted(why))
+        return ImportResult::failure(ImportErrorKind::CannotRead, why);
+    if (!fs::is_regular_file(status)) {
+        // A symlink or a special file under an entry's name was not written by Timesink: it is never followed
+        // (it could lead to a FIFO, a device or another user's file), and the name is freed for a real entry.
+        fs::remove(entry, ec);
+        return ImportResult::failure(ImportErrorKind::CannotRead,
+                                     "the cache entry " + entry.string() + " is not a regular file; removed");
+    }
+    struct stat st
+    {
+    };
+    if (::lstat(entry.c_str(), &st) != 0 || st.st_uid != ::geteuid())
+        return ImportResult::failure(ImportErrorKind::CannotRead,
+                                     "the cache entry " + entry.string() + " belongs to another user; not used");
     SourceIdentity recorded;
     std::string writer;
     std::string error;
@@ -97,16 +156,13 @@ ImportResult SnapshotCache::load(const SourceIdentity& source, const std::string
 
 bool SnapshotCache::store(const model::Trace& trace, const SourceIdentity& source, std::string& error)
 {
-    std::error_code ec;
-    fs::create_directories(m_directory, ec);
-    if (ec) {
-        error = "cannot create the snapshot cache " + m_directory.string() + ": " + ec.message();
+    if (!createDirectory(error))
         return false;
-    }
     const fs::path entry = entryFor(source);
     if (!writeSnapshot(trace, source, entry, error))
         return false;
     trim();
+    std::error_code ec;
     if (!fs::exists(entry, ec)) {
         error = "the snapshot of " + source.path + " is larger than the cache's capacity";
         return false;
@@ -149,6 +205,45 @@ void SnapshotCache::trim()
         if (fs::remove(e.path, ec))
             total -= e.size;
     }
+}
+
+fs::path userCacheDirectory()
+{
+    fs::path base;
+    if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg == '/')
+        base = xdg;
+    else if (const char* home = std::getenv("HOME"); home && *home)
+        base = fs::path(home) / ".cache";
+    else
+        return {};
+    fs::path dir = base / "timesink" / "snapshots";
+    // Timesink 0.x kept its snapshots where QStandardPaths put them for organisation and application "Timesink".
+    const fs::path legacyApp = base / "Timesink" / "Timesink";
+    const fs::path legacy = legacyApp / "snapshots";
+    std::error_code ec;
+    if (!fs::exists(dir, ec) && fs::is_directory(fs::symlink_status(legacy, ec))) {
+        fs::create_directories(dir.parent_path(), ec);
+        if (!ec) {
+            fs::rename(legacy, dir, ec);
+            if (!ec) {
+                fs::remove(legacyApp, ec); // only when empty, like the one above it
+                fs::remove(legacyApp.parent_path(), ec);
+            }
+        }
+    }
+    return dir;
+}
+
+bool isSnapshotFile(const fs::path& path)
+{
+    std::string error;
+    const int fd = openRegularFile(path, error);
+    if (fd < 0)
+        return false;
+    char head[8] = {};
+    const ssize_t n = ::read(fd, head, sizeof head);
+    ::close(fd);
+    return n == static_cast<ssize_t>(sizeof head) && looksLikeSnapshot(std::string_view(head, sizeof head));
 }
 
 } // namespace timesink::parsers::snapshot

@@ -5,8 +5,11 @@
 #include "snapshottesthelpers.h"
 #include "tests/common/clirunner.h"
 
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <sys/stat.h>
 
 using namespace timesink::testing;
 namespace fs = std::filesystem;
@@ -100,7 +103,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const fs::path source = dir.filePath(QStringLiteral("trace.json.gz")).toStdString();
         fs::copy_file(fs::path(TIMESINK_FIXTURES_DIR) / "torch/hta_a100_nccl_data.json.gz", source);
-        const fs::path entries = fs::path(m_cacheHome.path().toStdString()) / "Timesink/Timesink/snapshots";
+        const fs::path entries = fs::path(m_cacheHome.path().toStdString()) / "timesink/snapshots";
         const QStringList info = {QStringLiteral("info"), QStringLiteral("--format"), QStringLiteral("json"),
                                   QString::fromStdString(source.string())};
         const CliRun plain = runCli(info);
@@ -132,6 +135,98 @@ private Q_SLOTS:
         r = runCli(info + QStringList {QStringLiteral("--cache"), QStringLiteral("--no-cache")});
         QCOMPARE(r.out, plain.out);
         QVERIFY(cacheEntries(entries).empty());
+    }
+
+    // The cache is a trust boundary (issue 36): what sits in it is checked before it is believed.
+    void cacheTrust()
+    {
+        QTemporaryDir dir;
+        QTemporaryDir home;
+        qputenv("XDG_CACHE_HOME", home.path().toUtf8());
+        const fs::path entries = fs::path(home.path().toStdString()) / "timesink/snapshots";
+        const fs::path a = dir.filePath(QStringLiteral("a.json.gz")).toStdString();
+        const fs::path b = dir.filePath(QStringLiteral("b.json.gz")).toStdString();
+        fs::copy_file(fs::path(TIMESINK_FIXTURES_DIR) / "torch/hta_a100_cuda_event_sync_trace.json.gz", a);
+        fs::copy_file(fs::path(TIMESINK_FIXTURES_DIR) / "torch/hta_sampled_rank-0_noflows.json.gz", b);
+        const auto info = [](const fs::path& p, const QStringList& extra = {}) {
+            return runCli(QStringList {QStringLiteral("info"), QStringLiteral("--format"), QStringLiteral("json"),
+                                       QString::fromStdString(p.string())}
+                          + extra);
+        };
+        const CliRun plainA = info(a, {QStringLiteral("--no-cache")});
+        const CliRun plainB = info(b, {QStringLiteral("--no-cache")});
+        QCOMPARE(plainA.exitCode, 0);
+        QCOMPARE(plainB.exitCode, 0);
+
+        // Two processes filling the cache with the same trace at once: both succeed, one entry, no leftovers.
+        {
+            QProcess p1;
+            QProcess p2;
+            const QStringList args = {QStringLiteral("info"), QStringLiteral("--cache"), QStringLiteral("--format"),
+                                      QStringLiteral("json"), QString::fromStdString(a.string())};
+            p1.start(QStringLiteral(TIMESINK_CLI_PATH), args);
+            p2.start(QStringLiteral(TIMESINK_CLI_PATH), args);
+            QVERIFY(p1.waitForFinished(60000) && p2.waitForFinished(60000));
+            QCOMPARE(p1.exitCode(), 0);
+            QCOMPARE(p2.exitCode(), 0);
+            QCOMPARE(p1.readAllStandardOutput(), plainA.out);
+            QCOMPARE(p2.readAllStandardOutput(), plainA.out);
+            std::size_t files = 0;
+            for (const auto& e : fs::directory_iterator(entries))
+                files += e.path().extension() == ".tsnap" ? 1 : 100; // a temporary file left behind counts 100
+            QCOMPARE(files, std::size_t(1));
+        }
+        // The cache folder is private: created 0700.
+        QCOMPARE(fs::status(entries).permissions() & (fs::perms::group_all | fs::perms::others_all), fs::perms::none);
+        const fs::path entryA = cacheEntries(entries).front();
+
+        // An entry whose name (key) is a's but whose content is b's snapshot: not believed, a is imported.
+        QCOMPARE(info(b, {QStringLiteral("--cache")}).exitCode, 0);
+        fs::path entryB;
+        for (const fs::path& e : cacheEntries(entries))
+            if (e != entryA)
+                entryB = e;
+        QVERIFY(!entryB.empty());
+        fs::copy_file(entryB, entryA, fs::copy_options::overwrite_existing);
+        CliRun r = info(a);
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.out, plainA.out);
+
+        // A symlink under an entry's name (to a FIFO, to another trace's entry): never followed, removed.
+        QCOMPARE(info(a, {QStringLiteral("--cache")}).exitCode, 0);
+        const fs::path fifo = dir.filePath(QStringLiteral("fifo")).toStdString();
+        QVERIFY(::mkfifo(fifo.c_str(), 0600) == 0);
+        for (const fs::path& target : {fifo, entryB}) {
+            fs::remove(entryA);
+            fs::create_symlink(target, entryA);
+            r = info(a);
+            QVERIFY2(r.exitCode == 0, r.err.constData());
+            QCOMPARE(r.out, plainA.out);
+            QVERIFY2(r.err.contains("not a regular file"), r.err.constData());
+            QVERIFY(!fs::is_symlink(fs::symlink_status(entryA)));
+        }
+        QVERIFY(fs::exists(entryB)); // the link was removed, not what it pointed to
+
+        // A cache folder others may write to is tightened before use, not trusted as it is.
+        fs::permissions(entries, fs::perms::group_write | fs::perms::others_write, fs::perm_options::add);
+        QCOMPARE(info(a, {QStringLiteral("--cache")}).exitCode, 0);
+        QCOMPARE(fs::status(entries).permissions() & (fs::perms::group_write | fs::perms::others_write),
+                 fs::perms::none);
+
+        // The folder Timesink 0.x used (…/Timesink/Timesink/snapshots) moves to …/timesink/snapshots, entries and
+        // all, and they are used.
+        QTemporaryDir oldHome;
+        const fs::path legacy = fs::path(oldHome.path().toStdString()) / "Timesink/Timesink/snapshots";
+        fs::create_directories(legacy.parent_path());
+        fs::rename(entries, legacy);
+        qputenv("XDG_CACHE_HOME", oldHome.path().toUtf8());
+        r = info(a);
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.out, plainA.out);
+        const fs::path moved = fs::path(oldHome.path().toStdString()) / "timesink/snapshots";
+        QVERIFY(!fs::exists(fs::path(oldHome.path().toStdString()) / "Timesink"));
+        QCOMPARE(cacheEntries(moved).size(), std::size_t(2));
+        qputenv("XDG_CACHE_HOME", m_cacheHome.path().toUtf8());
     }
 
 private:

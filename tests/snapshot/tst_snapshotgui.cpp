@@ -13,7 +13,6 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
-#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -35,12 +34,13 @@ private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());
+        // The app's cache follows XDG_CACHE_HOME (parsers::snapshot::userCacheDirectory()): the user's is never
+        // touched, and every run starts from an empty one.
+        qputenv("XDG_CACHE_HOME", m_dir.filePath(QStringLiteral("xdg-cache")).toUtf8());
         QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_dir.path());
         QCoreApplication::setOrganizationName(QStringLiteral("TimesinkTests"));
         QCoreApplication::setApplicationName(QStringLiteral("tst_snapshotgui"));
-        // The cache directory moves under ~/.qttest: the user's cache is never touched.
-        QStandardPaths::setTestModeEnabled(true);
-        fs::remove_all(gui::snapshotCacheDirectory().toStdString());
+        QCOMPARE(gui::snapshotCacheDirectory(), m_dir.filePath(QStringLiteral("xdg-cache/timesink/snapshots")));
         m_source = m_dir.filePath(QStringLiteral("trace.json.gz")).toStdString();
         fs::copy_file(fs::path(TIMESINK_FIXTURES_DIR) / "torch/hta_sampled_rank-0_noflows.json.gz", m_source);
     }
