@@ -37,10 +37,21 @@ function(timesink_add_test name)
         set(ARG_TIMEOUT 300)
     endif()
     set_tests_properties(${name} PROPERTIES LABELS "${ARG_LABELS}" TIMEOUT ${ARG_TIMEOUT})
+    timesink_isolate_test(${name})
     if(ARG_GUI)
-        set_tests_properties(${name} PROPERTIES ENVIRONMENT "QT_QPA_PLATFORM=offscreen")
+        set_tests_properties(${name} PROPERTIES ENVIRONMENT_MODIFICATION "QT_QPA_PLATFORM=set:offscreen")
     endif()
     timesink_test_cost(${name})
+endfunction()
+
+# timesink_isolate_test(NAME): the test (and every CLI or GUI it starts) gets a cache, config and data home of its
+# own in the build tree, never the user's (~/.cache/timesink holds the snapshot cache, ~/.config the GUI's
+# settings). Call it in the directory that adds the test. Tests that need an empty or a populated cache make
+# their own temporary one on top of this.
+function(timesink_isolate_test name)
+    set(_home "${CMAKE_BINARY_DIR}/test-home/${name}")
+    set_tests_properties(${name} PROPERTIES ENVIRONMENT
+                         "XDG_CACHE_HOME=${_home}/cache;XDG_CONFIG_HOME=${_home}/config;XDG_DATA_HOME=${_home}/data")
 endfunction()
 
 # timesink_test_cost(NAME): the test's COST from TIMESINK_TEST_COSTS (NAME=SECONDS items, tests/CMakeLists.txt), so

@@ -5,6 +5,10 @@
 #include "model/memoryhint.h"
 #include "model/utf8.h"
 
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QProcessEnvironment>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -72,6 +76,76 @@ class TestHardeningCli : public QObject
 {
     Q_OBJECT
 private slots:
+    // The suite never reads or writes the user's cache or settings: this test's CLI runs get a home of their
+    // own. It runs twice (tests/hardening/CMakeLists.txt): once with no snapshot cache at all, and once
+    // (TIMESINK_TEST_CACHE=populated) with the cache directory already holding entries, as on any machine where
+    // the GUI or `--cache` ran before. Before: `info FIFO` hung forever in the second case (the cache lookup
+    // opened the FIFO to hash it).
+    void initTestCase()
+    {
+        QVERIFY(m_home.isValid());
+        qputenv("XDG_CACHE_HOME", m_home.filePath(QStringLiteral("cache")).toUtf8());
+        qputenv("XDG_CONFIG_HOME", m_home.filePath(QStringLiteral("config")).toUtf8());
+        if (qgetenv("TIMESINK_TEST_CACHE") != "populated")
+            return;
+        for (const QString& trace : {kKineto, kTorchNpu, kProf, kDb}) {
+            const HardRun r = cli({QStringLiteral("info"), QStringLiteral("--cache"), trace});
+            QVERIFY2(r.exitCode == 0, r.err.constData());
+        }
+        const QDir entries(m_home.filePath(QStringLiteral("cache/timesink/snapshots")));
+        QCOMPARE(entries.entryList({QStringLiteral("*.tsnap")}, QDir::Files).size(), 4);
+    }
+
+    // A read-only home (and so no cache directory to be had), or a read-only cache directory: every command
+    // still works; `--cache` says the snapshot was not cached and why, and the exit code stays 0.
+    void readOnlyHomeAndCache()
+    {
+        QTemporaryDir dir;
+        QVERIFY(QFile::setPermissions(
+            dir.path(), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner | QFile::ReadOther | QFile::ExeOther));
+        const QString trace = dir.filePath(QStringLiteral("trace.json.gz"));
+        QVERIFY(QFile::copy(kKineto, trace));
+        QVERIFY(QFile::setPermissions(trace, QFile::ReadOwner | QFile::ReadOther));
+        const QString home = dir.filePath(QStringLiteral("home"));
+        const QString cacheHome = dir.filePath(QStringLiteral("cachehome"));
+        QVERIFY(QDir().mkpath(home) && QDir().mkpath(cacheHome + QStringLiteral("/timesink/snapshots")));
+        const HardRun plain = cli({QStringLiteral("info"), QStringLiteral("--no-cache"), trace});
+        QCOMPARE(plain.exitCode, 0);
+        const auto readOnly = QFile::ReadOwner | QFile::ExeOwner | QFile::ReadOther | QFile::ExeOther;
+        for (const QString& d : {home, cacheHome + QStringLiteral("/timesink/snapshots"),
+                                 cacheHome + QStringLiteral("/timesink"), cacheHome})
+            QVERIFY(QFile::setPermissions(d, readOnly));
+        // Root writes anywhere: run as nobody when we are root (the folders are root's, so read-only to nobody).
+        const bool root = ::geteuid() == 0;
+        for (const bool xdg : {false, true}) {
+            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+            env.insert(QStringLiteral("HOME"), home);
+            if (xdg)
+                env.insert(QStringLiteral("XDG_CACHE_HOME"), cacheHome);
+            else
+                env.remove(QStringLiteral("XDG_CACHE_HOME"));
+            env.remove(QStringLiteral("XDG_CONFIG_HOME"));
+            QProcess p;
+            p.setProcessEnvironment(env);
+            QStringList args = {QStringLiteral("info"), QStringLiteral("--cache"), trace};
+            if (root)
+                p.start(QStringLiteral("setpriv"),
+                        QStringList {QStringLiteral("--reuid=65534"), QStringLiteral("--regid=65534"),
+                                     QStringLiteral("--clear-groups"), kCli}
+                            + args);
+            else
+                p.start(kCli, args);
+            QVERIFY(p.waitForFinished(60000));
+            const QByteArray err = p.readAllStandardError();
+            QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0, err.constData());
+            QCOMPARE(p.readAllStandardOutput(), plain.out);
+            QVERIFY2(err.contains("snapshot not cached"), err.constData());
+        }
+        for (const QString& d : {cacheHome, cacheHome + QStringLiteral("/timesink"),
+                                 cacheHome + QStringLiteral("/timesink/snapshots"), home})
+            QFile::setPermissions(d, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    }
+
     // ---- Crashes and wrong numbers ----
 
     // Bytes that are not UTF-8 (a malformed event quoted in a warning, a GBK RKNN log) reach every writer: each
@@ -226,6 +300,20 @@ private slots:
         QVERIFY2(!r.timedOut, "blocked on a FIFO");
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("not a regular file"), r.err.constData());
+        // Every command, also with the cache in use (--cache: the lookup must not open it either), `export` to a
+        // snapshot (which records the source's identity) and `job` (which looks for a rank report in it).
+        const QStringList commands[] = {
+            {QStringLiteral("info"), QStringLiteral("--cache"), fifo},
+            {QStringLiteral("analyze"), fifo},
+            {QStringLiteral("export"), fifo, QStringLiteral("-o"), dir.filePath(QStringLiteral("out.tsnap"))},
+            {QStringLiteral("job"), fifo},
+        };
+        for (const QStringList& args : commands) {
+            r = cli(args, 20000);
+            QVERIFY2(!r.timedOut, qPrintable(args.join(QLatin1Char(' '))));
+            QCOMPARE(r.exitCode, 2);
+            QVERIFY2(r.err.contains("not a regular file"), r.err.constData());
+        }
 
         const QString dbFifo = dir.filePath(QStringLiteral("msprof_0.db"));
         QVERIFY(makeFifo(dbFifo));
@@ -318,7 +406,10 @@ private slots:
         QVERIFY2(full.exitCode == 0, full.err.constData());
         const nlohmann::json all = parseJson(full.out);
         QVERIFY(all.is_object());
-        QVERIFY(all["warnings"].empty());
+        // The HTA sample is 2 ranks of a 128-rank job: that, and nothing else, is what the job warns about.
+        QCOMPARE(all["warnings"].size(), std::size_t(1));
+        QCOMPARE(all["warnings"][0].get<std::string>(),
+                 std::string("ranks 2–127 are missing (world size 128, 2 ranks given)"));
 
         // rank-0.json.gz inflates to 1.7 MB: 1M cuts both ranks.
         const HardRun limited = cli({QStringLiteral("--max-decompressed"), QStringLiteral("1M"), QStringLiteral("job"),
@@ -570,6 +661,9 @@ private slots:
         QVERIFY2(r.err.contains("Permission denied"), r.err.constData());
         QFile::setPermissions(locked, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
     }
+
+private:
+    QTemporaryDir m_home;
 };
 
 QTEST_GUILESS_MAIN(TestHardeningCli)
