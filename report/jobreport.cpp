@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "report/jobreport.h"
 
+#include "model/checkedmath.h"
 #include "model/importwarning.h"
 #include "report/csvwriter.h"
 #include "report/htmlwriter.h"
@@ -10,6 +11,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -56,6 +58,52 @@ struct Reader
     }
 };
 
+/// A finding kind as Timesink writes them ("pipeline_bubble"): a kind from a report lands in every job writer's
+/// tables and code spans, so anything else is not taken.
+bool isKindId(std::string_view kind)
+{
+    return !kind.empty() && kind.size() <= 64 && std::all_of(kind.begin(), kind.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+    });
+}
+
+/// Why a step read from a report cannot be true ("duration_ns -5 is negative"), or empty. The same limits as
+/// an import: times within ±2^62 ns, durations not negative, the step inside the trace's span when the report
+/// gives one, no part of the step longer than the step, collectives that end after they start.
+std::string stepProblem(const analysis::RankStep& s, std::int64_t traceStart, std::int64_t traceSpan)
+{
+    const std::pair<const char*, TimeNs> parts[] = {{"duration_ns", s.durationNs},
+                                                    {"compute_ns", s.computeNs},
+                                                    {"communication_ns", s.communicationNs},
+                                                    {"communication_wait_ns", s.communicationWaitNs},
+                                                    {"idle_ns", s.idleNs}};
+    for (const auto& [name, value] : parts) {
+        if (value < 0)
+            return std::string(name) + " " + std::to_string(value) + " is negative";
+        if (value > model::kMaxTimeNs || (traceSpan >= 0 && value > traceSpan))
+            return std::string(name) + " " + std::to_string(value) + " is longer than the trace";
+    }
+    if (!model::timeInRange(s.startNs))
+        return "start_ns " + std::to_string(s.startNs) + " is out of range";
+    for (const auto& [name, value] : parts) {
+        if (value > s.durationNs)
+            return std::string(name) + " " + std::to_string(value) + " is longer than the step ("
+                + std::to_string(s.durationNs) + " ns)";
+    }
+    if (traceSpan >= 0 && (s.startNs < traceStart || s.startNs - traceStart > traceSpan - s.durationNs))
+        return "the step [" + std::to_string(s.startNs) + ", +" + std::to_string(s.durationNs)
+            + ") lies outside the trace [" + std::to_string(traceStart) + ", +" + std::to_string(traceSpan) + ")";
+    for (const analysis::RankCollective& c : s.collectives) {
+        if (!model::timeInRange(c.start) || !model::timeInRange(c.end) || c.end < c.start)
+            return "a collective (" + c.opKind + ") ends before it starts or lies out of range";
+        for (const analysis::Interval& e : c.exposed) {
+            if (e.start < c.start || e.end > c.end)
+                return "an exposed range of a collective (" + c.opKind + ") lies outside it";
+        }
+    }
+    return {};
+}
+
 } // namespace
 
 bool rankSummaryFromReportJson(const nlohmann::json& j, const std::string& source, analysis::RankSummary& out,
@@ -101,6 +149,19 @@ bool rankSummaryFromReportJson(const nlohmann::json& j, const std::string& sourc
         out.backend = "unknown";
     if (!r.integer(j, "analysed_ns", out.analysedNs))
         return false;
+    // A report comes from another machine or another version: its numbers get the limits of an import
+    // (docs/limits.md "Reports from other machines"). What cannot be a time at all refuses the report; a step, a
+    // collective or a finding that breaks the limits is left out with a warning naming it.
+    std::int64_t traceStart = 0;
+    std::int64_t traceSpan = -1;
+    if (!r.integer(*trace, "start_ns", traceStart, false) || !r.integer(*trace, "span_ns", traceSpan, false))
+        return false;
+    if (traceSpan < -1 || traceSpan > model::kMaxTimeNs || !model::timeInRange(traceStart))
+        return r.fail("trace start_ns / span_ns out of range");
+    if (out.analysedNs < 0 || out.analysedNs > model::kMaxTimeNs || (traceSpan >= 0 && out.analysedNs > traceSpan))
+        return r.fail("\"analysed_ns\": " + std::to_string(out.analysedNs) + " is not within the trace's span");
+    if (!r.text(j, "generator", out.generator))
+        return false;
     const auto steps = j.find("steps");
     if (steps == j.end() || !steps->is_array())
         return r.fail("missing \"steps\" (write it with analyze --format json)");
@@ -133,6 +194,10 @@ bool rankSummaryFromReportJson(const nlohmann::json& j, const std::string& sourc
                 step.collectives.push_back(std::move(rc));
             }
         }
+        if (std::string why = stepProblem(step, traceStart, traceSpan); !why.empty()) {
+            out.warnings.push_back("report " + source + ": step " + std::to_string(step.number) + " left out: " + why);
+            continue;
+        }
         out.steps.push_back(std::move(step));
     }
     if (const auto fs = j.find("findings"); fs != j.end() && fs->is_array()) {
@@ -147,6 +212,18 @@ bool rankSummaryFromReportJson(const nlohmann::json& j, const std::string& sourc
             rf.occurrences = static_cast<std::uint64_t>(std::max<std::int64_t>(0, occurrences));
             if (const auto lf = f.find("lost_fraction"); lf != f.end() && lf->is_number())
                 rf.lostFraction = lf->get<double>();
+            if (!isKindId(rf.kind)) {
+                out.warnings.push_back("report " + source
+                                       + ": a finding left out: its kind is not an id ([a-z0-9_], "
+                                         "at most 64 characters)");
+                continue;
+            }
+            if (rf.lostNs < 0 || rf.lostNs > model::kMaxTimeNs || !std::isfinite(rf.lostFraction)
+                || rf.lostFraction < 0) {
+                out.warnings.push_back("report " + source + ": finding \"" + rf.title + "\" left out: lost_ns "
+                                       + std::to_string(rf.lostNs) + " is impossible");
+                continue;
+            }
             out.findings.push_back(std::move(rf));
         }
     }
@@ -181,6 +258,15 @@ bool looksLikeReportJson(const std::filesystem::path& path)
 
 bool readRankReport(const std::filesystem::path& path, analysis::RankSummary& out, std::string& error)
 {
+    // A report is a summary (kilobytes; a 1,000-step rank with its collectives a few MB): anything far larger is not
+    // one, and is refused before it is parsed into memory.
+    constexpr std::uintmax_t kMaxReportBytes = std::uintmax_t {256} << 20;
+    std::error_code ec;
+    if (const std::uintmax_t size = std::filesystem::file_size(path, ec); !ec && size > kMaxReportBytes) {
+        error = path.string() + ": " + std::to_string(size >> 20)
+            + " MiB is too large for a timesink.report/1 file (at most 256 MiB)";
+        return false;
+    }
     std::ifstream in(path, std::ios::binary);
     if (!in) {
         error = path.string() + ": cannot be read";

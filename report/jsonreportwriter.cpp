@@ -73,6 +73,7 @@ nlohmann::ordered_json reportJson(const ReportModel& m)
     using nlohmann::ordered_json;
     ordered_json j;
     j["schema"] = kReportSchema;
+    j["generator"] = m.generator;
     j["trace"] = traceSummaryJson(m.trace);
     j["platform"] = analysis::platformKey(m.trace.metadata.platform);
     j["analysed_ns"] = m.summary.analysedNs;

@@ -4,6 +4,7 @@
 #include "analysis/core/communication.h"
 #include "analysis/core/textformat.h"
 #include "analysis/passes/communicationpass.h"
+#include "model/checkedmath.h"
 
 #include <algorithm>
 #include <map>
@@ -44,6 +45,108 @@ std::string rankList(const std::vector<std::int64_t>& steps)
     return out;
 }
 
+/// "0–3, 5, 7–9": a sorted list of numbers with runs folded, at most 12 items.
+std::string foldedList(const std::vector<std::int64_t>& sorted)
+{
+    std::string out;
+    std::size_t items = 0;
+    for (std::size_t i = 0; i < sorted.size();) {
+        std::size_t j = i;
+        while (j + 1 < sorted.size() && sorted[j + 1] == sorted[j] + 1)
+            ++j;
+        if (items == 12) {
+            out += ", …";
+            break;
+        }
+        out += (items ? ", " : "") + std::to_string(sorted[i]);
+        if (j > i)
+            out += (j == i + 1 ? ", " : "–") + std::to_string(sorted[j]);
+        ++items;
+        i = j + 1;
+    }
+    return out;
+}
+
+/// "nccl on ranks 0–2, gloo on rank 3" for a value that should be one across the job; empty when it is.
+std::string disagreement(const std::map<std::string, std::vector<std::int64_t>>& ranksByValue)
+{
+    if (ranksByValue.size() < 2)
+        return {};
+    std::string out;
+    for (const auto& [value, ranks] : ranksByValue) {
+        out += out.empty() ? "" : "; ";
+        out += (value.empty() ? std::string("unknown") : value) + (ranks.size() == 1 ? " on rank " : " on ranks ")
+            + foldedList(ranks);
+    }
+    return out;
+}
+
+/// The job's world size and what the ranks say that does not fit together: world sizes, step numbers, backend and
+/// Timesink version that differ between ranks, and ranks missing from 0..world size − 1 (or beyond it). Ranks
+/// come from other machines and other runs; a job merged from mismatched ones must say so.
+void checkRanksAgree(const std::vector<RankSummary>& ranks, bool ranksFromInputs, JobResult& job)
+{
+    std::map<std::string, std::vector<std::int64_t>> worldSizes;
+    std::map<std::string, std::vector<std::int64_t>> backends;
+    std::map<std::string, std::vector<std::int64_t>> generators;
+    std::map<std::string, std::vector<std::int64_t>> stepSets;
+    std::map<std::int32_t, std::size_t> worldCount;
+    for (const RankSummary& r : ranks) {
+        if (r.worldSize > 0) {
+            worldSizes[std::to_string(r.worldSize)].push_back(r.rank);
+            ++worldCount[r.worldSize];
+        }
+        if (!r.backend.empty() && r.backend != "unknown")
+            backends[r.backend].push_back(r.rank);
+        if (!r.generator.empty())
+            generators[r.generator].push_back(r.rank);
+        std::vector<std::int64_t> numbers;
+        for (const RankStep& s : r.steps)
+            numbers.push_back(s.number);
+        std::sort(numbers.begin(), numbers.end());
+        numbers.erase(std::unique(numbers.begin(), numbers.end()), numbers.end());
+        stepSets[numbers.empty() ? std::string("none") : "steps " + foldedList(numbers)].push_back(r.rank);
+    }
+    // The world size most ranks report (the larger on a tie): one rank's stray value does not make the job.
+    for (const auto& [size, count] : worldCount) {
+        if (job.worldSize < 0 || count >= worldCount[job.worldSize])
+            job.worldSize = size;
+    }
+    if (std::string d = disagreement(worldSizes); !d.empty())
+        job.warnings.push_back("the ranks disagree on the world size (" + d + "); the job uses "
+                               + std::to_string(job.worldSize));
+    if (std::string d = disagreement(stepSets); !d.empty())
+        job.warnings.push_back("the ranks profiled different steps (" + d
+                               + "); a step is compared across the ranks that have it");
+    if (std::string d = disagreement(backends); !d.empty())
+        job.warnings.push_back("the ranks disagree on the communication backend (" + d + ")");
+    if (std::string d = disagreement(generators); !d.empty())
+        job.warnings.push_back("the rank reports were written by different Timesink versions (" + d
+                               + "); their numbers may not be comparable");
+    if (ranksFromInputs && job.worldSize > 0) {
+        std::vector<std::int64_t> missing;
+        std::vector<std::int64_t> beyond;
+        std::set<std::int32_t> present;
+        for (const RankSummary& r : ranks) {
+            present.insert(r.rank);
+            if (r.rank >= job.worldSize)
+                beyond.push_back(r.rank);
+        }
+        for (std::int32_t k = 0; k < job.worldSize && missing.size() <= 4096; ++k) {
+            if (present.count(k) == 0)
+                missing.push_back(k);
+        }
+        if (!missing.empty())
+            job.warnings.push_back(std::string(missing.size() == 1 ? "rank " : "ranks ") + foldedList(missing)
+                                   + (missing.size() == 1 ? " is" : " are") + " missing (world size "
+                                   + std::to_string(job.worldSize) + ", " + std::to_string(ranks.size())
+                                   + " ranks given)");
+        if (!beyond.empty())
+            job.warnings.push_back(std::string(beyond.size() == 1 ? "rank " : "ranks ") + foldedList(beyond)
+                                   + " lie outside the world size " + std::to_string(job.worldSize));
+    }
+}
+
 struct StepRef
 {
     std::size_t rank; // index into JobResult::ranks
@@ -56,11 +159,13 @@ JobResult analyzeJob(std::vector<RankSummary> ranks, const JobOptions& options)
 {
     JobResult job;
     // Ranks: as the inputs say, unless some say nothing or two say the same; then by input position.
+    bool ranksFromInputs = true;
     {
         std::set<std::int32_t> seen;
         bool usable = true;
         for (const RankSummary& r : ranks)
             usable = usable && r.rank >= 0 && seen.insert(r.rank).second;
+        ranksFromInputs = usable;
         if (!usable) {
             job.warnings.push_back("the inputs do not name distinct ranks; ranks are numbered in input order");
             for (std::size_t i = 0; i < ranks.size(); ++i)
@@ -69,9 +174,9 @@ JobResult analyzeJob(std::vector<RankSummary> ranks, const JobOptions& options)
         std::stable_sort(ranks.begin(), ranks.end(),
                          [](const RankSummary& a, const RankSummary& b) { return a.rank < b.rank; });
     }
+    checkRanksAgree(ranks, ranksFromInputs, job);
     for (const RankSummary& r : ranks) {
-        job.worldSize = std::max(job.worldSize, r.worldSize);
-        job.rankTimeNs += r.analysedNs;
+        job.rankTimeNs = model::saturatingAdd(job.rankTimeNs, r.analysedNs);
         for (const std::string& w : r.warnings)
             job.warnings.push_back("rank " + std::to_string(r.rank) + ": " + w);
     }

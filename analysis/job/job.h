@@ -52,6 +52,7 @@ struct RankSummary
     std::string format;
     std::string platform;                   // platformKey()
     std::string backend;                    // commBackendKey()
+    std::string generator;                  // the Timesink that wrote the report ("timesink-cli 0.3.0"); "" unknown
     bool waitFromTasks = false;             // the wait is measured on the rank (wait tasks or communication.json)
     bool waitFromCommunicationJson = false; // … by communication.json (Ascend)
     model::TimeNs analysedNs = 0;

@@ -87,10 +87,12 @@ int runJob(int argc, char** argv)
     }
     std::vector<std::filesystem::path> paths(args.positional.begin(), args.positional.end());
     std::vector<app::JobInput> inputs;
-    if (!app::collectJobInputs(paths, inputs, error)) {
+    if (!app::collectJobInputs(paths, inputs, error, &options.inputWarnings)) {
         std::cerr << "timesink-cli job: " << error << '\n';
         return kExitInput;
     }
+    for (const std::string& w : options.inputWarnings)
+        std::cerr << "timesink-cli job: " << w << '\n';
     // The paths as given count as inputs too: a folder holding the ranks must not receive the report (it would
     // mix with the profiler output, and a report written there would be a rank the next time), and neither may
     // any rank found inside it.

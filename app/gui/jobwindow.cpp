@@ -56,7 +56,9 @@ bool JobWindow::start(const QStringList& paths, QString& error)
         fsPaths.emplace_back(p.toStdString());
     std::vector<app::JobInput> inputs;
     std::string message;
-    if (!app::collectJobInputs(fsPaths, inputs, message)) {
+    app::JobRunOptions options;
+    // What a folder held besides the ranks is named in the job's warnings (the overview's banner).
+    if (!app::collectJobInputs(fsPaths, inputs, message, &options.inputWarnings)) {
         error = QString::fromStdString(message);
         return false;
     }
@@ -64,7 +66,6 @@ bool JobWindow::start(const QStringList& paths, QString& error)
     m_done->store(0);
     m_cancel->store(false);
     setWindowTitle(tr("Job %1 — Timesink").arg(QFileInfo(paths.value(0)).fileName()));
-    app::JobRunOptions options;
     options.generator = "timesink " TIMESINK_VERSION;
     auto cancel = m_cancel;
     auto done = m_done;

@@ -2,6 +2,7 @@
 #include "app/job/jobrunner.h"
 
 #include "model/memoryhint.h"
+#include "parsers/common/regularfile.h"
 #include "parsers/registry/traceloader.h"
 #include "report/jobreport.h"
 #include "report/reportmodel.h"
@@ -25,18 +26,6 @@ namespace {
 bool isRunFolderName(const std::string& name)
 {
     return name.rfind("PROF_", 0) == 0 || (name.size() > 10 && name.compare(name.size() - 10, 10, "_ascend_pt") == 0);
-}
-
-bool isRankFileName(const std::string& name)
-{
-    if (name.empty() || name.front() == '.')
-        return false;
-    for (const char* ext : {".json", ".json.gz", ".json.zst", ".gz", ".zst", ".db"}) {
-        const std::size_t n = std::char_traits<char>::length(ext);
-        if (name.size() > n && name.compare(name.size() - n, n, ext) == 0)
-            return true;
-    }
-    return false;
 }
 
 bool isJobReport(const fs::path& path)
@@ -85,20 +74,53 @@ bool naturalLess(const std::string& a, const std::string& b)
     return a.size() - i < b.size() - j;
 }
 
-std::vector<fs::path> rankEntries(const fs::path& dir)
+/// The ranks in `dir`: run folders, rank reports and files a trace importer recognises, in natural name order.
+/// What is left out is named in `skipped` (when given) with the reason: other folders, a job report, and files
+/// that are no trace (notes, READMEs, scripts). Hidden entries are left out silently.
+std::vector<fs::path> rankEntries(const fs::path& dir, std::vector<std::string>* skipped = nullptr)
 {
     std::vector<fs::path> out;
+    std::vector<fs::path> left;
+    std::vector<std::string> why;
     std::error_code ec;
     for (const fs::directory_entry& e : fs::directory_iterator(dir, ec)) {
         const std::string name = e.path().filename().string();
+        if (name.empty() || name.front() == '.')
+            continue;
         std::error_code sec;
-        if (e.is_directory(sec) ? isRunFolderName(name) : (e.is_regular_file(sec) && isRankFileName(name)))
-            if (!isJobReport(e.path())) // a job report written next to its ranks is not a rank
+        std::string reason;
+        if (e.is_directory(sec)) {
+            if (isRunFolderName(name))
                 out.push_back(e.path());
+            else
+                reason = "a folder that is no profiler output (*_ascend_pt/, PROF_*/)";
+        } else if (!e.is_regular_file(sec)) {
+            reason = "not a regular file";
+        } else if (isJobReport(e.path())) {
+            reason = "a job report"; // written next to its ranks, it is not a rank
+        } else if (report::looksLikeReportJson(e.path()) || !parsers::recogniseSource(e.path()).empty()) {
+            out.push_back(e.path());
+        } else {
+            reason = "not a trace Timesink knows";
+        }
+        if (!reason.empty()) {
+            left.push_back(e.path());
+            why.push_back(std::move(reason));
+        }
     }
     std::sort(out.begin(), out.end(), [](const fs::path& a, const fs::path& b) {
         return naturalLess(a.filename().string(), b.filename().string());
     });
+    if (skipped && !out.empty()) {
+        std::vector<std::size_t> order(left.size());
+        for (std::size_t i = 0; i < order.size(); ++i)
+            order[i] = i;
+        std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+            return naturalLess(left[a].filename().string(), left[b].filename().string());
+        });
+        for (const std::size_t i : order)
+            skipped->push_back("skipped " + left[i].string() + ": " + why[i]);
+    }
     return out;
 }
 
@@ -121,7 +143,8 @@ bool isJobFolder(const fs::path& path)
     return ranks >= 2;
 }
 
-bool collectJobInputs(const std::vector<fs::path>& paths, std::vector<JobInput>& out, std::string& error)
+bool collectJobInputs(const std::vector<fs::path>& paths, std::vector<JobInput>& out, std::string& error,
+                      std::vector<std::string>* skipped)
 {
     out.clear();
     for (const fs::path& p : paths) {
@@ -130,14 +153,20 @@ bool collectJobInputs(const std::vector<fs::path>& paths, std::vector<JobInput>&
             error = p.string() + ": no such file or folder";
             return false;
         }
+        // A FIFO or device named as a rank is refused before anything opens it (opening a FIFO blocks).
+        if (std::string why = parsers::notRegularFileReason(p, true); !why.empty()) {
+            error = std::move(why);
+            return false;
+        }
         if (!fs::is_directory(p, ec) || isRunFolderName(p.filename().string())) {
             out.push_back({p, !fs::is_directory(p, ec) && report::looksLikeReportJson(p)});
             continue;
         }
-        const std::vector<fs::path> entries = rankEntries(p);
+        const std::vector<fs::path> entries = rankEntries(p, skipped);
         if (entries.empty()) {
             error = p.string()
-                + ": no ranks in this folder (expected *_ascend_pt/ or PROF_*/ folders, or trace / report files)";
+                + ": no ranks in this folder (expected *_ascend_pt/ or PROF_*/ folders, or trace / report files "
+                  "that Timesink recognises)";
             return false;
         }
         for (const fs::path& e : entries)
@@ -244,6 +273,7 @@ JobRun runJob(const std::vector<JobInput>& inputs, const JobRunOptions& options,
             run.errors.push_back(errors[i].empty() ? inputs[i].path.string() + ": could not be read" : errors[i]);
     }
     run.result = analysis::analyzeJob(std::move(good), options.job);
+    run.result.warnings.insert(run.result.warnings.begin(), options.inputWarnings.begin(), options.inputWarnings.end());
     return run;
 }
 

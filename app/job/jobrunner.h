@@ -23,11 +23,15 @@ struct JobInput
 /// Expands the paths given to `job` into rank inputs, in a stable order:
 /// * a `timesink.report/1` JSON file → a report input; any other file → a trace;
 /// * a `*_ascend_pt` or `PROF_*` folder → one trace (one rank);
-/// * any other folder → its `*_ascend_pt`/`PROF_*` subfolders and its trace/report files (`.json`, `.json.gz`,
-///   `.json.zst`, `.gz`, `.zst`, `.db`), one rank each, sorted by name with numbers compared as numbers
-///   (rank-2 before rank-10).
+/// * any other folder → its `*_ascend_pt`/`PROF_*` subfolders, its rank reports and the files that an importer
+///   recognises as a trace (by content, as when opening one), one rank each, sorted by name
+///   with numbers compared as numbers (rank-2 before rank-10). Everything else in the folder (notes.json, a
+///   README, a job report, other folders) is left out, and named with the reason in `skipped` when given
+///   ("skipped runs/notes.json: not a trace Timesink knows"), like HTA and msprof-analyze pick the traces out.
+/// A file named explicitly is always a rank: if it is no trace, reading it fails and names it.
 /// False with `error` naming the path when a path does not exist or a folder holds no rank.
-bool collectJobInputs(const std::vector<std::filesystem::path>& paths, std::vector<JobInput>& out, std::string& error);
+bool collectJobInputs(const std::vector<std::filesystem::path>& paths, std::vector<JobInput>& out, std::string& error,
+                      std::vector<std::string>* skipped = nullptr);
 
 /// True when `path` is a folder that holds several ranks: two or more `*_ascend_pt`/`PROF_*` folders, trace files
 /// whose name says "rank", or rank reports (opening such a folder in the viewer shows the job overview).
@@ -44,6 +48,8 @@ struct JobRunOptions
     analysis::AnalysisOptions analysis;
     analysis::JobOptions job;
     std::string generator = "timesink";
+    /// Warnings about the inputs (collectJobInputs' `skipped`): runJob() puts them first in the job's warnings.
+    std::vector<std::string> inputWarnings;
 };
 
 struct JobRun

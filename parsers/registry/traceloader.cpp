@@ -32,6 +32,20 @@ bool startsAsJsonObjectWithoutEvents(std::string_view head)
     return first != std::string_view::npos && head[first] == '{'
         && head.find("\"traceEvents\"") == std::string_view::npos;
 }
+/// The importer that recognises `probe` with the highest confidence; null when none does.
+Importer* bestImporter(const std::vector<std::unique_ptr<Importer>>& importers, const SourceProbe& probe)
+{
+    Importer* best = nullptr;
+    int bestScore = 0;
+    for (const auto& importer : importers) {
+        const int score = importer->probe(probe);
+        if (score > bestScore) {
+            bestScore = score;
+            best = importer.get();
+        }
+    }
+    return best;
+}
 constexpr int kMaxListingDepth = 4;
 constexpr std::size_t kMaxListingEntries = 20000;
 } // namespace
@@ -145,15 +159,7 @@ ImportResult loadTrace(const std::filesystem::path& path, const ImportOptions& o
     }
 
     auto importers = allImporters();
-    Importer* best = nullptr;
-    int bestScore = 0;
-    for (const auto& importer : importers) {
-        const int score = importer->probe(probe);
-        if (score > bestScore) {
-            bestScore = score;
-            best = importer.get();
-        }
-    }
+    Importer* best = bestImporter(importers, probe);
     // What detection could not see, said next to any failure so that the message names the real problem.
     std::string why;
     if (probe.truncated) {
@@ -189,6 +195,18 @@ ImportResult loadTrace(const std::filesystem::path& path, const ImportOptions& o
     if (!result.ok() && probe.isDirectory && !probe.problems.empty())
         result.error += why;
     return result;
+}
+
+std::string recogniseSource(const std::filesystem::path& path)
+{
+    SourceProbe probe;
+    if (ImportResult r = probeSource(path, probe); r.errorKind != ImportErrorKind::None)
+        return {};
+    if (!probe.isDirectory && probe.head.empty())
+        return {};
+    const auto importers = allImporters();
+    const Importer* best = bestImporter(importers, probe);
+    return best ? std::string(best->id()) : std::string();
 }
 
 } // namespace timesink::parsers

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace timesink::parsers {
@@ -15,6 +16,11 @@ std::vector<std::unique_ptr<Importer>> allImporters();
 /// Builds the detection view of `path` (directory listing or decompressed first bytes).
 /// Returns an error result when the path cannot be read.
 ImportResult probeSource(const std::filesystem::path& path, SourceProbe& out);
+
+/// The id of the importer that would read `path` (a file or a bundle directory), or "" when none recognises it
+/// or it cannot be read. Reads only what detection reads (the listing, the first decompressed bytes); never blocks
+/// on a FIFO. `job` uses it to pick the traces out of a folder.
+std::string recogniseSource(const std::filesystem::path& path);
 
 /// Detects the format of `path` (a file or a bundle directory) and imports it.
 ImportResult loadTrace(const std::filesystem::path& path, const ImportOptions& options, ProgressSink& progress);

@@ -11,11 +11,14 @@
 #include "tests/job/plantedjob.h"
 
 #include <QDir>
+#include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <algorithm>
 #include <fstream>
+#include <limits>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -245,7 +248,11 @@ private Q_SLOTS:
         const auto again = runCli({QStringLiteral("job"), m_dir.filePath(QStringLiteral("reports")),
                                    QStringLiteral("--format"), QStringLiteral("json")});
         QCOMPARE(again.exitCode, 0);
-        QVERIFY(comparable(nlohmann::json::parse(again.out.constData())) == comparable(b));
+        auto withJobReport = nlohmann::json::parse(again.out.constData());
+        QCOMPARE(withJobReport["warnings"].size(), std::size_t(1));
+        QVERIFY(withJobReport["warnings"][0].get<std::string>().find("job.json: a job report") != std::string::npos);
+        withJobReport["warnings"] = nlohmann::json::array();
+        QVERIFY(comparable(withJobReport) == comparable(b));
         // Reports given one by one, in another order, give the same job.
         QStringList args {QStringLiteral("job"), QStringLiteral("--format"), QStringLiteral("json")};
         for (auto it = reports.rbegin(); it != reports.rend(); ++it)
@@ -496,9 +503,195 @@ private Q_SLOTS:
                  1);
     }
 
+    // Reports come from other machines and versions (issue 36): every number is checked against the limits of an
+    // import, and ranks that do not fit together are named. Before: a step of duration_ns −5 or INT64_MAX and a
+    // world_size of 64 among 4 ranks were merged without a word (the job said world size 64).
+    void hostileReports()
+    {
+        const std::vector<nlohmann::json> good = plantedReports();
+        const auto job = [&](const std::vector<nlohmann::json>& reports, const QString& name) {
+            const QString dir = m_dir.filePath(name);
+            QDir(dir).removeRecursively();
+            QDir().mkpath(dir);
+            for (std::size_t i = 0; i < reports.size(); ++i) {
+                std::ofstream out(dir.toStdString() + "/rank-" + std::to_string(i) + ".report.json");
+                out << reports[i].dump();
+            }
+            const auto r = runCli({QStringLiteral("job"), dir, QStringLiteral("--format"), QStringLiteral("json")});
+            return std::make_pair(r.exitCode, nlohmann::json::parse(r.out.constData(), nullptr, false));
+        };
+        const auto warned = [](const nlohmann::json& j, const std::string& text) {
+            for (const auto& w : j["warnings"])
+                if (w.get<std::string>().find(text) != std::string::npos)
+                    return true;
+            return false;
+        };
+        // The untouched reports: no warning at all.
+        auto [code, clean] = job(good, QStringLiteral("hostile-clean"));
+        QCOMPARE(code, 0);
+        QVERIFY2(clean["warnings"].empty(), clean["warnings"].dump().c_str());
+
+        // Impossible step numbers: the step is left out, named, and the rest of the rank is kept.
+        std::vector<nlohmann::json> reports = good;
+        reports[1]["steps"][0]["duration_ns"] = -5;
+        reports[2]["steps"][1]["duration_ns"] = std::numeric_limits<std::int64_t>::max();
+        reports[3]["steps"][2]["idle_ns"] = reports[3]["steps"][2]["duration_ns"].get<std::int64_t>() + 1;
+        auto [code2, j] = job(reports, QStringLiteral("hostile-steps"));
+        QCOMPARE(code2, 0);
+        QVERIFY2(warned(j, "step 1 left out: duration_ns -5 is negative"), j["warnings"].dump().c_str());
+        QVERIFY2(warned(j, "step 2 left out: duration_ns 9223372036854775807 is longer than the trace"),
+                 j["warnings"].dump().c_str());
+        QVERIFY2(warned(j, "step 3 left out: idle_ns"), j["warnings"].dump().c_str());
+        QCOMPARE(j["ranks"][1]["steps"].size(), std::size_t(2));
+        for (const auto& r : j["ranks"])
+            for (const auto& st : r["steps"])
+                QVERIFY(st["duration_ns"].get<std::int64_t>() == 54 * kMs);
+
+        // A world size one rank disagrees with: the job keeps the majority's and says so.
+        reports = good;
+        reports[3]["trace"]["world_size"] = 64;
+        auto [code3, w] = job(reports, QStringLiteral("hostile-world"));
+        QCOMPARE(code3, 0);
+        QCOMPARE(w["world_size"].get<int>(), 4);
+        QVERIFY2(warned(w, "disagree on the world size (4 on ranks 0–2; 64 on rank 3); the job uses 4"),
+                 w["warnings"].dump().c_str());
+
+        // Missing ranks, other steps, another backend, another Timesink.
+        reports = {good[0], good[1], good[3]};
+        reports[1]["steps"].erase(reports[1]["steps"].begin());
+        reports[2]["communication"]["backend"] = "gloo";
+        reports[2]["generator"] = "timesink-cli 0.0.1";
+        auto [code4, m] = job(reports, QStringLiteral("hostile-missing"));
+        QCOMPARE(code4, 0);
+        QVERIFY2(warned(m, "rank 2 is missing (world size 4, 3 ranks given)"), m["warnings"].dump().c_str());
+        QVERIFY2(warned(m, "steps 1–3 on ranks 0, 3; steps 2, 3 on rank 1"), m["warnings"].dump().c_str());
+        QVERIFY2(warned(m, "communication backend (gloo on rank 3; nccl on ranks 0, 1)"), m["warnings"].dump().c_str());
+        QVERIFY2(warned(m, "different Timesink versions"), m["warnings"].dump().c_str());
+        // … and the text report shows them in its header.
+        const auto text = runCli({QStringLiteral("job"), m_dir.filePath(QStringLiteral("hostile-missing"))});
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY2(text.out.contains("rank 2 is missing"), text.out.constData());
+
+        // What cannot be a time at all refuses the report, naming it.
+        reports = good;
+        reports[0]["analysed_ns"] = -1;
+        auto [code5, refused] = job(reports, QStringLiteral("hostile-analysed"));
+        QCOMPARE(code5, 2);
+        Q_UNUSED(refused);
+
+        // Hostile strings stay text in every writer: a finding kind that is no id is left out; titles, sources
+        // and warnings are escaped (HTML), fenced (Markdown) and defused (CSV cells starting with = + - @).
+        reports = good;
+        reports[0]["findings"][0]["kind"] = "x`|<script>";
+        reports[1]["findings"][0]["title"] = "=HYPERLINK(\"http://x\")<script>alert(1)</script>|`*";
+        const QString dir = m_dir.filePath(QStringLiteral("hostile-strings"));
+        QDir(dir).removeRecursively();
+        QDir().mkpath(dir);
+        for (std::size_t i = 0; i < reports.size(); ++i) {
+            std::ofstream out(dir.toStdString() + "/rank-" + std::to_string(i) + ".report.json");
+            out << reports[i].dump();
+        }
+        std::map<std::string, QByteArray> written;
+        for (const char* fmt : {"html", "md", "csv", "json", "text"}) {
+            const auto r = runCli({QStringLiteral("job"), dir, QStringLiteral("--format"), QLatin1String(fmt)});
+            QCOMPARE(r.exitCode, 0);
+            QVERIFY(!r.out.contains("x`|"));
+            written[fmt] = r.out;
+        }
+        // The rank's top finding is in the HTML and Markdown rank tables: as text, never as markup.
+        QVERIFY2(written["html"].contains("=HYPERLINK(&quot;http://x&quot;)&lt;script&gt;alert(1)&lt;/script&gt;"),
+                 written["html"].constData());
+        QVERIFY(!written["html"].contains("<script>"));
+        QVERIFY(!written["md"].contains("<script>"));
+        QVERIFY2(written["text"].contains("its kind is not an id"), written["text"].constData());
+    }
+
+    // A folder holding the ranks and anything else: the traces are picked out, the rest is named and skipped; a
+    // file named on the command line still fails when it is no trace; a folder with no trace still exits 2.
+    // Before: `job runs/` with a notes.json beside the ranks exited 2 ("notes.json: not a trace Timesink knows").
+    void folderWithOtherFiles()
+    {
+        const QString runs = m_dir.filePath(QStringLiteral("runs"));
+        QDir(runs).removeRecursively();
+        QDir().mkpath(runs + QStringLiteral("/logs"));
+        for (const std::filesystem::path& p : m_planted)
+            QVERIFY(QFile::copy(QString::fromStdString(p.string()),
+                                runs + QStringLiteral("/") + QString::fromStdString(p.filename().string())));
+        const QString notes = runs + QStringLiteral("/notes.json");
+        {
+            std::ofstream(notes.toStdString()) << R"({"experiment": "lr sweep", "owner": "me"})";
+            std::ofstream(runs.toStdString() + "/README.txt") << "rank traces of the lr sweep\n";
+            std::ofstream(runs.toStdString() + "/job.html") << "<html></html>\n";
+        }
+        const auto r = runCli({QStringLiteral("job"), runs, QStringLiteral("--format"), QStringLiteral("json")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const auto j = nlohmann::json::parse(r.out.constData());
+        QCOMPARE(j["ranks"].size(), std::size_t(4));
+        const std::string warnings = j["warnings"].dump();
+        for (const char* name : {"notes.json: not a trace", "README.txt: not a trace", "job.html: not a trace",
+                                 "logs: a folder that is no profiler output"})
+            QVERIFY2(warnings.find(name) != std::string::npos, warnings.c_str());
+        QVERIFY(r.err.contains("skipped"));
+        // The same job as without the extra files, warnings aside.
+        auto plain = nlohmann::json::parse(
+            runCli({QStringLiteral("job"), QString::fromStdString(m_planted.front().parent_path().string()),
+                    QStringLiteral("--format"), QStringLiteral("json")})
+                .out.constData());
+        auto picked = j;
+        plain.erase("warnings");
+        picked.erase("warnings");
+        QVERIFY(comparable(plain) == comparable(picked));
+
+        const auto named = runCli({QStringLiteral("job"), notes});
+        QCOMPARE(named.exitCode, 2);
+        QVERIFY(named.err.contains("notes.json"));
+        const QString none = m_dir.filePath(QStringLiteral("no-traces"));
+        QDir().mkpath(none);
+        std::ofstream(none.toStdString() + "/notes.json") << "{}";
+        const auto nothing = runCli({QStringLiteral("job"), none});
+        QCOMPARE(nothing.exitCode, 2);
+        QVERIFY2(nothing.err.contains("no ranks"), nothing.err.constData());
+    }
+
+    // 1,000 tiny ranks merged from reports: every rank is there, the job's world size is right, nothing is missing.
+    void thousandTinyRanks()
+    {
+        const nlohmann::json base = plantedReports()[0];
+        const QString dir = m_dir.filePath(QStringLiteral("thousand"));
+        QDir().mkpath(dir);
+        for (int r = 0; r < 1000; ++r) {
+            nlohmann::json rep = base;
+            rep["trace"]["rank"] = r;
+            rep["trace"]["world_size"] = 1000;
+            rep["trace"]["path"] = "rank-" + std::to_string(r) + ".json";
+            std::ofstream(dir.toStdString() + "/rank-" + std::to_string(r) + ".report.json") << rep.dump();
+        }
+        const auto out = runCli({QStringLiteral("job"), dir, QStringLiteral("--format"), QStringLiteral("json")});
+        QVERIFY2(out.exitCode == 0, out.err.constData());
+        const auto j = nlohmann::json::parse(out.out.constData());
+        QCOMPARE(j["ranks"].size(), std::size_t(1000));
+        QCOMPARE(j["world_size"].get<int>(), 1000);
+        QCOMPARE(j["ranks"][999]["rank"].get<int>(), 999);
+        QVERIFY2(j["warnings"].empty(), j["warnings"].dump().c_str());
+    }
+
 private:
+    /// `analyze --format json` of each planted rank, made once.
+    std::vector<nlohmann::json> plantedReports()
+    {
+        if (m_reports.empty()) {
+            for (const std::filesystem::path& p : m_planted) {
+                const auto r = runCli({QStringLiteral("analyze"), QString::fromStdString(p.string()),
+                                       QStringLiteral("--format"), QStringLiteral("json")});
+                m_reports.push_back(nlohmann::json::parse(r.out.constData()));
+            }
+        }
+        return m_reports;
+    }
+
     QTemporaryDir m_dir;
     std::vector<std::filesystem::path> m_planted;
+    std::vector<nlohmann::json> m_reports;
 };
 
 QTEST_GUILESS_MAIN(TestJob)
