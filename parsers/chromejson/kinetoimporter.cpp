@@ -165,12 +165,17 @@ std::optional<ExportDescription> parseDescription(const nlohmann::json& j, std::
     };
     if (!j.is_object())
         return fail("it is not an object");
+    if (std::int64_t version = 0; !integer(j, "version", version) || version != 1)
+        return fail("its version is not 1, the one this Timesink writes");
     ExportDescription d;
     model::TraceMetadata& m = d.meta;
     if (!text(j, "format", m.format) || m.format.empty() || !text(j, "format_version", m.formatVersion)
         || !text(j, "profiler_level", m.profilerLevel) || !integer(j, "rank", m.rank)
         || !integer(j, "world_size", m.worldSize))
         return fail("format, format_version, profiler_level, rank or world_size is missing or out of range");
+    // A description is believed whole or not at all: each of its claims must fit the others.
+    if (m.rank < -1 || m.worldSize < -1 || m.worldSize == 0 || (m.worldSize > 0 && m.rank >= m.worldSize))
+        return fail("rank " + std::to_string(m.rank) + " does not fit world size " + std::to_string(m.worldSize));
     if (const auto it = j.find("synthetic_timestamps"); it == j.end() || !it->is_boolean())
         return fail("synthetic_timestamps is missing");
     else
@@ -224,6 +229,11 @@ std::optional<ExportDescription> parseDescription(const nlohmann::json& j, std::
             return fail("a track has an unknown device kind or role");
         out.deviceKind = *k;
         out.role = *r;
+        if (out.deviceKind != model::DeviceKind::Cpu && out.device >= 0
+            && std::none_of(m.devices.begin(), m.devices.end(), [&](const model::Device& dev) {
+                   return dev.kind == out.deviceKind && dev.index == out.device;
+               }))
+            return fail("a track names a device the description does not list");
         out.pid = std::to_string(pid);
         out.tid = std::to_string(tid);
         d.tracks.push_back(std::move(out));
@@ -233,6 +243,8 @@ std::optional<ExportDescription> parseDescription(const nlohmann::json& j, std::
         if (!s.is_object() || !integer(s, "number", out.number) || !text(s, "name", out.name)
             || !integer(s, "start", out.start) || !integer(s, "end", out.end))
             return fail("a step lacks number, name, start or end");
+        if (!model::timeInRange(out.start) || !model::timeInRange(out.end) || out.end < out.start)
+            return fail("step " + std::to_string(out.number) + " ends before it starts or lies out of range");
         if (const auto marker = s.find("marker"); marker != s.end()) {
             std::uint32_t track = 0;
             if (!marker->is_object() || !integer(*marker, "track", track) || track >= d.tracks.size()
