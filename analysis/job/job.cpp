@@ -7,6 +7,7 @@
 #include "model/checkedmath.h"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -52,7 +53,8 @@ std::string foldedList(const std::vector<std::int64_t>& sorted)
     std::size_t items = 0;
     for (std::size_t i = 0; i < sorted.size();) {
         std::size_t j = i;
-        while (j + 1 < sorted.size() && sorted[j + 1] == sorted[j] + 1)
+        while (j + 1 < sorted.size() && sorted[j] < std::numeric_limits<std::int64_t>::max()
+               && sorted[j + 1] == sorted[j] + 1)
             ++j;
         if (items == 12) {
             out += ", …";

@@ -9,6 +9,7 @@
 
 #include <QApplication>
 #include <QComboBox>
+#include <QFile>
 #include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -41,6 +42,30 @@ private Q_SLOTS:
         QVERIFY(m_window->start({m_dir.path()}, error));
         QVERIFY(ready.wait(60'000));
         QVERIFY(ready.front().front().toStringList().isEmpty());
+    }
+
+    // A job folder with other files beside the ranks (issue 36): the window opens the ranks and its banner names
+    // what was skipped.
+    void skippedFilesAreNamedInTheBanner()
+    {
+        QTemporaryDir dir;
+        timesink::testing::writePlantedJob(dir.path().toStdString(), {});
+        QFile notes(dir.filePath(QStringLiteral("notes.json")));
+        QVERIFY(notes.open(QIODevice::WriteOnly));
+        notes.write("{\"experiment\": \"lr sweep\"}");
+        notes.close();
+        JobWindow window;
+        QString error;
+        QSignalSpy ready(&window, &JobWindow::jobReady);
+        QVERIFY2(window.start({dir.path()}, error), qPrintable(error));
+        QVERIFY(ready.wait(60'000));
+        QCOMPARE(window.overview()->job().ranks.size(), std::size_t(4));
+        bool named = false;
+        for (const QLabel* label : window.findChildren<QLabel*>())
+            named = named
+                || label->text().contains(QStringLiteral("Warning: skipped ") + notes.fileName()
+                                          + QStringLiteral(": not a trace Timesink knows"));
+        QVERIFY(named);
     }
 
     void heatMapAndTables()
