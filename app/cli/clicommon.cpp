@@ -102,6 +102,11 @@ void setCacheMode(CacheMode mode)
     g_cacheMode = mode;
 }
 
+CacheMode cacheMode()
+{
+    return g_cacheMode;
+}
+
 namespace {
 bool g_printPhases = false;
 
@@ -144,6 +149,17 @@ bool printPhases()
 std::filesystem::path snapshotCacheDirectory()
 {
     return parsers::snapshot::userCacheDirectory();
+}
+
+std::filesystem::path activeSnapshotCacheDirectory()
+{
+    if (g_cacheMode == CacheMode::Off)
+        return {};
+    std::filesystem::path dir = snapshotCacheDirectory();
+    std::error_code ec;
+    if (dir.empty() || (g_cacheMode == CacheMode::Read && !std::filesystem::is_directory(dir, ec)))
+        return {};
+    return dir;
 }
 
 parsers::ImportOptions& importOptions()
@@ -267,10 +283,7 @@ model::TracePtr loadForCommand(const std::string& path, int& exitCode)
 
     // A current snapshot in the cache replaces the import; --cache writes one after an import.
     std::optional<parsers::snapshot::SnapshotCache> cache;
-    const std::filesystem::path cacheDir
-        = g_cacheMode == CacheMode::Off ? std::filesystem::path() : snapshotCacheDirectory();
-    std::error_code ec;
-    if (!cacheDir.empty() && (g_cacheMode == CacheMode::Write || std::filesystem::is_directory(cacheDir, ec)))
+    if (const std::filesystem::path cacheDir = activeSnapshotCacheDirectory(); !cacheDir.empty())
         cache.emplace(cacheDir);
     if (g_printPhases && !parsers::snapshot::isSnapshotFile(path))
         options.phases = &phases;

@@ -59,6 +59,10 @@ private:
 /// Write also stores one after importing a source (`--cache`), Off ignores the cache (`--no-cache`).
 enum class CacheMode : std::uint8_t { Off, Read, Write };
 void setCacheMode(CacheMode mode);
+[[nodiscard]] CacheMode cacheMode();
+/// The cache directory this command reads (and with `--cache` writes): empty with `--no-cache`, or when there is
+/// none yet and the command would only read it.
+std::filesystem::path activeSnapshotCacheDirectory();
 /// $XDG_CACHE_HOME/timesink/snapshots (~/.cache/… without it; parsers::snapshot::userCacheDirectory()): where the
 /// GUI keeps its snapshots too.
 std::filesystem::path snapshotCacheDirectory();

@@ -22,6 +22,10 @@ for (straggler), how much communication is exposed and how much of it is waiting
 PATH is a folder holding a job (Kineto rank-N files or files with distributedInfo, several *_ascend_pt/
 runs, several PROF_* runs), several trace paths, or the timesink.report/1 files that
 `analyze --format json` wrote for each rank (each node analyses its own ranks; job merges the reports).
+In a folder, the traces are picked out by content; anything else there is skipped and named in the
+warnings. Reports are checked number by number, and the job warns when ranks disagree (world size, steps,
+backend, Timesink version) or are missing. Traces are opened through the snapshot cache like every
+command's (--cache also stores each rank's snapshot).
 
 Options:
   --format text|json|md|html|csv   text (default), the timesink.job/1 object, Markdown, HTML with heat maps,
@@ -64,6 +68,9 @@ int runJob(int argc, char** argv)
     app::JobRunOptions options;
     options.generator = "timesink-cli " TIMESINK_VERSION;
     options.import = importOptions(); // --max-decompressed & co., as every command reads its traces
+    // … and through the snapshot cache, as every command does: a rank already opened once is not parsed again.
+    options.snapshotCache = activeSnapshotCacheDirectory();
+    options.storeSnapshots = cacheMode() == CacheMode::Write;
     if (args.has("-j")) {
         char* end = nullptr;
         const std::string v = args.value("-j");

@@ -3,6 +3,7 @@
 
 #include "model/memoryhint.h"
 #include "parsers/common/regularfile.h"
+#include "parsers/registry/cachedload.h"
 #include "parsers/registry/traceloader.h"
 #include "report/jobreport.h"
 #include "report/reportmodel.h"
@@ -11,6 +12,7 @@
 #include <cctype>
 #include <fstream>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #if defined(__GLIBC__)
@@ -184,10 +186,19 @@ bool summarizeRank(const JobInput& input, const JobRunOptions& options, analysis
     if (input.report)
         return report::readRankReport(input.path, out, error);
     parsers::ProgressSink quiet;
-    parsers::ImportResult loaded = parsers::loadTrace(input.path, options.import, quiet);
+    std::optional<parsers::snapshot::SnapshotCache> cache;
+    if (!options.snapshotCache.empty())
+        cache.emplace(options.snapshotCache);
+    parsers::CachedLoad load
+        = parsers::loadThroughSnapshotCache(input.path, options.import, quiet, cache ? &*cache : nullptr);
+    parsers::ImportResult& loaded = load.result;
     if (!loaded.ok()) {
         error = loaded.error;
         return false;
+    }
+    if (load.store && options.storeSnapshots) {
+        std::string cacheError; // a rank that cannot be cached is still analysed; the next run imports it again
+        (void)cache->store(*loaded.trace, *load.store, cacheError);
     }
     analysis::CancelToken cancel;
     const analysis::AnalysisResult result = analysis::analyze(*loaded.trace, options.analysis, cancel);

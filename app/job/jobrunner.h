@@ -50,6 +50,10 @@ struct JobRunOptions
     std::string generator = "timesink";
     /// Warnings about the inputs (collectJobInputs' `skipped`): runJob() puts them first in the job's warnings.
     std::vector<std::string> inputWarnings;
+    /// The snapshot cache the ranks' traces are opened through (parsers::loadThroughSnapshotCache, the same policy
+    /// as every other open); empty: none. `storeSnapshots` also writes an entry for each rank imported (`--cache`).
+    std::filesystem::path snapshotCache;
+    bool storeSnapshots = false;
 };
 
 struct JobRun

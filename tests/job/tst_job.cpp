@@ -16,6 +16,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <chrono>
 #include <fstream>
 #include <limits>
 #include <map>
@@ -673,6 +674,37 @@ private Q_SLOTS:
         QCOMPARE(j["world_size"].get<int>(), 1000);
         QCOMPARE(j["ranks"][999]["rank"].get<int>(), 999);
         QVERIFY2(j["warnings"].empty(), j["warnings"].dump().c_str());
+    }
+
+    // `job` opens its ranks through the snapshot cache like every command: `--cache` stores one entry per rank,
+    // the next run reads them and prints the same job; `--no-cache` never touches the cache.
+    void jobUsesTheSnapshotCache()
+    {
+        QTemporaryDir home;
+        const QByteArray before = qgetenv("XDG_CACHE_HOME");
+        qputenv("XDG_CACHE_HOME", home.path().toUtf8());
+        const QString ranks = QString::fromStdString(m_planted.front().parent_path().string());
+        const QStringList args = {QStringLiteral("job"), ranks, QStringLiteral("--format"), QStringLiteral("json")};
+        const auto plain = runCli(args + QStringList {QStringLiteral("--no-cache")});
+        QCOMPARE(plain.exitCode, 0);
+        const QDir entries(home.filePath(QStringLiteral("timesink/snapshots")));
+        QVERIFY(!entries.exists());
+        const auto stored = runCli(args + QStringList {QStringLiteral("--cache")});
+        QCOMPARE(stored.exitCode, 0);
+        QCOMPARE(entries.entryList({QStringLiteral("*.tsnap")}, QDir::Files).size(), 4);
+        // A hit touches its entry: set them back, and every rank's must be touched by the next run.
+        const auto old = std::filesystem::file_time_type::clock::now() - std::chrono::hours(24);
+        for (const QString& e : entries.entryList({QStringLiteral("*.tsnap")}, QDir::Files))
+            std::filesystem::last_write_time(entries.filePath(e).toStdString(), old);
+        const auto cached = runCli(args);
+        QCOMPARE(cached.exitCode, 0);
+        for (const QString& e : entries.entryList({QStringLiteral("*.tsnap")}, QDir::Files))
+            QVERIFY(std::filesystem::last_write_time(entries.filePath(e).toStdString()) > old);
+        QVERIFY(comparable(nlohmann::json::parse(cached.out.constData()))
+                == comparable(nlohmann::json::parse(plain.out.constData())));
+        QVERIFY(comparable(nlohmann::json::parse(stored.out.constData()))
+                == comparable(nlohmann::json::parse(plain.out.constData())));
+        qputenv("XDG_CACHE_HOME", before);
     }
 
 private:
