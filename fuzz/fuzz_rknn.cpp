@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: MIT
-// The RKNN perf-table text parser, line by line as the importer feeds it, and the trace built from its report.
+// The RKNN perf-table text parser, line by line as the importer feeds it, the trace built from its report, and the
+// analysis of that trace (the edge NPU advisor reads the layers' cells: WorkLoad, cycles, MacUsage, RW).
+#include "analysis/core/breakdown.h"
+#include "analysis/core/pass.h"
 #include "parsers/rknn/rknnimporter.h"
 #include "parsers/rknn/rknnperfparser.h"
 
@@ -24,6 +27,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const auto trace = RknnImporter::buildTrace(std::move(report), "fuzz.txt");
         if (trace && trace->spanNs() < 0)
             __builtin_trap();
+        if (trace) {
+            const timesink::analysis::CancelToken cancel;
+            const auto result = timesink::analysis::analyze(*trace, timesink::analysis::AnalysisOptions {}, cancel);
+            const auto breakdown = timesink::analysis::computeBreakdown(*trace, result.findings, result.analysedNs, 15);
+            if (breakdown.device.npuCores && breakdown.device.npuCores->busyFraction
+                && !(*breakdown.device.npuCores->busyFraction >= 0.0))
+                __builtin_trap();
+        }
     }
     return 0;
 }

@@ -65,6 +65,17 @@ nlohmann::ordered_json deviceSummaryJson(const DeviceSummary& d)
                           {"mean_length", q.meanLength}});
     }
     j["queues"] = std::move(queues);
+    if (d.npuCores) {
+        const analysis::NpuCoreUse& c = *d.npuCores;
+        j["npu_cores"] = c.cores;
+        j["npu_cores_source"] = c.coresSource;
+        j["npu_cores_on_chip"] = c.coresOnChip;
+        j["npu_core_busy_ns"] = c.busyNs;
+        j["npu_core_time_ns"] = c.coreTimeNs;
+        j["npu_core_busy_fraction"] = c.busyFraction ? ordered_json(*c.busyFraction) : ordered_json(nullptr);
+        j["npu_split_layers"] = c.splitLayers;
+        j["npu_single_core_layers"] = c.singleLayers;
+    }
     return j;
 }
 

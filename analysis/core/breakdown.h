@@ -2,6 +2,7 @@
 #pragma once
 
 #include "analysis/core/finding.h"
+#include "analysis/core/rknnlayers.h"
 #include "model/trace.h"
 
 #include <cstdint>
@@ -158,13 +159,17 @@ struct DeviceSummary
 
     /// Per device stream with launched operations, in track order.
     std::vector<StreamQueue> queues;
+
+    /// RKNN traces with NPU layers only: how busy each NPU core was (analysis/core/rknnlayers.h, npuCoreUse).
+    std::optional<NpuCoreUse> npuCores;
 };
 
 /// `steps` is computeStepBreakdown(trace) (passed in so that a caller that has it does not compute it twice).
 DeviceSummary computeDeviceSummary(const model::Trace& trace, const std::vector<StepBreakdown>& steps,
                                    bool includeWarmup = false);
 
-/// The headline people say: "GPU busy 61 % of the step" (empty without device work).
+/// The headline people say: "GPU busy 61 % of the step" (empty without device work); RKNN traces add the cores:
+/// "NPU busy 99 % of the step, NPU cores busy 41 % (3 cores)".
 std::string busyHeadline(const DeviceSummary& summary);
 
 /// Everything the summary views show, computed once (report model, CLI, GUI Summary tab).

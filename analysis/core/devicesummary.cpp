@@ -3,6 +3,7 @@
 #include "analysis/core/communication.h"
 #include "analysis/core/deviceactivity.h"
 #include "analysis/core/intervals.h"
+#include "analysis/core/rknnlayers.h"
 #include "analysis/core/stepclock.h"
 #include "model/trackname.h"
 
@@ -172,6 +173,8 @@ DeviceSummary computeDeviceSummary(const model::Trace& trace, const std::vector<
         first = false;
     }
     launchStatistics(trace, clock, out);
+    if (trace.metadata().platform == model::Platform::Rknn)
+        out.npuCores = npuCoreUse(trace, readRknnLayers(trace), clock);
     return out;
 }
 
@@ -186,7 +189,18 @@ std::string busyHeadline(const DeviceSummary& s)
                       pct(s.busyFraction), pct(s.minStepBusyFraction), pct(s.maxStepBusyFraction));
     else
         std::snprintf(buf, sizeof buf, "%s busy %d %% of the step", s.deviceLabel.c_str(), pct(s.busyFraction));
-    return buf;
+    std::string headline = buf;
+    if (s.npuCores && s.npuCores->busyFraction) {
+        // "(3 cores)", or "(1 core of 3)" when the run left cores of the chip unused.
+        const int cores = s.npuCores->cores;
+        std::snprintf(buf, sizeof buf, ", NPU cores busy %d %% (%d %s", pct(*s.npuCores->busyFraction), cores,
+                      cores == 1 ? "core" : "cores");
+        headline += buf;
+        if (s.npuCores->coresOnChip > cores)
+            headline += " of " + std::to_string(s.npuCores->coresOnChip);
+        headline += ")";
+    }
+    return headline;
 }
 
 } // namespace timesink::analysis

@@ -50,6 +50,13 @@ std::string detailText(const Detail& d)
 
 std::string kindLabel(std::string_view kind)
 {
+    // Kinds whose id does not read well with the generic rule (an acronym, a hyphen).
+    if (kind == "low_mac_usage")
+        return "Low MAC usage";
+    if (kind == "core_imbalance")
+        return "NPU core imbalance";
+    if (kind == "memory_bound")
+        return "Memory-bound layers";
     std::string label = cleanText(kind);
     for (char& c : label) {
         if (c == '_')

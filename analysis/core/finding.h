@@ -63,7 +63,9 @@ struct Finding
 std::string_view platformLabel(Platform p);
 
 /// Label for a finding kind, for people: "pipeline_bubble" → "Pipeline bubble" (cleaned as cleanText does,
-/// underscores become spaces, the first letter is capitalised; the reports and the GUI share it).
+/// underscores become spaces, the first letter is capitalised; the reports and the GUI share it). A few kinds
+/// have their own: "low_mac_usage" → "Low MAC usage", "core_imbalance" → "NPU core imbalance",
+/// "memory_bound" → "Memory-bound layers"; "data_movement" → "Data movement" by the rule.
 std::string kindLabel(std::string_view kind);
 
 /// The value of a detail as text (integers as digits, doubles with up to 6 significant digits).

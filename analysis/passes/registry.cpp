@@ -5,8 +5,12 @@
 #include "analysis/passes/communicationpass.h"
 #include "analysis/passes/conversionpass.h"
 #include "analysis/passes/copyhotspotpass.h"
+#include "analysis/passes/coreimbalancepass.h"
 #include "analysis/passes/cpufallbackpass.h"
 #include "analysis/passes/dataloaderstarvationpass.h"
+#include "analysis/passes/datamovementpass.h"
+#include "analysis/passes/lowmacusagepass.h"
+#include "analysis/passes/memoryboundpass.h"
 #include "analysis/passes/memorypressurepass.h"
 #include "analysis/passes/opcompilepass.h"
 #include "analysis/passes/pipelinebubblepass.h"
@@ -33,6 +37,11 @@ const std::vector<std::unique_ptr<Pass>>& passRegistry()
         passes.push_back(std::make_unique<PrecisionPass>());
         passes.push_back(std::make_unique<MemoryPressurePass>());
         passes.push_back(std::make_unique<CommunicationPass>());
+        // The edge NPU advisor (docs/analysis.md "RKNN"): what an RKNN perf table's columns say; other traces skip it.
+        passes.push_back(std::make_unique<CoreImbalancePass>());
+        passes.push_back(std::make_unique<MemoryBoundPass>());
+        passes.push_back(std::make_unique<LowMacUsagePass>());
+        passes.push_back(std::make_unique<DataMovementPass>());
         return passes;
     }();
     return registry;

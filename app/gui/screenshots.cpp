@@ -11,6 +11,7 @@
 #include "widgets/trackspanel.h"
 
 #include <QApplication>
+#include <QDir>
 #include <QDockWidget>
 #include <QElapsedTimer>
 #include <QLineEdit>
@@ -65,6 +66,20 @@ bool open(gui::MainWindow& w, const QString& path)
 QDockWidget* dock(gui::MainWindow& w, const char* name)
 {
     return w.findChild<QDockWidget*>(QString::fromLatin1(name));
+}
+
+/// Selects the first finding whose Kind column reads `label` ("Cpu fallback"); false when none does.
+bool selectFinding(gui::MainWindow& w, const QString& label)
+{
+    QSortFilterProxyModel* proxy = w.findingsProxy();
+    for (int row = 0; row < proxy->rowCount(); ++row) {
+        const QModelIndex index = proxy->index(row, 0);
+        if (index.data().toString() == label) {
+            w.findingsView()->setCurrentIndex(index);
+            return true;
+        }
+    }
+    return false;
 }
 
 /// The first slice named `name` at or after `from` that launched device work.
@@ -213,8 +228,18 @@ int main(int argc, char** argv)
         }
     }
     if (open(w, fx + QStringLiteral("/rknn/toolkit2_2.3.2_rk3588_eval_perf_layers_yolov8n_640.txt"))) {
-        w.findingsView()->setCurrentIndex(w.findingsProxy()->index(0, 0));
-        shoot(QStringLiteral("rknn"));
+        if (selectFinding(w, QStringLiteral("Cpu fallback")))
+            shoot(QStringLiteral("rknn"));
+    }
+    // The edge NPU advisor on the real single-core YOLOv8n run, and on the three-core table of the advisor's tests
+    // (tests/analysis/rknn/, next to the fixtures folder), each with a finding selected and its layers highlighted.
+    if (open(w, fx + QStringLiteral("/rknn/rknpu2_1.6.0_rk3588_perf_detail_yolov8n_1920_singlecore.txt"))) {
+        if (selectFinding(w, QStringLiteral("Memory-bound layers")))
+            shoot(QStringLiteral("rknn_advisor"));
+    }
+    if (open(w, QDir::cleanPath(fx + QStringLiteral("/../analysis/rknn/rknpu2_rk3588_multicore.txt")))) {
+        if (selectFinding(w, QStringLiteral("NPU core imbalance")))
+            shoot(QStringLiteral("rknn_multicore"));
     }
     if (open(w, fx + QStringLiteral("/torch/hta_cpu_only_rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz")))
         shoot(QStringLiteral("cpu_not_assessed"));

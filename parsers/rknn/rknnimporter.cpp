@@ -7,6 +7,8 @@
 #include "parsers/rknn/rknntext.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -83,6 +85,69 @@ std::int64_t coresUsed(std::string_view workload)
         workload.remove_prefix(slash + 1);
     }
     return n;
+}
+
+/// Why a layer's WorkLoad, cycles, MacUsage or RW cell cannot be right, or empty. The same rules make
+/// analysis::readRknnLayers leave the cell out (analysis/core/rknnlayers.h), so the advisor draws no finding
+/// from it: shares outside 0–100 % or not adding up to 100 % (±1.5 points; all 0.0% is "not printed"), cycles
+/// negative or above 10^13 or a Total that is not max(DDR, NPU), MAC usage outside 0–100 %, RW(KB) negative or
+/// above 10^9. Example: "50.0%/0.0%/0.0%" → "WorkLoad 50.0%/0.0%/0.0% adds up to 50.0 %, not 100 %".
+std::string implausibleCells(const RknnLayer& l)
+{
+    constexpr std::int64_t kMaxCycles = 10'000'000'000'000;
+    std::string why;
+    const auto add = [&why](const std::string& what) { why += (why.empty() ? "" : "; ") + what; };
+    const auto shares = [](std::string_view cell, bool percent) -> std::optional<std::vector<double>> {
+        std::vector<double> out;
+        while (true) {
+            const std::size_t slash = cell.find('/');
+            std::string_view part = cell.substr(0, slash);
+            if (percent && !part.empty() && part.back() == '%')
+                part.remove_suffix(1);
+            const auto v = rknntext::parseDouble(part);
+            if (!v)
+                return std::nullopt;
+            out.push_back(*v);
+            if (slash == std::string_view::npos)
+                return out;
+            cell.remove_prefix(slash + 1);
+        }
+    };
+    if (!l.workload.empty()) {
+        if (const auto w = shares(l.workload, true)) {
+            double sum = 0;
+            bool inRange = true;
+            for (double v : *w) {
+                inRange = inRange && v >= 0.0 && v <= 100.0;
+                sum += v;
+            }
+            if (!inRange)
+                add("WorkLoad " + l.workload + " has a share outside 0-100 %");
+            else if (sum > 0.0 && (sum < 98.5 || sum > 101.5)) {
+                char buf[32];
+                std::snprintf(buf, sizeof buf, "%.1f", sum);
+                add("WorkLoad " + l.workload + " adds up to " + buf + " %, not 100 %");
+            }
+        }
+    }
+    if (l.ddrCycles || l.npuCycles || l.totalCycles) {
+        const std::int64_t d = l.ddrCycles.value_or(-1);
+        const std::int64_t n = l.npuCycles.value_or(-1);
+        const std::int64_t t = l.totalCycles.value_or(-1);
+        if (d < 0 || n < 0 || t < 0 || d > kMaxCycles || n > kMaxCycles || t > kMaxCycles)
+            add("cycles " + std::to_string(d) + "/" + std::to_string(n) + "/" + std::to_string(t)
+                + " are negative, missing or above 10^13");
+        else if (t != std::max(d, n))
+            add("Total cycles " + std::to_string(t) + " are not max(DDR, NPU)");
+    }
+    if (!l.macUsage.empty() && l.macUsage != "\\") {
+        const auto m = shares(l.macUsage, false);
+        if (!m || std::any_of(m->begin(), m->end(), [](double v) { return v < 0.0 || v > 100.0; }))
+            add("MacUsage " + l.macUsage + " is outside 0-100 %");
+    }
+    if (l.rwKb && (*l.rwKb < 0.0 || *l.rwKb > 1e9))
+        add("RW(KB) is negative or above 10^9");
+    return why;
 }
 
 bool isEdgeOperator(std::string_view opType)
@@ -286,6 +351,8 @@ model::TracePtr RknnImporter::buildTrace(RknnPerfReport report, const std::strin
     std::uint64_t cpuLayers = 0;
     std::uint64_t fallbackLayers = 0;
     model::TimeNs cursor = 0;
+    std::uint64_t implausibleLayers = 0;
+    std::string firstImplausible;
     for (std::size_t fi = 0; fi < report.frames.size(); ++fi) {
         RknnFrame& f = report.frames[fi];
         std::stable_sort(f.layers.begin(), f.layers.end(),
@@ -317,6 +384,11 @@ model::TracePtr RknnImporter::buildTrace(RknnPerfReport report, const std::strin
         model::TimeNs t = start;
         for (std::size_t i = 0; i < f.layers.size(); ++i) {
             const RknnLayer& l = f.layers[i];
+            if (std::string why = implausibleCells(l); !why.empty()) {
+                if (implausibleLayers++ == 0)
+                    firstImplausible = "line " + std::to_string(l.line) + ", layer " + std::to_string(l.id) + " ("
+                        + l.opType + "): " + why + "; the advisor leaves these cells out";
+            }
             std::vector<Arg> args;
             args.push_back({kLayerId, ArgValue::fromInt(l.id)});
             args.push_back({kOpType, ArgValue::fromString(b.intern(l.opType))});
@@ -469,6 +541,8 @@ model::TracePtr RknnImporter::buildTrace(RknnPerfReport report, const std::strin
         props.push_back(std::move(p));
     for (const RknnWarning& w : report.warnings)
         b.warn(w.kind, w.message, w.count);
+    if (implausibleLayers > 0)
+        b.warn(model::ImportWarningKind::BadField, firstImplausible, implausibleLayers);
     return b.finalize();
 }
 

@@ -64,6 +64,47 @@ bool isToolkit2Legacy(const RknnColumnLayout& layout)
 /// Longest layer or frame time we accept (10^6 s); larger values are garbage and could overflow sums.
 constexpr model::TimeNs kMaxTimeNs = 1'000'000'000'000'000;
 
+/// The NPU core mask a log line sets, as the mask's core list: "core_mask=RKNN_NPU_CORE_0_1_2" → "0_1_2",
+/// "rknn.init_runtime(core_mask=RKNN.NPU_CORE_ALL)" → "all", "core mask: 0_1" → "0_1"; AUTO (the runtime picks one
+/// core) and numeric bit masks other than 0, 1, 2 → "" (not a core list).
+std::string coreMaskIn(std::string_view line)
+{
+    const auto coreList = [](std::string_view rest) {
+        std::string list;
+        for (char c : rest) {
+            if ((c >= '0' && c <= '9') || c == '_')
+                list += c;
+            else
+                break;
+        }
+        while (!list.empty() && list.back() == '_')
+            list.pop_back();
+        // Core numbers 0-2 joined by '_': "0_1_2", "1", never a bit mask such as "7".
+        for (std::size_t i = 0; i < list.size(); ++i) {
+            const bool digitPlace = i % 2 == 0;
+            if (digitPlace ? (list[i] < '0' || list[i] > '2') : list[i] != '_')
+                return std::string();
+        }
+        return list;
+    };
+    if (const std::size_t at = line.find("NPU_CORE_"); at != std::string_view::npos) {
+        const std::string_view rest = line.substr(at + 9);
+        if (rest.substr(0, 3) == "ALL")
+            return "all";
+        return coreList(rest);
+    }
+    const std::string lower = toLower(line);
+    std::size_t at = lower.find("core_mask");
+    if (at == std::string::npos)
+        at = lower.find("core mask");
+    if (at == std::string::npos)
+        return {};
+    std::string_view rest = std::string_view(line).substr(at + 9);
+    while (!rest.empty() && (rest.front() == ' ' || rest.front() == '=' || rest.front() == ':'))
+        rest.remove_prefix(1);
+    return coreList(rest);
+}
+
 } // namespace
 
 RknnFrame& RknnPerfParser::currentFrame()
@@ -154,6 +195,8 @@ void RknnPerfParser::noteContext(std::string_view raw, std::string_view trimmed)
         if (std::string chip = findChipName(trimmed); !chip.empty())
             m_report.deviceName = chip;
     }
+    if (std::string mask = coreMaskIn(trimmed); !mask.empty())
+        setProperty("core_mask", mask);
     if (contains(trimmed, "version")) {
         if (std::string v = versionAfter(trimmed, "librknnrt version"); !v.empty())
             setProperty("runtime_version", v);

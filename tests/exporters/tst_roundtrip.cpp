@@ -97,9 +97,10 @@ private Q_SLOTS:
         // findings.
         QTest::newRow("msprof PROF_") << "msprof/neo-pan_real_cann_minimal_sanitized" << qsizetype(1) << qsizetype(0)
                                       << qsizetype(0) << qsizetype(3) << qsizetype(0);
-        // RKNN: synthetic timestamps, an edge NPU, CPU layers (cpu_fallback) and a frame step without marker.
+        // RKNN: synthetic timestamps, an edge NPU, CPU layers (cpu_fallback) and a frame step without marker; the edge
+        // NPU advisor adds data_movement, low_mac_usage and memory_bound from the layers' args, which must survive.
         QTest::newRow("RKNN eval_perf") << "rknn/toolkit2_2.3.2_rk3588_eval_perf_layers_yolov8n_640.txt" << qsizetype(1)
-                                        << qsizetype(0) << qsizetype(0) << qsizetype(2) << qsizetype(1);
+                                        << qsizetype(0) << qsizetype(0) << qsizetype(2) << qsizetype(4);
     }
 
     // Export → re-import → analyse gives the same `info` and the same `analyze` JSON (every finding with its lost

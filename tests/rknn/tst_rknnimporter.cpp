@@ -1085,6 +1085,62 @@ private Q_SLOTS:
         QCOMPARE(QString::fromStdString(rknntext::usText(ns)), text);
         QCOMPARE(rknntext::parseMicros(text.toStdString()).value_or(-1), TimeNs(ns));
     }
+
+    // The core mask a log line sets becomes the property core_mask (a core list, or "all"); the edge NPU advisor
+    // counts the run's cores from it (analysis/core/rknnlayers.h). AUTO and bit masks name no core list.
+    void coreMask_data()
+    {
+        QTest::addColumn<QString>("line");
+        QTest::addColumn<QString>("mask");
+        QTest::newRow("C constant") << "rknn_set_core_mask(ctx, RKNN_NPU_CORE_0_1_2)"
+                                    << "0_1_2";
+        QTest::newRow("Python constant, all") << "rknn.init_runtime(target='rk3588', core_mask=RKNN.NPU_CORE_ALL)"
+                                              << "all";
+        QTest::newRow("plain words") << "core mask: 0_1"
+                                     << "0_1";
+        QTest::newRow("one core") << "core_mask=2"
+                                  << "2";
+        QTest::newRow("auto names no core") << "core_mask: RKNN_NPU_CORE_AUTO"
+                                            << "<none>";
+        QTest::newRow("a bit mask is no core list") << "core_mask = 7"
+                                                    << "<none>";
+    }
+    void coreMask()
+    {
+        QFETCH(QString, line);
+        QFETCH(QString, mask);
+        const std::string text
+            = join({line.toStdString(), aligned(k2xHeader, k2xWidths),
+                    row2x("1", "Conv", "NPU", "(1,3,8,8)", "10", "1.00/0.00/0.00", "100.0%/0.0%/0.0%", "Conv:c"),
+                    std::string("Total Operator Elapsed Per Frame Time(us): 10")});
+        const model::TracePtr t = RknnImporter::buildTrace(parse(text), "mask.txt");
+        QCOMPARE(QString::fromStdString(metaProperty(*t, "core_mask")), mask);
+    }
+
+    // A layer whose cells cannot be right is kept, and counted in one bad_field warning that names the first.
+    void implausibleCellsWarn()
+    {
+        const std::string text
+            = join({aligned(k2xHeader, k2xWidths),
+                    row2x("1", "Conv", "NPU", "(1,3,8,8)", "10", "1.00/0.00/0.00", "50.0%/0.0%/0.0%", "Conv:a"),
+                    row2x("2", "Conv", "NPU", "(1,3,8,8)", "10", "101.00/0.00/0.00", "100.0%/0.0%/0.0%", "Conv:b"),
+                    row2x("3", "Conv", "NPU", "(1,3,8,8)", "10", "1.00/0.00/0.00", "33.3%/33.3%/33.3%", "Conv:c"),
+                    std::string("Total Operator Elapsed Per Frame Time(us): 30")});
+        const model::TracePtr t = RknnImporter::buildTrace(parse(text), "bad.txt");
+        QCOMPARE(t->sliceCount(), std::size_t(3));
+        std::uint64_t count = 0;
+        std::string message;
+        for (const model::ImportWarning& w : t->warnings()) {
+            if (w.kind == "bad_field") {
+                count += w.count;
+                message = w.message;
+            }
+        }
+        QCOMPARE(count, std::uint64_t(2));
+        QVERIFY2(message.find("layer 1 (Conv): WorkLoad 50.0%/0.0%/0.0% adds up to 50.0 %, not 100 %")
+                     != std::string::npos,
+                 message.c_str());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestRknnImporter)

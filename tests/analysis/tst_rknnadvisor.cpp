@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: MIT
+// The edge NPU advisor (issue 34): NPU core utilisation in the device summary and the core_imbalance, memory_bound,
+// low_mac_usage and data_movement kinds, on RKNN tables written for these tests (tests/analysis/rknn/: a multi-core
+// rknpu2 run with WorkLoad split over three cores, the same run on one core, a toolkit v1 run and a table of
+// implausible cells) and on the real single-core fixture. Every pinned figure comes from
+//   python3 tests/analysis/rknn_advisor_figures.py TABLE [CORES]
+// which parses the table itself and applies the formulas of docs/analysis.md "RKNN" (output quoted per test).
+#include "analysis/core/breakdown.h"
+#include "analysis/core/pass.h"
+#include "analysis/core/rknnlayers.h"
+#include "report/jsonreportwriter.h"
+#include "tests/analysis/findinglookup.h"
+#include "tests/common/fixtures.h"
+
+#include <QTest>
+
+#include <algorithm>
+
+using namespace timesink;
+using namespace timesink::analysis;
+using model::TimeNs;
+using testing::ofKind;
+
+namespace {
+
+const std::filesystem::path kTables = TIMESINK_RKNN_TABLES;
+
+model::TracePtr loadTable(const std::string& name)
+{
+    parsers::ProgressSink progress;
+    parsers::ImportResult result = parsers::loadTrace(kTables / name, parsers::ImportOptions {}, progress);
+    if (!result.ok())
+        qWarning("%s", result.error.c_str());
+    return result.trace;
+}
+
+AnalysisResult run(const model::Trace& t)
+{
+    CancelToken cancel;
+    return analyze(t, AnalysisOptions {}, cancel);
+}
+
+std::string detailOf(const Finding& f, std::string_view key)
+{
+    for (const Detail& d : f.details) {
+        if (d.key == key)
+            return detailText(d);
+    }
+    return "<missing>";
+}
+
+std::string notAssessedReason(const AnalysisResult& r, std::string_view kind)
+{
+    for (const NotAssessed& n : r.notAssessed) {
+        if (n.kind == kind)
+            return n.reason;
+    }
+    return {};
+}
+
+std::uint64_t warningCount(const model::Trace& t, std::string_view key)
+{
+    std::uint64_t n = 0;
+    for (const model::ImportWarning& w : t.warnings()) {
+        if (w.kind == key)
+            n += w.count;
+    }
+    return n;
+}
+
+} // namespace
+
+class TestRknnAdvisor : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    // rknn_advisor_figures.py rknn/rknpu2_rk3588_multicore.txt:
+    //   frame_ns 7700000 cores 3 core_busy_ns [7600000, 1400000, 900000] npu_core_busy_fraction 0.42857142857142855
+    //   core_imbalance lost 4300001 layers 7
+    //   memory_bound lost 1000000 layers 2 worst 4
+    //   median_mac 22.5 low_mac_usage lost 1614400 layers [2]
+    //   data_movement lost 1300000 layers 3 share 0.16883116883116883
+    void multiCoreRun()
+    {
+        const model::TracePtr trace = loadTable("rknpu2_rk3588_multicore.txt");
+        QVERIFY(trace);
+        QCOMPARE(warningCount(*trace, "bad_field"), std::uint64_t {0});
+        const StepClock clock(*trace);
+        const std::optional<NpuCoreUse> use = npuCoreUse(*trace, readRknnLayers(*trace), clock);
+        QVERIFY(use.has_value());
+        QCOMPARE(use->cores, 3);
+        QCOMPARE(use->coresSource, std::string("workload"));
+        QCOMPARE(use->coresOnChip, 3);
+        QCOMPARE(use->frameNs, TimeNs {7'700'000});
+        QCOMPARE(use->busyNs, (std::vector<TimeNs> {7'600'000, 1'400'000, 900'000}));
+        QVERIFY(use->busyFraction.has_value());
+        QCOMPARE(*use->busyFraction, 9'900'000.0 / (3 * 7'700'000.0));
+        QCOMPARE(use->splitLayers, std::uint64_t {4}); // Split, Add, Concat on three cores, one conv on two
+        QCOMPARE(use->singleLayers, std::uint64_t {6});
+
+        const AnalysisResult r = run(*trace);
+        const auto imbalance = ofKind(r, "core_imbalance");
+        QCOMPARE(imbalance.size(), std::size_t {1});
+        QCOMPARE(imbalance[0]->lostNs, TimeNs {4'300'001});
+        QCOMPARE(imbalance[0]->occurrences, std::uint64_t {7});
+        QCOMPARE(imbalance[0]->evidence.size(), std::size_t {7});
+        QCOMPARE(imbalance[0]->events.size(), std::size_t {7});
+        QCOMPARE(detailOf(*imbalance[0], "cores"), std::string("3"));
+        QCOMPARE(detailOf(*imbalance[0], "split_op_types"), std::string("Add, Concat, ConvExSwish, Split"));
+        QVERIFY(imbalance[0]->recommendation.find("rknn_dup_context") != std::string::npos);
+        QVERIFY(imbalance[0]->recommendation.find("NPU_CORE_0_1_2") != std::string::npos);
+        QVERIFY(imbalance[0]->recommendation.find("librknnrt 1.6.0") != std::string::npos);
+
+        const auto memory = ofKind(r, "memory_bound");
+        QCOMPARE(memory.size(), std::size_t {1});
+        QCOMPARE(memory[0]->lostNs, TimeNs {1'000'000});
+        QCOMPARE(memory[0]->occurrences, std::uint64_t {2});
+        QVERIFY(detailOf(*memory[0], "worst_layers")
+                    .starts_with("#4 ConvExSwish (1,32,160,160),(32,32,1,1),(32) → (1,32,160,160)"));
+
+        const auto mac = ofKind(r, "low_mac_usage");
+        QCOMPARE(mac.size(), std::size_t {1});
+        QCOMPARE(mac[0]->lostNs, TimeNs {1'614'400});
+        QCOMPARE(mac[0]->occurrences, std::uint64_t {1});
+        QCOMPARE(detailOf(*mac[0], "median_mac_usage"), std::string("22.5"));
+        QVERIFY(detailOf(*mac[0], "input_layer").starts_with("#2 ConvExSwish (1,3,640,640)"));
+        QVERIFY(mac[0]->recommendation.find("mean_values") != std::string::npos);
+        QVERIFY(mac[0]->recommendation.find("pass_through") != std::string::npos);
+
+        const auto movement = ofKind(r, "data_movement");
+        QCOMPARE(movement.size(), std::size_t {1});
+        QCOMPARE(movement[0]->lostNs, TimeNs {1'300'000});
+        QCOMPARE(movement[0]->occurrences, std::uint64_t {3});
+        QCOMPARE(detailOf(*movement[0], "frame_share"), std::string("0.168831"));
+
+        const Breakdown b = computeBreakdown(*trace, r.findings, r.analysedNs, 15);
+        QVERIFY(b.device.npuCores.has_value());
+        QCOMPARE(busyHeadline(b.device), std::string("NPU busy 99 % of the step, NPU cores busy 43 % (3 cores)"));
+        const auto json = report::deviceSummaryJson(b.device);
+        QCOMPARE(json.at("npu_cores").get<int>(), 3);
+        QCOMPARE(json.at("npu_core_busy_fraction").get<double>(), 9'900'000.0 / (3 * 7'700'000.0));
+    }
+
+    // rknn_advisor_figures.py rknn/rknpu2_rk3588_singlecore.txt (every NPU layer 100.0%/0.0%/0.0%):
+    //   frame_ns 7700000 cores 1 core_busy_ns [7600000, 0, 0] npu_core_busy_fraction 0.987012987012987
+    //   memory_bound lost 1000000 layers 2; low_mac_usage lost 1614400; data_movement lost 1300000
+    void singleCoreRun()
+    {
+        const model::TracePtr trace = loadTable("rknpu2_rk3588_singlecore.txt");
+        QVERIFY(trace);
+        const AnalysisResult r = run(*trace);
+        QVERIFY(ofKind(r, "core_imbalance").empty());
+        QVERIFY(notAssessedReason(r, "core_imbalance").find("single-core run on a chip with 3 NPU cores")
+                != std::string::npos);
+        QCOMPARE(ofKind(r, "memory_bound").at(0)->lostNs, TimeNs {1'000'000});
+        QCOMPARE(ofKind(r, "low_mac_usage").at(0)->lostNs, TimeNs {1'614'400});
+        QCOMPARE(ofKind(r, "data_movement").at(0)->lostNs, TimeNs {1'300'000});
+        const Breakdown b = computeBreakdown(*trace, r.findings, r.analysedNs, 15);
+        QVERIFY(b.device.npuCores.has_value());
+        QCOMPARE(b.device.npuCores->cores, 1);
+        QCOMPARE(b.device.npuCores->busyNs, (std::vector<TimeNs> {7'600'000, 0, 0}));
+        QCOMPARE(*b.device.npuCores->busyFraction, 7'600'000.0 / 7'700'000.0);
+        QCOMPARE(busyHeadline(b.device), std::string("NPU busy 99 % of the step, NPU cores busy 99 % (1 core of 3)"));
+    }
+
+    // rknn_advisor_figures.py rknn/toolkit1_rv1126.txt 1 (no Target, WorkLoad, cycles or MacUsage columns):
+    //   frame_ns 3633000 cores 1 core_busy_ns [3633000] npu_core_busy_fraction 1.0
+    //   data_movement lost 711000 layers 3 share 0.19570602807597026
+    void toolkit1Run()
+    {
+        const model::TracePtr trace = loadTable("toolkit1_rv1126.txt");
+        QVERIFY(trace);
+        QCOMPARE(trace->metadata().formatVersion, std::string("toolkit1"));
+        const AnalysisResult r = run(*trace);
+        QVERIFY(notAssessedReason(r, "core_imbalance").find("no WorkLoad column") != std::string::npos);
+        QVERIFY(notAssessedReason(r, "memory_bound").find("no DDR/NPU cycles column") != std::string::npos);
+        QVERIFY(notAssessedReason(r, "low_mac_usage").find("no MacUsage column") != std::string::npos);
+        const auto movement = ofKind(r, "data_movement");
+        QCOMPARE(movement.size(), std::size_t {1});
+        QCOMPARE(movement[0]->lostNs, TimeNs {711'000});
+        QVERIFY(detailOf(*movement[0], "by_op_type").starts_with("TENSOR_TRANS ×1 361 µs"));
+        const Breakdown b = computeBreakdown(*trace, r.findings, r.analysedNs, 15);
+        QVERIFY(b.device.npuCores.has_value());
+        QCOMPARE(b.device.npuCores->cores, 1);
+        QCOMPARE(b.device.npuCores->coresSource, std::string("platform"));
+        QCOMPARE(*b.device.npuCores->busyFraction, 1.0);
+    }
+
+    // Implausible cells (WorkLoad 50 %, 200 %, 180 %, 30 % in total; cycles −5, a Total that is not max(DDR, NPU),
+    // cycles of 2^63−1; MacUsage 250 %; RW −3 and 1e300 KB) on the four NPU layers: one bad_field warning counting
+    // them, no finding drawn from those cells, no crash. The Concat's time is sound: data_movement still counts it.
+    void implausibleCells()
+    {
+        const model::TracePtr trace = loadTable("rknpu2_rk3588_bad_values.txt");
+        QVERIFY(trace);
+        QCOMPARE(trace->sliceCount(), std::size_t {6});
+        QCOMPARE(warningCount(*trace, "bad_field"), std::uint64_t {4});
+        const RknnLayerTable table = readRknnLayers(*trace);
+        QCOMPARE(table.badLayers, std::uint64_t {4});
+        QVERIFY(table.problems.at(0).find("adds up to 50.0 %, not 100 %") != std::string::npos);
+        const AnalysisResult r = run(*trace);
+        QVERIFY(ofKind(r, "core_imbalance").empty());
+        QVERIFY(notAssessedReason(r, "core_imbalance").find("no NPU layer prints a usable WorkLoad share")
+                != std::string::npos);
+        QVERIFY(ofKind(r, "memory_bound").empty());
+        QVERIFY(notAssessedReason(r, "memory_bound").find("every NPU layer prints 0 cycles") != std::string::npos);
+        QVERIFY(ofKind(r, "low_mac_usage").empty());
+        QCOMPARE(ofKind(r, "data_movement").at(0)->lostNs, TimeNs {400'000});
+        const Breakdown b = computeBreakdown(*trace, r.findings, r.analysedNs, 15);
+        QVERIFY(b.device.npuCores.has_value());
+        // No usable shares on an RK3588: which cores ran the layers is unknown, so no busy fraction.
+        QCOMPARE(b.device.npuCores->cores, 3);
+        QVERIFY(!b.device.npuCores->busyFraction.has_value());
+        QCOMPARE(busyHeadline(b.device).find("cores busy"), std::string::npos);
+    }
+
+    // The real single-core fixture (every layer 100.0%/0.0%/0.0%) fires no core_imbalance.
+    // rknn_advisor_figures.py tests/data/rknn/rknpu2_1.6.0_rk3588_perf_detail_yolov8n_1920_singlecore.txt:
+    //   frame_ns 128441000 cores 1 core_busy_ns [127303000, 0, 0] npu_core_busy_fraction 0.9911399008104889
+    //   memory_bound lost 4238121 layers 13 worst 8
+    //   median_mac 43.75 low_mac_usage lost 25351475 layers [2, 4, 10, 12, 78, 96, 107]
+    //   data_movement lost 17968000 layers 23 share 0.13989302481294913
+    void singleCoreFixture()
+    {
+        LOAD_FIXTURE(trace, std::string("rknn/rknpu2_1.6.0_rk3588_perf_detail_yolov8n_1920_singlecore.txt"));
+        const AnalysisResult r = run(*trace);
+        QVERIFY(ofKind(r, "core_imbalance").empty());
+        QVERIFY(!notAssessedReason(r, "core_imbalance").empty());
+        QCOMPARE(ofKind(r, "memory_bound").at(0)->lostNs, TimeNs {4'238'121});
+        QCOMPARE(ofKind(r, "memory_bound").at(0)->occurrences, std::uint64_t {13});
+        QCOMPARE(ofKind(r, "low_mac_usage").at(0)->lostNs, TimeNs {25'351'475});
+        QCOMPARE(ofKind(r, "low_mac_usage").at(0)->occurrences, std::uint64_t {7});
+        QCOMPARE(ofKind(r, "data_movement").at(0)->lostNs, TimeNs {17'968'000});
+        QCOMPARE(ofKind(r, "data_movement").at(0)->occurrences, std::uint64_t {23});
+        const Breakdown b = computeBreakdown(*trace, r.findings, r.analysedNs, 15);
+        QVERIFY(b.device.npuCores.has_value());
+        QCOMPARE(b.device.npuCores->cores, 1);
+        QCOMPARE(b.device.npuCores->coreTimeNs, TimeNs {127'303'000});
+        QCOMPARE(busyHeadline(b.device), std::string("NPU busy 99 % of the step, NPU cores busy 99 % (1 core)"));
+    }
+
+    // Other platforms: the RKNN kinds neither fire nor add a not-assessed line.
+    void otherPlatformsSkip()
+    {
+        LOAD_FIXTURE(trace, std::string("torch/torch_cpu_legacy_resnet18_train_2steps.json"));
+        const AnalysisResult r = run(*trace);
+        for (std::string_view kind : {"core_imbalance", "memory_bound", "low_mac_usage", "data_movement"}) {
+            QVERIFY(ofKind(r, kind).empty());
+            QVERIFY(notAssessedReason(r, kind).empty());
+        }
+    }
+
+    void kindLabels()
+    {
+        QCOMPARE(kindLabel("low_mac_usage"), std::string("Low MAC usage"));
+        QCOMPARE(kindLabel("core_imbalance"), std::string("NPU core imbalance"));
+        QCOMPARE(kindLabel("memory_bound"), std::string("Memory-bound layers"));
+        QCOMPARE(kindLabel("data_movement"), std::string("Data movement"));
+    }
+
+    // The core mask a log prints: a core list, or nothing for AUTO and bit masks.
+    void coreMaskProperty()
+    {
+        const model::TracePtr trace = loadTable("rknpu2_rk3588_multicore.txt");
+        QVERIFY(trace);
+        std::string mask;
+        for (const auto& [key, value] : trace->metadata().properties) {
+            if (key == "core_mask")
+                mask = value;
+        }
+        QCOMPARE(mask, std::string("0_1_2"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRknnAdvisor)
+#include "tst_rknnadvisor.moc"
