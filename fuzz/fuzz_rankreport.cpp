@@ -49,9 +49,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (std::size_t r = 0; r < ranks.size(); ++r)
         ranks[r].rank = summary.rank >= 0 ? static_cast<std::int32_t>(summary.rank + r) : -1;
     const analysis::JobResult job = analysis::analyzeJob(std::move(ranks));
-    for (const report::JobFormat format : {report::JobFormat::Text, report::JobFormat::Json,
-                                           report::JobFormat::Markdown, report::JobFormat::Html,
-                                           report::JobFormat::Csv}) {
+    for (const report::JobFormat format :
+         {report::JobFormat::Text, report::JobFormat::Json, report::JobFormat::Markdown, report::JobFormat::Html,
+          report::JobFormat::Csv}) {
         std::ostringstream out;
         report::writeJobReport(job, format, "fuzz", out);
         check(!out.str().empty());

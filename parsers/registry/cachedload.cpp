@@ -16,7 +16,8 @@ CachedLoad loadThroughSnapshotCache(const std::filesystem::path& path, const Imp
     // served to later opens without the limit).
     const ImportOptions defaults;
     const bool defaultLimits = options.maxDecompressedBytes == defaults.maxDecompressedBytes
-        && options.maxDecompressedRatio == defaults.maxDecompressedRatio && options.maxEventBytes == defaults.maxEventBytes;
+        && options.maxDecompressedRatio == defaults.maxDecompressedRatio
+        && options.maxEventBytes == defaults.maxEventBytes;
     // identifySource() refuses what is neither a regular file nor a folder without opening it, so it comes first.
     const bool cacheable = cache != nullptr && defaultLimits && snapshot::identifySource(path, identity, error)
         && !snapshot::isSnapshotFile(path);

@@ -18,7 +18,7 @@ struct CachedLoad
     /// Set when the source was imported and its snapshot may be stored (a cache was given, the path is a regular
     /// file or a folder, and not itself a snapshot).
     std::optional<snapshot::SourceIdentity> store;
-    std::string note; // why a cache entry was not used (damaged, out of date, untrusted), for the log
+    std::string note;           // why a cache entry was not used (damaged, out of date, untrusted), for the log
     bool noteIsProblem = false; // the entry or the cache was damaged or untrusted (not merely out of date)
 };
 
