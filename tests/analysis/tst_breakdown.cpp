@@ -243,6 +243,40 @@ private Q_SLOTS:
         QCOMPARE(bubbles, TimeNs(360));
     }
 
+    // The profiler of TraceLens' H100 Qwen1.5 trace started while the GPU still drained 502 operations launched
+    // before the trace began (no runtime call in the file); they run over the first 14.20 ms of host step #6, whose
+    // own work starts at +14.49 ms. They are not #6's work: its window starts where they end (D(−1),
+    // stepclock.h), not at the host step's start, which counted 13.48 ms of them as #6's busy time (+42 %; the
+    // leftovers were 6 of the top 8 operator deltas in `compare`). TraceLens puts the step's GPU time at the
+    // gpu_user_annotation ProfilerStep#6 (…746382662 + 34892421 ns), which our window starts 291 µs before: the
+    // idle between the leftovers and the step's first kernel is the step's. python3 (tests/data, Decimal µs → ns
+    // rounded half up, + baseTimeNanoseconds):
+    //   d = json.load(gzip.open(PATH), parse_float=Decimal); ev = d['traceEvents']; T/E = start/end in ns
+    //   hs, he = host ProfilerStep#6 (user_annotation); call = {args.correlation: cuda_runtime/cuda_driver event}
+    //   dev = kernel/gpu_memcpy/gpu_memset with dur > 0
+    //   own = dev whose call starts in [hs, he); own_start/own_end = min/max over own and the gpu_user_annotation
+    //   queued = dev with T < own_start, E > hs, whose correlation names no call or one before hs (502, all no call)
+    //   start = max(hs, min(max E(queued), own_start)); end = max(he, own_end); busy = union of dev in [start, end)
+    //   → host [1752839461731896179, +47151395), queued end +14195541, own start +14486483
+    //   → window [1752839461746091720, +35183363), busy 31905473 (before: [hs, +49378904), busy 45382492)
+    void firstStepLeavesQueuedWorkOut()
+    {
+        LOAD_FIXTURE(trace, std::string("torch/tracelens_h100_Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz"));
+        const auto steps = computeStepBreakdown(*trace);
+        QCOMPARE(steps.size(), std::size_t(1));
+        const StepBreakdown& s = steps.front();
+        QCOMPARE(s.number, std::int64_t(6));
+        QCOMPARE(s.hostStartNs, TimeNs(1752839461731896179));
+        QCOMPARE(s.hostDurationNs, TimeNs(47'151'395));
+        QCOMPARE(s.startNs, TimeNs(1752839461746091720));
+        QCOMPARE(s.durationNs, TimeNs(35'183'363));
+        QCOMPARE(s.deviceBusyNs, TimeNs(31'905'473));
+        QCOMPARE(s.deviceBusyNs + s.deviceIdleNs, s.durationNs);
+        const DeviceSummary d = computeDeviceSummary(*trace, steps);
+        QCOMPARE(d.windowNs, TimeNs(35'183'363));
+        QCOMPARE(d.busyNs, TimeNs(31'905'473));
+    }
+
     // The V100 of hta_v100_ns_resolution runs a whole step (≈ 89 ms) behind its host: of its 472.45 ms of device
     // work, only 384.05 ms fall inside the host steps and 88.40 ms run after the last one ended. python3
     // tests/analysis/device_windows.py on the fixture (independent of the model; launches by args.correlation):
