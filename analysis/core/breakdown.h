@@ -123,8 +123,8 @@ struct StreamQueue
 /// classes here are unions and may overlap: compute, communication and copies each count all of their time.
 ///   busy           union of device busy work (deviceactivity.h) inside the step windows
 ///   compute        device kernels, device fallback tasks and uncategorised device tasks
-///   communication  collectives / point-to-point on device tracks; split into wait (isCommunicationWaitTask)
-///                  and transfer (the rest)
+///   communication  collectives / point-to-point on device tracks; split into the time inside wait tasks
+///                  (isCommunicationWaitTask) and the rest
 ///   exposed communication: communication not overlapped by compute
 ///   copy           memcpy and memset on device tracks
 ///   idle           window − busy
@@ -137,8 +137,10 @@ struct DeviceSummary
     model::TimeNs busyNs = 0;
     model::TimeNs computeNs = 0;
     model::TimeNs communicationNs = 0;
-    model::TimeNs communicationWaitNs = 0;
-    model::TimeNs communicationTransferNs = 0;
+    /// Inside wait tasks (HCCL Notify_Wait …), overlapped or not; the rest of communicationNs. Not the exposed
+    /// waiting of the steps (StepCommunication::waitNs): a wait task under compute or beside a transfer counts here.
+    model::TimeNs communicationInWaitTasksNs = 0;
+    model::TimeNs communicationOutsideWaitTasksNs = 0;
     model::TimeNs exposedCommunicationNs = 0;
     model::TimeNs copyNs = 0;
     model::TimeNs idleNs = 0;

@@ -152,8 +152,8 @@ DeviceSummary computeDeviceSummary(const model::Trace& trace, const std::vector<
     out.busyNs = totalLength(busyIn);
     out.computeNs = totalLength(computeIn);
     out.communicationNs = totalLength(commIn);
-    out.communicationWaitNs = totalLength(waitIn);
-    out.communicationTransferNs = out.communicationNs - out.communicationWaitNs;
+    out.communicationInWaitTasksNs = totalLength(waitIn);
+    out.communicationOutsideWaitTasksNs = out.communicationNs - out.communicationInWaitTasksNs;
     out.copyNs = totalLength(inWindows(std::move(copy)));
     out.idleNs = out.windowNs - out.busyNs;
     if (out.communicationNs > 0) {
