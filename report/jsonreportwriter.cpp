@@ -59,6 +59,9 @@ nlohmann::ordered_json deviceSummaryJson(const DeviceSummary& d)
                      {"delay_p50_ns", d.launchDelayP50Ns},
                      {"delay_mean_ns", d.launchDelayMeanNs},
                      {"delay_p99_ns", d.launchDelayP99Ns},
+                     {"queueing_delay_p50_ns", d.queueingDelayP50Ns},
+                     {"queueing_delay_mean_ns", d.queueingDelayMeanNs},
+                     {"queueing_delay_p99_ns", d.queueingDelayP99Ns},
                      {"delayed_over_100us", d.launchesDelayedOver100us}};
     ordered_json queues = ordered_json::array();
     for (const analysis::StreamQueue& q : d.queues) {

@@ -150,12 +150,20 @@ struct DeviceSummary
     double minStepBusyFraction = 0.0;
     double maxStepBusyFraction = 0.0;
 
-    /// Kernel launch statistics over the host→device launch flows whose host call starts inside a step window:
-    /// delay = device operation start − host launch call end (HTA's launch delay), nearest-rank percentiles.
+    /// Launch statistics over the host→device launch flows whose host call starts inside a host step window, every
+    /// launch API alike (cudaLaunchKernel, cuLaunchKernel, cudaMemcpyAsync, hipLaunchKernel, aclnn…, graph
+    /// launches): delay = device operation start − host launch call end, signed (a call that returns after its
+    /// work began, such as a pageable cudaMemcpyAsync, gives a negative delay); queueing delay = the delay clipped
+    /// at 0, the time the operation waited in the stream after its call returned (HTA's launch delay clips the
+    /// same way but counts cudaLaunchKernel(ExC), cudaMemcpyAsync and cudaMemsetAsync only, over the whole trace).
+    /// Nearest-rank percentiles, means rounded.
     std::uint64_t launches = 0;
     model::TimeNs launchDelayP50Ns = 0;
     model::TimeNs launchDelayMeanNs = 0;
     model::TimeNs launchDelayP99Ns = 0;
+    model::TimeNs queueingDelayP50Ns = 0;
+    model::TimeNs queueingDelayMeanNs = 0;
+    model::TimeNs queueingDelayP99Ns = 0;
     std::uint64_t launchesDelayedOver100us = 0;
 
     /// Per device stream with launched operations, in track order.
