@@ -4,6 +4,7 @@
 #include "analysis/core/textformat.h"
 #include "exporters/exportlayout.h"
 #include "exporters/slicelanes.h"
+#include "model/checkedmath.h"
 #include "model/trackname.h"
 
 #include <algorithm>
@@ -51,6 +52,7 @@ public:
         , m_deviceKey(trace.strings().find("device"))
         , m_streamKey(trace.strings().find("stream"))
         , m_correlationKey(trace.strings().find("correlation"))
+        , m_base(timeBase(trace))
     {
     }
 
@@ -79,6 +81,23 @@ public:
     [[nodiscard]] std::uint64_t events() const { return m_events; }
 
 private:
+    /// Kineto's time base: the events' "ts" are µs after baseTimeNanoseconds, a whole second of the trace's clock
+    /// at or before its first event. HTA and TraceLens read "ts" as a double; an absolute epoch time in µs with
+    /// three decimals has 19 significant digits, which a double rounds to 0.25 µs, while times after the base keep
+    /// every nanosecond. A trace whose clock starts below one second (laid-out or hand-built times) keeps them
+    /// absolute (base 0, not written).
+    static TimeNs timeBase(const model::Trace& trace)
+    {
+        constexpr TimeNs kSecond = 1'000'000'000;
+        return trace.startNs() >= kSecond ? trace.startNs() / kSecond * kSecond : 0;
+    }
+
+    /// A time as written in "ts": µs after the base.
+    [[nodiscard]] std::string micros(TimeNs t) const
+    {
+        return ChromeJsonExporter::formatMicros(model::saturatingSub(t, m_base));
+    }
+
     /// The top-level keys of a Kineto trace, so that re-importing the file gives the same trace description:
     /// schemaVersion (the format version), deviceProperties (devices and their memory), distributedInfo (rank,
     /// world size, backend) and the remaining properties as plain keys. `compression` describes the source file,
@@ -135,11 +154,14 @@ private:
             else if (key.starts_with(kDeviceMemoryPrefix))
                 writeDevices();
             else if (key != "compression" && !head.contains(key) && key != "traceEvents" && key != "deviceProperties"
-                     && key != "distributedInfo")
+                     && key != "distributedInfo" && key != "baseTimeNanoseconds")
                 head[key] = value;
         }
         writeDevices();
         writeDistributed();
+        // Kineto writes the base after the events; before them, a streaming reader (ours) needs one pass only.
+        if (m_base != 0)
+            head["baseTimeNanoseconds"] = m_base;
         if (m_describe)
             head["timesink"] = description();
         std::string text = head.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
@@ -415,9 +437,8 @@ private:
             if (repeated)
                 continue;
             begin(source ? 's' : 'f', pid, tid);
-            m_out << ",\"ts\":" << ChromeJsonExporter::formatMicros(ts) << ",\"id\":" << id
-                  << ",\"name\":\"flow\",\"cat\":\"" << flowCategory(flow.kind) << '"'
-                  << (source ? "" : ",\"bp\":\"e\"") << '}';
+            m_out << ",\"ts\":" << micros(ts) << ",\"id\":" << id << ",\"name\":\"flow\",\"cat\":\""
+                  << flowCategory(flow.kind) << '"' << (source ? "" : ",\"bp\":\"e\"") << '}';
         }
     }
 
@@ -523,7 +544,7 @@ private:
             for (std::size_t i = 0; i < times.size(); ++i) {
                 begin('i', hostPid, m_layout.tidOf(track.id));
                 const double v = values[i];
-                m_out << ",\"ts\":" << ChromeJsonExporter::formatMicros(times[i])
+                m_out << ",\"ts\":" << micros(times[i])
                       << ",\"s\":\"t\",\"name\":\"[memory]\",\"cat\":\"cpu_instant_event\",\"args\":{\"Device Id\":"
                       << track.deviceIndex << ",\"Total Allocated\":"
                       << (!std::isfinite(v)                              ? std::string("null")
@@ -537,8 +558,7 @@ private:
             const auto values = track.counterValues();
             for (std::size_t i = 0; i < times.size(); ++i) {
                 begin('C', pid, m_layout.tidOf(track.id));
-                m_out << ",\"ts\":" << ChromeJsonExporter::formatMicros(times[i]) << ",\"name\":" << counterName
-                      << ",\"args\":{\"value\":"
+                m_out << ",\"ts\":" << micros(times[i]) << ",\"name\":" << counterName << ",\"args\":{\"value\":"
                       << (std::isfinite(values[i]) ? nlohmann::json(values[i]).dump() : std::string("null")) << "}}";
             }
         }
@@ -553,8 +573,7 @@ private:
             const std::size_t lane = stacks.place(track.ts(i), track.end(i), ignoreEnd);
             const std::int32_t tid = laneTid(lanes, lane, pid, lanes.front(), name, rank);
             begin('X', pid, tid);
-            m_out << ",\"ts\":" << ChromeJsonExporter::formatMicros(track.ts(i))
-                  << ",\"dur\":" << ChromeJsonExporter::formatMicros(track.dur(i))
+            m_out << ",\"ts\":" << micros(track.ts(i)) << ",\"dur\":" << ChromeJsonExporter::formatMicros(track.dur(i))
                   << ",\"name\":" << nameJson(track.sliceName(i)) << ",\"cat\":" << kinetoCategory(track, i);
             // A described trace says device, stream and launches exactly (description(), flows): the Kineto args
             // that would say them again are not added, so the slice keeps exactly its own args.
@@ -606,9 +625,8 @@ private:
                 if (e.track.isValid() && e.track.value < m_trace.tracks().size())
                     a["evidence_track"] = evidenceTrackName(m_trace.track(e.track));
                 begin('X', pid, laneTid(lanes, lane, pid, lanes.front(), name, static_cast<std::int64_t>(r)));
-                m_out << ",\"ts\":" << ChromeJsonExporter::formatMicros(e.start)
-                      << ",\"dur\":" << ChromeJsonExporter::formatMicros(end - e.start) << ",\"name\":" << title
-                      << ",\"cat\":\"timesink.finding\",\"args\":"
+                m_out << ",\"ts\":" << micros(e.start) << ",\"dur\":" << ChromeJsonExporter::formatMicros(end - e.start)
+                      << ",\"name\":" << title << ",\"cat\":\"timesink.finding\",\"args\":"
                       << a.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '}';
             }
         }
@@ -625,6 +643,7 @@ private:
     model::StringId m_deviceKey; // the arg keys deviceArgs() adds, as interned in this trace (empty when absent)
     model::StringId m_streamKey;
     model::StringId m_correlationKey;
+    TimeNs m_base = 0;                                                // baseTimeNanoseconds (timeBase())
     std::vector<std::int64_t> m_trackRank;                            // thread sort index of each track
     std::vector<bool> m_memoryCounter;                                // per track: Kineto's "GPU N memory allocated"
     std::map<std::string, std::int32_t> m_hostPid;                    // exported pid of each host process key

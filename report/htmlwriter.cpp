@@ -108,8 +108,9 @@ void writeSummary(const ReportModel& m, std::ostream& out)
             row("Kernel launches",
                 std::to_string(d.launches) + ", delay p50 " + escapeHtml(formatDuration(d.launchDelayP50Ns)) + ", mean "
                     + escapeHtml(formatDuration(d.launchDelayMeanNs)) + ", p99 "
-                    + escapeHtml(formatDuration(d.launchDelayP99Ns)) + "; " + std::to_string(d.launchesDelayedOver100us)
-                    + " waited over 100 µs");
+                    + escapeHtml(formatDuration(d.launchDelayP99Ns)) + "; queueing delay (≥ 0) mean "
+                    + escapeHtml(formatDuration(d.queueingDelayMeanNs)) + "; "
+                    + std::to_string(d.launchesDelayedOver100us) + " waited over 100 µs");
     }
     row("Lost time",
         "<strong>" + escapeHtml(formatDuration(s.lostNs)) + "</strong> (" + formatPercent(s.lostFraction)

@@ -173,7 +173,14 @@ bool rankSummaryFromReportJson(const nlohmann::json& j, const std::string& sourc
         if (!r.integer(s, "step", step.number) || !r.integer(s, "start_ns", step.startNs)
             || !r.integer(s, "duration_ns", step.durationNs) || !r.integer(s, "compute_ns", step.computeNs)
             || !r.integer(s, "communication_ns", step.communicationNs) || !r.integer(s, "idle_ns", step.idleNs)
-            || !r.integer(s, "communication_wait_ns", step.communicationWaitNs, false))
+            || !r.integer(s, "exposed_wait_ns", step.communicationWaitNs, false))
+            return false;
+        // Reports written before the split have only communication_wait_ns (the same figure) and no transfer.
+        if (!s.contains("exposed_wait_ns") && !r.integer(s, "communication_wait_ns", step.communicationWaitNs, false))
+            return false;
+        if (s.contains("exposed_transfer_ns")
+            && (!r.integer(s, "exposed_transfer_ns", step.communicationTransferNs)
+                || !r.integer(s, "exposed_idle_ns", step.communicationIdleNs, false)))
             return false;
         if (const auto cs = s.find("collectives"); cs != s.end() && cs->is_array()) {
             step.collectives.reserve(cs->size());
@@ -300,7 +307,10 @@ nlohmann::ordered_json jobJson(const JobResult& job, const std::string& generato
                              {"duration_ns", s.durationNs},
                              {"compute_ns", s.computeNs},
                              {"communication_ns", s.communicationNs},
-                             {"communication_wait_ns", s.communicationWaitNs},
+                             {"communication_wait_ns", s.communicationWaitNs}, // = exposed_wait_ns (job/1)
+                             {"exposed_wait_ns", s.communicationWaitNs},
+                             {"exposed_transfer_ns", s.communicationTransferNs},
+                             {"exposed_idle_ns", s.communicationIdleNs},
                              {"idle_ns", s.idleNs},
                              {"clock_offset_ns", s.offsetNs},
                              {"caused_wait_ns", s.causedWaitNs},
@@ -339,7 +349,8 @@ nlohmann::ordered_json jobJson(const JobResult& job, const std::string& generato
                          {"fastest_ns", s.fastestNs},
                          {"spread_ns", s.spreadNs},
                          {"mean_ns", s.meanNs},
-                         {"communication_wait_ns", s.communicationWaitNs},
+                         {"communication_wait_ns", s.communicationWaitNs}, // = exposed_wait_ns (job/1)
+                         {"exposed_wait_ns", s.communicationWaitNs},
                          {"aligned_collectives", s.alignedCollectives}});
     }
     j["steps"] = std::move(steps);

@@ -41,8 +41,11 @@ nlohmann::ordered_json deviceSummaryJson(const DeviceSummary& d)
     j["busy_ns"] = d.busyNs;
     j["compute_ns"] = d.computeNs;
     j["communication_ns"] = d.communicationNs;
-    j["communication_wait_ns"] = d.communicationWaitNs;
-    j["communication_transfer_ns"] = d.communicationTransferNs;
+    // The names of before the split stay for readers of timesink.report/1 (report-schema.md "Stability").
+    j["communication_wait_ns"] = d.communicationInWaitTasksNs;
+    j["communication_transfer_ns"] = d.communicationOutsideWaitTasksNs;
+    j["communication_in_wait_tasks_ns"] = d.communicationInWaitTasksNs;
+    j["communication_outside_wait_tasks_ns"] = d.communicationOutsideWaitTasksNs;
     j["exposed_communication_ns"] = d.exposedCommunicationNs;
     j["copy_ns"] = d.copyNs;
     j["idle_ns"] = d.idleNs;
@@ -56,6 +59,9 @@ nlohmann::ordered_json deviceSummaryJson(const DeviceSummary& d)
                      {"delay_p50_ns", d.launchDelayP50Ns},
                      {"delay_mean_ns", d.launchDelayMeanNs},
                      {"delay_p99_ns", d.launchDelayP99Ns},
+                     {"queueing_delay_p50_ns", d.queueingDelayP50Ns},
+                     {"queueing_delay_mean_ns", d.queueingDelayMeanNs},
+                     {"queueing_delay_p99_ns", d.queueingDelayP99Ns},
                      {"delayed_over_100us", d.launchesDelayedOver100us}};
     ordered_json queues = ordered_json::array();
     for (const analysis::StreamQueue& q : d.queues) {
@@ -129,7 +135,10 @@ nlohmann::ordered_json reportJson(const ReportModel& m)
              {"copy_ns", s.copyNs},
              {"dataloader_ns", s.dataloaderNs},
              {"idle_ns", s.idleNs},
-             {"communication_wait_ns", comm ? comm->waitNs : 0},
+             {"communication_wait_ns", comm ? comm->waitNs : 0}, // = exposed_wait_ns, kept for /1 readers
+             {"exposed_wait_ns", comm ? comm->waitNs : 0},
+             {"exposed_transfer_ns", comm ? comm->transferNs : 0},
+             {"exposed_idle_ns", comm ? comm->idleNs : 0},
              {"collectives", collectivesJson(comm, s.startNs)},
              {"device_start_ns",
               s.hasDeviceWindow ? nlohmann::ordered_json(s.deviceStartNs) : nlohmann::ordered_json(nullptr)},

@@ -74,7 +74,8 @@ void writeSummary(const ReportModel& m, std::ostream& out)
         if (d.launches > 0)
             out << "- **Kernel launches:** " << d.launches << ", delay p50 " << formatDuration(d.launchDelayP50Ns)
                 << ", mean " << formatDuration(d.launchDelayMeanNs) << ", p99 " << formatDuration(d.launchDelayP99Ns)
-                << "; " << d.launchesDelayedOver100us << " waited over 100 µs\n";
+                << "; queueing delay (≥ 0) mean " << formatDuration(d.queueingDelayMeanNs) << "; "
+                << d.launchesDelayedOver100us << " waited over 100 µs\n";
     }
     out << "- **Lost time (sum of findings):** " << formatDuration(s.lostNs) << " (" << formatPercent(s.lostFraction)
         << " of the analysed time; findings of different kinds can overlap)\n";

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/compare/compare.h"
 
+#include "analysis/core/stepclock.h"
 #include "model/checkedmath.h"
 
 #include <algorithm>
@@ -168,11 +169,18 @@ bool compareRuns(const model::Trace& baseline, std::span<const Finding> baseline
     }
     baseSel.resize(pairs);
     candSel.resize(pairs);
+    // A marked step's time is its analysis window, as `analyze` reports it (stepclock.h: the host step moved to
+    // follow the device; a selected warm-up step gets its window too). A trace without markers is compared whole.
+    const StepClock baseClock(baseline, true);
+    const StepClock candClock(candidate, true);
+    const auto stepNs = [](const model::Step& s, const StepClock& clock, std::size_t i) {
+        return s.synthetic ? s.duration() : clock.fullWindow(i).length();
+    };
     for (std::size_t i = 0; i < pairs; ++i) {
         const model::Step& b = baseline.steps()[baseSel[i]];
         const model::Step& c = candidate.steps()[candSel[i]];
-        result.steps.push_back(
-            CompareStepPair {baseSel[i], candSel[i], b.number, c.number, b.duration(), c.duration()});
+        result.steps.push_back(CompareStepPair {baseSel[i], candSel[i], b.number, c.number,
+                                                stepNs(b, baseClock, baseSel[i]), stepNs(c, candClock, candSel[i])});
     }
     const bool baseSynthetic = baseline.steps().size() == 1 && baseline.steps().front().synthetic;
     const bool candSynthetic = candidate.steps().size() == 1 && candidate.steps().front().synthetic;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/compare/compareattribution.h"
 
+#include "analysis/core/stepclock.h"
 #include "model/checkedmath.h"
 
 #include <algorithm>
@@ -412,15 +413,19 @@ CompareAttribution::totals(std::span<const std::size_t> stepIndices) const
         if (i < steps.size())
             selected[i] = 1;
     }
-    // Steps are sorted by start; the step of time t is the last one starting at or before t, if t is inside it.
-    auto stepOf = [&](model::TimeNs t) -> std::optional<std::size_t> {
-        auto it = std::upper_bound(steps.begin(), steps.end(), t,
-                                   [](model::TimeNs v, const model::Step& s) { return v < s.start; });
-        if (it == steps.begin())
-            return std::nullopt;
-        const std::size_t i = static_cast<std::size_t>(std::distance(steps.begin(), it)) - 1;
-        const model::Step& s = steps[i];
-        if (t < s.end || (s.synthetic && t <= s.end))
+    // The steps as `analyze` counts them (stepclock.h): work attributed to an operator belongs to the host step
+    // that ran the operator, other work to the analysis window it starts in — so device work queued before the
+    // first step, which no operator of the trace launched, is no step's.
+    // A trace without markers is one synthetic step, compared whole (its start-up too).
+    const StepClock clock(m_trace, true);
+    auto stepOf = [&](const Item& item) -> std::optional<std::size_t> {
+        if (steps.size() == 1 && steps.front().synthetic) {
+            const model::Step& s = steps.front();
+            return item.stepTimeNs >= s.start && item.stepTimeNs <= s.end ? std::optional<std::size_t>(0)
+                                                                          : std::nullopt;
+        }
+        const std::size_t i = item.op.isValid() ? clock.hostStepAt(item.stepTimeNs) : clock.stepAt(item.stepTimeNs);
+        if (i < clock.size())
             return i;
         return std::nullopt;
     };
@@ -429,7 +434,7 @@ CompareAttribution::totals(std::span<const std::size_t> stepIndices) const
     std::unordered_set<std::uint64_t> seenOps; // an operator instance has one name, so one set serves all names
     seenOps.reserve(m_items.size());
     for (const Item& item : m_items) {
-        const auto step = stepOf(item.stepTimeNs);
+        const auto step = stepOf(item);
         if (!step || !selected[*step])
             continue;
         Total& total = out[m_names[item.name]];

@@ -43,9 +43,10 @@ namespace timesink::analysis {
 /// A trace without any work (CPU-only) is timed on the host: each outermost dispatcher operator (or, when
 /// the trace has none, each top-level HostOp) counts its own duration.
 ///
-/// **Steps**: attributed work counts in the step that contains its operator's start (device work
-/// launched in step N that finishes after the step's end still belongs to step N); other work counts
-/// in the step that contains its own start.
+/// **Steps**: attributed work counts in the step whose host window contains its operator's start (device work
+/// launched in step N that finishes after the step's end still belongs to step N); other work counts in the
+/// step whose analysis window (StepClock, as `analyze` counts) contains its own start, so device work queued
+/// before the first step is no step's. A trace without markers (one synthetic step) is compared whole.
 class CompareAttribution
 {
 public:

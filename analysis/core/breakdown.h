@@ -124,8 +124,8 @@ struct StreamQueue
 /// classes here are unions and may overlap: compute, communication and copies each count all of their time.
 ///   busy           union of device busy work (deviceactivity.h) inside the step windows
 ///   compute        device kernels, device fallback tasks and uncategorised device tasks
-///   communication  collectives / point-to-point on device tracks; split into wait (isCommunicationWaitTask)
-///                  and transfer (the rest)
+///   communication  collectives / point-to-point on device tracks; split into the time inside wait tasks
+///                  (isCommunicationWaitTask) and the rest
 ///   exposed communication: communication not overlapped by compute
 ///   copy           memcpy and memset on device tracks
 ///   idle           window − busy
@@ -138,8 +138,10 @@ struct DeviceSummary
     model::TimeNs busyNs = 0;
     model::TimeNs computeNs = 0;
     model::TimeNs communicationNs = 0;
-    model::TimeNs communicationWaitNs = 0;
-    model::TimeNs communicationTransferNs = 0;
+    /// Inside wait tasks (HCCL Notify_Wait …), overlapped or not; the rest of communicationNs. Not the exposed
+    /// waiting of the steps (StepCommunication::waitNs): a wait task under compute or beside a transfer counts here.
+    model::TimeNs communicationInWaitTasksNs = 0;
+    model::TimeNs communicationOutsideWaitTasksNs = 0;
     model::TimeNs exposedCommunicationNs = 0;
     model::TimeNs copyNs = 0;
     model::TimeNs idleNs = 0;
@@ -149,12 +151,20 @@ struct DeviceSummary
     double minStepBusyFraction = 0.0;
     double maxStepBusyFraction = 0.0;
 
-    /// Kernel launch statistics over the host→device launch flows whose host call starts inside a step window:
-    /// delay = device operation start − host launch call end (HTA's launch delay), nearest-rank percentiles.
+    /// Launch statistics over the host→device launch flows whose host call starts inside a host step window, every
+    /// launch API alike (cudaLaunchKernel, cuLaunchKernel, cudaMemcpyAsync, hipLaunchKernel, aclnn…, graph
+    /// launches): delay = device operation start − host launch call end, signed (a call that returns after its
+    /// work began, such as a pageable cudaMemcpyAsync, gives a negative delay); queueing delay = the delay clipped
+    /// at 0, the time the operation waited in the stream after its call returned (HTA's launch delay clips the
+    /// same way but counts cudaLaunchKernel(ExC), cudaMemcpyAsync and cudaMemsetAsync only, over the whole trace).
+    /// Nearest-rank percentiles, means rounded.
     std::uint64_t launches = 0;
     model::TimeNs launchDelayP50Ns = 0;
     model::TimeNs launchDelayMeanNs = 0;
     model::TimeNs launchDelayP99Ns = 0;
+    model::TimeNs queueingDelayP50Ns = 0;
+    model::TimeNs queueingDelayMeanNs = 0;
+    model::TimeNs queueingDelayP99Ns = 0;
     std::uint64_t launchesDelayedOver100us = 0;
 
     /// Per device stream with launched operations, in track order.

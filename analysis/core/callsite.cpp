@@ -87,6 +87,24 @@ CallSite CallSiteResolver::resolve(model::SliceRef deviceSlice) const
         if (!site.op.isValid())
             site.op = outermostHostOp(flow.from);
     }
+    // A copy launched asynchronously still blocks the host when the op that launched it then synchronises the
+    // stream (aten::copy_ of a pageable tensor: cudaMemcpyAsync, then cudaStreamSynchronize). The sync is a call
+    // of its own, later inside the same parent op; a launch flow never binds the copy to it.
+    if (!site.blocking && launchIsRuntime
+        && m_trace.track(deviceSlice.track).category(deviceSlice.index.value) == model::SliceCategory::Memcpy) {
+        const model::Track& t = m_trace.track(site.launch.track);
+        const std::uint32_t launch = site.launch.index.value;
+        const model::SliceIndex parent = t.parent(launch);
+        const model::TimeNs until = parent.isValid() ? t.end(parent.value) : t.end(launch);
+        constexpr std::uint32_t kLookAhead = 32; // calls after the launch inside the parent op
+        for (std::uint32_t j = launch + 1; j < t.size() && j <= launch + kLookAhead && t.ts(j) < until; ++j) {
+            if (t.category(j) == model::SliceCategory::RuntimeApi && t.parent(j) == parent
+                && m_trace.str(t.sliceName(j)).find("Synchronize") != std::string_view::npos) {
+                site.blocking = true;
+                break;
+            }
+        }
+    }
     const model::SliceRef named = site.op.isValid() ? site.op : site.launch;
     site.name = named.isValid() ? std::string(m_trace.str(m_trace.track(named.track).sliceName(named.index.value)))
                                 : std::string("unknown call site");

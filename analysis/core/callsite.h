@@ -13,7 +13,7 @@ struct CallSite
     std::string name;       // outermost enclosing framework op, else the launching call, else "unknown call site"
     model::SliceRef launch; // the host slice the launch flow starts at (runtime call or framework op)
     model::SliceRef op;     // the framework op named by `name`, when there is one
-    bool blocking = false;  // the launching call blocks the host (cudaMemcpy, aclrtMemcpy, …)
+    bool blocking = false;  // the launch blocks the host (cudaMemcpy, aclrtMemcpy, a copy its op then syncs, …)
 };
 
 /// Follows launch flows from device slices back to the host.

@@ -190,7 +190,9 @@ CommunicationProfile computeCommunicationProfile(const model::Trace& trace, cons
     const IntervalList waitU = unite(std::move(wait));
     out.waitFromTasks = !waitU.empty();
     // While one plane waits, another may move data: that time is transfer, not waiting.
-    IntervalList waiting = subtract(waitU, unite(std::move(transfer)));
+    const IntervalList transferU = unite(std::move(transfer));
+    out.planeTasks = !transferU.empty();
+    IntervalList waiting = subtract(waitU, transferU);
     if (!measured.empty()) {
         // communication.json measured these operations: inside each, the waiting is its main plane's wait tasks,
         // the plane whose waits add up to the measured figure.
@@ -225,6 +227,9 @@ CommunicationProfile computeCommunicationProfile(const model::Trace& trace, cons
         }
     }
     out.wait = intersect(out.exposed, waiting);
+    const IntervalList notWaiting = subtract(out.exposed, out.wait);
+    out.transfer = out.planeTasks ? intersect(notWaiting, transferU) : notWaiting;
+    out.idle = subtract(notWaiting, out.transfer);
 
     const Platform platform = trace.metadata().platform;
     if (sawHcom || platform == Platform::TorchNpuCann)
@@ -249,6 +254,8 @@ CommunicationProfile computeCommunicationProfile(const model::Trace& trace, cons
         sc.communicationNs = overlapLength(commInSteps, w.start, w.end);
         sc.exposedNs = overlapLength(out.exposed, w.start, w.end);
         sc.waitNs = overlapLength(out.wait, w.start, w.end);
+        sc.transferNs = overlapLength(out.transfer, w.start, w.end);
+        sc.idleNs = overlapLength(out.idle, w.start, w.end);
     }
 
     // The same operation can show on two lanes (an HCCL group lane and the stream that ran it): keep one.

@@ -44,7 +44,9 @@ struct StepCommunication
 {
     model::TimeNs communicationNs = 0;     // device collective time inside the step (overlapped or not)
     model::TimeNs exposedNs = 0;           // … that no device compute overlaps
-    model::TimeNs waitNs = 0;              // exposed time inside wait tasks (0 when the trace has none)
+    model::TimeNs waitNs = 0;              // exposed time waiting for peers (0 when the trace has no wait tasks)
+    model::TimeNs transferNs = 0;          // exposed time moving data (exposed − wait when no plane tasks tell)
+    model::TimeNs idleNs = 0;              // exposed time inside collectives with no plane task running
     std::vector<CollectiveOp> collectives; // collective operations starting in this step, by start
 };
 
@@ -61,14 +63,19 @@ struct StepCommunication
 ///   plane, so the plane whose wait tasks inside the operation add up to it (within 1 µs + 1 %) is found, and
 ///   inside the operation those tasks are the waiting, exposed or not like any other. An operation whose figure
 ///   matches no plane keeps the task-based rule (counted in `communicationJsonMismatched`).
-/// Example: step [0,100), kernel [0,40), allreduce [30,90) with a Notify_Wait [40,70) → communication 60,
-///   exposed 50 ([40,90)), wait 30.
+/// * transfer = exposed ∩ transfer tasks (Memcpy, Reduce_Inline, RDMA sends: a plane task that neither waits nor
+///   signals), less the wait; idle = exposed − wait − transfer: time inside a collective in which none of its
+///   planes moved data or waited for a peer (communication.json's "Idle Time"). Without plane tasks (NCCL/RCCL)
+///   nothing tells transfer from idle: transfer = exposed − wait, idle = 0 (`planeTasks` false).
+/// Example: step [0,100), kernel [0,40), allreduce [30,90) with a Notify_Wait [40,70) and a Memcpy [75,85) →
+///   communication 60, exposed 50 ([40,90)), wait 30, transfer 10, idle 10.
 /// Example (communication.json): op [0,79) with Wait Time 5.6 ms, plane 1 waits 5.6 ms in [0,5.6), plane 5 waits
 ///   [0.3,79) → wait 5.6 ms (the task rule alone would say 78.7: plane 5 was not waiting for a peer).
 struct CommunicationProfile
 {
     bool hasCommunication = false;
     bool waitFromTasks = false; // the trace has wait tasks, so `waitNs` is measured
+    bool planeTasks = false;    // the trace has the collectives' plane tasks, so transfer and idle are told apart
     /// Operations whose wait came from communication.json, and those whose figure matched no plane's wait tasks.
     std::size_t communicationJsonOps = 0;
     std::size_t communicationJsonMismatched = 0;
@@ -77,6 +84,8 @@ struct CommunicationProfile
     model::TrackId primaryTrack;          // communication track with the most exposed time (evidence)
     IntervalList exposed;                 // all exposed pieces, inside steps
     IntervalList wait;                    // exposed ∩ wait tasks
+    IntervalList transfer;                // exposed ∩ transfer tasks − wait (plane tasks), else exposed − wait
+    IntervalList idle;                    // exposed − wait − transfer (empty without plane tasks)
 };
 
 CommunicationProfile computeCommunicationProfile(const model::Trace& trace, const StepClock& clock,

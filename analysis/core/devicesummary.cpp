@@ -77,6 +77,13 @@ void launchStatistics(const model::Trace& trace, const StepClock& clock, DeviceS
         out.launchDelayP50Ns = percentile(delays, 0.50);
         out.launchDelayP99Ns = percentile(delays, 0.99);
         out.launchDelayMeanNs = static_cast<TimeNs>(std::llround(sum / static_cast<long double>(delays.size())));
+        // Clipping keeps the order, so the percentiles of the queueing delay are the clipped percentiles.
+        long double queued = 0;
+        for (TimeNs v : delays)
+            queued += std::max<TimeNs>(0, v);
+        out.queueingDelayP50Ns = std::max<TimeNs>(0, out.launchDelayP50Ns);
+        out.queueingDelayP99Ns = std::max<TimeNs>(0, out.launchDelayP99Ns);
+        out.queueingDelayMeanNs = static_cast<TimeNs>(std::llround(queued / static_cast<long double>(delays.size())));
     }
     for (const model::Track& t : trace.tracks()) {
         std::vector<QueueEdge>& e = edges[t.id.value];
@@ -153,8 +160,8 @@ DeviceSummary computeDeviceSummary(const model::Trace& trace, const std::vector<
     out.busyNs = totalLength(busyIn);
     out.computeNs = totalLength(computeIn);
     out.communicationNs = totalLength(commIn);
-    out.communicationWaitNs = totalLength(waitIn);
-    out.communicationTransferNs = out.communicationNs - out.communicationWaitNs;
+    out.communicationInWaitTasksNs = totalLength(waitIn);
+    out.communicationOutsideWaitTasksNs = out.communicationNs - out.communicationInWaitTasksNs;
     out.copyNs = totalLength(inWindows(std::move(copy)));
     out.idleNs = out.windowNs - out.busyNs;
     if (out.communicationNs > 0) {

@@ -84,7 +84,7 @@ StepClock::StepClock(const model::Trace& trace, bool includeWarmup)
     // Analysis windows: the host windows moved to follow a lagging device (see the header).
     m_windows.reserve(m_host.size());
     constexpr model::TimeNs kNone = std::numeric_limits<model::TimeNs>::min();
-    model::TimeNs deviceEndSoFar = kNone; // D(N−1)
+    model::TimeNs deviceEndSoFar = m_queuedBeforeEnd.value_or(kNone); // D(N−1); before the first step: D(−1)
     std::vector<model::TimeNs> starts(m_host.size());
     for (std::size_t i = 0; i < m_host.size(); ++i) {
         model::TimeNs earlier = deviceEndSoFar;
@@ -180,6 +180,59 @@ void StepClock::findDeviceWindows()
                     extend(s, t.ts(i), t.end(i));
             }
         }
+    }
+    findQueuedBefore();
+}
+
+void StepClock::findQueuedBefore()
+{
+    // Only the first step can meet work that no earlier step accounts for; a trace without launch flows has no
+    // device window to tell the step's own work from the rest by, and keeps its host window.
+    if (m_hostFull.empty() || !m_hasDevice[0] || m_trace.steps().front().synthetic)
+        return;
+    // An operation without a launch flow was launched before the trace began only when it says so: it carries the
+    // launch's correlation id (Kineto keeps args.correlation on an activity whose runtime call is not in the file).
+    // One without any (an msprof MEMCPY_ASYNC, which the database links to no call) may be the step's own.
+    const model::StringId correlationKey = m_trace.strings().find("correlation");
+    const model::TimeNs ownStart = m_device[0].start;
+    const model::TimeNs hostStart = m_hostFull[0].start;
+    // The device operations that started before the first step's own work and ran into its host window, by
+    // (track, index). Tracks are sorted by start, so they are a prefix of each device track: usually none.
+    std::vector<std::uint64_t> early;
+    for (const model::Track& t : m_trace.tracks()) {
+        if (!model::isDeviceTrack(t))
+            continue;
+        for (std::uint32_t i = 0; i < t.size() && t.ts(i) < ownStart; ++i) {
+            if (isBusyCategory(t.category(i)) && t.dur(i) > 0 && t.end(i) > hostStart)
+                early.push_back((std::uint64_t(t.id.value) << 32) | i);
+        }
+    }
+    if (early.empty())
+        return;
+    std::sort(early.begin(), early.end());
+    // Launched from before the first step: queued before it. Launched from its start on: a step's own work.
+    std::vector<std::uint64_t> launchedBefore;
+    std::vector<std::uint64_t> launchedLater;
+    for (const model::Flow& f : m_trace.flows()) {
+        if (!isDeviceLaunch(m_trace, f))
+            continue;
+        const std::uint64_t key = (std::uint64_t(f.to.track.value) << 32) | f.to.index.value;
+        if (!std::binary_search(early.begin(), early.end(), key))
+            continue;
+        (m_trace.track(f.from.track).ts(f.from.index.value) < hostStart ? launchedBefore : launchedLater)
+            .push_back(key);
+    }
+    std::sort(launchedBefore.begin(), launchedBefore.end());
+    std::sort(launchedLater.begin(), launchedLater.end());
+    for (const std::uint64_t key : early) {
+        if (std::binary_search(launchedLater.begin(), launchedLater.end(), key))
+            continue;
+        const model::Track& t = m_trace.track(model::TrackId(static_cast<std::uint32_t>(key >> 32)));
+        const auto i = static_cast<std::uint32_t>(key & 0xffffffffu);
+        if (!std::binary_search(launchedBefore.begin(), launchedBefore.end(), key)
+            && (correlationKey.isEmpty() || !m_trace.argStore().find(t.args(i), correlationKey)))
+            continue;
+        m_queuedBeforeEnd = std::max(m_queuedBeforeEnd.value_or(t.end(i)), t.end(i));
     }
 }
 

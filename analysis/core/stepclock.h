@@ -5,6 +5,7 @@
 #include "model/trace.h"
 
 #include <functional>
+#include <optional>
 #include <vector>
 
 namespace timesink::analysis {
@@ -23,11 +24,14 @@ namespace timesink::analysis {
 ///     analysis window of step N = [a(N), min(a(N+1), max(host end(N), D(N))))
 ///     a(N) = max(host start(N), min(D(N−1), device start(N)))
 ///   where D(N) is the latest device end of steps ≤ N (none: −∞; a step that launched nothing has no device
-///   start, the min is then D(N−1)). A step begins once its host has begun it and the device has finished the
-///   work of earlier steps (or begun this step's, if sooner); it ends when the next begins, or when both its
-///   host step and the device work it launched have ended. Without a lagging device (every step's device work
-///   ends inside its host step) the analysis windows are the host windows. Windows are disjoint and sorted;
-///   a window squeezed out by its neighbours is empty.
+///   start, the min is then D(N−1)). D(−1), before the first step, is the end of the device work queued before
+///   it: operations that started before the first step's own work and were launched before its host step, or
+///   before the trace began (an activity whose correlation id names no call in the trace: the profiler started
+///   while the device still drained earlier work). A step begins once its host has begun it and the device has
+///   finished the work of earlier steps (or begun this step's, if sooner); it ends when the next begins, or when
+///   both its host step and the device work it launched have ended. Without a lagging device (every step's
+///   device work ends inside its host step) the analysis windows are the host windows. Windows are disjoint and
+///   sorted; a window squeezed out by its neighbours is empty.
 ///   Example: host steps [0,100), [100,200); the device runs step 1's work over [10,160) and step 2's over
 ///   [160,300) → analysis windows [0,160) and [160,300).
 ///
@@ -99,6 +103,7 @@ private:
     }
     static std::size_t indexIn(const IntervalList& windows, model::TimeNs t);
     void findDeviceWindows();
+    void findQueuedBefore();
 
     const model::Trace& m_trace;
     IntervalList m_windows;  // analysis windows, one per trace step, same index (empty ones kept)
@@ -107,6 +112,7 @@ private:
     IntervalList m_hostFull; // the same before the warm-up rule
     IntervalList m_device;   // raw device windows ({0, 0} where m_hasDevice is false)
     std::vector<bool> m_hasDevice;
+    std::optional<model::TimeNs> m_queuedBeforeEnd; // D(−1): end of the device work queued before the first step
     model::TimeNs m_analysed = 0;
     model::TimeNs m_startupNs = 0;
     std::size_t m_warmup = 0;

@@ -296,6 +296,9 @@ JobResult analyzeJob(std::vector<RankSummary> ranks, const JobOptions& options)
             out.computeNs = s.computeNs;
             out.communicationNs = s.communicationNs;
             out.communicationWaitNs = jr.waitFromTasks ? s.communicationWaitNs : alignedWait[p];
+            out.communicationIdleNs = jr.waitFromTasks && s.communicationTransferNs >= 0 ? s.communicationIdleNs : 0;
+            out.communicationTransferNs
+                = std::max<TimeNs>(0, s.communicationNs - out.communicationWaitNs - out.communicationIdleNs);
             out.idleNs = s.idleNs;
             out.offsetNs = offset[p];
             out.causedWaitNs = caused[p];
@@ -405,6 +408,7 @@ JobResult analyzeJob(std::vector<RankSummary> ranks, const JobOptions& options)
     // The job's communication: exposed collective time of all ranks, less the waiting the stragglers own.
     TimeNs exposed = 0;
     TimeNs wait = 0;
+    TimeNs idle = 0;
     std::size_t commRanks = 0;
     bool anyTasks = false;
     bool anyJson = false;
@@ -415,6 +419,7 @@ JobResult analyzeJob(std::vector<RankSummary> ranks, const JobOptions& options)
         for (const JobRankStep& s : r.steps) {
             own += s.communicationNs;
             wait += s.communicationWaitNs;
+            idle += s.communicationIdleNs;
             commPerStep[s.number] += s.communicationNs;
         }
         exposed += own;
@@ -437,11 +442,13 @@ JobResult analyzeJob(std::vector<RankSummary> ranks, const JobOptions& options)
                 f.perStep.push_back({stepIndex[number], number, lost, job.steps[stepIndex[number]].meanNs});
         }
         f.occurrences = commRanks;
-        const TimeNs transfer = exposed - wait;
+        const TimeNs transfer = std::max<TimeNs>(0, exposed - wait - idle);
         const TimeNs ownWait = std::max<TimeNs>(0, wait - stragglerTotal);
         f.title = "Exposed communication on " + std::to_string(commRanks) + " of " + std::to_string(job.ranks.size())
             + " ranks: " + formatDuration(exposed)
-            + (anyTasks || anyAligned
+            + (idle > 0 ? " (" + formatDuration(transfer) + " moving data, " + formatDuration(wait) + " waiting, "
+                       + formatDuration(idle) + " idle inside the collectives)"
+                   : anyTasks || anyAligned
                    ? " (" + formatDuration(wait) + " waiting, " + formatDuration(transfer) + " transfer)"
                    : " (waiting not measurable)");
         f.details.push_back({"backend", backend});
@@ -449,6 +456,7 @@ JobResult analyzeJob(std::vector<RankSummary> ranks, const JobOptions& options)
         f.details.push_back({"exposed_ns", exposed});
         f.details.push_back({"wait_ns", wait});
         f.details.push_back({"transfer_ns", transfer});
+        f.details.push_back({"idle_ns", idle});
         f.details.push_back({"straggler_wait_ns", stragglerTotal});
         f.details.push_back({"wait_source",
                              std::string(anyJson        ? "communication_json"
@@ -457,7 +465,7 @@ JobResult analyzeJob(std::vector<RankSummary> ranks, const JobOptions& options)
         f.explanation = "Collective time on the devices that no compute overlaps, summed over the ranks. The waiting "
                         "that a straggler causes is counted under that straggler, not here.";
         f.recommendation
-            = communicationRecommendation(backend == "hccl", anyTasks || anyAligned, ownWait, exposed - wait, true);
+            = communicationRecommendation(backend == "hccl", anyTasks || anyAligned, ownWait, transfer, idle, true);
         job.findings.push_back(std::move(f));
     }
 

@@ -28,6 +28,10 @@ struct RankStep
     model::TimeNs computeNs = 0;
     model::TimeNs communicationNs = 0;
     model::TimeNs communicationWaitNs = 0; // measured by wait tasks (HCCL); 0 when the rank has none
+    /// Exposed communication moving data and idle inside the collectives (no plane task running), when the rank's
+    /// report split them (HCCL plane tasks); transfer −1 when it did not.
+    model::TimeNs communicationTransferNs = -1;
+    model::TimeNs communicationIdleNs = 0;
     model::TimeNs idleNs = 0;
     std::vector<RankCollective> collectives;
 };
@@ -77,7 +81,9 @@ struct JobRankStep
     model::TimeNs durationNs = 0;
     model::TimeNs computeNs = 0;
     model::TimeNs communicationNs = 0;
-    model::TimeNs communicationWaitNs = 0; // measured (wait tasks) or, without them, from cross-rank alignment
+    model::TimeNs communicationWaitNs = 0;     // measured (wait tasks) or, without them, from cross-rank alignment
+    model::TimeNs communicationTransferNs = 0; // communication − wait − idle
+    model::TimeNs communicationIdleNs = 0;     // inside collectives, no plane task running (HCCL plane tasks only)
     model::TimeNs idleNs = 0;
     model::TimeNs offsetNs = 0;     // this rank's clock minus the reference rank's in this step (0 when unaligned)
     model::TimeNs causedWaitNs = 0; // waiting of the other ranks on this rank's late arrival

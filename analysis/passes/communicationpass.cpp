@@ -9,7 +9,7 @@
 namespace timesink::analysis {
 
 std::string communicationRecommendation(bool hccl, bool waitKnown, model::TimeNs waitNs, model::TimeNs transferNs,
-                                        bool job)
+                                        model::TimeNs idleNs, bool job)
 {
     const std::string balance = job
         ? "Part of it is waiting for peers that reach the collectives later without one rank standing out: even out "
@@ -39,6 +39,17 @@ std::string communicationRecommendation(bool hccl, bool waitKnown, model::TimeNs
         return "The waiting part of these collectives is only known across ranks: run `timesink-cli job` over all "
                "ranks to split waiting from transfer. "
             + transfer;
+    if (idleNs > waitNs && idleNs > transferNs) {
+        // Neither the bytes nor the peers: moving fewer bytes would not shorten it.
+        std::string idle = "Most of the collective time moves no data and waits for no peer: the operation holds the "
+                           "stream while none of its planes runs a task (msprof-analyze's Idle Time), a fixed cost "
+                           "per collective. Issue fewer, larger collectives: larger DDP buckets (`bucket_cap_mb`), "
+                           "gradient accumulation with `no_sync()`, no per-tensor all-reduces in the training loop "
+                           "(metrics, loss logging every step), and start them during backward so compute hides them.";
+        if (waitNs > transferNs)
+            return idle + " " + balance;
+        return idle;
+    }
     if (waitNs <= 0)
         return transfer;
     return waitNs >= transferNs ? balance + " " + transfer : transfer + " " + balance;
@@ -75,10 +86,14 @@ PassOutput CommunicationPass::run(const AnalysisContext& context) const
     const Platform platform = trace.metadata().platform;
     const bool hccl = profile.backend == CommBackend::Hccl;
     const model::TimeNs wait = totalLength(profile.wait);
-    const model::TimeNs transfer = f.lostNs - wait;
+    const model::TimeNs transfer = totalLength(profile.transfer);
+    const model::TimeNs idle = totalLength(profile.idle);
     f.platform = platform;
     f.title = "Exposed communication: " + formatDuration(f.lostNs) + " of collectives no compute overlaps"
-        + (profile.waitFromTasks ? " (" + formatDuration(wait) + " waiting for peers)" : "");
+        + (profile.planeTasks ? " (" + formatDuration(transfer) + " moving data, " + formatDuration(wait)
+                   + " waiting for peers, " + formatDuration(idle) + " idle inside the collectives)"
+               : profile.waitFromTasks ? " (" + formatDuration(wait) + " waiting for peers)"
+                                       : "");
     f.details.push_back({"backend", std::string(commBackendKey(profile.backend))});
     f.details.push_back({"communication_ns", total});
     f.details.push_back({"exposed_ns", f.lostNs});
@@ -96,16 +111,21 @@ PassOutput CommunicationPass::run(const AnalysisContext& context) const
             {"communication_json_mismatched", static_cast<std::int64_t>(profile.communicationJsonMismatched)});
     }
     f.details.push_back({"transfer_ns", transfer});
+    f.details.push_back({"idle_ns", idle});
+    f.details.push_back({"transfer_source", std::string(profile.planeTasks ? "plane_tasks" : "exposed_minus_wait")});
     f.details.push_back({"collectives", static_cast<std::int64_t>(collectives)});
     f.explanation = "The device ran collectives (all-reduce, all-gather, …) with no compute running beside them, so "
                     "the step waits for the network. Part of it can be waiting: a collective starts on this rank and "
                     "spins until the last peer arrives"
-        + std::string(hccl ? " (HCCL Notify_Wait tasks)" : "") + "; the rest is the transfer itself."
+        + std::string(hccl ? " (HCCL Notify_Wait tasks)" : "")
+        + (profile.planeTasks ? "; part moves data (the planes' Memcpy, Reduce_Inline, RDMA tasks); the rest is idle "
+                                "inside the collective: no plane runs a task."
+                              : "; the rest is the transfer itself.")
         + std::string(profile.communicationJsonOps > 0
                           ? " The waiting of each operation is what the Ascend tools measured (communication.json's "
                             "Wait Time: the Notify_Wait time of the operation's main plane)."
                           : "");
-    f.recommendation = communicationRecommendation(hccl, profile.waitFromTasks, wait, transfer);
+    f.recommendation = communicationRecommendation(hccl, profile.waitFromTasks, wait, transfer, idle);
     out.findings.push_back(std::move(f));
     return out;
 }

@@ -19,9 +19,10 @@ public:
 };
 
 /// The recommendation for exposed communication, by what dominates and the collective library.
-/// `waitKnown` false: the waiting part could not be measured (NCCL on one rank). `job`: written for a whole job,
-/// where the stragglers are already named.
+/// `waitKnown` false: the waiting part could not be measured (NCCL on one rank). `idleNs`: time inside the
+/// collectives with no plane task running (HCCL plane tasks; 0 when unknown). `job`: written for a whole job, where
+/// the stragglers are already named.
 std::string communicationRecommendation(bool hccl, bool waitKnown, model::TimeNs waitNs, model::TimeNs transferNs,
-                                        bool job = false);
+                                        model::TimeNs idleNs, bool job = false);
 
 } // namespace timesink::analysis

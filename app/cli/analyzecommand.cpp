@@ -84,8 +84,8 @@ void printText(const model::Trace& trace, const analysis::AnalysisResult& result
                     formatDuration(device.busyNs).c_str(), formatDuration(device.computeNs).c_str(),
                     formatDuration(device.communicationNs).c_str(),
                     formatDuration(device.exposedCommunicationNs).c_str());
-        if (device.communicationWaitNs > 0)
-            std::printf(", waiting %s", formatDuration(device.communicationWaitNs).c_str());
+        if (device.communicationInWaitTasksNs > 0)
+            std::printf(", in wait tasks %s", formatDuration(device.communicationInWaitTasksNs).c_str());
         std::printf("), copies %s, idle %s\n", formatDuration(device.copyNs).c_str(),
                     formatDuration(device.idleNs).c_str());
         if (device.commComputeOverlapFraction)

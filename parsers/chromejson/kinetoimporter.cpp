@@ -1056,6 +1056,13 @@ private:
                 const model::FlowKind kind = kindOf[g.category];
                 const bool launch = kind == model::FlowKind::Launch;
                 const std::int64_t correlation = launch ? flowCorrelation(g.id) : 0;
+                // A launch flow names its correlation: when args.correlation already linked the call to its device
+                // activities, the flow's ends say nothing more. Bound by time they can say something wrong: the
+                // end of a cudaStreamSynchronize's flow lies on the stream's "Stream Sync" event, which is not a
+                // track of its own, so "bp":"e" would bind it to the memcpy running at that moment.
+                if (launch && correlation >= 0
+                    && std::binary_search(m_linkedCorr.begin(), m_linkedCorr.end(), correlation))
+                    return;
                 if (!g.start && launch && !g.ends.empty()) {
                     // The start was folded into its launch (see flowEvent) or is missing: start from the launch.
                     auto it = std::lower_bound(m_hostCorr.begin(), m_hostCorr.end(), correlation,
@@ -1076,9 +1083,6 @@ private:
                     ++unpaired;
                     return;
                 }
-                if (launch && correlation >= 0
-                    && std::binary_search(m_linkedCorr.begin(), m_linkedCorr.end(), correlation))
-                    return; // already linked through args.correlation
                 const model::TrackId from = trackOf[g.start->endpoint];
                 for (const FlowRecord& to : g.ends) {
                     const model::TrackId toTrack = trackOf[to.endpoint];

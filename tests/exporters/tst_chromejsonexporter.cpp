@@ -10,6 +10,7 @@
 #include <QTest>
 
 #include <charconv>
+#include <cmath>
 #include <fstream>
 #include <iterator>
 #include <nlohmann/json.hpp>
@@ -91,6 +92,11 @@ private Q_SLOTS:
         QVERIFY(!e.doc.contains("displayTimeUnit")); // written only when the source said it
         const auto slices = eventsOf(e.doc, "X");
         QCOMPARE(slices.size(), a.trace->sliceCount());
+        // As the profiler writes it: "ts" is µs after baseTimeNanoseconds, the whole second at or before the first
+        // event, so a reader holding "ts" in a double (HTA, TraceLens) keeps every nanosecond. Absolute epoch µs
+        // with three decimals have 19 digits, which a double rounds to 0.25 µs: 1736408883700060.121 reads back
+        // as …060.0, a different time.
+        QCOMPARE(e.doc.at("baseTimeNanoseconds").get<std::int64_t>(), std::int64_t(1736408883000000000));
 
         // Events with a "ts", in file order, matched to the literal numbers the SAX pass collected.
         std::vector<std::pair<std::int64_t, std::int64_t>> exported; // (ts, dur) of X events
@@ -102,6 +108,7 @@ private Q_SLOTS:
             QCOMPARE(e.times[t].first, std::string("ts"));
             std::int64_t ts = 0;
             QVERIFY2(microsTextToNs(e.times[t].second, ts), e.times[t].second.c_str());
+            ts += 1736408883000000000;
             ++t;
             if (ev.at("ph") != "X")
                 continue;
@@ -119,7 +126,10 @@ private Q_SLOTS:
         std::sort(exported.begin(), exported.end());
         std::sort(expected.begin(), expected.end());
         QCOMPARE(exported, expected);
-        QVERIFY(e.text.find("\"ts\":1736408883700060.121") != std::string::npos); // conv_kernel at base + 300
+        QVERIFY(e.text.find("\"ts\":700060.121") != std::string::npos); // conv_kernel at base + 300
+        // What a double reader gets from each: the relative time keeps the nanosecond, the absolute one does not.
+        QCOMPARE(std::llround(std::stod("700060.121") * 1000), 700060121LL);
+        QVERIFY(std::llround(std::stod("1736408883700060.121") * 1000) != 1736408883700060121LL);
     }
 
     void namesThreadsArgsAndFlows()

@@ -127,6 +127,10 @@ private Q_SLOTS:
         QVERIFY(!doc.is_discarded());
         TimeTextCollector sax;
         QVERIFY(json::sax_parse(text, &sax));
+        // Kineto's convention: "ts" is µs after baseTimeNanoseconds (a whole second), so a double keeps every ns.
+        const std::int64_t base = doc.value("baseTimeNanoseconds", std::int64_t(0));
+        QCOMPARE(base % 1'000'000'000, std::int64_t(0));
+        QVERIFY(base == 0 || stepTs - base < std::int64_t(1) << 53);
         std::size_t xEvents = 0;
         std::size_t t = 0;
         bool foundStepJson = false;
@@ -135,6 +139,7 @@ private Q_SLOTS:
                 continue;
             std::int64_t ts = 0;
             QVERIFY(microsTextToNs(sax.times[t++].second, ts));
+            ts += base;
             if (ev.at("ph") != "X")
                 continue;
             std::int64_t dur = 0;

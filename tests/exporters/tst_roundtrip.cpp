@@ -63,7 +63,7 @@ private Q_SLOTS:
         QTest::newRow("A100 NCCL, 2 ranks") << "torch/hta_a100_nccl_data.json.gz" << qsizetype(3) << qsizetype(48)
                                             << qsizetype(4317) << qsizetype(9) << qsizetype(-1);
         QTest::newRow("A100 trace diff") << "torch/hta_a100_trace_diff_control.json.gz" << qsizetype(6)
-                                         << qsizetype(216) << qsizetype(9513) << qsizetype(10) << qsizetype(-1);
+                                         << qsizetype(216) << qsizetype(9450) << qsizetype(10) << qsizetype(-1);
         // ROCm: device-side ProfilerStep annotations (2 steps became 3), 4 devices from deviceProperties.
         QTest::newRow("MI250 ROCm") << "torch/hta_mi250_minitoy_train_ROCm6_2_kineto.json.gz" << qsizetype(2)
                                     << qsizetype(3) << qsizetype(20) << qsizetype(7) << qsizetype(-1);

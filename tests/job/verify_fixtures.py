@@ -54,8 +54,8 @@ def json_wait(r,H,ex,nw,tr,tamper=None):
         if abs(L(I(best,[[a,b]]))-want) > 1000+want//100:
             mism+=1; continue
         jw+=I(best,[[a,b]]); jwin.append([a,b])
-    w=L(I(ex,U(S(S(nw,tr),U(jwin))+jw)))
-    return (mism,w) if tamper is not None else w
+    wi=I(ex,U(S(S(nw,tr),U(jwin))+jw))
+    return (mism,L(wi)) if tamper is not None else wi
 
 print("== HTA job (Kineto): exposed = nccl kernels - other kernels, inside ProfilerSteps")
 for r in (0,1):
@@ -89,7 +89,14 @@ for r in (0,1):
     win=[[s0,s1]]
     ci=I(comm,win); ex=S(ci,comp); w=I(ex,S(nw,tr))
     print(r,'communication',L(ci),'exposed',L(ex),'wait (tasks alone)',L(w))
-    print(r,'communication.json: wait',json_wait(r,H,ex,nw,tr))
+    jwi=json_wait(r,H,ex,nw,tr)
+    print(r,'communication.json: wait',L(jwi))
+    # The rest of the exposed time: moving data where a plane runs a transfer task, else idle inside the collective.
+    rest=S(ex,jwi); xfer=I(rest,tr)
+    print(r,'exposed split: transfer',L(xfer),'wait',L(jwi),'idle',L(S(rest,xfer)))
+    cj=json.load(open(DATA+f'/torch_npu/msinsight_text_level1_rank{r}_ascend_pt/ASCEND_PROFILER_OUTPUT/communication.json'))
+    tot={k:sum(v['Communication Time Info'][k] for st in cj.values() for g in ('collective','p2p') for n,v in st[g].items() if n!='Total Op Info') for k in ('Elapse Time(ms)','Transit Time(ms)','Wait Time(ms)','Idle Time(ms)')}
+    print(r,'msprof-analyze communication.json (whole ops):',{k:round(v,3) for k,v in tot.items()})
     if r==0:
         # tst_job's cross-check case: op 0's Wait Time set to 30 ms matches no plane; it keeps the task rule.
         print(r,'communication.json with op 0 at 30 ms: (mismatched, wait)',json_wait(r,H,ex,nw,tr,tamper=30.0))

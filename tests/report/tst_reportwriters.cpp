@@ -84,6 +84,9 @@ private Q_SLOTS:
                                       {"device_busy_ns", 450},
                                       {"device_idle_ns", 550},
                                       {"communication_wait_ns", 0},
+                                      {"exposed_wait_ns", 0},
+                                      {"exposed_transfer_ns", 100}, // no plane tasks: exposed − wait
+                                      {"exposed_idle_ns", 0},
                                       {"collectives",
                                        nlohmann::json::parse(
                                            R"([{"op": "allreduce", "start_ns": 650, "end_ns": 750,
