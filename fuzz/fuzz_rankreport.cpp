@@ -39,6 +39,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (const analysis::RankStep& s : summary.steps) {
         check(s.durationNs >= 0 && s.computeNs >= 0 && s.communicationNs >= 0 && s.idleNs >= 0);
         check(s.computeNs <= s.durationNs && s.communicationNs <= s.durationNs && s.idleNs <= s.durationNs);
+        check(s.communicationTransferNs >= -1 && s.communicationTransferNs <= s.durationNs);
+        check(s.communicationIdleNs >= 0 && s.communicationIdleNs <= s.durationNs);
         for (const analysis::RankCollective& c : s.collectives)
             check(c.start <= c.end);
     }
