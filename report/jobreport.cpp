@@ -73,14 +73,14 @@ bool isKindId(std::string_view kind)
 std::string stepProblem(const analysis::RankStep& s, std::int64_t traceStart, std::int64_t traceSpan)
 {
     // exposed_transfer_ns is −1 in a report that did not split it (read as "unknown", not as a time).
-    const std::pair<const char*, TimeNs> parts[] = {
-        {"duration_ns", s.durationNs},
-        {"compute_ns", s.computeNs},
-        {"communication_ns", s.communicationNs},
-        {"exposed_wait_ns", s.communicationWaitNs},
-        {"exposed_transfer_ns", s.communicationTransferNs == -1 ? 0 : s.communicationTransferNs},
-        {"exposed_idle_ns", s.communicationIdleNs},
-        {"idle_ns", s.idleNs}};
+    const std::pair<const char*, TimeNs> parts[]
+        = {{"duration_ns", s.durationNs},
+           {"compute_ns", s.computeNs},
+           {"communication_ns", s.communicationNs},
+           {"exposed_wait_ns", s.communicationWaitNs},
+           {"exposed_transfer_ns", s.communicationTransferNs == -1 ? 0 : s.communicationTransferNs},
+           {"exposed_idle_ns", s.communicationIdleNs},
+           {"idle_ns", s.idleNs}};
     for (const auto& [name, value] : parts) {
         if (value < 0)
             return std::string(name) + " " + std::to_string(value) + " is negative";
