@@ -20,6 +20,13 @@ const DeviceActivity& AnalysisContext::activity() const
     return *m_activity;
 }
 
+const RknnLayerTable& AnalysisContext::rknnLayers() const
+{
+    if (!m_rknnLayers)
+        m_rknnLayers = readRknnLayers(m_trace);
+    return *m_rknnLayers;
+}
+
 const IdleAttribution& AnalysisContext::idle() const
 {
     // Only the pipeline-bubble pass reads the rest pieces, and only those from its threshold on; the other kinds'

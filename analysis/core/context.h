@@ -3,6 +3,7 @@
 
 #include "analysis/core/deviceactivity.h"
 #include "analysis/core/pass.h"
+#include "analysis/core/rknnlayers.h"
 #include "analysis/core/stepclock.h"
 #include "model/trace.h"
 
@@ -48,6 +49,8 @@ public:
     [[nodiscard]] std::string noHostTimelineReason() const;
     /// True when the trace has step markers (not only the synthetic whole-trace step).
     [[nodiscard]] bool hasStepMarkers() const;
+    /// The RKNN layer rows (readRknnLayers), read once for every edge-NPU pass.
+    [[nodiscard]] const RknnLayerTable& rknnLayers() const;
 
 private:
     const model::Trace& m_trace;
@@ -57,6 +60,7 @@ private:
     mutable std::optional<DeviceActivity> m_activity;
     mutable std::optional<IdleAttribution> m_idle;
     mutable std::optional<bool> m_hasDeviceWork;
+    mutable std::optional<RknnLayerTable> m_rknnLayers;
 };
 
 } // namespace timesink::analysis

@@ -38,7 +38,7 @@ PassOutput CoreImbalancePass::run(const AnalysisContext& context) const
     PassOutput out;
     if (trace.metadata().platform != Platform::Rknn)
         return out; // an RKNN table's WorkLoad column is what this kind reads
-    const RknnLayerTable table = readRknnLayers(trace);
+    const RknnLayerTable& table = context.rknnLayers();
     const bool anyNpu
         = std::any_of(table.layers.begin(), table.layers.end(), [](const RknnLayerRow& l) { return l.onNpu; });
     if (!anyNpu)

@@ -29,7 +29,7 @@ PassOutput DataMovementPass::run(const AnalysisContext& context) const
     PassOutput out;
     if (trace.metadata().platform != Platform::Rknn)
         return out;
-    const RknnLayerTable table = readRknnLayers(trace);
+    const RknnLayerTable& table = context.rknnLayers();
     const bool anyNpu
         = std::any_of(table.layers.begin(), table.layers.end(), [](const RknnLayerRow& l) { return l.onNpu; });
     if (!anyNpu)

@@ -56,7 +56,7 @@ PassOutput LowMacUsagePass::run(const AnalysisContext& context) const
     PassOutput out;
     if (trace.metadata().platform != Platform::Rknn)
         return out;
-    const RknnLayerTable table = readRknnLayers(trace);
+    const RknnLayerTable& table = context.rknnLayers();
     if (!table.hasMacColumn)
         return PassOutput::notAssessed(
             "this table has no MacUsage column (rknn-toolkit v1 eval_perf, or no per-layer table), so how well "

@@ -30,7 +30,7 @@ PassOutput MemoryBoundPass::run(const AnalysisContext& context) const
     PassOutput out;
     if (trace.metadata().platform != Platform::Rknn)
         return out; // the DDR/NPU cycle split is an RKNN table's
-    const RknnLayerTable table = readRknnLayers(trace);
+    const RknnLayerTable& table = context.rknnLayers();
     const bool anyNpu
         = std::any_of(table.layers.begin(), table.layers.end(), [](const RknnLayerRow& l) { return l.onNpu; });
     if (!anyNpu)
