@@ -49,33 +49,10 @@ template <typename It, typename Less> void sortRuns(It first, It last, Less less
     }
 }
 
-// Runs fn(i) for every i in [0, n) on up to `threads` threads, this one included, each taking the next index from
-// a shared counter. Without threads to be had it all runs here. fn must only touch what index i owns.
-template <typename Fn> void forEachOnThreads(std::size_t n, std::size_t threads, Fn&& fn)
-{
-    std::atomic<std::size_t> next {0};
-    auto work = [&] {
-        for (std::size_t i = next.fetch_add(1); i < n; i = next.fetch_add(1))
-            fn(i);
-    };
-    std::vector<std::thread> pool;
-    for (std::size_t t = 1; t < std::min(threads, n); ++t) {
-        try {
-            pool.emplace_back(work);
-        } catch (const std::system_error&) {
-            break;
-        }
-    }
-    work();
-    for (std::thread& t : pool)
-        t.join();
-}
-
 // Threads finalize may use: a few, and only for work big enough to pay for starting them.
 std::size_t finalizeThreads(std::size_t items, std::size_t perThread)
 {
-    const std::size_t hw = std::max(1U, std::thread::hardware_concurrency());
-    return std::clamp<std::size_t>(std::min(items / perThread, hw), 1, 4);
+    return std::clamp<std::size_t>(std::min<std::size_t>(items / perThread, hardwareThreads()), 1, 4);
 }
 
 constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
@@ -261,11 +238,11 @@ void TraceBuilder::PendingFlows::append(PendingFlows&& other)
 
 void TraceBuilder::joinFlowJob()
 {
-    if (!m_flowJob.valid())
+    if (!m_flowJob)
         return;
-    std::future<void> job = std::move(m_flowJob);
+    const std::unique_ptr<WorkerGroup> job = std::move(m_flowJob);
     const std::unique_ptr<FlowFeed> feed = std::move(m_flowFeed);
-    job.get(); // rethrows what the job threw
+    job->join(); // rethrows what the job threw
     m_flowsAt.append(std::move(feed->m_flows));
     for (const FlowFeed::Warning& w : feed->m_warnings)
         warn(w.kind, w.message, w.count);
@@ -496,8 +473,8 @@ TracePtr TraceBuilder::finalize()
         std::sort(bySize.begin(), bySize.end(), [&](std::size_t a, std::size_t b) {
             return trace.m_tracks[a].m_ts.size() > trace.m_tracks[b].m_ts.size();
         });
-        forEachOnThreads(bySize.size(), finalizeThreads(m_sliceCount, 500000),
-                         [&](std::size_t k) { finalizeTrack(trace.m_tracks[bySize[k]], remap[bySize[k]]); });
+        parallelFor(bySize.size(), finalizeThreads(m_sliceCount, 500000),
+                    [&](std::size_t k) { finalizeTrack(trace.m_tracks[bySize[k]], remap[bySize[k]]); });
     }
 
     auto mapRef = [&](SliceRef r) -> SliceRef {
@@ -558,9 +535,8 @@ TracePtr TraceBuilder::finalize()
     trace.m_flows.resize(firstPending + pending);
     Flow* const slots = trace.m_flows.data() + firstPending;
     std::vector<std::uint64_t> unbound(parts, 0);
-    forEachOnThreads(parts, parts, [&](std::size_t w) {
-        bindChunks(chunks * w / parts, chunks * (w + 1) / parts, slots, unbound[w]);
-    });
+    parallelFor(parts, parts,
+                [&](std::size_t w) { bindChunks(chunks * w / parts, chunks * (w + 1) / parts, slots, unbound[w]); });
     std::uint64_t unresolved = 0;
     for (const std::uint64_t n : unbound)
         unresolved += n;

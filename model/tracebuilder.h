@@ -5,12 +5,13 @@
 #include "model/importwarning.h"
 #include "model/podbuffer.h"
 #include "model/trace.h"
+#include "model/workers.h"
 
-#include <future>
 #include <map>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace timesink::model {
@@ -216,9 +217,9 @@ private:
     static constexpr TimeNs kDisjointClockGapNs = 86'400'000'000'000;
 
     std::unique_ptr<Trace> m_trace;
-    PendingFlows m_flowsAt;               // millions for torch_npu traces
-    std::unique_ptr<FlowFeed> m_flowFeed; // the job's, while it runs
-    std::future<void> m_flowJob;          // after m_flowFeed: destroyed (waited for) first
+    PendingFlows m_flowsAt;                 // millions for torch_npu traces
+    std::unique_ptr<FlowFeed> m_flowFeed;   // the job's, while it runs
+    std::unique_ptr<WorkerGroup> m_flowJob; // after m_flowFeed: destroyed (joined) first
     std::map<std::string, std::size_t, std::less<>> m_warningIndex;
     std::size_t m_sliceCount = 0;
     FinalizeTimes m_finalizeTimes;
@@ -228,10 +229,11 @@ template <typename Job> void TraceBuilder::addFlowsConcurrently(Job&& job)
 {
     joinFlowJob();
     m_flowFeed = std::make_unique<FlowFeed>();
-    // Either policy: a thread of its own when one is to be had (libstdc++ and libc++ start one), otherwise (a
-    // process at its thread limit) the job runs when finalize() asks for its flows, with the same result.
-    m_flowJob = std::async(std::launch::async | std::launch::deferred,
-                           [feed = m_flowFeed.get(), job = std::forward<Job>(job)]() mutable { job(*feed); });
+    // A thread of its own when one is to be had, otherwise (a process at its thread limit) the job runs when
+    // finalize() asks for its flows, with the same result.
+    m_flowJob = std::make_unique<WorkerGroup>();
+    m_flowJob->startOrDefer([feed = m_flowFeed.get(),
+                             job = std::make_shared<std::decay_t<Job>>(std::forward<Job>(job))] { (*job)(*feed); });
 }
 
 } // namespace timesink::model

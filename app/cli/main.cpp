@@ -7,6 +7,8 @@
 
 #include <cstring>
 #include <iostream>
+#include <new>
+#include <stdexcept>
 #include <string_view>
 
 namespace {
@@ -82,5 +84,19 @@ int main(int argc, char** argv)
         return finishStdout(command, kExitOk);
     }
     // Every command's stdout is checked at the end: a report lost to a full disk must not exit 0.
-    return finishStdout(command, dispatch(command, argc, argv));
+    int code = kExitOk;
+    try {
+        code = dispatch(command, argc, argv);
+    } catch (const std::bad_alloc&) {
+        // Past the import (whose own message names the decompression limits): analysis, a job's ranks, a report.
+        // Worker threads hand their failure to this thread (model/workers.h), so this is the one place it lands.
+        std::cerr << "timesink-cli: out of memory while running '" << command
+                  << "': the trace needs more memory than this machine has left (--max-decompressed limits what "
+                     "an import may grow to)\n";
+        code = kExitInput;
+    } catch (const std::length_error& e) {
+        std::cerr << "timesink-cli: the input is too big for Timesink: " << e.what() << '\n';
+        code = kExitInput;
+    }
+    return finishStdout(command, code);
 }

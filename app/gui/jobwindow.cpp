@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/gui/jobwindow.h"
 
+#include "app/gui/backgroundtask.h"
 #include "app/gui/mainwindow.h"
 #include "app/gui/traceloadjob.h"
 #include "report/jobreport.h"
@@ -12,7 +13,6 @@
 #include <QMessageBox>
 #include <QStatusBar>
 #include <QTimer>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace timesink::gui {
 
@@ -69,9 +69,15 @@ bool JobWindow::start(const QStringList& paths, QString& error)
     options.generator = "timesink " TIMESINK_VERSION;
     auto cancel = m_cancel;
     auto done = m_done;
-    m_watcher.setFuture(QtConcurrent::run([inputs = std::move(inputs), options, cancel, done] {
-        return app::runJob(inputs, options, cancel.get(), [done](std::size_t n, std::size_t) { done->store(n); });
-    }));
+    m_watcher.setFuture(runInBackground(
+        [inputs = std::move(inputs), options, cancel, done] {
+            return app::runJob(inputs, options, cancel.get(), [done](std::size_t n, std::size_t) { done->store(n); });
+        },
+        [](const QString& message) {
+            app::JobRun failed; // out of memory in a rank's analysis: the job stops and says why
+            failed.errors.push_back(message.toStdString());
+            return failed;
+        }));
     m_progressTimer->start();
     m_status->setText(tr("Analysing %1 ranks…").arg(m_total));
     return true;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/gui/snapshotcacheui.h"
 
+#include "app/gui/backgroundtask.h"
 #include "parsers/registry/cachedload.h"
 #include "parsers/registry/traceloader.h"
 #include "parsers/snapshot/snapshotcache.h"
@@ -15,7 +16,6 @@
 #include <QSettings>
 #include <QSpinBox>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <optional>
 
@@ -74,11 +74,13 @@ parsers::ImportResult loadWithSnapshotCache(const std::filesystem::path& path, p
         qInfo("snapshot cache: %s", qUtf8Printable(load.note));
     if (load.store) {
         // The trace is immutable and shared: writing it on a pool thread does not hold up the window.
-        (void)QtConcurrent::run([trace = load.result.trace, source = *load.store, directory, capacity] {
-            std::string error;
-            if (!storeInSnapshotCache(*trace, source, directory, capacity, error))
-                qInfo("snapshot cache: %s", error.c_str());
-        });
+        (void)runInBackground(
+            [trace = load.result.trace, source = *load.store, directory, capacity] {
+                std::string error;
+                if (!storeInSnapshotCache(*trace, source, directory, capacity, error))
+                    qInfo("snapshot cache: %s", error.c_str());
+            },
+            [](const QString& message) { qInfo("snapshot cache: not stored: %s", qUtf8Printable(message)); });
     }
     return std::move(load.result);
 }

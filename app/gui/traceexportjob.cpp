@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "traceexportjob.h"
 
+#include "backgroundtask.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QThread>
-#include <QtConcurrent>
 
 namespace timesink::gui {
 
@@ -39,8 +40,9 @@ QString TraceExportJob::start(TraceExportRequest request)
     m_pending = true;
     m_clock.start();
     // The request is moved into the task: the worker shares nothing mutable with the UI thread.
-    m_watcher.setFuture(QtConcurrent::run(
-        [exportFunction = m_export, request = std::move(request)] { return exportFunction(request); }));
+    m_watcher.setFuture(
+        runInBackground([exportFunction = m_export, request = std::move(request)] { return exportFunction(request); },
+                        [](const QString& message) { return message; }));
     return {};
 }
 

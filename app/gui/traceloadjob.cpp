@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "app/gui/traceloadjob.h"
 
+#include "app/gui/backgroundtask.h"
 #include "app/gui/snapshotcacheui.h"
 #include "parsers/registry/traceloader.h"
-
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace timesink::gui {
 
@@ -69,35 +68,44 @@ void TraceLoadJob::start(const QString& path)
     auto load = m_load;
     auto analyze = m_analyze;
     const std::filesystem::path fsPath = path.toStdString();
-    m_watcher.setFuture(QtConcurrent::run([this, state, load, analyze, fsPath, path]() {
-        Outcome out;
-        out.loaded.path = path;
-        parsers::ImportResult result = load(fsPath, *state);
-        if (state->cancelled() || result.errorKind == parsers::ImportErrorKind::Cancelled) {
-            out.cancelled = true;
+    m_watcher.setFuture(runInBackground(
+        [this, state, load, analyze, fsPath, path]() {
+            Outcome out;
+            out.loaded.path = path;
+            parsers::ImportResult result = load(fsPath, *state);
+            if (state->cancelled() || result.errorKind == parsers::ImportErrorKind::Cancelled) {
+                out.cancelled = true;
+                return out;
+            }
+            if (!result.ok()) {
+                out.error = result.error.empty() ? QStringLiteral("cannot open %1").arg(path)
+                                                 : QString::fromStdString(result.error);
+                return out;
+            }
+            state->setPhase("analysing");
+            // To the UI thread; dropped there if this load was superseded or cancelled meanwhile. (`this` outlives the
+            // worker: the destructor waits for it, and a queued call to a destroyed context object is not delivered.)
+            QMetaObject::invokeMethod(
+                this, [this, state, trace = result.trace, path] { onImported(state, trace, path); },
+                Qt::QueuedConnection);
+            analysis::AnalysisResult analysed = analyze(*result.trace, state->token);
+            if (analysed.cancelled || state->cancelled()) {
+                out.cancelled = true;
+                return out;
+            }
+            state->setPhase("summarising");
+            out.loaded.summary = widgets::SummaryData::compute(*result.trace, analysed.findings);
+            out.loaded.trace = std::move(result.trace);
+            out.loaded.analysis = std::move(analysed);
             return out;
-        }
-        if (!result.ok()) {
-            out.error = result.error.empty() ? QStringLiteral("cannot open %1").arg(path)
-                                             : QString::fromStdString(result.error);
-            return out;
-        }
-        state->setPhase("analysing");
-        // To the UI thread; dropped there if this load was superseded or cancelled meanwhile. (`this` outlives the
-        // worker: the destructor waits for it, and a queued call to a destroyed context object is not delivered.)
-        QMetaObject::invokeMethod(
-            this, [this, state, trace = result.trace, path] { onImported(state, trace, path); }, Qt::QueuedConnection);
-        analysis::AnalysisResult analysed = analyze(*result.trace, state->token);
-        if (analysed.cancelled || state->cancelled()) {
-            out.cancelled = true;
-            return out;
-        }
-        state->setPhase("summarising");
-        out.loaded.summary = widgets::SummaryData::compute(*result.trace, analysed.findings);
-        out.loaded.trace = std::move(result.trace);
-        out.loaded.analysis = std::move(analysed);
-        return out;
-    }));
+        },
+        [path](const QString& message) {
+            // Out of memory (or another exception) on the worker: the window says so, as for any failed load.
+            Outcome failed;
+            failed.loaded.path = path;
+            failed.error = QStringLiteral("%1: %2").arg(path, message);
+            return failed;
+        }));
     m_poll.start();
     pollProgress();
 }

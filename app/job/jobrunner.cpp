@@ -2,6 +2,7 @@
 #include "app/job/jobrunner.h"
 
 #include "model/memoryhint.h"
+#include "model/workers.h"
 #include "parsers/common/regularfile.h"
 #include "parsers/registry/cachedload.h"
 #include "parsers/registry/traceloader.h"
@@ -13,7 +14,6 @@
 #include <fstream>
 #include <mutex>
 #include <optional>
-#include <thread>
 
 #if defined(__GLIBC__)
 #include <malloc.h>
@@ -236,42 +236,28 @@ JobRun runJob(const std::vector<JobInput>& inputs, const JobRunOptions& options,
     std::vector<analysis::RankSummary> summaries(inputs.size());
     std::vector<std::string> errors(inputs.size());
     std::vector<char> ok(inputs.size(), 0);
-    std::atomic<std::size_t> next {0};
     std::atomic<std::size_t> done {0};
-    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    const unsigned cores = model::hardwareThreads();
     const unsigned threads
         = static_cast<unsigned>(std::min<std::size_t>(options.threads > 0 ? options.threads : cores, inputs.size()));
     JobRunOptions rankOptions = options;
     if (rankOptions.import.threads == 0)
         rankOptions.import.threads = std::max(1u, cores / std::max(1u, threads));
-    auto worker = [&] {
-        for (;;) {
-            if (cancel && cancel->load())
-                return;
-            const std::size_t i = next.fetch_add(1);
-            if (i >= inputs.size())
-                return;
-            ok[i] = summarizeRank(inputs[i], rankOptions, summaries[i], errors[i]) ? 1 : 0;
+    // A rank whose analysis runs out of memory stops the job: the others are joined and std::bad_alloc reaches the
+    // caller (the CLI's "out of memory", exit 2; the job window's error), never an abort on a worker thread.
+    model::parallelFor(inputs.size(), threads, [&](std::size_t i) {
+        if (cancel && cancel->load())
+            return;
+        ok[i] = summarizeRank(inputs[i], rankOptions, summaries[i], errors[i]) ? 1 : 0;
 #if defined(__GLIBC__) && !defined(TIMESINK_ADDRESS_SANITIZER)
-            // The rank's trace is gone, but glibc keeps its freed pages in this thread's arena (and the import
-            // threads' arenas) for reuse; give them back so the next rank starts from the summaries alone.
-            malloc_trim(0);
+        // The rank's trace is gone, but glibc keeps its freed pages in this thread's arena (and the import
+        // threads' arenas) for reuse; give them back so the next rank starts from the summaries alone.
+        malloc_trim(0);
 #endif
-            const std::size_t n = done.fetch_add(1) + 1;
-            if (progress)
-                progress(n, inputs.size());
-        }
-    };
-    if (threads <= 1) {
-        worker();
-    } else {
-        std::vector<std::thread> pool;
-        pool.reserve(threads);
-        for (unsigned t = 0; t < threads; ++t)
-            pool.emplace_back(worker);
-        for (std::thread& t : pool)
-            t.join();
-    }
+        const std::size_t n = done.fetch_add(1) + 1;
+        if (progress)
+            progress(n, inputs.size());
+    });
     if (cancel && cancel->load()) {
         run.cancelled = true;
         return run;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "parsers/chromejson/chromeeventreader.h"
 
+#include "model/workers.h"
 #include "parsers/chromejson/chromejsonscanner.h"
 #include "parsers/common/decimaltime.h"
 #include "parsers/common/inputstream.h"
@@ -21,7 +22,6 @@
 #include <mutex>
 #include <new>
 #include <simdjson.h>
-#include <thread>
 #include <vector>
 
 namespace timesink::parsers::chromejson {
@@ -1201,6 +1201,11 @@ public:
         , m_plain(plain)
         , m_maxInFlight(workers * 4 + 4)
     {
+        // simdjson picks its implementation on a process's first parser, allocating inside a noexcept function:
+        // done here, on the caller's thread, so that a decoder thread's first parser cannot meet an allocation
+        // failure there (std::terminate) instead of in code whose failure reaches the caller.
+        od::parser first;
+        [[maybe_unused]] const simdjson::error_code err = first.allocate(64);
     }
 
     /// Batches go to `consumer` on the publishing thread, decoded there; workerLoop() and next() are not used.
@@ -1569,8 +1574,7 @@ ChromeReadResult ChromeEventReader::read(ChromeEventSink& sink)
 
     unsigned workers = m_options.threads;
     if (workers == 0) {
-        const unsigned hw = std::max(1U, std::thread::hardware_concurrency());
-        workers = std::clamp(hw, 1U, 8U);
+        workers = std::clamp(model::hardwareThreads(), 1U, 8U);
     }
     Pipeline pipe(std::max<std::size_t>(1, m_batchBytes), m_readChunkBytes, workers, sink.needsFlowNames(),
                   m_plainDecoding);
@@ -1656,9 +1660,6 @@ ChromeReadResult ChromeEventReader::read(ChromeEventSink& sink)
     std::string firstMalformed;
     std::uint64_t badFields = 0;
     std::string firstBadField;
-    // The sink grows the model on this thread; running out of memory there must still stop and join the reader
-    // and workers (a joinable std::thread destroyed by the unwinding would abort) before the error goes up.
-    bool outOfMemory = false;
     // One batch, in file order; false once the End batch came (or the read was cancelled before this batch).
     auto consume = [&](std::unique_ptr<Batch> b) -> bool {
         if (m_progress.cancelled() || sink.cancelled()) {
@@ -1705,28 +1706,27 @@ ChromeReadResult ChromeEventReader::read(ChromeEventSink& sink)
         return true;
     };
 
-    if (workers == 1) {
-        // One thread in all: read, scan, decode and consume here. After the End batch or a cancel nothing more is
-        // consumed, and the reading loop sees the pipeline stopped.
-        bool consuming = true;
-        pipe.setInlineConsumer([&](std::unique_ptr<Batch> b) {
-            if (consuming && !consume(std::move(b))) {
-                consuming = false;
-                pipe.stop();
-            }
-        });
-        try {
-            readInput();
-        } catch (const std::bad_alloc&) {
-            outOfMemory = true;
+    // Whatever any thread throws (std::bad_alloc, ArgStore's std::length_error while the sink grows the model)
+    // stops the pipeline, and reaches loadTrace() from join() once the reader and the workers are joined.
+    model::WorkerGroup group([&pipe] { pipe.stop(); });
+    bool threaded = false;
+    if (workers > 1 && group.tryStart(readInput)) {
+        threaded = true;
+        unsigned started = 0;
+        for (unsigned w = 0; w < workers; ++w) {
+            if (!group.tryStart([&pipe] { pipe.workerLoop(); }))
+                break;
+            ++started;
         }
-    } else {
-        std::thread reader(readInput);
-        std::vector<std::thread> pool;
-        pool.reserve(workers);
-        for (unsigned w = 0; w < workers; ++w)
-            pool.emplace_back([&pipe] { pipe.workerLoop(); });
-        try {
+        if (started == 0) {
+            // The reader runs, but nothing would decode what it scans: no threads are to be had at all.
+            pipe.stop();
+            group.join();
+            result.errorKind = ImportErrorKind::CannotRead;
+            result.error = file + ": cannot start a thread to decode events (the process is at its thread limit)";
+            return result;
+        }
+        group.runHere([&] {
             for (;;) {
                 if (m_progress.cancelled() || sink.cancelled()) {
                     cancelled = true;
@@ -1736,14 +1736,22 @@ ChromeReadResult ChromeEventReader::read(ChromeEventSink& sink)
                 if (!b || !consume(std::move(b)))
                     break;
             }
-        } catch (const std::bad_alloc&) {
-            outOfMemory = true;
-        }
+        });
         pipe.stop();
-        reader.join();
-        for (auto& t : pool)
-            t.join();
     }
+    if (!threaded) {
+        // One thread in all: read, scan, decode and consume here. After the End batch or a cancel nothing more is
+        // consumed, and the reading loop sees the pipeline stopped.
+        bool consuming = true;
+        pipe.setInlineConsumer([&](std::unique_ptr<Batch> b) {
+            if (consuming && !consume(std::move(b))) {
+                consuming = false;
+                pipe.stop();
+            }
+        });
+        group.runHere(readInput);
+    }
+    group.join(); // rethrows the first failure of any thread, after all of them are done
     if (m_options.phases) {
         m_options.phases->readNs += outcome.readNs;
         m_options.phases->scanNs += outcome.scanNs - std::min(outcome.scanNs, pipe.publishWaitNs());
@@ -1753,9 +1761,6 @@ ChromeReadResult ChromeEventReader::read(ChromeEventSink& sink)
         m_options.phases->sinkNs += sinkNs;
         m_options.phases->decodeThreads = std::max(m_options.phases->decodeThreads.load(), workers);
     }
-    if (outOfMemory)
-        throw std::bad_alloc(); // loadTrace() turns it into an error that names the limits
-
     if (cancelled) {
         result.errorKind = ImportErrorKind::Cancelled;
         result.error = file + ": loading was cancelled";

@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <cstring>
 #include <new>
+#include <stdexcept>
 #include <system_error>
 #include <unistd.h>
 
@@ -187,6 +188,9 @@ ImportResult loadTrace(const std::filesystem::path& path, const ImportOptions& o
                 + std::to_string(options.maxDecompressedBytes >> 20) + " MiB per file (and "
                 + std::to_string(options.maxDecompressedRatio)
                 + "× the compressed size): lower it with --max-decompressed, or use a machine with more memory");
+    } catch (const std::length_error& e) {
+        // A column or the args store past what the model can address (more than 4 GiB of args).
+        return ImportResult::failure(ImportErrorKind::CannotRead, path.string() + ": too big to import: " + e.what());
     }
     if (!result.ok() && result.errorKind == ImportErrorKind::None)
         result.errorKind = ImportErrorKind::Malformed;

@@ -5,6 +5,7 @@
 #include "model/memoryhint.h"
 #include "model/podbuffer.h"
 #include "model/snapshotaccess.h"
+#include "model/workers.h"
 #include "parsers/common/regularfile.h"
 #include "parsers/importer_revision.h"
 #include "parsers/snapshot/snapshot.pb.h"
@@ -24,7 +25,6 @@
 #include <optional>
 #include <sys/stat.h>
 #include <system_error>
-#include <thread>
 #include <unistd.h>
 // For ZSTD_c_literalCompressionMode (below): a parameter of the experimental API, passed to the stable
 // ZSTD_CCtx_setParameter(); a library that does not know it refuses it and compresses literals as before.
@@ -849,8 +849,7 @@ private:
         std::stable_sort(order.begin(), order.end(), [](const pb::Section* a, const pb::Section* b) {
             return a->compressed_size() > b->compressed_size();
         });
-        const unsigned hw = std::max(1U, std::thread::hardware_concurrency());
-        const unsigned wanted = m_options.threads > 0 ? m_options.threads : std::min(hw, 4U);
+        const unsigned wanted = m_options.threads > 0 ? m_options.threads : std::min(model::hardwareThreads(), 4U);
         const auto workers = static_cast<unsigned>(std::min<std::size_t>(wanted, order.size()));
         std::atomic<std::size_t> next {0};
         std::atomic<std::uint64_t> done {0};
@@ -858,18 +857,20 @@ private:
         std::mutex errorMutex;
         std::string error;
         auto work = [&](bool reports) {
-            ZSTD_DCtx* dctx = ZSTD_createDCtx();
+            const std::unique_ptr<ZSTD_DCtx, decltype(&ZSTD_freeDCtx)> dctx(ZSTD_createDCtx(), &ZSTD_freeDCtx);
+            if (!dctx)
+                throw std::bad_alloc();
             // Sections never exceed kSectionRawBytes, so a frame asking for a larger window is not ours.
-            ZSTD_DCtx_setParameter(dctx, ZSTD_d_windowLogMax, 22);
+            ZSTD_DCtx_setParameter(dctx.get(), ZSTD_d_windowLogMax, 22);
             // Buffers that resize() leaves as they are (std::vector zeroed every byte it grew by, then overwrote it).
             model::ColumnVector<char> input;
             model::ColumnVector<char> scratch;
             for (std::size_t i = next++; !stop && i < order.size(); i = next++) {
-                std::string e = decompress(*order[i], dctx, input, scratch);
+                std::string e = decompress(*order[i], dctx.get(), input, scratch);
                 if (e.empty() && m_progress && m_progress->cancelled())
                     e = "cancelled";
                 if (!e.empty()) {
-                    std::lock_guard lock(errorMutex);
+                    const std::lock_guard lock(errorMutex);
                     if (error.empty())
                         error = std::move(e);
                     stop = true;
@@ -879,19 +880,15 @@ private:
                 if (reports && m_progress)
                     m_progress->report(done, m_totalRaw, "snapshot");
             }
-            ZSTD_freeDCtx(dctx);
         };
-        std::vector<std::thread> threads;
+        // An allocation failing on any thread stops the others and reaches the caller here, after every join.
+        model::WorkerGroup group([&stop] { stop = true; });
         for (unsigned w = 1; w < workers; ++w) {
-            try {
-                threads.emplace_back(work, false);
-            } catch (const std::system_error&) {
+            if (!group.tryStart([&work] { work(false); }))
                 break; // no more threads to be had: fewer do the work, as validate() and finalize do
-            }
         }
-        work(true); // the calling thread works too, and reports progress
-        for (auto& t : threads)
-            t.join();
+        group.runHere([&work] { work(true); }); // the calling thread works too, and reports progress
+        group.join();
         if (error == "cancelled") {
             m_cancelled = true;
             return fail("cancelled");
@@ -948,24 +945,15 @@ private:
                     failed = true;
             }
         };
-        std::thread helper;
-        if (m_options.threads != 1 && chunks > 1) {
-            try {
-                helper = std::thread(checkChunks);
-            } catch (const std::system_error&) {
-            }
-        }
+        model::WorkerGroup helper([&failed] { failed = true; });
+        if (m_options.threads != 1 && chunks > 1)
+            (void)helper.tryStart(checkChunks); // without a thread, this one checks every chunk
         std::string issue;
-        try {
+        helper.runHere([&] {
             issue = inconsistencyBesideArgs(h, trace);
             checkChunks();
-        } catch (...) {
-            if (helper.joinable())
-                helper.join(); // a joinable thread destroyed would end the program
-            throw;
-        }
-        if (helper.joinable())
-            helper.join();
+        });
+        helper.join(); // rethrows what either thread threw, once both are done
         for (const std::optional<std::string>& argIssue : chunkIssues) {
             if (argIssue)
                 return corrupt(*argIssue);

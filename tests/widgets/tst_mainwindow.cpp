@@ -27,6 +27,8 @@
 #include <atomic>
 #include <condition_variable>
 #include <mutex>
+#include <new>
+#include <stdexcept>
 #include <thread>
 
 using namespace timesink;
@@ -94,6 +96,7 @@ private slots:
     void timelineShownBeforeAnalysis();
     void cancelledAnalysisKeepsTimeline();
     void badFileShowsErrorAndStaysUsable();
+    void workerExceptionsAreErrors();
     void loadsRealFixture_data();
     void loadsRealFixture();
     void searchFieldStepsThroughMatches();
@@ -330,6 +333,47 @@ void TestMainWindow::badFileShowsErrorAndStaysUsable()
     // Closing remembers the window geometry for the next start.
     w.close();
     QVERIFY(!QSettings().value(QStringLiteral("window/geometry")).toByteArray().isEmpty());
+}
+
+// Out of memory in the analysis on the pool thread, or ArgStore's std::length_error in the import: each is the
+// window's error message naming the file (issue 38), never an exception rethrown into the event loop (an abort).
+void TestMainWindow::workerExceptionsAreErrors()
+{
+    MainWindow w;
+    QList<RecordedError> errors;
+    w.setErrorReporter([&errors](const QString& t, const QString& m) { errors.append({t, m}); });
+    FinishCounter finished(w);
+    const QString path = m_dir.filePath(QStringLiteral("huge.json"));
+    QVERIFY(QFile(path).open(QIODevice::WriteOnly));
+
+    w.loadJob().setLoadFunction([](const std::filesystem::path&, parsers::ProgressSink&) {
+        return parsers::ImportResult::success(testing::smallTrainingTrace());
+    });
+    w.loadJob().setAnalyzeFunction(
+        [](const model::Trace&, const analysis::CancelToken&) -> analysis::AnalysisResult { throw std::bad_alloc(); });
+    w.openPath(path);
+    QTRY_COMPARE(finished.count, 1);
+    QCOMPARE(errors.size(), 1);
+    QVERIFY2(errors[0].message.contains(QStringLiteral("out of memory")), qPrintable(errors[0].message));
+    QVERIFY2(errors[0].message.contains(QStringLiteral("huge.json")), qPrintable(errors[0].message));
+
+    w.loadJob().setLoadFunction([](const std::filesystem::path&, parsers::ProgressSink&) -> parsers::ImportResult {
+        throw std::length_error("the trace's event args take more than 4 GiB");
+    });
+    w.openPath(path);
+    QTRY_COMPARE(finished.count, 2);
+    QCOMPARE(errors.size(), 2);
+    QVERIFY2(errors[1].message.contains(QStringLiteral("4 GiB")), qPrintable(errors[1].message));
+
+    // The window still loads the next trace.
+    w.loadJob().setLoadFunction([](const std::filesystem::path&, parsers::ProgressSink&) {
+        return parsers::ImportResult::success(testing::smallTrainingTrace());
+    });
+    w.loadJob().setAnalyzeFunction(noAnalysis);
+    w.openPath(path);
+    QTRY_COMPARE(finished.count, 3);
+    QCOMPARE(errors.size(), 2);
+    QVERIFY(w.timeline()->trace() != nullptr);
 }
 
 void TestMainWindow::loadsRealFixture_data()
