@@ -42,11 +42,10 @@ bool writeReportFile(const ReportModel& model, ReportFormat format, const std::f
 /// One call for File → Export report…: builds the report model of an analysed trace and writes it to `path`
 /// in the format its extension names (.json, .md, .html, .csv), atomically, never over one of `inputs`.
 /// False with a message naming the file on any failure (unknown extension included).
-/// Example (GUI):
-///   analysis::AnalysisResult result {loaded.findings, loaded.analysedNs, {}, false};
+/// Example (GUI, MainWindow::exportReportTo, with the result analyze() returned for the loaded trace):
 ///   std::string error;
 ///   const std::filesystem::path inputs[] = {loaded.path.toStdString()};
-///   if (!report::exportReport(*loaded.trace, result, fileName.toStdString(), inputs, error))
+///   if (!report::exportReport(*loaded.trace, loaded.analysis, fileName.toStdString(), inputs, error))
 ///       QMessageBox::warning(this, tr("Export report"), QString::fromStdString(error));
 bool exportReport(const model::Trace& trace, const analysis::AnalysisResult& result, const std::filesystem::path& path,
                   std::span<const std::filesystem::path> inputs, std::string& error, const ReportOptions& options = {});

@@ -110,6 +110,7 @@ int runJob(int argc, char** argv)
         std::cerr << "timesink-cli job: " << error << '\n';
         return kExitUsage;
     }
+    app::tuneAllocatorForJobs();
     const app::JobRun run = app::runJob(inputs, options);
     if (!run.errors.empty()) {
         for (const std::string& e : run.errors)

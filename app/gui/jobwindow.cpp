@@ -69,6 +69,7 @@ bool JobWindow::start(const QStringList& paths, QString& error)
     options.generator = "timesink " TIMESINK_VERSION;
     auto cancel = m_cancel;
     auto done = m_done;
+    app::tuneAllocatorForJobs();
     m_watcher.setFuture(runInBackground(
         [inputs = std::move(inputs), options, cancel, done] {
             return app::runJob(inputs, options, cancel.get(), [done](std::size_t n, std::size_t) { done->store(n); });

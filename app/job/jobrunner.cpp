@@ -212,8 +212,7 @@ bool summarizeRank(const JobInput& input, const JobRunOptions& options, analysis
     return true;
 }
 
-JobRun runJob(const std::vector<JobInput>& inputs, const JobRunOptions& options, const std::atomic<bool>* cancel,
-              const std::function<void(std::size_t, std::size_t)>& progress)
+void tuneAllocatorForJobs()
 {
 #if defined(__GLIBC__) && !defined(TIMESINK_ADDRESS_SANITIZER)
     // (Not under AddressSanitizer: its allocator replaces glibc's, whose arenas are then never set up, and two
@@ -225,13 +224,19 @@ JobRun runJob(const std::vector<JobInput>& inputs, const JobRunOptions& options,
     // Blocks of 1 MiB or more (batch texts, simdjson parsers, growing columns) get their own mappings: glibc would
     // raise its mmap threshold after the first such free and keep them in the threads' heaps. With the pad in
     // place this no longer changes -j 2 (1.9-2.2 s, 93 MB either way) but keeps -j 1 at 4.0-5.4 s (5.6-7.0 s
-    // without). Both are set here, once per process, so the CLI's job and the GUI's job window behave the same.
+    // without). Process-wide settings: the programs call this (the CLI's `job`, the GUI's job window), never the
+    // library.
     static std::once_flag allocatorOnce;
     std::call_once(allocatorOnce, [] {
         mallopt(M_TOP_PAD, 64 << 20);
         mallopt(M_MMAP_THRESHOLD, 1 << 20);
     });
 #endif
+}
+
+JobRun runJob(const std::vector<JobInput>& inputs, const JobRunOptions& options, const std::atomic<bool>* cancel,
+              const std::function<void(std::size_t, std::size_t)>& progress)
+{
     JobRun run;
     std::vector<analysis::RankSummary> summaries(inputs.size());
     std::vector<std::string> errors(inputs.size());

@@ -67,6 +67,11 @@ struct JobRun
 /// (the trace is dropped, and the heap's free pages given back to the system, before the thread takes the next
 /// rank), then aligns the ranks (analysis::analyzeJob).
 /// `progress(done, total)` is called from worker threads after each rank.
+/// glibc's allocator set for a job's many whole-model allocations and frees (a 64 MiB top pad, own mappings from
+/// 1 MiB; measured in jobrunner.cpp). Process-wide, so a program calls it once before its first job; a no-op
+/// without glibc and under AddressSanitizer.
+void tuneAllocatorForJobs();
+
 JobRun runJob(const std::vector<JobInput>& inputs, const JobRunOptions& options,
               const std::atomic<bool>* cancel = nullptr,
               const std::function<void(std::size_t, std::size_t)>& progress = {});
