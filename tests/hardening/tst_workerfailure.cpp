@@ -14,6 +14,7 @@
 #include <QTest>
 
 #include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <new>
@@ -24,9 +25,19 @@ namespace {
 std::atomic<bool> g_armed {false};
 std::thread::id g_mainThread; // set before arming: the only thread whose allocations go on succeeding
 
+std::atomic<int> g_slowAllocations {0}; // the test thread's first allocations after arming, each 0.2 ms late
+
 bool failHere()
 {
-    return g_armed.load(std::memory_order_relaxed) && std::this_thread::get_id() != g_mainThread;
+    if (!g_armed.load(std::memory_order_relaxed))
+        return false;
+    if (std::this_thread::get_id() != g_mainThread)
+        return true;
+    // The test's thread is held back at first, so that a worker surely takes work (a snapshot section, a batch)
+    // before this thread has done it all: otherwise a worker that never allocates would leave the path untested.
+    if (g_slowAllocations.fetch_sub(1, std::memory_order_relaxed) > 0)
+        std::this_thread::sleep_for(std::chrono::microseconds(200));
+    return false;
 }
 
 void* allocate(std::size_t n)
@@ -54,6 +65,7 @@ struct Armed
     Armed()
     {
         g_mainThread = std::this_thread::get_id();
+        g_slowAllocations = 2000;
         g_armed = true;
     }
     ~Armed() { g_armed = false; }
