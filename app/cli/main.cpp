@@ -4,11 +4,13 @@
 #include "comparecommand.h"
 #include "exportcommand.h"
 #include "jobcommand.h"
+#include "parsers/registry/traceloader.h"
 
 #include <cstring>
 #include <iostream>
 #include <new>
 #include <stdexcept>
+#include <string>
 #include <string_view>
 
 namespace {
@@ -27,9 +29,9 @@ Commands:
                                         the unified trace with findings for ui.perfetto.dev (.pftrace, .json),
                                         or a snapshot that every command reopens without parsing (.tsnap)
 
-PATH is a trace file (.json, .json.gz, .json.zst, an RKNN perf log, a .tsnap snapshot …) or a profiler output
-folder (*_ascend_pt/, PROF_*/). Every command uses a current snapshot of PATH from the snapshot cache
-($XDG_CACHE_HOME/timesink/snapshots, shared with the desktop app) when there is one.
+%FORMATS%
+Every command uses a current snapshot of PATH from the snapshot cache ($XDG_CACHE_HOME/timesink/snapshots, shared
+with the desktop app) when there is one.
 
 Options for every command:
   --cache                               also store a snapshot in the cache after importing PATH
@@ -41,6 +43,30 @@ Options for every command:
 Exit codes: 0 success, 1 usage error, 2 input could not be read or recognised, 3 a --fail-above threshold
 was exceeded, 4 the output could not be written (stdout closed or full, -o not writable).
 )";
+
+// PATH's formats, from the importers' own descriptions (the registry is the one list of formats).
+std::string formatsParagraph()
+{
+    std::string out = "PATH is a trace file or a profiler output folder, one of:\n";
+    for (const timesink::parsers::FormatDescription& f : timesink::parsers::supportedFormats()) {
+        std::string where;
+        for (const std::string& p : f.filePatterns)
+            where += (where.empty() ? "" : " ") + p;
+        for (const std::string& p : f.folderPatterns)
+            where += (where.empty() ? "" : " ") + p + "/";
+        out += "  " + f.name + "\n      " + where + "\n";
+    }
+    out += "A file is recognised by its content, not its name.";
+    return out;
+}
+
+std::string usage()
+{
+    std::string text = kUsage;
+    const std::string marker = "%FORMATS%";
+    text.replace(text.find(marker), marker.size(), formatsParagraph());
+    return text;
+}
 
 int dispatch(std::string_view command, int argc, char** argv)
 {
@@ -55,7 +81,7 @@ int dispatch(std::string_view command, int argc, char** argv)
         return runJob(argc, argv);
     if (command == "export")
         return runExport(argc, argv);
-    std::cerr << "timesink-cli: unknown command '" << command << "'\n" << kUsage;
+    std::cerr << "timesink-cli: unknown command '" << command << "'\n" << usage();
     return kExitUsage;
 }
 
@@ -71,12 +97,12 @@ int main(int argc, char** argv)
         return kExitUsage;
     }
     if (argc < 2) {
-        std::cerr << kUsage;
+        std::cerr << usage();
         return kExitUsage;
     }
     const std::string_view command = argv[1];
     if (command == "--help" || command == "-h" || command == "help") {
-        std::cout << kUsage;
+        std::cout << usage();
         return finishStdout(command, kExitOk);
     }
     if (command == "--version") {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "app/gui/mainwindow.h"
+#include "parsers/registry/traceloader.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -19,8 +20,8 @@ int main(int argc, char** argv)
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("trace"),
-                                 QStringLiteral("Trace file or bundle folder to open (Kineto JSON, Ascend "
-                                                "*_ascend_pt/ or PROF_*/ folder, RKNN perf table)."));
+                                 QStringLiteral("Trace file or profiler output folder to open: %1.")
+                                     .arg(QString::fromStdString(timesink::parsers::supportedFormatsSentence())));
     const QCommandLineOption view(QStringLiteral("view"),
                                   QStringLiteral("Show this time range after loading, in ms from the trace start."),
                                   QStringLiteral("START:END"));

@@ -7,6 +7,7 @@
 #include "app/gui/shortcutsdialog.h"
 #include "app/gui/snapshotcacheui.h"
 #include "app/gui/theme.h"
+#include "parsers/registry/traceloader.h"
 #include "report/reportoutput.h"
 #include "widgets/compareview.h"
 #include "widgets/detailspanel.h"
@@ -251,9 +252,7 @@ void MainWindow::createActions()
         return action;
     };
     m_openAction = make(tr("&Open…"), QKeySequence::Open, [this] {
-        const QString path = QFileDialog::getOpenFileName(
-            this, tr("Open trace"), {},
-            tr("Traces (*.json *.json.gz *.gz *.zst *.db *.txt *.csv *.tsnap);;All files (*)"));
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open trace"), {}, traceFileFilter());
         if (!path.isEmpty())
             openPath(path);
     });
@@ -270,9 +269,7 @@ void MainWindow::createActions()
             openJob({path});
     });
     m_compareAction = make(tr("&Compare With…"), QKeySequence(), [this] {
-        const QString path = QFileDialog::getOpenFileName(
-            this, tr("Compare with trace"), {},
-            tr("Traces (*.json *.json.gz *.gz *.zst *.db *.txt *.csv *.tsnap);;All files (*)"));
+        const QString path = QFileDialog::getOpenFileName(this, tr("Compare with trace"), {}, traceFileFilter());
         if (!path.isEmpty())
             compareWith(path);
     });
@@ -950,6 +947,14 @@ void MainWindow::onProgress(qint64 done, qint64 total, const QString& phase)
     }
     if (!phase.isEmpty())
         m_progress->setToolTip(phase);
+}
+
+QString MainWindow::traceFileFilter()
+{
+    QStringList patterns;
+    for (const std::string& p : parsers::supportedFilePatterns())
+        patterns << QString::fromStdString(p);
+    return tr("Traces (%1);;All files (*)").arg(patterns.join(QLatin1Char(' ')));
 }
 
 QString MainWindow::progressText(const QString& phase, qint64 done, qint64 total, qint64 elapsedMs)

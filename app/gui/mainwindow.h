@@ -99,6 +99,8 @@ public:
     /// The progress bar's text for `done` of `total` bytes in `phase` after `elapsedMs`:
     /// "reading 44 / 954 MB · 1 min 2 s left" (the estimate once a second has passed and bytes moved).
     static QString progressText(const QString& phase, qint64 done, qint64 total, qint64 elapsedMs);
+    /// The open dialogs' filter, "Traces (*.json *.json.gz …);;All files (*)", from the importers' descriptions.
+    static QString traceFileFilter();
     [[nodiscard]] widgets::DetailsPanel* details() const { return m_details; }
     [[nodiscard]] widgets::SummaryView* summary() const { return m_summary; }
     [[nodiscard]] QLineEdit* searchField() const { return m_searchEdit; }

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <fnmatch.h>
 #include <fstream>
 #include <mutex>
 #include <optional>
@@ -25,9 +26,24 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// A profiler's output folder by name: one of the importers' folder patterns (the registry's list).
 bool isRunFolderName(const std::string& name)
 {
-    return name.rfind("PROF_", 0) == 0 || (name.size() > 10 && name.compare(name.size() - 10, 10, "_ascend_pt") == 0);
+    for (const std::string& pattern : parsers::supportedFolderPatterns()) {
+        if (::fnmatch(pattern.c_str(), name.c_str(), 0) == 0)
+            return true;
+    }
+    return false;
+}
+
+// The folder patterns as a sentence part for messages, each with its slash.
+std::string runFolderPatterns()
+{
+    std::string out;
+    const std::vector<std::string> patterns = parsers::supportedFolderPatterns();
+    for (std::size_t i = 0; i < patterns.size(); ++i)
+        out += (i == 0 ? "" : i + 1 == patterns.size() ? " or " : ", ") + patterns[i] + "/";
+    return out;
 }
 
 bool isJobReport(const fs::path& path)
@@ -95,7 +111,7 @@ std::vector<fs::path> rankEntries(const fs::path& dir, std::vector<std::string>*
             if (isRunFolderName(name))
                 out.push_back(e.path());
             else
-                reason = "a folder that is no profiler output (*_ascend_pt/, PROF_*/)";
+                reason = "a folder that is no profiler output (" + runFolderPatterns() + ")";
         } else if (!e.is_regular_file(sec)) {
             reason = "not a regular file";
         } else if (isJobReport(e.path())) {
@@ -166,9 +182,8 @@ bool collectJobInputs(const std::vector<fs::path>& paths, std::vector<JobInput>&
         }
         const std::vector<fs::path> entries = rankEntries(p, skipped);
         if (entries.empty()) {
-            error = p.string()
-                + ": no ranks in this folder (expected *_ascend_pt/ or PROF_*/ folders, or trace / report files "
-                  "that Timesink recognises)";
+            error = p.string() + ": no ranks in this folder (expected " + runFolderPatterns()
+                + " folders, or trace / report files that Timesink recognises)";
             return false;
         }
         for (const fs::path& e : entries)

@@ -279,6 +279,14 @@ struct BundleImport
 
 } // namespace
 
+FormatDescription AscendImporter::describe() const
+{
+    return {"a Huawei Ascend torch_npu or msprof output (folder, timeline JSON, CSV tables or SQLite database)",
+            {"*.json", "*.json.gz", "*.csv", "*.db"},
+            {"*_ascend_pt", "PROF_*"},
+            {"torch_npu", "torch_npu-db", "msprof", "msprof-db"}};
+}
+
 int AscendImporter::probe(const SourceProbe& source) const
 {
     if (source.isDirectory) {

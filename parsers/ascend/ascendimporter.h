@@ -26,6 +26,7 @@ class AscendImporter : public Importer
 {
 public:
     [[nodiscard]] std::string_view id() const override { return "ascend"; }
+    [[nodiscard]] FormatDescription describe() const override;
     [[nodiscard]] int probe(const SourceProbe& source) const override;
     ImportResult import(const SourceProbe& source, const ImportOptions& options, ProgressSink& progress) override;
 };

@@ -1244,6 +1244,14 @@ private:
 
 } // namespace
 
+FormatDescription KinetoImporter::describe() const
+{
+    return {"torch.profiler / Kineto Chrome-trace JSON (or the legacy autograd-profiler array)",
+            {"*.json", "*.json.gz", "*.json.zst", "*.gz", "*.zst"},
+            {},
+            {"kineto", "kineto-legacy"}};
+}
+
 int KinetoImporter::probe(const SourceProbe& source) const
 {
     if (source.isDirectory)

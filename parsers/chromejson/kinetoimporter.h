@@ -31,6 +31,7 @@ class KinetoImporter : public Importer
 {
 public:
     [[nodiscard]] std::string_view id() const override { return "chromejson"; }
+    [[nodiscard]] FormatDescription describe() const override;
     [[nodiscard]] int probe(const SourceProbe& source) const override;
     ImportResult import(const SourceProbe& source, const ImportOptions& options, ProgressSink& progress) override;
 };

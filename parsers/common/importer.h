@@ -123,6 +123,21 @@ struct SourceProbe
     std::vector<std::string> problems;
 };
 
+/// What an importer reads, said once, by the importer: the registry's list of them (parsers::supportedFormats())
+/// is the only list of formats — the CLI's usage, the GUI's open dialogs and help, and the "not a trace" error are
+/// built from it.
+struct FormatDescription
+{
+    /// For people, as a sentence part: "torch.profiler / Kineto Chrome-trace JSON".
+    std::string name;
+    /// File-name patterns for open dialogs: {"*.json", "*.json.gz", …}; empty when the format is folders only.
+    std::vector<std::string> filePatterns;
+    /// Folder-name patterns of profiler bundles: {"*_ascend_pt", "PROF_*"}.
+    std::vector<std::string> folderPatterns;
+    /// The `format` ids its traces report (TraceMetadata::format, `info`): {"kineto", "kineto-legacy"}.
+    std::vector<std::string> formatIds;
+};
+
 /// One importer per format family.
 class Importer
 {
@@ -130,6 +145,8 @@ public:
     virtual ~Importer() = default;
     /// Short stable id of the family, e.g. "chromejson", "rknn", "ascend".
     [[nodiscard]] virtual std::string_view id() const = 0;
+    /// What the family reads (see FormatDescription).
+    [[nodiscard]] virtual FormatDescription describe() const = 0;
     /// 0 when the source is not ours; otherwise a confidence (higher wins; 100 = certain).
     [[nodiscard]] virtual int probe(const SourceProbe& source) const = 0;
     virtual ImportResult import(const SourceProbe& source, const ImportOptions& options, ProgressSink& progress) = 0;

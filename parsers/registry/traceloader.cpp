@@ -62,6 +62,50 @@ std::vector<std::unique_ptr<Importer>> allImporters()
     return importers;
 }
 
+std::vector<FormatDescription> supportedFormats()
+{
+    std::vector<FormatDescription> formats;
+    for (const auto& importer : allImporters())
+        formats.push_back(importer->describe());
+    return formats;
+}
+
+std::string supportedFormatsSentence()
+{
+    const std::vector<FormatDescription> formats = supportedFormats();
+    std::string out;
+    for (std::size_t i = 0; i < formats.size(); ++i) {
+        if (i > 0)
+            out += i + 1 == formats.size() ? " or " : ", ";
+        out += formats[i].name;
+    }
+    return out;
+}
+
+namespace {
+std::vector<std::string> uniquePatterns(std::vector<std::string> FormatDescription::*member)
+{
+    std::vector<std::string> out;
+    for (const FormatDescription& f : supportedFormats()) {
+        for (const std::string& p : f.*member) {
+            if (std::find(out.begin(), out.end(), p) == out.end())
+                out.push_back(p);
+        }
+    }
+    return out;
+}
+} // namespace
+
+std::vector<std::string> supportedFilePatterns()
+{
+    return uniquePatterns(&FormatDescription::filePatterns);
+}
+
+std::vector<std::string> supportedFolderPatterns()
+{
+    return uniquePatterns(&FormatDescription::folderPatterns);
+}
+
 ImportResult probeSource(const std::filesystem::path& path, SourceProbe& out)
 {
     out = SourceProbe {};
@@ -171,11 +215,9 @@ ImportResult loadTrace(const std::filesystem::path& path, const ImportOptions& o
         why += "; " + p;
     if (!best) {
         const std::string what = probe.isDirectory ? "directory" : "file";
-        return ImportResult::failure(
-            ImportErrorKind::NotRecognised,
-            path.string() + ": not a trace Timesink knows (this " + what
-                + " is neither torch.profiler/Kineto JSON, a torch_npu or msprof output, nor an RKNN perf table)"
-                + why);
+        return ImportResult::failure(ImportErrorKind::NotRecognised,
+                                     path.string() + ": not a trace Timesink knows (this " + what + " is not "
+                                         + supportedFormatsSentence() + ")" + why);
     }
     ImportResult result;
     try {

@@ -10,8 +10,18 @@
 
 namespace timesink::parsers {
 
-/// All importers Timesink knows, in the order they are asked.
+/// All importers Timesink knows, in the order they are asked. The one list of formats: everything that names
+/// formats to people (usage texts, open dialogs, the "not a trace" error) is built from their descriptions.
 std::vector<std::unique_ptr<Importer>> allImporters();
+
+/// Every importer's FormatDescription, in registry order.
+std::vector<FormatDescription> supportedFormats();
+/// The formats as one sentence part: "A, B, C or D" (each description's name).
+std::string supportedFormatsSentence();
+/// The file-name patterns of every format, each once, in registry order: "*.json", "*.json.gz", …
+std::vector<std::string> supportedFilePatterns();
+/// The folder-name patterns of the profiler bundles: "*_ascend_pt", "PROF_*".
+std::vector<std::string> supportedFolderPatterns();
 
 /// Builds the detection view of `path` (directory listing or decompressed first bytes).
 /// Returns an error result when the path cannot be read.

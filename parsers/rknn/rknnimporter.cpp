@@ -157,6 +157,11 @@ bool isEdgeOperator(std::string_view opType)
 
 } // namespace
 
+FormatDescription RknnImporter::describe() const
+{
+    return {"an RKNN perf table or runtime log (eval_perf(), perf-detail)", {"*.txt", "*.log", "*.csv"}, {}, {"rknn"}};
+}
+
 int RknnImporter::probe(const SourceProbe& source) const
 {
     if (source.isDirectory || source.head.empty())

@@ -36,6 +36,7 @@ class RknnImporter : public Importer
 {
 public:
     [[nodiscard]] std::string_view id() const override { return "rknn"; }
+    [[nodiscard]] FormatDescription describe() const override;
     [[nodiscard]] int probe(const SourceProbe& source) const override;
     ImportResult import(const SourceProbe& source, const ImportOptions& options, ProgressSink& progress) override;
 

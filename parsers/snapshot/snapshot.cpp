@@ -1356,3 +1356,13 @@ ImportResult readSnapshotBuffer(std::string_view bytes, const ImportOptions& opt
 }
 
 } // namespace timesink::parsers::snapshot
+
+namespace timesink::parsers {
+
+FormatDescription SnapshotImporter::describe() const
+{
+    // A snapshot records the format of the trace it was made from; its own id is never reported.
+    return {"a Timesink snapshot (.tsnap, written by export or the snapshot cache)", {"*.tsnap"}, {}, {}};
+}
+
+} // namespace timesink::parsers

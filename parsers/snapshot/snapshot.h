@@ -90,6 +90,7 @@ class SnapshotImporter final : public Importer
 {
 public:
     [[nodiscard]] std::string_view id() const override { return "snapshot"; }
+    [[nodiscard]] FormatDescription describe() const override;
     [[nodiscard]] int probe(const SourceProbe& source) const override
     {
         return !source.isDirectory && source.compression.empty() && snapshot::looksLikeSnapshot(source.head) ? 100 : 0;

@@ -97,6 +97,7 @@ private slots:
     void cancelledAnalysisKeepsTimeline();
     void badFileShowsErrorAndStaysUsable();
     void workerExceptionsAreErrors();
+    void openDialogFilterListsEveryFormat();
     void loadsRealFixture_data();
     void loadsRealFixture();
     void searchFieldStepsThroughMatches();
@@ -374,6 +375,20 @@ void TestMainWindow::workerExceptionsAreErrors()
     QTRY_COMPARE(finished.count, 3);
     QCOMPARE(errors.size(), 2);
     QVERIFY(w.timeline()->trace() != nullptr);
+}
+
+// The open dialogs' filter comes from the importers' descriptions: every file pattern of every format, once.
+void TestMainWindow::openDialogFilterListsEveryFormat()
+{
+    const QString filter = MainWindow::traceFileFilter();
+    QVERIFY2(filter.endsWith(QStringLiteral(";;All files (*)")), qPrintable(filter));
+    for (const parsers::FormatDescription& f : parsers::supportedFormats()) {
+        for (const std::string& p : f.filePatterns)
+            QVERIFY2(filter.contains(QString::fromStdString(p) + QLatin1Char(' '))
+                         || filter.contains(QString::fromStdString(p) + QLatin1Char(')')),
+                     qPrintable(filter + QStringLiteral(" lacks ") + QString::fromStdString(p)));
+    }
+    QCOMPARE(filter.count(QStringLiteral("*.json ")), 1);
 }
 
 void TestMainWindow::loadsRealFixture_data()
