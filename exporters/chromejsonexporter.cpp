@@ -442,7 +442,10 @@ private:
         }
     }
 
-    static bool isDeviceTrack(const model::Track& track)
+    // Not model::isDeviceTrack (device work only): a device's synthetic lanes (annotations, overlap rows) are
+    // written as Kineto writes a device's rows too, in its process with device categories, so that the trace
+    // reads back with them on that device.
+    static bool writtenAsDeviceRow(const model::Track& track)
     {
         return track.deviceKind != model::DeviceKind::Cpu && track.role != model::TrackRole::HostThread
             && track.role != model::TrackRole::Counter;
@@ -495,7 +498,7 @@ private:
                                                          "\"other\""};
         using C = model::SliceCategory;
         const C c = track.category(i);
-        if (isDeviceTrack(track)) {
+        if (writtenAsDeviceRow(track)) {
             switch (c) {
             case C::Memcpy:
                 return cats[1];
@@ -566,7 +569,7 @@ private:
             return;
         std::vector<std::int32_t> lanes;
         laneTid(lanes, 0, pid, m_layout.tidOf(track.id), name, rank);
-        const bool device = isDeviceTrack(track);
+        const bool device = writtenAsDeviceRow(track);
         SliceLanes stacks;
         const auto ignoreEnd = [](std::size_t, TimeNs) {};
         for (std::uint32_t i = 0; i < track.size(); ++i) {

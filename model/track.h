@@ -6,6 +6,7 @@
 #include "model/types.h"
 
 #include <span>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -78,6 +79,39 @@ public:
     [[nodiscard]] std::span<const std::uint32_t> slicesAtDepth(std::size_t depth) const { return m_byDepth[depth]; }
     /// Half-open range [first, last) into slicesAtDepth(depth) of slices intersecting [t0, t1].
     [[nodiscard]] std::pair<std::size_t, std::size_t> rangeAtDepth(std::size_t depth, TimeNs t0, TimeNs t1) const;
+    /// Calls f(index) for every slice intersecting [t0, t1] as rangeAtDepth() counts it (a slice that only touches
+    /// t0 or t1 included), depth by depth from `fromDepth` (the descendants of a slice at depth d: d + 1), so a
+    /// slice's parent comes before it. f may return bool: false stops. The one depth-by-depth range walk; callers
+    /// clip to the range themselves.
+    template <typename F> void forEachInRange(TimeNs t0, TimeNs t1, F&& f, std::size_t fromDepth = 0) const
+    {
+        for (std::size_t d = fromDepth; d < depthCount(); ++d) {
+            const auto [first, last] = rangeAtDepth(d, t0, t1);
+            const std::span<const std::uint32_t> indices = slicesAtDepth(d);
+            for (std::size_t k = first; k < last; ++k) {
+                if constexpr (std::is_same_v<std::invoke_result_t<F&, std::uint32_t>, bool>) {
+                    if (!f(indices[k]))
+                        return;
+                } else {
+                    f(indices[k]);
+                }
+            }
+        }
+    }
+    /// As forEachInRange, without the slices that only touch the range (nothing of them inside it); a zero-length
+    /// slice inside the range is visited (0 ns of it).
+    template <typename F> void forEachInside(TimeNs t0, TimeNs t1, F&& f) const
+    {
+        forEachInRange(t0, t1, [&](std::uint32_t i) {
+            if (end(i) < t0 || ts(i) > t1 || (dur(i) > 0 && (end(i) == t0 || ts(i) == t1))) {
+                if constexpr (std::is_same_v<std::invoke_result_t<F&, std::uint32_t>, bool>)
+                    return true;
+                else
+                    return;
+            }
+            return f(i);
+        });
+    }
     /// Summary levels of `depth`: level 0 is the finest (kSummaryFanout slices a bucket).
     [[nodiscard]] const SummaryLevels& summaries(std::size_t depth) const { return m_summaries[depth]; }
     /// The deepest slice containing time t (ts <= t < end, or t == ts for zero-length slices), if any.

@@ -52,54 +52,47 @@ CallTree buildCallTree(const model::Trace& trace, const CallTreeOptions& options
             continue;
         nodeOfSlice.clear();
         // Depth by depth, so a slice's parent has its node before the slice is placed.
-        for (std::size_t d = 0; d < t.depthCount(); ++d) {
-            const auto [first, last] = t.rangeAtDepth(d, a, b);
-            const auto indices = t.slicesAtDepth(d);
-            for (std::size_t k = first; k < last; ++k) {
-                const std::uint32_t i = indices[k];
-                if (t.end(i) < a || t.ts(i) > b || (t.dur(i) > 0 && (t.end(i) == a || t.ts(i) == b)))
-                    continue;
-                int parentNode = 0;
-                if (t.parent(i).isValid()) {
-                    const auto p = nodeOfSlice.find(t.parent(i).value);
-                    if (p != nodeOfSlice.end())
-                        parentNode = p->second;
-                }
-                const model::TimeNs device = ownLaunchedTime(trace, resolver, {t.id, model::SliceIndex(i)});
-                if (options.frameworkOpsOnly && t.category(i) != model::SliceCategory::HostOp) {
-                    nodeOfSlice[i] = parentNode; // transparent: time and launches belong to the enclosing op
-                    if (parentNode == 0)
-                        tree.unattributedDeviceNs += device;
-                    else
-                        tree.nodes[static_cast<std::size_t>(parentNode)].deviceSelfNs += device;
-                    continue;
-                }
-                const model::TimeNs c = std::max<model::TimeNs>(0, std::min(t.end(i), b) - std::max(t.ts(i), a));
-                const std::uint64_t key = (static_cast<std::uint64_t>(parentNode) << 32) | t.sliceName(i).value;
-                auto [it, inserted] = childOf.try_emplace(key, static_cast<int>(tree.nodes.size()));
-                if (inserted) {
-                    CallTreeNode n;
-                    n.name = t.sliceName(i);
-                    n.parent = parentNode;
-                    n.depth = tree.nodes[static_cast<std::size_t>(parentNode)].depth + 1;
-                    tree.nodes[static_cast<std::size_t>(parentNode)].children.push_back(it->second);
-                    tree.nodes.push_back(n);
-                }
-                const int node = it->second;
-                nodeOfSlice[i] = node;
-                CallTreeNode& n = tree.nodes[static_cast<std::size_t>(node)];
-                ++n.calls;
-                n.totalNs += c;
-                n.selfNs += c;
-                n.deviceSelfNs += device;
-                if (!n.maxSlice.isValid() || c > n.maxNs) {
-                    n.maxNs = c;
-                    n.maxSlice = {t.id, model::SliceIndex(i)};
-                }
-                if (parentNode != 0)
-                    tree.nodes[static_cast<std::size_t>(parentNode)].selfNs -= c;
+        t.forEachInside(a, b, [&](std::uint32_t i) {
+            int parentNode = 0;
+            if (t.parent(i).isValid()) {
+                const auto p = nodeOfSlice.find(t.parent(i).value);
+                if (p != nodeOfSlice.end())
+                    parentNode = p->second;
             }
-        }
+            const model::TimeNs device = ownLaunchedTime(trace, resolver, {t.id, model::SliceIndex(i)});
+            if (options.frameworkOpsOnly && t.category(i) != model::SliceCategory::HostOp) {
+                nodeOfSlice[i] = parentNode; // transparent: time and launches belong to the enclosing op
+                if (parentNode == 0)
+                    tree.unattributedDeviceNs += device;
+                else
+                    tree.nodes[static_cast<std::size_t>(parentNode)].deviceSelfNs += device;
+                return;
+            }
+            const model::TimeNs c = std::max<model::TimeNs>(0, std::min(t.end(i), b) - std::max(t.ts(i), a));
+            const std::uint64_t key = (static_cast<std::uint64_t>(parentNode) << 32) | t.sliceName(i).value;
+            auto [it, inserted] = childOf.try_emplace(key, static_cast<int>(tree.nodes.size()));
+            if (inserted) {
+                CallTreeNode n;
+                n.name = t.sliceName(i);
+                n.parent = parentNode;
+                n.depth = tree.nodes[static_cast<std::size_t>(parentNode)].depth + 1;
+                tree.nodes[static_cast<std::size_t>(parentNode)].children.push_back(it->second);
+                tree.nodes.push_back(n);
+            }
+            const int node = it->second;
+            nodeOfSlice[i] = node;
+            CallTreeNode& n = tree.nodes[static_cast<std::size_t>(node)];
+            ++n.calls;
+            n.totalNs += c;
+            n.selfNs += c;
+            n.deviceSelfNs += device;
+            if (!n.maxSlice.isValid() || c > n.maxNs) {
+                n.maxNs = c;
+                n.maxSlice = {t.id, model::SliceIndex(i)};
+            }
+            if (parentNode != 0)
+                tree.nodes[static_cast<std::size_t>(parentNode)].selfNs -= c;
+        });
     }
     // Children come after their parents: one backward sweep sums the inclusive figures.
     for (std::size_t n = tree.nodes.size(); n-- > 1;) {
@@ -208,18 +201,17 @@ std::vector<model::SliceRef> launchedDeviceWork(const model::Trace& trace, model
         }
     };
     collect(root);
-    for (std::size_t d = t.depth(root) + 1u; d < t.depthCount(); ++d) {
-        const auto [first, last] = t.rangeAtDepth(d, t.ts(root), t.end(root));
-        const auto indices = t.slicesAtDepth(d);
-        for (std::size_t k = first; k < last; ++k) {
+    t.forEachInRange(
+        t.ts(root), t.end(root),
+        [&](std::uint32_t k) {
             // Nested in `root`: its parent chain reaches it.
-            model::SliceIndex p = t.parent(indices[k]);
+            model::SliceIndex p = t.parent(k);
             while (p.isValid() && t.depth(p.value) > t.depth(root))
                 p = t.parent(p.value);
             if (p.isValid() && p.value == root)
-                collect(indices[k]);
-        }
-    }
+                collect(k);
+        },
+        t.depth(root) + 1u);
     std::sort(out.begin(), out.end(), [&trace](const model::SliceRef& x, const model::SliceRef& y) {
         const model::TimeNs tx = trace.track(x.track).ts(x.index.value);
         const model::TimeNs ty = trace.track(y.track).ts(y.index.value);

@@ -32,23 +32,6 @@ std::string keyOf(const model::Trace& trace, const model::Track& t, std::uint32_
     return std::string(trace.str(t.sliceName(i)));
 }
 
-/// Calls f(index) for every slice of `t` intersecting [a, b], depth by depth (parents before children).
-template <typename F> void forEachInRange(const model::Track& t, model::TimeNs a, model::TimeNs b, F&& f)
-{
-    for (std::size_t d = 0; d < t.depthCount(); ++d) {
-        const auto [first, last] = t.rangeAtDepth(d, a, b);
-        const auto indices = t.slicesAtDepth(d);
-        for (std::size_t k = first; k < last; ++k) {
-            const std::uint32_t i = indices[k];
-            // rangeAtDepth is inclusive at both ends; a slice that only touches the range has nothing inside it
-            // (a zero-length slice inside the range still counts, with 0 ns).
-            if (t.end(i) < a || t.ts(i) > b || (t.dur(i) > 0 && (t.end(i) == a || t.ts(i) == b)))
-                continue;
-            f(i);
-        }
-    }
-}
-
 /// The row a slice belongs to, as a number: interned names compare by id.
 std::uint32_t keyId(const model::Track& t, std::uint32_t i, RangeGroupBy by)
 {
@@ -77,11 +60,11 @@ RangeStats computeRangeStats(const model::Trace& trace, const RangeSelection& se
         if (t.empty() || !selected(selection, t.id))
             continue;
         childTime.clear();
-        forEachInRange(t, a, b, [&](std::uint32_t i) {
+        t.forEachInside(a, b, [&](std::uint32_t i) {
             if (t.parent(i).isValid())
                 childTime[t.parent(i).value] += clipped(t, i, a, b);
         });
-        forEachInRange(t, a, b, [&](std::uint32_t i) {
+        t.forEachInside(a, b, [&](std::uint32_t i) {
             const model::TimeNs c = clipped(t, i, a, b);
             const auto child = childTime.find(i);
             const model::TimeNs self = c - (child == childTime.end() ? 0 : child->second);
@@ -124,7 +107,7 @@ std::vector<model::SliceRef> rangeStatsInstances(const model::Trace& trace, cons
             continue;
         if (groupBy == RangeGroupBy::Track && std::to_string(t.id.value) != key)
             continue;
-        forEachInRange(t, a, b, [&](std::uint32_t i) {
+        t.forEachInside(a, b, [&](std::uint32_t i) {
             const bool match = groupBy == RangeGroupBy::Track
                 || (groupBy == RangeGroupBy::Name ? trace.str(t.sliceName(i)) == key
                                                   : model::categoryLabel(t.category(i)) == key);

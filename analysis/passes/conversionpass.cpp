@@ -102,14 +102,13 @@ std::map<model::SliceRef, model::SliceRef> explicitCastKernels(const model::Trac
                 }
             };
             collect(i);
-            for (std::size_t d = t.depth(i) + 1; d < t.depthCount(); ++d) {
-                const auto [lo, hi] = t.rangeAtDepth(d, t.ts(i), t.end(i));
-                const auto idx = t.slicesAtDepth(d);
-                for (std::size_t k = lo; k < hi; ++k) {
-                    if (t.ts(idx[k]) >= t.ts(i) && t.end(idx[k]) <= t.end(i))
-                        collect(idx[k]);
-                }
-            }
+            t.forEachInRange(
+                t.ts(i), t.end(i),
+                [&](std::uint32_t k) {
+                    if (t.ts(k) >= t.ts(i) && t.end(k) <= t.end(i))
+                        collect(k);
+                },
+                t.depth(i) + 1u);
         }
     }
     return out;

@@ -219,14 +219,10 @@ PassOutput CopyHotspotPass::run(const AnalysisContext& context) const
     auto computeDuring = [&](std::int32_t device, model::TimeNs s, model::TimeNs e) -> const IntervalList& {
         overlapping.clear();
         for (const model::Track* t : computeTracks[device]) {
-            for (std::size_t d = 0; d < t->depthCount(); ++d) {
-                const auto [lo, hi] = t->rangeAtDepth(d, s, e);
-                const auto idx = t->slicesAtDepth(d);
-                for (std::size_t k = lo; k < hi; ++k) {
-                    if (isComputeCategory(t->category(idx[k])))
-                        overlapping.push_back({std::max(s, t->ts(idx[k])), std::min(e, t->end(idx[k]))});
-                }
-            }
+            t->forEachInRange(s, e, [&](std::uint32_t i) {
+                if (isComputeCategory(t->category(i)))
+                    overlapping.push_back({std::max(s, t->ts(i)), std::min(e, t->end(i))});
+            });
         }
         overlapping = unite(std::move(overlapping));
         return overlapping;

@@ -69,21 +69,20 @@ struct RoundTrip
 bool launchesKernelBetween(const model::Trace& trace, model::SliceRef op, model::TimeNs t0, model::TimeNs t1)
 {
     const model::Track& t = trace.track(op.track);
-    const std::size_t opDepth = t.depth(op.index.value);
-    for (std::size_t d = opDepth + 1; d < t.depthCount(); ++d) {
-        const auto [lo, hi] = t.rangeAtDepth(d, t0, t1);
-        const auto idx = t.slicesAtDepth(d);
-        for (std::size_t k = lo; k < hi; ++k) {
-            const std::uint32_t i = idx[k];
+    bool launches = false;
+    t.forEachInRange(
+        t0, t1,
+        [&](std::uint32_t i) {
             if (t.ts(i) < t0 || t.ts(i) > t1)
-                continue;
+                return true;
             for (const model::Flow& f : trace.flowsFrom({op.track, model::SliceIndex(i)})) {
                 if (trace.track(f.to.track).category(f.to.index.value) == SliceCategory::Kernel)
-                    return true;
+                    launches = true;
             }
-        }
-    }
-    return false;
+            return !launches;
+        },
+        t.depth(op.index.value) + 1u);
+    return launches;
 }
 
 } // namespace

@@ -50,18 +50,14 @@ std::string compiledOps(const model::Trace& trace, const std::vector<model::Slic
         const model::TimeNs e = ct.end(ref.index.value);
         bool found = false;
         for (const model::Track* t : hosts) {
-            for (std::size_t d = 0; d < t->depthCount() && !found; ++d) {
-                const auto [lo, hi] = t->rangeAtDepth(d, s, e);
-                const auto idx = t->slicesAtDepth(d);
-                for (std::size_t k = lo; k < hi && !found; ++k) {
-                    const std::uint32_t i = idx[k];
-                    const std::string_view name = trace.str(t->sliceName(i));
-                    if (t->ts(i) <= s && t->end(i) >= e && name.starts_with("Dequeue@") && name.size() > 8) {
-                        ++ops[std::string(name.substr(8))];
-                        found = true;
-                    }
+            t->forEachInRange(s, e, [&](std::uint32_t i) {
+                const std::string_view name = trace.str(t->sliceName(i));
+                if (t->ts(i) <= s && t->end(i) >= e && name.starts_with("Dequeue@") && name.size() > 8) {
+                    ++ops[std::string(name.substr(8))];
+                    found = true;
                 }
-            }
+                return !found;
+            });
             if (found)
                 break;
         }

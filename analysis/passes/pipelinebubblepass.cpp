@@ -86,27 +86,21 @@ std::array<model::TimeNs, kCauseCount> splitPiece(const model::Trace& trace, con
     std::vector<std::uint64_t> launching;
     const auto key = [](const model::Track* t, std::uint32_t i) { return (std::uint64_t(t->id.value) << 32) | i; };
     for (const model::Track* t : hosts.tracks) {
-        for (std::size_t d = 0; d < t->depthCount(); ++d) {
-            const auto [lo, hi] = t->rangeAtDepth(d, g.start, g.end);
-            const auto idx = t->slicesAtDepth(d);
-            for (std::size_t k = lo; k < hi; ++k) {
-                const std::uint32_t i = idx[k];
-                const model::TimeNs s = std::max(t->ts(i), g.start);
-                const model::TimeNs e = std::min(t->end(i), g.end);
-                if (e <= s)
-                    continue;
-                const HostClass cls = classify(trace, *t, i);
-                if (cls == HostClass::Python || cls == HostClass::Transparent)
-                    continue;
-                items.push_back({t, i, {s, e}, cls, d});
-                if (cls == HostClass::Launch
-                    && launchesDeviceWork(trace, model::SliceRef {t->id, model::SliceIndex(i)})) {
-                    launching.push_back(key(t, i));
-                    for (model::SliceIndex p = t->parent(i); p.isValid(); p = t->parent(p.value))
-                        launching.push_back(key(t, p.value));
-                }
+        t->forEachInRange(g.start, g.end, [&](std::uint32_t i) {
+            const model::TimeNs s = std::max(t->ts(i), g.start);
+            const model::TimeNs e = std::min(t->end(i), g.end);
+            if (e <= s)
+                return;
+            const HostClass cls = classify(trace, *t, i);
+            if (cls == HostClass::Python || cls == HostClass::Transparent)
+                return;
+            items.push_back({t, i, {s, e}, cls, t->depth(i)});
+            if (cls == HostClass::Launch && launchesDeviceWork(trace, model::SliceRef {t->id, model::SliceIndex(i)})) {
+                launching.push_back(key(t, i));
+                for (model::SliceIndex p = t->parent(i); p.isValid(); p = t->parent(p.value))
+                    launching.push_back(key(t, p.value));
             }
-        }
+        });
     }
     std::sort(launching.begin(), launching.end());
     IntervalList sync;

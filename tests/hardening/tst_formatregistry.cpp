@@ -70,8 +70,11 @@ private slots:
             goldenName.replace(QLatin1Char('/'), QStringLiteral("__"));
             QFile golden(QString::fromStdString((kGoldens / "").string()) + goldenName + QStringLiteral(".info.json"));
             QVERIFY2(golden.open(QIODevice::ReadOnly), qPrintable(golden.fileName()));
-            const std::string format
-                = QJsonDocument::fromJson(golden.readAll()).object().value(QStringLiteral("format")).toString().toStdString();
+            const std::string format = QJsonDocument::fromJson(golden.readAll())
+                                           .object()
+                                           .value(QStringLiteral("format"))
+                                           .toString()
+                                           .toStdString();
             const std::string importer = parsers::recogniseSource(kFixtures / rel);
             QVERIFY2(!importer.empty(), rel.c_str());
             bool described = false;
@@ -83,7 +86,8 @@ private slots:
                 // A fixture file must pass the open dialogs' filter of its own format.
                 if (!std::filesystem::is_directory(kFixtures / rel)) {
                     const std::string name = (kFixtures / rel).filename().string();
-                    QVERIFY2(matchesAny(d.filePatterns, name), (rel + " matches no file pattern of " + importer).c_str());
+                    QVERIFY2(matchesAny(d.filePatterns, name),
+                             (rel + " matches no file pattern of " + importer).c_str());
                 }
             }
             QVERIFY2(described, (rel + ": format \"" + format + "\" is not in " + importer + "'s description").c_str());
