@@ -133,6 +133,24 @@ void operator delete[](void* p, std::size_t, std::align_val_t) noexcept
 
 using namespace timesink;
 
+namespace {
+
+// 1.2 M slices on four host threads, added out of order: finalize has sorting to do on a few threads, and the
+// snapshot of it has tens of 2 MiB sections to decompress.
+void addManySlices(model::TraceBuilder& b)
+{
+    std::vector<model::TrackId> tracks;
+    for (int t = 0; t < 4; ++t)
+        tracks.push_back(b.hostThread("main", 1, t + 1));
+    for (int i = 300000; i-- > 0;) {
+        for (const model::TrackId track : tracks)
+            b.slice(track, model::SliceCategory::HostOp, i % 7 == 0 ? "aten::mm" : "aten::add", std::int64_t(i) * 10,
+                    5);
+    }
+}
+
+} // namespace
+
 class TestWorkerFailure : public QObject
 {
     Q_OBJECT
@@ -159,14 +177,7 @@ private slots:
     void finalizeWorkers()
     {
         model::TraceBuilder b;
-        std::vector<model::TrackId> tracks;
-        for (int t = 0; t < 4; ++t)
-            tracks.push_back(b.hostThread("main", 1, t + 1));
-        // Out of order within each track, so that finalize has sorting to do.
-        for (int i = 300000; i-- > 0;) {
-            for (const model::TrackId track : tracks)
-                b.slice(track, model::SliceCategory::HostOp, "op", std::int64_t(i) * 10, 5);
-        }
+        addManySlices(b);
         const Armed armed;
         QVERIFY_THROWS_EXCEPTION(std::bad_alloc, (void)b.finalize());
     }
@@ -190,20 +201,22 @@ private slots:
         QVERIFY2(result.ok(), result.error.c_str());
     }
 
-    // A snapshot's sections are decompressed on a few threads.
+    // A snapshot's sections are decompressed on a few threads (a big trace: many sections, so a worker surely
+    // takes some).
     void snapshotWorkers()
     {
-        parsers::ProgressSink progress;
-        const parsers::ImportResult loaded = parsers::loadTrace(kKineto, {}, progress);
-        QVERIFY2(loaded.ok(), loaded.error.c_str());
+        model::TraceBuilder b;
+        addManySlices(b);
+        const model::TracePtr trace = b.finalize();
         QTemporaryDir dir;
         const std::filesystem::path file = std::filesystem::path(dir.path().toStdString()) / "trace.tsnap";
         parsers::snapshot::SourceIdentity source;
         std::string error;
         QVERIFY2(parsers::snapshot::identifySource(kKineto, source, error), error.c_str());
-        QVERIFY2(parsers::snapshot::writeSnapshot(*loaded.trace, source, file, error), error.c_str());
+        QVERIFY2(parsers::snapshot::writeSnapshot(*trace, source, file, error), error.c_str());
         parsers::ImportOptions options;
         options.threads = 2;
+        parsers::ProgressSink progress;
         parsers::ImportResult result;
         {
             const Armed armed;
