@@ -60,21 +60,21 @@ void WaterfallChart::setResult(const analysis::CompareResult& r)
     m_hi = std::max(base, cand);
     for (const analysis::WaterfallPart& p : r.waterfall) {
         const model::TimeNs next = running + p.deltaNs();
-        m_bars.push_back(Bar {QString::fromStdString(p.label), running, next,
-                              tr("%1 (%2)\nbaseline %3, candidate %4: %5")
-                                  .arg(QString::fromStdString(p.label),
-                                       QString::fromUtf8(analysis::waterfallKindKey(p.kind).data()),
-                                       TimeFormat::formatDuration(p.baselineNs), TimeFormat::formatDuration(p.candidateNs),
-                                       signedDuration(p.deltaNs())),
-                              p.deltaNs() > 0 ? Bar::Tone::Worse : Bar::Tone::Better});
+        m_bars.push_back(
+            Bar {QString::fromStdString(p.label), running, next,
+                 tr("%1 (%2)\nbaseline %3, candidate %4: %5")
+                     .arg(QString::fromStdString(p.label), QString::fromUtf8(analysis::waterfallKindKey(p.kind).data()),
+                          TimeFormat::formatDuration(p.baselineNs), TimeFormat::formatDuration(p.candidateNs),
+                          signedDuration(p.deltaNs())),
+                 p.deltaNs() > 0 ? Bar::Tone::Worse : Bar::Tone::Better});
         running = next;
         m_lo = std::min(m_lo, running);
         m_hi = std::max(m_hi, running);
     }
-    m_bars.push_back(Bar {tr("candidate step time"), 0, cand,
-                          tr("Candidate step time: %1 (%2)")
-                              .arg(TimeFormat::formatDuration(cand), signedDuration(cand - base)),
-                          Bar::Tone::Candidate});
+    m_bars.push_back(
+        Bar {tr("candidate step time"), 0, cand,
+             tr("Candidate step time: %1 (%2)").arg(TimeFormat::formatDuration(cand), signedDuration(cand - base)),
+             Bar::Tone::Candidate});
     if (r.baseline.device.hasDeviceWork || r.candidate.device.hasDeviceWork) {
         const analysis::DeviceBreakdown& b = r.baseline.device;
         const analysis::DeviceBreakdown& c = r.candidate.device;
@@ -160,7 +160,8 @@ void WaterfallChart::paintEvent(QPaintEvent* /*event*/)
     }
     int y = kTop + static_cast<int>(m_bars.size()) * kRow + 12;
     for (const QString& line : m_deviceLines) {
-        p.drawText(QRect(kLabelWidth - 200, y, width() - kLabelWidth + 190, 18), Qt::AlignLeft | Qt::AlignVCenter, line);
+        p.drawText(QRect(kLabelWidth - 200, y, width() - kLabelWidth + 190, 18), Qt::AlignLeft | Qt::AlignVCenter,
+                   line);
         y += 18;
     }
 }

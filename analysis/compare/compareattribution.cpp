@@ -410,18 +410,15 @@ void CompareAttribution::dropCopiesInsideTheirCollective()
     m_items = std::move(kept);
 }
 
-std::vector<char> CompareAttribution::inSteps(std::span<const std::size_t> stepIndices) const
+const std::vector<std::optional<std::size_t>>& CompareAttribution::itemSteps() const
 {
-    const auto steps = m_trace.steps();
-    std::vector<char> selected(steps.size(), 0);
-    for (std::size_t i : stepIndices) {
-        if (i < steps.size())
-            selected[i] = 1;
-    }
+    if (m_itemSteps)
+        return *m_itemSteps;
     // The steps as `analyze` counts them (stepclock.h): work attributed to an operator belongs to the host step
     // that ran the operator, other work to the analysis window it starts in — so device work queued before the
     // first step, which no operator of the trace launched, is no step's.
     // A trace without markers is one synthetic step, compared whole (its start-up too).
+    const auto steps = m_trace.steps();
     const StepClock clock(m_trace, true);
     auto stepOf = [&](const Item& item) -> std::optional<std::size_t> {
         if (steps.size() == 1 && steps.front().synthetic) {
@@ -434,11 +431,26 @@ std::vector<char> CompareAttribution::inSteps(std::span<const std::size_t> stepI
             return i;
         return std::nullopt;
     };
-    std::vector<char> out(m_items.size(), 0);
-    for (std::size_t k = 0; k < m_items.size(); ++k) {
-        const auto step = stepOf(m_items[k]);
-        out[k] = step && selected[*step] ? 1 : 0;
+    std::vector<std::optional<std::size_t>> out;
+    out.reserve(m_items.size());
+    for (const Item& item : m_items)
+        out.push_back(stepOf(item));
+    m_itemSteps = std::move(out);
+    return *m_itemSteps;
+}
+
+std::vector<char> CompareAttribution::inSteps(std::span<const std::size_t> stepIndices) const
+{
+    const auto steps = m_trace.steps();
+    std::vector<char> selected(steps.size(), 0);
+    for (std::size_t i : stepIndices) {
+        if (i < steps.size())
+            selected[i] = 1;
     }
+    const auto& itemStep = itemSteps();
+    std::vector<char> out(m_items.size(), 0);
+    for (std::size_t k = 0; k < m_items.size(); ++k)
+        out[k] = itemStep[k] && selected[*itemStep[k]] ? 1 : 0;
     return out;
 }
 

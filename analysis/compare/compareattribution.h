@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -115,6 +116,9 @@ private:
     void dropCopiesInsideTheirCollective();
     /// Per item: whether it counts in one of the steps with these indices (the step rule of the class comment).
     [[nodiscard]] std::vector<char> inSteps(std::span<const std::size_t> stepIndices) const;
+    /// Per item: the index of its step, or no step (computed on first use: a StepClock costs a pass over the trace).
+    [[nodiscard]] const std::vector<std::optional<std::size_t>>& itemSteps() const;
+    mutable std::optional<std::vector<std::optional<std::size_t>>> m_itemSteps;
 
     const model::Trace& m_trace;
     std::vector<Item> m_items;

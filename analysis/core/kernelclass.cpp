@@ -37,8 +37,9 @@ K classifyLower(std::string_view s)
 {
     // Collectives (HCCL ops keep an `hcom_` prefix; `multimem_all_reduce` and `cross_device_reduce` are
     // custom all-reduce kernels).
-    if (has(s, {"nccl", "rccl", "hcom_", "hccl", "all_reduce", "allreduce", "allgather", "all_gather",
-                "reducescatter", "reduce_scatter", "alltoall", "all_to_all", "sendrecv", "cross_device_reduce"}))
+    if (has(s,
+            {"nccl", "rccl", "hcom_", "hccl", "all_reduce", "allreduce", "allgather", "all_gather", "reducescatter",
+             "reduce_scatter", "alltoall", "all_to_all", "sendrecv", "cross_device_reduce"}))
         return K::Communication;
     if (has(s, {"memset", "fillbuffer"}))
         return K::Memset;
@@ -48,33 +49,45 @@ K classifyLower(std::string_view s)
         return K::Attention;
     // Convolutions before GEMMs: cuDNN's implicit-GEMM convolutions carry "gemm" in their names.
     if (hasConv(s)
-        || has(s, {"scudnn", "winograd", "fprop", "dgrad", "wgrad", "implicit_gemm", "implicitgemm", "igemm_",
-                   "fft2d_", "miopensp", "depthwise", "deconv"}))
+        || has(s,
+               {"scudnn", "winograd", "fprop", "dgrad", "wgrad", "implicit_gemm", "implicitgemm", "igemm_", "fft2d_",
+                "miopensp", "depthwise", "deconv"}))
         return K::Conv;
-    if (has(s, {"gemm", "gemv", "cijk_", "matmul", "bmm", "nvjet", "splitkreduce", "fullyconnected",
-                "innerproduct", "addmm", "cublas", "hipblaslt", "einsum"}))
+    if (has(s,
+            {"gemm", "gemv", "cijk_", "matmul", "bmm", "nvjet", "splitkreduce", "fullyconnected", "innerproduct",
+             "addmm", "cublas", "hipblaslt", "einsum"}))
         return K::Gemm;
     if (has(s, {"lpnorm", "grad_norm", "clip_grad"}))
         return K::Reduction;
     if (has(s, {"norm", "bn_fw", "bn_bw", "bntraining", "bninfer", "gammabeta", "rowwisemoments", "welford"}))
         return K::Normalization;
-    if (has(s, {"softmax", "reduce", "argmax", "argmin", "topk", "cumsum", "scan", "sort", "pool", "nllloss",
-                "cross_entropy", "crossentropy", "loss", "_mean", "mean_", "_sum", "sum_", "reducesum"}))
+    if (has(s,
+            {"softmax", "reduce", "argmax", "argmin", "topk", "cumsum", "scan", "sort", "pool", "nllloss",
+             "cross_entropy", "crossentropy", "loss", "_mean", "mean_", "_sum", "sum_", "reducesum"}))
         return K::Reduction;
-    if (has(s, {"embedding", "embs", "scatter", "gather", "index_select", "indexselect", "index_elementwise",
-                "indices", "kvcache", "kv_cache", "nonzero", "unique", "offsets", "lookup", "take_"}))
+    if (has(s,
+            {"embedding", "embs", "scatter", "gather", "index_select", "indexselect", "index_elementwise", "indices",
+             "kvcache", "kv_cache", "nonzero", "unique", "offsets", "lookup", "take_"}))
         return K::Embedding;
-    if (has(s, {"cast", "transdata", "transpose", "permute", "nchwtonhwc", "nhwctonchw", "layout", "convert",
-                "quantize", "qparam", "to_float", "contiguous", "concat", "catarray", "recat", "split", "reshape",
-                "slice", "asstrided", "as_strided", "broadcastto", "inputoperator", "outputoperator", "flatten",
-                "squeeze", "expand", "pad", "depthtospace", "spacetodepth", "pixel_shuffle"}))
+    if (has(s, {"cast",      "transdata",  "transpose",   "permute",       "nchwtonhwc",     "nhwctonchw",
+                "layout",    "convert",    "quantize",    "qparam",        "to_float",       "contiguous",
+                "concat",    "catarray",   "recat",       "split",         "reshape",        "slice",
+                "asstrided", "as_strided", "broadcastto", "inputoperator", "outputoperator", "flatten",
+                "squeeze",   "expand",     "pad",         "depthtospace",  "spacetodepth",   "pixel_shuffle"}))
         return K::Conversion;
-    if (has(s, {"elementwise", "vectorized", "unrolled", "pointwise", "multi_tensor_apply", "foreach", "adam",
-                "sgd", "add", "mul", "sub", "div", "relu", "gelu", "silu", "swish", "sigmoid", "tanh", "exp",
-                "log_", "log1p", "log2", "log10", "sqrt", "pow", "square", "abs", "neg", "clamp", "clip", "where", "fill", "zeros", "ones",
-                "dropout", "mask", "greater", "less", "equal", "logical", "maximum", "minimum", "reciprocal",
-                "rotary", "tril", "triu", "scale", "bias", "activation", "act_and_mul", "resize", "upsample",
-                "interp", "copy", "arange", "rand", "max", "min", "floor", "ceil", "round", "sign", "erf"}))
+    if (has(s, {"elementwise", "vectorized", "unrolled",   "pointwise",  "multi_tensor_apply",
+                "foreach",     "adam",       "sgd",        "add",        "mul",
+                "sub",         "div",        "relu",       "gelu",       "silu",
+                "swish",       "sigmoid",    "tanh",       "exp",        "log_",
+                "log1p",       "log2",       "log10",      "sqrt",       "pow",
+                "square",      "abs",        "neg",        "clamp",      "clip",
+                "where",       "fill",       "zeros",      "ones",       "dropout",
+                "mask",        "greater",    "less",       "equal",      "logical",
+                "maximum",     "minimum",    "reciprocal", "rotary",     "tril",
+                "triu",        "scale",      "bias",       "activation", "act_and_mul",
+                "resize",      "upsample",   "interp",     "copy",       "arange",
+                "rand",        "max",        "min",        "floor",      "ceil",
+                "round",       "sign",       "erf"}))
         return K::Elementwise;
     // A bare "log" would match "globalKernel"; the op named Log alone is pointwise.
     if (s == "log")

@@ -115,7 +115,8 @@ private Q_SLOTS:
              KernelClass::Normalization},
             {"void cudnn::bn_fw_tr_1C11_kernel_NCHW<float, float, 512, true, 1>(cudnnTensorStruct, float const*)",
              KernelClass::Normalization},
-            {"void at::native::(anonymous namespace)::GammaBetaBackwardCUDAKernel<float, float>", KernelClass::Normalization},
+            {"void at::native::(anonymous namespace)::GammaBetaBackwardCUDAKernel<float, float>",
+             KernelClass::Normalization},
             {"void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::MeanOps<float, float, "
              "float, float>, unsigned int, float, 4> >(at::native::ReduceOp<float, at::native::MeanOps<float, float, "
              "float, float>, unsigned int, float, 4>)",
@@ -150,7 +151,8 @@ private Q_SLOTS:
             {"Cijk_Alik_Bljk_BBS_BH_Bias_HA_S_SAV_UserArgs_MT256x32x64_MI16x16x1_SN_LDSB1_AFC1_AFEM1_AFEM1_ASEM1_"
              "CLR1_CADS0_EPS0_GRVWA8_GRVWB8_GSUAMB_IU1_K1_LBSPPA2048_LBSPPB256_LBSPPM0_LPA16_LPB16_LPM0_LRVW8_LWPMn1_"
              "MIAV1_MIWT4_2_MO40_NTn1_NTA0_NTB0_NTC0_NTD0_NEPBS16_NLCA1_NLCB1_ONLL1_PGR2_PLR1_PKA1_SIA3_SS1_SPO0_"
-             "SRVW0_SSO0_SVW8_SK0_SKXCCM0_TLDS1_ULSGRO0_USL1_UIOFGRO0_USFGROn1_VSn1_VWA8_VWB1_WSGRA0_WSGRB0_WS64_WG64_4_1",
+             "SRVW0_SSO0_SVW8_SK0_SKXCCM0_TLDS1_ULSGRO0_USL1_UIOFGRO0_USFGROn1_VSn1_VWA8_VWB1_WSGRA0_WSGRB0_WS64_WG64_"
+             "4_1",
              KernelClass::Gemm},
             {"Cijk_Ailk_Bljk_S_B_Bias_HA_S_SAV_UserArgs_MT16x16x128_MI16x16x1_SN_LDSB1_AFC1", KernelClass::Gemm},
             {"attn_fwd", KernelClass::Attention},
@@ -225,9 +227,10 @@ private Q_SLOTS:
         QFETCH(QString, name);
         QFETCH(KernelClass, cls);
         const KernelClass got = classifyKernelName(name.toStdString());
-        QVERIFY2(got == cls, qPrintable(QStringLiteral("%1 → %2, expected %3")
-                                            .arg(name.left(80), QString::fromUtf8(analysis::kernelClassKey(got).data()),
-                                                 QString::fromUtf8(analysis::kernelClassKey(cls).data()))));
+        QVERIFY2(got == cls,
+                 qPrintable(QStringLiteral("%1 → %2, expected %3")
+                                .arg(name.left(80), QString::fromUtf8(analysis::kernelClassKey(got).data()),
+                                     QString::fromUtf8(analysis::kernelClassKey(cls).data()))));
     }
 
     void keysAreStable()

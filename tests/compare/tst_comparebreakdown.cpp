@@ -175,7 +175,8 @@ private Q_SLOTS:
         QTest::newRow("Falconsai H100 vs MI300")
             << "torch/tracelens_h100_Falconsai_nsfw_image_detection__1016002.json.gz"
             << "torch/tracelens_mi300_Falconsai_nsfw_image_detection__1016002.json.gz"
-            << "h100_Falconsai_nsfw_image_detection__1016002.csv" << "mi300_Falconsai_nsfw_image_detection__1016002.csv";
+            << "h100_Falconsai_nsfw_image_detection__1016002.csv"
+            << "mi300_Falconsai_nsfw_image_detection__1016002.csv";
     }
 
     void tracelensGpuTimeline()
