@@ -169,6 +169,7 @@ CompareView::CompareView(QWidget* parent)
     m_classes = new QTreeWidget(this);
     m_classes->setObjectName(QStringLiteral("kernelClasses"));
     m_classes->setRootIsDecorated(false);
+    m_classes->header()->setStretchLastSection(false);
     m_classes->setHeaderLabels(
         {tr("Class"), tr("Baseline"), tr("Candidate"), tr("Delta"), tr("Baseline calls"), tr("Candidate calls")});
     m_tabs->addTab(m_classes, tr("Kernel classes"));
@@ -330,6 +331,8 @@ bool CompareView::setRuns(model::TracePtr baseline, std::vector<analysis::Findin
         for (int col = 1; col < 6; ++col)
             item->setTextAlignment(col, Qt::AlignRight | Qt::AlignVCenter);
     }
+    for (int col = 0; col < 6; ++col)
+        m_classes->resizeColumnToContents(col);
     m_table->sortByColumn(-1, Qt::AscendingOrder); // the comparison's own order: largest |delta| first
     fillFindings();
 

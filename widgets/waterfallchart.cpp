@@ -95,7 +95,9 @@ void WaterfallChart::setResult(const analysis::CompareResult& r)
 
 QSize WaterfallChart::sizeHint() const
 {
-    return {760, kTop * 2 + static_cast<int>(m_bars.size()) * kRow + static_cast<int>(m_deviceLines.size()) * 18 + 16};
+    return {760,
+            kTop * 2 + static_cast<int>(m_bars.size()) * kRow + static_cast<int>((m_deviceLines.size() + 1) / 2) * 18
+                + 16};
 }
 
 QSize WaterfallChart::minimumSizeHint() const
@@ -158,11 +160,13 @@ void WaterfallChart::paintEvent(QPaintEvent* /*event*/)
         const QString value = part ? signedDuration(b.to - b.from) : TimeFormat::formatDuration(b.to - b.from);
         p.drawText(QRectF(x0 + w + 6, y, kValueWidth + 40, kRow), Qt::AlignLeft | Qt::AlignVCenter, value);
     }
-    int y = kTop + static_cast<int>(m_bars.size()) * kRow + 12;
-    for (const QString& line : m_deviceLines) {
-        p.drawText(QRect(kLabelWidth - 200, y, width() - kLabelWidth + 190, 18), Qt::AlignLeft | Qt::AlignVCenter,
-                   line);
-        y += 18;
+    // The device breakdown under the bars, in two columns so that it fits beside a short chart.
+    const int top = kTop + static_cast<int>(m_bars.size()) * kRow + 10;
+    const int perColumn = std::max(1, static_cast<int>((m_deviceLines.size() + 1) / 2));
+    const int columnWidth = std::max(200, (width() - 40) / 2);
+    for (int i = 0; i < m_deviceLines.size(); ++i) {
+        p.drawText(QRect(20 + (i / perColumn) * columnWidth, top + (i % perColumn) * 18, columnWidth - 10, 18),
+                   Qt::AlignLeft | Qt::AlignVCenter, m_deviceLines[i]);
     }
 }
 
