@@ -59,6 +59,15 @@ ordered_json sideJson(const CompareRun& run, const analysis::CompareSide& side)
         findings.push_back(std::move(o));
     }
     j["findings"] = std::move(findings);
+    if (side.device.hasDeviceWork) {
+        j["device_breakdown"] = {{"window_ns", side.device.windowNs},
+                                 {"compute_ns", side.device.computeNs},
+                                 {"exposed_communication_ns", side.device.exposedCommunicationNs},
+                                 {"exposed_copy_ns", side.device.exposedCopyNs},
+                                 {"idle_ns", side.device.idleNs}};
+    } else {
+        j["device_breakdown"] = nullptr;
+    }
     return j;
 }
 
@@ -118,6 +127,29 @@ nlohmann::ordered_json compareJson(const CompareRun& baseline, const CompareRun&
                              {"candidate_names", names(op.candidateNames)}});
     }
     j["operators"] = std::move(operators);
+
+    ordered_json classes = ordered_json::array();
+    for (const analysis::CompareClass& c : result.classes) {
+        classes.push_back({{"class", analysis::kernelClassKey(c.cls)},
+                           {"label", analysis::kernelClassLabel(c.cls)},
+                           {"baseline_ns", c.baselineNs},
+                           {"candidate_ns", c.candidateNs},
+                           {"delta_ns", c.deltaNs()},
+                           {"baseline_calls", c.baselineCalls},
+                           {"candidate_calls", c.candidateCalls}});
+    }
+    j["classes"] = std::move(classes);
+
+    ordered_json waterfall = ordered_json::array();
+    for (const analysis::WaterfallPart& p : result.waterfall) {
+        waterfall.push_back({{"part", p.key},
+                             {"label", p.label},
+                             {"kind", analysis::waterfallKindKey(p.kind)},
+                             {"baseline_ns", p.baselineNs},
+                             {"candidate_ns", p.candidateNs},
+                             {"delta_ns", p.deltaNs()}});
+    }
+    j["waterfall"] = std::move(waterfall);
 
     ordered_json explanations = ordered_json::array();
     for (const analysis::CompareExplanation& e : result.explanations) {

@@ -107,6 +107,29 @@ bool syntheticStep(const model::Trace& trace, std::size_t index)
     return index < trace.steps().size() && trace.steps()[index].synthetic;
 }
 
+/// The rows every format shows for the device breakdown: label, baseline, candidate.
+struct DeviceRow
+{
+    std::string_view label;
+    TimeNs baselineNs;
+    TimeNs candidateNs;
+};
+std::vector<DeviceRow> deviceRows(const analysis::CompareResult& r)
+{
+    const analysis::DeviceBreakdown& b = r.baseline.device;
+    const analysis::DeviceBreakdown& c = r.candidate.device;
+    return {{"compute", b.computeNs, c.computeNs},
+            {"exposed communication", b.exposedCommunicationNs, c.exposedCommunicationNs},
+            {"exposed copies", b.exposedCopyNs, c.exposedCopyNs},
+            {"idle", b.idleNs, c.idleNs},
+            {"device window", b.windowNs, c.windowNs}};
+}
+
+bool hasDeviceBreakdown(const analysis::CompareResult& r)
+{
+    return r.baseline.device.hasDeviceWork || r.candidate.device.hasDeviceWork;
+}
+
 // ---- Markdown ----
 
 void markdownRunsTable(const CompareRun& b, const CompareRun& c, const analysis::CompareResult& r, std::ostream& out)
@@ -144,6 +167,38 @@ void writeCompareMarkdown(const CompareRun& b, const CompareRun& c, const analys
     }
     out << "| total | | " << formatDuration(r.baselineStepsNs()) << " | " << formatDuration(r.candidateStepsNs())
         << " | " << signedDuration(r.candidateStepsNs() - r.baselineStepsNs()) << " |\n\n";
+
+    if (hasDeviceBreakdown(r)) {
+        out << "## Device breakdown\n\nOver the compared steps' device windows (first start to last end of the device "
+               "work each step launched).\n\n| | baseline | candidate | delta |\n|---|---:|---:|---:|\n";
+        for (const DeviceRow& d : deviceRows(r)) {
+            out << "| " << d.label << " | " << formatDuration(d.baselineNs) << " | " << formatDuration(d.candidateNs)
+                << " | " << signedDuration(d.candidateNs - d.baselineNs) << " |\n";
+        }
+        out << '\n';
+    }
+    if (!r.waterfall.empty()) {
+        out << "## Waterfall\n\nFrom the baseline's step time to the candidate's; the deltas add up to the step-time "
+               "delta.\n\n| part | kind | baseline | candidate | delta |\n|---|---|---:|---:|---:|\n";
+        out << "| baseline step time | | " << formatDuration(r.baselineStepsNs()) << " | | |\n";
+        for (const analysis::WaterfallPart& p : r.waterfall) {
+            out << "| " << escapeMarkdown(p.label) << " | " << analysis::waterfallKindKey(p.kind) << " | "
+                << formatDuration(p.baselineNs) << " | " << formatDuration(p.candidateNs) << " | "
+                << signedDuration(p.deltaNs()) << " |\n";
+        }
+        out << "| candidate step time | | | " << formatDuration(r.candidateStepsNs()) << " | "
+            << signedDuration(r.candidateStepsNs() - r.baselineStepsNs()) << " |\n\n";
+    }
+    if (!r.classes.empty()) {
+        out << "## Kernel classes\n\n| class | baseline | candidate | delta | baseline calls | candidate calls |\n"
+               "|---|---:|---:|---:|---:|---:|\n";
+        for (const analysis::CompareClass& c : r.classes) {
+            out << "| " << analysis::kernelClassLabel(c.cls) << " | " << formatDuration(c.baselineNs) << " | "
+                << formatDuration(c.candidateNs) << " | " << signedDuration(c.deltaNs()) << " | " << c.baselineCalls
+                << " | " << c.candidateCalls << " |\n";
+        }
+        out << '\n';
+    }
 
     out << "## What explains the difference\n\n";
     if (r.explanations.empty()) {
@@ -239,6 +294,56 @@ void htmlStepChart(const analysis::CompareResult& r, const CompareRun& b, const 
     out << ".</figcaption></figure>\n";
 }
 
+/// A waterfall: a bar for the baseline step time, one floating bar per part from the running total to the
+/// running total plus its delta (red: the candidate spends more there, green: less), a bar for the candidate.
+void htmlWaterfallChart(const analysis::CompareResult& r, std::ostream& out)
+{
+    constexpr int kLabel = 230;
+    constexpr int kArea = 440;
+    constexpr int kRow = 20;
+    const TimeNs base = r.baselineStepsNs();
+    const TimeNs cand = r.candidateStepsNs();
+    // The axis spans every running total, so a part that first overshoots stays on the chart.
+    TimeNs lo = 0;
+    TimeNs hi = std::max(base, cand);
+    TimeNs running = base;
+    for (const analysis::WaterfallPart& p : r.waterfall) {
+        running += p.deltaNs();
+        lo = std::min(lo, running);
+        hi = std::max(hi, running);
+    }
+    const double span = hi > lo ? double(hi - lo) : 1.0;
+    auto xOf = [&](TimeNs t) { return kLabel + double(t - lo) / span * kArea; };
+    const int rows = static_cast<int>(r.waterfall.size()) + 2;
+    const int height = rows * kRow + 8;
+    out << "<figure><svg role=\"img\" aria-label=\"Waterfall from the baseline step time to the candidate's\" "
+           "width=\"760\" height=\""
+        << height << "\" viewBox=\"0 0 760 " << height << "\">\n";
+    auto bar = [&](int row, std::string_view label, TimeNs from, TimeNs to, const char* color,
+                   const std::string& value) {
+        const int y = row * kRow + 4;
+        const double x0 = xOf(std::min(from, to));
+        const double w = std::max(xOf(std::max(from, to)) - x0, 1.0);
+        out << "<g><title>" << escapeHtml(label) << ": " << escapeHtml(value) << "</title><text x=\"" << kLabel - 6
+            << "\" y=\"" << y + 13 << "\" text-anchor=\"end\">" << escapeHtml(truncateText(std::string(label), 32))
+            << "</text><rect x=\"" << formatFixed(x0, 1) << "\" y=\"" << y + 2 << "\" width=\"" << formatFixed(w, 1)
+            << "\" height=\"" << kRow - 6 << "\" fill=\"" << color << "\"/><text x=\"" << formatFixed(x0 + w + 6, 1)
+            << "\" y=\"" << y + 13 << "\">" << escapeHtml(value) << "</text></g>\n";
+    };
+    bar(0, "baseline step time", 0, base, "#4c78a8", formatDuration(base));
+    running = base;
+    int row = 1;
+    for (const analysis::WaterfallPart& p : r.waterfall) {
+        const TimeNs next = running + p.deltaNs();
+        bar(row++, p.label, running, next, p.deltaNs() > 0 ? "#e45756" : "#54a24b", signedDuration(p.deltaNs()));
+        running = next;
+    }
+    bar(row, "candidate step time", 0, cand, "#f58518", formatDuration(cand));
+    out << "</svg><figcaption>Waterfall of the step-time difference: each part moves the total from the baseline's "
+           "step time (top) to the candidate's (bottom); red parts cost more in the candidate, green parts less."
+           "</figcaption></figure>\n";
+}
+
 void htmlOperatorChart(const analysis::CompareResult& r, std::ostream& out)
 {
     constexpr std::size_t kMax = 15;
@@ -316,6 +421,47 @@ void writeCompareHtml(const CompareRun& b, const CompareRun& c, const analysis::
             << escapeHtml(signedDuration(s.deltaNs())) << "</td></tr>\n";
     }
     out << "</tbody></table></section>\n";
+
+    if (hasDeviceBreakdown(r)) {
+        out << "<section id=\"device\"><h2>Device breakdown</h2><p class=\"meta\">Over the compared steps' device "
+               "windows (first start to last end of the device work each step launched).</p><table><thead><tr><th></th>"
+               "<th class=\"num\">baseline</th><th class=\"num\">candidate</th><th class=\"num\">delta</th></tr>"
+               "</thead><tbody>\n";
+        for (const DeviceRow& d : deviceRows(r)) {
+            out << "<tr><th>" << d.label << "</th><td class=\"num\">" << escapeHtml(formatDuration(d.baselineNs))
+                << "</td><td class=\"num\">" << escapeHtml(formatDuration(d.candidateNs)) << "</td><td class=\"num"
+                << deltaClass(d.candidateNs - d.baselineNs) << "\">"
+                << escapeHtml(signedDuration(d.candidateNs - d.baselineNs)) << "</td></tr>\n";
+        }
+        out << "</tbody></table></section>\n";
+    }
+    if (!r.waterfall.empty()) {
+        out << "<section id=\"waterfall\"><h2>Waterfall</h2>\n";
+        htmlWaterfallChart(r, out);
+        out << "<table><thead><tr><th>part</th><th>kind</th><th class=\"num\">baseline</th><th class=\"num\">"
+               "candidate</th><th class=\"num\">delta</th></tr></thead><tbody>\n";
+        for (const analysis::WaterfallPart& p : r.waterfall) {
+            out << "<tr><td class=\"name\">" << escapeHtml(p.label) << "</td><td class=\"kind\">"
+                << analysis::waterfallKindKey(p.kind) << "</td><td class=\"num\">"
+                << escapeHtml(formatDuration(p.baselineNs)) << "</td><td class=\"num\">"
+                << escapeHtml(formatDuration(p.candidateNs)) << "</td><td class=\"num" << deltaClass(p.deltaNs())
+                << "\">" << escapeHtml(signedDuration(p.deltaNs())) << "</td></tr>\n";
+        }
+        out << "</tbody></table></section>\n";
+    }
+    if (!r.classes.empty()) {
+        out << "<section id=\"classes\"><h2>Kernel classes</h2><table><thead><tr><th>class</th><th class=\"num\">"
+               "baseline</th><th class=\"num\">candidate</th><th class=\"num\">delta</th><th class=\"num\">baseline "
+               "calls</th><th class=\"num\">candidate calls</th></tr></thead><tbody>\n";
+        for (const analysis::CompareClass& c : r.classes) {
+            out << "<tr><td>" << escapeHtml(analysis::kernelClassLabel(c.cls)) << "</td><td class=\"num\">"
+                << escapeHtml(formatDuration(c.baselineNs)) << "</td><td class=\"num\">"
+                << escapeHtml(formatDuration(c.candidateNs)) << "</td><td class=\"num" << deltaClass(c.deltaNs())
+                << "\">" << escapeHtml(signedDuration(c.deltaNs())) << "</td><td class=\"num\">" << c.baselineCalls
+                << "</td><td class=\"num\">" << c.candidateCalls << "</td></tr>\n";
+        }
+        out << "</tbody></table></section>\n";
+    }
 
     out << "<section id=\"explanations\"><h2>What explains the difference</h2>\n";
     if (r.explanations.empty()) {

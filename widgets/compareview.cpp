@@ -6,6 +6,7 @@
 #include "widgets/tablecopy.h"
 #include "widgets/timeformat.h"
 #include "widgets/timelineview.h"
+#include "widgets/waterfallchart.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -17,8 +18,10 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTreeWidget>
 #include <QVBoxLayout>
@@ -154,7 +157,23 @@ CompareView::CompareView(QWidget* parent)
     // The operator table gets the full width of the bottom half and the findings sit beside the details.
     auto* main = new QSplitter(Qt::Vertical, this);
     main->addWidget(timelines);
-    main->addWidget(operatorsBox);
+    // The operators share the bottom half with the waterfall and the kernel classes.
+    m_tabs = new QTabWidget(this);
+    m_tabs->setObjectName(QStringLiteral("compareTabs"));
+    m_tabs->addTab(operatorsBox, tr("Operators"));
+    m_waterfall = new WaterfallChart(this);
+    auto* waterfallScroll = new QScrollArea(this);
+    waterfallScroll->setWidget(m_waterfall);
+    waterfallScroll->setWidgetResizable(true);
+    m_tabs->addTab(waterfallScroll, tr("Waterfall"));
+    m_classes = new QTreeWidget(this);
+    m_classes->setObjectName(QStringLiteral("kernelClasses"));
+    m_classes->setRootIsDecorated(false);
+    m_classes->header()->setStretchLastSection(false);
+    m_classes->setHeaderLabels(
+        {tr("Class"), tr("Baseline"), tr("Candidate"), tr("Delta"), tr("Baseline calls"), tr("Candidate calls")});
+    m_tabs->addTab(m_classes, tr("Kernel classes"));
+    main->addWidget(m_tabs);
     main->setStretchFactor(0, 1);
     main->setStretchFactor(1, 1);
     main->setCollapsible(1, false);
@@ -301,6 +320,19 @@ bool CompareView::setRuns(model::TracePtr baseline, std::vector<analysis::Findin
     m_summary->setText(summary);
 
     m_operators->setOperators(m_result.operators);
+    m_waterfall->setResult(m_result);
+    m_classes->clear();
+    for (const analysis::CompareClass& c : m_result.classes) {
+        auto* item = new QTreeWidgetItem(m_classes,
+                                         {QString::fromUtf8(analysis::kernelClassLabel(c.cls).data()),
+                                          TimeFormat::formatDuration(c.baselineNs),
+                                          TimeFormat::formatDuration(c.candidateNs), signedDuration(c.deltaNs()),
+                                          QString::number(c.baselineCalls), QString::number(c.candidateCalls)});
+        for (int col = 1; col < 6; ++col)
+            item->setTextAlignment(col, Qt::AlignRight | Qt::AlignVCenter);
+    }
+    for (int col = 0; col < 6; ++col)
+        m_classes->resizeColumnToContents(col);
     m_table->sortByColumn(-1, Qt::AscendingOrder); // the comparison's own order: largest |delta| first
     fillFindings();
 

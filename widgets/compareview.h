@@ -13,6 +13,7 @@ class QLabel;
 class QLineEdit;
 class QMenu;
 class QSortFilterProxyModel;
+class QTabWidget;
 class QTableView;
 class QTreeWidget;
 
@@ -21,9 +22,11 @@ namespace timesink::widgets {
 class DetailsPanel;
 class OperatorDiffModel;
 class TimelineView;
+class WaterfallChart;
 
 /// Two runs side by side (docs/compare.md): the baseline timeline above the candidate timeline on a
-/// synchronised, step-aligned time axis, the operator diff table, and both findings lists with deltas.
+/// synchronised, step-aligned time axis, the operator diff table, the step-time waterfall with the device breakdown,
+/// the kernel classes, and both findings lists with deltas.
 ///
 /// **Alignment**: time t of a run is shown at t − (start of its anchor step); the anchor is the chosen
 /// pair of compared steps (first pair by default, or pickStepPair()). Zooming or panning either timeline
@@ -71,6 +74,10 @@ public:
     [[nodiscard]] QTreeWidget* baselineFindings() const { return m_baseFindings; }
     [[nodiscard]] QTreeWidget* candidateFindings() const { return m_candFindings; }
     [[nodiscard]] QComboBox* stepPairs() const { return m_stepPairs; }
+    /// The bottom tabs: Operators, Waterfall (the step-time waterfall and the device breakdown), Kernel classes.
+    [[nodiscard]] QTabWidget* bottomTabs() const { return m_tabs; }
+    [[nodiscard]] WaterfallChart* waterfall() const { return m_waterfall; }
+    [[nodiscard]] QTreeWidget* kernelClasses() const { return m_classes; }
     /// The step selection of the comparison ("B:C", the CLI's --steps syntax) and its Apply.
     [[nodiscard]] QLineEdit* stepsEdit() const { return m_stepsEdit; }
     [[nodiscard]] DetailsPanel* details() const { return m_details; }
@@ -107,6 +114,9 @@ private:
     QTreeWidget* m_baseFindings = nullptr;
     QTreeWidget* m_candFindings = nullptr;
     QMenu* m_fileMenu = nullptr;
+    QTabWidget* m_tabs = nullptr;
+    WaterfallChart* m_waterfall = nullptr;
+    QTreeWidget* m_classes = nullptr;
     QLineEdit* m_stepsEdit = nullptr;
     QLabel* m_stepsError = nullptr;
     DetailsPanel* m_details = nullptr;

@@ -79,11 +79,18 @@ std::vector<model::TimeNs> lostOverSteps(std::span<const Finding> findings, std:
 void addOperators(std::map<std::string, CompareOperator, std::less<>>& merged, const CompareAttribution& attribution,
                   std::span<const std::size_t> steps, const CompareOpMap& map, bool baseline)
 {
-    for (auto& [name, total] : attribution.totals(steps)) {
-        const std::string canonical = map.canonical(name);
+    // Unlinked work that only has a raw vendor kernel name the operator-name map does not know
+    // (`sm90_xmma_gemm_…`, `Cijk_…`) can never match across vendors: it is grouped by kernel class.
+    const auto groupable = [&map](std::string_view name) { return map.canonical(name) == name; };
+    for (auto& [name, total] : attribution.totals(steps, groupable)) {
+        const std::string canonical = total.rawNames.empty() ? map.canonical(name) : name;
         CompareOperator& op = merged[canonical];
         op.name = canonical;
-        (baseline ? op.baselineNames : op.candidateNames).push_back(name);
+        auto& names = baseline ? op.baselineNames : op.candidateNames;
+        if (total.rawNames.empty())
+            names.push_back(name);
+        else
+            names.insert(names.end(), total.rawNames.begin(), total.rawNames.end());
         model::TimeNs& ns = baseline ? op.baselineNs : op.candidateNs;
         ns = model::saturatingAdd(ns, total.ns);
         (baseline ? op.baselineCalls : op.candidateCalls) += total.calls;
@@ -104,6 +111,23 @@ std::optional<double> CompareOperator::ratio() const
     if (baselineNs == 0)
         return std::nullopt;
     return static_cast<double>(candidateNs) / static_cast<double>(baselineNs);
+}
+
+std::string_view waterfallKindKey(WaterfallPart::Kind k)
+{
+    switch (k) {
+    case WaterfallPart::Kind::Compute:
+        return "compute";
+    case WaterfallPart::Kind::Communication:
+        return "communication";
+    case WaterfallPart::Kind::Copy:
+        return "copy";
+    case WaterfallPart::Kind::Idle:
+        return "idle";
+    case WaterfallPart::Kind::Remainder:
+        break;
+    }
+    return "remainder";
 }
 
 std::string_view explanationStatusKey(CompareExplanation::Status s)
@@ -227,6 +251,77 @@ bool compareRuns(const model::Trace& baseline, std::span<const Finding> baseline
                                    + std::to_string(attr.items().size()) + " device work slices of the "
                                    + sideLabel(isBase)
                                    + " link to a framework operator; the rest are listed under their own names");
+        }
+    }
+
+    // ---- Kernel classes ----
+    {
+        const auto baseClasses = baseAttr.classTotals(baseSel);
+        const auto candClasses = candAttr.classTotals(candSel);
+        for (std::size_t c = 0; c < kKernelClassCount; ++c) {
+            if (baseClasses[c].slices == 0 && candClasses[c].slices == 0)
+                continue;
+            result.classes.push_back(CompareClass {static_cast<KernelClass>(c), baseClasses[c].ns, candClasses[c].ns,
+                                                   baseClasses[c].slices, candClasses[c].slices});
+        }
+        std::stable_sort(result.classes.begin(), result.classes.end(),
+                         [](const CompareClass& a, const CompareClass& b) {
+                             return std::llabs(a.deltaNs()) > std::llabs(b.deltaNs());
+                         });
+    }
+
+    // ---- Device breakdown and the waterfall ----
+    for (bool isBase : {true, false}) {
+        const model::Trace& t = isBase ? baseline : candidate;
+        const StepClock& clock = isBase ? baseClock : candClock;
+        const std::vector<std::size_t>& sel = isBase ? baseSel : candSel;
+        CompareSide& side = isBase ? result.baseline : result.candidate;
+        const TraceTimeSplitter splitter(t);
+        std::vector<Interval> windows;
+        std::vector<Interval> deviceWindows;
+        for (std::size_t i : sel) {
+            const model::Step& s = t.steps()[i];
+            // The same window the step time is (see stepNs above).
+            const Interval w = s.synthetic ? Interval {s.start, s.end} : clock.fullWindow(i);
+            windows.push_back(w);
+            if (!s.synthetic && clock.hasDeviceWindow(i))
+                deviceWindows.push_back(clock.deviceWindow(i));
+            else if (const auto hull = splitter.busyHull(w))
+                deviceWindows.push_back(*hull);
+        }
+        side.split = splitter.split(windows);
+        side.device = splitter.deviceBreakdown(deviceWindows);
+    }
+    {
+        const StepTimeSplit& b = result.baseline.split;
+        const StepTimeSplit& c = result.candidate.split;
+        auto add = [&](std::string key, std::string_view label, WaterfallPart::Kind kind, model::TimeNs bns,
+                       model::TimeNs cns) {
+            if (bns != cns)
+                result.waterfall.push_back(WaterfallPart {std::move(key), std::string(label), kind, bns, cns});
+        };
+        for (std::size_t k = 0; k < kKernelClassCount; ++k) {
+            const auto cls = static_cast<KernelClass>(k);
+            add(std::string(kernelClassKey(cls)), kernelClassLabel(cls), WaterfallPart::Kind::Compute, b.computeNs[k],
+                c.computeNs[k]);
+        }
+        add("exposed_communication", "exposed communication", WaterfallPart::Kind::Communication,
+            b.exposedCommunicationNs, c.exposedCommunicationNs);
+        add("exposed_copy", "exposed copies", WaterfallPart::Kind::Copy, b.exposedCopyNs, c.exposedCopyNs);
+        for (std::size_t k = 0; k < kIdleCauseCount; ++k) {
+            const auto cause = static_cast<IdleCause>(k);
+            add("idle_" + std::string(idleCauseKey(cause)), idleCauseLabel(cause), WaterfallPart::Kind::Idle,
+                b.idleNs[k], c.idleNs[k]);
+        }
+        model::TimeNs explained = 0;
+        for (const WaterfallPart& p : result.waterfall)
+            explained += p.deltaNs();
+        const model::TimeNs remainder = (result.candidateStepsNs() - result.baselineStepsNs()) - explained;
+        if (remainder != 0) {
+            result.waterfall.push_back(
+                WaterfallPart {"remainder", "not attributed", WaterfallPart::Kind::Remainder, 0, remainder});
+            result.notes.push_back("the waterfall leaves " + std::to_string(remainder)
+                                   + " ns of the step-time delta unattributed");
         }
     }
 

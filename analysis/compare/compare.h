@@ -4,7 +4,9 @@
 #include "analysis/compare/compareattribution.h"
 #include "analysis/compare/compareopmap.h"
 #include "analysis/compare/comparestepselection.h"
+#include "analysis/compare/comparetimesplit.h"
 #include "analysis/core/finding.h"
+#include "analysis/core/kernelclass.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -73,6 +75,32 @@ struct CompareExplanation
 std::string_view
 explanationStatusKey(CompareExplanation::Status s); // "candidate_only", "baseline_only", "grew", "shrank"
 
+/// Device work of one kernel class (kernelclass.h) on both sides, over the paired steps: the summed time of the
+/// work slices the operator table counts (overlapping kernels each count their own time).
+struct CompareClass
+{
+    KernelClass cls = KernelClass::Other;
+    model::TimeNs baselineNs = 0;
+    model::TimeNs candidateNs = 0;
+    std::uint64_t baselineCalls = 0; // work slices
+    std::uint64_t candidateCalls = 0;
+    [[nodiscard]] model::TimeNs deltaNs() const { return candidateNs - baselineNs; }
+};
+
+/// One bar of the waterfall from the baseline's step time to the candidate's. The parts of the two sides'
+/// StepTimeSplit are subtracted part by part, so the deltas add up to the step-time delta exactly.
+struct WaterfallPart
+{
+    enum class Kind : std::uint8_t { Compute, Communication, Copy, Idle, Remainder };
+    std::string key;   // "gemm", "exposed_communication", "exposed_copy", "idle_dataloader", …, "remainder"
+    std::string label; // "GEMM", "exposed communication", "idle: dataloader", …
+    Kind kind = Kind::Compute;
+    model::TimeNs baselineNs = 0;
+    model::TimeNs candidateNs = 0;
+    [[nodiscard]] model::TimeNs deltaNs() const { return candidateNs - baselineNs; }
+};
+std::string_view waterfallKindKey(WaterfallPart::Kind k); // "compute", "communication", "copy", "idle", "remainder"
+
 /// What one run contributes to a comparison.
 struct CompareSide
 {
@@ -82,6 +110,8 @@ struct CompareSide
     std::uint64_t workSlices = 0;             // device work slices over the whole trace
     std::uint64_t attributedSlices = 0;       // of which attributed to a framework operator
     std::vector<model::TimeNs> findingLostNs; // per finding (same order as given), over the paired steps
+    DeviceBreakdown device;                   // over the paired steps' device windows
+    StepTimeSplit split;                      // the paired steps' time in exclusive parts
 };
 
 struct CompareResult
@@ -89,7 +119,12 @@ struct CompareResult
     CompareSide baseline;
     CompareSide candidate;
     std::vector<CompareStepPair> steps;
-    std::vector<CompareOperator> operators;       // by |delta| descending, then name
+    std::vector<CompareOperator> operators; // by |delta| descending, then name
+    std::vector<CompareClass> classes;      // classes with work on either side, by |delta| descending
+    /// From the baseline's step time to the candidate's: the parts whose delta is not 0, in a fixed order (compute
+    /// by class, exposed communication, exposed copies, idle by cause), then a remainder part when the parts do not
+    /// add up to the step-time delta (never, while every side's split covers its step windows).
+    std::vector<WaterfallPart> waterfall;
     std::vector<CompareExplanation> explanations; // by |delta| descending, then kind, then title
     std::vector<std::string> notes;               // caveats for people: unpaired steps, host vs device time, …
     [[nodiscard]] model::TimeNs baselineStepsNs() const;

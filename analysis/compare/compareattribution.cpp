@@ -261,13 +261,14 @@ CompareAttribution::CompareAttribution(const model::Trace& trace)
         if (const model::StringId id = trace.strings().find(k); !id.isEmpty())
             typeKeys.push_back(id);
     }
-    auto ownName = [&](const Track& t, std::uint32_t i) -> std::string_view {
+    // The operator type when the importer kept one, else empty (the work goes by its raw slice name).
+    auto ownType = [&](const Track& t, std::uint32_t i) -> std::string_view {
         for (model::StringId key : typeKeys) {
             const std::optional<model::ArgValue> v = trace.argStore().find(t.args(i), key);
             if (v && v->type == model::ArgValue::Type::String && !trace.str(model::StringId(v->s)).empty())
                 return trace.str(model::StringId(v->s));
         }
-        return trace.str(t.sliceName(i));
+        return {};
     };
 
     // Collectives are drawn twice by Ascend (the op on a "Group" lane, its sub-tasks on "Plane" lanes): a
@@ -297,6 +298,7 @@ CompareAttribution::CompareAttribution(const model::Trace& trace)
     };
 
     Resolver resolver(trace);
+    KernelClassifier classifier(trace);
     for (const Track& t : trace.tracks()) {
         for (std::uint32_t i = 0; i < t.size(); ++i) {
             if (!isWork(t, i))
@@ -324,6 +326,7 @@ CompareAttribution::CompareAttribution(const model::Trace& trace)
             Item item;
             item.slice = work;
             item.durNs = t.dur(i);
+            item.cls = classifier.classOf(work);
             if (op.isValid()) {
                 const Track& ot = trace.track(op.track);
                 item.op = op;
@@ -332,7 +335,9 @@ CompareAttribution::CompareAttribution(const model::Trace& trace)
                 ++m_attributed;
             } else {
                 item.stepTimeNs = t.ts(i);
-                item.name = nameId(ownName(t, i));
+                const std::string_view type = ownType(t, i);
+                item.rawName = type.empty();
+                item.name = nameId(type.empty() ? trace.str(t.sliceName(i)) : type);
             }
             m_items.push_back(item);
         }
@@ -361,7 +366,8 @@ CompareAttribution::CompareAttribution(const model::Trace& trace)
                 if (covered)
                     continue;
                 const SliceRef ref {t.id, model::SliceIndex(i)};
-                m_items.push_back(Item {ref, ref, t.ts(i), t.dur(i), nameId(trace.str(t.sliceName(i)))});
+                m_items.push_back(Item {ref, ref, t.ts(i), t.dur(i), nameId(trace.str(t.sliceName(i))),
+                                        classifyKernelName(trace.str(t.sliceName(i))), false});
             }
         }
         if (!m_items.empty())
@@ -404,19 +410,15 @@ void CompareAttribution::dropCopiesInsideTheirCollective()
     m_items = std::move(kept);
 }
 
-std::map<std::string, CompareAttribution::Total, std::less<>>
-CompareAttribution::totals(std::span<const std::size_t> stepIndices) const
+const std::vector<std::optional<std::size_t>>& CompareAttribution::itemSteps() const
 {
-    const auto steps = m_trace.steps();
-    std::vector<char> selected(steps.size(), 0);
-    for (std::size_t i : stepIndices) {
-        if (i < steps.size())
-            selected[i] = 1;
-    }
+    if (m_itemSteps)
+        return *m_itemSteps;
     // The steps as `analyze` counts them (stepclock.h): work attributed to an operator belongs to the host step
     // that ran the operator, other work to the analysis window it starts in — so device work queued before the
     // first step, which no operator of the trace launched, is no step's.
     // A trace without markers is one synthetic step, compared whole (its start-up too).
+    const auto steps = m_trace.steps();
     const StepClock clock(m_trace, true);
     auto stepOf = [&](const Item& item) -> std::optional<std::size_t> {
         if (steps.size() == 1 && steps.front().synthetic) {
@@ -429,15 +431,77 @@ CompareAttribution::totals(std::span<const std::size_t> stepIndices) const
             return i;
         return std::nullopt;
     };
+    std::vector<std::optional<std::size_t>> out;
+    out.reserve(m_items.size());
+    for (const Item& item : m_items)
+        out.push_back(stepOf(item));
+    m_itemSteps = std::move(out);
+    return *m_itemSteps;
+}
 
+std::vector<char> CompareAttribution::inSteps(std::span<const std::size_t> stepIndices) const
+{
+    const auto steps = m_trace.steps();
+    std::vector<char> selected(steps.size(), 0);
+    for (std::size_t i : stepIndices) {
+        if (i < steps.size())
+            selected[i] = 1;
+    }
+    const auto& itemStep = itemSteps();
+    std::vector<char> out(m_items.size(), 0);
+    for (std::size_t k = 0; k < m_items.size(); ++k)
+        out[k] = itemStep[k] && selected[*itemStep[k]] ? 1 : 0;
+    return out;
+}
+
+std::string CompareAttribution::unlinkedGroupName(KernelClass c)
+{
+    return "unlinked " + std::string(kernelClassLabel(c)) + " kernels";
+}
+
+std::array<CompareAttribution::ClassTotal, kKernelClassCount>
+CompareAttribution::classTotals(std::span<const std::size_t> stepIndices) const
+{
+    std::array<ClassTotal, kKernelClassCount> out {};
+    if (!m_deviceTimed)
+        return out;
+    const std::vector<char> in = inSteps(stepIndices);
+    for (std::size_t k = 0; k < m_items.size(); ++k) {
+        if (!in[k])
+            continue;
+        ClassTotal& t = out[static_cast<std::size_t>(m_items[k].cls)];
+        t.ns = model::saturatingAdd(t.ns, m_items[k].durNs);
+        ++t.slices;
+    }
+    return out;
+}
+
+std::map<std::string, CompareAttribution::Total, std::less<>>
+CompareAttribution::totals(std::span<const std::size_t> stepIndices,
+                           const std::function<bool(std::string_view)>& groupable) const
+{
+    const std::vector<char> in = inSteps(stepIndices);
+    std::vector<std::int8_t> groupName(m_names.size(), -1); // per name: -1 not asked yet, 0 keep, 1 group
     std::map<std::string, Total, std::less<>> out;
     std::unordered_set<std::uint64_t> seenOps; // an operator instance has one name, so one set serves all names
     seenOps.reserve(m_items.size());
-    for (const Item& item : m_items) {
-        const auto step = stepOf(item);
-        if (!step || !selected[*step])
+    for (std::size_t k = 0; k < m_items.size(); ++k) {
+        if (!in[k])
             continue;
-        Total& total = out[m_names[item.name]];
+        const Item& item = m_items[k];
+        bool grouped = false;
+        if (groupable && item.rawName) {
+            std::int8_t& g = groupName[item.name];
+            if (g < 0)
+                g = groupable(m_names[item.name]) ? 1 : 0;
+            grouped = g == 1;
+        }
+        Total& total = out[grouped ? unlinkedGroupName(item.cls) : m_names[item.name]];
+        if (grouped) {
+            auto at = std::lower_bound(total.rawNames.begin(), total.rawNames.end(), m_names[item.name]);
+            if (at == total.rawNames.end() || *at != m_names[item.name])
+                total.rawNames.insert(at, m_names[item.name]);
+        }
         total.ns = model::saturatingAdd(total.ns, item.durNs);
         ++total.slices;
         const SliceRef instance = item.op.isValid() ? item.op : item.slice;

@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "analysis/core/kernelclass.h"
 #include "model/trace.h"
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -60,6 +64,11 @@ public:
         model::TimeNs stepTimeNs; // the time that decides its step
         model::TimeNs durNs;
         std::uint32_t name; // index into names()
+        /// What the work does (kernelclass.h); in host mode the class of the operator's name.
+        KernelClass cls = KernelClass::Other;
+        /// Unlinked work named by its raw slice name (no operator type kept by the importer): a vendor kernel
+        /// name (`sm90_xmma_gemm_…`, `Cijk_…`) that can never match across vendors.
+        bool rawName = false;
     };
 
     /// Totals of one operator name (as it appears in this trace) over some steps.
@@ -71,6 +80,15 @@ public:
         /// What a view highlights: each operator slice and the device work attributed to it (or the
         /// work slices that are their own operator).
         std::vector<model::SliceRef> occurrences;
+        /// For a group of unlinked raw kernel names (groupUnlinkedByClass): the names in it, sorted.
+        std::vector<std::string> rawNames;
+    };
+
+    /// Device work of one kernel class over some steps (device mode only).
+    struct ClassTotal
+    {
+        model::TimeNs ns = 0;
+        std::uint64_t slices = 0;
     };
 
     /// True when the trace holds device work; otherwise operators are timed on the host.
@@ -80,14 +98,27 @@ public:
     /// Work slices (device mode) that were attributed to a framework operator, and all of them.
     [[nodiscard]] std::uint64_t attributedCount() const { return m_attributed; }
 
-    /// Per operator name, over the steps with these indices (into trace.steps()).
-    [[nodiscard]] std::map<std::string, Total, std::less<>> totals(std::span<const std::size_t> stepIndices) const;
+    /// Per operator name, over the steps with these indices (into trace.steps()). With `groupable`, unlinked work
+    /// that only has its raw kernel name (Item::rawName) and whose name `groupable` accepts is totalled under
+    /// unlinkedGroupName(class) instead, its names kept in Total::rawNames (the comparison groups the names the
+    /// operator-name map does not know).
+    [[nodiscard]] std::map<std::string, Total, std::less<>>
+    totals(std::span<const std::size_t> stepIndices, const std::function<bool(std::string_view)>& groupable = {}) const;
+    /// Device work per kernel class over the same steps as totals() counts them (empty in host mode).
+    [[nodiscard]] std::array<ClassTotal, kKernelClassCount> classTotals(std::span<const std::size_t> stepIndices) const;
+    /// "unlinked GEMM kernels": the operator row of unlinked raw kernels of one class.
+    static std::string unlinkedGroupName(KernelClass c);
 
     /// True for a dispatcher operator name `namespace::op` (identifier characters, one namespace).
     static bool isDispatcherOpName(std::string_view name);
 
 private:
     void dropCopiesInsideTheirCollective();
+    /// Per item: whether it counts in one of the steps with these indices (the step rule of the class comment).
+    [[nodiscard]] std::vector<char> inSteps(std::span<const std::size_t> stepIndices) const;
+    /// Per item: the index of its step, or no step (computed on first use: a StepClock costs a pass over the trace).
+    [[nodiscard]] const std::vector<std::optional<std::size_t>>& itemSteps() const;
+    mutable std::optional<std::vector<std::optional<std::size_t>>> m_itemSteps;
 
     const model::Trace& m_trace;
     std::vector<Item> m_items;

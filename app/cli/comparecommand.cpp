@@ -127,6 +127,45 @@ void printText(const model::Trace& base, std::span<const analysis::Finding> base
     }
     out << '\n';
 
+    auto deviceRow = [&](std::string_view label, model::TimeNs b, model::TimeNs c) {
+        out << "  " << column(label, 30) << rightColumn(report::formatDuration(b), 12)
+            << rightColumn(report::formatDuration(c), 12) << rightColumn(signedDuration(c - b), 12) << '\n';
+    };
+    if (r.baseline.device.hasDeviceWork || r.candidate.device.hasDeviceWork) {
+        const analysis::DeviceBreakdown& bd = r.baseline.device;
+        const analysis::DeviceBreakdown& cd = r.candidate.device;
+        out << "\nDevice breakdown (over the compared steps' device windows)\n  " << column("", 30)
+            << rightColumn("baseline", 12) << rightColumn("candidate", 12) << rightColumn("delta", 12) << '\n';
+        deviceRow("compute", bd.computeNs, cd.computeNs);
+        deviceRow("exposed communication", bd.exposedCommunicationNs, cd.exposedCommunicationNs);
+        deviceRow("exposed copies", bd.exposedCopyNs, cd.exposedCopyNs);
+        deviceRow("idle", bd.idleNs, cd.idleNs);
+        deviceRow("device window", bd.windowNs, cd.windowNs);
+    }
+    if (!r.waterfall.empty()) {
+        out << "\nWaterfall: from the baseline's step time to the candidate's\n  " << column("", 30)
+            << rightColumn("baseline", 12) << rightColumn("candidate", 12) << rightColumn("delta", 12) << '\n';
+        out << "  " << column("baseline step time", 30) << rightColumn(report::formatDuration(baseTotal), 12) << '\n';
+        for (const analysis::WaterfallPart& p : r.waterfall)
+            deviceRow(p.label, p.baselineNs, p.candidateNs);
+        out << "  " << column("candidate step time", 30) << rightColumn("", 12)
+            << rightColumn(report::formatDuration(candTotal), 12)
+            << rightColumn(signedDuration(candTotal - baseTotal), 12) << '\n';
+    }
+    if (!r.classes.empty()) {
+        out << "\nKernel classes (device work over the compared steps)\n  " << column("class", 30)
+            << rightColumn("baseline", 12) << rightColumn("calls", 7) << rightColumn("candidate", 12)
+            << rightColumn("calls", 7) << rightColumn("delta", 12) << '\n';
+        for (const analysis::CompareClass& c : r.classes) {
+            out << "  " << column(analysis::kernelClassLabel(c.cls), 30)
+                << rightColumn(report::formatDuration(c.baselineNs), 12)
+                << rightColumn(std::to_string(c.baselineCalls), 7)
+                << rightColumn(report::formatDuration(c.candidateNs), 12)
+                << rightColumn(std::to_string(c.candidateCalls), 7) << rightColumn(signedDuration(c.deltaNs()), 12)
+                << '\n';
+        }
+    }
+
     out << "\nOperators with the largest deltas (over the compared steps)\n  " << column("operator", 44)
         << rightColumn("baseline", 11) << rightColumn("calls", 7) << rightColumn("candidate", 11)
         << rightColumn("calls", 7) << rightColumn("delta", 12) << rightColumn("ratio", 8) << '\n';

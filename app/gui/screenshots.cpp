@@ -227,6 +227,31 @@ int main(int argc, char** argv)
             settle();
         }
     }
+    // The same model on an H100 and an MI300X (TraceLens's sample pair): the waterfall and the kernel classes.
+    if (open(w, fx + QStringLiteral("/torch/tracelens_h100_Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz"))) {
+        w.compareWith(fx + QStringLiteral("/torch/tracelens_mi300_Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz"));
+        widgets::CompareView* compare = nullptr;
+        QElapsedTimer t;
+        t.start();
+        while (!compare && t.elapsed() < 120000) {
+            settle(200);
+            for (QWidget* top : QApplication::topLevelWidgets())
+                if (auto* c = qobject_cast<widgets::CompareView*>(top))
+                    compare = c;
+        }
+        if (compare) {
+            compare->setGeometry(screen);
+            compare->raise();
+            compare->activateWindow();
+            settle();
+            compare->bottomTabs()->setCurrentIndex(1);
+            shoot(QStringLiteral("compare_waterfall"));
+            compare->bottomTabs()->setCurrentIndex(2);
+            shoot(QStringLiteral("compare_classes"));
+            compare->close();
+            settle();
+        }
+    }
     if (open(w, fx + QStringLiteral("/rknn/toolkit2_2.3.2_rk3588_eval_perf_layers_yolov8n_640.txt"))) {
         if (selectFinding(w, QStringLiteral("Cpu fallback")))
             shoot(QStringLiteral("rknn"));

@@ -85,8 +85,25 @@ private Q_SLOTS:
         QCOMPARE(ops[1].at("name").get<std::string>(), std::string("aten::relu"));
         QVERIFY(ops[1].at("baseline_names") == nlohmann::ordered_json::parse(R"(["Relu"])"));
         QCOMPARE(ops[1].at("ratio").get<double>(), 0.0);
-        QCOMPARE(ops[2].at("name").get<std::string>(), std::string("bad\xEF\xBF\xBD name"));
+        // An unlinked kernel with only its raw name (no operator type, unknown to the op map) is grouped by class;
+        // its name is kept in the names list.
+        QCOMPARE(ops[2].at("name").get<std::string>(), std::string("unlinked other kernels"));
+        QCOMPARE(ops[2].at("candidate_names")[0].get<std::string>(), std::string("bad\xEF\xBF\xBD name"));
         QVERIFY(ops[2].at("ratio").is_null());
+
+        // The parts of the waterfall add up to the step-time delta; every side has its device breakdown.
+        TimeNs waterfall = 0;
+        for (const auto& part : j.at("waterfall"))
+            waterfall += part.at("delta_ns").get<TimeNs>();
+        QCOMPARE(waterfall, TimeNs(500));
+        for (const char* side : {"baseline", "candidate"}) {
+            const auto& d = j.at(side).at("device_breakdown");
+            QCOMPARE(d.at("compute_ns").get<TimeNs>() + d.at("exposed_communication_ns").get<TimeNs>()
+                         + d.at("exposed_copy_ns").get<TimeNs>() + d.at("idle_ns").get<TimeNs>(),
+                     d.at("window_ns").get<TimeNs>());
+        }
+        QVERIFY(j.at("classes").is_array() && !j.at("classes").empty());
+        QVERIFY(j.at("classes")[0].contains("class") && j.at("classes")[0].contains("baseline_calls"));
 
         QCOMPARE(j.at("explanations").size(), std::size_t(1));
         const auto& e = j.at("explanations")[0];

@@ -3,12 +3,14 @@
 #include "widgets/compareview.h"
 #include "widgets/operatordiffmodel.h"
 #include "widgets/timelineview.h"
+#include "widgets/waterfallchart.h"
 
 #include <QComboBox>
 #include <QImage>
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTest>
 #include <QTreeWidget>
@@ -103,6 +105,37 @@ private Q_SLOTS:
         QCOMPARE(f.view.operatorProxy()->index(0, OperatorDiffModel::Ratio).data().toString(), QStringLiteral("1.50×"));
         QCOMPARE(f.view.baselineFindings()->topLevelItemCount(), 1);
         QCOMPARE(f.view.candidateFindings()->topLevelItem(0)->text(2), QStringLiteral("+200 ns"));
+    }
+
+    /// The Waterfall tab chains its bars from the baseline's step time (2 × 10 µs) to the candidate's (2 × 12 µs);
+    /// the Kernel classes tab lists the convolution (4 → 6 µs) and the elementwise kernels.
+    void waterfallAndClasses()
+    {
+        Fixture f;
+        QCOMPARE(f.view.bottomTabs()->count(), 3);
+        QCOMPARE(f.view.bottomTabs()->tabText(1), QStringLiteral("Waterfall"));
+        const auto& bars = f.view.waterfall()->bars();
+        QVERIFY(bars.size() >= 3);
+        QCOMPARE(bars.front().to - bars.front().from, TimeNs(20'000));
+        QCOMPARE(bars.back().to - bars.back().from, TimeNs(24'000));
+        for (std::size_t i = 2; i + 1 < bars.size(); ++i)
+            QCOMPARE(bars[i].from, bars[i - 1].to);
+        QCOMPARE(bars[bars.size() - 2].to, TimeNs(24'000)); // the parts end where the candidate's bar ends
+        const QTreeWidget* classes = f.view.kernelClasses();
+        QCOMPARE(classes->topLevelItemCount(), 2);
+        QCOMPARE(classes->topLevelItem(0)->text(0), QStringLiteral("convolution"));
+        QCOMPARE(classes->topLevelItem(0)->text(3), QStringLiteral("+2.00 µs"));
+        QCOMPARE(classes->topLevelItem(1)->text(0), QStringLiteral("elementwise"));
+        // The chart paints its bars (the baseline bar's colour is on the image).
+        f.view.bottomTabs()->setCurrentIndex(1);
+        f.view.waterfall()->resize(760, 300);
+        const QImage image = f.view.waterfall()->grab().toImage();
+        bool baselineBlue = false;
+        for (int y = 0; y < image.height() && !baselineBlue; ++y) {
+            for (int x = 0; x < image.width() && !baselineBlue; ++x)
+                baselineBlue = image.pixelColor(x, y) == QColor(0x4c, 0x78, 0xa8);
+        }
+        QVERIFY(baselineBlue);
     }
 
     void initialViewIsStepAligned()

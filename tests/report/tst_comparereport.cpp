@@ -175,7 +175,8 @@ private Q_SLOTS:
         QCOMPARE(countOf(lower, "<b>"), std::size_t(0));
         QCOMPARE(countOf(lower, "http://"), std::size_t(0));
         QCOMPARE(countOf(lower, "https://"), std::size_t(0));
-        QCOMPARE(countOf(lower, "<svg "), std::size_t(2)); // steps, operator deltas
+        QCOMPARE(countOf(lower, "<svg "), std::size_t(3)); // steps, the waterfall, operator deltas
+        QVERIFY(lower.find("aria-label=\"waterfall from the baseline step time") != std::string::npos);
         QVERIFY(html.find("&lt;script&gt;x&lt;/script&gt;|=cmd") != std::string::npos);
         QVERIFY(html.find("/runs/npu/&lt;b&gt;trace&lt;/b&gt;.json") != std::string::npos);
         for (const auto& op : c.result.operators)
