@@ -33,20 +33,15 @@ StepBreakdown stepBreakdownOf(const model::Trace& trace, const model::Step& step
     for (const model::Track& track : trace.tracks()) {
         if (track.role == model::TrackRole::Counter || track.empty())
             continue;
-        for (std::size_t depth = 0; depth < track.depthCount(); ++depth) {
-            const auto [first, last] = track.rangeAtDepth(depth, window.start, window.end);
-            const auto indices = track.slicesAtDepth(depth);
-            for (std::size_t k = first; k < last; ++k) {
-                const std::uint32_t i = indices[k];
-                const WorkClass cls = workClassOf(trace, track, i, deviceTrace);
-                if (cls == WorkClass::None)
-                    continue;
-                const TimeNs s = std::max(track.ts(i), window.start);
-                const TimeNs e = std::min(track.end(i), window.end);
-                if (e > s)
-                    byClass[static_cast<std::size_t>(cls)].push_back({s, e});
-            }
-        }
+        track.forEachInRange(window.start, window.end, [&](std::uint32_t i) {
+            const WorkClass cls = workClassOf(trace, track, i, deviceTrace);
+            if (cls == WorkClass::None)
+                return;
+            const TimeNs s = std::max(track.ts(i), window.start);
+            const TimeNs e = std::min(track.end(i), window.end);
+            if (e > s)
+                byClass[static_cast<std::size_t>(cls)].push_back({s, e});
+        });
     }
     // Exclusive attribution by priority (enum order): each class gets what the union grows by when it is added.
     IntervalList covered;

@@ -6,7 +6,7 @@
 #include "parsers/ascend/ascendkernelargs.h"
 #include "parsers/ascendcommon/ascendtasktype.h"
 #include "parsers/ascendcommon/ascendtracks.h"
-#include "parsers/chromejson/interncache.h"
+#include "parsers/common/interncache.h"
 
 #include <algorithm>
 #include <array>
@@ -259,7 +259,7 @@ private:
         }
         auto intern = [this](std::string_view text) { return m_t.m_b.intern(text).value; };
         const std::uint32_t cat = m_t.m_flows.category(e.cat, intern);
-        const chromejson::FlowId id = chromejson::FlowId::parse(e.id, intern);
+        const FlowId id = FlowId::parse(e.id, intern);
         m_t.m_flows.add(cat, e.ph, id, e.ts, m_t.threadIndex(pid, tid), e.ph == 's' || e.bp == "e");
     }
 
@@ -285,7 +285,7 @@ private:
 
     AscendTimeline& m_t;
     ProgressSink& m_progress;
-    chromejson::InternCache m_intern;
+    InternCache m_intern;
     std::vector<Arg> m_args;
     std::string m_series;
 };
@@ -373,10 +373,10 @@ chromejson::ChromeReadResult AscendTimeline::readFile(const std::filesystem::pat
     return reader.read(sink);
 }
 
-template <typename Fn> void AscendTimeline::forEachFlow(chromejson::FlowPairing& flows, Fn&& fn, bool release)
+template <typename Fn> void AscendTimeline::forEachFlow(FlowPairing& flows, Fn&& fn, bool release)
 {
     flows.forEachGroup(
-        [&](const chromejson::FlowGroup& g) {
+        [&](const FlowGroup& g) {
             PendingFlow flow;
             flow.cat = model::StringId(g.categoryKey);
             if (g.start) {
@@ -384,7 +384,7 @@ template <typename Fn> void AscendTimeline::forEachFlow(chromejson::FlowPairing&
                 flow.fromThread = g.start->endpoint;
                 flow.fromTs = g.start->ts;
             }
-            for (const chromejson::FlowRecord& end : g.ends) {
+            for (const FlowRecord& end : g.ends) {
                 PendingFlow p = flow;
                 p.hasEnd = true;
                 p.toThread = end.endpoint;
@@ -870,7 +870,7 @@ void AscendTimeline::finish()
                       "CANN process for the HostToDevice starts)",
                       noSlices);
     });
-    m_flows = chromejson::FlowPairing(kFlowDialect);
+    m_flows = FlowPairing(kFlowDialect);
 
     m_kept.clear();
     m_kept.shrink_to_fit();

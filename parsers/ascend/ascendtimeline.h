@@ -5,9 +5,9 @@
 #include "model/tracebuilder.h"
 #include "parsers/ascendcommon/ascendtasktype.h"
 #include "parsers/ascendcsv/ascendcsvtables.h"
-#include "parsers/chromejson/beginend.h"
 #include "parsers/chromejson/chromeeventreader.h"
-#include "parsers/chromejson/flowpairing.h"
+#include "parsers/common/beginend.h"
+#include "parsers/common/flowpairing.h"
 
 #include <array>
 #include <cstdint>
@@ -65,7 +65,7 @@ private:
 ///     kernel_details / op_summary (same start ns and name) for the accelerator core and op type;
 ///   HCCL → Communication tracks;  Overlap Analysis → Synthetic tracks;  `C` events → Counter tracks;
 ///   flows `HostToDevice` (string ids, may exceed 64 bits), `async_npu`, `async_task_queue`, `fwdbwd`.
-///   `B`/`E` pairs (matched per thread by the shared chromejson::BeginEndMatcher) become slices as X events do;
+///   `B`/`E` pairs (matched per thread by the shared BeginEndMatcher) become slices as X events do;
 ///   an `E` with nothing open is skipped, a `B` never closed ends at the timeline's last timestamp (kUnmatched).
 ///
 /// Events go into the builder as they stream, like Kineto's. A process is named by a `process_name` M event
@@ -235,9 +235,9 @@ private:
         Pending event;
         std::vector<model::Arg> args;
     };
-    chromejson::BeginEndMatcher<OpenBegin> m_open; // by thread index
-    model::TimeNs m_endTs = 0;                     // the latest ts (or X end) read, where an unclosed B ends
-    std::vector<model::Arg> m_argPool;             // their args
+    BeginEndMatcher<OpenBegin> m_open; // by thread index
+    model::TimeNs m_endTs = 0;         // the latest ts (or X end) read, where an unclosed B ends
+    std::vector<model::Arg> m_argPool; // their args
     std::vector<PendingCounter> m_keptCounters;
     std::unordered_map<std::uint64_t, model::TrackId> m_counterTracks; // (pid, series) → track
 
@@ -271,15 +271,15 @@ private:
     void prepareCopyLaunchers(const std::vector<std::size_t>& copies);
     std::string_view enclosingPythonOp(std::uint32_t thread, model::TimeNs ts) const;
 
-    /// Flow events by category and id (chromejson::FlowPairing in this dialect: the last `s` of an id starts
+    /// Flow events by category and id (FlowPairing in this dialect: the last `s` of an id starts
     /// the flow, `t` is one more end). Categories walk by their interned id, text ids are interned in the pool.
-    static constexpr chromejson::FlowDialect kFlowDialect {chromejson::FlowDialect::Start::Last, true};
-    chromejson::FlowPairing m_flows {kFlowDialect};
+    static constexpr FlowDialect kFlowDialect {FlowDialect::Start::Last, true};
+    FlowPairing m_flows {kFlowDialect};
     /// Calls `fn(const PendingFlow&)` for each flow of `flows`, ordered by (category id, flow id): per id the last `s`
     /// is the start; the first `f` is the flow's end and every further `f` (one launch feeding several device tasks)
     /// becomes a flow of its own from the same start. `release` frees each category's events once it is done (the last
     /// pass).
-    template <typename Fn> static void forEachFlow(chromejson::FlowPairing& flows, Fn&& fn, bool release);
+    template <typename Fn> static void forEachFlow(FlowPairing& flows, Fn&& fn, bool release);
     ProcessNames m_processNames;
     std::map<std::pair<std::int64_t, std::int64_t>, std::string> m_threadNames;
     std::vector<std::int64_t> m_stepNumbers;

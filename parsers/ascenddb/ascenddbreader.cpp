@@ -5,7 +5,7 @@
 #include "model/tracebuilder.h"
 #include "parsers/ascendcommon/ascendtasktype.h"
 #include "parsers/ascendcommon/ascendtracks.h"
-#include "parsers/ascenddb/sqlitedb.h"
+#include "parsers/common/sqlitedb.h"
 
 #include <algorithm>
 #include <array>

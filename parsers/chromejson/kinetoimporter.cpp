@@ -3,11 +3,11 @@
 
 #include "model/checkedmath.h"
 #include "model/tracebuilder.h"
-#include "parsers/chromejson/beginend.h"
 #include "parsers/chromejson/chromeeventreader.h"
-#include "parsers/chromejson/flowpairing.h"
-#include "parsers/chromejson/interncache.h"
 #include "parsers/chromejson/kinetoclassify.h"
+#include "parsers/common/beginend.h"
+#include "parsers/common/flowpairing.h"
+#include "parsers/common/interncache.h"
 
 #include <algorithm>
 #include <array>

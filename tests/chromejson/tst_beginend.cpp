@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The B/E matcher shared by the Chrome sinks: per-thread stacks, and what it hands back when events do not pair.
-#include "parsers/chromejson/beginend.h"
+#include "parsers/common/beginend.h"
 
 #include <QTest>
 
@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-using namespace timesink::parsers::chromejson;
+using namespace timesink::parsers;
 
 class TestBeginEnd : public QObject
 {

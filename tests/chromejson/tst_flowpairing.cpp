@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The flow pairing shared by the Chrome sinks: id parsing, the two dialect options, and the groups it walks.
-#include "parsers/chromejson/flowpairing.h"
+#include "parsers/common/flowpairing.h"
 
 #include <QTest>
 
@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-using namespace timesink::parsers::chromejson;
+using namespace timesink::parsers;
 
 Q_DECLARE_METATYPE(std::string)
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The intern cache in front of the string pool must give exactly the pool's ids, whatever it holds or evicts.
 #include "model/tracebuilder.h"
-#include "parsers/chromejson/interncache.h"
+#include "parsers/common/interncache.h"
 
 #include <QTest>
 
@@ -9,7 +9,7 @@
 #include <vector>
 
 using namespace timesink;
-using namespace timesink::parsers::chromejson;
+using namespace timesink::parsers;
 
 class TestInternCache : public QObject
 {

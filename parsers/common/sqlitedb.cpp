@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "parsers/ascenddb/sqlitedb.h"
+#include "parsers/common/sqlitedb.h"
 
 #include "model/checkedmath.h"
 #include "parsers/common/decimaltime.h"

@@ -18,7 +18,7 @@
 #include <utility>
 #include <vector>
 
-namespace timesink::parsers::chromejson {
+namespace timesink::parsers {
 
 /// A Chrome flow event's id within its category. Writers use decimal strings that can exceed 64 bits
 /// (torch_npu's HostToDevice ids have 20 digits), so a numeric id of up to 38 digits is kept exactly as a
@@ -435,4 +435,4 @@ private:
     std::vector<FlowRecord> m_groupEnds;
 };
 
-} // namespace timesink::parsers::chromejson
+} // namespace timesink::parsers

@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-namespace timesink::parsers::chromejson {
+namespace timesink::parsers {
 
 /// Pairs Chrome-trace duration events (`ph:"B"` / `ph:"E"`) per thread, for every dialect's sink (Kineto, the
 /// Ascend timeline). Each thread has a stack: begin() pushes what the sink wants back when the slice closes
@@ -59,4 +59,4 @@ private:
     std::map<std::uint64_t, std::vector<Open>> m_stacks;
 };
 
-} // namespace timesink::parsers::chromejson
+} // namespace timesink::parsers

@@ -10,7 +10,7 @@
 #include <limits>
 #include <string_view>
 
-namespace timesink::parsers::chromejson {
+namespace timesink::parsers {
 
 /// Interns through a small direct-mapped cache in front of model::TraceBuilder's string pool, for the Chrome-trace
 /// sinks (Kineto, Ascend timeline). Names, categories and arg values repeat from event to event ("aten::conv2d",
@@ -118,4 +118,4 @@ private:
     model::StringId m_id;
 };
 
-} // namespace timesink::parsers::chromejson
+} // namespace timesink::parsers
