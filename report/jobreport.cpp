@@ -667,7 +667,7 @@ std::string jobHeatMapSvg(const JobResult& job, analysis::JobMeasure measure)
     const int top = 44;
     const int mapW = cellW * int(g.steps.size());
     const int mapH = cellH * int(job.ranks.size());
-    const int width = std::max(left + mapW + 10, 460);
+    const int width = std::max(left + mapW + 10, 560);
     const int height = top + mapH + 64;
     std::ostringstream out;
     out << "<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" aria-label=\"" << escapeHtml(title)
@@ -680,7 +680,8 @@ std::string jobHeatMapSvg(const JobResult& job, analysis::JobMeasure measure)
         out << "<stop offset=\"" << i * 25 << "%\" stop-color=\"" << hexColor(analysis::jobHeatColor(i / 4.0))
             << "\"/>";
     out << "</linearGradient></defs>\n<text x=\"2\" y=\"14\" font-size=\"13\" font-weight=\"bold\">"
-        << escapeHtml(title) << "</text>\n<text x=\"" << left << "\" y=\"" << top - 16 << "\">step</text>";
+        << escapeHtml(title) << "</text>\n<text x=\"" << left - 6 << "\" y=\"" << top - 3
+        << "\" text-anchor=\"end\">step →</text>";
     const std::size_t labelEvery = cellW >= 40 ? 1 : std::max<std::size_t>(1, 40 / std::size_t(cellW));
     for (std::size_t i = 0; i < g.steps.size(); i += labelEvery)
         out << "<text x=\"" << left + cellW * int(i) + 1 << "\" y=\"" << top - 3 << "\">" << g.steps[i] << "</text>";
@@ -773,7 +774,7 @@ std::string jobLanesSvg(const JobResult& job, std::int64_t step)
         if (i % rankEvery == 0 || lane.straggler)
             out << "<text x=\"2\" y=\"" << y + std::min(laneH, 12) - 2 << "\""
                 << (lane.straggler ? " fill=\"#a00026\" font-weight=\"bold\"" : "") << ">rank " << rank.rank
-                << (lane.straggler ? " · last to arrive" : "") << "</text>";
+                << (lane.straggler ? " · last" : "") << "</text>";
         out << "<rect x=\"" << x(lane.stepStart) << "\" y=\"" << y << "\" width=\""
             << x(lane.stepEnd) - x(lane.stepStart) << "\" height=\"" << h << "\" fill=\"#e4e4e4\"><title>rank "
             << rank.rank << ", step " << step << ": " << escapeHtml(ms(lane.stepEnd - lane.stepStart))
@@ -801,16 +802,17 @@ std::string jobLanesSvg(const JobResult& job, std::int64_t step)
             << ": rank " << job.ranks[rankIndex].rank << " arrives last</title></line>";
     }
     const int ly = top + plotH + 16;
-    out << "\n<rect x=\"" << left << "\" y=\"" << ly << "\" width=\"12\" height=\"10\" fill=\"url(#wait)\"/><text x=\""
-        << left + 16 << "\" y=\"" << ly + 9 << "\">waiting for the last rank</text>"
-        << "<rect x=\"" << left + 180 << "\" y=\"" << ly << "\" width=\"12\" height=\"10\" fill=\"#2166ac\"/><text x=\""
-        << left + 196 << "\" y=\"" << ly + 9 << "\">transfer (exposed)</text>"
-        << "<rect x=\"" << left + 320 << "\" y=\"" << ly << "\" width=\"12\" height=\"10\" fill=\"#92c5de\"/><text x=\""
-        << left + 336 << "\" y=\"" << ly + 9 << "\">overlapped by compute</text>"
-        << "<rect x=\"" << left + 480 << "\" y=\"" << ly << "\" width=\"12\" height=\"10\" fill=\"#e4e4e4\"/><text x=\""
-        << left + 496 << "\" y=\"" << ly + 9 << "\">outside collectives</text>"
-        << "<line x1=\"" << left + 620 << "\" y1=\"" << ly - 2 << "\" x2=\"" << left + 620 << "\" y2=\"" << ly + 12
-        << "\" stroke=\"#a00026\" stroke-width=\"1.5\" stroke-dasharray=\"4 2\"/><text x=\"" << left + 626 << "\" y=\""
+    const int lx = 2;
+    out << "\n<rect x=\"" << lx << "\" y=\"" << ly << "\" width=\"12\" height=\"10\" fill=\"url(#wait)\"/><text x=\""
+        << lx + 16 << "\" y=\"" << ly + 9 << "\">waiting for the last rank</text>"
+        << "<rect x=\"" << lx + 180 << "\" y=\"" << ly << "\" width=\"12\" height=\"10\" fill=\"#2166ac\"/><text x=\""
+        << lx + 196 << "\" y=\"" << ly + 9 << "\">exposed after all arrived</text>"
+        << "<rect x=\"" << lx + 350 << "\" y=\"" << ly << "\" width=\"12\" height=\"10\" fill=\"#92c5de\"/><text x=\""
+        << lx + 366 << "\" y=\"" << ly + 9 << "\">overlapped by compute</text>"
+        << "<rect x=\"" << lx + 500 << "\" y=\"" << ly << "\" width=\"12\" height=\"10\" fill=\"#e4e4e4\"/><text x=\""
+        << lx + 516 << "\" y=\"" << ly + 9 << "\">outside collectives</text>"
+        << "<line x1=\"" << lx + 640 << "\" y1=\"" << ly - 2 << "\" x2=\"" << lx + 640 << "\" y2=\"" << ly + 12
+        << "\" stroke=\"#a00026\" stroke-width=\"1.5\" stroke-dasharray=\"4 2\"/><text x=\"" << lx + 646 << "\" y=\""
         << ly + 9 << "\">last arrival</text>\n</svg>\n";
     return out.str();
 }
@@ -925,7 +927,8 @@ void writeHtml(const JobResult& job, const std::string& generator, std::ostream&
         out << "<h2>Rank lanes of step " << worst << " (the slowest)</h2>\n<figure>" << jobLanesSvg(job, worst)
             << "<figcaption>Each rank's step on the first rank's clock (clock offsets from the collectives' ends). "
                "Hatched: time inside a collective before the last rank arrived; dark blue: the rest of the "
-               "exposed collective; light blue: collective time device compute overlapped; grey: the rest of the "
+               "exposed collective (transfer, or idle inside the collective where the rank's plane tasks say so); "
+               "light blue: collective time device compute overlapped; grey: the rest of the "
                "step (device compute, copies, idle; their totals are in the rank's own report).</figcaption>"
                "</figure>\n";
     }

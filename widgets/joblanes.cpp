@@ -328,8 +328,8 @@ JobLanesPanel::JobLanesPanel(QWidget* parent)
     bar->addWidget(new QLabel(tr("Sort by:"), this));
     m_sort = new QComboBox(this);
     m_sort->setObjectName(QStringLiteral("jobLanesSort"));
-    m_sort->addItems({tr("Rank"), tr("Wait (most first)"), tr("Step time (longest first)"),
-                      tr("Wait caused (most first)")});
+    m_sort->addItems(
+        {tr("Rank"), tr("Wait (most first)"), tr("Step time (longest first)"), tr("Wait caused (most first)")});
     bar->addWidget(m_sort);
     m_filter = new QLineEdit(this);
     m_filter->setObjectName(QStringLiteral("jobLanesFilter"));
@@ -344,7 +344,9 @@ JobLanesPanel::JobLanesPanel(QWidget* parent)
     layout->addWidget(m_view, 1);
     auto* legend = new QLabel(
         tr("<span style='background:#f4a6a6;color:#c0392b'>&nbsp;////&nbsp;</span> waiting for the last rank &nbsp; "
-           "<span style='background:#2166ac'>&nbsp;&nbsp;&nbsp;&nbsp;</span> transfer (exposed, after all arrived) "
+           "<span style='background:#2166ac'>&nbsp;&nbsp;&nbsp;&nbsp;</span> exposed after all arrived (transfer, or "
+           "idle "
+           "inside the collective) "
            "&nbsp; <span style='background:#92c5de'>&nbsp;&nbsp;&nbsp;&nbsp;</span> collective overlapped by compute "
            "&nbsp; <span style='background:#e4e4e4'>&nbsp;&nbsp;&nbsp;&nbsp;</span> outside collectives (compute, "
            "copies, idle: totals in the tooltip) &nbsp; <span style='color:#a00026'>┆</span> last arrival"),
@@ -436,14 +438,15 @@ void JobLanesPanel::refresh()
                                              : analysis::LaneAlign::Collective;
     m_view->setStep(m_job, step, align, a >= 2 ? std::size_t(a - 2) : 0);
     const analysis::StepLanes& lanes = m_view->lanes();
-    QString summary = tr("Step %1: %2 ranks, %3 collectives matched across them.")
+    QString summary = (lanes.matchedCollectives == 1 ? tr("Step %1: %2 ranks, %3 collective matched across them.")
+                                                     : tr("Step %1: %2 ranks, %3 collectives matched across them."))
                           .arg(step)
                           .arg(lanes.lanes.size())
                           .arg(lanes.matchedCollectives);
     for (const analysis::RankLane& l : lanes.lanes) {
         if (l.straggler) {
-            summary += QStringLiteral(" ") + tr("Rank %1 arrives last; the others wait for it (hatched).")
-                                                 .arg(m_job->ranks[l.rankIndex].rank);
+            summary += QStringLiteral(" ")
+                + tr("Rank %1 arrives last; the others wait for it (hatched).").arg(m_job->ranks[l.rankIndex].rank);
             break;
         }
     }

@@ -399,6 +399,8 @@ JobOverview::JobOverview(QWidget* parent)
     m_ranks->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_ranks->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_ranks->verticalHeader()->hide();
+    m_ranks->setWordWrap(false);
+    m_ranks->setTextElideMode(Qt::ElideMiddle); // a trace path keeps its file name
     TableCopy::install(m_ranks);
     splitter->addWidget(m_ranks);
     layout->addWidget(splitter, 1);
@@ -538,6 +540,7 @@ void JobOverview::setJob(analysis::JobResult job)
         m_findings->setItem(i, 3, new NumberItem(QString::number(f.lostFraction * 100.0, 'f', 1), f.lostFraction));
     }
     m_findings->setSortingEnabled(true);
+    m_findings->sortByColumn(2, Qt::DescendingOrder); // ranked by lost time, as the reports list them
     m_findings->resizeColumnToContents(0);
     if (!m_job.findings.empty())
         m_findings->selectRow(0);

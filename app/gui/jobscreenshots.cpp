@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // timesink-job-screenshots OUTDIR NAME PATH...: opens the ranks under PATH... in the job window and has ImageMagick's
-// `import -window root` photograph the X screen: NAME-overview.png (heat map, findings with the first one's details,
-// ranks) and NAME-lanes.png (the rank lanes of the slowest step). Run under Xvfb (scripts/screenshots does the other
+// `import -window root` photograph the X screen: NAME-overview.png (heat map scrolled to the straggler, findings with
+// the first one's details, ranks) and NAME-lanes.png (the rank lanes of the slowest step, sorted by the wait each
+// rank caused). Run under Xvfb (scripts/screenshots does the other
 // scenes of docs/gui.md). Not a test: the behaviour is tested in tests/job/tst_jobwindow.cpp. It prints how long the
 // window took from start() to the job shown and painted.
 #include "app/gui/jobwindow.h"
@@ -9,10 +10,12 @@
 #include "widgets/joboverview.h"
 
 #include <QApplication>
+#include <QComboBox>
 #include <QElapsedTimer>
 #include <QLabel>
 #include <QProcess>
 #include <QScreen>
+#include <QScrollArea>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QThread>
@@ -72,9 +75,23 @@ int main(int argc, char** argv)
     window.repaint();
     std::printf("%s: %zu ranks shown and painted %lld ms after start\n", qPrintable(name),
                 window.overview()->job().ranks.size(), static_cast<long long>(clock.elapsed()));
-    window.overview()->tabs()->setCurrentIndex(0);
+    // The overview: the heat map scrolled to the first straggler's row when there is one.
+    widgets::JobOverview* o = window.overview();
+    o->tabs()->setCurrentIndex(0);
+    settle(300);
+    for (std::size_t r = 0; r < o->job().ranks.size(); ++r) {
+        if (!o->heatMap()->isStraggler(r))
+            continue;
+        if (auto* scroll = qobject_cast<QScrollArea*>(o->heatMap()->parentWidget()->parentWidget())) {
+            const QRect cell = o->heatMap()->cellRect(int(r), 0);
+            scroll->ensureVisible(cell.center().x(), cell.center().y(), 20, 120);
+        }
+        break;
+    }
     shoot(out + QLatin1Char('/') + name + QStringLiteral("-overview.png"));
-    window.overview()->tabs()->setCurrentIndex(2);
+    // The lanes of the slowest step, the ranks that cost the others most on top.
+    o->tabs()->setCurrentIndex(2);
+    o->lanes()->sortBox()->setCurrentIndex(3);
     shoot(out + QLatin1Char('/') + name + QStringLiteral("-lanes.png"));
     return 0;
 }
