@@ -42,7 +42,7 @@ public:
     [[nodiscard]] QString toolTipAt(QPoint viewportPos) const;
     [[nodiscard]] int laneHeight() const { return kLaneHeight; }
     /// Paints the time axis (the strip above the lanes).
-    void paintAxis(QPainter& painter, int width) const;
+    void paintAxis(QPainter& axis, int width) const;
     /// Lanes painted by the last paint (virtualisation check).
     [[nodiscard]] int lastPaintedLanes() const { return m_lastPainted; }
 

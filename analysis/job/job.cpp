@@ -7,6 +7,7 @@
 #include "model/checkedmath.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <map>
 #include <set>
@@ -650,7 +651,7 @@ StepLanes stepLanes(const JobResult& job, std::int64_t step, LaneAlign align, st
         }
         std::sort(lane.segments.begin(), lane.segments.end(),
                   [](const LaneSegment& a, const LaneSegment& b) { return a.start < b.start; });
-        lane.straggler = lasts > 0 && s.lastArrivals * 2 > out.matchedCollectives && s.causedWaitNs > 0;
+        lane.straggler = lasts > 0 && std::size_t {s.lastArrivals} * 2 > out.matchedCollectives && s.causedWaitNs > 0;
         out.axisStart = first ? lane.stepStart : std::min(out.axisStart, lane.stepStart);
         out.axisEnd = first ? lane.stepEnd : std::max(out.axisEnd, lane.stepEnd);
         first = false;
@@ -718,7 +719,7 @@ std::uint32_t jobHeatColor(double t)
     std::uint32_t rgb = 0;
     for (int c = 0; c < 3; ++c) {
         const double v = stops[seg][c] + (stops[seg + 1][c] - stops[seg][c]) * u;
-        rgb = (rgb << 8) | static_cast<std::uint32_t>(std::clamp(static_cast<int>(v + 0.5), 0, 255));
+        rgb = (rgb << 8) | static_cast<std::uint32_t>(std::clamp<long>(std::lround(v), 0, 255));
     }
     return rgb;
 }
