@@ -14,7 +14,9 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <limits>
 #include <map>
+#include <set>
 #include <sstream>
 
 namespace timesink::report {
@@ -162,6 +164,10 @@ bool rankSummaryFromReportJson(const nlohmann::json& j, const std::string& sourc
         return false;
     if (traceSpan < -1 || traceSpan > model::kMaxTimeNs || !model::timeInRange(traceStart))
         return r.fail("trace start_ns / span_ns out of range");
+    // Where the trace is: the drill-down opens it (a report from another machine names a path on that machine).
+    if (!r.text(*trace, "path", out.tracePath))
+        return false;
+    out.traceStartNs = traceStart;
     if (out.analysedNs < 0 || out.analysedNs > model::kMaxTimeNs || (traceSpan >= 0 && out.analysedNs > traceSpan))
         return r.fail("\"analysed_ns\": " + std::to_string(out.analysedNs) + " is not within the trace's span");
     if (!r.text(j, "generator", out.generator))
@@ -434,6 +440,28 @@ Grid gridOf(const JobResult& job)
     return g;
 }
 
+/// The step whose ranks differ most, or nullptr when every step took the same time on every rank.
+const analysis::JobStep* widestSpread(const JobResult& job)
+{
+    const analysis::JobStep* widest = nullptr;
+    for (const analysis::JobStep& s : job.steps) {
+        if (s.spreadNs > 0 && (!widest || s.spreadNs > widest->spreadNs))
+            widest = &s;
+    }
+    return widest;
+}
+
+/// "In step 3, rank 2 is 3.10 ms slower than rank 0 (the widest spread)."
+std::string spreadSentence(const JobResult& job)
+{
+    const analysis::JobStep* s = widestSpread(job);
+    if (!s)
+        return job.ranks.size() > 1 ? "Every rank took the same time in every step." : std::string();
+    return "In step " + std::to_string(s->number) + ", rank " + std::to_string(s->slowestRank) + " is "
+        + formatDuration(s->spreadNs) + " slower than rank " + std::to_string(s->fastestRank)
+        + " (the widest spread between ranks).";
+}
+
 void writeText(const JobResult& job, std::ostream& out)
 {
     std::string backend = "unknown";
@@ -479,27 +507,32 @@ void writeText(const JobResult& job, std::ostream& out)
         }
         out << "\n";
     }
-    std::snprintf(buf, sizeof buf, "%-6s", "spread");
-    out << buf;
-    for (std::size_t i = 0; i < shownSteps; ++i) {
-        const analysis::JobStep& s = job.steps[i];
-        std::snprintf(buf, sizeof buf, " %22s",
-                      (formatMillisecondsRounded(s.spreadNs) + " r" + std::to_string(s.slowestRank) + ">r"
-                       + std::to_string(s.fastestRank))
-                          .c_str());
+    // The spread row only when the ranks differ: "0.000 r0>r0" says nothing.
+    if (widestSpread(job)) {
+        std::snprintf(buf, sizeof buf, "%-6s", "spread");
         out << buf;
+        for (std::size_t i = 0; i < shownSteps; ++i) {
+            const analysis::JobStep& s = job.steps[i];
+            const std::string cell = s.spreadNs > 0 ? formatMillisecondsRounded(s.spreadNs) + " r"
+                    + std::to_string(s.slowestRank) + ">r" + std::to_string(s.fastestRank)
+                                                    : std::string("-");
+            std::snprintf(buf, sizeof buf, " %22s", cell.c_str());
+            out << buf;
+        }
+        out << "\n";
     }
-    out << "\n";
+    if (const std::string sentence = spreadSentence(job); !sentence.empty())
+        out << sentence << "\n";
     if (job.findings.empty()) {
         out << "\nNo findings.\n";
         return;
     }
     out << "\n";
-    std::snprintf(buf, sizeof buf, "%4s  %-22s %12s %8s  ", "rank", "kind", "lost ms", "% time");
+    std::snprintf(buf, sizeof buf, "%4s  %-26s %12s %8s  ", "rank", "kind", "lost ms", "% time");
     out << buf << "title\n";
     for (std::size_t i = 0; i < job.findings.size(); ++i) {
         const analysis::Finding& f = job.findings[i];
-        std::snprintf(buf, sizeof buf, "%4zu  %-22s %12s %8s  ", i + 1, f.kind.c_str(),
+        std::snprintf(buf, sizeof buf, "%4zu  %-26s %12s %8s  ", i + 1, kindLabel(f.kind).c_str(),
                       formatMillisecondsRounded(f.lostNs).c_str(), formatPercent(f.lostFraction).c_str());
         out << buf << cleanText(f.title) << "\n";
     }
@@ -527,6 +560,265 @@ std::string mdCell(std::string_view text)
     return out;
 }
 
+std::string hexColor(std::uint32_t rgb)
+{
+    char buf[8];
+    std::snprintf(buf, sizeof buf, "#%06x", static_cast<unsigned>(rgb & 0xffffffU));
+    return buf;
+}
+
+/// Milliseconds with 3 decimals for axis labels and captions.
+std::string ms(TimeNs ns)
+{
+    return formatMillisecondsRounded(ns) + " ms";
+}
+
+/// A tick step for `span` ns: 1, 2 or 5 × 10^k, about `count` ticks.
+TimeNs tickStep(TimeNs span, int count)
+{
+    const double raw = std::max(1.0, double(span) / std::max(1, count));
+    const double p = std::pow(10.0, std::floor(std::log10(raw)));
+    for (const double m : {1.0, 2.0, 5.0, 10.0}) {
+        if (m * p >= raw)
+            return std::max<TimeNs>(1, static_cast<TimeNs>(m * p));
+    }
+    return std::max<TimeNs>(1, static_cast<TimeNs>(10 * p));
+}
+
+/// Base64 of `data` (RFC 4648, with padding).
+std::string base64(std::string_view data)
+{
+    static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    std::string out;
+    out.reserve((data.size() + 2) / 3 * 4);
+    for (std::size_t i = 0; i < data.size(); i += 3) {
+        std::uint32_t v = static_cast<std::uint8_t>(data[i]) << 16;
+        if (i + 1 < data.size())
+            v |= static_cast<std::uint32_t>(static_cast<std::uint8_t>(data[i + 1])) << 8;
+        if (i + 2 < data.size())
+            v |= static_cast<std::uint8_t>(data[i + 2]);
+        out.push_back(kAlphabet[(v >> 18) & 63]);
+        out.push_back(kAlphabet[(v >> 12) & 63]);
+        out.push_back(i + 1 < data.size() ? kAlphabet[(v >> 6) & 63] : '=');
+        out.push_back(i + 2 < data.size() ? kAlphabet[v & 63] : '=');
+    }
+    return out;
+}
+
+/// A Markdown picture of an SVG, as a data: URI (renders in VS Code, Typora, GitLab, pandoc; the report stays
+/// one file).
+std::string mdImage(const std::string& alt, const std::string& svg)
+{
+    if (svg.empty())
+        return {};
+    return "![" + mdCell(alt) + "](data:image/svg+xml;base64," + base64(svg) + ")";
+}
+
+/// Straggler ranks of the job (the ranks its straggler findings name).
+std::set<std::int64_t> stragglerRanks(const JobResult& job)
+{
+    std::set<std::int64_t> out;
+    for (const analysis::Finding& f : job.findings) {
+        if (f.kind != "straggler")
+            continue;
+        for (const analysis::Detail& d : f.details) {
+            if (d.key == "rank")
+                if (const auto* r = std::get_if<std::int64_t>(&d.value))
+                    out.insert(*r);
+        }
+    }
+    return out;
+}
+
+std::string foldedRanks(const std::vector<std::int32_t>& ranks)
+{
+    std::string out;
+    std::size_t items = 0;
+    for (std::size_t i = 0; i < ranks.size();) {
+        std::size_t j = i;
+        while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1)
+            ++j;
+        if (items == 12) {
+            out += ", …";
+            break;
+        }
+        out += (items ? ", " : "") + std::to_string(ranks[i]) + (j > i ? "–" + std::to_string(ranks[j]) : "");
+        ++items;
+        i = j + 1;
+    }
+    return out;
+}
+
+} // namespace
+
+std::string jobHeatMapSvg(const JobResult& job, analysis::JobMeasure measure)
+{
+    const Grid g = gridOf(job);
+    const std::set<std::int64_t> stragglers = stragglerRanks(job);
+    TimeNs maxV = 0;
+    for (std::size_t r = 0; r < job.ranks.size(); ++r) {
+        for (const auto& [n, s] : g.cells[r])
+            maxV = std::max(maxV, analysis::jobMeasureValue(*s, measure));
+    }
+    const std::string title = analysis::jobMeasureLabel(measure) + " per rank and step (ms)";
+    const int cellW = std::clamp(900 / std::max<int>(1, int(g.steps.size())), 8, 72);
+    const int cellH = job.ranks.size() > 64 ? (job.ranks.size() > 256 ? 2 : 6) : 18;
+    const int left = 130;
+    const int top = 44;
+    const int mapW = cellW * int(g.steps.size());
+    const int mapH = cellH * int(job.ranks.size());
+    const int width = std::max(left + mapW + 10, 560);
+    const int height = top + mapH + 64;
+    std::ostringstream out;
+    out << "<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" aria-label=\"" << escapeHtml(title)
+        << "\" viewBox=\"0 0 " << width << ' ' << height << "\" width=\"" << width << "\" height=\"" << height
+        << "\" font-family=\"sans-serif\" font-size=\"11\">\n"
+        << "<defs><pattern id=\"nostep\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\">"
+           "<rect width=\"6\" height=\"6\" fill=\"#eeeeee\"/><path d=\"M0,6 L6,0\" stroke=\"#999999\"/></pattern>"
+           "<linearGradient id=\"scale\">";
+    for (int i = 0; i <= 4; ++i)
+        out << "<stop offset=\"" << i * 25 << "%\" stop-color=\"" << hexColor(analysis::jobHeatColor(i / 4.0))
+            << "\"/>";
+    out << "</linearGradient></defs>\n<text x=\"2\" y=\"14\" font-size=\"13\" font-weight=\"bold\">"
+        << escapeHtml(title) << "</text>\n<text x=\"" << left - 6 << "\" y=\"" << top - 3
+        << "\" text-anchor=\"end\">step →</text>";
+    const std::size_t labelEvery = cellW >= 40 ? 1 : std::max<std::size_t>(1, 40 / std::size_t(cellW));
+    for (std::size_t i = 0; i < g.steps.size(); i += labelEvery)
+        out << "<text x=\"" << left + cellW * int(i) + 1 << "\" y=\"" << top - 3 << "\">" << g.steps[i] << "</text>";
+    out << "\n";
+    const std::size_t rankEvery = cellH >= 12 ? 1 : std::max<std::size_t>(1, 12 / std::size_t(cellH));
+    for (std::size_t r = 0; r < job.ranks.size(); ++r) {
+        const int y = top + cellH * int(r);
+        const bool straggler = stragglers.count(job.ranks[r].rank) > 0;
+        if (r % rankEvery == 0 || straggler)
+            out << "<text x=\"2\" y=\"" << y + std::min(cellH, 12) - 2 << "\""
+                << (straggler ? " fill=\"#a00026\" font-weight=\"bold\"" : "") << ">rank " << job.ranks[r].rank
+                << (straggler ? " · straggler" : "") << "</text>";
+        for (std::size_t i = 0; i < g.steps.size(); ++i) {
+            const int x = left + cellW * int(i);
+            const auto it = g.cells[r].find(g.steps[i]);
+            if (it == g.cells[r].end()) {
+                out << "<rect x=\"" << x << "\" y=\"" << y << "\" width=\"" << cellW - 1 << "\" height=\""
+                    << std::max(1, cellH - 1) << "\" fill=\"url(#nostep)\"><title>rank " << job.ranks[r].rank
+                    << " has no step " << g.steps[i] << "</title></rect>";
+                continue;
+            }
+            const TimeNs v = analysis::jobMeasureValue(*it->second, measure);
+            out << "<rect x=\"" << x << "\" y=\"" << y << "\" width=\"" << cellW - 1 << "\" height=\""
+                << std::max(1, cellH - 1) << "\" fill=\""
+                << hexColor(analysis::jobHeatColor(maxV > 0 ? double(v) / double(maxV) : 0.0)) << "\"><title>rank "
+                << job.ranks[r].rank << ", step " << g.steps[i] << ": " << escapeHtml(ms(v)) << "</title></rect>";
+        }
+        if (straggler && cellH >= 4)
+            out << "<rect x=\"" << left - 1 << "\" y=\"" << y - 1 << "\" width=\"" << mapW + 1 << "\" height=\""
+                << cellH << "\" fill=\"none\" stroke=\"#a00026\" stroke-width=\"1.5\"/>";
+        out << "\n";
+    }
+    const int legendY = top + mapH + 14;
+    out << "<rect x=\"" << left << "\" y=\"" << legendY << "\" width=\"200\" height=\"10\" fill=\"url(#scale)\" "
+        << "stroke=\"#999999\"/><text x=\"" << left - 4 << "\" y=\"" << legendY + 9
+        << "\" text-anchor=\"end\">0 ms</text><text x=\"" << left + 204 << "\" y=\"" << legendY + 9 << "\">"
+        << escapeHtml(ms(maxV)) << "</text>"
+        << "<rect x=\"" << left + 290 << "\" y=\"" << legendY << "\" width=\"10\" height=\"10\" fill=\"url(#nostep)\"/>"
+        << "<text x=\"" << left + 304 << "\" y=\"" << legendY + 9 << "\">no such step</text>\n";
+    if (!job.missingRanks.empty())
+        out << "<text x=\"2\" y=\"" << legendY + 30
+            << "\" fill=\"#a00026\">Missing: " << (job.missingRanks.size() == 1 ? "rank " : "ranks ")
+            << escapeHtml(foldedRanks(job.missingRanks)) << " (world size " << job.worldSize << ", no input)</text>\n";
+    out << "</svg>\n";
+    return out.str();
+}
+
+std::string jobLanesSvg(const JobResult& job, std::int64_t step)
+{
+    const analysis::StepLanes lanes = analysis::stepLanes(job, step);
+    if (lanes.lanes.empty())
+        return {};
+    const TimeNs span = std::max<TimeNs>(1, lanes.axisEnd - lanes.axisStart);
+    const int left = 130;
+    const int top = 44;
+    const int plotW = 760;
+    const int laneH = std::clamp(600 / int(lanes.lanes.size()), 2, 18);
+    const int plotH = laneH * int(lanes.lanes.size());
+    const int width = left + plotW + 20;
+    const int height = top + plotH + 60;
+    const auto x
+        = [&](TimeNs t) { return left + static_cast<double>(t - lanes.axisStart) * plotW / static_cast<double>(span); };
+    const std::string title = "Step " + std::to_string(step) + ": ranks on a common clock"
+        + (lanes.matchedCollectives > 0 ? " (aligned on the collectives' ends)" : " (aligned on the step start)");
+    std::ostringstream out;
+    out.precision(1);
+    out << std::fixed;
+    out << "<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" aria-label=\"" << escapeHtml(title)
+        << "\" viewBox=\"0 0 " << width << ' ' << height << "\" width=\"" << width << "\" height=\"" << height
+        << "\" font-family=\"sans-serif\" font-size=\"11\">\n"
+        << "<defs><pattern id=\"wait\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\">"
+           "<rect width=\"6\" height=\"6\" fill=\"#f4a6a6\"/><path d=\"M0,6 L6,0\" stroke=\"#c0392b\" "
+           "stroke-width=\"1.5\"/></pattern></defs>\n"
+        << "<text x=\"2\" y=\"14\" font-size=\"13\" font-weight=\"bold\">" << escapeHtml(title) << "</text>\n";
+    // Axis: ms from the earliest step start.
+    const TimeNs tick = tickStep(span, 8);
+    for (TimeNs t = 0; t <= span; t += tick) {
+        const double tx = x(lanes.axisStart + t);
+        out << "<line x1=\"" << tx << "\" y1=\"" << top - 4 << "\" x2=\"" << tx << "\" y2=\"" << top + plotH
+            << "\" stroke=\"#dddddd\"/><text x=\"" << tx << "\" y=\"" << top - 8 << "\" text-anchor=\"middle\">"
+            << escapeHtml(formatDuration(t)) << "</text>";
+    }
+    out << "\n";
+    const std::size_t rankEvery = laneH >= 12 ? 1 : std::max<std::size_t>(1, 12 / std::size_t(laneH));
+    for (std::size_t i = 0; i < lanes.lanes.size(); ++i) {
+        const analysis::RankLane& lane = lanes.lanes[i];
+        const analysis::JobRank& rank = job.ranks[lane.rankIndex];
+        const int y = top + laneH * int(i);
+        const int h = std::max(1, laneH - (laneH > 4 ? 2 : 0));
+        if (i % rankEvery == 0 || lane.straggler)
+            out << "<text x=\"2\" y=\"" << y + std::min(laneH, 12) - 2 << "\""
+                << (lane.straggler ? " fill=\"#a00026\" font-weight=\"bold\"" : "") << ">rank " << rank.rank
+                << (lane.straggler ? " · last" : "") << "</text>";
+        out << "<rect x=\"" << x(lane.stepStart) << "\" y=\"" << y << "\" width=\""
+            << x(lane.stepEnd) - x(lane.stepStart) << "\" height=\"" << h << "\" fill=\"#e4e4e4\"><title>rank "
+            << rank.rank << ", step " << step << ": " << escapeHtml(ms(lane.stepEnd - lane.stepStart))
+            << ", communication wait " << escapeHtml(ms(lane.waitNs)) << "</title></rect>";
+        for (const analysis::LaneSegment& seg : lane.segments) {
+            const char* fill = seg.kind == analysis::LaneKind::Wait ? "url(#wait)"
+                : seg.kind == analysis::LaneKind::Transfer          ? "#2166ac"
+                                                                    : "#92c5de";
+            const char* what = seg.kind == analysis::LaneKind::Wait ? "waiting for the last rank"
+                : seg.kind == analysis::LaneKind::Transfer          ? "in the collective after all arrived"
+                                                                    : "collective overlapped by compute";
+            out << "<rect x=\"" << x(seg.start) << "\" y=\"" << y << "\" width=\""
+                << std::max(0.5, x(seg.end) - x(seg.start)) << "\" height=\"" << h << "\" fill=\"" << fill
+                << "\"><title>rank " << rank.rank << ": " << what << ", " << escapeHtml(ms(seg.end - seg.start))
+                << "</title></rect>";
+        }
+        out << "\n";
+    }
+    for (std::size_t k = 0; k < lanes.lastArrivals.size(); ++k) {
+        const auto& [t, rankIndex] = lanes.lastArrivals[k];
+        if (t == std::numeric_limits<TimeNs>::min())
+            continue;
+        out << "<line x1=\"" << x(t) << "\" y1=\"" << top << "\" x2=\"" << x(t) << "\" y2=\"" << top + plotH
+            << "\" stroke=\"#a00026\" stroke-width=\"1.5\" stroke-dasharray=\"4 2\"><title>collective " << k + 1
+            << ": rank " << job.ranks[rankIndex].rank << " arrives last</title></line>";
+    }
+    const int ly = top + plotH + 16;
+    const int lx = 2;
+    out << "\n<rect x=\"" << lx << "\" y=\"" << ly << "\" width=\"12\" height=\"10\" fill=\"url(#wait)\"/><text x=\""
+        << lx + 16 << "\" y=\"" << ly + 9 << "\">waiting for the last rank</text>"
+        << "<rect x=\"" << lx + 180 << "\" y=\"" << ly << "\" width=\"12\" height=\"10\" fill=\"#2166ac\"/><text x=\""
+        << lx + 196 << "\" y=\"" << ly + 9 << "\">exposed after all arrived</text>"
+        << "<rect x=\"" << lx + 350 << "\" y=\"" << ly << "\" width=\"12\" height=\"10\" fill=\"#92c5de\"/><text x=\""
+        << lx + 366 << "\" y=\"" << ly + 9 << "\">overlapped by compute</text>"
+        << "<rect x=\"" << lx + 500 << "\" y=\"" << ly << "\" width=\"12\" height=\"10\" fill=\"#e4e4e4\"/><text x=\""
+        << lx + 516 << "\" y=\"" << ly + 9 << "\">outside collectives</text>"
+        << "<line x1=\"" << lx + 640 << "\" y1=\"" << ly - 2 << "\" x2=\"" << lx + 640 << "\" y2=\"" << ly + 12
+        << "\" stroke=\"#a00026\" stroke-width=\"1.5\" stroke-dasharray=\"4 2\"/><text x=\"" << lx + 646 << "\" y=\""
+        << ly + 9 << "\">last arrival</text>\n</svg>\n";
+    return out.str();
+}
+
+namespace {
+
 void writeMarkdown(const JobResult& job, const std::string& generator, std::ostream& out)
 {
     out << "# Timesink job report\n\n";
@@ -541,8 +833,8 @@ void writeMarkdown(const JobResult& job, const std::string& generator, std::ostr
     out << "\n## Findings\n\n| # | kind | finding | lost | % |\n|---:|---|---|---:|---:|\n";
     for (std::size_t i = 0; i < job.findings.size(); ++i) {
         const analysis::Finding& f = job.findings[i];
-        out << "| " << i + 1 << " | `" << f.kind << "` | " << mdCell(f.title) << " | " << formatDuration(f.lostNs)
-            << " | " << formatPercent(f.lostFraction) << " |\n";
+        out << "| " << i + 1 << " | " << mdCell(kindLabel(f.kind)) << " | " << mdCell(f.title) << " | "
+            << formatDuration(f.lostNs) << " | " << formatPercent(f.lostFraction) << " |\n";
     }
     out << "\n## Step time by rank (ms; communication wait in brackets)\n\n| rank |";
     const Grid g = gridOf(job);
@@ -564,10 +856,25 @@ void writeMarkdown(const JobResult& job, const std::string& generator, std::ostr
         }
         out << "\n";
     }
-    out << "| spread |";
-    for (const analysis::JobStep& s : job.steps)
-        out << " " << formatMillisecondsRounded(s.spreadNs) << " (rank " << s.slowestRank << " slowest) |";
-    out << "\n";
+    if (widestSpread(job)) {
+        out << "| spread |";
+        for (const analysis::JobStep& s : job.steps)
+            out << " "
+                << (s.spreadNs > 0 ? formatMillisecondsRounded(s.spreadNs) + " (rank " + std::to_string(s.slowestRank)
+                            + " slowest)"
+                                   : std::string("–"))
+                << " |";
+        out << "\n";
+    }
+    if (const std::string sentence = spreadSentence(job); !sentence.empty())
+        out << "\n" << mdCell(sentence) << "\n";
+    out << "\n"
+        << mdImage("Heat map: step time by rank and step", jobHeatMapSvg(job, JobHeatMeasure::StepTime)) << "\n\n"
+        << mdImage("Heat map: communication wait by rank and step",
+                   jobHeatMapSvg(job, JobHeatMeasure::CommunicationWait))
+        << "\n";
+    if (const std::int64_t worst = analysis::worstStep(job); worst >= 0)
+        out << "\n" << mdImage("Rank lanes of step " + std::to_string(worst), jobLanesSvg(job, worst)) << "\n";
     for (std::size_t i = 0; i < job.findings.size(); ++i) {
         const analysis::Finding& f = job.findings[i];
         out << "\n### " << i + 1 << ". " << mdCell(f.title) << "\n\n";
@@ -578,64 +885,13 @@ void writeMarkdown(const JobResult& job, const std::string& generator, std::ostr
             out << "Numbers: " << line << "\n\n";
         out << mdCell(f.explanation) << "\n\n**Recommendation:** " << mdCell(f.recommendation) << "\n";
     }
-    out << "\n## Ranks\n\n| rank | source | analysed | top finding |\n|---:|---|---:|---|\n";
+    out << "\n## Ranks\n\n| rank | source | trace | analysed | top finding |\n|---:|---|---|---:|---|\n";
     for (const analysis::JobRank& r : job.ranks) {
-        out << "| " << r.rank << " | " << mdCell(r.source) << " | " << formatDuration(r.analysedNs) << " | "
-            << (r.findings.empty() ? std::string("–") : mdCell(r.findings.front().title)) << " |\n";
+        out << "| " << r.rank << " | " << mdCell(r.source) << " | "
+            << (r.tracePath.empty() ? std::string("–") : mdCell(r.tracePath)) << " | " << formatDuration(r.analysedNs)
+            << " | " << (r.findings.empty() ? std::string("–") : mdCell(r.findings.front().title)) << " |\n";
     }
     out << "\n_" << mdCell(generator) << "_\n";
-}
-
-// White → orange → red by value / max.
-std::string heatColor(double t)
-{
-    t = std::clamp(t, 0.0, 1.0);
-    const int r = 255;
-    const int gr = static_cast<int>(245 - t * 190);
-    const int b = static_cast<int>(240 - t * 215);
-    char buf[16];
-    std::snprintf(buf, sizeof buf, "#%02x%02x%02x", r, gr, b);
-    return buf;
-}
-
-template <typename Value>
-void heatMap(const JobResult& job, const Grid& g, const std::string& label, Value value, std::ostream& out)
-{
-    TimeNs maxV = 0;
-    for (std::size_t r = 0; r < job.ranks.size(); ++r) {
-        for (const auto& [n, s] : g.cells[r])
-            maxV = std::max(maxV, value(*s));
-    }
-    const int cellW = std::clamp(900 / std::max<int>(1, int(g.steps.size())), 8, 72);
-    const int cellH = job.ranks.size() > 64 ? 6 : 18;
-    const int left = 70;
-    const int top = 20;
-    const int width = left + cellW * int(g.steps.size()) + 10;
-    const int height = top + cellH * int(job.ranks.size()) + 10;
-    out << "<figure><svg role=\"img\" aria-label=\"" << escapeHtml(label) << "\" viewBox=\"0 0 " << width << ' '
-        << height << "\" width=\"" << width << "\" height=\"" << height << "\">\n";
-    for (std::size_t i = 0; i < g.steps.size(); ++i) {
-        if (cellW >= 40 || i % std::max<std::size_t>(1, 40 / cellW) == 0)
-            out << "<text x=\"" << left + cellW * int(i) + 2 << "\" y=\"14\">" << g.steps[i] << "</text>";
-    }
-    for (std::size_t r = 0; r < job.ranks.size(); ++r) {
-        const int y = top + cellH * int(r);
-        if (cellH >= 12)
-            out << "<text x=\"2\" y=\"" << y + cellH - 5 << "\">rank " << job.ranks[r].rank << "</text>";
-        for (std::size_t i = 0; i < g.steps.size(); ++i) {
-            const auto it = g.cells[r].find(g.steps[i]);
-            if (it == g.cells[r].end())
-                continue;
-            const TimeNs v = value(*it->second);
-            out << "<rect x=\"" << left + cellW * int(i) << "\" y=\"" << y << "\" width=\"" << cellW - 1
-                << "\" height=\"" << cellH - 1 << "\" fill=\"" << heatColor(maxV > 0 ? double(v) / double(maxV) : 0)
-                << "\"><title>rank " << job.ranks[r].rank << ", step " << g.steps[i] << ": "
-                << escapeHtml(formatDuration(v)) << "</title></rect>";
-        }
-        out << "\n";
-    }
-    out << "</svg><figcaption>" << escapeHtml(label) << " (white 0 → red " << escapeHtml(formatDuration(maxV))
-        << ")</figcaption></figure>\n";
 }
 
 void writeHtml(const JobResult& job, const std::string& generator, std::ostream& out)
@@ -659,17 +915,25 @@ void writeHtml(const JobResult& job, const std::string& generator, std::ostream&
     out << "<h2>Findings</h2>\n<table><tr><th>#</th><th>kind</th><th>finding</th><th>lost</th><th>%</th></tr>\n";
     for (std::size_t i = 0; i < job.findings.size(); ++i) {
         const analysis::Finding& f = job.findings[i];
-        out << "<tr><td class=\"num\">" << i + 1 << "</td><td><code>" << escapeHtml(f.kind) << "</code></td><td>"
+        out << "<tr><td class=\"num\">" << i + 1 << "</td><td>" << escapeHtml(kindLabel(f.kind)) << "</td><td>"
             << escapeHtml(f.title) << "</td><td class=\"num\">" << escapeHtml(formatDuration(f.lostNs))
             << "</td><td class=\"num\">" << formatPercent(f.lostFraction) << "</td></tr>\n";
     }
     out << "</table>\n<h2>Rank × step</h2>\n";
-    const Grid g = gridOf(job);
-    heatMap(
-        job, g, "Step time by rank and step", [](const analysis::JobRankStep& s) { return s.durationNs; }, out);
-    heatMap(
-        job, g, "Communication wait by rank and step",
-        [](const analysis::JobRankStep& s) { return s.communicationWaitNs; }, out);
+    for (const analysis::JobMeasure m :
+         {analysis::JobMeasure::StepTime, analysis::JobMeasure::CommunicationWait, analysis::JobMeasure::CausedWait})
+        out << "<figure>" << jobHeatMapSvg(job, m) << "</figure>\n";
+    if (const std::int64_t worst = analysis::worstStep(job); worst >= 0) {
+        out << "<h2>Rank lanes of step " << worst << " (the slowest)</h2>\n<figure>" << jobLanesSvg(job, worst)
+            << "<figcaption>Each rank's step on the first rank's clock (clock offsets from the collectives' ends). "
+               "Hatched: time inside a collective before the last rank arrived; dark blue: the rest of the "
+               "exposed collective (transfer, or idle inside the collective where the rank's plane tasks say so); "
+               "light blue: collective time device compute overlapped; grey: the rest of the "
+               "step (device compute, copies, idle; their totals are in the rank's own report).</figcaption>"
+               "</figure>\n";
+    }
+    if (const std::string sentence = spreadSentence(job); !sentence.empty())
+        out << "<p>" << escapeHtml(sentence) << "</p>\n";
     out << "<table><tr><th>step</th><th>slowest rank</th><th>fastest rank</th><th>spread</th><th>mean</th>"
            "<th>communication wait (all ranks)</th></tr>\n";
     for (const analysis::JobStep& s : job.steps) {
@@ -689,11 +953,13 @@ void writeHtml(const JobResult& job, const std::string& generator, std::ostream&
         out << "</p>\n<p>" << escapeHtml(f.explanation) << "</p>\n<p class=\"recommendation\">"
             << escapeHtml(f.recommendation) << "</p>\n";
     }
-    out << "<h2>Ranks</h2>\n<table><tr><th>rank</th><th>source</th><th>analysed</th><th>top finding</th></tr>\n";
+    out << "<h2>Ranks</h2>\n<table><tr><th>rank</th><th>source</th><th>trace</th><th>analysed</th><th>top "
+           "finding</th></tr>\n";
     for (const analysis::JobRank& r : job.ranks) {
-        out << "<tr><td class=\"num\">" << r.rank << "</td><td>" << escapeHtml(r.source) << "</td><td class=\"num\">"
-            << escapeHtml(formatDuration(r.analysedNs)) << "</td><td>"
-            << (r.findings.empty() ? std::string("–") : escapeHtml(r.findings.front().title)) << "</td></tr>\n";
+        out << "<tr><td class=\"num\">" << r.rank << "</td><td>" << escapeHtml(r.source) << "</td><td>"
+            << escapeHtml(r.tracePath) << "</td><td class=\"num\">" << escapeHtml(formatDuration(r.analysedNs))
+            << "</td><td>" << (r.findings.empty() ? std::string("–") : escapeHtml(r.findings.front().title))
+            << "</td></tr>\n";
     }
     out << "</table>\n<footer>" << escapeHtml(generator) << "</footer>\n</body></html>\n";
 }

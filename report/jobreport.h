@@ -41,8 +41,20 @@ std::optional<JobFormat> jobFormatFromName(std::string_view name);
 /// By extension of an output file (.txt, .json, .md, .html, .csv).
 std::optional<JobFormat> jobFormatFromPath(const std::filesystem::path& path);
 
-/// Writes the job report in `format`: text and Markdown with a rank × step table of step times, HTML with a
-/// heat map (inline SVG) of step time and of communication wait, CSV of the job findings.
+using JobHeatMeasure = analysis::JobMeasure;
+
+/// The rank × step heat map of `measure` as a standalone SVG: the metric and unit in its title, step numbers on
+/// the axis, rank labels (stragglers marked), a colour scale from 0 to the largest value in ms, each cell's value
+/// in its <title> (a tooltip), hatched cells where a rank has no such step, and the missing ranks named.
+std::string jobHeatMapSvg(const analysis::JobResult& job, analysis::JobMeasure measure);
+/// The aligned rank lanes of `step` (analysis::stepLanes on the common clock) as a standalone SVG: a time axis in
+/// ms, per rank the step, its collectives' waiting, transfer and compute-overlapped parts, and the last arrival at
+/// each matched collective as a line (the edge the others wait on). Empty when no rank has the step.
+std::string jobLanesSvg(const analysis::JobResult& job, std::int64_t step);
+
+/// Writes the job report in `format`: text with a rank × step table of step times; Markdown with that table and
+/// the heat maps and the worst step's lanes as SVG pictures (data: URIs); HTML with the same pictures inline; CSV
+/// of the job findings.
 void writeJobReport(const analysis::JobResult& job, JobFormat format, const std::string& generator, std::ostream& out);
 
 } // namespace timesink::report

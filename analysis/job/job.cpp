@@ -7,6 +7,7 @@
 #include "model/checkedmath.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <map>
 #include <set>
@@ -135,8 +136,11 @@ void checkRanksAgree(const std::vector<RankSummary>& ranks, bool ranksFromInputs
                 beyond.push_back(r.rank);
         }
         for (std::int32_t k = 0; k < job.worldSize && missing.size() <= 4096; ++k) {
-            if (present.count(k) == 0)
+            if (present.count(k) == 0) {
                 missing.push_back(k);
+                if (job.missingRanks.size() < 4096)
+                    job.missingRanks.push_back(k);
+            }
         }
         if (!missing.empty())
             job.warnings.push_back(std::string(missing.size() == 1 ? "rank " : "ranks ") + foldedList(missing)
@@ -201,6 +205,8 @@ JobResult analyzeJob(std::vector<RankSummary> ranks, const JobOptions& options)
         JobRank jr;
         jr.rank = r.rank;
         jr.source = r.source;
+        jr.tracePath = r.tracePath;
+        jr.traceStartNs = r.traceStartNs;
         jr.format = r.format;
         jr.backend = r.backend;
         jr.waitFromTasks = r.waitFromTasks;
@@ -225,10 +231,14 @@ JobResult analyzeJob(std::vector<RankSummary> ranks, const JobOptions& options)
         js.ranks = refs.size();
         // Matched collectives: the common prefix, by position, of the non-point-to-point operations.
         std::vector<std::vector<const RankCollective*>> seq(refs.size());
+        std::vector<std::vector<std::size_t>> seqIndex(refs.size()); // seq[p][k] is collectives[seqIndex[p][k]]
         for (std::size_t p = 0; p < refs.size(); ++p) {
-            for (const RankCollective& c : refs[p].step->collectives) {
-                if (!isPointToPoint(c.opKind))
-                    seq[p].push_back(&c);
+            const auto& cs = refs[p].step->collectives;
+            for (std::size_t i = 0; i < cs.size(); ++i) {
+                if (!isPointToPoint(cs[i].opKind)) {
+                    seq[p].push_back(&cs[i]);
+                    seqIndex[p].push_back(i);
+                }
             }
         }
         std::size_t matched = 0;
@@ -262,6 +272,12 @@ JobResult analyzeJob(std::vector<RankSummary> ranks, const JobOptions& options)
         std::vector<TimeNs> caused(refs.size(), 0);
         std::vector<std::uint32_t> lastCount(refs.size(), 0);
         std::vector<IntervalList> claimed(refs.size());
+        // What the lanes draw: each rank's collectives with their arrival wait and who came last.
+        std::vector<std::vector<JobCollective>> laneCollectives(refs.size());
+        for (std::size_t p = 0; p < refs.size(); ++p) {
+            for (const RankCollective& c : refs[p].step->collectives)
+                laneCollectives[p].push_back({c.opKind, c.start, c.end, c.start, c.exposed, -1, false});
+        }
         for (std::size_t k = 0; k < matched; ++k) {
             std::vector<TimeNs> arrival(refs.size());
             std::size_t last = 0;
@@ -272,10 +288,14 @@ JobResult analyzeJob(std::vector<RankSummary> ranks, const JobOptions& options)
             }
             ++lastCount[last];
             for (std::size_t p = 0; p < refs.size(); ++p) {
+                JobCollective& lc = laneCollectives[p][seqIndex[p][k]];
+                lc.matchIndex = static_cast<int>(k);
+                lc.last = p == last;
                 const TimeNs lag = arrival[last] - arrival[p];
                 if (p == last || lag <= 0)
                     continue;
                 const RankCollective& c = *seq[p][k];
+                lc.arrivalWaitEnd = std::min(c.end, c.start + lag);
                 const IntervalList waiting {{c.start, std::min(c.end, c.start + lag)}};
                 const IntervalList exposedWait = subtract(intersect(waiting, c.exposed), claimed[p]);
                 const TimeNs ns = totalLength(exposedWait);
@@ -292,6 +312,8 @@ JobResult analyzeJob(std::vector<RankSummary> ranks, const JobOptions& options)
             const JobRank& jr = job.ranks[refs[p].rank];
             JobRankStep out;
             out.number = number;
+            out.startNs = s.startNs;
+            out.collectives = std::move(laneCollectives[p]);
             out.durationNs = s.durationNs;
             out.computeNs = s.computeNs;
             out.communicationNs = s.communicationNs;
@@ -462,8 +484,20 @@ JobResult analyzeJob(std::vector<RankSummary> ranks, const JobOptions& options)
                              std::string(anyJson        ? "communication_json"
                                              : anyTasks ? "wait_tasks"
                                                         : (anyAligned ? "cross_rank_alignment" : "unknown"))});
-        f.explanation = "Collective time on the devices that no compute overlaps, summed over the ranks. The waiting "
-                        "that a straggler causes is counted under that straggler, not here.";
+        f.explanation = "Collective time on the devices that no compute overlaps, summed over the ranks: "
+            + formatDuration(exposed) + " in collectives.";
+        if (stragglerTotal > 0) {
+            std::string owners;
+            for (const Finding& s : job.findings) {
+                if (s.kind == "straggler")
+                    owners += (owners.empty() ? "rank " : ", rank ") + detailText(s.details.front());
+            }
+            f.explanation += " Lost counts " + formatDuration(commLost) + " of it: the other "
+                + formatDuration(stragglerTotal) + " is the ranks waiting for the straggler (" + owners
+                + "), which is that straggler finding's lost time; counted once, it is not lost here as well.";
+        } else {
+            f.explanation += " No straggler owns any of the waiting, so all of it is lost here.";
+        }
         f.recommendation
             = communicationRecommendation(backend == "hccl", anyTasks || anyAligned, ownWait, transfer, idle, true);
         job.findings.push_back(std::move(f));
@@ -510,7 +544,7 @@ JobResult analyzeJob(std::vector<RankSummary> ranks, const JobOptions& options)
         f.lostFraction = share(k.lost);
         f.occurrences = k.findings;
         f.platform = platform;
-        f.title = kind + " on " + std::to_string(k.ranks.size()) + " of " + std::to_string(job.ranks.size())
+        f.title = kindLabel(kind) + " on " + std::to_string(k.ranks.size()) + " of " + std::to_string(job.ranks.size())
             + " ranks: " + formatDuration(k.lost) + " (worst: rank " + std::to_string(k.worstRank) + ", "
             + formatDuration(k.worstLost) + ")";
         f.details.push_back({"ranks", static_cast<std::int64_t>(k.ranks.size())});
@@ -539,6 +573,155 @@ JobResult analyzeJob(std::vector<RankSummary> ranks, const JobOptions& options)
     std::stable_sort(job.lostByKind.begin(), job.lostByKind.end(),
                      [](const JobKindLoss& a, const JobKindLoss& b) { return a.lostNs > b.lostNs; });
     return job;
+}
+
+StepLanes stepLanes(const JobResult& job, std::int64_t step, LaneAlign align, std::size_t collective)
+{
+    StepLanes out;
+    out.step = step;
+    struct Found
+    {
+        std::size_t rankIndex;
+        const JobRankStep* step;
+    };
+    std::vector<Found> found;
+    for (std::size_t i = 0; i < job.ranks.size(); ++i) {
+        const auto& steps = job.ranks[i].steps;
+        const auto it = std::lower_bound(steps.begin(), steps.end(), step,
+                                         [](const JobRankStep& s, std::int64_t n) { return s.number < n; });
+        if (it != steps.end() && it->number == step)
+            found.push_back({i, &*it});
+    }
+    if (found.empty())
+        return out;
+    for (const JobStep& s : job.steps) {
+        if (s.number == step)
+            out.matchedCollectives = s.alignedCollectives;
+    }
+    // Where the collective `collective` ends on a rank (relative to its step start); −1 when it has none.
+    const auto matchedEnd = [](const JobRankStep& s, std::size_t k) -> TimeNs {
+        for (const JobCollective& c : s.collectives) {
+            if (c.matchIndex == static_cast<int>(k))
+                return c.end;
+        }
+        return -1;
+    };
+    if (align == LaneAlign::Collective && collective >= out.matchedCollectives)
+        align = LaneAlign::CommonClock;
+    const JobRankStep& ref = *found.front().step;
+    const TimeNs refEnd = align == LaneAlign::Collective ? matchedEnd(ref, collective) : 0;
+    out.lastArrivals.assign(out.matchedCollectives, {std::numeric_limits<TimeNs>::min(), 0});
+    bool first = true;
+    for (const Found& f : found) {
+        const JobRankStep& s = *f.step;
+        // The shift from the rank's step-relative times to the axis.
+        TimeNs shift = 0;
+        if (align == LaneAlign::CommonClock)
+            shift = model::saturatingSub(model::saturatingSub(s.startNs, s.offsetNs), ref.startNs - ref.offsetNs);
+        else if (align == LaneAlign::Collective) {
+            const TimeNs end = matchedEnd(s, collective);
+            shift = end >= 0 && refEnd >= 0 ? refEnd - end : 0;
+        }
+        RankLane lane;
+        lane.rankIndex = f.rankIndex;
+        lane.stepStart = shift;
+        lane.stepEnd = model::saturatingAdd(shift, s.durationNs);
+        lane.waitNs = s.communicationWaitNs;
+        std::uint32_t lasts = 0;
+        for (const JobCollective& c : s.collectives) {
+            const IntervalList whole = c.end > c.start ? IntervalList {{c.start, c.end}} : IntervalList {};
+            const IntervalList waiting = c.arrivalWaitEnd > c.start
+                ? intersect(IntervalList {{c.start, c.arrivalWaitEnd}}, c.exposed)
+                : IntervalList {};
+            const IntervalList transfer = subtract(c.exposed, waiting);
+            const IntervalList overlapped = subtract(whole, c.exposed);
+            const auto add = [&](const IntervalList& parts, LaneKind kind) {
+                for (const Interval& i : parts)
+                    lane.segments.push_back({kind, i.start + shift, i.end + shift});
+            };
+            add(waiting, LaneKind::Wait);
+            add(transfer, LaneKind::Transfer);
+            add(overlapped, LaneKind::Overlapped);
+            if (c.matchIndex >= 0 && static_cast<std::size_t>(c.matchIndex) < out.lastArrivals.size()) {
+                auto& edge = out.lastArrivals[static_cast<std::size_t>(c.matchIndex)];
+                if (c.start + shift > edge.first)
+                    edge = {c.start + shift, f.rankIndex};
+                lasts += c.last ? 1 : 0;
+            }
+        }
+        std::sort(lane.segments.begin(), lane.segments.end(),
+                  [](const LaneSegment& a, const LaneSegment& b) { return a.start < b.start; });
+        lane.straggler = lasts > 0 && std::size_t {s.lastArrivals} * 2 > out.matchedCollectives && s.causedWaitNs > 0;
+        out.axisStart = first ? lane.stepStart : std::min(out.axisStart, lane.stepStart);
+        out.axisEnd = first ? lane.stepEnd : std::max(out.axisEnd, lane.stepEnd);
+        first = false;
+        out.lanes.push_back(std::move(lane));
+    }
+    return out;
+}
+
+std::int64_t worstStep(const JobResult& job)
+{
+    std::int64_t worst = -1;
+    TimeNs longest = -1;
+    for (const JobStep& s : job.steps) {
+        if (s.slowestNs > longest) {
+            longest = s.slowestNs;
+            worst = s.number;
+        }
+    }
+    return worst;
+}
+
+TimeNs jobMeasureValue(const JobRankStep& step, JobMeasure measure)
+{
+    switch (measure) {
+    case JobMeasure::StepTime:
+        return step.durationNs;
+    case JobMeasure::CommunicationWait:
+        return step.communicationWaitNs;
+    case JobMeasure::CausedWait:
+        return step.causedWaitNs;
+    case JobMeasure::Compute:
+        return step.computeNs;
+    case JobMeasure::Communication:
+        return step.communicationNs;
+    }
+    return 0;
+}
+
+std::string jobMeasureLabel(JobMeasure measure)
+{
+    switch (measure) {
+    case JobMeasure::StepTime:
+        return "Step time";
+    case JobMeasure::CommunicationWait:
+        return "Communication wait";
+    case JobMeasure::CausedWait:
+        return "Wait caused on other ranks";
+    case JobMeasure::Compute:
+        return "Device compute";
+    case JobMeasure::Communication:
+        return "Exposed communication";
+    }
+    return {};
+}
+
+std::uint32_t jobHeatColor(double t)
+{
+    if (!(t >= 0.0)) // NaN too
+        t = 0.0;
+    t = std::min(t, 1.0);
+    // Three stops (ColorBrewer YlOrRd's light, middle and dark ends), linear between them.
+    constexpr int stops[3][3] = {{255, 244, 178}, {253, 141, 60}, {160, 0, 38}};
+    const int seg = t < 0.5 ? 0 : 1;
+    const double u = (t - 0.5 * seg) * 2.0;
+    std::uint32_t rgb = 0;
+    for (int c = 0; c < 3; ++c) {
+        const double v = stops[seg][c] + (stops[seg + 1][c] - stops[seg][c]) * u;
+        rgb = (rgb << 8) | static_cast<std::uint32_t>(std::clamp<long>(std::lround(v), 0, 255));
+    }
+    return rgb;
 }
 
 } // namespace timesink::analysis

@@ -53,6 +53,10 @@ struct RankSummary
     std::int32_t rank = -1; // from the trace (distributedInfo, profiler_info, RANK_DEVICE_MAP); -1 unknown
     std::int32_t worldSize = -1;
     std::string source; // the path the rank came from (a trace or a report)
+    /// The rank's trace: `source` for a trace, the report's `trace.path` for a report (it may live on the machine
+    /// that wrote the report); "" unknown. Its start on the rank's clock, so a step can be shown in the trace.
+    std::string tracePath;
+    model::TimeNs traceStartNs = 0;
     std::string format;
     std::string platform;                   // platformKey()
     std::string backend;                    // commBackendKey()
@@ -74,10 +78,25 @@ struct JobOptions
     model::TimeNs minLostNs = 0;
 };
 
+/// One collective of a rank's step inside the job, relative to the start of that step on the rank's clock.
+struct JobCollective
+{
+    std::string opKind;
+    model::TimeNs start = 0;
+    model::TimeNs end = 0;
+    /// [start, arrivalWaitEnd): the rank was in the collective before the last rank arrived (cross-rank alignment;
+    /// = start when it arrived last or the collective is not matched across the ranks).
+    model::TimeNs arrivalWaitEnd = 0;
+    IntervalList exposed; // the parts no device compute overlapped
+    int matchIndex = -1;  // its position among the step's collectives matched across all ranks; −1 not matched
+    bool last = false;    // this rank arrived last (the edge the others waited on)
+};
+
 /// One step of one rank inside the job (the rank's own numbers plus what alignment found).
 struct JobRankStep
 {
     std::int64_t number = 0;
+    model::TimeNs startNs = 0; // on the rank's own clock
     model::TimeNs durationNs = 0;
     model::TimeNs computeNs = 0;
     model::TimeNs communicationNs = 0;
@@ -88,12 +107,15 @@ struct JobRankStep
     model::TimeNs offsetNs = 0;     // this rank's clock minus the reference rank's in this step (0 when unaligned)
     model::TimeNs causedWaitNs = 0; // waiting of the other ranks on this rank's late arrival
     std::uint32_t lastArrivals = 0; // collectives this rank reached last
+    std::vector<JobCollective> collectives; // as the rank reported them (by start)
 };
 
 struct JobRank
 {
     std::int32_t rank = 0; // as reported, or the input position when the inputs carry none
     std::string source;
+    std::string tracePath; // RankSummary::tracePath
+    model::TimeNs traceStartNs = 0;
     std::string format;
     std::string backend;
     bool waitFromTasks = false;
@@ -138,8 +160,20 @@ struct JobResult
     std::vector<JobKindLoss> lostByKind;
     model::TimeNs rankTimeNs = 0;
     model::TimeNs lostNs = 0;
-    std::vector<std::string> warnings; // the job's, then each rank's serious import warnings ("rank 3: …")
+    std::vector<std::string> warnings;      // the job's, then each rank's serious import warnings ("rank 3: …")
+    std::vector<std::int32_t> missingRanks; // ranks of 0..worldSize−1 no input gave (at most 4,096 listed)
 };
+
+/// What a heat-map cell shows for a rank's step (the job window and the job report share the list).
+enum class JobMeasure : std::uint8_t { StepTime, CommunicationWait, CausedWait, Compute, Communication };
+inline constexpr JobMeasure kJobMeasures[] = {JobMeasure::StepTime, JobMeasure::CommunicationWait,
+                                              JobMeasure::CausedWait, JobMeasure::Compute, JobMeasure::Communication};
+model::TimeNs jobMeasureValue(const JobRankStep& step, JobMeasure measure);
+/// "Step time", "Communication wait", "Wait caused on other ranks", "Device compute", "Exposed communication".
+std::string jobMeasureLabel(JobMeasure measure);
+/// The heat maps' colour for t = value / largest value in [0, 1], 0xRRGGBB: pale yellow (0, still a colour, so a
+/// zero never reads as "no data") through orange to dark red.
+std::uint32_t jobHeatColor(double t);
 
 /// Aligns the ranks and finds the stragglers.
 /// * Steps are matched by step number. In each step the collectives that are not point-to-point are matched by
@@ -153,5 +187,55 @@ struct JobResult
 /// Example: two ranks, step 1, an all-reduce at [20,54) on rank 0 and [40,54) on rank 1 (same clock): rank 0
 ///   waited 20 ns for rank 1 → rank 1 is a straggler with 20 ns lost.
 JobResult analyzeJob(std::vector<RankSummary> ranks, const JobOptions& options = {});
+
+/// The ranks' steps as lanes on one time axis, for the job window and the job report (one owner of the geometry).
+/// Each lane is one rank's step: the collectives cut into the waiting part (exposed, before the last rank arrived),
+/// the transfer part (exposed, after it) and the part device compute overlapped; the rest of the step is outside
+/// the collectives (device compute, copies and idle: the rank report gives their totals, not their positions).
+enum class LaneKind : std::uint8_t { Wait, Transfer, Overlapped };
+
+struct LaneSegment
+{
+    LaneKind kind = LaneKind::Transfer;
+    model::TimeNs start = 0; // on the shared axis
+    model::TimeNs end = 0;
+};
+
+struct RankLane
+{
+    std::size_t rankIndex = 0;   // into JobResult::ranks
+    model::TimeNs stepStart = 0; // the step on the shared axis
+    model::TimeNs stepEnd = 0;
+    std::vector<LaneSegment> segments; // by start
+    model::TimeNs waitNs = 0;          // the step's communication wait (JobRankStep::communicationWaitNs)
+    bool straggler = false;            // reached the most matched collectives last in this step
+};
+
+enum class LaneAlign : std::uint8_t {
+    CommonClock, // every rank on the first rank's clock through the step's clock offsets (collective ends)
+    StepStart,   // every rank's step starts at 0
+    Collective,  // the end of matched collective `collective` at the same point on every rank
+};
+
+struct StepLanes
+{
+    std::int64_t step = 0;
+    model::TimeNs axisStart = 0; // the earliest step start on the axis
+    model::TimeNs axisEnd = 0;   // the latest step end
+    std::vector<RankLane> lanes; // by rank; ranks without the step have no lane
+    /// The latest arrival at each matched collective on the axis (the edge the others wait on), with its rank index.
+    std::vector<std::pair<model::TimeNs, std::size_t>> lastArrivals;
+    std::size_t matchedCollectives = 0;
+};
+
+/// Lanes of step `step` (an empty StepLanes when no rank has it). `collective` counts matched collectives from 0;
+/// out of range, LaneAlign::Collective falls back to the common clock.
+/// Example: the planted job's step 2 on the common clock: ranks 0, 1, 3 wait [32, 50) ms after their step start,
+/// rank 2 arrives at 50 ms, and every lane's all-reduce ends at 54 ms.
+StepLanes stepLanes(const JobResult& job, std::int64_t step, LaneAlign align = LaneAlign::CommonClock,
+                    std::size_t collective = 0);
+
+/// The step whose slowest rank took longest (the job report draws its lanes); −1 without steps.
+std::int64_t worstStep(const JobResult& job);
 
 } // namespace timesink::analysis

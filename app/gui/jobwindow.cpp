@@ -33,11 +33,13 @@ JobWindow::JobWindow(QWidget* parent)
     connect(&m_watcher, &QFutureWatcher<app::JobRun>::finished, this, &JobWindow::onFinished);
     connect(m_overview, &widgets::JobOverview::rankActivated, this, &JobWindow::openRank);
     connect(m_overview, &widgets::JobOverview::compareRequested, this, &JobWindow::compareRanks);
-    m_openTimeline = [this](const QString& path) {
+    m_openTimeline = [this](const QString& path, double startMs, double endMs) {
         auto* window = new MainWindow;
         window->setAttribute(Qt::WA_DeleteOnClose);
         window->resize(size());
         window->show();
+        if (startMs >= 0 && endMs > startMs)
+            window->setInitialView(startMs, endMs);
         window->openPath(path);
     };
     resize(1100, 800);
@@ -101,21 +103,41 @@ void JobWindow::onFinished()
     emit jobReady(errors);
 }
 
-void JobWindow::openRank(int rankIndex)
+void JobWindow::openRank(int rankIndex, qint64 step)
 {
     const auto& ranks = m_overview->job().ranks;
     if (rankIndex < 0 || rankIndex >= int(ranks.size()))
         return;
-    const QString source = QString::fromStdString(ranks[std::size_t(rankIndex)].source);
-    if (report::looksLikeReportJson(source.toStdString())) {
-        // A merged report has no timeline; say so instead of failing to import it as a trace.
-        QMessageBox::information(this, tr("Open rank"),
-                                 tr("Rank %1 came from a report (%2); open its trace to see the timeline.")
-                                     .arg(ranks[std::size_t(rankIndex)].rank)
-                                     .arg(source));
+    const analysis::JobRank& rank = ranks[std::size_t(rankIndex)];
+    const QString source = QString::fromStdString(rank.source);
+    // The trace: the input itself, or for a rank merged from a report the trace that report was written from.
+    QString trace = QString::fromStdString(rank.tracePath);
+    if (trace.isEmpty() && !report::looksLikeReportJson(rank.source))
+        trace = source;
+    if (trace.isEmpty() || !QFileInfo::exists(trace)) {
+        const QString text = trace.isEmpty()
+            ? tr("Rank %1 came from the report %2, which does not say where its trace is.").arg(rank.rank).arg(source)
+            : tr("Rank %1 came from the report %2; its trace was %3, which is not on this machine. Copy it here "
+                 "and open it with File → Open.")
+                  .arg(rank.rank)
+                  .arg(source, trace);
+        m_status->setText(text);
+        if (m_showMessages)
+            QMessageBox::information(this, tr("Open rank"), text);
         return;
     }
-    m_openTimeline(source);
+    double startMs = -1;
+    double endMs = -1;
+    for (const analysis::JobRankStep& s : rank.steps) {
+        if (s.number == step) {
+            startMs = double(s.startNs - rank.traceStartNs) / 1e6;
+            endMs = startMs + double(s.durationNs) / 1e6;
+        }
+    }
+    m_status->setText(step >= 0 && startMs >= 0
+                          ? tr("Opening rank %1 at step %2: %3").arg(rank.rank).arg(step).arg(trace)
+                          : tr("Opening rank %1: %2").arg(rank.rank).arg(trace));
+    m_openTimeline(trace, startMs, endMs);
 }
 
 void JobWindow::compareRanks(int firstRankIndex, int secondRankIndex)

@@ -23,14 +23,17 @@ namespace timesink::gui {
 class TraceLoadJob;
 
 /// File → Open Job…: analyses every rank of a distributed job on worker threads (app::runJob, one trace per
-/// thread at a time) and shows the job overview. Double-clicking a rank opens its timeline in a main window
-/// (with the rank's findings); "Compare Ranks" opens two ranks in a compare window.
+/// thread at a time) and shows the job overview. Double-clicking a rank (heat-map cell, lane, table row) opens its
+/// trace in a main window, zoomed to that step, with the rank's findings — for a rank merged from a report, the
+/// trace the report names (trace.path), or a message saying where it was when it is not on this machine;
+/// "Compare Ranks" opens two ranks in a compare window.
 class JobWindow : public QMainWindow
 {
     Q_OBJECT
 public:
-    /// Opens a rank's trace for the timeline. Default: a new MainWindow showing it.
-    using TimelineOpener = std::function<void(const QString& path)>;
+    /// Opens a rank's trace for the timeline, showing [startMs, endMs] (ms from the trace start; both −1: all of
+    /// it). Default: a new MainWindow showing it.
+    using TimelineOpener = std::function<void(const QString& path, double startMs, double endMs)>;
 
     explicit JobWindow(QWidget* parent = nullptr);
     ~JobWindow() override;
@@ -44,8 +47,12 @@ public:
     /// The status line (progress, then a summary or the ranks that failed).
     [[nodiscard]] QLabel* statusLabel() const { return m_status; }
     void setTimelineOpener(TimelineOpener opener) { m_openTimeline = std::move(opener); }
+    /// Whether a rank that cannot be opened is explained in a message box too (always on the status line).
+    void setShowMessages(bool show) { m_showMessages = show; }
     /// Loads two ranks' traces and opens them in a compare window (the first as the baseline).
     void compareRanks(int firstRankIndex, int secondRankIndex);
+    /// Opens rank `rankIndex` (into the overview's job) at step `step` (−1: the whole trace).
+    void openRank(int rankIndex, qint64 step);
     /// The compare window opened last (tests).
     [[nodiscard]] widgets::CompareView* lastCompareView() const { return m_lastCompare; }
 
@@ -55,7 +62,6 @@ signals:
 
 private:
     void onFinished();
-    void openRank(int rankIndex);
 
     widgets::JobOverview* m_overview = nullptr;
     QLabel* m_status = nullptr;
@@ -68,6 +74,7 @@ private:
     TraceLoadJob* m_first = nullptr;
     TraceLoadJob* m_second = nullptr;
     widgets::CompareView* m_lastCompare = nullptr;
+    bool m_showMessages = true;
 };
 
 } // namespace timesink::gui

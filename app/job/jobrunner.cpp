@@ -224,6 +224,7 @@ bool summarizeRank(const JobInput& input, const JobRunOptions& options, analysis
     loaded.trace.reset(); // only the summary outlives this call
     out = report::rankSummaryFromModel(model);
     out.source = input.path.string();
+    out.tracePath = out.source; // what the viewer opens (a profiler folder, not one file inside it)
     return true;
 }
 

@@ -14,6 +14,7 @@
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QXmlStreamReader>
 
 #include <algorithm>
 #include <chrono>
@@ -233,6 +234,18 @@ private Q_SLOTS:
         QCOMPARE(a["findings"][0]["kind"].get<std::string>(), std::string("straggler"));
         QVERIFY(comparable(a) == comparable(b));
         QVERIFY(b["ranks"][0]["source"].get<std::string>().find("rank-0.report.json") != std::string::npos);
+        // A rank read from its report keeps where its trace is and where that trace starts (the drill-down).
+        const app::JobRun fromReports = runOn({m_dir.filePath(QStringLiteral("reports")).toStdString()});
+        const app::JobRun fromTraces = runOn({m_planted.front().parent_path()});
+        QCOMPARE(fromReports.result.ranks.size(), std::size_t(4));
+        for (std::size_t r = 0; r < 4; ++r) {
+            QCOMPARE(fromReports.result.ranks[r].tracePath, m_planted[r].string());
+            QCOMPARE(fromTraces.result.ranks[r].tracePath, m_planted[r].string());
+            QCOMPARE(fromReports.result.ranks[r].traceStartNs, fromTraces.result.ranks[r].traceStartNs);
+            QCOMPARE(fromReports.result.ranks[r].steps[1].startNs, fromTraces.result.ranks[r].steps[1].startNs);
+        }
+        // Trace start of rank 1 (plantedjob.h): base 1.7e18 ns + 1 × 3 s + 1 × 7 µs.
+        QCOMPARE(fromTraces.result.ranks[1].traceStartNs, std::int64_t(1'700'000'003'000'007'000));
         // -o never goes inside a folder given as input (docs/limits.md); a job report put there by hand is not taken
         // for a rank next time.
         const QString jobOut = m_dir.filePath(QStringLiteral("reports/job.json"));
@@ -488,12 +501,103 @@ private Q_SLOTS:
         QVERIFY(md.str().find("| rank | step 1 | step 2 | step 3 |") != std::string::npos);
         std::ostringstream html;
         report::writeJobReport(run.result, report::JobFormat::Html, "test", html);
-        QVERIFY(html.str().find("<svg role=\"img\" aria-label=\"Step time by rank and step\"") != std::string::npos);
-        QVERIFY(html.str().find("<title>rank 0, step 2: 18.0 ms</title>") != std::string::npos);
+        QVERIFY(html.str().find("aria-label=\"Step time per rank and step (ms)\"") != std::string::npos);
+        QVERIFY(html.str().find("<title>rank 0, step 2: 18.000 ms</title>") != std::string::npos);
         std::ostringstream csv;
         report::writeJobReport(run.result, report::JobFormat::Csv, "test", csv);
         QVERIFY(csv.str().rfind("rank,kind,title,lost_ns", 0) == 0);
         QVERIFY(csv.str().find("\r\n1,\"straggler\",") != std::string::npos);
+    }
+
+    // Issue 37 (4): merged findings read as labels, the communication finding says why Lost is less than the time
+    // in collectives, and the spread row shows only when ranks differ, with a sentence.
+    void readableMergedFindings()
+    {
+        const app::JobRun run = runOn({m_planted.front().parent_path()});
+        std::ostringstream text;
+        report::writeJobReport(run.result, report::JobFormat::Text, "test", text);
+        // Every planted rank takes 54 ms in every step: no "0.000 r0>r0" row.
+        QVERIFY2(text.str().find("\nspread ") == std::string::npos, text.str().c_str());
+        QVERIFY(text.str().find("Every rank took the same time in every step.") != std::string::npos);
+        QVERIFY(text.str().find("Straggler  ") != std::string::npos); // the kind column holds labels
+        const analysis::Finding* comm = findKind(run.result, "communication");
+        QVERIFY(comm);
+        // 204 ms exposed on the four ranks (3 steps × (3 × 22 + 2) ms), 162 ms of it waiting for rank 2.
+        QCOMPARE(
+            comm->explanation,
+            std::string("Collective time on the devices that no compute overlaps, summed over the ranks: 204 ms in "
+                        "collectives. Lost counts 42.0 ms of it: the other 162 ms is the ranks waiting for the "
+                        "straggler (rank 2), which is that straggler finding's lost time; counted once, it is not "
+                        "lost here as well."));
+
+        // Two ranks whose step 1 differs by 3.1 ms and who both report pipeline bubbles (16 and 9 ms).
+        const auto rank = [](std::int32_t r, std::int64_t duration, std::int64_t bubble) {
+            analysis::RankSummary s;
+            s.rank = r;
+            s.worldSize = 2;
+            s.analysedNs = duration;
+            analysis::RankStep step;
+            step.number = 1;
+            step.durationNs = duration;
+            step.computeNs = duration;
+            s.steps.push_back(step);
+            s.findings.push_back(
+                {"pipeline_bubble", "Pipeline bubbles: " + std::to_string(bubble) + " ms", bubble, 0.1, 3});
+            return s;
+        };
+        const analysis::JobResult job
+            = analysis::analyzeJob({rank(0, 54 * kMs, 16 * kMs), rank(1, 57'100'000, 9 * kMs)});
+        const analysis::Finding* bubbles = findKind(job, "pipeline_bubble");
+        QVERIFY(bubbles);
+        QCOMPARE(bubbles->title, std::string("Pipeline bubble on 2 of 2 ranks: 25.0 ms (worst: rank 0, 16.0 ms)"));
+        std::ostringstream differ;
+        report::writeJobReport(job, report::JobFormat::Text, "test", differ);
+        QVERIFY2(differ.str().find("\nspread ") != std::string::npos
+                     && differ.str().find(" 3.100 r1>r0\n") != std::string::npos,
+                 differ.str().c_str());
+        QVERIFY(differ.str().find("In step 1, rank 1 is 3.10 ms slower than rank 0 (the widest spread between ranks).")
+                != std::string::npos);
+        std::ostringstream md;
+        report::writeJobReport(job, report::JobFormat::Markdown, "test", md);
+        QVERIFY(md.str().find("| 1 | Pipeline bubble | Pipeline bubble on 2 of 2 ranks") != std::string::npos);
+        QVERIFY(md.str().find("| spread | 3.100 (rank 1 slowest) |") != std::string::npos);
+    }
+
+    // Issue 37 (5): the job report carries the heat maps and the worst step's lanes as SVG: inline in HTML, data: URIs
+    // in Markdown; each picture is well-formed XML with the numbers of the job in it.
+    void reportPictures()
+    {
+        const app::JobRun run = runOn({m_planted.front().parent_path()});
+        const analysis::JobResult& job = run.result;
+        QCOMPARE(analysis::worstStep(job), std::int64_t(1)); // all steps take 54 ms: the first
+        const std::string heat = report::jobHeatMapSvg(job, analysis::JobMeasure::CommunicationWait);
+        const std::string lanes = report::jobLanesSvg(job, 2);
+        for (const std::string* svg : {&heat, &lanes}) {
+            QXmlStreamReader xml(QByteArray::fromStdString(*svg));
+            while (!xml.atEnd())
+                xml.readNext();
+            QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+        }
+        QVERIFY(heat.find("Communication wait per rank and step (ms)") != std::string::npos);
+        QVERIFY(heat.find("rank 2 · straggler") != std::string::npos);
+        QVERIFY(heat.find(">18.000 ms</text>") != std::string::npos); // the colour scale's top
+        QVERIFY(heat.find("<title>rank 2, step 3: 0.000 ms</title>") != std::string::npos);
+        // Lanes of step 2 (plantedjob.h): rank 0 waits 18 ms, the last arrival is rank 2's.
+        QVERIFY(lanes.find("<title>rank 0: waiting for the last rank, 18.000 ms</title>") != std::string::npos);
+        QVERIFY(lanes.find("<title>collective 1: rank 2 arrives last</title>") != std::string::npos);
+        QVERIFY(report::jobLanesSvg(job, 99).empty());
+        std::ostringstream html;
+        report::writeJobReport(job, report::JobFormat::Html, "test", html);
+        QVERIFY(html.str().find("<h2>Rank lanes of step 1 (the slowest)</h2>") != std::string::npos);
+        QVERIFY(html.str().find(report::jobLanesSvg(job, 1)) != std::string::npos);
+        std::ostringstream md;
+        report::writeJobReport(job, report::JobFormat::Markdown, "test", md);
+        const std::string tag = "![Rank lanes of step 1](data:image/svg+xml;base64,";
+        const std::size_t at = md.str().find(tag);
+        QVERIFY(at != std::string::npos);
+        const std::size_t from = at + tag.size();
+        const std::string encoded = md.str().substr(from, md.str().find(')', from) - from);
+        QCOMPARE(QByteArray::fromBase64(QByteArray::fromStdString(encoded)).toStdString(), report::jobLanesSvg(job, 1));
     }
 
     void badInputs()
