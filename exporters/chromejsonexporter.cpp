@@ -4,6 +4,7 @@
 #include "analysis/core/textformat.h"
 #include "exporters/exportlayout.h"
 #include "exporters/slicelanes.h"
+#include "model/argnames.h"
 #include "model/checkedmath.h"
 #include "model/trackname.h"
 
@@ -348,10 +349,10 @@ private:
         if (m_describe)
             return index + 1; // a described trace links every flow by its own pair, never by correlation
         if (f.kind == model::FlowKind::Launch) {
-            const std::optional<model::ArgValue> c = m_trace.arg(f.from, "correlation");
+            const std::optional<model::ArgValue> c = m_trace.arg(f.from, model::argnames::kCorrelation);
             if (c && c->type == model::ArgValue::Type::Int && c->i >= 0
                 && static_cast<std::uint64_t>(c->i) < kUncorrelatedFlowIds) {
-                const std::optional<model::ArgValue> target = m_trace.arg(f.to, "correlation");
+                const std::optional<model::ArgValue> target = m_trace.arg(f.to, model::argnames::kCorrelation);
                 if (!target || (target->type == model::ArgValue::Type::Int && target->i == c->i))
                     return static_cast<std::uint64_t>(c->i);
             }

@@ -7,6 +7,7 @@
 #include "analysis/core/findingaccumulator.h"
 #include "analysis/core/opclassifier.h"
 #include "analysis/core/textformat.h"
+#include "model/argnames.h"
 #include "model/checkedmath.h"
 
 #include <algorithm>
@@ -53,8 +54,8 @@ struct FirstInput
 FirstInput firstInput(const model::Trace& trace, model::SliceRef op)
 {
     FirstInput in;
-    const std::optional<model::ArgValue> dims = trace.arg(op, "Input Dims");
-    const std::optional<model::ArgValue> type = trace.arg(op, "Input type");
+    const std::optional<model::ArgValue> dims = trace.arg(op, model::argnames::kInputDims);
+    const std::optional<model::ArgValue> type = trace.arg(op, model::argnames::kInputType);
     if (!dims.has_value() || !type.has_value() || dims->type != model::ArgValue::Type::String
         || type->type != model::ArgValue::Type::String)
         return in;
@@ -100,7 +101,7 @@ std::string pythonLine(const model::Trace& trace, model::SliceRef op)
 {
     if (!op.isValid())
         return {};
-    if (const std::optional<model::ArgValue> v = trace.arg(op, "Call stack");
+    if (const std::optional<model::ArgValue> v = trace.arg(op, model::argnames::kCallStack);
         v.has_value() && v->type == model::ArgValue::Type::String) {
         std::string_view stack = trace.str(model::StringId(v->s));
         while (!stack.empty()) {

@@ -6,6 +6,7 @@
 #include "analysis/core/hostcallclaim.h"
 #include "analysis/core/opclassifier.h"
 #include "analysis/core/textformat.h"
+#include "model/argnames.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -67,7 +68,7 @@ Peak allocatorPeak(const model::Trace& trace, const StepClock& clock)
     for (const model::Track& t : trace.tracks()) {
         if (t.role != model::TrackRole::Counter || t.deviceIndex < 0)
             continue;
-        if (trace.str(t.name) != "GPU " + std::to_string(t.deviceIndex) + " memory allocated")
+        if (trace.str(t.name) != model::allocatedMemoryCounterName(t.deviceIndex))
             continue;
         const auto times = t.counterTimes();
         const auto values = t.counterValues();

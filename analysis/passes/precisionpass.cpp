@@ -7,6 +7,7 @@
 #include "analysis/core/findingaccumulator.h"
 #include "analysis/core/opclassifier.h"
 #include "analysis/core/textformat.h"
+#include "model/argnames.h"
 
 #include <algorithm>
 #include <array>
@@ -170,7 +171,7 @@ PassOutput PrecisionPass::run(const AnalysisContext& context) const
             if ((cls & kMatmulConv) == 0)
                 continue;
             Precision p = Precision::Unknown;
-            if (const std::optional<model::ArgValue> v = trace.arg(ref, "Input Data Types");
+            if (const std::optional<model::ArgValue> v = trace.arg(ref, model::argnames::kInputDataTypes);
                 v.has_value() && v->type == model::ArgValue::Type::String) {
                 const std::string_view dtypes = trace.str(model::StringId(v->s));
                 p = fromDataType(dtypes.substr(0, dtypes.find(';')));

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "parsers/ascend/ascendkernelargs.h"
 
+#include "model/argnames.h"
+
 namespace timesink::parsers {
 
 using model::Arg;
@@ -12,7 +14,7 @@ AscendKernelArgs::AscendKernelArgs(model::TraceBuilder& b)
     , m_core(b.intern("Accelerator Core"))
     , m_shapes(b.intern("Input Shapes"))
     , m_block(b.intern("Block Dim"))
-    , m_inTypes(b.intern("Input Data Types"))
+    , m_inTypes(b.intern(model::argnames::kInputDataTypes))
     , m_inFormats(b.intern("Input Formats"))
     , m_outTypes(b.intern("Output Data Types"))
     , m_outFormats(b.intern("Output Formats"))

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "parsers/ascenddb/ascenddbreader.h"
 
+#include "model/argnames.h"
 #include "model/checkedmath.h"
 #include "model/tracebuilder.h"
 #include "parsers/ascendcommon/ascendtasktype.h"
@@ -293,7 +294,7 @@ void DbLoader::readPytorchApi()
         if (auto seq = q.int64(6); seq && *seq >= 0)
             args.push_back(arg("Sequence number", ArgValue::fromInt(*seq)));
         if (const std::string_view shapes = strView(q.int64(7)); !shapes.empty())
-            args.push_back(argStr("Input Dims", shapes));
+            args.push_back(argStr(model::argnames::kInputDims, shapes));
         s.args = m_b.addArgs(args);
         const model::TrackId track = m_tracks.hostThread("Python", gtid >> 32, gtid & 0xffffffff);
         const SliceRef ref = m_b.addSlice(track, s);
@@ -464,8 +465,8 @@ void DbLoader::readTasks()
     const model::StringId keyConn = m_b.intern("connection_id");
     const model::StringId keyBlock = m_b.intern("Block Dim");
     const model::StringId keyShapes = m_b.intern("Input Shapes");
-    const std::array<model::StringId, 4> keyTypesFormats {m_b.intern("Input Data Types"), m_b.intern("Input Formats"),
-                                                          m_b.intern("Output Data Types"),
+    const std::array<model::StringId, 4> keyTypesFormats {m_b.intern(model::argnames::kInputDataTypes),
+                                                          m_b.intern("Input Formats"), m_b.intern("Output Data Types"),
                                                           m_b.intern("Output Formats")};
     std::uint64_t rows = 0;
     while (q.step()) {

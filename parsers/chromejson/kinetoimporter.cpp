@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "parsers/chromejson/kinetoimporter.h"
 
+#include "model/argnames.h"
 #include "model/checkedmath.h"
 #include "model/tracebuilder.h"
 #include "parsers/chromejson/chromeeventreader.h"
@@ -836,8 +837,7 @@ private:
             const ChromeArg* dev = e.arg("Device Id");
             if (total && (total->kind == ChromeArg::Kind::Int || total->kind == ChromeArg::Kind::Double)) {
                 const std::int64_t device = dev && dev->kind == ChromeArg::Kind::Int ? dev->i : -1;
-                const std::string name = device < 0 ? std::string("CPU memory allocated")
-                                                    : "GPU " + std::to_string(device) + " memory allocated";
+                const std::string name = model::allocatedMemoryCounterName(device);
                 const model::TrackId t = counterTrack(e.pid, name, device);
                 m_b.addCounterSample(t, model::saturatingAdd(e.ts, m_base),
                                      total->kind == ChromeArg::Kind::Int ? double(total->i) : total->d);
