@@ -343,7 +343,7 @@ bool Retimer::build(std::size_t step, Graph& g, std::string& reason)
     const Interval host = m_clock.hostWindow(step);
     const Interval window = m_clock.window(step);
     std::unordered_map<std::uint64_t, std::uint32_t> callNode; // call slice → node
-    std::vector<model::SliceRef> callOrder;                     // the same calls, in thread and program order
+    std::vector<model::SliceRef> callOrder;                    // the same calls, in thread and program order
     std::unordered_map<std::uint64_t, std::uint32_t> opNode;   // device operation → node
     auto addEdge = [&g](std::uint32_t from, std::uint32_t to, TimeNs lag, EdgeKind kind, bool fromStart, bool toEnd) {
         g.edges.push_back({from, to, lag, kind, fromStart, toEnd});
@@ -356,8 +356,8 @@ bool Retimer::build(std::size_t step, Graph& g, std::string& reason)
         if (calls.empty())
             continue;
         const model::Track& t = m_trace.track(model::TrackId(ti));
-        auto it = std::partition_point(calls.begin(), calls.end(),
-                                       [&](std::uint32_t i) { return t.ts(i) < host.start; });
+        auto it
+            = std::partition_point(calls.begin(), calls.end(), [&](std::uint32_t i) { return t.ts(i) < host.start; });
         if (it == calls.end() || t.ts(*it) >= host.end)
             continue;
         std::int64_t prev = -1;
@@ -453,7 +453,8 @@ bool Retimer::build(std::size_t step, Graph& g, std::string& reason)
     for (std::uint32_t ti : m_deviceTracks) {
         const model::Track& t = m_trace.track(model::TrackId(ti));
         const auto& ops = m_device[ti].ops;
-        auto it = std::partition_point(ops.begin(), ops.end(), [&](std::uint32_t i) { return t.end(i) <= window.start; });
+        auto it
+            = std::partition_point(ops.begin(), ops.end(), [&](std::uint32_t i) { return t.end(i) <= window.start; });
         for (; it != ops.end() && t.ts(*it) < window.end; ++it) {
             if (m_launchOf.count(key(model::TrackId(ti), *it)) == 0) {
                 addOp(model::TrackId(ti), *it, t.ts(*it));
@@ -794,8 +795,7 @@ void Retimer::retimeStep(std::size_t step, std::span<const ResolvedWhatIf> whatI
                 const TimeNs cut = std::min(n.end0 - n.start0, overlapLength(removed, n.start0, n.end0));
                 if (n.kind == NodeKind::HostGap) {
                     d = std::max<TimeNs>(0, d - cut);
-                } else if (cut >= n.end0 - n.start0 ||
-                           (n.blocking && overlapLength(r.sync, n.start0, n.end0) > 0)) {
+                } else if (cut >= n.end0 - n.start0 || (n.blocking && overlapLength(r.sync, n.start0, n.end0) > 0)) {
                     d = 0;
                     fl |= kNoWait;
                 } else {
@@ -869,7 +869,7 @@ void projectSavings(const model::Trace& trace, const StepClock& clock, const Can
     Retiming r = retimeSteps(trace, clock, list, cancel);
 
     const std::size_t steps = clock.size();
-    std::vector<TimeNs> lostInStep(steps, 0);  // per step: Σ lost of all findings (fallback of "all")
+    std::vector<TimeNs> lostInStep(steps, 0);   // per step: Σ lost of all findings (fallback of "all")
     std::vector<TimeNs> noRuleInStep(steps, 0); // per step: Σ lost of findings without a what-if
     for (std::size_t j = 0; j < findings.size(); ++j) {
         Finding& f = findings[j];
@@ -928,9 +928,9 @@ void projectSavings(const model::Trace& trace, const StepClock& clock, const Can
             f.savingMethod = "retimed";
         } else if (retimed == 0) {
             f.savingMethod = "lost_time";
-            f.savingRule = "The steps could not be re-timed (" +
-                (r.notAssessedReason.empty() ? std::string("see the critical path's reason") : r.notAssessedReason) +
-                "): the saving is the lost time. " + f.savingRule;
+            f.savingRule = "The steps could not be re-timed ("
+                + (r.notAssessedReason.empty() ? std::string("see the critical path's reason") : r.notAssessedReason)
+                + "): the saving is the lost time. " + f.savingRule;
         } else {
             f.savingMethod = "partly_retimed";
             f.savingRule += " Steps that could not be re-timed count their lost time.";

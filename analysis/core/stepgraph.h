@@ -19,11 +19,11 @@ namespace timesink::analysis {
 /// The critical paths of a trace's steps and what each what-if saves per step.
 struct Retiming
 {
-    std::vector<StepCriticalPath> steps;      // one per trace step (StepClock index)
+    std::vector<StepCriticalPath> steps;             // one per trace step (StepClock index)
     std::vector<std::vector<model::TimeNs>> savings; // [what-if][step]: saving in ns, −1 where not re-timed
-    std::string notAssessedReason;            // the whole trace cannot be re-timed (empty otherwise)
+    std::string notAssessedReason;                   // the whole trace cannot be re-timed (empty otherwise)
     std::size_t stepsAssessed = 0;
-    std::size_t cyclicSteps = 0;              // steps whose graph had a cycle (corrupt flows): warned, fallen back
+    std::size_t cyclicSteps = 0; // steps whose graph had a cycle (corrupt flows): warned, fallen back
 };
 
 /// Builds each analysed step's dependency graph and re-times it once per what-if (docs/analysis.md).

@@ -58,8 +58,8 @@ public:
     }
     void fetch(TimeNs d)
     {
-        m_b.slice(m_host, SliceCategory::Dataloader, "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__",
-                  m_t, d);
+        m_b.slice(m_host, SliceCategory::Dataloader, "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", m_t,
+                  d);
         m_t += d;
     }
     /// A framework op of `hostDur` whose last kCall launches `kernelDur` of device work on `stream`.
@@ -137,13 +137,13 @@ bool within(TimeNs projected, TimeNs measured)
     return std::llabs(projected - measured) <= measured * 15 / 100 + 100 * kUs;
 }
 
-#define COMPARE_SAVING(projected, measured)                                                                           \
+#define COMPARE_SAVING(projected, measured)                                                                            \
     do {                                                                                                               \
         const TimeNs p_ = (projected);                                                                                 \
         const TimeNs m_ = (measured);                                                                                  \
         qInfo("projected %lld ns, measured %lld ns", static_cast<long long>(p_), static_cast<long long>(m_));          \
         if (!within(p_, m_))                                                                                           \
-            QFAIL(qPrintable(QStringLiteral("projected %1 ns, measured %2 ns").arg(p_).arg(m_)));                     \
+            QFAIL(qPrintable(QStringLiteral("projected %1 ns, measured %2 ns").arg(p_).arg(m_)));                      \
     } while (false)
 
 } // namespace
