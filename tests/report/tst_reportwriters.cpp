@@ -222,10 +222,10 @@ private Q_SLOTS:
         QCOMPARE(rows.size(), std::size_t(2));
         QCOMPARE(rows[0],
                  (std::vector<std::string> {"1", "dataloader_starvation", "1",
-                                            "Dataloader starves the device in step 1", "200 ns", "10.0%"}));
+                                            "Dataloader starves the device in step 1", "300 ns", "15.0%"}));
         QCOMPARE(
             rows[1],
-            (std::vector<std::string> {"2", "copy_hotspot", "2", "Pageable host-to-device copies", "150 ns", "7.5%"}));
+            (std::vector<std::string> {"2", "copy_hotspot", "2", "Pageable host-to-device copies", "40 ns", "2.0%"}));
         QCOMPARE(countOf(html, "<article class=\"finding\" id=\"finding-"), std::size_t(2));
         QVERIFY(html.find("<strong>Recommendation:</strong> Raise num_workers and set pin_memory=True</p>")
                 != std::string::npos);
