@@ -793,9 +793,9 @@ void Retimer::retimeStep(std::size_t step, std::span<const ResolvedWhatIf> whatI
                 const auto h = r.host.find(n.track.value);
                 const IntervalList& removed = h != r.host.end() ? h->second : r.hostAll;
                 const TimeNs cut = std::min(n.end0 - n.start0, overlapLength(removed, n.start0, n.end0));
-                if (n.kind == NodeKind::HostGap) {
-                    d = std::max<TimeNs>(0, d - cut);
-                } else if (cut >= n.end0 - n.start0 || (n.blocking && overlapLength(r.sync, n.start0, n.end0) > 0)) {
+                const bool callGone = n.kind == NodeKind::Call
+                    && (cut >= n.end0 - n.start0 || (n.blocking && overlapLength(r.sync, n.start0, n.end0) > 0));
+                if (callGone) {
                     d = 0;
                     fl |= kNoWait;
                 } else {
