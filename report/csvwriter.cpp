@@ -35,7 +35,8 @@ void writeCsvFindings(const ReportModel& m, std::ostream& out)
         out << i + 1 << ',' << csvText(f.kind) << ',' << csvText(f.title) << ',' << f.lostNs << ','
             << formatMilliseconds(f.lostNs) << ',' << percent << ',' << f.occurrences << ',' << f.perStep.size() << ','
             << csvText(analysis::platformKey(f.platform)) << ',' << f.firstTs << ',' << csvText(f.explanation) << ','
-            << csvText(f.recommendation) << "\r\n";
+            << csvText(f.recommendation) << ',' << f.savingNs << ',' << formatMilliseconds(f.savingNs) << ','
+            << formatFixed(f.savingFraction * 100.0, 1) << ',' << csvText(f.savingMethod) << "\r\n";
     }
 }
 

@@ -12,7 +12,7 @@ namespace timesink::report {
 /// The columns of the findings CSV, in order.
 inline constexpr std::string_view kCsvHeader
     = "rank,kind,title,lost_ns,lost_ms,lost_percent,occurrences,steps_affected,platform,first_ts_ns,explanation,"
-      "recommendation";
+      "recommendation,saving_ns,saving_ms,saving_percent,saving_method";
 
 /// Writes the findings as CSV (RFC 4180: CRLF line ends, text fields quoted, quotes doubled), one row per
 /// finding in rank order under the kCsvHeader header row. Numbers are plain (lost_ns exact in ns,

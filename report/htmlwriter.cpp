@@ -112,6 +112,9 @@ void writeSummary(const ReportModel& m, std::ostream& out)
                     + escapeHtml(formatDuration(d.queueingDelayMeanNs)) + "; "
                     + std::to_string(d.launchesDelayedOver100us) + " waited over 100 µs");
     }
+    row("Fixing all would save",
+        "<strong>" + escapeHtml(formatDuration(s.savingNs)) + "</strong> (" + formatPercent(s.savingFraction)
+            + " of the analysed time; the steps re-timed with every cause removed)");
     row("Lost time",
         "<strong>" + escapeHtml(formatDuration(s.lostNs)) + "</strong> (" + formatPercent(s.lostFraction)
             + " of the analysed time; findings of different kinds can overlap)");
@@ -132,16 +135,17 @@ void writeFindingsTable(const ReportModel& m, std::ostream& out)
         out << "<p>No findings: nothing lost time above the thresholds.</p></section>\n";
         return;
     }
-    out << "<table><thead><tr><th class=\"num\">rank</th><th>kind</th><th>finding</th><th class=\"num\">lost</th>"
-           "<th class=\"num\">%</th><th class=\"num\">occurrences</th><th "
+    out << "<table><thead><tr><th class=\"num\">rank</th><th>kind</th><th>finding</th><th class=\"num\">saving</th>"
+           "<th class=\"num\">%</th><th class=\"num\">lost</th><th class=\"num\">occurrences</th><th "
            "class=\"num\">steps</th></tr></thead><tbody>\n";
     for (std::size_t i = 0; i < m.findings.size(); ++i) {
         const analysis::Finding& f = m.findings[i];
         out << "<tr><td class=\"num\">" << i + 1 << "</td><td class=\"kind\">" << escapeHtml(f.kind)
             << "</td><td class=\"name\"><a href=\"#finding-" << i + 1 << "\">" << escapeHtml(f.title)
-            << "</a></td><td class=\"num\">" << escapeHtml(formatDuration(f.lostNs)) << "</td><td class=\"num\">"
-            << formatPercent(f.lostFraction) << "</td><td class=\"num\">" << f.occurrences << "</td><td class=\"num\">"
-            << f.perStep.size() << "</td></tr>\n";
+            << "</a></td><td class=\"num\">" << escapeHtml(formatDuration(f.savingNs)) << "</td><td class=\"num\">"
+            << formatPercent(f.savingFraction) << "</td><td class=\"num\">" << escapeHtml(formatDuration(f.lostNs))
+            << "</td><td class=\"num\">" << f.occurrences << "</td><td class=\"num\">" << f.perStep.size()
+            << "</td></tr>\n";
     }
     out << "</tbody></table></section>\n";
 }
@@ -306,12 +310,15 @@ void writeFindingSections(const ReportModel& m, std::ostream& out)
         const analysis::Finding& f = m.findings[i];
         out << "<article class=\"finding\" id=\"finding-" << i + 1 << "\"><h3>" << i + 1 << ". " << escapeHtml(f.title)
             << "</h3>\n";
-        out << "<p class=\"meta\"><span class=\"kind\">" << escapeHtml(f.kind) << "</span> · lost <strong>"
-            << escapeHtml(formatDuration(f.lostNs)) << "</strong> (" << formatPercent(f.lostFraction) << ") · "
-            << f.occurrences << " occurrence" << (f.occurrences == 1 ? "" : "s") << " · "
-            << escapeHtml(analysis::platformLabel(f.platform)) << "</p>\n";
+        out << "<p class=\"meta\"><span class=\"kind\">" << escapeHtml(f.kind) << "</span> · saving <strong>"
+            << escapeHtml(formatDuration(f.savingNs)) << "</strong> (" << formatPercent(f.savingFraction)
+            << ") · lost <strong>" << escapeHtml(formatDuration(f.lostNs)) << "</strong> ("
+            << formatPercent(f.lostFraction) << ") · " << f.occurrences << " occurrence"
+            << (f.occurrences == 1 ? "" : "s") << " · " << escapeHtml(analysis::platformLabel(f.platform)) << "</p>\n";
         if (!f.explanation.empty())
             out << "<p>" << escapeHtml(f.explanation) << "</p>\n";
+        out << "<p class=\"saving\"><strong>Saving estimate</strong> (" << escapeHtml(f.savingMethod)
+            << "): " << escapeHtml(f.savingRule) << "</p>\n";
         if (!f.recommendation.empty())
             out << "<p class=\"recommendation\"><strong>Recommendation:</strong> " << escapeHtml(f.recommendation)
                 << "</p>\n";
@@ -323,10 +330,12 @@ void writeFindingSections(const ReportModel& m, std::ostream& out)
             out << "</tbody></table>\n";
         }
         if (!f.perStep.empty()) {
-            out << "<table><thead><tr><th class=\"num\">step</th><th class=\"num\">lost</th>"
+            out << "<table><thead><tr><th class=\"num\">step</th><th class=\"num\">saving</th>"
+                   "<th class=\"num\">lost</th>"
                    "<th class=\"num\">step time</th></tr></thead><tbody>";
             for (const analysis::StepLoss& s : f.perStep)
                 out << "<tr><td class=\"num\">" << s.stepNumber << "</td><td class=\"num\">"
+                    << escapeHtml(formatDuration(s.savingNs)) << "</td><td class=\"num\">"
                     << escapeHtml(formatDuration(s.lostNs)) << "</td><td class=\"num\">"
                     << escapeHtml(formatDuration(s.stepNs)) << "</td></tr>";
             out << "</tbody></table>\n";

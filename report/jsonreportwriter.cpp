@@ -27,6 +27,16 @@ nlohmann::ordered_json collectivesJson(const analysis::StepCommunication* comm, 
     return out;
 }
 
+nlohmann::ordered_json criticalPathJson(const analysis::StepCriticalPath& p)
+{
+    if (!p.assessed)
+        return {{"assessed", false}, {"reason", p.reason}};
+    nlohmann::ordered_json j = {{"assessed", true}, {"start_ns", p.startNs}, {"length_ns", p.lengthNs()}};
+    for (std::size_t c = 0; c < analysis::kPathClassCount; ++c)
+        j[std::string(analysis::pathClassKey(static_cast<analysis::PathClass>(c))) + "_ns"] = p.byClass[c];
+    return j;
+}
+
 } // namespace
 
 nlohmann::ordered_json deviceSummaryJson(const DeviceSummary& d)
@@ -96,6 +106,11 @@ nlohmann::ordered_json reportJson(const ReportModel& m)
     j["analysed_ns"] = m.summary.analysedNs;
     j["total_lost_ns"] = m.summary.lostNs;
     j["total_lost_fraction"] = m.summary.lostFraction;
+    j["saving_ns"] = m.summary.savingNs;
+    j["saving_fraction"] = m.summary.savingFraction;
+    j["critical_path"] = {{"steps_assessed", m.summary.criticalPathSteps},
+                          {"cyclic_steps", m.summary.cyclicSteps},
+                          {"not_assessed", m.summary.criticalPathNotAssessed}};
     j["options"] = {{"bubble_threshold_ns", m.options.bubbleThresholdNs},
                     {"tiny_kernel_ns", m.options.tinyKernelNs},
                     {"small_copy_bytes", m.options.smallCopyBytes},
@@ -145,7 +160,8 @@ nlohmann::ordered_json reportJson(const ReportModel& m)
              {"device_end_ns",
               s.hasDeviceWindow ? nlohmann::ordered_json(s.deviceEndNs) : nlohmann::ordered_json(nullptr)},
              {"device_busy_ns", s.deviceBusyNs},
-             {"device_idle_ns", s.deviceIdleNs}});
+             {"device_idle_ns", s.deviceIdleNs},
+             {"critical_path", i < m.criticalPaths.size() ? criticalPathJson(m.criticalPaths[i]) : ordered_json()}});
     }
     j["steps"] = std::move(steps);
     j["communication"] = {{"backend", analysis::commBackendKey(m.communication.backend)},

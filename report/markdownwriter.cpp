@@ -77,6 +77,8 @@ void writeSummary(const ReportModel& m, std::ostream& out)
                 << "; queueing delay (≥ 0) mean " << formatDuration(d.queueingDelayMeanNs) << "; "
                 << d.launchesDelayedOver100us << " waited over 100 µs\n";
     }
+    out << "- **Fixing all of these would save:** " << formatDuration(s.savingNs) << " ("
+        << formatPercent(s.savingFraction) << " of the analysed time; the steps re-timed with every cause removed)\n";
     out << "- **Lost time (sum of findings):** " << formatDuration(s.lostNs) << " (" << formatPercent(s.lostFraction)
         << " of the analysed time; findings of different kinds can overlap)\n";
     out << "- **Findings:** " << m.findings.size() << '\n';
@@ -95,13 +97,13 @@ void writeFindingsTable(const ReportModel& m, std::ostream& out)
         out << "No findings: nothing lost time above the thresholds.\n\n";
         return;
     }
-    out << "| rank | kind | finding | lost | % | occurrences | steps |\n";
-    out << "|---:|---|---|---:|---:|---:|---:|\n";
+    out << "| rank | kind | finding | saving | % | lost | occurrences | steps |\n";
+    out << "|---:|---|---|---:|---:|---:|---:|---:|\n";
     for (std::size_t i = 0; i < m.findings.size(); ++i) {
         const analysis::Finding& f = m.findings[i];
         out << "| " << i + 1 << " | " << escapeMarkdown(f.kind) << " | [" << escapeMarkdown(f.title) << "](#finding-"
-            << i + 1 << ") | " << formatDuration(f.lostNs) << " | " << formatPercent(f.lostFraction) << " | "
-            << f.occurrences << " | " << f.perStep.size() << " |\n";
+            << i + 1 << ") | " << formatDuration(f.savingNs) << " | " << formatPercent(f.savingFraction) << " | "
+            << formatDuration(f.lostNs) << " | " << f.occurrences << " | " << f.perStep.size() << " |\n";
     }
     out << '\n';
 }
@@ -168,11 +170,14 @@ void writeFindingSections(const ReportModel& m, std::ostream& out)
         const analysis::Finding& f = m.findings[i];
         out << "<a id=\"finding-" << i + 1 << "\"></a>\n\n";
         out << "### " << i + 1 << ". " << escapeMarkdown(f.title) << "\n\n";
-        out << "**Kind:** " << escapeMarkdown(f.kind) << " · **lost:** " << formatDuration(f.lostNs) << " ("
+        out << "**Kind:** " << escapeMarkdown(f.kind) << " · **saving:** " << formatDuration(f.savingNs) << " ("
+            << formatPercent(f.savingFraction) << ") · **lost:** " << formatDuration(f.lostNs) << " ("
             << formatPercent(f.lostFraction) << ") · **occurrences:** " << f.occurrences << " · **platform:** "
             << analysis::platformLabel(f.platform) << "\n\n";
         if (!f.explanation.empty())
             out << escapeMarkdownParagraph(f.explanation) << "\n\n";
+        out << "**Saving estimate** (" << escapeMarkdown(f.savingMethod) << "): " << escapeMarkdown(f.savingRule)
+            << "\n\n";
         if (!f.recommendation.empty())
             out << "**Recommendation:** " << escapeMarkdown(f.recommendation) << "\n\n";
         if (!f.details.empty()) {
@@ -182,10 +187,10 @@ void writeFindingSections(const ReportModel& m, std::ostream& out)
             out << '\n';
         }
         if (!f.perStep.empty()) {
-            out << "| step | lost | step time |\n|---:|---:|---:|\n";
+            out << "| step | saving | lost | step time |\n|---:|---:|---:|---:|\n";
             for (const analysis::StepLoss& s : f.perStep)
-                out << "| " << s.stepNumber << " | " << formatDuration(s.lostNs) << " | " << formatDuration(s.stepNs)
-                    << " |\n";
+                out << "| " << s.stepNumber << " | " << formatDuration(s.savingNs) << " | " << formatDuration(s.lostNs)
+                    << " | " << formatDuration(s.stepNs) << " |\n";
             out << '\n';
         }
         if (!f.evidence.empty()) {

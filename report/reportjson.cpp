@@ -16,12 +16,19 @@ nlohmann::ordered_json findingJson(const ReportModel& m, std::size_t index)
     j["title"] = f.title;
     j["lost_ns"] = f.lostNs;
     j["lost_fraction"] = f.lostFraction;
+    j["saving_ns"] = f.savingNs;
+    j["saving_fraction"] = f.savingFraction;
+    j["saving_method"] = f.savingMethod;
+    j["saving_rule"] = f.savingRule;
     j["occurrences"] = f.occurrences;
     j["platform"] = analysis::platformKey(f.platform);
     ordered_json perStep = ordered_json::array();
     for (const analysis::StepLoss& s : f.perStep)
-        perStep.push_back(
-            {{"step", s.stepNumber}, {"step_index", s.stepIndex}, {"lost_ns", s.lostNs}, {"step_ns", s.stepNs}});
+        perStep.push_back({{"step", s.stepNumber},
+                           {"step_index", s.stepIndex},
+                           {"lost_ns", s.lostNs},
+                           {"step_ns", s.stepNs},
+                           {"saving_ns", s.savingNs}});
     j["per_step"] = std::move(perStep);
     ordered_json evidence = ordered_json::array();
     for (const analysis::EvidenceRange& e : f.evidence) {

@@ -46,6 +46,15 @@ ReportModel buildReportModel(const model::Trace& trace, const analysis::Analysis
     m.notAssessed = result.notAssessed;
     m.cancelled = result.cancelled;
 
+    s.savingNs = result.savingNs;
+    s.savingFraction = result.savingFraction;
+    s.cyclicSteps = result.cyclicSteps;
+    s.criticalPathNotAssessed = result.criticalPathNotAssessed;
+    for (const analysis::StepCriticalPath& p : result.criticalPaths)
+        s.criticalPathSteps += p.assessed ? 1 : 0;
+    m.criticalPaths = result.criticalPaths;
+    for (analysis::StepCriticalPath& p : m.criticalPaths)
+        p.segments = {}; // the reports write the composition; the GUI draws the segments from the result
     s.lostNs = totalLostNs(result);
     s.lostFraction = totalLostFraction(result);
     m.findingEvents.reserve(m.findings.size());

@@ -34,6 +34,12 @@ struct ReportSummary
     model::TimeNs analysedNs = 0;
     model::TimeNs lostNs = 0;  // sum over findings (kinds can overlap, so this may exceed one cause's share)
     double lostFraction = 0.0; // lostNs / analysedNs
+    /// Fixing every finding at once: how much shorter the analysed steps get (analysis/core/stepgraph.h).
+    model::TimeNs savingNs = 0;
+    double savingFraction = 0.0;         // savingNs / analysedNs
+    std::size_t criticalPathSteps = 0;   // steps whose critical path was found
+    std::size_t cyclicSteps = 0;         // steps whose graph had a cycle (corrupt flows): fell back to lost time
+    std::string criticalPathNotAssessed; // why no step could be re-timed, empty otherwise
 };
 
 /// A slice a finding names, resolved against the trace when the model is built.
@@ -69,6 +75,8 @@ struct ReportModel
     /// Device communication per step (parallel to `steps`): exposed time, measured wait, the collectives with
     /// their exposed parts. `timesink-cli job` aligns ranks on these (analysis/job/job.h).
     analysis::CommunicationProfile communication;
+    /// The critical path of every step (parallel to `steps`), from the analysis.
+    std::vector<analysis::StepCriticalPath> criticalPaths;
 };
 
 struct ReportOptions

@@ -54,6 +54,8 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const
             return qs(analysis::kindLabel(f->kind));
         case Title:
             return qs(f->title);
+        case Saving:
+            return TimeFormat::formatDuration(f->savingNs);
         case LostMs:
             return TimeFormat::formatDuration(f->lostNs);
         case Percent:
@@ -70,6 +72,8 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const
             return qs(analysis::kindLabel(f->kind));
         case Title:
             return qs(f->title);
+        case Saving:
+            return QVariant::fromValue<qlonglong>(f->savingNs);
         case LostMs:
             return QVariant::fromValue<qlonglong>(f->lostNs);
         case Percent:
@@ -80,10 +84,12 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const
             return {};
         }
     }
-    if (role == Qt::TextAlignmentRole && index.column() >= LostMs)
+    if (role == Qt::TextAlignmentRole && index.column() >= Saving)
         return QVariant::fromValue(Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
     if (role == Qt::ToolTipRole)
-        return index.column() == Kind ? qs(f->kind) : qs(f->explanation);
+        return index.column() == Kind  ? qs(f->kind)
+            : index.column() == Saving ? qs(f->savingMethod + ": " + f->savingRule)
+                                       : qs(f->explanation);
     return {};
 }
 
@@ -96,6 +102,8 @@ QVariant FindingsModel::headerData(int section, Qt::Orientation orientation, int
         return tr("Kind");
     case Title:
         return tr("Finding");
+    case Saving:
+        return tr("Saving");
     case LostMs:
         return tr("Lost");
     case Percent:

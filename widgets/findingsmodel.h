@@ -9,17 +9,19 @@
 
 namespace timesink::widgets {
 
-/// The findings of one analysis as a table, in the analysis' ranking (lost time, descending).
-/// Columns: kind label, title, lost time (adaptive unit), % of analysed time, occurrences. Qt::DisplayRole gives
+/// The findings of one analysis as a table, in the analysis' ranking (projected saving, then lost time, descending).
+/// Columns: kind label, title, saving (adaptive unit; its tooltip says how it was estimated), lost time, % of analysed
+/// time lost, occurrences. Qt::DisplayRole gives
 /// text; kSortRole gives the raw number (or text) so a proxy sorts numerically; the kind's tooltip is its id.
 ///
 /// Example: one finding {kind "copy_hotspot", lostNs 12'500'000, lostFraction 0.25, occurrences 40}
-/// shows as row ["Copy hotspot", title, "12.5 ms", "25.0 %", "40"]; lostNs 2'000 shows "2.00 µs".
+/// and savingNs 3'000'000 shows as row ["Copy hotspot", title, "3.00 ms", "12.5 ms", "25.0 %", "40"]; lostNs 2'000
+/// shows "2.00 µs".
 class FindingsModel : public QAbstractTableModel
 {
     Q_OBJECT
 public:
-    enum Column { Kind, Title, LostMs, Percent, Occurrences, ColumnCount };
+    enum Column { Kind, Title, Saving, LostMs, Percent, Occurrences, ColumnCount };
     static constexpr int kSortRole = Qt::UserRole + 1;
 
     explicit FindingsModel(QObject* parent = nullptr);

@@ -617,6 +617,26 @@ TimelinePainter::Stats TimelinePainter::paint(QPainter& painter, QSize size, con
     }
     painter.setClipRect(QRect(kLabelWidth, kRulerHeight, f.width, size.height() - kRulerHeight));
 
+    if (!decorations.criticalPath.empty()) {
+        // A band along the bottom of each track's first row where the critical path runs on it.
+        const QColor pathColor = f.dark ? QColor(255, 120, 200) : QColor(200, 20, 130);
+        for (const analysis::PathSegment& seg : decorations.criticalPath) {
+            if (!seg.track.isValid() || seg.track.value >= trace.tracks().size() || seg.end < seg.start)
+                continue;
+            const double xa = zoom.xAt(seg.start);
+            const double xb = zoom.xAt(seg.end);
+            if (xb < 0 || xa > f.width)
+                continue;
+            const int y = layout.depthY(seg.track, 0);
+            if (y < 0)
+                continue;
+            const bool pinned = layout.rows()[static_cast<std::size_t>(layout.rowOfTrack(seg.track))].pinned;
+            const double top = y - (pinned ? 0 : scrollY) + kRulerHeight + TrackLayout::kDepthHeight - 4;
+            const double a = std::clamp(xa, -2.0, f.width + 2.0);
+            const double b = std::clamp(xb, -2.0, f.width + 2.0);
+            painter.fillRect(QRectF(kLabelWidth + a, top, std::max(1.0, b - a), 3), pathColor);
+        }
+    }
     const QColor findingColor = CategoryPalette::findingHighlight(f.dark);
     for (const model::SliceRef& ref : decorations.highlighted) {
         if (auto r = sliceRect(trace, zoom, layout, scrollY, ref); r && r->right() >= kLabelWidth - 4)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "analysis/core/criticalpath.h"
 #include "model/trace.h"
 #include "widgets/timelinezoom.h"
 #include "widgets/tracklayout.h"
@@ -30,6 +31,8 @@ struct TimelineDecorations
     std::optional<std::pair<model::TimeNs, model::TimeNs>> timeSelection;
     std::vector<model::TrackId> selectedTracks; // picked for the range statistics: their labels are highlighted
     bool shadeSteps = true;
+    /// The steps' critical paths (View → Critical Path): a band under each stretch of its track's first row.
+    std::vector<analysis::PathSegment> criticalPath;
 };
 
 /// The one painter for every track (as in Qt Creator's timeline): a label column on the left, a time

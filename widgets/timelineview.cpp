@@ -246,6 +246,12 @@ void TimelineView::setHighlighted(std::vector<model::SliceRef> events)
     invalidate();
 }
 
+void TimelineView::setCriticalPath(std::vector<analysis::PathSegment> segments)
+{
+    m_decorations.criticalPath = std::move(segments);
+    invalidate();
+}
+
 void TimelineView::setTimeSelection(std::optional<std::pair<model::TimeNs, model::TimeNs>> range)
 {
     m_decorations.timeSelection = range;

@@ -9,6 +9,8 @@ namespace timesink::analysis {
 
 bool rankBefore(const Finding& a, const Finding& b)
 {
+    if (a.savingNs != b.savingNs)
+        return a.savingNs > b.savingNs;
     if (a.lostNs != b.lostNs)
         return a.lostNs > b.lostNs;
     if (a.kind != b.kind)

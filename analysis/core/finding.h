@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "analysis/core/intervals.h"
 #include "model/trace.h"
 
 #include <cstdint>
@@ -26,6 +27,27 @@ struct StepLoss
     std::int64_t stepNumber = 0; // N of ProfilerStep#N (0 for the synthetic step)
     model::TimeNs lostNs = 0;
     model::TimeNs stepNs = 0;
+    /// How much shorter this step gets when the cause is removed (analysis/core/stepgraph.h); filled by analyze().
+    model::TimeNs savingNs = 0;
+};
+
+/// What removing a finding's cause changes, for re-timing the step graph (analysis/core/stepgraph.h): the pass
+/// that finds the cause says what would go, the step graph says how much shorter the steps get. Empty: the kind
+/// has no re-timing rule and its saving is its lost time.
+struct WhatIf
+{
+    std::vector<model::SliceRef> removedHost;   // host slices whose time goes (fetches, compile calls, BN/act ops)
+    IntervalList hostRanges;                    // host time that goes on every host thread that launches work
+    IntervalList syncRanges;                    // blocking calls overlapping these stop waiting and take no time
+    std::vector<model::SliceRef> removedDevice; // device operations that go (their stream order stays)
+    std::vector<model::SliceRef> asyncCopies;   // copies made asynchronous: off their stream's order, no host wait
+    std::vector<model::SliceRef> scaledDevice;  // device operations that take `scale` of their time
+    double scale = 1.0;
+    [[nodiscard]] bool empty() const
+    {
+        return removedHost.empty() && hostRanges.empty() && syncRanges.empty() && removedDevice.empty()
+            && asyncCopies.empty() && scaledDevice.empty();
+    }
 };
 
 /// One number (or fact) behind a finding, e.g. {"copies", 412}, {"direction", "htod"}.
@@ -57,6 +79,16 @@ struct Finding
     model::TimeNs firstTs = 0; // earliest evidence; the last ranking key
     /// Evidence ranges left out because the list reached its cap (kMaxEvidence); the lost time still counts them.
     std::uint64_t evidenceOmitted = 0;
+    /// How much shorter the analysed steps get when this cause is removed: the step graph re-timed without it
+    /// (analysis/core/stepgraph.h), or lostNs where it could not be re-timed (savingMethod says which).
+    model::TimeNs savingNs = 0;
+    double savingFraction = 0.0; // savingNs / analysed wall time
+    /// "retimed" (every step with a loss re-timed), "partly_retimed" (some steps fell back to their lost time),
+    /// "lost_time" (no re-timing: no rule for the kind, no launch links, laid-out timestamps or a cyclic graph).
+    std::string savingMethod;
+    std::string savingRule; // how the cause was removed for the estimate, for people (the GUI's Details)
+    /// What removing the cause changes; the pass fills it, analyze() re-times with it and then clears it.
+    WhatIf whatIf;
 };
 
 /// Human label: "PyTorch on CUDA", "torch_npu on CANN", …
@@ -71,7 +103,8 @@ std::string kindLabel(std::string_view kind);
 /// The value of a detail as text (integers as digits, doubles with up to 6 significant digits).
 std::string detailText(const Detail& d);
 
-/// Deterministic ranking: lost time (descending), then kind, then first timestamp.
+/// Deterministic ranking: projected saving (descending), then lost time (descending), then kind, then first
+/// timestamp, then title.
 bool rankBefore(const Finding& a, const Finding& b);
 
 } // namespace timesink::analysis

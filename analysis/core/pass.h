@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "analysis/core/criticalpath.h"
 #include "analysis/core/finding.h"
 
 #include <atomic>
@@ -84,6 +85,16 @@ struct AnalysisResult
     model::TimeNs warmupNs = 0;    // its duration
     std::vector<NotAssessed> notAssessed;
     bool cancelled = false;
+    /// Fixing every finding at once: how much shorter the analysed steps get (analysis/core/stepgraph.h), at most
+    /// analysedNs.
+    model::TimeNs savingNs = 0;
+    double savingFraction = 0.0; // savingNs / analysedNs
+    /// The critical path of every step (parallel to Trace::steps()); see projectSavings.
+    std::vector<StepCriticalPath> criticalPaths;
+    /// Why no step could be re-timed (laid-out timestamps, no device work, no launch links); empty otherwise.
+    std::string criticalPathNotAssessed;
+    /// Steps whose dependency graph had a cycle (corrupt flows): their savings fell back to lost time.
+    std::size_t cyclicSteps = 0;
 };
 
 /// Runs every registered pass on one AnalysisContext and ranks the findings (analysis/passes/registry.cpp).

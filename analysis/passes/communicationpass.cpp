@@ -126,6 +126,16 @@ PassOutput CommunicationPass::run(const AnalysisContext& context) const
                             "Wait Time: the Notify_Wait time of the operation's main plane)."
                           : "");
     f.recommendation = communicationRecommendation(hccl, profile.waitFromTasks, wait, transfer, idle);
+    for (const model::Track& t : trace.tracks()) {
+        if (!isDeviceTrack(t))
+            continue;
+        for (std::uint32_t i = 0; i < t.size(); ++i) {
+            if (t.category(i) == model::SliceCategory::Communication && clock.stepAt(t.ts(i)) < clock.size())
+                f.whatIf.removedDevice.push_back({t.id, model::SliceIndex(i)});
+        }
+    }
+    f.savingRule = "The device collectives take no time (an upper bound of what overlapping them with compute or "
+                   "moving fewer bytes can save).";
     out.findings.push_back(std::move(f));
     return out;
 }

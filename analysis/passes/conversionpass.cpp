@@ -54,6 +54,7 @@ struct Group
     bool format = false;
     bool dtype = false;
     bool layout = false;
+    std::vector<model::SliceRef> tasks; // for re-timing without them (WhatIf)
 };
 
 std::string_view firstItem(std::string_view list)
@@ -257,6 +258,7 @@ PassOutput ConversionPass::run(const AnalysisContext& context) const
             g.acc.countOccurrence();
             g.acc.addEvidence(t.id, t.ts(i), t.end(i));
             g.acc.addEvent(ref);
+            g.tasks.push_back(ref);
             ++g.byType[typeLabel];
             g.format = g.format || kind == Conversion::Format;
             g.dtype = g.dtype || kind == Conversion::Dtype;
@@ -290,6 +292,8 @@ PassOutput ConversionPass::run(const AnalysisContext& context) const
                         "nothing the model needs. They exist because one operator produces a layout or dtype the "
                         "next one cannot read.";
         f.recommendation = recommendationFor(platform, *g, op);
+        f.whatIf.removedDevice = std::move(g->tasks);
+        f.savingRule = "These conversion tasks take no time on the device (their stream order stays).";
         out.findings.push_back(std::move(f));
     }
     return out;

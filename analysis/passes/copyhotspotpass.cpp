@@ -40,6 +40,7 @@ struct Group
     std::string imageShape; // "32×3×224×224", the first one seen
     // Device-to-host copies: the Python line that asked for them (.item(), .cpu(), .numpy()), by count.
     std::map<std::string, std::int64_t> pythonLines;
+    std::vector<model::SliceRef> copies; // every copy of the group, for re-timing it asynchronous (WhatIf)
 };
 
 // The first tensor's dims and dtype of a framework op recorded with record_shapes: Kineto writes
@@ -257,6 +258,7 @@ PassOutput CopyHotspotPass::run(const AnalysisContext& context) const
             for (const Interval& v : visible)
                 lost += g.acc.addLoss(v.start, v.end);
             g.acc.countOccurrence();
+            g.copies.push_back(ref);
             const std::int64_t bytes = copyBytes(trace, ref);
             if (bytes >= 0) {
                 g.bytes = model::saturatingAdd(g.bytes, bytes);
@@ -304,6 +306,10 @@ PassOutput CopyHotspotPass::run(const AnalysisContext& context) const
         const auto& [site, dir] = key;
         Finding f = g->acc.finish(std::string(kind()));
         f.platform = platform;
+        f.whatIf.asyncCopies = std::move(g->copies);
+        f.savingRule = "These copies become asynchronous (pinned memory, non_blocking=True, a copy stream): the host "
+                       "no longer waits for them and they leave their stream's order, but the work after them on "
+                       "that stream still waits for their data.";
         const std::string dirLabel = dir == MemcpyDirection::HostToDevice ? "Host-to-device" : "Device-to-host";
         std::string flags;
         if (g->pageable > 0)

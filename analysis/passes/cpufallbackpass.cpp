@@ -31,6 +31,7 @@ struct Group
     model::TimeNs opNs = 0;
     model::TimeNs copyNs = 0;
     std::int64_t copies = 0;
+    WhatIf whatIf; // the fallback tasks or layers; the round trips' ops and copies
 };
 
 std::string recommendationFor(Platform p, Source source, const std::string& op)
@@ -133,6 +134,7 @@ PassOutput CpuFallbackPass::run(const AnalysisContext& context) const
             // A device task is device time; a CPU layer on a host track host time.
             const model::TimeNs lost = device ? g.acc.addLoss(t.ts(i), t.end(i)) : g.acc.addHostLoss(t.ts(i), t.end(i));
             g.opNs += lost;
+            (device ? g.whatIf.removedDevice : g.whatIf.removedHost).push_back(ref);
             g.acc.countOccurrence();
             g.acc.addEvidence(t.id, t.ts(i), t.end(i));
             g.acc.addEvent(ref);
@@ -200,6 +202,7 @@ PassOutput CpuFallbackPass::run(const AnalysisContext& context) const
                 const model::Track& ct = trace.track(c.track);
                 copyTime.push_back({ct.ts(c.index.value), ct.end(c.index.value)});
                 g.copies += 1;
+                g.whatIf.removedDevice.push_back(c);
                 g.acc.addEvent(c);
                 g.acc.addEvidence(c.track, ct.ts(c.index.value), ct.end(c.index.value));
             }
@@ -209,6 +212,7 @@ PassOutput CpuFallbackPass::run(const AnalysisContext& context) const
             for (const Interval& r : copies)
                 g.copyNs += g.acc.addLoss(r.start, r.end);
             g.acc.countOccurrence();
+            g.whatIf.removedHost.push_back(op);
             g.acc.addEvent(op);
             g.acc.addEvidence(op.track, opStart, opEnd);
         }
@@ -220,6 +224,11 @@ PassOutput CpuFallbackPass::run(const AnalysisContext& context) const
         const auto& [source, op] = key;
         Finding f = g->acc.finish(std::string(kind()));
         f.platform = platform;
+        f.whatIf = std::move(g->whatIf);
+        f.savingRule = source == Source::RoundTrip
+            ? "The op keeps its inputs on the device: its host time and its two copies take no time."
+            : "The fallback tasks take no time (an upper bound: the trace has no AI Core run of the same op to "
+              "time it by).";
         // Every title ends the same way, ": 12.300 ms (3 tasks)", counting in the source's own unit.
         const auto lossAndCount = [&f](const char* one, const char* many) {
             return ": " + formatDuration(f.lostNs) + " (" + std::to_string(f.occurrences) + " "

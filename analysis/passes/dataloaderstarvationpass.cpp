@@ -67,6 +67,7 @@ PassOutput DataloaderStarvationPass::run(const AnalysisContext& context) const
         clock.forEachHostOverlap(d.start, d.end,
                                  [&](std::size_t, model::TimeNs s, model::TimeNs e) { spanInSteps += e - s; });
     std::uint64_t fetches = 0;
+    std::vector<model::SliceRef> fetchSlices;
     for (const model::SliceRef& ref : activity.dataloaderSlices) {
         const model::Track& t = trace.track(ref.track);
         const model::TimeNs s = t.ts(ref.index.value);
@@ -76,6 +77,7 @@ PassOutput DataloaderStarvationPass::run(const AnalysisContext& context) const
         if (!inStep)
             continue;
         ++fetches;
+        fetchSlices.push_back(ref);
         acc.addEvent(ref);
         acc.addEvidence(ref.track, s, e);
     }
@@ -108,6 +110,9 @@ PassOutput DataloaderStarvationPass::run(const AnalysisContext& context) const
         : "The device had no work queued while the host was inside a DataLoader fetch: the input pipeline, "
           "not the model, set the pace for this time.";
     f.recommendation = recommendationFor(f.platform, deviceless);
+    f.whatIf.removedHost = std::move(fetchSlices);
+    f.savingRule = "Every DataLoader fetch inside the steps takes no time; the host launches its work that much "
+                   "earlier, and the device still runs what was queued before.";
     out.findings.push_back(std::move(f));
     return out;
 }

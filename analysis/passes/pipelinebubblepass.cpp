@@ -70,7 +70,8 @@ struct HostTracks
 // Splits one bubble piece into causes; returns the nanoseconds per cause (summing to the piece length).
 std::array<model::TimeNs, kCauseCount> splitPiece(const model::Trace& trace, const HostTracks& hosts,
                                                   const IdlePiece& piece,
-                                                  std::array<std::vector<model::SliceRef>, kCauseCount>& events)
+                                                  std::array<std::vector<model::SliceRef>, kCauseCount>& events,
+                                                  std::array<IntervalList, kCauseCount>& ranges)
 {
     const Interval g = piece.range;
     struct Item
@@ -136,8 +137,18 @@ std::array<model::TimeNs, kCauseCount> splitPiece(const model::Trace& trace, con
     // (`aten::empty`) that launches nothing is running a framework op, however tiny the kernels around it.
     const bool tinyAround = (piece.busyBefore || piece.busyAfter) && piece.tinyBefore && piece.tinyAfter;
     model::TimeNs launchNs = 0;
-    if (tinyAround && !launching.empty())
-        launchNs = hostBusy - totalLength(intersect(busyU, unite(std::move(notLaunching))));
+    IntervalList launchU;
+    if (tinyAround && !launching.empty()) {
+        launchU = subtract(busyU, unite(std::move(notLaunching)));
+        launchNs = totalLength(launchU);
+    }
+    // Where each cause held the host, for re-timing the step without it (WhatIf).
+    const IntervalList hostOpU = subtract(busyU, launchU);
+    const IntervalList pythonU = subtract(subtract(IntervalList {g}, syncU), busyU);
+    ranges[kSyncWait].insert(ranges[kSyncWait].end(), syncU.begin(), syncU.end());
+    ranges[kLaunchBound].insert(ranges[kLaunchBound].end(), launchU.begin(), launchU.end());
+    ranges[kHostOp].insert(ranges[kHostOp].end(), hostOpU.begin(), hostOpU.end());
+    ranges[kPython].insert(ranges[kPython].end(), pythonU.begin(), pythonU.end());
     ns[kLaunchBound] = launchNs;
     ns[kHostOp] = hostBusy - launchNs;
     ns[kPython] = g.length() - ns[kSyncWait] - hostBusy;
@@ -260,6 +271,7 @@ PassOutput PipelineBubblePass::run(const AnalysisContext& context) const
                                                      FindingAccumulator(clock), FindingAccumulator(clock)};
     std::array<model::TimeNs, kCauseCount> longest {};
     std::array<std::vector<model::SliceRef>, kCauseCount> events;
+    std::array<IntervalList, kCauseCount> ranges;
     const model::TimeNs totalIdle = idle.restTotalNs;
     std::size_t done = 0;
     for (const IdlePiece& piece : idle.rest) {
@@ -267,7 +279,7 @@ PassOutput PipelineBubblePass::run(const AnalysisContext& context) const
             return out;
         if (piece.range.length() < options.bubbleThresholdNs)
             continue;
-        const auto ns = splitPiece(trace, hosts, piece, events);
+        const auto ns = splitPiece(trace, hosts, piece, events, ranges);
         for (std::size_t c = 0; c < kCauseCount; ++c) {
             if (ns[c] <= 0)
                 continue;
@@ -294,6 +306,16 @@ PassOutput PipelineBubblePass::run(const AnalysisContext& context) const
         f.details.push_back({"device_idle_unexplained_ns", totalIdle});
         f.explanation = explanationFor(cause);
         f.recommendation = recommendationFor(cause, platform);
+        if (cause == kSyncWait) {
+            f.whatIf.syncRanges = unite(std::move(ranges[c]));
+            f.savingRule = "The blocking calls in these gaps stop waiting for the device and take no time.";
+        } else {
+            f.whatIf.hostRanges = unite(std::move(ranges[c]));
+            f.savingRule = cause == kLaunchBound
+                ? "The host's launching work in these gaps takes no time (as with graph capture)."
+                : cause == kHostOp ? "The host ops in these gaps take no time."
+                                   : "The Python (or unrecorded) host time in these gaps takes no time.";
+        }
         out.findings.push_back(std::move(f));
     }
     return out;

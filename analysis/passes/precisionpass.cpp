@@ -210,6 +210,9 @@ PassOutput PrecisionPass::run(const AnalysisContext& context) const
         return out;
     Finding f = acc.finish(std::string(kind()));
     f.platform = trace.metadata().platform;
+    f.whatIf.scaledDevice = fp32;
+    f.whatIf.scale = 0.5;
+    f.savingRule = "The FP32 matmul/conv tasks take half their time (the same estimate as the lost time).";
     std::vector<std::pair<std::string, model::TimeNs>> ops(byOp.begin(), byOp.end());
     std::stable_sort(ops.begin(), ops.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
     std::string opList;

@@ -2,6 +2,7 @@
 #include "analysis/core/context.h"
 #include "analysis/core/pass.h"
 #include "analysis/core/stepclock.h"
+#include "analysis/core/stepgraph.h"
 #include "analysis/passes/communicationpass.h"
 #include "analysis/passes/conversionpass.h"
 #include "analysis/passes/copyhotspotpass.h"
@@ -77,7 +78,8 @@ AnalysisResult analyze(const model::Trace& trace, const AnalysisOptions& options
         }
     }
     result.cancelled = result.cancelled || cancel.cancelled();
-    std::sort(result.findings.begin(), result.findings.end(), rankBefore);
+    // Ranks them too (by saving, then lost time).
+    projectSavings(trace, clock, cancel, result);
     return result;
 }
 

@@ -92,6 +92,7 @@ struct PatternState
     std::int64_t removedOps = 0;
     std::int64_t fromFramework = 0;
     std::int64_t fromDevice = 0;
+    WhatIf whatIf; // the removable ops (host) and their kernels or tasks (device)
 };
 
 std::string recommendationFor(Platform p, Pattern pattern)
@@ -222,6 +223,7 @@ PassOutput UnfusedChainPass::run(const AnalysisContext& context) const
             const model::Track& t = trace.track(r.track);
             st.acc.addLoss(t.ts(r.index.value), t.end(r.index.value));
             ++st.removedOps;
+            (isDeviceTrack(t) ? st.whatIf.removedDevice : st.whatIf.removedHost).push_back(r);
         }
     };
 
@@ -282,6 +284,7 @@ PassOutput UnfusedChainPass::run(const AnalysisContext& context) const
                 continue;
             PatternState& st = stateFor(pending[mem.chain].pattern);
             ++st.removedOps;
+            st.whatIf.removedHost.push_back(mem.ref);
             if (start[m] == start[m + 1]) {
                 // The op launched nothing on a device run: it ran on the host, and its own time is what goes.
                 const model::Track& t = trace.track(mem.ref.track);
@@ -293,6 +296,7 @@ PassOutput UnfusedChainPass::run(const AnalysisContext& context) const
                 const model::Track& kt = trace.track(byMember[k].track);
                 spans.push_back({kt.ts(byMember[k].index.value), kt.end(byMember[k].index.value)});
                 st.acc.addEvent(byMember[k]);
+                st.whatIf.removedDevice.push_back(byMember[k]);
             }
             for (const Interval& sp : unite(spans))
                 st.acc.addLoss(sp.start, sp.end);
@@ -429,6 +433,9 @@ PassOutput UnfusedChainPass::run(const AnalysisContext& context) const
             f.explanation = "The bias add and the activation each read and write the whole output of the matrix "
                             "multiply again; fused, they run as the GEMM's epilogue.";
         f.recommendation = recommendationFor(platform, pattern);
+        f.whatIf = std::move(st.whatIf);
+        f.savingRule = "The removable ops of each chain (the BatchNorm and activation, or the add and activation) "
+                       "and the kernels they launched take no time, on the host and on the device.";
         out.findings.push_back(std::move(f));
     }
     return out;

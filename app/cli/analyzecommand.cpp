@@ -103,17 +103,27 @@ void printText(const model::Trace& trace, const analysis::AnalysisResult& result
     if (result.findings.empty()) {
         std::printf("No findings.\n");
     } else {
-        std::printf("%4s  %-22s %12s %8s %8s  %s\n", "rank", "kind", "lost ms", "% time", "count", "title");
+        std::printf("%4s  %-22s %12s %8s %12s %8s  %s\n", "rank", "kind", "saving ms", "% time", "lost ms", "count",
+                    "title");
         for (std::size_t i = 0; i < result.findings.size(); ++i) {
             const analysis::Finding& f = result.findings[i];
-            std::printf("%4zu  %-22s %12s %8s %8llu  %s\n", i + 1, f.kind.c_str(),
-                        analysis::formatMillisecondsRounded(f.lostNs).c_str(), formatPercent(f.lostFraction).c_str(),
+            std::printf("%4zu  %-22s %12s %8s %12s %8llu  %s\n", i + 1, f.kind.c_str(),
+                        analysis::formatMillisecondsRounded(f.savingNs).c_str(),
+                        formatPercent(f.savingFraction).c_str(), analysis::formatMillisecondsRounded(f.lostNs).c_str(),
                         static_cast<unsigned long long>(f.occurrences), f.title.c_str());
         }
-        std::printf("\nTotal lost: %s ms (%s of the analysed time; kinds can overlap)\n",
-                    analysis::formatMillisecondsRounded(report::totalLostNs(result)).c_str(),
-                    formatPercent(report::totalLostFraction(result)).c_str());
+        // Findings overlap (a fix can hide behind another), so their savings do not add up: the graph is re-timed
+        // with every cause removed at once.
+        std::printf("\nFixing all of these would save %s ms (%s of the analysed time)\n",
+                    analysis::formatMillisecondsRounded(result.savingNs).c_str(),
+                    formatPercent(result.savingFraction).c_str());
     }
+    if (result.cyclicSteps > 0)
+        std::printf("Warning: %zu step(s) have a dependency graph with a cycle (corrupt flows); their savings are "
+                    "their lost time\n",
+                    result.cyclicSteps);
+    else if (!result.criticalPathNotAssessed.empty() && !result.findings.empty())
+        std::printf("Savings are lost time: %s\n", result.criticalPathNotAssessed.c_str());
     if (!result.notAssessed.empty()) {
         std::printf("\nNot assessed:\n");
         for (const analysis::NotAssessed& n : result.notAssessed)
@@ -122,9 +132,12 @@ void printText(const model::Trace& trace, const analysis::AnalysisResult& result
     for (std::size_t i = 0; i < result.findings.size(); ++i) {
         const analysis::Finding& f = result.findings[i];
         std::printf("\n%zu. %s\n", i + 1, f.title.c_str());
-        std::printf("   %s: %s lost (%s), %llu %s\n", f.kind.c_str(), formatDuration(f.lostNs).c_str(),
+        std::printf("   %s: saves %s (%s), %s lost (%s), %llu %s\n", f.kind.c_str(), formatDuration(f.savingNs).c_str(),
+                    formatPercent(f.savingFraction).c_str(), formatDuration(f.lostNs).c_str(),
                     formatPercent(f.lostFraction).c_str(), static_cast<unsigned long long>(f.occurrences),
                     f.occurrences == 1 ? "occurrence" : "occurrences");
+        std::printf("   saving: %s%s%s\n", f.savingMethod.c_str(), f.savingRule.empty() ? "" : ": ",
+                    f.savingRule.c_str());
         if (!f.perStep.empty() && !synthetic) {
             std::string line;
             const std::size_t shown = std::min<std::size_t>(f.perStep.size(), 6);

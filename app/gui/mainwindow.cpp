@@ -329,6 +329,10 @@ void MainWindow::createActions()
         QSettings().setValue(kDarkKey, m_darkAction->isChecked());
     });
     m_darkAction->setCheckable(true);
+    m_criticalPathAction = make(tr("&Critical Path"), QKeySequence(), [this] { updateCriticalPath(); });
+    m_criticalPathAction->setCheckable(true);
+    m_criticalPathAction->setObjectName(QStringLiteral("criticalPathAction"));
+    m_criticalPathAction->setToolTip(tr("Draw each step's critical path (what sets the step time) under its tracks"));
     m_resetLayoutAction = make(tr("Reset &Layout"), QKeySequence(), [this] { resetLayout(); });
     m_shortcutsAction = make(tr("&Keyboard Shortcuts"), QKeySequence::HelpContents, [this] { showShortcuts(); });
     m_aboutAction = make(tr("&About Timesink"), QKeySequence(), [this] { showAbout(); });
@@ -372,6 +376,7 @@ void MainWindow::createMenus()
     m_importWarningsAction = view->addAction(tr("Import &Warnings…"), this, &MainWindow::showImportWarnings);
     m_importWarningsAction->setObjectName(QStringLiteral("importWarningsAction"));
     connect(m_warningsBanner, &widgets::ImportWarningsBanner::detailsRequested, this, &MainWindow::showImportWarnings);
+    view->addAction(m_criticalPathAction);
     view->addAction(m_darkAction);
     view->addAction(m_resetLayoutAction);
     m_viewMenu = view;
@@ -410,9 +415,9 @@ void MainWindow::createDocks()
     m_findingsProxy->setSourceModel(m_findings);
     m_findingsProxy->setSortRole(widgets::FindingsModel::kSortRole);
     m_findingsView->setModel(m_findingsProxy);
-    // Sorted by lost time as the analysis ranks them (the sort is stable, so ties keep the ranking).
+    // Sorted by projected saving as the analysis ranks them (the sort is stable, so ties keep the ranking: lost time).
     m_findingsView->setSortingEnabled(true);
-    m_findingsView->sortByColumn(widgets::FindingsModel::LostMs, Qt::DescendingOrder);
+    m_findingsView->sortByColumn(widgets::FindingsModel::Saving, Qt::DescendingOrder);
     m_findingsView->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_findingsView->setSelectionMode(QAbstractItemView::SingleSelection);
     m_findingsView->verticalHeader()->hide();
@@ -628,6 +633,7 @@ void MainWindow::showTrace(LoadedTrace loaded)
     updateExportActions();
     updateImportWarnings();
     m_findings->setFindings(m_current.analysis.findings);
+    updateCriticalPath();
     if (m_analysing) {
         m_notAssessedLabel->setText(tr("Analysing… the findings appear here when the analyses are done."));
         m_notAssessedLabel->setVisible(true);
@@ -765,6 +771,16 @@ void MainWindow::updateExportActions()
 QStringList MainWindow::recentFiles() const
 {
     return QSettings().value(kRecentKey).toStringList();
+}
+
+void MainWindow::updateCriticalPath()
+{
+    std::vector<analysis::PathSegment> segments;
+    if (m_criticalPathAction && m_criticalPathAction->isChecked()) {
+        for (const analysis::StepCriticalPath& p : m_current.analysis.criticalPaths)
+            segments.insert(segments.end(), p.segments.begin(), p.segments.end());
+    }
+    m_timeline->setCriticalPath(std::move(segments));
 }
 
 void MainWindow::selectFinding(int row)

@@ -228,6 +228,8 @@ private:
     QAction* m_findPreviousAction = nullptr;
     QAction* m_darkAction = nullptr;
     QAction* m_resetLayoutAction = nullptr;
+    QAction* m_criticalPathAction = nullptr; // View → Critical Path: the steps' critical paths on the timeline
+    void updateCriticalPath();
     QAction* m_shortcutsAction = nullptr;
     QAction* m_aboutAction = nullptr;
 };

@@ -78,7 +78,7 @@ private Q_SLOTS:
         const Run md = runCli({QStringLiteral("analyze"), kFixture, QStringLiteral("--format"), QStringLiteral("md")});
         QCOMPARE(md.exitCode, 0);
         QVERIFY(md.out.startsWith("# Timesink bottleneck report\n"));
-        QVERIFY(md.out.contains("| rank | kind | finding | lost | % | occurrences | steps |"));
+        QVERIFY(md.out.contains("| rank | kind | finding | saving | % | lost | occurrences | steps |"));
 
         // The CI gate still exits 3 after writing the report; the JSON says why.
         QTemporaryDir dir;

@@ -145,10 +145,10 @@ private Q_SLOTS:
     void markdownKeepsTablesIntact()
     {
         const std::string md = render(hostileModel(), report::ReportFormat::Markdown);
-        const auto findings = markdownTable(md, "| rank | kind | finding | lost | % | occurrences | steps |");
+        const auto findings = markdownTable(md, "| rank | kind | finding | saving | % | lost | occurrences | steps |");
         QCOMPARE(findings.size(), std::size_t(2));
         for (const auto& row : findings)
-            QCOMPARE(row.size(), std::size_t(7));
+            QCOMPARE(row.size(), std::size_t(8));
         QCOMPARE(findings[0][2],
                  std::string("[=HYPERLINK(\"http://evil.example\",\"x\")\\|pipe newline \\`code\\` "
                              "\\*em\\* \\[link\\](http://x)](#finding-1)"));
@@ -194,7 +194,7 @@ private Q_SLOTS:
         QVERIFY(parseCsv(csv, rows));
         QCOMPARE(rows.size(), std::size_t(3));
         for (const auto& row : rows)
-            QCOMPARE(row.size(), std::size_t(12));
+            QCOMPARE(row.size(), std::size_t(16)); // 12 columns, then the saving's 4
         // Title: leading "=" neutralised, quotes and the newline preserved (as CRLF inside the quoted field).
         QCOMPARE(rows[1][2],
                  std::string("'=HYPERLINK(\"http://evil.example\",\"x\")|pipe\r\nnewline `code` *em* "

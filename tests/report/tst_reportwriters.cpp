@@ -56,6 +56,12 @@ private Q_SLOTS:
         QVERIFY(findings[0].at("rank") == 1);
         QVERIFY(findings[0].at("kind") == "dataloader_starvation");
         QVERIFY(findings[0].at("lost_ns") == 200);
+        QVERIFY(findings[0].at("saving_ns") == 300);
+        QVERIFY(findings[0].at("saving_method") == "retimed");
+        QVERIFY(findings[0].at("per_step")[0].at("saving_ns") == 300);
+        QVERIFY(j.at("saving_ns") == 320);
+        QVERIFY(j.at("saving_fraction") == 0.16);
+        QVERIFY(j.at("critical_path").at("cyclic_steps") == 0);
         QVERIFY(findings[0].at("platform") == "pytorch_cuda");
         QVERIFY(findings[0].at("details").at("loader") == "main process");
         QVERIFY(findings[1].at("rank") == 2);
@@ -90,7 +96,8 @@ private Q_SLOTS:
                                       {"collectives",
                                        nlohmann::json::parse(
                                            R"([{"op": "allreduce", "start_ns": 650, "end_ns": 750,
-                                                               "exposed": [[650, 750]]}])")}};
+                                                               "exposed": [[650, 750]]}])")},
+                                      {"critical_path", nullptr}}; // a hand-built result has no paths
         QVERIFY2(steps[0] == step1, steps[0].dump().c_str());
         // Busy = step 1 [300,750) (450 ns) + step 2 [1100,1450) (350 ns) = 800 of 2000 ns; compute = kernels
         // 200 + 50 + 300; copies 100 + 100 (unions, so the copy under the kernel counts); the all-reduce
@@ -117,22 +124,26 @@ private Q_SLOTS:
     {
         const std::string md = render(fixtureModel(), report::ReportFormat::Markdown);
         QVERIFY(md.rfind("# Timesink bottleneck report\n", 0) == 0);
-        const auto rows = markdownTable(md, "| rank | kind | finding | lost | % | occurrences | steps |");
+        const auto rows = markdownTable(md, "| rank | kind | finding | saving | % | lost | occurrences | steps |");
         QCOMPARE(rows.size(), std::size_t(2));
         const std::vector<std::string> first = {"1",
                                                 "dataloader\\_starvation",
                                                 "[Dataloader starves the device in step 1](#finding-1)",
+                                                "300 ns",
+                                                "15.0%",
                                                 "200 ns",
-                                                "10.0%",
                                                 "1",
                                                 "1"};
         QCOMPARE(rows[0], first);
         QCOMPARE(rows[1][0], std::string("2"));
         QCOMPARE(rows[1][1], std::string("copy\\_hotspot"));
-        QCOMPARE(rows[1][3], std::string("150 ns"));
-        QCOMPARE(rows[1][4], std::string("7.5%"));
-        QCOMPARE(rows[1][5], std::string("2"));
+        QCOMPARE(rows[1][3], std::string("40 ns"));
+        QCOMPARE(rows[1][4], std::string("2.0%"));
+        QCOMPARE(rows[1][5], std::string("150 ns"));
         QCOMPARE(rows[1][6], std::string("2"));
+        QCOMPARE(rows[1][7], std::string("2"));
+        QVERIFY(md.find("- **Fixing all of these would save:** 320 ns (16.0% of the analysed time")
+                != std::string::npos);
     }
 
     void markdownStepsOperatorsAndSections()
@@ -211,10 +222,10 @@ private Q_SLOTS:
         QCOMPARE(rows.size(), std::size_t(2));
         QCOMPARE(rows[0],
                  (std::vector<std::string> {"1", "dataloader_starvation", "1",
-                                            "Dataloader starves the device in step 1", "200 ns", "10.0%"}));
+                                            "Dataloader starves the device in step 1", "300 ns", "15.0%"}));
         QCOMPARE(
             rows[1],
-            (std::vector<std::string> {"2", "copy_hotspot", "2", "Pageable host-to-device copies", "150 ns", "7.5%"}));
+            (std::vector<std::string> {"2", "copy_hotspot", "2", "Pageable host-to-device copies", "40 ns", "2.0%"}));
         QCOMPARE(countOf(html, "<article class=\"finding\" id=\"finding-"), std::size_t(2));
         QVERIFY(html.find("<strong>Recommendation:</strong> Raise num_workers and set pin_memory=True</p>")
                 != std::string::npos);
@@ -234,14 +245,15 @@ private Q_SLOTS:
         QVERIFY(parseCsv(csv, rows));
         QCOMPARE(rows.size(), std::size_t(3));
         const std::vector<std::string> header
-            = {"rank",        "kind",           "title",    "lost_ns",     "lost_ms",     "lost_percent",
-               "occurrences", "steps_affected", "platform", "first_ts_ns", "explanation", "recommendation"};
+            = {"rank",        "kind",           "title",          "lost_ns",      "lost_ms",     "lost_percent",
+               "occurrences", "steps_affected", "platform",       "first_ts_ns",  "explanation", "recommendation",
+               "saving_ns",   "saving_ms",      "saving_percent", "saving_method"};
         QCOMPARE(rows[0], header);
         QCOMPARE(rows[1],
-                 (std::vector<std::string> {"1", "dataloader_starvation", "Dataloader starves the device in step 1",
-                                            "200", "0.000200", "10.0", "1", "1", "pytorch_cuda", "0",
-                                            "The device waits while the host fetches the next batch.",
-                                            "Raise num_workers and set pin_memory=True"}));
+                 (std::vector<std::string> {
+                     "1", "dataloader_starvation", "Dataloader starves the device in step 1", "200", "0.000200", "10.0",
+                     "1", "1", "pytorch_cuda", "0", "The device waits while the host fetches the next batch.",
+                     "Raise num_workers and set pin_memory=True", "300", "0.000300", "15.0", "retimed"}));
         QCOMPARE(rows[2][0], std::string("2"));
         QCOMPARE(rows[2][3], std::string("150"));
         QCOMPARE(rows[2][5], std::string("7.5"));

@@ -316,12 +316,13 @@ private Q_SLOTS:
         view->setCurrentIndex(w.findingsProxy()->index(0, widgets::FindingsModel::LostMs));
         QCOMPARE(widgets::TableCopy::text(view, widgets::TableCopy::Scope::Cell), QStringLiteral("400 ns"));
         const QString rows = widgets::TableCopy::text(view, widgets::TableCopy::Scope::Rows);
-        QCOMPARE(rows.split(QLatin1Char('\n')).value(0), QStringLiteral("Kind\tFinding\tLost\t% of time\tOccurrences"));
-        QVERIFY(
-            rows.contains(QStringLiteral("Dataloader starvation\tDataloader starves the device for 400 ns\t400 ns")));
+        QCOMPARE(rows.split(QLatin1Char('\n')).value(0),
+                 QStringLiteral("Kind\tFinding\tSaving\tLost\t% of time\tOccurrences"));
+        QVERIFY(rows.contains(
+            QStringLiteral("Dataloader starvation\tDataloader starves the device for 400 ns\t0 ns\t400 ns")));
         const QString md = widgets::TableCopy::text(view, widgets::TableCopy::Scope::Markdown);
-        QVERIFY(md.startsWith(
-            QStringLiteral("| Kind | Finding | Lost | % of time | Occurrences |\n|---|---|---|---|---|\n")));
+        QVERIFY(md.startsWith(QStringLiteral(
+            "| Kind | Finding | Saving | Lost | % of time | Occurrences |\n|---|---|---|---|---|---|\n")));
         QCOMPARE(md.count(QLatin1Char('\n')), 4);
         // The context menu has the three entries, and Copy Row puts the row on the clipboard.
         QMenu menu;

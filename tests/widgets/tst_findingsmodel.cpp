@@ -3,6 +3,7 @@
 #include "widgets/findingsmodel.h"
 
 #include <QAbstractItemModelTester>
+#include <QSortFilterProxyModel>
 #include <QTest>
 
 using namespace timesink;
@@ -14,6 +15,7 @@ private slots:
     void cells_data();
     void cells();
     void resetAndEmpty();
+    void savingColumnSortsFirst();
 };
 
 void TestFindingsModel::cells_data()
@@ -64,6 +66,32 @@ void TestFindingsModel::resetAndEmpty()
     QVERIFY(model.finding(0) == nullptr);
     QVERIFY(!model.index(0, 0).data().isValid());
     QCOMPARE(model.headerData(widgets::FindingsModel::LostMs, Qt::Horizontal).toString(), QStringLiteral("Lost"));
+}
+
+// The saving column (issue 32): shown with its unit, sorted numerically, its tooltip says how it was estimated; a
+// view sorted by it (as the main window is) puts the finding that saves most first, whatever it lost.
+void TestFindingsModel::savingColumnSortsFirst()
+{
+    const auto trace = testing::smallTrainingTrace();
+    auto findings = testing::smallFindings(*trace);
+    QCOMPARE(findings.size(), std::size_t(2));
+    findings[0].savingNs = 100;   // dataloader: lost 400 ns
+    findings[1].savingNs = 2'000; // copy: lost 200 ns
+    findings[1].savingMethod = "retimed";
+    findings[1].savingRule = "These copies become asynchronous.";
+    widgets::FindingsModel model;
+    model.setFindings(std::move(findings));
+    QCOMPARE(model.index(1, widgets::FindingsModel::Saving).data().toString(), QStringLiteral("2.00 µs"));
+    QCOMPARE(model.index(1, widgets::FindingsModel::Saving).data(widgets::FindingsModel::kSortRole).toLongLong(),
+             2000LL);
+    QCOMPARE(model.index(1, widgets::FindingsModel::Saving).data(Qt::ToolTipRole).toString(),
+             QStringLiteral("retimed: These copies become asynchronous."));
+    QCOMPARE(model.headerData(widgets::FindingsModel::Saving, Qt::Horizontal).toString(), QStringLiteral("Saving"));
+    QSortFilterProxyModel proxy;
+    proxy.setSourceModel(&model);
+    proxy.setSortRole(widgets::FindingsModel::kSortRole);
+    proxy.sort(widgets::FindingsModel::Saving, Qt::DescendingOrder);
+    QCOMPARE(proxy.index(0, widgets::FindingsModel::Kind).data().toString(), QStringLiteral("Copy hotspot"));
 }
 
 QTEST_MAIN(TestFindingsModel)

@@ -1,0 +1,977 @@
+// SPDX-License-Identifier: MIT
+#include "analysis/core/stepgraph.h"
+
+#include "analysis/core/deviceactivity.h"
+#include "analysis/core/opclassifier.h"
+
+#include <algorithm>
+#include <limits>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace timesink::analysis {
+
+std::string_view pathClassKey(PathClass c)
+{
+    switch (c) {
+    case PathClass::HostCompute:
+        return "host_compute";
+    case PathClass::Python:
+        return "python";
+    case PathClass::Dataloader:
+        return "dataloader";
+    case PathClass::Launch:
+        return "launch";
+    case PathClass::Sync:
+        return "sync";
+    case PathClass::DeviceCompute:
+        return "device_compute";
+    case PathClass::Copy:
+        return "copy";
+    case PathClass::Communication:
+        return "communication";
+    case PathClass::Fallback:
+        return "fallback";
+    case PathClass::Latency:
+        return "latency";
+    }
+    return "host_compute";
+}
+
+namespace {
+
+using model::SliceCategory;
+using model::TimeNs;
+
+constexpr TimeNs kNone = std::numeric_limits<TimeNs>::min();
+// How far back a blocking call looks on one stream for the operations it waited for.
+constexpr std::size_t kAwaitLookback = 32;
+
+std::uint64_t key(model::SliceRef r)
+{
+    return (std::uint64_t {r.track.value} << 32) | r.index.value;
+}
+std::uint64_t key(model::TrackId t, std::uint32_t i)
+{
+    return (std::uint64_t {t.value} << 32) | i;
+}
+
+TimeNs median(std::vector<TimeNs> v, TimeNs fallback)
+{
+    if (v.empty())
+        return fallback;
+    auto mid = v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2);
+    std::nth_element(v.begin(), mid, v.end());
+    return *mid;
+}
+
+enum class NodeKind : std::uint8_t { HostGap, Call, Device };
+enum class EdgeKind : std::uint8_t { Program, Launch, Stream, Wait };
+
+struct Node
+{
+    TimeNs release = kNone;    // earliest start (pinned)
+    TimeNs endRelease = kNone; // earliest end (a wait on work outside the graph)
+    TimeNs dur = 0;
+    TimeNs start0 = 0; // measured
+    TimeNs end0 = 0;
+    model::TrackId track;
+    std::uint32_t slice = 0; // device: the operation; call: the first call of the group
+    NodeKind kind = NodeKind::HostGap;
+    bool blocking = false;
+    PathClass cls = PathClass::HostCompute;
+};
+
+struct Edge
+{
+    std::uint32_t from = 0;
+    std::uint32_t to = 0;
+    TimeNs lag = 0;
+    EdgeKind kind = EdgeKind::Program;
+    bool fromStart = false; // the edge leaves the start of `from` (a launch), else its end
+    bool toEnd = false;     // the edge constrains the end of `to` (a wait), else its start
+};
+
+// A host thread's content, for splitting host time on a path into dataloader, framework work and Python.
+struct HostContent
+{
+    IntervalList dataloader;
+    IntervalList work; // host ops, runtime calls … outside dataloader spans
+};
+
+struct DeviceOps
+{
+    std::vector<std::uint32_t> ops; // outermost busy slices, in track order
+};
+
+struct ResolvedWhatIf
+{
+    std::unordered_map<std::uint32_t, IntervalList> host; // per host track, with hostRanges merged in
+    IntervalList hostAll;
+    IntervalList sync;
+    std::unordered_set<std::uint64_t> removed;
+    std::unordered_set<std::uint64_t> async;
+    std::unordered_set<std::uint64_t> scaled;
+    double scale = 1.0;
+};
+
+PathClass deviceClass(SliceCategory c)
+{
+    switch (c) {
+    case SliceCategory::Memcpy:
+    case SliceCategory::Memset:
+        return PathClass::Copy;
+    case SliceCategory::Communication:
+        return PathClass::Communication;
+    case SliceCategory::FallbackOp:
+        return PathClass::Fallback;
+    default:
+        return PathClass::DeviceCompute;
+    }
+}
+
+bool isHostWork(SliceCategory c)
+{
+    switch (c) {
+    case SliceCategory::PythonFrame:
+    case SliceCategory::Dataloader:
+    case SliceCategory::Step:
+    case SliceCategory::Annotation:
+        return false;
+    default:
+        return true;
+    }
+}
+
+class Retimer
+{
+public:
+    Retimer(const model::Trace& trace, const StepClock& clock)
+        : m_trace(trace)
+        , m_clock(clock)
+    {
+    }
+
+    void prepare();
+    [[nodiscard]] bool hasLaunches() const { return !m_launchOf.empty(); }
+    ResolvedWhatIf resolve(const WhatIf& w) const;
+    void retimeStep(std::size_t step, std::span<const ResolvedWhatIf> whatIfs, Retiming& out);
+
+private:
+    struct Graph
+    {
+        std::vector<Node> nodes;
+        std::vector<Edge> edges;
+        std::vector<std::uint32_t> inOffsets; // CSR of edges by `to`
+        std::vector<std::uint32_t> inEdges;
+        std::vector<std::uint32_t> order; // topological
+    };
+    struct Sim
+    {
+        std::vector<TimeNs> start;
+        std::vector<TimeNs> end;
+        std::vector<std::int64_t> startArg; // edge index, −1: release
+        std::vector<std::int64_t> endArg;   // edge index, −1: own duration, −2: end release
+    };
+    enum : std::uint8_t { kRemoved = 1, kDetached = 2, kNoWait = 4 };
+
+    bool isBlockingCall(const model::Track& t, std::uint32_t i);
+    bool isOutermostBusy(const model::Track& t, std::uint32_t i) const;
+    std::size_t opPosition(model::TrackId track, std::uint32_t index) const;
+    bool build(std::size_t step, Graph& g, std::string& reason);
+    TimeNs simulate(const Graph& g, const std::vector<TimeNs>& dur, const std::vector<std::uint8_t>* flags, Sim& sim,
+                    bool record) const;
+    void criticalPath(const Graph& g, const Sim& sim, std::uint32_t last, StepCriticalPath& path) const;
+    const HostContent& content(model::TrackId track);
+
+    const model::Trace& m_trace;
+    const StepClock& m_clock;
+    std::unordered_map<std::uint64_t, model::SliceRef> m_launchOf; // device operation → launching call
+    std::vector<std::vector<std::uint32_t>> m_calls;               // per host track: launching or blocking calls
+    std::vector<DeviceOps> m_device;                               // per track (empty for host tracks)
+    std::vector<std::uint32_t> m_deviceTracks;
+    std::unordered_map<std::uint32_t, HostContent> m_content;
+    std::unordered_map<std::uint32_t, bool> m_blockingName;
+    TimeNs m_typLag = 0;
+    TimeNs m_typGap = 0;
+};
+
+bool Retimer::isBlockingCall(const model::Track& t, std::uint32_t i)
+{
+    const SliceCategory c = t.category(i);
+    const bool synchronous = (t.flags(i) & model::SliceFlags::kSynchronous) != 0;
+    if (c == SliceCategory::Sync)
+        return true;
+    if (c == SliceCategory::Memcpy || c == SliceCategory::Memset)
+        return synchronous;
+    if (c != SliceCategory::RuntimeApi)
+        return false;
+    if (synchronous)
+        return true;
+    const model::StringId name = t.sliceName(i);
+    auto it = m_blockingName.find(name.value);
+    if (it == m_blockingName.end())
+        it = m_blockingName.emplace(name.value, isBlockingRuntimeCall(m_trace.str(name))).first;
+    return it->second;
+}
+
+bool Retimer::isOutermostBusy(const model::Track& t, std::uint32_t i) const
+{
+    if (!isBusyCategory(t.category(i)))
+        return false;
+    for (model::SliceIndex p = t.parent(i); p.isValid(); p = t.parent(p.value)) {
+        if (isBusyCategory(t.category(p.value)))
+            return false;
+    }
+    return true;
+}
+
+std::size_t Retimer::opPosition(model::TrackId track, std::uint32_t index) const
+{
+    const auto& ops = m_device[track.value].ops;
+    return static_cast<std::size_t>(std::lower_bound(ops.begin(), ops.end(), index) - ops.begin());
+}
+
+void Retimer::prepare()
+{
+    const auto tracks = m_trace.tracks();
+    m_calls.resize(tracks.size());
+    m_device.resize(tracks.size());
+    for (const model::Flow& f : m_trace.flows()) {
+        if (!isDeviceLaunch(m_trace, f))
+            continue;
+        m_launchOf.emplace(key(f.to), f.from);
+        m_calls[f.from.track.value].push_back(f.from.index.value);
+    }
+    for (std::uint32_t ti = 0; ti < tracks.size(); ++ti) {
+        const model::Track& t = tracks[ti];
+        if (isDeviceTrack(t)) {
+            for (std::uint32_t i = 0; i < t.size(); ++i) {
+                if (isOutermostBusy(t, i))
+                    m_device[ti].ops.push_back(i);
+            }
+            if (!m_device[ti].ops.empty())
+                m_deviceTracks.push_back(ti);
+            continue;
+        }
+        auto& calls = m_calls[ti];
+        for (std::uint32_t i = 0; i < t.size(); ++i) {
+            if (isBlockingCall(t, i))
+                calls.push_back(i);
+        }
+        std::sort(calls.begin(), calls.end());
+        calls.erase(std::unique(calls.begin(), calls.end()), calls.end());
+    }
+    // Typical launch latency: operations whose stream was free when their call began. Typical stream gap:
+    // operations that waited for their stream.
+    std::vector<TimeNs> lags;
+    std::vector<std::pair<TimeNs, TimeNs>> queued; // (start − call start, start − predecessor end)
+    for (std::uint32_t ti : m_deviceTracks) {
+        const model::Track& t = tracks[ti];
+        const auto& ops = m_device[ti].ops;
+        for (std::size_t p = 0; p < ops.size(); ++p) {
+            auto it = m_launchOf.find(key(model::TrackId(ti), ops[p]));
+            if (it == m_launchOf.end())
+                continue;
+            const TimeNs s = m_trace.track(it->second.track).ts(it->second.index.value);
+            const TimeNs start = t.ts(ops[p]);
+            const TimeNs predEnd = p > 0 ? t.end(ops[p - 1]) : kNone;
+            if (predEnd == kNone || predEnd <= s)
+                lags.push_back(start - s);
+            else
+                queued.emplace_back(start - s, start - predEnd);
+        }
+    }
+    m_typLag = std::max<TimeNs>(0, median(lags, 0));
+    std::vector<TimeNs> gaps;
+    for (const auto& [fromCall, fromPred] : queued) {
+        if (fromCall > m_typLag)
+            gaps.push_back(fromPred);
+    }
+    m_typGap = std::max<TimeNs>(0, median(std::move(gaps), 0));
+}
+
+const HostContent& Retimer::content(model::TrackId track)
+{
+    auto it = m_content.find(track.value);
+    if (it != m_content.end())
+        return it->second;
+    const model::Track& t = m_trace.track(track);
+    IntervalList dl;
+    IntervalList work;
+    for (std::uint32_t i = 0; i < t.size(); ++i) {
+        const SliceCategory c = t.category(i);
+        if (c == SliceCategory::Dataloader)
+            dl.push_back({t.ts(i), t.end(i)});
+        else if (isHostWork(c))
+            work.push_back({t.ts(i), t.end(i)});
+    }
+    HostContent hc;
+    hc.dataloader = unite(std::move(dl));
+    hc.work = subtract(unite(std::move(work)), hc.dataloader);
+    return m_content.emplace(track.value, std::move(hc)).first->second;
+}
+
+ResolvedWhatIf Retimer::resolve(const WhatIf& w) const
+{
+    ResolvedWhatIf r;
+    r.hostAll = unite(w.hostRanges);
+    r.sync = unite(w.syncRanges);
+    std::unordered_map<std::uint32_t, IntervalList> raw;
+    for (const model::SliceRef& s : w.removedHost) {
+        if (!s.isValid() || s.track.value >= m_trace.tracks().size())
+            continue;
+        const model::Track& t = m_trace.track(s.track);
+        if (s.index.value >= t.size())
+            continue;
+        raw[s.track.value].push_back({t.ts(s.index.value), t.end(s.index.value)});
+    }
+    for (auto& [track, list] : raw)
+        r.host.emplace(track, uniteSorted(unite(std::move(list)), r.hostAll));
+    for (const auto& s : w.removedDevice)
+        r.removed.insert(key(s));
+    for (const auto& s : w.asyncCopies)
+        r.async.insert(key(s));
+    for (const auto& s : w.scaledDevice)
+        r.scaled.insert(key(s));
+    r.scale = std::clamp(w.scale, 0.0, 1.0);
+    return r;
+}
+
+bool Retimer::build(std::size_t step, Graph& g, std::string& reason)
+{
+    const Interval host = m_clock.hostWindow(step);
+    const Interval window = m_clock.window(step);
+    std::unordered_map<std::uint64_t, std::uint32_t> callNode; // call slice → node
+    std::vector<model::SliceRef> callOrder;                    // the same calls, in thread and program order
+    std::unordered_map<std::uint64_t, std::uint32_t> opNode;   // device operation → node
+    auto addEdge = [&g](std::uint32_t from, std::uint32_t to, TimeNs lag, EdgeKind kind, bool fromStart, bool toEnd) {
+        g.edges.push_back({from, to, lag, kind, fromStart, toEnd});
+    };
+    std::vector<std::uint32_t> blockingNodes;
+
+    // Host threads, in program order.
+    for (std::uint32_t ti = 0; ti < m_calls.size(); ++ti) {
+        const auto& calls = m_calls[ti];
+        if (calls.empty())
+            continue;
+        const model::Track& t = m_trace.track(model::TrackId(ti));
+        auto it
+            = std::partition_point(calls.begin(), calls.end(), [&](std::uint32_t i) { return t.ts(i) < host.start; });
+        if (it == calls.end() || t.ts(*it) >= host.end)
+            continue;
+        std::int64_t prev = -1;
+        TimeNs cursor = host.start;
+        auto append = [&](Node n) {
+            const auto id = static_cast<std::uint32_t>(g.nodes.size());
+            if (prev < 0)
+                n.release = host.start;
+            else
+                addEdge(static_cast<std::uint32_t>(prev), id, 0, EdgeKind::Program, false, false);
+            g.nodes.push_back(n);
+            prev = id;
+            return id;
+        };
+        auto addGap = [&](TimeNs a, TimeNs b) {
+            if (b <= a)
+                return;
+            Node n;
+            n.kind = NodeKind::HostGap;
+            n.track = model::TrackId(ti);
+            n.start0 = a;
+            n.end0 = b;
+            n.dur = b - a;
+            append(n);
+        };
+        while (it != calls.end() && t.ts(*it) < host.end) {
+            // A group: a call and the calls nested in or overlapping it.
+            const std::uint32_t first = *it;
+            TimeNs groupEnd = t.end(first);
+            bool blocking = isBlockingCall(t, first);
+            std::vector<std::uint32_t> members {first};
+            for (++it; it != calls.end() && t.ts(*it) < groupEnd; ++it) {
+                members.push_back(*it);
+                groupEnd = std::max(groupEnd, t.end(*it));
+                blocking = blocking || isBlockingCall(t, *it);
+            }
+            addGap(cursor, t.ts(first));
+            Node n;
+            n.kind = NodeKind::Call;
+            n.track = model::TrackId(ti);
+            n.slice = first;
+            n.start0 = t.ts(first);
+            n.end0 = groupEnd;
+            n.dur = groupEnd - n.start0;
+            n.blocking = blocking;
+            n.cls = blocking ? PathClass::Sync : PathClass::Launch;
+            const std::uint32_t id = append(n);
+            for (std::uint32_t m : members) {
+                callNode.emplace(key(model::TrackId(ti), m), id);
+                callOrder.push_back({model::TrackId(ti), model::SliceIndex(m)});
+            }
+            if (blocking)
+                blockingNodes.push_back(id);
+            cursor = std::max(cursor, groupEnd);
+        }
+        addGap(cursor, host.end);
+    }
+
+    // Device operations launched by those calls.
+    std::vector<std::vector<std::uint32_t>> perTrack(m_device.size());
+    auto addOp = [&](model::TrackId track, std::uint32_t index, TimeNs release) -> std::uint32_t {
+        auto [pos, fresh] = opNode.emplace(key(track, index), static_cast<std::uint32_t>(g.nodes.size()));
+        if (!fresh)
+            return pos->second;
+        const model::Track& t = m_trace.track(track);
+        Node n;
+        n.kind = NodeKind::Device;
+        n.track = track;
+        n.slice = index;
+        n.start0 = t.ts(index);
+        n.end0 = t.end(index);
+        n.dur = t.dur(index);
+        n.release = release;
+        n.cls = deviceClass(t.category(index));
+        g.nodes.push_back(n);
+        perTrack[track.value].push_back(index);
+        return pos->second;
+    };
+    std::size_t launched = 0;
+    for (const model::SliceRef& call : callOrder) {
+        for (const model::Flow& f : m_trace.flowsFrom(call)) {
+            if (!isDeviceLaunch(m_trace, f) || m_device[f.to.track.value].ops.empty())
+                continue;
+            const model::Track& dt = m_trace.track(f.to.track);
+            if (!isOutermostBusy(dt, f.to.index.value))
+                continue;
+            addOp(f.to.track, f.to.index.value, kNone);
+            ++launched;
+        }
+    }
+    // Device operations in the step window that nothing in the trace launched: pinned at their start.
+    bool unlaunchedWork = false;
+    for (std::uint32_t ti : m_deviceTracks) {
+        const model::Track& t = m_trace.track(model::TrackId(ti));
+        const auto& ops = m_device[ti].ops;
+        auto it
+            = std::partition_point(ops.begin(), ops.end(), [&](std::uint32_t i) { return t.end(i) <= window.start; });
+        for (; it != ops.end() && t.ts(*it) < window.end; ++it) {
+            if (m_launchOf.count(key(model::TrackId(ti), *it)) == 0) {
+                addOp(model::TrackId(ti), *it, t.ts(*it));
+                unlaunchedWork = true;
+            }
+        }
+    }
+    if (g.nodes.empty()) {
+        reason = "nothing ran in this step";
+        return false;
+    }
+    if (launched == 0 && unlaunchedWork) {
+        reason = "no launch links (host → device flows) in this step";
+        return false;
+    }
+
+    // Launch and stream edges, choosing per operation which of the two held it back (the other gets the typical
+    // latency or gap, so that an operation can move earlier when what held it back goes).
+    for (std::uint32_t ti = 0; ti < perTrack.size(); ++ti) {
+        auto& list = perTrack[ti];
+        if (list.empty())
+            continue;
+        std::sort(list.begin(), list.end());
+        const model::Track& t = m_trace.track(model::TrackId(ti));
+        const auto& ops = m_device[ti].ops;
+        for (std::uint32_t index : list) {
+            const std::uint32_t id = opNode.at(key(model::TrackId(ti), index));
+            Node& n = g.nodes[id];
+            const std::size_t pos = opPosition(model::TrackId(ti), index);
+            const bool hasPred = pos > 0 && pos <= ops.size();
+            const TimeNs predEnd = hasPred ? t.end(ops[pos - 1]) : kNone;
+            std::int64_t callId = -1;
+            TimeNs callStart = 0;
+            if (auto l = m_launchOf.find(key(model::TrackId(ti), index)); l != m_launchOf.end()) {
+                if (auto c = callNode.find(key(l->second)); c != callNode.end()) {
+                    callId = c->second;
+                    callStart = m_trace.track(l->second.track).ts(l->second.index.value);
+                }
+            }
+            TimeNs lagL = 0;
+            TimeNs lagS = 0;
+            if (callId >= 0) {
+                const TimeNs rawL = n.start0 - callStart;
+                const TimeNs rawS = hasPred ? n.start0 - predEnd : 0;
+                const bool streamBound = hasPred && rawS - m_typGap <= rawL - m_typLag;
+                lagL = streamBound ? std::min(rawL, m_typLag) : rawL;
+                lagS = streamBound ? rawS : std::min(rawS, m_typGap);
+                addEdge(static_cast<std::uint32_t>(callId), id, lagL, EdgeKind::Launch, true, false);
+            } else if (hasPred) {
+                lagS = std::min(n.start0 - predEnd, m_typGap);
+            }
+            if (!hasPred)
+                continue;
+            if (auto p = opNode.find(key(model::TrackId(ti), ops[pos - 1])); p != opNode.end())
+                addEdge(p->second, id, lagS, EdgeKind::Stream, false, false);
+            else
+                n.release = std::max(n.release, predEnd + lagS);
+        }
+    }
+
+    // Blocking calls wait, on each stream, for the last operation launched before them that ended before they
+    // returned.
+    for (std::uint32_t id : blockingNodes) {
+        Node& n = g.nodes[id];
+        const TimeNs s = n.start0;
+        const TimeNs e = n.end0;
+        struct Awaited
+        {
+            std::int64_t node;
+            TimeNs end;
+        };
+        std::vector<Awaited> awaited;
+        TimeNs latest = kNone;
+        for (std::uint32_t ti : m_deviceTracks) {
+            const model::Track& t = m_trace.track(model::TrackId(ti));
+            const auto& ops = m_device[ti].ops;
+            auto it = std::partition_point(ops.begin(), ops.end(), [&](std::uint32_t i) { return t.ts(i) <= e; });
+            for (std::size_t back = 0; back < kAwaitLookback && it != ops.begin(); ++back) {
+                --it;
+                const TimeNs end = t.end(*it);
+                if (end > e)
+                    continue;
+                const auto op = opNode.find(key(model::TrackId(ti), *it));
+                TimeNs launchStart = t.ts(*it);
+                if (auto l = m_launchOf.find(key(model::TrackId(ti), *it)); l != m_launchOf.end())
+                    launchStart = m_trace.track(l->second.track).ts(l->second.index.value);
+                if (launchStart > s)
+                    continue;
+                awaited.push_back({op != opNode.end() ? std::int64_t(op->second) : -1, end});
+                latest = std::max(latest, end);
+                break;
+            }
+        }
+        if (awaited.empty() || latest <= s) {
+            n.dur = e - s;
+            continue;
+        }
+        const TimeNs ret = e - latest;
+        n.dur = ret;
+        for (const Awaited& a : awaited) {
+            if (a.node >= 0)
+                addEdge(static_cast<std::uint32_t>(a.node), id, ret, EdgeKind::Wait, false, true);
+            else
+                n.endRelease = std::max(n.endRelease, a.end + ret);
+        }
+    }
+
+    // Topological order (Kahn); a cycle means corrupt links.
+    const std::size_t count = g.nodes.size();
+    g.inOffsets.assign(count + 1, 0);
+    std::vector<std::uint32_t> indegree(count, 0);
+    std::vector<std::uint32_t> outOffsets(count + 1, 0);
+    for (const Edge& e : g.edges) {
+        ++g.inOffsets[e.to + 1];
+        ++outOffsets[e.from + 1];
+        ++indegree[e.to];
+    }
+    for (std::size_t i = 0; i < count; ++i) {
+        g.inOffsets[i + 1] += g.inOffsets[i];
+        outOffsets[i + 1] += outOffsets[i];
+    }
+    g.inEdges.assign(g.edges.size(), 0);
+    std::vector<std::uint32_t> outEdges(g.edges.size(), 0);
+    {
+        std::vector<std::uint32_t> inFill(g.inOffsets.begin(), g.inOffsets.end() - 1);
+        std::vector<std::uint32_t> outFill(outOffsets.begin(), outOffsets.end() - 1);
+        for (std::uint32_t ei = 0; ei < g.edges.size(); ++ei) {
+            g.inEdges[inFill[g.edges[ei].to]++] = ei;
+            outEdges[outFill[g.edges[ei].from]++] = ei;
+        }
+    }
+    g.order.clear();
+    g.order.reserve(count);
+    for (std::uint32_t i = 0; i < count; ++i) {
+        if (indegree[i] == 0)
+            g.order.push_back(i);
+    }
+    for (std::size_t head = 0; head < g.order.size(); ++head) {
+        const std::uint32_t v = g.order[head];
+        for (std::uint32_t k = outOffsets[v]; k < outOffsets[v + 1]; ++k) {
+            const std::uint32_t to = g.edges[outEdges[k]].to;
+            if (--indegree[to] == 0)
+                g.order.push_back(to);
+        }
+    }
+    if (g.order.size() != count) {
+        reason = "the step's dependency graph has a cycle (corrupt launch flows)";
+        return false;
+    }
+    return true;
+}
+
+TimeNs Retimer::simulate(const Graph& g, const std::vector<TimeNs>& dur, const std::vector<std::uint8_t>* flags,
+                         Sim& sim, bool record) const
+{
+    const std::size_t count = g.nodes.size();
+    sim.start.assign(count, 0);
+    sim.end.assign(count, 0);
+    if (record) {
+        sim.startArg.assign(count, -1);
+        sim.endArg.assign(count, -1);
+    }
+    TimeNs last = kNone;
+    for (std::uint32_t v : g.order) {
+        const Node& n = g.nodes[v];
+        const std::uint8_t fl = flags ? (*flags)[v] : 0;
+        TimeNs s = n.release;
+        std::int64_t sArg = -1;
+        TimeNs e = kNone;
+        std::int64_t eArg = -1;
+        for (std::uint32_t k = g.inOffsets[v]; k < g.inOffsets[v + 1]; ++k) {
+            const Edge& ed = g.edges[g.inEdges[k]];
+            if (ed.toEnd)
+                continue;
+            if ((fl & kDetached) != 0 && ed.kind == EdgeKind::Stream)
+                continue;
+            if ((fl & kRemoved) != 0 && ed.kind == EdgeKind::Launch)
+                continue;
+            const TimeNs base = ed.fromStart ? sim.start[ed.from] : sim.end[ed.from];
+            if (base == kNone)
+                continue;
+            const TimeNs t = base + ed.lag;
+            if (t > s) {
+                s = t;
+                sArg = g.inEdges[k];
+            }
+        }
+        if (s == kNone) {
+            // Nothing constrains it: a removed operation whose predecessors are gone too. It holds nothing back.
+            sim.start[v] = kNone;
+            sim.end[v] = kNone;
+            continue;
+        }
+        e = s + dur[v];
+        if ((fl & kNoWait) == 0) {
+            if (n.endRelease > e) {
+                e = n.endRelease;
+                eArg = -2;
+            }
+            for (std::uint32_t k = g.inOffsets[v]; k < g.inOffsets[v + 1]; ++k) {
+                const Edge& ed = g.edges[g.inEdges[k]];
+                if (!ed.toEnd || sim.end[ed.from] == kNone || (flags && ((*flags)[ed.from] & kDetached) != 0))
+                    continue;
+                const TimeNs t = sim.end[ed.from] + ed.lag;
+                if (t > e) {
+                    e = t;
+                    eArg = g.inEdges[k];
+                }
+            }
+        }
+        sim.start[v] = s;
+        sim.end[v] = e;
+        if (record) {
+            sim.startArg[v] = sArg;
+            sim.endArg[v] = eArg;
+        }
+        last = std::max(last, e);
+    }
+    return last;
+}
+
+void Retimer::criticalPath(const Graph& g, const Sim& sim, std::uint32_t last, StepCriticalPath& path) const
+{
+    path.endNs = sim.end[last];
+    std::uint32_t v = last;
+    bool atEnd = true;
+    std::vector<PathSegment> segments;
+    auto add = [&](PathClass c, TimeNs ns) { path.byClass[static_cast<std::size_t>(c)] += ns; };
+    // Every move goes to an earlier node or from a node's end to its start, so the walk ends; the guard is for
+    // safety against a broken invariant, never reached on a valid graph.
+    for (std::size_t guard = 0; guard < 2 * (g.nodes.size() + g.edges.size()) + 2; ++guard) {
+        const Node& n = g.nodes[v];
+        if (atEnd) {
+            const std::int64_t arg = sim.endArg[v];
+            if (arg >= 0) {
+                const Edge& ed = g.edges[static_cast<std::size_t>(arg)];
+                add(PathClass::Sync, sim.end[v] - sim.end[ed.from]);
+                segments.push_back({n.track, sim.end[ed.from], sim.end[v], PathClass::Sync});
+                v = ed.from;
+                continue;
+            }
+            if (arg == -2) { // waited on work outside the step: the path begins there
+                add(PathClass::Sync, sim.end[v] - sim.start[v]);
+                path.startNs = sim.start[v];
+                break;
+            }
+            const TimeNs a = sim.start[v];
+            const TimeNs b = sim.end[v];
+            if (n.kind == NodeKind::HostGap) {
+                const HostContent& hc = m_content.at(n.track.value);
+                const TimeNs dl = overlapLength(hc.dataloader, a, b);
+                const TimeNs work = overlapLength(hc.work, a, b);
+                add(PathClass::Dataloader, dl);
+                add(PathClass::HostCompute, work);
+                add(PathClass::Python, (b - a) - dl - work);
+                const PathClass main = dl >= work && dl * 2 >= b - a ? PathClass::Dataloader
+                    : work * 2 >= b - a                              ? PathClass::HostCompute
+                                                                     : PathClass::Python;
+                segments.push_back({n.track, a, b, main});
+            } else {
+                add(n.cls, b - a);
+                segments.push_back({n.track, a, b, n.cls});
+            }
+            atEnd = false;
+            continue;
+        }
+        const std::int64_t arg = sim.startArg[v];
+        if (arg < 0) {
+            path.startNs = sim.start[v];
+            break;
+        }
+        const Edge& ed = g.edges[static_cast<std::size_t>(arg)];
+        const TimeNs from = ed.fromStart ? sim.start[ed.from] : sim.end[ed.from];
+        add(PathClass::Latency, sim.start[v] - from);
+        v = ed.from;
+        atEnd = !ed.fromStart;
+    }
+    std::reverse(segments.begin(), segments.end());
+    if (segments.size() > kMaxPathSegments) {
+        path.segmentsOmitted = segments.size() - kMaxPathSegments;
+        segments.resize(kMaxPathSegments);
+    }
+    path.segments = std::move(segments);
+}
+
+void Retimer::retimeStep(std::size_t step, std::span<const ResolvedWhatIf> whatIfs, Retiming& out)
+{
+    StepCriticalPath& path = out.steps[step];
+    Graph g;
+    if (!build(step, g, path.reason)) {
+        if (path.reason.find("cycle") != std::string::npos)
+            ++out.cyclicSteps;
+        return;
+    }
+    for (const Node& n : g.nodes) {
+        if (n.kind == NodeKind::HostGap)
+            content(n.track);
+    }
+    std::vector<TimeNs> dur(g.nodes.size());
+    for (std::size_t i = 0; i < g.nodes.size(); ++i)
+        dur[i] = g.nodes[i].dur;
+    Sim sim;
+    const TimeNs end0 = simulate(g, dur, nullptr, sim, true);
+    std::uint32_t last = 0;
+    for (std::uint32_t i = 0; i < g.nodes.size(); ++i) {
+        if (sim.end[i] == end0) {
+            last = i;
+            break;
+        }
+    }
+    criticalPath(g, sim, last, path);
+    path.assessed = true;
+    ++out.stepsAssessed;
+
+    const TimeNs windowLen = m_clock.window(step).length();
+    std::vector<std::uint8_t> flags(g.nodes.size());
+    Sim whatIfSim;
+    for (std::size_t w = 0; w < whatIfs.size(); ++w) {
+        const ResolvedWhatIf& r = whatIfs[w];
+        bool touched = false;
+        for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+            const Node& n = g.nodes[i];
+            TimeNs d = n.dur;
+            std::uint8_t fl = 0;
+            if (n.kind == NodeKind::Device) {
+                const std::uint64_t k = key(n.track, n.slice);
+                if (r.removed.count(k) != 0) {
+                    d = 0;
+                    fl |= kRemoved;
+                } else if (r.scaled.count(k) != 0) {
+                    d = static_cast<TimeNs>(static_cast<double>(d) * r.scale);
+                }
+                if (r.async.count(k) != 0)
+                    fl |= kDetached;
+            } else {
+                const auto h = r.host.find(n.track.value);
+                const IntervalList& removed = h != r.host.end() ? h->second : r.hostAll;
+                const TimeNs cut = std::min(n.end0 - n.start0, overlapLength(removed, n.start0, n.end0));
+                const bool callGone = n.kind == NodeKind::Call
+                    && (cut >= n.end0 - n.start0 || (n.blocking && overlapLength(r.sync, n.start0, n.end0) > 0));
+                if (callGone) {
+                    d = 0;
+                    fl |= kNoWait;
+                } else {
+                    d = std::max<TimeNs>(0, d - cut);
+                }
+            }
+            touched = touched || d != n.dur || fl != 0;
+            dur[i] = d;
+            flags[i] = fl;
+        }
+        TimeNs saving = 0;
+        if (touched) {
+            const TimeNs end1 = simulate(g, dur, &flags, whatIfSim, false);
+            saving = std::clamp<TimeNs>(end0 - end1, 0, windowLen);
+        }
+        out.savings[w][step] = saving;
+    }
+}
+
+} // namespace
+
+Retiming retimeSteps(const model::Trace& trace, const StepClock& clock, std::span<const WhatIf* const> whatIfs,
+                     const CancelToken& cancel)
+{
+    Retiming out;
+    out.steps.resize(clock.size());
+    out.savings.assign(whatIfs.size(), std::vector<TimeNs>(clock.size(), -1));
+    if (trace.metadata().syntheticTimestamps) {
+        out.notAssessedReason = "timestamps were laid out by the importer, not measured, so steps cannot be re-timed";
+    } else if (!hasDeviceWork(trace)) {
+        out.notAssessedReason = "no device work in this trace (host-only run), so there is no host → device graph";
+    }
+    Retimer retimer(trace, clock);
+    if (out.notAssessedReason.empty()) {
+        retimer.prepare();
+        if (!retimer.hasLaunches())
+            out.notAssessedReason = "the trace has no launch links (host → device flows), so steps cannot be re-timed";
+    }
+    if (!out.notAssessedReason.empty()) {
+        for (auto& s : out.steps) {
+            s.reason = out.notAssessedReason;
+        }
+        return out;
+    }
+    std::vector<ResolvedWhatIf> resolved;
+    resolved.reserve(whatIfs.size());
+    for (const WhatIf* w : whatIfs)
+        resolved.push_back(retimer.resolve(w ? *w : WhatIf {}));
+    for (std::size_t i = 0; i < clock.size(); ++i) {
+        if (cancel.cancelled())
+            break;
+        if (clock.window(i).length() <= 0) {
+            out.steps[i].reason = "the step is not analysed";
+            continue;
+        }
+        retimer.retimeStep(i, resolved, out);
+    }
+    return out;
+}
+
+void projectSavings(const model::Trace& trace, const StepClock& clock, const CancelToken& cancel,
+                    AnalysisResult& result)
+{
+    auto& findings = result.findings;
+    std::vector<const WhatIf*> list;
+    list.reserve(findings.size() + 1);
+    for (const Finding& f : findings)
+        list.push_back(&f.whatIf);
+    const WhatIf all = mergeWhatIfs(findings);
+    list.push_back(&all);
+    Retiming r = retimeSteps(trace, clock, list, cancel);
+
+    const std::size_t steps = clock.size();
+    std::vector<TimeNs> lostInStep(steps, 0);   // per step: Σ lost of all findings (fallback of "all")
+    std::vector<TimeNs> noRuleInStep(steps, 0); // per step: Σ lost of findings without a what-if
+    for (std::size_t j = 0; j < findings.size(); ++j) {
+        Finding& f = findings[j];
+        const bool rule = !f.whatIf.empty();
+        std::vector<TimeNs> perStep(steps, -1);
+        for (const StepLoss& ps : f.perStep) {
+            if (ps.stepIndex < steps) {
+                lostInStep[ps.stepIndex] += ps.lostNs;
+                if (!rule)
+                    noRuleInStep[ps.stepIndex] += ps.lostNs;
+            }
+        }
+        std::size_t retimed = 0;
+        std::size_t fallback = 0;
+        // Steps with a loss take their re-timed saving, or their lost time where the step was not re-timed.
+        for (StepLoss& ps : f.perStep) {
+            const TimeNs s = rule && ps.stepIndex < steps ? r.savings[j][ps.stepIndex] : -1;
+            if (s >= 0) {
+                ps.savingNs = s;
+                ++retimed;
+            } else {
+                ps.savingNs = ps.lostNs;
+                ++fallback;
+            }
+        }
+        // Re-timing can find a saving in a step where nothing was counted lost (host time the device did not wait
+        // for in that step, but that delayed it later): such steps join per_step with a lost time of 0.
+        if (rule) {
+            for (std::size_t i = 0; i < steps; ++i) {
+                if (r.savings[j][i] <= 0)
+                    continue;
+                const bool listed = std::any_of(f.perStep.begin(), f.perStep.end(),
+                                                [i](const StepLoss& ps) { return ps.stepIndex == i; });
+                if (!listed) {
+                    StepLoss extra;
+                    extra.stepIndex = i;
+                    extra.stepNumber = clock.step(i).number;
+                    extra.stepNs = clock.window(i).length();
+                    extra.savingNs = r.savings[j][i];
+                    f.perStep.push_back(extra);
+                    ++retimed;
+                }
+            }
+            std::sort(f.perStep.begin(), f.perStep.end(),
+                      [](const StepLoss& a, const StepLoss& b) { return a.stepIndex < b.stepIndex; });
+        }
+        TimeNs saving = 0;
+        for (const StepLoss& ps : f.perStep)
+            saving += ps.savingNs;
+        f.savingNs = std::min(saving, result.analysedNs);
+        f.savingFraction = result.analysedNs > 0 ? double(f.savingNs) / double(result.analysedNs) : 0.0;
+        if (!rule) {
+            f.savingMethod = "lost_time";
+            f.savingRule = "No re-timing rule for this kind: the saving is the lost time.";
+        } else if (fallback == 0) {
+            f.savingMethod = "retimed";
+        } else if (retimed == 0) {
+            f.savingMethod = "lost_time";
+            f.savingRule = "The steps could not be re-timed ("
+                + (r.notAssessedReason.empty() ? std::string("see the critical path's reason") : r.notAssessedReason)
+                + "): the saving is the lost time. " + f.savingRule;
+        } else {
+            f.savingMethod = "partly_retimed";
+            f.savingRule += " Steps that could not be re-timed count their lost time.";
+        }
+    }
+    TimeNs total = 0;
+    for (std::size_t i = 0; i < steps; ++i) {
+        const TimeNs window = clock.window(i).length();
+        if (window <= 0)
+            continue;
+        const TimeNs s = r.savings[findings.size()][i];
+        total += std::min(window, s >= 0 ? s + noRuleInStep[i] : lostInStep[i]);
+    }
+    result.savingNs = std::min(total, result.analysedNs);
+    result.savingFraction = result.analysedNs > 0 ? double(result.savingNs) / double(result.analysedNs) : 0.0;
+    result.criticalPaths = std::move(r.steps);
+    result.criticalPathNotAssessed = std::move(r.notAssessedReason);
+    result.cyclicSteps = r.cyclicSteps;
+    for (Finding& f : findings)
+        f.whatIf = WhatIf {};
+    std::sort(findings.begin(), findings.end(), rankBefore);
+}
+
+WhatIf mergeWhatIfs(std::span<const Finding> findings)
+{
+    WhatIf all;
+    for (const Finding& f : findings) {
+        const WhatIf& w = f.whatIf;
+        all.removedHost.insert(all.removedHost.end(), w.removedHost.begin(), w.removedHost.end());
+        all.hostRanges.insert(all.hostRanges.end(), w.hostRanges.begin(), w.hostRanges.end());
+        all.syncRanges.insert(all.syncRanges.end(), w.syncRanges.begin(), w.syncRanges.end());
+        all.removedDevice.insert(all.removedDevice.end(), w.removedDevice.begin(), w.removedDevice.end());
+        all.asyncCopies.insert(all.asyncCopies.end(), w.asyncCopies.begin(), w.asyncCopies.end());
+        if (!w.scaledDevice.empty()) {
+            all.scaledDevice.insert(all.scaledDevice.end(), w.scaledDevice.begin(), w.scaledDevice.end());
+            all.scale = std::min(all.scale, w.scale);
+        }
+    }
+    all.hostRanges = unite(std::move(all.hostRanges));
+    all.syncRanges = unite(std::move(all.syncRanges));
+    return all;
+}
+
+} // namespace timesink::analysis
