@@ -5,6 +5,7 @@
 #include "analysis/core/finding.h"
 
 #include <atomic>
+#include <chrono>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -95,6 +96,10 @@ struct AnalysisResult
     std::string criticalPathNotAssessed;
     /// Steps whose dependency graph had a cycle (corrupt flows): their savings fell back to lost time.
     std::size_t cyclicSteps = 0;
+    /// Wall time of analyze()'s two phases: the passes (with the shared context), and the step graphs with the
+    /// re-timing of every finding (projectSavings). For `--phases` and the benchmarks; never in a report.
+    std::chrono::nanoseconds passesWall {0};
+    std::chrono::nanoseconds savingsWall {0};
 };
 
 /// Runs every registered pass on one AnalysisContext and ranks the findings (analysis/passes/registry.cpp).

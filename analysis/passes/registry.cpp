@@ -19,6 +19,7 @@
 #include "analysis/passes/unfusedchainpass.h"
 
 #include <algorithm>
+#include <chrono>
 
 namespace timesink::analysis {
 
@@ -51,6 +52,7 @@ const std::vector<std::unique_ptr<Pass>>& passRegistry()
 AnalysisResult analyze(const model::Trace& trace, const AnalysisOptions& options, const CancelToken& cancel)
 {
     AnalysisResult result;
+    const auto started = std::chrono::steady_clock::now();
     const AnalysisContext context(trace, options, cancel);
     const StepClock& clock = context.clock();
     result.analysedNs = clock.analysedNs();
@@ -78,8 +80,11 @@ AnalysisResult analyze(const model::Trace& trace, const AnalysisOptions& options
         }
     }
     result.cancelled = result.cancelled || cancel.cancelled();
+    const auto passesDone = std::chrono::steady_clock::now();
     // Ranks them too (by saving, then lost time).
     projectSavings(trace, clock, cancel, result);
+    result.passesWall = passesDone - started;
+    result.savingsWall = std::chrono::steady_clock::now() - passesDone;
     return result;
 }
 
