@@ -3,11 +3,13 @@
 
 #include "analysis/core/deviceactivity.h"
 #include "analysis/core/opclassifier.h"
+#include "model/workers.h"
 
 #include <algorithm>
 #include <limits>
+#include <tuple>
 #include <unordered_map>
-#include <unordered_set>
+#include <utility>
 
 namespace timesink::analysis {
 
@@ -109,10 +111,10 @@ struct ResolvedWhatIf
     std::unordered_map<std::uint32_t, IntervalList> host; // per host track, with hostRanges merged in
     IntervalList hostAll;
     IntervalList sync;
-    std::unordered_set<std::uint64_t> removed;
-    std::unordered_set<std::uint64_t> async;
-    std::unordered_set<std::uint64_t> scaled;
+    /// Device operations it touches (key()), with what happens to each, sorted by key (merged with a step's own).
+    std::vector<std::pair<std::uint64_t, std::uint8_t>> device;
     double scale = 1.0;
+    enum : std::uint8_t { kRemovedOp = 1, kAsyncOp = 2, kScaledOp = 4 };
 };
 
 PathClass deviceClass(SliceCategory c)
@@ -155,7 +157,11 @@ public:
     void prepare();
     [[nodiscard]] bool hasLaunches() const { return !m_launchOf.empty(); }
     ResolvedWhatIf resolve(const WhatIf& w) const;
-    void retimeStep(std::size_t step, std::span<const ResolvedWhatIf> whatIfs, Retiming& out);
+    /// Builds the content of every host track a step graph can hold; after it, the Retimer is only read, so
+    /// retimeStep may run on several steps at once.
+    void freeze();
+    enum class StepOutcome : std::uint8_t { NotAssessed, Cyclic, Assessed };
+    StepOutcome retimeStep(std::size_t step, std::span<const ResolvedWhatIf> whatIfs, Retiming& out) const;
 
 private:
     struct Graph
@@ -164,7 +170,8 @@ private:
         std::vector<Edge> edges;
         std::vector<std::uint32_t> inOffsets; // CSR of edges by `to`
         std::vector<std::uint32_t> inEdges;
-        std::vector<std::uint32_t> order; // topological
+        std::vector<std::uint32_t> order;                                 // topological
+        std::vector<std::pair<std::uint64_t, std::uint32_t>> deviceByKey; // device nodes, sorted by key()
     };
     struct Sim
     {
@@ -175,13 +182,15 @@ private:
     };
     enum : std::uint8_t { kRemoved = 1, kDetached = 2, kNoWait = 4 };
 
-    bool isBlockingCall(const model::Track& t, std::uint32_t i);
+    bool isBlockingCall(const model::Track& t, std::uint32_t i) const;
     bool isOutermostBusy(const model::Track& t, std::uint32_t i) const;
     std::size_t opPosition(model::TrackId track, std::uint32_t index) const;
-    bool build(std::size_t step, Graph& g, std::string& reason);
+    bool build(std::size_t step, Graph& g, std::string& reason) const;
     TimeNs simulate(const Graph& g, const std::vector<TimeNs>& dur, const std::vector<std::uint8_t>* flags, Sim& sim,
                     bool record) const;
-    void criticalPath(const Graph& g, const Sim& sim, std::uint32_t last, StepCriticalPath& path) const;
+    /// Walks the chain that set the step's end into `path`; `nodes` gets every node the chain passes through.
+    void criticalPath(const Graph& g, const Sim& sim, std::uint32_t last, StepCriticalPath& path,
+                      std::vector<std::uint32_t>& nodes) const;
     const HostContent& content(model::TrackId track);
 
     const model::Trace& m_trace;
@@ -191,12 +200,14 @@ private:
     std::vector<DeviceOps> m_device;                               // per track (empty for host tracks)
     std::vector<std::uint32_t> m_deviceTracks;
     std::unordered_map<std::uint32_t, HostContent> m_content;
-    std::unordered_map<std::uint32_t, bool> m_blockingName;
+    // Filled while prepare() looks at every host call; after freeze() only read (names it never saw are computed).
+    mutable std::unordered_map<std::uint32_t, bool> m_blockingName;
+    bool m_frozen = false;
     TimeNs m_typLag = 0;
     TimeNs m_typGap = 0;
 };
 
-bool Retimer::isBlockingCall(const model::Track& t, std::uint32_t i)
+bool Retimer::isBlockingCall(const model::Track& t, std::uint32_t i) const
 {
     const SliceCategory c = t.category(i);
     const bool synchronous = (t.flags(i) & model::SliceFlags::kSynchronous) != 0;
@@ -210,9 +221,12 @@ bool Retimer::isBlockingCall(const model::Track& t, std::uint32_t i)
         return true;
     const model::StringId name = t.sliceName(i);
     auto it = m_blockingName.find(name.value);
-    if (it == m_blockingName.end())
-        it = m_blockingName.emplace(name.value, isBlockingRuntimeCall(m_trace.str(name))).first;
-    return it->second;
+    if (it != m_blockingName.end())
+        return it->second;
+    const bool blocking = isBlockingRuntimeCall(m_trace.str(name));
+    if (!m_frozen)
+        m_blockingName.emplace(name.value, blocking);
+    return blocking;
 }
 
 bool Retimer::isOutermostBusy(const model::Track& t, std::uint32_t i) const
@@ -328,17 +342,28 @@ ResolvedWhatIf Retimer::resolve(const WhatIf& w) const
     }
     for (auto& [track, list] : raw)
         r.host.emplace(track, uniteSorted(unite(std::move(list)), r.hostAll));
+    r.device.reserve(w.removedDevice.size() + w.asyncCopies.size() + w.scaledDevice.size());
     for (const auto& s : w.removedDevice)
-        r.removed.insert(key(s));
+        r.device.emplace_back(key(s), ResolvedWhatIf::kRemovedOp);
     for (const auto& s : w.asyncCopies)
-        r.async.insert(key(s));
+        r.device.emplace_back(key(s), ResolvedWhatIf::kAsyncOp);
     for (const auto& s : w.scaledDevice)
-        r.scaled.insert(key(s));
+        r.device.emplace_back(key(s), ResolvedWhatIf::kScaledOp);
+    std::sort(r.device.begin(), r.device.end());
+    // One entry per operation, with every flag it got.
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < r.device.size(); ++i) {
+        if (kept > 0 && r.device[kept - 1].first == r.device[i].first)
+            r.device[kept - 1].second |= r.device[i].second;
+        else
+            r.device[kept++] = r.device[i];
+    }
+    r.device.resize(kept);
     r.scale = std::clamp(w.scale, 0.0, 1.0);
     return r;
 }
 
-bool Retimer::build(std::size_t step, Graph& g, std::string& reason)
+bool Retimer::build(std::size_t step, Graph& g, std::string& reason) const
 {
     const Interval host = m_clock.hostWindow(step);
     const Interval window = m_clock.window(step);
@@ -482,6 +507,7 @@ bool Retimer::build(std::size_t step, Graph& g, std::string& reason)
         const auto& ops = m_device[ti].ops;
         for (std::uint32_t index : list) {
             const std::uint32_t id = opNode.at(key(model::TrackId(ti), index));
+            g.deviceByKey.emplace_back(key(model::TrackId(ti), index), id); // tracks and indices ascending
             Node& n = g.nodes[id];
             const std::size_t pos = opPosition(model::TrackId(ti), index);
             const bool hasPred = pos > 0 && pos <= ops.size();
@@ -676,7 +702,8 @@ TimeNs Retimer::simulate(const Graph& g, const std::vector<TimeNs>& dur, const s
     return last;
 }
 
-void Retimer::criticalPath(const Graph& g, const Sim& sim, std::uint32_t last, StepCriticalPath& path) const
+void Retimer::criticalPath(const Graph& g, const Sim& sim, std::uint32_t last, StepCriticalPath& path,
+                           std::vector<std::uint32_t>& nodes) const
 {
     path.endNs = sim.end[last];
     std::uint32_t v = last;
@@ -687,6 +714,8 @@ void Retimer::criticalPath(const Graph& g, const Sim& sim, std::uint32_t last, S
     // safety against a broken invariant, never reached on a valid graph.
     for (std::size_t guard = 0; guard < 2 * (g.nodes.size() + g.edges.size()) + 2; ++guard) {
         const Node& n = g.nodes[v];
+        if (nodes.empty() || nodes.back() != v)
+            nodes.push_back(v);
         if (atEnd) {
             const std::int64_t arg = sim.endArg[v];
             if (arg >= 0) {
@@ -740,19 +769,21 @@ void Retimer::criticalPath(const Graph& g, const Sim& sim, std::uint32_t last, S
     path.segments = std::move(segments);
 }
 
-void Retimer::retimeStep(std::size_t step, std::span<const ResolvedWhatIf> whatIfs, Retiming& out)
+void Retimer::freeze()
+{
+    for (std::uint32_t ti = 0; ti < m_calls.size(); ++ti) {
+        if (!m_calls[ti].empty())
+            content(model::TrackId(ti));
+    }
+    m_frozen = true;
+}
+
+Retimer::StepOutcome Retimer::retimeStep(std::size_t step, std::span<const ResolvedWhatIf> whatIfs, Retiming& out) const
 {
     StepCriticalPath& path = out.steps[step];
     Graph g;
-    if (!build(step, g, path.reason)) {
-        if (path.reason.find("cycle") != std::string::npos)
-            ++out.cyclicSteps;
-        return;
-    }
-    for (const Node& n : g.nodes) {
-        if (n.kind == NodeKind::HostGap)
-            content(n.track);
-    }
+    if (!build(step, g, path.reason))
+        return path.reason.find("cycle") != std::string::npos ? StepOutcome::Cyclic : StepOutcome::NotAssessed;
     std::vector<TimeNs> dur(g.nodes.size());
     for (std::size_t i = 0; i < g.nodes.size(); ++i)
         dur[i] = g.nodes[i].dur;
@@ -765,54 +796,118 @@ void Retimer::retimeStep(std::size_t step, std::span<const ResolvedWhatIf> whatI
             break;
         }
     }
-    criticalPath(g, sim, last, path);
+    std::vector<std::uint32_t> pathNodes;
+    criticalPath(g, sim, last, path, pathNodes);
     path.assessed = true;
-    ++out.stepsAssessed;
 
     const TimeNs windowLen = m_clock.window(step).length();
     std::vector<std::uint8_t> flags(g.nodes.size());
+    std::vector<std::uint8_t> deviceOp(g.nodes.size(), 0); // the cause's ResolvedWhatIf flags per device node
+    std::vector<std::uint32_t> touched;
     Sim whatIfSim;
     for (std::size_t w = 0; w < whatIfs.size(); ++w) {
         const ResolvedWhatIf& r = whatIfs[w];
-        bool touched = false;
-        for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+        // The step's device nodes the cause touches: a merge of two key-sorted lists, from the step's first key.
+        for (std::uint32_t i : touched)
+            deviceOp[i] = 0;
+        touched.clear();
+        if (!r.device.empty() && !g.deviceByKey.empty()) {
+            auto a = std::lower_bound(r.device.begin(), r.device.end(), g.deviceByKey.front().first,
+                                      [](const auto& e, std::uint64_t k) { return e.first < k; });
+            auto b = g.deviceByKey.begin();
+            while (a != r.device.end() && b != g.deviceByKey.end()) {
+                if (a->first < b->first) {
+                    ++a;
+                } else if (b->first < a->first) {
+                    ++b;
+                } else {
+                    deviceOp[b->second] = a->second;
+                    touched.push_back(b->second);
+                    ++a;
+                    ++b;
+                }
+            }
+        }
+        // The removed host time of a thread (the nodes of one thread are consecutive: one lookup per run).
+        std::uint32_t lastTrack = std::numeric_limits<std::uint32_t>::max();
+        const IntervalList* lastRemoved = &r.hostAll;
+        const auto hostRemoved = [&](model::TrackId track) -> const IntervalList& {
+            if (track.value != lastTrack) {
+                const auto h = r.host.find(track.value);
+                lastTrack = track.value;
+                lastRemoved = h != r.host.end() ? &h->second : &r.hostAll;
+            }
+            return *lastRemoved;
+        };
+        // Node i's duration and flags with the cause removed. `cut` gives how much of a host node's span the
+        // cause's host time covers (overlapLength, or the sweep of the full pass below).
+        const auto retimed = [&](std::size_t i, auto&& cutOf) -> std::pair<TimeNs, std::uint8_t> {
             const Node& n = g.nodes[i];
             TimeNs d = n.dur;
             std::uint8_t fl = 0;
             if (n.kind == NodeKind::Device) {
-                const std::uint64_t k = key(n.track, n.slice);
-                if (r.removed.count(k) != 0) {
+                const std::uint8_t op = deviceOp[i];
+                if ((op & ResolvedWhatIf::kRemovedOp) != 0) {
                     d = 0;
                     fl |= kRemoved;
-                } else if (r.scaled.count(k) != 0) {
+                } else if ((op & ResolvedWhatIf::kScaledOp) != 0) {
                     d = static_cast<TimeNs>(static_cast<double>(d) * r.scale);
                 }
-                if (r.async.count(k) != 0)
+                if ((op & ResolvedWhatIf::kAsyncOp) != 0)
                     fl |= kDetached;
-            } else {
-                const auto h = r.host.find(n.track.value);
-                const IntervalList& removed = h != r.host.end() ? h->second : r.hostAll;
-                const TimeNs cut = std::min(n.end0 - n.start0, overlapLength(removed, n.start0, n.end0));
-                const bool callGone = n.kind == NodeKind::Call
-                    && (cut >= n.end0 - n.start0 || (n.blocking && overlapLength(r.sync, n.start0, n.end0) > 0));
-                if (callGone) {
-                    d = 0;
-                    fl |= kNoWait;
-                } else {
-                    d = std::max<TimeNs>(0, d - cut);
-                }
+                return {d, fl};
             }
-            touched = touched || d != n.dur || fl != 0;
-            dur[i] = d;
-            flags[i] = fl;
-        }
+            const IntervalList& removed = hostRemoved(n.track);
+            if (removed.empty() && (n.kind != NodeKind::Call || !n.blocking || r.sync.empty()))
+                return {d, fl};
+            const TimeNs cut = std::min(n.end0 - n.start0, cutOf(removed, i));
+            const bool callGone = n.kind == NodeKind::Call
+                && (cut >= n.end0 - n.start0 || (n.blocking && overlapLength(r.sync, n.start0, n.end0) > 0));
+            if (callGone) {
+                d = 0;
+                fl |= kNoWait;
+            } else {
+                d = std::max<TimeNs>(0, d - cut);
+            }
+            return {d, fl};
+        };
+        // The re-timing only shortens durations and drops constraints, so no time gets later; when nothing on the
+        // critical path changes, that chain still ends at end0 and the step cannot end sooner: a saving of 0,
+        // without simulating.
+        const auto lookup = [&](const IntervalList& removed, std::size_t i) {
+            return overlapLength(removed, g.nodes[i].start0, g.nodes[i].end0);
+        };
+        const bool onPath = std::any_of(pathNodes.begin(), pathNodes.end(), [&](std::uint32_t i) {
+            const auto [d, fl] = retimed(i, lookup);
+            return d != g.nodes[i].dur || fl != 0;
+        });
         TimeNs saving = 0;
-        if (touched) {
+        if (onPath) {
+            // Host nodes of one thread are consecutive and in time order: one sweep over its removed time.
+            const IntervalList* sweepList = nullptr;
+            IntervalList::const_iterator cursor;
+            const auto sweep = [&](const IntervalList& removed, std::size_t i) {
+                const Node& n = g.nodes[i];
+                if (sweepList != &removed || (cursor != removed.begin() && std::prev(cursor)->end > n.start0)) {
+                    sweepList = &removed;
+                    cursor = std::partition_point(removed.begin(), removed.end(),
+                                                  [&n](const Interval& iv) { return iv.end <= n.start0; });
+                }
+                while (cursor != removed.end() && cursor->end <= n.start0)
+                    ++cursor;
+                TimeNs total = 0;
+                for (auto it = cursor; it != removed.end() && it->start < n.end0; ++it)
+                    total += std::min(it->end, n.end0) - std::max(it->start, n.start0);
+                return total;
+            };
+            for (std::size_t i = 0; i < g.nodes.size(); ++i)
+                std::tie(dur[i], flags[i]) = retimed(i, sweep);
             const TimeNs end1 = simulate(g, dur, &flags, whatIfSim, false);
             saving = std::clamp<TimeNs>(end0 - end1, 0, windowLen);
         }
         out.savings[w][step] = saving;
     }
+    return StepOutcome::Assessed;
 }
 
 } // namespace
@@ -844,14 +939,21 @@ Retiming retimeSteps(const model::Trace& trace, const StepClock& clock, std::spa
     resolved.reserve(whatIfs.size());
     for (const WhatIf* w : whatIfs)
         resolved.push_back(retimer.resolve(w ? *w : WhatIf {}));
-    for (std::size_t i = 0; i < clock.size(); ++i) {
+    // Steps are independent graphs: each worker owns its step's path and savings column.
+    retimer.freeze();
+    std::vector<Retimer::StepOutcome> outcomes(clock.size(), Retimer::StepOutcome::NotAssessed);
+    model::parallelFor(clock.size(), model::hardwareThreads(), [&](std::size_t i) {
         if (cancel.cancelled())
-            break;
+            return;
         if (clock.window(i).length() <= 0) {
             out.steps[i].reason = "the step is not analysed";
-            continue;
+            return;
         }
-        retimer.retimeStep(i, resolved, out);
+        outcomes[i] = retimer.retimeStep(i, resolved, out);
+    });
+    for (Retimer::StepOutcome o : outcomes) {
+        out.stepsAssessed += o == Retimer::StepOutcome::Assessed ? 1 : 0;
+        out.cyclicSteps += o == Retimer::StepOutcome::Cyclic ? 1 : 0;
     }
     return out;
 }
