@@ -448,7 +448,7 @@ void MainWindow::createDocks()
     findingsLayout->addWidget(m_findingsView, 1);
     findingsLayout->addWidget(m_notAssessedLabel);
 
-    auto* findingsDock = new QDockWidget(tr("Findings (ranked by lost time)"), this);
+    auto* findingsDock = new QDockWidget(tr("Findings (ranked by saving)"), this);
     findingsDock->setObjectName(QStringLiteral("FindingsDock"));
     findingsDock->setWidget(findingsBox);
     addDockWidget(Qt::BottomDockWidgetArea, findingsDock);

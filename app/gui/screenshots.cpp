@@ -10,6 +10,7 @@
 #include "widgets/timelineview.h"
 #include "widgets/trackspanel.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QDir>
 #include <QDockWidget>
@@ -126,6 +127,16 @@ int main(int argc, char** argv)
     // A finding: evidence links with durations, numbers with units, kind labels in the table.
     w.findingsView()->setCurrentIndex(w.findingsProxy()->index(0, 0));
     shoot(QStringLiteral("a100_finding"));
+
+    // What sets the step time: View → Critical Path over step 1009, whose path runs through the host threads and
+    // the device (docs/analysis.md "Critical path and projected saving"); the table ranked by saving.
+    if (auto* critical = w.findChild<QAction*>(QStringLiteral("criticalPathAction"))) {
+        critical->trigger(); // checks it, as the menu does
+        const model::Step& first = trace.steps()[0];
+        w.timeline()->showRange(first.start - first.duration() / 50, first.end + first.duration() / 50);
+        shoot(QStringLiteral("a100_critical_path"));
+        critical->trigger();
+    }
 
     // Follow the work: a launch selected, its kernel a link in Details; then the framework op's launched work.
     const model::SliceRef launch = firstLaunch(trace, "cudaLaunchKernel");
