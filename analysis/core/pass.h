@@ -3,6 +3,7 @@
 
 #include "analysis/core/criticalpath.h"
 #include "analysis/core/finding.h"
+#include "analysis/core/stepactivity.h"
 
 #include <atomic>
 #include <memory>
@@ -95,6 +96,9 @@ struct AnalysisResult
     std::string criticalPathNotAssessed;
     /// Steps whose dependency graph had a cycle (corrupt flows): their savings fell back to lost time.
     std::size_t cyclicSteps = 0;
+    /// When in each step the device computed, copied and sat idle (parallel to Trace::steps(), over the same
+    /// windows as the step breakdown: an excluded warm-up step over its own window); empty without device work.
+    std::vector<StepActivity> stepActivity;
 };
 
 /// Runs every registered pass on one AnalysisContext and ranks the findings (analysis/passes/registry.cpp).
