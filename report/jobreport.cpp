@@ -801,7 +801,7 @@ LaneStyle laneStyle(analysis::LaneKind kind)
     case analysis::LaneKind::Copy:
         return {"#e08214", "copy / memset"};
     case analysis::LaneKind::Idle:
-        return {"#f6e8c3", "device idle"};
+        return {"#efd595", "device idle"};
     }
     return {"#e4e4e4", ""};
 }

@@ -33,7 +33,7 @@ const QColor kEdge(0xa0, 0x00, 0x26);
 // What the device did outside the collectives (StepActivity), apart from the collectives' blues and reds.
 const QColor kCompute(0x4d, 0xac, 0x26);
 const QColor kCopy(0xe0, 0x82, 0x14);
-const QColor kIdle(0xf6, 0xe8, 0xc3);
+const QColor kIdle(0xef, 0xd5, 0x95);
 
 QString segmentText(analysis::LaneKind kind)
 {
@@ -396,7 +396,7 @@ JobLanesPanel::JobLanesPanel(QWidget* parent)
            "idle inside the collective) &nbsp; "
            "<span style='background:#92c5de'>&nbsp;&nbsp;&nbsp;&nbsp;</span> collective overlapped by compute &nbsp; "
            "<span style='background:#e08214'>&nbsp;&nbsp;&nbsp;&nbsp;</span> copy / memset &nbsp; "
-           "<span style='background:#f6e8c3'>&nbsp;&nbsp;&nbsp;&nbsp;</span> device idle &nbsp; "
+           "<span style='background:#efd595'>&nbsp;&nbsp;&nbsp;&nbsp;</span> device idle &nbsp; "
            "<span style='background:#e4e4e4'>&nbsp;&nbsp;&nbsp;&nbsp;</span> not recorded (a report without device "
            "activity) &nbsp; <span style='color:#a00026'>┆</span> last arrival"),
         this);

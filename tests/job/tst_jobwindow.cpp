@@ -433,7 +433,7 @@ private Q_SLOTS:
         const QImage shot = view->viewport()->grab().toImage();
         const int y0 = JobLanesView::kLaneHeight / 2;
         QCOMPARE(shot.pixelColor(int(view->xOf(2 * kMs)), y0), QColor(0xe0, 0x82, 0x14));
-        QCOMPARE(shot.pixelColor(int(view->xOf(5500 * 1000)), y0), QColor(0xf6, 0xe8, 0xc3));
+        QCOMPARE(shot.pixelColor(int(view->xOf(5500 * 1000)), y0), QColor(0xef, 0xd5, 0x95));
         QCOMPARE(shot.pixelColor(int(view->xOf(20 * kMs)), y0), QColor(0x4d, 0xac, 0x26));
         QVERIFY(
             view->toolTipAt(QPoint(int(view->xOf(20 * kMs)), y0)).contains(QStringLiteral("device compute: 23.0 ms")));
