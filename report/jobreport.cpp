@@ -901,10 +901,10 @@ std::string jobLanesSvg(const JobResult& job, std::int64_t step)
     key(240, ly, laneStyle(analysis::LaneKind::Idle).fill, "device idle");
     key(360, ly, "#e4e4e4", "not recorded (report without device activity)");
     key(2, ly + 18, "url(#wait)", "communication: waiting for the last rank");
-    key(260, ly + 18, laneStyle(analysis::LaneKind::Transfer).fill, "transfer (exposed after all arrived)");
-    key(500, ly + 18, laneStyle(analysis::LaneKind::Overlapped).fill, "collective overlapped by compute");
-    out << "<line x1=\"" << 740 << "\" y1=\"" << ly + 16 << "\" x2=\"" << 740 << "\" y2=\"" << ly + 30
-        << "\" stroke=\"#a00026\" stroke-width=\"1.5\" stroke-dasharray=\"4 2\"/><text x=\"" << 746 << "\" y=\""
+    key(270, ly + 18, laneStyle(analysis::LaneKind::Transfer).fill, "transfer (exposed after all arrived)");
+    key(525, ly + 18, laneStyle(analysis::LaneKind::Overlapped).fill, "collective overlapped by compute");
+    out << "<line x1=\"" << 748 << "\" y1=\"" << ly + 16 << "\" x2=\"" << 748 << "\" y2=\"" << ly + 30
+        << "\" stroke=\"#a00026\" stroke-width=\"1.5\" stroke-dasharray=\"4 2\"/><text x=\"" << 754 << "\" y=\""
         << ly + 27 << "\">last arrival</text>\n</svg>\n";
     return out.str();
 }

@@ -440,6 +440,14 @@ private Q_SLOTS:
         QVERIFY(
             view->toolTipAt(QPoint(int(view->xOf(5500 * 1000)), y0)).contains(QStringLiteral("device idle: 3.00 ms")));
 
+        // The job report's SVG draws the same segments.
+        const std::string svg = timesink::report::jobLanesSvg(fromReports, 2);
+        for (const char* part :
+             {"fill=\"#4dac26\"><title>rank 0: device compute, 23", "fill=\"#e08214\"><title>rank 0: copy / memset, 4",
+              "fill=\"#efd595\"><title>rank 0: device idle, 3"})
+            QVERIFY2(svg.find(part) != std::string::npos, part);
+        QVERIFY(svg.find("recorded no device activity") == std::string::npos);
+
         // A report written before the field: rank 1's loses it; its lane keeps only the all-reduce.
         const std::filesystem::path old = reports / "rank-1.report.json";
         nlohmann::ordered_json j = nlohmann::ordered_json::parse(std::ifstream(old));
