@@ -43,7 +43,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         check(s.communicationIdleNs >= 0 && s.communicationIdleNs <= s.durationNs);
         for (const analysis::RankCollective& c : s.collectives)
             check(c.start <= c.end);
+        // A step's device activity is kept only as canonical lists inside the step (the lanes' interval arithmetic).
+        check(s.hasActivity || (s.activity.compute.empty() && s.activity.copy.empty() && s.activity.idle.empty()));
+        for (const analysis::IntervalList* list : {&s.activity.compute, &s.activity.copy, &s.activity.idle}) {
+            for (std::size_t i = 0; i < list->size(); ++i) {
+                const analysis::Interval& a = (*list)[i];
+                check(a.start >= 0 && a.start < a.end && a.end <= s.durationNs);
+                check(i == 0 || (*list)[i - 1].end < a.start);
+            }
+        }
     }
+
     for (const analysis::RankFinding& f : summary.findings)
         check(f.lostNs >= 0 && !f.kind.empty());
 
@@ -51,6 +61,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (std::size_t r = 0; r < ranks.size(); ++r)
         ranks[r].rank = summary.rank >= 0 ? static_cast<std::int32_t>(summary.rank + r) : -1;
     const analysis::JobResult job = analysis::analyzeJob(std::move(ranks));
+    // The lanes of every step: compute, copy and idle segments lie inside their lane's step.
+    for (const analysis::JobStep& st : job.steps) {
+        for (const analysis::RankLane& lane : analysis::stepLanes(job, st.number).lanes) {
+            for (const analysis::LaneSegment& seg : lane.segments) {
+                check(seg.start <= seg.end);
+                if (seg.kind == analysis::LaneKind::Compute || seg.kind == analysis::LaneKind::Copy
+                    || seg.kind == analysis::LaneKind::Idle)
+                    check(seg.start >= lane.stepStart && seg.end <= lane.stepEnd);
+            }
+        }
+    }
     for (const report::JobFormat format :
          {report::JobFormat::Text, report::JobFormat::Json, report::JobFormat::Markdown, report::JobFormat::Html,
           report::JobFormat::Csv}) {

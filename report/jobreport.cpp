@@ -10,6 +10,7 @@
 #include "report/textformat.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
@@ -107,6 +108,47 @@ std::string stepProblem(const analysis::RankStep& s, std::int64_t traceStart, st
                 return "an exposed range of a collective (" + c.opKind + ") lies outside it";
         }
     }
+    return {};
+}
+
+/// Reads a step's optional "device_activity" into `step`; the reason it cannot be true otherwise (the step keeps its
+/// numbers, only its picture is left out). Each list: [start, end] pairs inside [0, duration], at most 4 × 2,049.
+std::string readActivity(const nlohmann::json& a, analysis::RankStep& step)
+{
+    if (!a.is_object())
+        return "it is not an object";
+    const auto res = a.find("resolution_ns");
+    if (res == a.end() || !res->is_number_integer() || res->get<std::int64_t>() < 1
+        || res->get<std::int64_t>() > model::kMaxTimeNs)
+        return "\"resolution_ns\" is not a positive integer";
+    step.activity.resolutionNs = res->get<TimeNs>();
+    constexpr std::size_t kMaxPieces = 4 * (analysis::kStepActivityDivisions + 1);
+    const std::pair<const char*, analysis::IntervalList*> lists[]
+        = {{"compute", &step.activity.compute}, {"copy", &step.activity.copy}, {"idle", &step.activity.idle}};
+    for (const auto& [name, list] : lists) {
+        const auto it = a.find(name);
+        if (it == a.end() || it->is_null())
+            continue;
+        if (!it->is_array())
+            return std::string("\"") + name + "\" is not an array";
+        if (it->size() > kMaxPieces)
+            return std::string("\"") + name + "\" has " + std::to_string(it->size()) + " ranges (at most "
+                + std::to_string(kMaxPieces) + ")";
+        list->reserve(it->size());
+        for (const nlohmann::json& e : *it) {
+            if (!e.is_array() || e.size() != 2 || !e[0].is_number_integer() || !e[1].is_number_integer())
+                return std::string("a range of \"") + name + "\" is not [start, end]";
+            const TimeNs start = e[0].get<TimeNs>();
+            const TimeNs end = e[1].get<TimeNs>();
+            if (start < 0 || end < start || end > step.durationNs)
+                return std::string("a range of \"") + name + "\" [" + std::to_string(start) + ", " + std::to_string(end)
+                    + "] lies outside the step";
+            list->push_back({start, end});
+        }
+        // Re-canonicalise: a hand-edited or foreign file must not break the interval arithmetic.
+        *list = analysis::unite(std::move(*list));
+    }
+    step.hasActivity = true;
     return {};
 }
 
@@ -214,6 +256,14 @@ bool rankSummaryFromReportJson(const nlohmann::json& j, const std::string& sourc
         if (std::string why = stepProblem(step, traceStart, traceSpan); !why.empty()) {
             out.warnings.push_back("report " + source + ": step " + std::to_string(step.number) + " left out: " + why);
             continue;
+        }
+        if (const auto a = s.find("device_activity"); a != s.end() && !a->is_null()) {
+            if (std::string why = readActivity(*a, step); !why.empty()) {
+                step.hasActivity = false;
+                step.activity = {};
+                out.warnings.push_back("report " + source + ": step " + std::to_string(step.number)
+                                       + ": device_activity left out: " + why);
+            }
         }
         out.steps.push_back(std::move(step));
     }
@@ -729,6 +779,35 @@ std::string jobHeatMapSvg(const JobResult& job, analysis::JobMeasure measure)
     return out.str();
 }
 
+namespace {
+
+struct LaneStyle
+{
+    const char* fill;
+    const char* what;
+};
+
+LaneStyle laneStyle(analysis::LaneKind kind)
+{
+    switch (kind) {
+    case analysis::LaneKind::Wait:
+        return {"url(#wait)", "waiting for the last rank"};
+    case analysis::LaneKind::Transfer:
+        return {"#2166ac", "in the collective after all arrived"};
+    case analysis::LaneKind::Overlapped:
+        return {"#92c5de", "collective overlapped by compute"};
+    case analysis::LaneKind::Compute:
+        return {"#4dac26", "device compute"};
+    case analysis::LaneKind::Copy:
+        return {"#e08214", "copy / memset"};
+    case analysis::LaneKind::Idle:
+        return {"#efd595", "device idle"};
+    }
+    return {"#e4e4e4", ""};
+}
+
+} // namespace
+
 std::string jobLanesSvg(const JobResult& job, std::int64_t step)
 {
     const analysis::StepLanes lanes = analysis::stepLanes(job, step);
@@ -756,6 +835,11 @@ std::string jobLanesSvg(const JobResult& job, std::int64_t step)
            "<rect width=\"6\" height=\"6\" fill=\"#f4a6a6\"/><path d=\"M0,6 L6,0\" stroke=\"#c0392b\" "
            "stroke-width=\"1.5\"/></pattern></defs>\n"
         << "<text x=\"2\" y=\"14\" font-size=\"13\" font-weight=\"bold\">" << escapeHtml(title) << "</text>\n";
+    if (lanes.lanesWithoutActivity > 0)
+        out << "<text x=\"2\" y=\"27\" font-size=\"10\" fill=\"#59636e\">" << lanes.lanesWithoutActivity << " of "
+            << lanes.lanes.size()
+            << " ranks recorded no device activity for this step (reports written before Timesink kept it, or no "
+               "device work): their lanes show the collectives only</text>\n";
     // Axis: ms from the earliest step start.
     const TimeNs tick = tickStep(span, 8);
     for (TimeNs t = 0; t <= span; t += tick) {
@@ -779,17 +863,21 @@ std::string jobLanesSvg(const JobResult& job, std::int64_t step)
             << x(lane.stepEnd) - x(lane.stepStart) << "\" height=\"" << h << "\" fill=\"#e4e4e4\"><title>rank "
             << rank.rank << ", step " << step << ": " << escapeHtml(ms(lane.stepEnd - lane.stepStart))
             << ", communication wait " << escapeHtml(ms(lane.waitNs)) << "</title></rect>";
+        // A lane can carry thousands of activity pieces: those that fall inside the half pixel the previous piece
+        // of their kind already covers are not written (the picture is the same, the file far smaller).
+        std::array<double, 6> drawnTo {};
+        drawnTo.fill(-1.0);
         for (const analysis::LaneSegment& seg : lane.segments) {
-            const char* fill = seg.kind == analysis::LaneKind::Wait ? "url(#wait)"
-                : seg.kind == analysis::LaneKind::Transfer          ? "#2166ac"
-                                                                    : "#92c5de";
-            const char* what = seg.kind == analysis::LaneKind::Wait ? "waiting for the last rank"
-                : seg.kind == analysis::LaneKind::Transfer          ? "in the collective after all arrived"
-                                                                    : "collective overlapped by compute";
-            out << "<rect x=\"" << x(seg.start) << "\" y=\"" << y << "\" width=\""
-                << std::max(0.5, x(seg.end) - x(seg.start)) << "\" height=\"" << h << "\" fill=\"" << fill
-                << "\"><title>rank " << rank.rank << ": " << what << ", " << escapeHtml(ms(seg.end - seg.start))
-                << "</title></rect>";
+            const LaneStyle style = laneStyle(seg.kind);
+            const double x0 = x(seg.start);
+            const double w = std::max(0.5, x(seg.end) - x0);
+            double& to = drawnTo[static_cast<std::size_t>(seg.kind)];
+            if (x0 + w <= to)
+                continue;
+            to = x0 + w;
+            out << "<rect x=\"" << x0 << "\" y=\"" << y << "\" width=\"" << w << "\" height=\"" << h << "\" fill=\""
+                << style.fill << "\"><title>rank " << rank.rank << ": " << style.what << ", "
+                << escapeHtml(ms(seg.end - seg.start)) << "</title></rect>";
         }
         out << "\n";
     }
@@ -801,19 +889,23 @@ std::string jobLanesSvg(const JobResult& job, std::int64_t step)
             << "\" stroke=\"#a00026\" stroke-width=\"1.5\" stroke-dasharray=\"4 2\"><title>collective " << k + 1
             << ": rank " << job.ranks[rankIndex].rank << " arrives last</title></line>";
     }
-    const int ly = top + plotH + 16;
-    const int lx = 2;
-    out << "\n<rect x=\"" << lx << "\" y=\"" << ly << "\" width=\"12\" height=\"10\" fill=\"url(#wait)\"/><text x=\""
-        << lx + 16 << "\" y=\"" << ly + 9 << "\">waiting for the last rank</text>"
-        << "<rect x=\"" << lx + 180 << "\" y=\"" << ly << "\" width=\"12\" height=\"10\" fill=\"#2166ac\"/><text x=\""
-        << lx + 196 << "\" y=\"" << ly + 9 << "\">exposed after all arrived</text>"
-        << "<rect x=\"" << lx + 350 << "\" y=\"" << ly << "\" width=\"12\" height=\"10\" fill=\"#92c5de\"/><text x=\""
-        << lx + 366 << "\" y=\"" << ly + 9 << "\">overlapped by compute</text>"
-        << "<rect x=\"" << lx + 500 << "\" y=\"" << ly << "\" width=\"12\" height=\"10\" fill=\"#e4e4e4\"/><text x=\""
-        << lx + 516 << "\" y=\"" << ly + 9 << "\">outside collectives</text>"
-        << "<line x1=\"" << lx + 640 << "\" y1=\"" << ly - 2 << "\" x2=\"" << lx + 640 << "\" y2=\"" << ly + 12
-        << "\" stroke=\"#a00026\" stroke-width=\"1.5\" stroke-dasharray=\"4 2\"/><text x=\"" << lx + 646 << "\" y=\""
-        << ly + 9 << "\">last arrival</text>\n</svg>\n";
+    // Legend, two rows: what the device did, then the collectives.
+    const int ly = top + plotH + 12;
+    const auto key = [&out](int kx, int ky, const char* fill, const char* label) {
+        out << "<rect x=\"" << kx << "\" y=\"" << ky << "\" width=\"12\" height=\"10\" fill=\"" << fill
+            << "\"/><text x=\"" << kx + 16 << "\" y=\"" << ky + 9 << "\">" << label << "</text>";
+    };
+    out << "\n";
+    key(2, ly, laneStyle(analysis::LaneKind::Compute).fill, "compute");
+    key(110, ly, laneStyle(analysis::LaneKind::Copy).fill, "copy / memset");
+    key(240, ly, laneStyle(analysis::LaneKind::Idle).fill, "device idle");
+    key(360, ly, "#e4e4e4", "not recorded (report without device activity)");
+    key(2, ly + 18, "url(#wait)", "communication: waiting for the last rank");
+    key(270, ly + 18, laneStyle(analysis::LaneKind::Transfer).fill, "transfer (exposed after all arrived)");
+    key(525, ly + 18, laneStyle(analysis::LaneKind::Overlapped).fill, "collective overlapped by compute");
+    out << "<line x1=\"" << 748 << "\" y1=\"" << ly + 16 << "\" x2=\"" << 748 << "\" y2=\"" << ly + 30
+        << "\" stroke=\"#a00026\" stroke-width=\"1.5\" stroke-dasharray=\"4 2\"/><text x=\"" << 754 << "\" y=\""
+        << ly + 27 << "\">last arrival</text>\n</svg>\n";
     return out.str();
 }
 
@@ -928,8 +1020,9 @@ void writeHtml(const JobResult& job, const std::string& generator, std::ostream&
             << "<figcaption>Each rank's step on the first rank's clock (clock offsets from the collectives' ends). "
                "Hatched: time inside a collective before the last rank arrived; dark blue: the rest of the "
                "exposed collective (transfer, or idle inside the collective where the rank's plane tasks say so); "
-               "light blue: collective time device compute overlapped; grey: the rest of the "
-               "step (device compute, copies, idle; their totals are in the rank's own report).</figcaption>"
+               "light blue: collective time device compute overlapped; green: device compute; orange: copies and "
+               "memsets; pale: the device idle; grey: a rank whose report recorded no device activity. Compute, "
+               "copies and idle are drawn at 1/2048 of the step.</figcaption>"
                "</figure>\n";
     }
     if (const std::string sentence = spreadSentence(job); !sentence.empty())

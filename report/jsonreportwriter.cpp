@@ -27,6 +27,22 @@ nlohmann::ordered_json collectivesJson(const analysis::StepCommunication* comm, 
     return out;
 }
 
+// When the device computed, copied and sat idle inside the step, relative to the step start (the rank lanes of
+// `timesink-cli job`): {"resolution_ns", "compute": [[start, end], …], "copy": […], "idle": […]}.
+nlohmann::ordered_json activityJson(const analysis::StepActivity& a)
+{
+    const auto list = [](const analysis::IntervalList& l) {
+        nlohmann::ordered_json out = nlohmann::ordered_json::array();
+        for (const analysis::Interval& i : l)
+            out.push_back({i.start, i.end});
+        return out;
+    };
+    return {{"resolution_ns", a.resolutionNs},
+            {"compute", list(a.compute)},
+            {"copy", list(a.copy)},
+            {"idle", list(a.idle)}};
+}
+
 nlohmann::ordered_json criticalPathJson(const analysis::StepCriticalPath& p)
 {
     if (!p.assessed)
@@ -136,7 +152,7 @@ nlohmann::ordered_json reportJson(const ReportModel& m)
         const StepBreakdown& s = m.steps[i];
         const analysis::StepCommunication* comm
             = i < m.communication.steps.size() ? &m.communication.steps[i] : nullptr;
-        steps.push_back(
+        nlohmann::ordered_json step(
             {{"step", s.number},
              {"synthetic", s.synthetic},
              {"warmup", s.warmup},
@@ -162,6 +178,9 @@ nlohmann::ordered_json reportJson(const ReportModel& m)
              {"device_busy_ns", s.deviceBusyNs},
              {"device_idle_ns", s.deviceIdleNs},
              {"critical_path", i < m.criticalPaths.size() ? criticalPathJson(m.criticalPaths[i]) : ordered_json()}});
+        if (i < m.stepActivity.size())
+            step["device_activity"] = activityJson(m.stepActivity[i]);
+        steps.push_back(std::move(step));
     }
     j["steps"] = std::move(steps);
     j["communication"] = {{"backend", analysis::commBackendKey(m.communication.backend)},

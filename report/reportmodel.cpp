@@ -53,6 +53,7 @@ ReportModel buildReportModel(const model::Trace& trace, const analysis::Analysis
     for (const analysis::StepCriticalPath& p : result.criticalPaths)
         s.criticalPathSteps += p.assessed ? 1 : 0;
     m.criticalPaths = result.criticalPaths;
+    m.stepActivity = result.stepActivity;
     for (analysis::StepCriticalPath& p : m.criticalPaths)
         p.segments = {}; // the reports write the composition; the GUI draws the segments from the result
     s.lostNs = totalLostNs(result);

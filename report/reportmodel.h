@@ -77,6 +77,9 @@ struct ReportModel
     analysis::CommunicationProfile communication;
     /// The critical path of every step (parallel to `steps`), from the analysis.
     std::vector<analysis::StepCriticalPath> criticalPaths;
+    /// When in each step the device computed, copied and sat idle (parallel to `steps`; empty without device work),
+    /// from the analysis (AnalysisResult::stepActivity). The job's rank lanes draw it.
+    std::vector<analysis::StepActivity> stepActivity;
 };
 
 struct ReportOptions

@@ -16,6 +16,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -29,6 +30,29 @@ const QColor kOverlapped(0x92, 0xc5, 0xde);
 const QColor kWaitBack(0xf4, 0xa6, 0xa6);
 const QColor kWaitLine(0xc0, 0x39, 0x2b);
 const QColor kEdge(0xa0, 0x00, 0x26);
+// What the device did outside the collectives (StepActivity), apart from the collectives' blues and reds.
+const QColor kCompute(0x4d, 0xac, 0x26);
+const QColor kCopy(0xe0, 0x82, 0x14);
+const QColor kIdle(0xef, 0xd5, 0x95);
+
+QString segmentText(analysis::LaneKind kind)
+{
+    switch (kind) {
+    case analysis::LaneKind::Wait:
+        return JobLanesView::tr("waiting for the last rank");
+    case analysis::LaneKind::Transfer:
+        return JobLanesView::tr("in the collective after all arrived");
+    case analysis::LaneKind::Overlapped:
+        return JobLanesView::tr("collective overlapped by compute");
+    case analysis::LaneKind::Compute:
+        return JobLanesView::tr("device compute");
+    case analysis::LaneKind::Copy:
+        return JobLanesView::tr("copy / memset");
+    case analysis::LaneKind::Idle:
+        return JobLanesView::tr("device idle");
+    }
+    return {};
+}
 
 QBrush waitBrush()
 {
@@ -205,15 +229,21 @@ QString JobLanesView::toolTipAt(QPoint pos) const
                          TimeFormat::formatDuration(s->idleNs));
     if (l.straggler)
         text += tr("\nlast to arrive at the collectives: the other ranks wait for it");
+    // The segment under the pointer; where several share its pixel, the longest.
+    const analysis::LaneSegment* best = nullptr;
     for (const analysis::LaneSegment& seg : l.segments) {
-        if (pos.x() >= xOf(seg.start) - 1 && pos.x() <= xOf(seg.end) + 1) {
-            const QString what = seg.kind == analysis::LaneKind::Wait ? tr("waiting for the last rank")
-                : seg.kind == analysis::LaneKind::Transfer            ? tr("in the collective after all arrived")
-                                                                      : tr("collective overlapped by compute");
-            text += QStringLiteral("\n") + tr("%1: %2").arg(what, TimeFormat::formatDuration(seg.end - seg.start));
-            break;
-        }
+        if (pos.x() >= xOf(seg.start) - 1 && pos.x() <= xOf(seg.end) + 1
+            && (!best || seg.end - seg.start > best->end - best->start))
+            best = &seg;
     }
+    if (best)
+        text += QStringLiteral("\n")
+            + tr("%1: %2").arg(segmentText(best->kind), TimeFormat::formatDuration(best->end - best->start));
+    if (!l.hasActivity)
+        text += QStringLiteral("\n") + tr("no device activity in this rank's report: collectives only");
+    else if (l.resolutionNs > 1)
+        text += QStringLiteral("\n")
+            + tr("compute, copies and idle drawn at %1 resolution").arg(TimeFormat::formatDuration(l.resolutionNs));
     return text;
 }
 
@@ -248,8 +278,15 @@ void JobLanesView::paintEvent(QPaintEvent*)
                    l.straggler ? tr("rank %1 · last").arg(m_job->ranks[l.rankIndex].rank)
                                : tr("rank %1").arg(m_job->ranks[l.rankIndex].rank));
         p.fillRect(QRectF(xOf(l.stepStart), band.y(), xOf(l.stepEnd) - xOf(l.stepStart), band.height()), kOutside);
+        // Thousands of segments can share a few hundred pixels: one fill per pixel column and kind is enough.
+        std::array<double, 6> paintedTo;
+        paintedTo.fill(-1.0);
         for (const analysis::LaneSegment& seg : l.segments) {
             const QRectF r(xOf(seg.start), band.y(), std::max(1.0, xOf(seg.end) - xOf(seg.start)), band.height());
+            double& to = paintedTo[static_cast<std::size_t>(seg.kind)];
+            if (r.right() <= to)
+                continue;
+            to = r.right();
             switch (seg.kind) {
             case analysis::LaneKind::Wait:
                 p.fillRect(r, kWaitBack);
@@ -260,6 +297,15 @@ void JobLanesView::paintEvent(QPaintEvent*)
                 break;
             case analysis::LaneKind::Overlapped:
                 p.fillRect(r, kOverlapped);
+                break;
+            case analysis::LaneKind::Compute:
+                p.fillRect(r, kCompute);
+                break;
+            case analysis::LaneKind::Copy:
+                p.fillRect(r, kCopy);
+                break;
+            case analysis::LaneKind::Idle:
+                p.fillRect(r, kIdle);
                 break;
             }
         }
@@ -343,14 +389,18 @@ JobLanesPanel::JobLanesPanel(QWidget* parent)
     m_view = new JobLanesView(this);
     layout->addWidget(m_view, 1);
     auto* legend = new QLabel(
-        tr("<span style='background:#f4a6a6;color:#c0392b'>&nbsp;////&nbsp;</span> waiting for the last rank &nbsp; "
-           "<span style='background:#2166ac'>&nbsp;&nbsp;&nbsp;&nbsp;</span> exposed after all arrived (transfer, or "
-           "idle "
-           "inside the collective) "
-           "&nbsp; <span style='background:#92c5de'>&nbsp;&nbsp;&nbsp;&nbsp;</span> collective overlapped by compute "
-           "&nbsp; <span style='background:#e4e4e4'>&nbsp;&nbsp;&nbsp;&nbsp;</span> outside collectives (compute, "
-           "copies, idle: totals in the tooltip) &nbsp; <span style='color:#a00026'>┆</span> last arrival"),
+        tr("<span style='background:#4dac26'>&nbsp;&nbsp;&nbsp;&nbsp;</span> compute &nbsp; "
+           "<span style='background:#f4a6a6;color:#c0392b'>&nbsp;////&nbsp;</span> communication: waiting for the "
+           "last rank &nbsp; "
+           "<span style='background:#2166ac'>&nbsp;&nbsp;&nbsp;&nbsp;</span> transfer (exposed after all arrived, or "
+           "idle inside the collective) &nbsp; "
+           "<span style='background:#92c5de'>&nbsp;&nbsp;&nbsp;&nbsp;</span> collective overlapped by compute &nbsp; "
+           "<span style='background:#e08214'>&nbsp;&nbsp;&nbsp;&nbsp;</span> copy / memset &nbsp; "
+           "<span style='background:#efd595'>&nbsp;&nbsp;&nbsp;&nbsp;</span> device idle &nbsp; "
+           "<span style='background:#e4e4e4'>&nbsp;&nbsp;&nbsp;&nbsp;</span> not recorded (a report without device "
+           "activity) &nbsp; <span style='color:#a00026'>┆</span> last arrival"),
         this);
+    legend->setObjectName(QStringLiteral("jobLanesLegend"));
     legend->setWordWrap(true);
     layout->addWidget(legend);
 
@@ -449,6 +499,30 @@ void JobLanesPanel::refresh()
                 + tr("Rank %1 arrives last; the others wait for it (hatched).").arg(m_job->ranks[l.rankIndex].rank);
             break;
         }
+    }
+    if (lanes.lanesWithoutActivity > 0) {
+        std::vector<std::int64_t> ranks;
+        for (const analysis::RankLane& l : lanes.lanes) {
+            if (!l.hasActivity)
+                ranks.push_back(m_job->ranks[l.rankIndex].rank);
+        }
+        QString list;
+        for (std::size_t i = 0; i < ranks.size() && i < 8; ++i)
+            list += (i ? QStringLiteral(", ") : QString()) + QString::number(ranks[i]);
+        if (ranks.size() > 8)
+            list += tr(", … %1 more").arg(ranks.size() - 8);
+        summary += QStringLiteral(" ")
+            + (ranks.size() == lanes.lanes.size()
+                   ? tr("No rank recorded when its device computed, copied or sat idle in this step (reports written "
+                        "before Timesink kept it, or no device work): the lanes show the collectives only; analyze "
+                        "the traces again for the full picture.")
+                   : ranks.size() == 1
+                   ? tr("Rank %1 recorded no device activity for this step (a report written before Timesink kept "
+                        "it, or no device work): its lane shows the collectives only.")
+                         .arg(list)
+                   : tr("Ranks %1 recorded no device activity for this step (reports written before Timesink kept "
+                        "it, or no device work): their lanes show the collectives only.")
+                         .arg(list));
     }
     if (lanes.matchedCollectives == 0)
         summary += QStringLiteral(" ")

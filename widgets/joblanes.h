@@ -13,10 +13,11 @@ class QPainter;
 
 namespace timesink::widgets {
 
-/// One lane per rank for one step of a job, on a shared time axis (analysis::stepLanes): the step, its collectives'
-/// waiting part (hatched), exposed transfer part and compute-overlapped part, and the last arrival at each matched
-/// collective as a dashed line across the lanes — the edge the others wait on. Only the visible lanes are painted,
-/// so 1,024 ranks scroll as smoothly as 4. Double-clicking a lane activates its rank at that step.
+/// One lane per rank for one step of a job, on a shared time axis (analysis::stepLanes): what the device did over
+/// the step (compute, copies, idle), its collectives' waiting part (hatched), exposed transfer part and
+/// compute-overlapped part, and the last arrival at each matched collective as a dashed line across the lanes — the
+/// edge the others wait on. Only the visible lanes are painted, so 1,024 ranks scroll as smoothly as 4.
+/// Double-clicking a lane activates its rank at that step.
 class JobLanesView : public QAbstractScrollArea
 {
     Q_OBJECT

@@ -111,6 +111,14 @@ DeviceActivity computeDeviceActivity(const model::Trace& trace, const AnalysisOp
         if (isDeviceTrack(t)) {
             // Slices are sorted by (ts, -dur), so a single forward sweep yields this track's union.
             std::vector<FlaggedInterval> own;
+            IntervalList ownCompute;
+            IntervalList ownCopy;
+            const auto extend = [](IntervalList& list, model::TimeNs s, model::TimeNs e) {
+                if (!list.empty() && s <= list.back().end)
+                    list.back().end = std::max(list.back().end, e);
+                else
+                    list.push_back({s, e});
+            };
             for (std::uint32_t i = 0; i < n; ++i) {
                 const SliceCategory c = t.category(i);
                 if (!isBusyCategory(c))
@@ -120,6 +128,10 @@ DeviceActivity computeDeviceActivity(const model::Trace& trace, const AnalysisOp
                 const bool tiny = c == SliceCategory::Kernel && t.dur(i) < options.tinyKernelNs;
                 if (e <= s)
                     continue;
+                if (c == SliceCategory::Memcpy || c == SliceCategory::Memset)
+                    extend(ownCopy, s, e);
+                else if (c != SliceCategory::Communication)
+                    extend(ownCompute, s, e);
                 if (!own.empty() && s <= own.back().range.end) {
                     own.back().range.end = std::max(own.back().range.end, e);
                     own.back().allTiny = own.back().allTiny && tiny;
@@ -138,6 +150,8 @@ DeviceActivity computeDeviceActivity(const model::Trace& trace, const AnalysisOp
                 out.primaryDeviceTrack = t.id;
             }
             busy = busy.empty() ? std::move(own) : uniteFlagged(busy, own);
+            out.compute = out.compute.empty() ? std::move(ownCompute) : uniteSorted(out.compute, ownCompute);
+            out.copy = out.copy.empty() ? std::move(ownCopy) : uniteSorted(out.copy, ownCopy);
             continue;
         }
         if (t.role == model::TrackRole::Counter)
@@ -191,6 +205,33 @@ DeviceActivity computeDeviceActivity(const model::Trace& trace, const AnalysisOp
     out.hostFallback = unite(std::move(fallback));
     out.hostCompile = unite(std::move(compile));
     out.hostAllocator = unite(std::move(allocator));
+    return out;
+}
+
+StepActivity stepActivityOf(const DeviceActivity& activity, Interval window)
+{
+    StepActivity out;
+    if (window.length() <= 0)
+        return out;
+    const auto relative = [&window](IntervalList list) {
+        for (Interval& i : list) {
+            i.start -= window.start;
+            i.end -= window.start;
+        }
+        return list;
+    };
+    const IntervalList compute = clip(activity.compute, window.start, window.end);
+    const IntervalList copy = subtract(clip(activity.copy, window.start, window.end), compute);
+    const IntervalList busy = clip(activity.busy, window.start, window.end);
+    // Exact while it is small; a step of thousands of kernels is drawn at 1/kStepActivityDivisions of its length.
+    // (closeGaps at 1 ns changes nothing: a canonical list has no touching pieces.)
+    const auto limit = static_cast<std::size_t>(kStepActivityDivisions);
+    const bool exact = compute.size() <= limit && copy.size() <= limit && busy.size() < limit;
+    out.resolutionNs = exact ? 1 : std::max<model::TimeNs>(1, window.length() / kStepActivityDivisions);
+    const IntervalList closedCompute = closeGaps(compute, out.resolutionNs);
+    out.compute = relative(closedCompute);
+    out.copy = relative(subtract(closeGaps(copy, out.resolutionNs), closedCompute));
+    out.idle = relative(subtract({window}, closeGaps(busy, out.resolutionNs)));
     return out;
 }
 

@@ -3,6 +3,7 @@
 
 #include "analysis/core/intervals.h"
 #include "analysis/core/pass.h"
+#include "analysis/core/stepactivity.h"
 #include "analysis/core/stepclock.h"
 #include "model/trace.h"
 
@@ -34,6 +35,11 @@ struct DeviceActivity
     /// Parallel to `busy`: true when every slice merged into that busy interval was a kernel shorter
     /// than AnalysisOptions::tinyKernelNs (a launch-bound stretch looks like tiny kernels and gaps).
     std::vector<bool> busyAllTiny;
+    /// The parts of `busy` by what the device did (unions over the device tracks, canonical; they may overlap):
+    /// compute is kernels, device fallback tasks and uncategorised device tasks (busy, not communication, not a
+    /// copy); copy is memcpy and memset. What the rank lanes of a job draw (stepActivityOf).
+    IntervalList compute;
+    IntervalList copy;
     IntervalList dataloader; // union of host dataloader spans
     std::vector<model::SliceRef> dataloaderSlices;
     IntervalList hostFallback; // union of counted CPU fallbacks on non-device tracks
@@ -48,6 +54,10 @@ struct DeviceActivity
 
 DeviceActivity computeDeviceActivity(const model::Trace& trace, const AnalysisOptions& options,
                                      const CancelToken& cancel);
+
+/// What the device did over `window` (a step's analysis window), relative to its start, at the resolution
+/// window length / kStepActivityDivisions (stepactivity.h). Empty lists without device work.
+StepActivity stepActivityOf(const DeviceActivity& activity, Interval window);
 
 /// One piece of device idle time inside a step, with what surrounds the idle gap it came from.
 struct IdlePiece

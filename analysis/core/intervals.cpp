@@ -151,4 +151,17 @@ model::TimeNs overlapLength(const IntervalList& a, model::TimeNs t0, model::Time
     return total;
 }
 
+IntervalList closeGaps(const IntervalList& a, model::TimeNs gap)
+{
+    IntervalList out;
+    out.reserve(a.size());
+    for (const Interval& i : a) {
+        if (!out.empty() && i.start - out.back().end < gap)
+            out.back().end = i.end;
+        else
+            out.push_back(i);
+    }
+    return out;
+}
+
 } // namespace timesink::analysis

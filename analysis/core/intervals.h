@@ -36,5 +36,9 @@ IntervalList clip(const IntervalList& a, model::TimeNs t0, model::TimeNs t1);
 model::TimeNs totalLength(const IntervalList& a);
 /// Length of the part of a canonical list inside [t0, t1), without allocating.
 model::TimeNs overlapLength(const IntervalList& a, model::TimeNs t0, model::TimeNs t1);
+/// A canonical list with every gap shorter than `gap` filled: the pieces that remain are at least `gap` apart, so
+/// a list over a span T has at most T / gap + 1 of them (a picture's resolution). Example:
+///   closeGaps({{0,10},{12,20},{40,50}}, 5) == {{0,20},{40,50}}
+IntervalList closeGaps(const IntervalList& a, model::TimeNs gap);
 
 } // namespace timesink::analysis

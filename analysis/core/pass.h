@@ -3,6 +3,7 @@
 
 #include "analysis/core/criticalpath.h"
 #include "analysis/core/finding.h"
+#include "analysis/core/stepactivity.h"
 
 #include <atomic>
 #include <chrono>
@@ -100,6 +101,9 @@ struct AnalysisResult
     /// re-timing of every finding (projectSavings). For `--phases` and the benchmarks; never in a report.
     std::chrono::nanoseconds passesWall {0};
     std::chrono::nanoseconds savingsWall {0};
+    /// When in each step the device computed, copied and sat idle (parallel to Trace::steps(), over the same
+    /// windows as the step breakdown: an excluded warm-up step over its own window); empty without device work.
+    std::vector<StepActivity> stepActivity;
 };
 
 /// Runs every registered pass on one AnalysisContext and ranks the findings (analysis/passes/registry.cpp).

@@ -322,6 +322,8 @@ JobResult analyzeJob(std::vector<RankSummary> ranks, const JobOptions& options)
             out.communicationTransferNs
                 = std::max<TimeNs>(0, s.communicationNs - out.communicationWaitNs - out.communicationIdleNs);
             out.idleNs = s.idleNs;
+            out.hasActivity = s.hasActivity;
+            out.activity = s.activity;
             out.offsetNs = offset[p];
             out.causedWaitNs = caused[p];
             out.lastArrivals = refs.size() > 1 ? lastCount[p] : 0;
@@ -627,8 +629,14 @@ StepLanes stepLanes(const JobResult& job, std::int64_t step, LaneAlign align, st
         lane.stepStart = shift;
         lane.stepEnd = model::saturatingAdd(shift, s.durationNs);
         lane.waitNs = s.communicationWaitNs;
+        lane.hasActivity = s.hasActivity;
+        lane.resolutionNs = s.activity.resolutionNs;
+        out.lanesWithoutActivity += s.hasActivity ? 0 : 1;
         std::uint32_t lasts = 0;
+        IntervalList collectiveSpans;
+        collectiveSpans.reserve(s.collectives.size());
         for (const JobCollective& c : s.collectives) {
+            collectiveSpans.push_back({c.start, c.end});
             const IntervalList whole = c.end > c.start ? IntervalList {{c.start, c.end}} : IntervalList {};
             const IntervalList waiting = c.arrivalWaitEnd > c.start
                 ? intersect(IntervalList {{c.start, c.arrivalWaitEnd}}, c.exposed)
@@ -647,6 +655,19 @@ StepLanes stepLanes(const JobResult& job, std::int64_t step, LaneAlign align, st
                 if (c.start + shift > edge.first)
                     edge = {c.start + shift, f.rankIndex};
                 lasts += c.last ? 1 : 0;
+            }
+        }
+        if (s.hasActivity) {
+            // Outside the collectives, by priority: a piece the activity's resolution widened never hides another.
+            IntervalList claimed = unite(std::move(collectiveSpans));
+            const std::pair<const IntervalList*, LaneKind> parts[] = {{&s.activity.compute, LaneKind::Compute},
+                                                                      {&s.activity.copy, LaneKind::Copy},
+                                                                      {&s.activity.idle, LaneKind::Idle}};
+            for (const auto& [list, kind] : parts) {
+                const IntervalList shown = subtract(clip(*list, 0, s.durationNs), claimed);
+                for (const Interval& i : shown)
+                    lane.segments.push_back({kind, i.start + shift, i.end + shift});
+                claimed = uniteSorted(claimed, shown);
             }
         }
         std::sort(lane.segments.begin(), lane.segments.end(),

@@ -3,6 +3,7 @@
 
 #include "analysis/core/finding.h"
 #include "analysis/core/intervals.h"
+#include "analysis/core/stepactivity.h"
 
 #include <cstdint>
 #include <string>
@@ -34,6 +35,10 @@ struct RankStep
     model::TimeNs communicationIdleNs = 0;
     model::TimeNs idleNs = 0;
     std::vector<RankCollective> collectives;
+    /// When the device computed, copied and sat idle (relative to the step start); absent in a report written
+    /// before the field, or for a rank without device work.
+    bool hasActivity = false;
+    StepActivity activity;
 };
 
 /// A rank's finding, as much of it as a job needs.
@@ -108,6 +113,8 @@ struct JobRankStep
     model::TimeNs causedWaitNs = 0; // waiting of the other ranks on this rank's late arrival
     std::uint32_t lastArrivals = 0; // collectives this rank reached last
     std::vector<JobCollective> collectives; // as the rank reported them (by start)
+    bool hasActivity = false;               // RankStep::hasActivity
+    StepActivity activity;                  // RankStep::activity
 };
 
 struct JobRank
@@ -190,9 +197,10 @@ JobResult analyzeJob(std::vector<RankSummary> ranks, const JobOptions& options =
 
 /// The ranks' steps as lanes on one time axis, for the job window and the job report (one owner of the geometry).
 /// Each lane is one rank's step: the collectives cut into the waiting part (exposed, before the last rank arrived),
-/// the transfer part (exposed, after it) and the part device compute overlapped; the rest of the step is outside
-/// the collectives (device compute, copies and idle: the rank report gives their totals, not their positions).
-enum class LaneKind : std::uint8_t { Wait, Transfer, Overlapped };
+/// the transfer part (exposed, after it) and the part device compute overlapped; outside the collectives, what the
+/// device did (the step's StepActivity): compute, copies and idle. A rank whose report has no activity (written
+/// before it) shows its collectives only (RankLane::hasActivity false).
+enum class LaneKind : std::uint8_t { Wait, Transfer, Overlapped, Compute, Copy, Idle };
 
 struct LaneSegment
 {
@@ -209,6 +217,8 @@ struct RankLane
     std::vector<LaneSegment> segments; // by start
     model::TimeNs waitNs = 0;          // the step's communication wait (JobRankStep::communicationWaitNs)
     bool straggler = false;            // reached the most matched collectives last in this step
+    bool hasActivity = false;          // compute / copy / idle segments drawn (JobRankStep::hasActivity)
+    model::TimeNs resolutionNs = 0;    // their resolution (StepActivity::resolutionNs)
 };
 
 enum class LaneAlign : std::uint8_t {
@@ -226,12 +236,15 @@ struct StepLanes
     /// The latest arrival at each matched collective on the axis (the edge the others wait on), with its rank index.
     std::vector<std::pair<model::TimeNs, std::size_t>> lastArrivals;
     std::size_t matchedCollectives = 0;
+    std::size_t lanesWithoutActivity = 0; // lanes whose rank gave no device activity for the step
 };
 
 /// Lanes of step `step` (an empty StepLanes when no rank has it). `collective` counts matched collectives from 0;
 /// out of range, LaneAlign::Collective falls back to the common clock.
+/// Compute, Copy and Idle segments cover the step outside the collectives (a collective's span is drawn by its
+/// own segments): compute first, then copies, then idle, at the activity's resolution.
 /// Example: the planted job's step 2 on the common clock: ranks 0, 1, 3 wait [32, 50) ms after their step start,
-/// rank 2 arrives at 50 ms, and every lane's all-reduce ends at 54 ms.
+/// rank 2 arrives at 50 ms, and every lane's all-reduce ends at 54 ms; ranks 0, 1, 3 compute over [0, 30) ms.
 StepLanes stepLanes(const JobResult& job, std::int64_t step, LaneAlign align = LaneAlign::CommonClock,
                     std::size_t collective = 0);
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/core/context.h"
+#include "analysis/core/deviceactivity.h"
 #include "analysis/core/pass.h"
 #include "analysis/core/stepclock.h"
 #include "analysis/core/stepgraph.h"
@@ -77,6 +78,15 @@ AnalysisResult analyze(const model::Trace& trace, const AnalysisOptions& options
                 continue;
             f.lostFraction = result.analysedNs > 0 ? double(f.lostNs) / double(result.analysedNs) : 0.0;
             result.findings.push_back(std::move(f));
+        }
+    }
+    // The rank lanes of a job draw each step from this; the windows are the breakdown's (computeStepBreakdown).
+    if (!result.cancelled && context.hasDeviceWork()) {
+        result.stepActivity.reserve(clock.size());
+        for (std::size_t s = 0; s < clock.size(); ++s) {
+            const bool excluded = s == clock.warmupStep() && clock.warmupExcluded();
+            result.stepActivity.push_back(
+                stepActivityOf(context.activity(), excluded ? clock.fullWindow(s) : clock.window(s)));
         }
     }
     result.cancelled = result.cancelled || cancel.cancelled();

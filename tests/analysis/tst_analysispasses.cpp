@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Builder-made traces for every analysis kind, with lost time worked out by hand in the comments.
+#include "analysis/core/deviceactivity.h"
 #include "analysis/core/intervals.h"
 #include "analysis/core/opclassifier.h"
 #include "analysis/core/pass.h"
@@ -91,6 +92,48 @@ private Q_SLOTS:
         QCOMPARE(clip({{0, 10}, {20, 30}, {40, 50}}, 5, 45), (IntervalList {{5, 10}, {20, 30}, {40, 45}}));
         QCOMPARE(overlapLength({{0, 10}, {20, 30}, {40, 50}}, 5, 45), TimeNs(5 + 10 + 5));
         QCOMPARE(totalLength({{0, 10}, {20, 30}}), TimeNs(20));
+        QCOMPARE(closeGaps({{0, 10}, {12, 20}, {40, 50}}, 5), (IntervalList {{0, 20}, {40, 50}}));
+        QCOMPARE(closeGaps({{0, 10}, {15, 20}}, 5), (IntervalList {{0, 10}, {15, 20}})); // a gap of exactly 5 stays
+        QCOMPARE(closeGaps({{0, 10}, {11, 20}}, 1), (IntervalList {{0, 10}, {11, 20}}));
+    }
+
+    // The step activity the job's rank lanes draw (stepActivityOf): exact while small, then at 1/2048 of the step.
+    void stepActivity()
+    {
+        DeviceActivity a;
+        a.compute = {{100, 140}};
+        a.copy = {{130, 160}};
+        a.busy = {{100, 160}};
+        // The header's example: window [100, 2148).
+        StepActivity s = stepActivityOf(a, {100, 2148});
+        QCOMPARE(s.resolutionNs, TimeNs(1));
+        QCOMPARE(s.compute, (IntervalList {{0, 40}}));
+        QCOMPARE(s.copy, (IntervalList {{40, 60}}));
+        QCOMPARE(s.idle, (IntervalList {{60, 2048}}));
+        QCOMPARE(stepActivityOf(a, {50, 50}).resolutionNs, TimeNs(0)); // an empty window
+        // 3,000 kernels of 10 ns every 100 ns over a 300,000 ns step: too many to keep, so drawn at 146 ns
+        // (300,000 / 2048): the 90 ns gaps close into one compute piece, and idle is the one 90 ns tail.
+        DeviceActivity many;
+        for (TimeNs k = 0; k < 3000; ++k)
+            many.compute.push_back({k * 100, k * 100 + 10});
+        many.busy = many.compute;
+        s = stepActivityOf(many, {0, 300'000});
+        QCOMPARE(s.resolutionNs, TimeNs(146));
+        QCOMPARE(s.compute, (IntervalList {{0, 299'910}}));
+        QVERIFY(s.copy.empty());
+        QCOMPARE(s.idle, (IntervalList {{299'910, 300'000}}));
+        // Gaps as long as the resolution stay: kernels every 400 ns keep their 390 ns gaps (still under 2,049 each).
+        DeviceActivity sparse;
+        for (TimeNs k = 0; k < 3000; ++k)
+            sparse.compute.push_back({k * 400, k * 400 + 10});
+        sparse.busy = sparse.compute;
+        s = stepActivityOf(sparse, {0, 1'200'000});
+        QCOMPARE(s.resolutionNs, TimeNs(585));
+        QCOMPARE(s.compute.size(), std::size_t(1)); // 390 < 585: closed
+        s = stepActivityOf(sparse, {0, 600'000});   // 1,500 kernels inside: exact
+        QCOMPARE(s.resolutionNs, TimeNs(1));
+        QCOMPARE(s.compute.size(), std::size_t(1500));
+        QCOMPARE(s.idle.size(), std::size_t(1500));
     }
 
     // unite() merges ascending runs (tracks concatenated one after another) and sorts anything else: both must give

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Writes the planted job of tests/job/plantedjob.h for the job bench:
-//   gen_planted_job DIR RANKS FILLER_KERNELS_PER_STEP
+//   gen_planted_job DIR RANKS FILLER_KERNELS_PER_STEP [COPY_US IDLE_US]
+// (COPY_US / IDLE_US: a copy and an idle gap at the start of every step, PlantedJob::copyNs / idleNs.)
 #include "plantedjob.h"
 
 #include <cstdio>
@@ -8,16 +9,21 @@
 
 int main(int argc, char** argv)
 {
-    if (argc != 4) {
-        std::fprintf(stderr, "usage: %s DIR RANKS FILLER_KERNELS_PER_STEP\n", argv[0]);
+    if (argc != 4 && argc != 6) {
+        std::fprintf(stderr, "usage: %s DIR RANKS FILLER_KERNELS_PER_STEP [COPY_US IDLE_US]\n", argv[0]);
         return 1;
     }
     timesink::testing::PlantedJob job;
     job.ranks = std::atoi(argv[2]);
     job.straggler = job.ranks / 2;
     job.fillerKernels = std::atoi(argv[3]);
-    if (job.ranks < 1 || job.fillerKernels < 0) {
-        std::fprintf(stderr, "RANKS must be at least 1\n");
+    if (argc == 6) {
+        job.copyNs = std::atoll(argv[4]) * 1000;
+        job.idleNs = std::atoll(argv[5]) * 1000;
+    }
+    if (job.ranks < 1 || job.fillerKernels < 0 || job.copyNs < 0 || job.idleNs < 0
+        || job.copyNs + job.idleNs >= job.computeNs) {
+        std::fprintf(stderr, "RANKS must be at least 1, COPY_US + IDLE_US below the compute time\n");
         return 1;
     }
     timesink::testing::writePlantedJob(argv[1], job);

@@ -50,7 +50,13 @@ std::vector<std::filesystem::path> writePlantedJob(const std::filesystem::path& 
             out << ",\n{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"ProfilerStep#" << k
                 << "\", \"pid\": " << pid << ", \"tid\": " << pid << ", \"ts\": " << us(t)
                 << ", \"dur\": " << us(job.stepNs) << ", \"args\": {}}";
-            kernel("ampere_sgemm_128x64_tn", 7, t, c);
+            if (job.copyNs > 0)
+                out << ",\n{\"ph\": \"X\", \"cat\": \"gpu_memcpy\", \"name\": \"Memcpy HtoD (Pinned -> Device)\", "
+                       "\"pid\": 0, \"tid\": 21, \"ts\": "
+                    << us(t) << ", \"dur\": " << us(job.copyNs)
+                    << ", \"args\": {\"device\": 0, \"stream\": 21, \"correlation\": " << corr++
+                    << ", \"bytes\": 268435456}}";
+            kernel("ampere_sgemm_128x64_tn", 7, t + job.copyNs + job.idleNs, c - job.copyNs - job.idleNs);
             kernel("void multi_tensor_apply_kernel<TensorListMetadata<4>, AdamFunctor<float>>", 8, t + c, job.tailNs);
             kernel("ncclKernel_AllReduce_RING_LL_Sum_float", 20, t + c, job.stepNs - c);
             const std::int64_t spacing = job.fillerKernels > 0 ? c / job.fillerKernels : 0;

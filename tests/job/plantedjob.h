@@ -11,6 +11,9 @@
 //   stream 9:  `fillerKernels` 1 µs kernels inside [T, T + c) with their cpu_op + cudaLaunchKernel (file size)
 // So, on a normal rank: compute = computeNs + tailNs, exposed communication = stepNs − that, waiting (exposed)
 // = stragglerComputeNs − computeNs − tailNs; on the straggler: exposed communication stepNs − c − tailNs, no wait.
+// With copyNs / idleNs (0 by default, every number above unchanged) each step begins with a copy and an idle gap
+// that the compute kernel leaves out: stream 21 memcpy [T, T + copyNs), nothing [T + copyNs, T + copyNs + idleNs),
+// and the compute kernel runs [T + copyNs + idleNs, T + c) instead (compute less copyNs + idleNs).
 
 #include <cstdint>
 #include <filesystem>
@@ -31,6 +34,8 @@ struct PlantedJob
     std::int64_t rankOffsetNs = 3'000'000'000; // rank r's clock runs r·3 s ahead …
     std::int64_t driftNs = 7'000;              // … plus k·r·7 µs in step k
     int fillerKernels = 0;                     // per step
+    std::int64_t copyNs = 0;                   // a memcpy at the start of every step …
+    std::int64_t idleNs = 0;                   // … then this much device idle before the compute kernel
 };
 
 /// Writes rank-0.json … rank-(N−1).json into `dir` (created); returns the paths. Deterministic.

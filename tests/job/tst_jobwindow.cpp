@@ -6,7 +6,9 @@
 #include "analysis/core/pass.h"
 #include "app/gui/jobwindow.h"
 #include "app/gui/mainwindow.h"
+#include "app/job/jobrunner.h"
 #include "parsers/registry/traceloader.h"
+#include "report/jobreport.h"
 #include "report/jsonreportwriter.h"
 #include "report/reportmodel.h"
 #include "tests/job/plantedjob.h"
@@ -89,6 +91,55 @@ void writeReport(const std::filesystem::path& trace, const std::filesystem::path
     const timesink::report::ReportModel model = timesink::report::buildReportModel(*loaded.trace, result, {});
     std::ofstream(out) << timesink::report::reportJson(model).dump(-1, ' ', false,
                                                                    nlohmann::ordered_json::error_handler_t::replace);
+}
+
+/// The job of `paths` (traces, report files or folders of them), as `timesink-cli job` runs it.
+analysis::JobResult jobOf(const std::vector<std::filesystem::path>& paths)
+{
+    std::vector<timesink::app::JobInput> inputs;
+    std::string error;
+    if (!timesink::app::collectJobInputs(paths, inputs, error))
+        throw std::runtime_error(error);
+    timesink::app::JobRunOptions options;
+    options.threads = 2;
+    return timesink::app::runJob(inputs, options).result;
+}
+
+const analysis::JobRankStep& stepOf(const analysis::JobResult& job, std::size_t rankIndex, std::int64_t step)
+{
+    for (const analysis::JobRankStep& s : job.ranks.at(rankIndex).steps) {
+        if (s.number == step)
+            return s;
+    }
+    throw std::runtime_error("no step " + std::to_string(step));
+}
+
+std::int64_t total(const analysis::RankLane& lane, analysis::LaneKind kind)
+{
+    std::int64_t ns = 0;
+    for (const analysis::LaneSegment& seg : lane.segments)
+        ns += seg.kind == kind ? seg.end - seg.start : 0;
+    return ns;
+}
+
+/// "Copy 0–4000000, Idle …": a lane's segments, for comparing lanes with a readable failure.
+std::string segmentsText(const analysis::RankLane& lane)
+{
+    static const char* const names[] = {"Wait", "Transfer", "Overlapped", "Compute", "Copy", "Idle"};
+    std::string out;
+    for (const analysis::LaneSegment& seg : lane.segments)
+        out += std::string(out.empty() ? "" : ", ") + names[static_cast<int>(seg.kind)] + " "
+            + std::to_string(seg.start) + "-" + std::to_string(seg.end);
+    return out;
+}
+
+std::string lanesText(const analysis::StepLanes& lanes)
+{
+    std::string out;
+    for (const analysis::RankLane& l : lanes.lanes)
+        out += std::to_string(l.rankIndex) + ": [" + std::to_string(l.stepStart) + ", " + std::to_string(l.stepEnd)
+            + ") " + segmentsText(l) + "\n";
+    return out;
 }
 
 } // namespace
@@ -263,21 +314,28 @@ private Q_SLOTS:
         QCOMPARE(lanes.lanes.size(), std::size_t(4));
         QCOMPARE(lanes.axisStart, std::int64_t(0));
         QCOMPARE(lanes.axisEnd, 54 * kMs);
+        // Before the all-reduce the device computes (the compute kernel [0, c)); the device is never idle.
         const std::vector<analysis::LaneSegment>& r0 = lanes.lanes[0].segments;
-        QCOMPARE(r0.size(), std::size_t(3));
-        QCOMPARE(r0[0].kind, analysis::LaneKind::Overlapped);
-        QCOMPARE(r0[0].start, 30 * kMs);
-        QCOMPARE(r0[1].kind, analysis::LaneKind::Wait);
-        QCOMPARE(r0[1].start, 32 * kMs);
-        QCOMPARE(r0[1].end, 50 * kMs);
-        QCOMPARE(r0[2].kind, analysis::LaneKind::Transfer);
-        QCOMPARE(r0[2].end, 54 * kMs);
+        QCOMPARE(r0.size(), std::size_t(4));
+        QCOMPARE(r0[0].kind, analysis::LaneKind::Compute);
+        QCOMPARE(r0[0].start, std::int64_t(0));
+        QCOMPARE(r0[0].end, 30 * kMs);
+        QCOMPARE(r0[1].kind, analysis::LaneKind::Overlapped);
+        QCOMPARE(r0[1].start, 30 * kMs);
+        QCOMPARE(r0[2].kind, analysis::LaneKind::Wait);
+        QCOMPARE(r0[2].start, 32 * kMs);
+        QCOMPARE(r0[2].end, 50 * kMs);
+        QCOMPARE(r0[3].kind, analysis::LaneKind::Transfer);
+        QCOMPARE(r0[3].end, 54 * kMs);
         const std::vector<analysis::LaneSegment>& r2 = lanes.lanes[2].segments;
-        QCOMPARE(r2.size(), std::size_t(2));
-        QCOMPARE(r2[0].kind, analysis::LaneKind::Overlapped);
-        QCOMPARE(r2[0].start, 50 * kMs);
-        QCOMPARE(r2[1].kind, analysis::LaneKind::Transfer);
-        QCOMPARE(r2[1].start, 52 * kMs);
+        QCOMPARE(r2.size(), std::size_t(3));
+        QCOMPARE(r2[0].kind, analysis::LaneKind::Compute);
+        QCOMPARE(r2[0].end, 50 * kMs);
+        QCOMPARE(r2[1].kind, analysis::LaneKind::Overlapped);
+        QCOMPARE(r2[1].start, 50 * kMs);
+        QCOMPARE(r2[2].kind, analysis::LaneKind::Transfer);
+        QCOMPARE(r2[2].start, 52 * kMs);
+        QCOMPARE(lanes.lanesWithoutActivity, std::size_t(0));
         QVERIFY(lanes.lanes[2].straggler);
         QVERIFY(!lanes.lanes[0].straggler);
         QCOMPARE(lanes.lastArrivals.size(), std::size_t(1));
@@ -303,6 +361,180 @@ private Q_SLOTS:
         QCOMPARE(view->order(), std::vector<std::size_t>({1, 2})); // not a list: unchanged
         panel->filterEdit()->clear();
         QCOMPARE(view->order().size(), std::size_t(4));
+    }
+
+    // Issue 37 (1), what the device did: the planted job with a 4 ms copy and 3 ms of idle at the start of every step
+    // (plantedjob.h: memcpy [0, 4) ms, nothing [4, 7), compute kernel [7, c), the tail kernel and the all-reduce
+    // from c). Step 2 aligned on the step start: ranks 0, 1, 3 copy [0, 4), idle [4, 7), compute [7, 30), then
+    // the all-reduce (compute-overlapped [30, 32), waiting [32, 50), transfer [50, 54)); rank 2 computes [7, 50).
+    // A rank's compute segments plus the all-reduce's compute-overlapped part are its own device compute (23 + 2 =
+    // 25 ms, 45 on rank 2), its idle segments its idle time (3 ms); the job built from the ranks' reports draws the
+    // same lanes, and a report without the activity (written before it) draws the collectives only and says so.
+    void lanesShowComputeCopyIdle()
+    {
+        QTemporaryDir dir;
+        timesink::testing::PlantedJob planted;
+        planted.copyNs = 4 * kMs;
+        planted.idleNs = 3 * kMs;
+        const auto traces
+            = timesink::testing::writePlantedJob(dir.filePath(QStringLiteral("traces")).toStdString(), planted);
+        const std::filesystem::path reports = dir.filePath(QStringLiteral("reports")).toStdString();
+        std::filesystem::create_directories(reports);
+        for (const auto& t : traces)
+            writeReport(t, reports / (t.stem().string() + ".report.json"));
+        const analysis::JobResult fromTraces = jobOf({traces.front().parent_path()});
+        const analysis::JobResult fromReports = jobOf({reports});
+        QCOMPARE(fromTraces.ranks.size(), std::size_t(4));
+        const analysis::StepLanes lanes = analysis::stepLanes(fromTraces, 2, analysis::LaneAlign::StepStart);
+        QCOMPARE(lanes.lanes.size(), std::size_t(4));
+        using K = analysis::LaneKind;
+        const auto expect = [](std::int64_t computeEnd, bool waits) {
+            std::vector<analysis::LaneSegment> v = {{K::Copy, 0, 4 * kMs},
+                                                    {K::Idle, 4 * kMs, 7 * kMs},
+                                                    {K::Compute, 7 * kMs, computeEnd},
+                                                    {K::Overlapped, computeEnd, computeEnd + 2 * kMs}};
+            if (waits)
+                v.push_back({K::Wait, computeEnd + 2 * kMs, 50 * kMs});
+            v.push_back({K::Transfer, waits ? 50 * kMs : computeEnd + 2 * kMs, 54 * kMs});
+            return v;
+        };
+        for (const analysis::RankLane& lane : lanes.lanes) {
+            const bool straggler = lane.rankIndex == 2;
+            const std::vector<analysis::LaneSegment> want = expect((straggler ? 50 : 30) * kMs, !straggler);
+            QVERIFY2(lane.segments.size() == want.size(), segmentsText(lane).c_str());
+            for (std::size_t i = 0; i < want.size(); ++i) {
+                QCOMPARE(lane.segments[i].kind, want[i].kind);
+                QCOMPARE(lane.segments[i].start, want[i].start);
+                QCOMPARE(lane.segments[i].end, want[i].end);
+            }
+            QVERIFY(lane.hasActivity);
+            QCOMPARE(lane.resolutionNs, std::int64_t(1)); // a handful of pieces: exact
+            const analysis::JobRankStep& own = stepOf(fromTraces, lane.rankIndex, 2);
+            QCOMPARE(own.computeNs, (straggler ? 45 : 25) * kMs);
+            QCOMPARE(total(lane, K::Compute) + total(lane, K::Overlapped), own.computeNs);
+            QCOMPARE(total(lane, K::Idle), own.idleNs);
+            QCOMPARE(own.idleNs, 3 * kMs);
+        }
+        // From the reports: the same lanes, on every alignment.
+        for (const analysis::LaneAlign align : {analysis::LaneAlign::CommonClock, analysis::LaneAlign::StepStart}) {
+            for (std::int64_t step = 1; step <= 3; ++step)
+                QCOMPARE(lanesText(analysis::stepLanes(fromReports, step, align)),
+                         lanesText(analysis::stepLanes(fromTraces, step, align)));
+        }
+        // Drawn: rank 0's lane is orange, pale, then green before the all-reduce.
+        JobLanesPanel panel;
+        panel.resize(900, 300);
+        panel.setJob(&fromReports);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        panel.showStep(2);
+        panel.alignBox()->setCurrentIndex(1);
+        JobLanesView* view = panel.view();
+        const QImage shot = view->viewport()->grab().toImage();
+        const int y0 = JobLanesView::kLaneHeight / 2;
+        QCOMPARE(shot.pixelColor(int(view->xOf(2 * kMs)), y0), QColor(0xe0, 0x82, 0x14));
+        QCOMPARE(shot.pixelColor(int(view->xOf(5500 * 1000)), y0), QColor(0xef, 0xd5, 0x95));
+        QCOMPARE(shot.pixelColor(int(view->xOf(20 * kMs)), y0), QColor(0x4d, 0xac, 0x26));
+        QVERIFY(
+            view->toolTipAt(QPoint(int(view->xOf(20 * kMs)), y0)).contains(QStringLiteral("device compute: 23.0 ms")));
+        QVERIFY(
+            view->toolTipAt(QPoint(int(view->xOf(5500 * 1000)), y0)).contains(QStringLiteral("device idle: 3.00 ms")));
+
+        // The job report's SVG draws the same segments.
+        const std::string svg = timesink::report::jobLanesSvg(fromReports, 2);
+        for (const char* part :
+             {"fill=\"#4dac26\"><title>rank 0: device compute, 23", "fill=\"#e08214\"><title>rank 0: copy / memset, 4",
+              "fill=\"#efd595\"><title>rank 0: device idle, 3"})
+            QVERIFY2(svg.find(part) != std::string::npos, part);
+        QVERIFY(svg.find("recorded no device activity") == std::string::npos);
+
+        // A report written before the field: rank 1's loses it; its lane keeps only the all-reduce.
+        const std::filesystem::path old = reports / "rank-1.report.json";
+        nlohmann::ordered_json j = nlohmann::ordered_json::parse(std::ifstream(old));
+        for (auto& step : j["steps"])
+            step.erase("device_activity");
+        std::ofstream(old) << j.dump();
+        const analysis::JobResult mixed = jobOf({reports});
+        QVERIFY2(mixed.warnings.empty(), mixed.warnings.empty() ? "" : mixed.warnings.front().c_str());
+        const analysis::StepLanes partial = analysis::stepLanes(mixed, 2, analysis::LaneAlign::StepStart);
+        QCOMPARE(partial.lanesWithoutActivity, std::size_t(1));
+        QVERIFY(!partial.lanes[1].hasActivity);
+        QCOMPARE(segmentsText(partial.lanes[1]),
+                 std::string("Overlapped 30000000-32000000, Wait 32000000-50000000, "
+                             "Transfer 50000000-54000000"));
+        QCOMPARE(segmentsText(partial.lanes[0]), segmentsText(lanes.lanes[0]));
+        panel.setJob(&mixed);
+        panel.showStep(2);
+        bool said = false;
+        for (const QLabel* label : panel.findChildren<QLabel*>())
+            said = said || label->text().contains(QStringLiteral("Rank 1 recorded no device activity for this step"));
+        QVERIFY(said);
+        QVERIFY(timesink::report::jobLanesSvg(mixed, 2).find("1 of 4 ranks recorded no device activity")
+                != std::string::npos);
+        // A broken activity keeps the step and its numbers, leaves the picture out, and says so.
+        for (auto& step : j["steps"])
+            step["device_activity"] = {{"resolution_ns", 1}, {"compute", {{0, 99 * kMs}}}};
+        std::ofstream(old) << j.dump();
+        analysis::RankSummary broken;
+        std::string error;
+        QVERIFY(timesink::report::readRankReport(old, broken, error));
+        QCOMPARE(broken.steps.size(), std::size_t(3));
+        QVERIFY(!broken.steps[1].hasActivity);
+        QCOMPARE(broken.warnings.size(), std::size_t(3));
+        QVERIFY(broken.warnings.front().find("device_activity left out: a range of \"compute\" [0, 99000000] lies "
+                                             "outside the step")
+                != std::string::npos);
+    }
+
+    // Issue 37 (1) on the real 2-rank Ascend job (torch_npu text export): step 50's device activity against the raw
+    // trace_view.json (tests/job/verify_fixtures.py, "step device activity"): in the step window, compute = union of
+    // the Ascend Hardware AI_CORE / MIX_AIV / AI_VECTOR_CORE / DSA_SQE tasks and the PLACE_HOLDER_SQE ones not named
+    // as a sync (EVENT_RECORD), copy = union of
+    // PCIE_DMA_SQE / SDMA / SDMA_SQE tasks less compute, busy = those with the HCCL lanes, idle = step − busy.
+    // (times rounded half up to whole ns, as the importer reads them):
+    //   rank 0: step 155,985,800 ns, compute 8,873,740 (187 pieces), copy 4,814,777, busy 111,690,082,
+    //           idle 44,295,718; outside the hcom operations: compute 4,845,067, copy 853,137
+    //   rank 1: step 153,888,390 ns, compute 8,878,280, copy 5,257,045, busy 106,522,718, idle 47,365,672;
+    //           outside: compute 4,862,047, copy 1,285,385
+    // Few enough pieces to be exact: the compute adds up to the rank's own device compute, idle to step − busy.
+    void realAscendLanes()
+    {
+        const std::string base = std::string(TIMESINK_FIXTURES_DIR) + "/torch_npu/msinsight_text_level1_rank";
+        const std::vector<std::filesystem::path> traces = {base + "0_ascend_pt", base + "1_ascend_pt"};
+        const analysis::JobResult job = jobOf(traces);
+        QCOMPARE(job.ranks.size(), std::size_t(2));
+        struct Want
+        {
+            std::int64_t duration, compute, copy, idle, laneCompute, laneCopy;
+        };
+        const Want want[2] = {{155'985'800, 8'873'740, 4'814'777, 44'295'718, 4'845'067, 853'137},
+                              {153'888'390, 8'878'280, 5'257'045, 47'365'672, 4'862'047, 1'285'385}};
+        const analysis::StepLanes lanes = analysis::stepLanes(job, 50, analysis::LaneAlign::StepStart);
+        QCOMPARE(lanes.lanes.size(), std::size_t(2));
+        for (std::size_t r = 0; r < 2; ++r) {
+            const analysis::JobRankStep& s = stepOf(job, r, 50);
+            QCOMPARE(s.durationNs, want[r].duration);
+            QVERIFY(s.hasActivity);
+            QCOMPARE(s.activity.resolutionNs, std::int64_t(1));
+            QCOMPARE(analysis::totalLength(s.activity.compute), want[r].compute);
+            QCOMPARE(analysis::totalLength(s.activity.compute), s.computeNs); // the rank's own analysis
+            QCOMPARE(analysis::totalLength(s.activity.copy), want[r].copy);
+            QCOMPARE(analysis::totalLength(s.activity.idle), want[r].idle);
+            const analysis::RankLane& lane = lanes.lanes[r];
+            QCOMPARE(total(lane, analysis::LaneKind::Compute), want[r].laneCompute);
+            QCOMPARE(total(lane, analysis::LaneKind::Copy), want[r].laneCopy);
+            QCOMPARE(total(lane, analysis::LaneKind::Idle), want[r].idle);
+        }
+        // The ranks' reports give the same lanes.
+        QTemporaryDir dir;
+        std::vector<std::filesystem::path> reports;
+        for (std::size_t r = 0; r < 2; ++r) {
+            reports.push_back(dir.filePath(QStringLiteral("rank%1.report.json").arg(r)).toStdString());
+            writeReport(traces[r], reports.back());
+        }
+        const analysis::JobResult merged = jobOf(reports);
+        for (const analysis::LaneAlign align : {analysis::LaneAlign::CommonClock, analysis::LaneAlign::StepStart})
+            QCOMPARE(lanesText(analysis::stepLanes(merged, 50, align)), lanesText(analysis::stepLanes(job, 50, align)));
     }
 
     // The three alignments on a job whose ranks start the step 10 ms apart on one clock: rank 0's step [0, 54) with

@@ -128,3 +128,40 @@ for r in (0,1):
     tr=U([[a,b] for a,b,tt,cn,isc,mt in tasks if mt is not None and S_.get(mt) not in ('Notify_Wait','Notify_Record')])
     ci=I(comm,win); ex=S(ci,comp); w=I(ex,S(nw,tr))
     print('db rank',r,'step',step,'communication',L(ci),'exposed',L(ex),'wait',L(w))
+
+print("== Ascend text: step device activity (the rank lanes: tst_jobwindow realAscendLanes)")
+# Device busy by the importer's task classes (parsers/ascendcommon/ascendtasktype.cpp): Ascend Hardware AI_CORE,
+# MIX_AIV, AI_VECTOR_CORE, DSA_SQE are kernels and PLACE_HOLDER_SQE an uncategorised device task (compute) unless
+# its name is a sync (EVENT_RECORD, …);
+# PCIE_DMA_SQE, SDMA, SDMA_SQE copies; EVENT_* / Notify Wait / Write Value syncs (not busy); the HCCL lanes
+# communication. Exact (resolution 1 ns) while each list has at most 2,048 pieces; else resolution = step / 2048,
+# gaps below it filled (closeGaps), idle = step - busy with gaps filled.
+# Times as the importer reads them: µs with up to four decimals, rounded half up to whole ns (Python's ns() above
+# truncates; a 27.0805 µs task is 27,081 ns here).
+from decimal import ROUND_HALF_UP
+def nr(x): return int((Decimal(str(x))*1000).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+def G(u,gap):
+    out=[]
+    for s,e in u:
+        if out and s-out[-1][1]<gap: out[-1][1]=e
+        else: out.append([s,e])
+    return out
+for r in (0,1):
+    ev=json.load(open(DATA+f'/torch_npu/msinsight_text_level1_rank{r}_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json'))
+    pn={e['pid']:e['args']['name'] for e in ev if e.get('ph')=='M' and e.get('name')=='process_name'}
+    hp=[p for p,n in pn.items() if n=='HCCL'][0]; hw=[p for p,n in pn.items() if n=='Ascend Hardware'][0]
+    X=[e for e in ev if e.get('ph')=='X']
+    st=[e for e in X if e['name'].startswith('ProfilerStep')][0]; s0=nr(st['ts']); s1=s0+nr(st['dur'])
+    iv=lambda es:[[nr(e['ts']),nr(e['ts'])+nr(e['dur'])] for e in es]
+    tt=lambda e:e.get('args',{}).get('Task Type')
+    hwe=[e for e in X if e['pid']==hw]
+    syncn=('EVENT_RECORD','EVENT_WAIT','Notify Wait','Notify_Wait','Notify_Record','Write Value')
+    comp=I(U(iv([e for e in hwe if tt(e) in ('AI_CORE','MIX_AIV','DSA_SQE','AI_VECTOR_CORE') or (tt(e)=='PLACE_HOLDER_SQE' and e['name'] not in syncn)])),[[s0,s1]])
+    copy=S(I(U(iv([e for e in hwe if tt(e) in ('PCIE_DMA_SQE','SDMA','SDMA_SQE')])),[[s0,s1]]),comp)
+    comm=I(U(iv([e for e in X if e['pid']==hp])),[[s0,s1]])
+    busy=U(comp+copy+comm)
+    res=1 if len(comp)<=2048 and len(copy)<=2048 and len(busy)<2048 else max(1,(s1-s0)//2048)
+    gc=G(comp,res); gp=S(G(copy,res),gc); idle=S([[s0,s1]],G(busy,res))
+    spans=U([[a,b] for a,b in iv([e for e in X if e['pid']==hp and e['name'].startswith('hcom')])])
+    print(r,'step',s0,s1-s0,'resolution',res,'compute',L(comp),'closed',L(gc),len(gc),'copy',L(copy),'closed',L(gp),len(gp),
+          'busy',L(busy),'idle',L(idle),len(idle),'| lanes outside collectives: compute',L(S(gc,spans)),'copy',L(S(S(gp,spans),gc)),'idle',L(S(idle,spans)))
