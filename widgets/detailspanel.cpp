@@ -237,10 +237,13 @@ QString DetailsPanel::sliceHtml(const model::Trace& trace, model::SliceRef slice
 QString DetailsPanel::findingHtml(const model::Trace* trace, const analysis::Finding& f)
 {
     QString html = QStringLiteral("<h3>") + QString::fromStdString(f.title).toHtmlEscaped() + QStringLiteral("</h3>");
-    html += QStringLiteral("<p>") + tr("Fixing it saves") + QStringLiteral(" <b>")
-        + TimeFormat::formatDuration(f.savingNs) + QStringLiteral("</b> (")
-        + TimeFormat::formatPercent(f.savingFraction) + QStringLiteral(" ") + tr("of analysed time")
-        + QStringLiteral(")</p>");
+    // A job's findings (stragglers, merged kinds) are not priced by re-timing: no saving is shown for them.
+    const bool priced = !f.savingMethod.empty();
+    if (priced)
+        html += QStringLiteral("<p>") + tr("Fixing it saves") + QStringLiteral(" <b>")
+            + TimeFormat::formatDuration(f.savingNs) + QStringLiteral("</b> (")
+            + TimeFormat::formatPercent(f.savingFraction) + QStringLiteral(" ") + tr("of analysed time")
+            + QStringLiteral(")</p>");
     html += QStringLiteral("<p><b>") + TimeFormat::formatDuration(f.lostNs) + QStringLiteral("</b> ") + tr("lost")
         + QStringLiteral(" (") + TimeFormat::formatPercent(f.lostFraction) + QStringLiteral(" ")
         + tr("of analysed time") + QStringLiteral("), ")
@@ -251,28 +254,31 @@ QString DetailsPanel::findingHtml(const model::Trace* trace, const analysis::Fin
         html += QStringLiteral("<h4>") + tr("Why it costs time") + QStringLiteral("</h4><p>")
             + QString::fromStdString(f.explanation).toHtmlEscaped() + QStringLiteral("</p>");
     // How the saving was estimated: the step graph re-timed without the cause, or the lost time when it could not be.
-    html += QStringLiteral("<h4>") + tr("How the saving is estimated") + QStringLiteral("</h4><p>");
-    if (f.savingMethod == "retimed" || f.savingMethod == "partly_retimed")
-        html += tr("Each step's dependency graph (host calls, launches, device streams, waits) was re-timed without "
-                   "this cause; the saving is how much earlier the steps end.")
-            + QStringLiteral(" ");
-    html += QString::fromStdString(f.savingRule).toHtmlEscaped() + QStringLiteral("</p>");
+    if (priced) {
+        html += QStringLiteral("<h4>") + tr("How the saving is estimated") + QStringLiteral("</h4><p>");
+        if (f.savingMethod == "retimed" || f.savingMethod == "partly_retimed")
+            html += tr("Each step's dependency graph (host calls, launches, device streams, waits) was re-timed "
+                       "without this cause; the saving is how much earlier the steps end.")
+                + QStringLiteral(" ");
+        html += QString::fromStdString(f.savingRule).toHtmlEscaped() + QStringLiteral("</p>");
+    }
     if (!f.recommendation.empty())
         html += QStringLiteral("<h4>") + tr("What to do") + QStringLiteral("</h4><p>")
             + QString::fromStdString(f.recommendation).toHtmlEscaped() + QStringLiteral("</p>");
     if (!f.perStep.empty()) {
         html += QStringLiteral("<h4>") + tr("Per step")
             + QStringLiteral("</h4><table cellpadding='3'><tr><th align=left>") + tr("Step")
-            + QStringLiteral("</th><th align=right>") + tr("Saving") + QStringLiteral("</th><th align=right>")
-            + tr("Lost") + QStringLiteral("</th><th align=right>") + tr("Step time")
-            + QStringLiteral("</th><th align=right>%</th></tr>");
+            + (priced ? QStringLiteral("</th><th align=right>") + tr("Saving") : QString())
+            + QStringLiteral("</th><th align=right>") + tr("Lost") + QStringLiteral("</th><th align=right>")
+            + tr("Step time") + QStringLiteral("</th><th align=right>%</th></tr>");
         for (const analysis::StepLoss& s : f.perStep) {
             const double pct = s.stepNs > 0 ? 100.0 * static_cast<double>(s.lostNs) / static_cast<double>(s.stepNs) : 0;
-            html += QStringLiteral("<tr><td>") + QString::number(s.stepNumber) + QStringLiteral("</td><td align=right>")
-                + TimeFormat::formatDuration(s.savingNs) + QStringLiteral("</td><td align=right>")
-                + TimeFormat::formatDuration(s.lostNs) + QStringLiteral("</td><td align=right>")
-                + TimeFormat::formatDuration(s.stepNs) + QStringLiteral("</td><td align=right>")
-                + QString::number(pct, 'f', 1) + QStringLiteral("</td></tr>");
+            html += QStringLiteral("<tr><td>") + QString::number(s.stepNumber)
+                + (priced ? QStringLiteral("</td><td align=right>") + TimeFormat::formatDuration(s.savingNs)
+                          : QString())
+                + QStringLiteral("</td><td align=right>") + TimeFormat::formatDuration(s.lostNs)
+                + QStringLiteral("</td><td align=right>") + TimeFormat::formatDuration(s.stepNs)
+                + QStringLiteral("</td><td align=right>") + QString::number(pct, 'f', 1) + QStringLiteral("</td></tr>");
         }
         html += QStringLiteral("</table>");
     }

@@ -301,6 +301,24 @@ private Q_SLOTS:
         QVERIFY(numbers.contains(QStringLiteral("131 GiB")));
         QVERIFY(numbers.contains(QStringLiteral("11.7 s")));
         QVERIFY(numbers.contains(QStringLiteral("140649195952"))); // the raw value stays next to it
+
+        // A priced finding says what fixing it saves and how that was estimated; a job's finding (no saving
+        // method: stragglers and merged kinds are not re-timed) shows neither, rather than "saves 0 ns".
+        f.savingMethod = "retimed";
+        f.savingNs = 1'500'000;
+        f.savingRule = "The copies become asynchronous.";
+        f.perStep = {analysis::StepLoss {}};
+        const QString priced = widgets::DetailsPanel::findingHtml(trace.get(), f);
+        QVERIFY(priced.contains(QStringLiteral("Fixing it saves")));
+        QVERIFY(priced.contains(QStringLiteral("1.50 ms")));
+        QVERIFY(priced.contains(QStringLiteral("How the saving is estimated")));
+        QVERIFY(priced.contains(QStringLiteral(">Saving<")));
+        f.savingMethod.clear();
+        const QString unpriced = widgets::DetailsPanel::findingHtml(trace.get(), f);
+        QVERIFY(!unpriced.contains(QStringLiteral("Fixing it saves")));
+        QVERIFY(!unpriced.contains(QStringLiteral("How the saving is estimated")));
+        QVERIFY(!unpriced.contains(QStringLiteral(">Saving<")));
+        QVERIFY(unpriced.contains(QStringLiteral(">Lost<")));
     }
 
     // Copy out of tables: a cell, the selected rows with the header, the whole table as Markdown.
