@@ -31,7 +31,9 @@ constexpr const char* kCompareUsage
 constexpr const char* kCompareHelp = R"(
 Compares two runs (typically a GPU run and an NPU run of the same model): per-step time side by side,
 device time per framework operator (host time for a run without device work), and the findings that
-exist on one side only or grew.
+exist on one side only or grew. Two RKNN perf tables (edge runs: single-core vs multi-core, two toolkit
+versions) are also compared layer by layer: layers matched by FullName, node path, then op type and order;
+the layers whose NPU core split or target changed; the layers that got slower first.
 
   --format text|json|md|html|csv
                        text for people (default), the timesink.compare/1 JSON document, a Markdown or
@@ -43,7 +45,7 @@ exist on one side only or grew.
                        step; 'B' alone applies to both. Default: all steps, paired first with first.
   --op-map FILE        extra operator-name map (TSV: canonical<TAB>other-name...), wins over the
                        built-in table (resources/opmap/default.tsv)
-  --top N              operators shown in text output (default 20; JSON lists all)
+  --top N              operators and layers shown in text output (default 20; JSON lists all)
 )";
 
 std::string signedDuration(model::TimeNs ns)
@@ -88,6 +90,67 @@ std::string rightColumn(std::string_view text, std::size_t width)
     for (unsigned char c : text)
         points += (c & 0xC0) != 0x80;
     return points < width ? std::string(width - points, ' ') + std::string(text) : std::string(text);
+}
+
+std::string ratioColumn(std::optional<double> ratio)
+{
+    char text[32] = "–";
+    if (ratio)
+        std::snprintf(text, sizeof text, "%.2f×", *ratio);
+    return text;
+}
+
+std::string idColumn(const std::optional<std::int64_t>& id)
+{
+    return id ? std::to_string(*id) : std::string("–");
+}
+
+/// The layer comparison of two edge runs: op types, the layers whose placement changed, the layers by delta.
+void printLayers(const analysis::CompareLayers& l, std::size_t top, std::ostringstream& out)
+{
+    out << "\nLayers (edge runs)\n  " << report::cleanText(report::layerSummaryText(l)) << "\n\n  "
+        << column("op type", 18) << rightColumn("layers", 10) << rightColumn("baseline", 11)
+        << rightColumn("candidate", 11) << rightColumn("delta", 11) << rightColumn("ratio", 8)
+        << rightColumn("split", 9) << rightColumn("moved", 7) << '\n';
+    for (const analysis::CompareLayerOpType& t : l.opTypes) {
+        out << "  " << column(t.opType, 18)
+            << rightColumn(std::to_string(t.baselineLayers) + " → " + std::to_string(t.candidateLayers), 10)
+            << rightColumn(report::formatDuration(t.baselineNs), 11)
+            << rightColumn(report::formatDuration(t.candidateNs), 11) << rightColumn(signedDuration(t.deltaNs()), 11)
+            << rightColumn(ratioColumn(t.ratio()), 8)
+            << rightColumn(std::to_string(t.baselineSplitLayers) + " → " + std::to_string(t.candidateSplitLayers), 9)
+            << rightColumn(std::to_string(t.placementChanged), 7) << '\n';
+    }
+    auto row = [&](const analysis::CompareLayer& x) {
+        out << "  " << rightColumn(idColumn(x.baselineId), 4) << rightColumn(idColumn(x.candidateId), 5) << "  "
+            << column(x.opType, 16) << column(report::layerPlacementChange(x), 24)
+            << rightColumn(report::formatDuration(x.baselineNs), 11)
+            << rightColumn(report::formatDuration(x.candidateNs), 11) << rightColumn(signedDuration(x.deltaNs()), 11)
+            << rightColumn(ratioColumn(x.ratio()), 8) << "  " << analysis::layerMatchKey(x.match) << '\n'
+            << "             " << report::truncateText(report::cleanText(x.name), 90) << '\n';
+    };
+    auto header = [&](const char* title) {
+        out << '\n'
+            << title << "\n  " << rightColumn("base", 4) << rightColumn("cand", 5) << "  " << column("op type", 16)
+            << column("placement", 24) << rightColumn("baseline", 11) << rightColumn("candidate", 11)
+            << rightColumn("delta", 11) << rightColumn("ratio", 8) << "  matched by\n";
+    };
+    if (l.placementChanged > 0) {
+        header("  Layers whose placement changed");
+        std::size_t shown = 0;
+        for (const analysis::CompareLayer& x : l.layers) {
+            if (x.placementChanged() && shown++ < top)
+                row(x);
+        }
+        if (shown > top)
+            out << "  … " << (shown - top) << " more (--top N, or --format json for all)\n";
+    }
+    header("  Layers by delta (slower first)");
+    const std::size_t shown = std::min(top, l.layers.size());
+    for (std::size_t i = 0; i < shown; ++i)
+        row(l.layers[i]);
+    if (shown < l.layers.size())
+        out << "  … " << (l.layers.size() - shown) << " more (--top N, or --format json for all)\n";
 }
 
 void printText(const model::Trace& base, std::span<const analysis::Finding> baseFindings, const model::Trace& cand,
@@ -196,6 +259,9 @@ void printText(const model::Trace& base, std::span<const analysis::Finding> base
         out << "  … " << (r.operators.size() - shown) << " more (--top N, or --format json for all)\n";
     if (r.operators.empty())
         out << "  (no operators in the compared steps)\n";
+
+    if (r.layers.present)
+        printLayers(r.layers, top, out);
 
     out << "\nFindings that differ (lost time over the compared steps)\n";
     if (r.explanations.empty())
