@@ -204,8 +204,7 @@ CompareLayers compareRknnLayers(const model::Trace& baseline, std::span<const st
                                 const model::Trace& candidate, std::span<const std::size_t> candidateSteps)
 {
     CompareLayers out;
-    if (baseline.metadata().platform != model::Platform::Rknn
-        || candidate.metadata().platform != model::Platform::Rknn)
+    if (baseline.metadata().platform != model::Platform::Rknn || candidate.metadata().platform != model::Platform::Rknn)
         return out;
     std::vector<SideLayer> base = sideLayers(baseline, baselineSteps);
     std::vector<SideLayer> cand = sideLayers(candidate, candidateSteps);
@@ -330,8 +329,9 @@ CompareLayers compareRknnLayers(const model::Trace& baseline, std::span<const st
     }
     for (auto& [name, t] : types)
         out.opTypes.push_back(std::move(t));
-    std::stable_sort(out.opTypes.begin(), out.opTypes.end(),
-                     [](const CompareLayerOpType& a, const CompareLayerOpType& b) { return a.deltaNs() > b.deltaNs(); });
+    std::stable_sort(
+        out.opTypes.begin(), out.opTypes.end(),
+        [](const CompareLayerOpType& a, const CompareLayerOpType& b) { return a.deltaNs() > b.deltaNs(); });
     std::stable_sort(out.layers.begin(), out.layers.end(), [](const CompareLayer& a, const CompareLayer& b) {
         if (a.deltaNs() != b.deltaNs())
             return a.deltaNs() > b.deltaNs();

@@ -24,11 +24,11 @@ struct CompareLayer
     Match match = Match::Name;
     std::optional<std::int64_t> baselineId; // `ID` of the row (the first paired frame's)
     std::optional<std::int64_t> candidateId;
-    std::string opType;          // the candidate's (the baseline's for a baseline-only layer)
-    std::string baselineOpType;  // differs from opType when a toolkit fused or renamed the op
-    std::string name;            // the candidate's FullName (the baseline's for a baseline-only layer)
-    std::string baselineName;    // the baseline's FullName
-    std::string baselineTarget;  // "NPU", "CPU", "GPU"
+    std::string opType;         // the candidate's (the baseline's for a baseline-only layer)
+    std::string baselineOpType; // differs from opType when a toolkit fused or renamed the op
+    std::string name;           // the candidate's FullName (the baseline's for a baseline-only layer)
+    std::string baselineName;   // the baseline's FullName
+    std::string baselineTarget; // "NPU", "CPU", "GPU"
     std::string candidateTarget;
     /// NPU cores with a WorkLoad share, in core order ({0} = core 0 alone, {0, 1, 2} = split three ways); empty
     /// when the table prints no usable shares (toolkit2 1.x, v1, CPU layers).
@@ -63,7 +63,7 @@ struct CompareLayerOpType
     std::uint64_t candidateLayers = 0;
     std::uint64_t baselineSplitLayers = 0; // NPU layers spread over two cores or more
     std::uint64_t candidateSplitLayers = 0;
-    std::uint64_t placementChanged = 0;    // layers of the group whose placement changed
+    std::uint64_t placementChanged = 0; // layers of the group whose placement changed
     [[nodiscard]] model::TimeNs deltaNs() const { return candidateNs - baselineNs; }
     [[nodiscard]] std::optional<double> ratio() const;
 };
