@@ -3,10 +3,13 @@
 
 #include "analysis/compare/compare.h"
 #include "analysis/core/pass.h"
+#include "analysis/job/jobcompare.h"
+#include "app/job/jobrunner.h"
 #include "clicommon.h"
 #include "parsers/common/regularfile.h"
 #include "report/comparejson.h"
 #include "report/comparereport.h"
+#include "report/jobcomparereport.h"
 #include "report/textformat.h"
 #include "reportdestination.h"
 
@@ -26,7 +29,8 @@ constexpr std::uint64_t kMaxOpMapBytes = 16ULL << 20;
 
 constexpr const char* kCompareUsage
     = "usage: timesink-cli compare BASELINE CANDIDATE [--format text|json|md|html|csv] [-o FILE] [--steps B:C]\n"
-      "                             [--op-map FILE] [--top N]\n";
+      "                             [--op-map FILE] [--top N]\n"
+      "       timesink-cli compare JOB_A JOB_B [--format text|json|md|html|csv] [-o FILE]\n";
 
 constexpr const char* kCompareHelp = R"(
 Compares two runs (typically a GPU run and an NPU run of the same model): per-step time side by side,
@@ -46,6 +50,12 @@ the layers whose NPU core split or target changed; the layers that got slower fi
   --op-map FILE        extra operator-name map (TSV: canonical<TAB>other-name...), wins over the
                        built-in table (resources/opmap/default.tsv)
   --top N              operators and layers shown in text output (default 20; JSON lists all)
+
+Job vs job: when BASELINE and CANDIDATE are both folders of ranks (what `timesink-cli job` accepts: rank
+traces, *_ascend_pt/ or PROF_* runs, or the timesink.report/1 files of each rank), each is analysed as a
+job and the two are compared rank by rank (mean step time, communication wait, the waiting each rank
+caused) and by the job's step time, spread, straggler and communication figures (timesink.jobcompare/1
+for JSON; CSV is the rank table). --steps, --op-map and --top do not apply.
 )";
 
 std::string signedDuration(model::TimeNs ns)
@@ -300,6 +310,72 @@ void printText(const model::Trace& base, std::span<const analysis::Finding> base
     std::cout << out.str();
 }
 
+/// Job vs job: both sides are folders of ranks. Each is analysed as `timesink-cli job` would (app::runJob).
+int runJobCompare(const Arguments& args, const ReportDestination& destination)
+{
+    if (args.has("--steps") || args.has("--op-map")) {
+        std::cerr << "timesink-cli compare: --steps and --op-map do not apply to two jobs\n" << kCompareUsage;
+        return kExitUsage;
+    }
+    app::JobRunOptions options;
+    options.generator = "timesink-cli " TIMESINK_VERSION;
+    options.import = importOptions();
+    options.snapshotCache = activeSnapshotCacheDirectory();
+    options.storeSnapshots = cacheMode() == CacheMode::Write;
+    std::vector<std::filesystem::path> inputPaths = {args.positional[0], args.positional[1]};
+    std::vector<std::vector<app::JobInput>> sides(2);
+    for (std::size_t i = 0; i < 2; ++i) {
+        std::string error;
+        std::vector<std::string> skipped;
+        if (!app::collectJobInputs({args.positional[i]}, sides[i], error, &skipped)) {
+            std::cerr << "timesink-cli compare: " << error << '\n';
+            return kExitInput;
+        }
+        for (const std::string& w : skipped)
+            std::cerr << "timesink-cli compare: " << w << '\n';
+        for (const app::JobInput& in : sides[i])
+            inputPaths.push_back(in.path);
+    }
+    std::string error;
+    if (!checkReportDestination(destination, inputPaths, error)) {
+        std::cerr << "timesink-cli compare: " << error << '\n';
+        return kExitUsage;
+    }
+    app::tuneAllocatorForJobs();
+    std::vector<app::JobRun> runs;
+    for (const auto& inputs : sides) {
+        runs.push_back(app::runJob(inputs, options));
+        if (!runs.back().errors.empty()) {
+            for (const std::string& e : runs.back().errors)
+                std::cerr << "timesink-cli compare: " << e << '\n';
+            return kExitInput;
+        }
+    }
+    const analysis::JobCompareResult result = analysis::compareJobs(runs[0].result, runs[1].result);
+    const report::JobCompareInput in {args.positional[0], args.positional[1], result, options.generator};
+    if (destination.text) {
+        report::writeJobCompareReport(in, report::JobFormat::Text, std::cout);
+        return kExitOk;
+    }
+    report::JobFormat format = report::JobFormat::Json;
+    switch (destination.format) {
+    case report::ReportFormat::Json:
+        format = report::JobFormat::Json;
+        break;
+    case report::ReportFormat::Markdown:
+        format = report::JobFormat::Markdown;
+        break;
+    case report::ReportFormat::Html:
+        format = report::JobFormat::Html;
+        break;
+    case report::ReportFormat::Csv:
+        format = report::JobFormat::Csv;
+        break;
+    }
+    return emitTo(destination, inputPaths, "compare",
+                  [&](std::ostream& out) { report::writeJobCompareReport(in, format, out); });
+}
+
 bool loadOpMap(const std::string& path, analysis::CompareOpMap& map, std::string& error)
 {
     // Only a regular file, and at most kMaxOpMapBytes: `--op-map /dev/zero` must not read forever.
@@ -333,6 +409,16 @@ int runCompare(int argc, char** argv)
         std::cerr << kCompareUsage;
         return kExitUsage;
     }
+    // Two folders of ranks: job vs job.
+    const bool baseJob = app::isJobFolder(args.positional[0]);
+    const bool candJob = app::isJobFolder(args.positional[1]);
+    if (baseJob != candJob) {
+        std::cerr << "timesink-cli compare: " << args.positional[baseJob ? 0 : 1]
+                  << " holds several ranks (a job) and the other side is one run; compare two jobs or two runs\n";
+        return kExitUsage;
+    }
+    if (baseJob)
+        return runJobCompare(args, destination);
     // Every file the command reads is an input that -o must not overwrite: the operator map too.
     std::vector<std::filesystem::path> inputs = {args.positional[0], args.positional[1]};
     if (args.has("--op-map"))
