@@ -64,16 +64,16 @@ void writeText(const JobCompareInput& in, std::ostream& out)
     const analysis::JobCompareResult& r = in.result;
     out << "baseline   " << cleanText(in.baselinePath) << "\n           " << r.baselineRanks << " ranks (world size "
         << worldText(r.baselineWorldSize) << "), " << r.baselineSteps << (r.baselineSteps == 1 ? " step\n" : " steps\n")
-        << "candidate  " << cleanText(in.candidatePath) << "\n           " << r.candidateRanks
-        << " ranks (world size " << worldText(r.candidateWorldSize) << "), " << r.candidateSteps
-        << (r.candidateSteps == 1 ? " step\n\n" : " steps\n\n")
-        << summarySentence(r) << "\n\nJob\n";
+        << "candidate  " << cleanText(in.candidatePath) << "\n           " << r.candidateRanks << " ranks (world size "
+        << worldText(r.candidateWorldSize) << "), " << r.candidateSteps
+        << (r.candidateSteps == 1 ? " step\n\n" : " steps\n\n") << summarySentence(r) << "\n\nJob\n";
     char buf[256];
     std::snprintf(buf, sizeof buf, "  %-48s %12s %12s %12s\n", "", "baseline", "candidate", "delta");
     out << buf;
     for (const analysis::JobCompareFigure& f : r.figures) {
-        std::snprintf(buf, sizeof buf, "  %-48s %12s %12s %12s\n", f.label.c_str(), formatDuration(f.baselineNs).c_str(),
-                      formatDuration(f.candidateNs).c_str(), signedDuration(f.deltaNs()).c_str());
+        std::snprintf(buf, sizeof buf, "  %-48s %12s %12s %12s\n", f.label.c_str(),
+                      formatDuration(f.baselineNs).c_str(), formatDuration(f.candidateNs).c_str(),
+                      signedDuration(f.deltaNs()).c_str());
         out << buf;
     }
     out << "\nRanks (mean per step; caused wait over all steps)\n";
@@ -130,10 +130,10 @@ void writeMarkdown(const JobCompareInput& in, std::ostream& out)
     for (const analysis::JobCompareRank& x : r.ranks) {
         out << "| " << x.rank << rankMark(x.baselineStraggler || x.candidateStraggler) << " | "
             << stepsCell(x.baselineSteps, x.baselineStepNs) << " | " << stepsCell(x.candidateSteps, x.candidateStepNs)
-            << " | " << (x.baselineSteps && x.candidateSteps ? signedDuration(x.deltaNs()) : std::string("–"))
-            << " | " << stepsCell(x.baselineSteps, x.baselineWaitNs) << " | "
-            << stepsCell(x.candidateSteps, x.candidateWaitNs) << " | " << formatDuration(x.baselineCausedWaitNs)
-            << " | " << formatDuration(x.candidateCausedWaitNs) << " |\n";
+            << " | " << (x.baselineSteps && x.candidateSteps ? signedDuration(x.deltaNs()) : std::string("–")) << " | "
+            << stepsCell(x.baselineSteps, x.baselineWaitNs) << " | " << stepsCell(x.candidateSteps, x.candidateWaitNs)
+            << " | " << formatDuration(x.baselineCausedWaitNs) << " | " << formatDuration(x.candidateCausedWaitNs)
+            << " |\n";
     }
     if (!r.lostByKind.empty()) {
         out << "\n## Lost rank-time by kind\n\n| kind | baseline | candidate | delta |\n|---|---:|---:|---:|\n";
@@ -157,16 +157,16 @@ void writeHtml(const JobCompareInput& in, std::ostream& out)
     out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
            "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
            "img-src data:\">\n<meta name=\"generator\" content=\""
-        << escapeHtml(in.generator) << "\">\n<title>Timesink job comparison: " << escapeHtml(in.baselinePath)
-        << " vs " << escapeHtml(in.candidatePath) << "</title>\n<style>" << htmlReportStyle()
+        << escapeHtml(in.generator) << "\">\n<title>Timesink job comparison: " << escapeHtml(in.baselinePath) << " vs "
+        << escapeHtml(in.candidatePath) << "</title>\n<style>" << htmlReportStyle()
         << "</style>\n</head>\n<body>\n<header><h1>Timesink job comparison</h1></header>\n"
         << "<section id=\"runs\"><table><thead><tr><th></th><th>baseline</th><th>candidate</th></tr></thead><tbody>\n"
         << "<tr><th>job</th><td class=\"name\">" << escapeHtml(in.baselinePath) << "</td><td class=\"name\">"
-        << escapeHtml(in.candidatePath) << "</td></tr>\n<tr><th>ranks (world size)</th><td>" << r.baselineRanks
-        << " (" << worldText(r.baselineWorldSize) << ")</td><td>" << r.candidateRanks << " ("
-        << worldText(r.candidateWorldSize) << ")</td></tr>\n<tr><th>steps</th><td>" << r.baselineSteps << "</td><td>"
-        << r.candidateSteps << "</td></tr>\n<tr><th>stragglers</th><td>" << ranksText(r.baselineStragglers)
-        << "</td><td>" << ranksText(r.candidateStragglers) << "</td></tr>\n</tbody></table><p><strong>"
+        << escapeHtml(in.candidatePath) << "</td></tr>\n<tr><th>ranks (world size)</th><td>" << r.baselineRanks << " ("
+        << worldText(r.baselineWorldSize) << ")</td><td>" << r.candidateRanks << " (" << worldText(r.candidateWorldSize)
+        << ")</td></tr>\n<tr><th>steps</th><td>" << r.baselineSteps << "</td><td>" << r.candidateSteps
+        << "</td></tr>\n<tr><th>stragglers</th><td>" << ranksText(r.baselineStragglers) << "</td><td>"
+        << ranksText(r.candidateStragglers) << "</td></tr>\n</tbody></table><p><strong>"
         << escapeHtml(summarySentence(r)) << "</strong></p></section>\n";
     out << "<section id=\"job\"><h2>Job</h2><table><thead><tr><th>figure</th><th class=\"num\">baseline</th>"
            "<th class=\"num\">candidate</th><th class=\"num\">delta</th></tr></thead><tbody>\n";

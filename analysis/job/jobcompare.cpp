@@ -134,7 +134,8 @@ JobCompareResult compareJobs(const JobResult& baseline, const JobResult& candida
             (isBase ? x.baselineWaitNs : x.candidateWaitNs) = m.waitNs;
             (isBase ? x.baselineCommunicationNs : x.candidateCommunicationNs) = m.communicationNs;
             (isBase ? x.baselineCausedWaitNs : x.candidateCausedWaitNs) = m.causedWaitNs;
-            (isBase ? x.baselineStraggler : x.candidateStraggler) = (isBase ? baseStragglers : candStragglers).count(r.rank) > 0;
+            (isBase ? x.baselineStraggler : x.candidateStraggler)
+                = (isBase ? baseStragglers : candStragglers).count(r.rank) > 0;
         }
     }
     for (auto& [rank, x] : ranks)
@@ -151,9 +152,10 @@ JobCompareResult compareJobs(const JobResult& baseline, const JobResult& candida
     }
     for (auto& [kind, k] : kinds)
         out.lostByKind.push_back(k);
-    std::stable_sort(out.lostByKind.begin(), out.lostByKind.end(), [](const JobCompareKind& a, const JobCompareKind& b) {
-        return std::llabs(a.deltaNs()) > std::llabs(b.deltaNs());
-    });
+    std::stable_sort(out.lostByKind.begin(), out.lostByKind.end(),
+                     [](const JobCompareKind& a, const JobCompareKind& b) {
+                         return std::llabs(a.deltaNs()) > std::llabs(b.deltaNs());
+                     });
 
     if (baseline.worldSize != candidate.worldSize) {
         auto world = [](std::int32_t w) { return w > 0 ? std::to_string(w) : std::string("unknown"); };
@@ -164,8 +166,8 @@ JobCompareResult compareJobs(const JobResult& baseline, const JobResult& candida
     for (const JobCompareRank& r : out.ranks)
         oneSided += (r.baselineSteps == 0) != (r.candidateSteps == 0) ? 1 : 0;
     if (oneSided > 0)
-        out.notes.push_back(std::to_string(oneSided)
-                            + (oneSided == 1 ? " rank is" : " ranks are") + " in one job only (0 steps on the other side)");
+        out.notes.push_back(std::to_string(oneSided) + (oneSided == 1 ? " rank is" : " ranks are")
+                            + " in one job only (0 steps on the other side)");
     out.notes.push_back("per-rank figures are means over each rank's own steps in its job; the jobs' step numbers need "
                         "not match");
     return out;

@@ -909,6 +909,20 @@ private Q_SLOTS:
         QCOMPARE(doc.at("ranks").size(), std::size_t(4));
         QCOMPARE(doc.at("ranks")[0].at("delta_ns").get<std::int64_t>(), -4 * kMs);
         QVERIFY(doc.at("baseline").at("stragglers") == nlohmann::json::array({2}));
+        // A set of per-rank reports (what `analyze --format json` wrote on each node) is a job too, with the same
+        // numbers as its traces.
+        const QString reportsA = m_dir.filePath(QStringLiteral("reports_a"));
+        QVERIFY(QDir().mkpath(reportsA));
+        const std::vector<nlohmann::json> reports = plantedReports();
+        for (std::size_t i = 0; i < reports.size(); ++i)
+            std::ofstream(reportsA.toStdString() + "/rank-" + std::to_string(i) + ".report.json") << reports[i].dump();
+        const auto fromReports = runCli({QStringLiteral("compare"), reportsA,
+                                         QString::fromStdString(pathsB.front().parent_path().string()),
+                                         QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(fromReports.exitCode, 0);
+        const auto docReports = nlohmann::json::parse(fromReports.out.toStdString());
+        QVERIFY(docReports.at("ranks") == doc.at("ranks"));
+        QVERIFY(docReports.at("figures") == doc.at("figures"));
         // One job against one run is refused.
         const auto mixed
             = runCli({QStringLiteral("compare"), QString::fromStdString(m_planted.front().parent_path().string()),
