@@ -90,6 +90,66 @@ std::string deviceDescription(const model::Trace& trace)
     return text;
 }
 
+nlohmann::ordered_json compareLayersJson(const analysis::CompareLayers& layers)
+{
+    using nlohmann::ordered_json;
+    if (!layers.present)
+        return nullptr;
+    auto optionalInt
+        = [](const std::optional<std::int64_t>& v) { return v ? ordered_json(*v) : ordered_json(nullptr); };
+    auto optionalRatio = [](const std::optional<double>& v) { return v ? ordered_json(*v) : ordered_json(nullptr); };
+    ordered_json types = ordered_json::array();
+    for (const analysis::CompareLayerOpType& t : layers.opTypes) {
+        types.push_back({{"op_type", cleanText(t.opType)},
+                         {"baseline_ns", t.baselineNs},
+                         {"candidate_ns", t.candidateNs},
+                         {"delta_ns", t.deltaNs()},
+                         {"ratio", optionalRatio(t.ratio())},
+                         {"baseline_layers", t.baselineLayers},
+                         {"candidate_layers", t.candidateLayers},
+                         {"baseline_split_layers", t.baselineSplitLayers},
+                         {"candidate_split_layers", t.candidateSplitLayers},
+                         {"placement_changed", t.placementChanged}});
+    }
+    ordered_json rows = ordered_json::array();
+    for (const analysis::CompareLayer& l : layers.layers) {
+        rows.push_back({{"match", analysis::layerMatchKey(l.match)},
+                        {"baseline_id", optionalInt(l.baselineId)},
+                        {"candidate_id", optionalInt(l.candidateId)},
+                        {"op_type", cleanText(l.opType)},
+                        {"baseline_op_type", cleanText(l.baselineOpType)},
+                        {"name", cleanText(l.name)},
+                        {"baseline_name", cleanText(l.baselineName)},
+                        {"baseline_target", cleanText(l.baselineTarget)},
+                        {"candidate_target", cleanText(l.candidateTarget)},
+                        {"baseline_cores", l.baselineCores},
+                        {"candidate_cores", l.candidateCores},
+                        {"baseline_workload", cleanText(l.baselineWorkload)},
+                        {"candidate_workload", cleanText(l.candidateWorkload)},
+                        {"placement_changed", l.placementChanged()},
+                        {"baseline_input_shape", cleanText(l.baselineInputShape)},
+                        {"candidate_input_shape", cleanText(l.candidateInputShape)},
+                        {"baseline_ns", l.baselineNs},
+                        {"candidate_ns", l.candidateNs},
+                        {"delta_ns", l.deltaNs()},
+                        {"ratio", optionalRatio(l.ratio())}});
+    }
+    return {{"matched",
+             {{"name", layers.byName},
+              {"path", layers.byPath},
+              {"op_order", layers.byOpOrder},
+              {"baseline_only", layers.baselineOnly},
+              {"candidate_only", layers.candidateOnly}}},
+            {"placement_changed", layers.placementChanged},
+            {"shape_changed", layers.shapeChanged},
+            {"slower", layers.slower},
+            {"faster", layers.faster},
+            {"baseline_cores_used", layers.baselineCoresUsed},
+            {"candidate_cores_used", layers.candidateCoresUsed},
+            {"op_types", std::move(types)},
+            {"layers", std::move(rows)}};
+}
+
 nlohmann::ordered_json compareJson(const CompareRun& baseline, const CompareRun& candidate,
                                    const analysis::CompareResult& result)
 {
@@ -165,6 +225,7 @@ nlohmann::ordered_json compareJson(const CompareRun& baseline, const CompareRun&
                                 {"candidate_rank", nullableRank(e.candidateFinding)}});
     }
     j["explanations"] = std::move(explanations);
+    j["layers"] = compareLayersJson(result.layers);
     ordered_json notes = ordered_json::array();
     for (const std::string& n : result.notes)
         notes.push_back(cleanText(n));

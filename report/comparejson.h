@@ -42,9 +42,24 @@ std::string deviceDescription(const model::Trace& trace);
 ///  "explanations": [{"status": "candidate_only"|"baseline_only"|"grew"|"shrank", "kind", "title",
 ///                    "counterpart_title", "baseline_lost_ns", "candidate_lost_ns", "delta_ns",
 ///                    "share_of_step_delta", "baseline_rank", "candidate_rank"}],
+///  "layers": null, or for two RKNN layer tables (edge runs) {"matched": {"name", "path", "op_order",
+///             "baseline_only", "candidate_only"}, "placement_changed", "shape_changed", "slower", "faster",
+///             "baseline_cores_used", "candidate_cores_used",
+///             "op_types": [{"op_type", "baseline_ns", "candidate_ns", "delta_ns", "ratio", "baseline_layers",
+///                           "candidate_layers", "baseline_split_layers", "candidate_split_layers",
+///                           "placement_changed"}] (by delta, slower first),
+///             "layers": [{"match": "name"|"path"|"op_order"|"baseline_only"|"candidate_only", "baseline_id",
+///                         "candidate_id", "op_type", "baseline_op_type", "name", "baseline_name", "baseline_target",
+///                         "candidate_target", "baseline_cores": [0], "candidate_cores": [0, 1, 2],
+///                         "baseline_workload", "candidate_workload", "placement_changed", "baseline_input_shape",
+///                         "candidate_input_shape", "baseline_ns", "candidate_ns", "delta_ns", "ratio"}]
+///                         (by delta, slower first)},
 ///  "notes": [...]}
 /// Times are integer ns. Trace-derived text is cleaned (invalid UTF-8 replaced) so the document always
 /// serialises.
+/// The "layers" member of the document (null when the comparison has no layer table).
+nlohmann::ordered_json compareLayersJson(const analysis::CompareLayers& layers);
+
 nlohmann::ordered_json compareJson(const CompareRun& baseline, const CompareRun& candidate,
                                    const analysis::CompareResult& result);
 

@@ -125,12 +125,65 @@ std::vector<DeviceRow> deviceRows(const analysis::CompareResult& r)
             {"device window", b.windowNs, c.windowNs}};
 }
 
+std::string plural(std::uint64_t n, std::string_view one, std::string_view many)
+{
+    return std::to_string(n) + " " + std::string(n == 1 ? one : many);
+}
+
+/// At most this many placement changes in the Markdown and HTML tables (the JSON lists every layer).
+constexpr std::size_t kMaxPlacementRows = 50;
+
 bool hasDeviceBreakdown(const analysis::CompareResult& r)
 {
     return r.baseline.device.hasDeviceWork || r.candidate.device.hasDeviceWork;
 }
 
 // ---- Markdown ----
+
+void markdownLayers(const analysis::CompareLayers& l, std::size_t top, std::ostream& out)
+{
+    out << "## Layers (edge runs)\n\n" << escapeMarkdown(layerSummaryText(l)) << "\n\n";
+    out << "### Op types\n\n| op type | layers | baseline | candidate | delta | ratio | split over cores | placement "
+           "changed |\n|---|---:|---:|---:|---:|---:|---:|---:|\n";
+    for (const analysis::CompareLayerOpType& t : l.opTypes) {
+        out << "| " << escapeMarkdown(t.opType) << " | " << t.baselineLayers << " → " << t.candidateLayers << " | "
+            << formatDuration(t.baselineNs) << " | " << formatDuration(t.candidateNs) << " | "
+            << signedDuration(t.deltaNs()) << " | " << ratioText(t.ratio()) << " | " << t.baselineSplitLayers << " → "
+            << t.candidateSplitLayers << " | " << t.placementChanged << " |\n";
+    }
+    out << '\n';
+    if (l.placementChanged > 0) {
+        out << "### Layers whose placement changed\n\n| baseline ID | candidate ID | op type | layer | placement | "
+               "baseline | candidate | delta |\n|---:|---:|---|---|---|---:|---:|---:|\n";
+        std::size_t shown = 0;
+        for (const analysis::CompareLayer& x : l.layers) {
+            if (!x.placementChanged() || shown++ >= kMaxPlacementRows)
+                continue;
+            out << "| " << x.baselineId.value_or(0) << " | " << x.candidateId.value_or(0) << " | "
+                << escapeMarkdown(x.opType) << " | " << escapeMarkdown(x.name) << " | "
+                << escapeMarkdown(layerPlacementChange(x)) << " | " << formatDuration(x.baselineNs) << " | "
+                << formatDuration(x.candidateNs) << " | " << signedDuration(x.deltaNs()) << " |\n";
+        }
+        out << '\n';
+        if (shown > kMaxPlacementRows)
+            out << (shown - kMaxPlacementRows) << " more are in the JSON report.\n\n";
+    }
+    out << "### Layers by delta (slower first)\n\n| baseline ID | candidate ID | op type | layer | placement | "
+           "baseline | candidate | delta | ratio | matched by |\n|---:|---:|---|---|---|---:|---:|---:|---:|---|\n";
+    const std::size_t shown = std::min(top, l.layers.size());
+    for (std::size_t i = 0; i < shown; ++i) {
+        const analysis::CompareLayer& x = l.layers[i];
+        out << "| " << (x.baselineId ? std::to_string(*x.baselineId) : "–") << " | "
+            << (x.candidateId ? std::to_string(*x.candidateId) : "–") << " | " << escapeMarkdown(x.opType) << " | "
+            << escapeMarkdown(x.name) << " | " << escapeMarkdown(layerPlacementChange(x)) << " | "
+            << formatDuration(x.baselineNs) << " | " << formatDuration(x.candidateNs) << " | "
+            << signedDuration(x.deltaNs()) << " | " << ratioText(x.ratio()) << " | " << analysis::layerMatchKey(x.match)
+            << " |\n";
+    }
+    out << '\n';
+    if (shown < l.layers.size())
+        out << (l.layers.size() - shown) << " more layers are in the JSON report.\n\n";
+}
 
 void markdownRunsTable(const CompareRun& b, const CompareRun& c, const analysis::CompareResult& r, std::ostream& out)
 {
@@ -199,6 +252,9 @@ void writeCompareMarkdown(const CompareRun& b, const CompareRun& c, const analys
         }
         out << '\n';
     }
+
+    if (r.layers.present)
+        markdownLayers(r.layers, options.topOperators, out);
 
     out << "## What explains the difference\n\n";
     if (r.explanations.empty()) {
@@ -377,6 +433,60 @@ void htmlOperatorChart(const analysis::CompareResult& r, std::ostream& out)
            "(green) faster.</figcaption></figure>\n";
 }
 
+void htmlLayerRow(const analysis::CompareLayer& x, bool withRatio, std::ostream& out)
+{
+    out << "<tr><td class=\"num\">" << (x.baselineId ? std::to_string(*x.baselineId) : "–") << "</td><td class=\"num\">"
+        << (x.candidateId ? std::to_string(*x.candidateId) : "–") << "</td><td>" << escapeHtml(x.opType)
+        << "</td><td class=\"name\"><code>" << escapeHtml(x.name) << "</code></td><td>"
+        << escapeHtml(layerPlacementChange(x)) << "</td><td class=\"num\">" << escapeHtml(formatDuration(x.baselineNs))
+        << "</td><td class=\"num\">" << escapeHtml(formatDuration(x.candidateNs)) << "</td><td class=\"num"
+        << deltaClass(x.deltaNs()) << "\">" << escapeHtml(signedDuration(x.deltaNs())) << "</td>";
+    if (withRatio)
+        out << "<td class=\"num\">" << escapeHtml(ratioText(x.ratio())) << "</td><td>"
+            << analysis::layerMatchKey(x.match) << "</td>";
+    out << "</tr>\n";
+}
+
+void htmlLayers(const analysis::CompareLayers& l, std::size_t top, std::ostream& out)
+{
+    out << "<section id=\"layers\"><h2>Layers (edge runs)</h2><p>" << escapeHtml(layerSummaryText(l)) << "</p>\n"
+        << "<h3>Op types</h3><table><thead><tr><th>op type</th><th class=\"num\">layers</th><th class=\"num\">"
+           "baseline</th><th class=\"num\">candidate</th><th class=\"num\">delta</th><th class=\"num\">ratio</th>"
+           "<th class=\"num\">split over cores</th><th class=\"num\">placement changed</th></tr></thead><tbody>\n";
+    for (const analysis::CompareLayerOpType& t : l.opTypes) {
+        out << "<tr><td>" << escapeHtml(t.opType) << "</td><td class=\"num\">" << t.baselineLayers << " → "
+            << t.candidateLayers << "</td><td class=\"num\">" << escapeHtml(formatDuration(t.baselineNs))
+            << "</td><td class=\"num\">" << escapeHtml(formatDuration(t.candidateNs)) << "</td><td class=\"num"
+            << deltaClass(t.deltaNs()) << "\">" << escapeHtml(signedDuration(t.deltaNs())) << "</td><td class=\"num\">"
+            << escapeHtml(ratioText(t.ratio())) << "</td><td class=\"num\">" << t.baselineSplitLayers << " → "
+            << t.candidateSplitLayers << "</td><td class=\"num\">" << t.placementChanged << "</td></tr>\n";
+    }
+    out << "</tbody></table>\n";
+    const char* head = "<table><thead><tr><th class=\"num\">baseline ID</th><th class=\"num\">candidate ID</th>"
+                       "<th>op type</th><th>layer</th><th>placement</th><th class=\"num\">baseline</th>"
+                       "<th class=\"num\">candidate</th><th class=\"num\">delta</th>";
+    if (l.placementChanged > 0) {
+        out << "<h3>Layers whose placement changed</h3>" << head << "</tr></thead><tbody>\n";
+        std::size_t shown = 0;
+        for (const analysis::CompareLayer& x : l.layers) {
+            if (x.placementChanged() && shown++ < kMaxPlacementRows)
+                htmlLayerRow(x, false, out);
+        }
+        out << "</tbody></table>\n";
+        if (shown > kMaxPlacementRows)
+            out << "<p class=\"meta\">" << (shown - kMaxPlacementRows) << " more are in the JSON report.</p>\n";
+    }
+    out << "<h3>Layers by delta (slower first)</h3>" << head
+        << "<th class=\"num\">ratio</th><th>matched by</th></tr></thead><tbody>\n";
+    const std::size_t shown = std::min(top, l.layers.size());
+    for (std::size_t i = 0; i < shown; ++i)
+        htmlLayerRow(l.layers[i], true, out);
+    out << "</tbody></table>\n";
+    if (shown < l.layers.size())
+        out << "<p class=\"meta\">" << (l.layers.size() - shown) << " more layers are in the JSON report.</p>\n";
+    out << "</section>\n";
+}
+
 } // namespace
 
 void writeCompareHtml(const CompareRun& b, const CompareRun& c, const analysis::CompareResult& r, std::ostream& out,
@@ -463,6 +573,9 @@ void writeCompareHtml(const CompareRun& b, const CompareRun& c, const analysis::
         out << "</tbody></table></section>\n";
     }
 
+    if (r.layers.present)
+        htmlLayers(r.layers, options.topOperators, out);
+
     out << "<section id=\"explanations\"><h2>What explains the difference</h2>\n";
     if (r.explanations.empty()) {
         out << "<p>No finding differs between the runs.</p>\n";
@@ -513,6 +626,45 @@ void writeCompareHtml(const CompareRun& b, const CompareRun& c, const analysis::
         out << "</ul></section>\n";
     }
     out << "<footer>Generated by " << escapeHtml(options.generator) << ".</footer>\n</body>\n</html>\n";
+}
+
+// ---- Shared text ----
+
+std::string layerPlacementChange(const analysis::CompareLayer& l)
+{
+    const std::string before = analysis::layerPlacementText(l.baselineTarget, l.baselineCores);
+    const std::string after = analysis::layerPlacementText(l.candidateTarget, l.candidateCores);
+    return before == after ? after : before + " → " + after;
+}
+
+std::string layerSummaryText(const analysis::CompareLayers& l)
+{
+    if (!l.present)
+        return {};
+    const std::uint64_t matched = l.byName + l.byPath + l.byOpOrder;
+    std::string text = plural(matched, "layer", "layers") + " matched (" + std::to_string(l.byName) + " by FullName, "
+        + std::to_string(l.byPath) + " by node path, " + std::to_string(l.byOpOrder) + " by op type and order), "
+        + std::to_string(l.baselineOnly) + " only in the baseline, " + std::to_string(l.candidateOnly)
+        + " only in the candidate. " + std::to_string(l.slower) + " got slower, " + std::to_string(l.faster)
+        + " faster. ";
+    std::uint64_t npu = 0;
+    std::uint64_t oneCore = 0;
+    for (const analysis::CompareLayer& x : l.layers) {
+        if (x.candidateId && !x.candidateCores.empty()) {
+            ++npu;
+            oneCore += x.candidateCores.size() == 1 ? 1 : 0;
+        }
+    }
+    text += plural(l.placementChanged, "layer", "layers") + " changed placement (core split or target)";
+    if (l.baselineCoresUsed > 0 && l.candidateCoresUsed > 0)
+        text += "; a layer used up to "
+            + plural(static_cast<std::uint64_t>(l.baselineCoresUsed), "NPU core", "NPU cores") + " in the baseline and "
+            + std::to_string(l.candidateCoresUsed) + " in the candidate";
+    text += ".";
+    if (l.candidateCoresUsed > 1 && npu > 0)
+        text += " " + std::to_string(oneCore) + " of the candidate's " + std::to_string(npu)
+            + " NPU layers still ran on one core.";
+    return text;
 }
 
 // ---- CSV ----

@@ -19,6 +19,13 @@ struct CompareReportOptions
     std::string generator = "timesink";
 };
 
+/// What the layer comparison of two edge runs found, in one or two sentences for every format: how the layers were
+/// matched, how many changed placement (core split, target), how many got slower. Empty without a layer table.
+std::string layerSummaryText(const analysis::CompareLayers& layers);
+
+/// The layer comparison's placement column: "core 0 → cores 0+1+2", "core 0" when it did not change.
+std::string layerPlacementChange(const analysis::CompareLayer& layer);
+
 /// The comparison of two runs as GitHub/GitLab Markdown: the runs side by side, the step totals and ratio,
 /// the paired steps, the findings that explain the difference, the operators with the largest deltas, notes.
 void writeCompareMarkdown(const CompareRun& baseline, const CompareRun& candidate,

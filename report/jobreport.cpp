@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "report/jobreport.h"
 
+#include "analysis/job/jobcompare.h"
 #include "model/checkedmath.h"
 #include "model/importwarning.h"
 #include "report/csvwriter.h"
@@ -667,17 +668,7 @@ std::string mdImage(const std::string& alt, const std::string& svg)
 /// Straggler ranks of the job (the ranks its straggler findings name).
 std::set<std::int64_t> stragglerRanks(const JobResult& job)
 {
-    std::set<std::int64_t> out;
-    for (const analysis::Finding& f : job.findings) {
-        if (f.kind != "straggler")
-            continue;
-        for (const analysis::Detail& d : f.details) {
-            if (d.key == "rank")
-                if (const auto* r = std::get_if<std::int64_t>(&d.value))
-                    out.insert(*r);
-        }
-    }
-    return out;
+    return analysis::jobStragglerRanks(job);
 }
 
 std::string foldedRanks(const std::vector<std::int32_t>& ranks)

@@ -325,6 +325,21 @@ bool compareRuns(const model::Trace& baseline, std::span<const Finding> baseline
         }
     }
 
+    // ---- Layers of edge runs ----
+    result.layers = compareRknnLayers(baseline, baseSel, candidate, candSel);
+    if (result.layers.present && result.layers.shapeChanged > 0) {
+        const auto first = std::find_if(result.layers.layers.begin(), result.layers.layers.end(),
+                                        [](const CompareLayer& l) { return l.inputShapeChanged(); });
+        std::uint64_t matched = 0;
+        for (const CompareLayer& l : result.layers.layers)
+            matched += l.baselineId && l.candidateId ? 1 : 0;
+        result.notes.push_back(std::to_string(result.layers.shapeChanged) + " of " + std::to_string(matched)
+                               + " matched layers have other input shapes in the candidate (layer "
+                               + std::to_string(first->candidateId.value_or(0)) + " " + first->opType + ": "
+                               + first->baselineInputShape + " → " + first->candidateInputShape
+                               + "): the runs did not process the same tensors, so layer times are not like for like");
+    }
+
     // ---- Findings ----
     result.baseline.findingLostNs = lostOverSteps(baselineFindings, baseSel);
     result.candidate.findingLostNs = lostOverSteps(candidateFindings, candSel);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "analysis/compare/compareattribution.h"
+#include "analysis/compare/comparelayers.h"
 #include "analysis/compare/compareopmap.h"
 #include "analysis/compare/comparestepselection.h"
 #include "analysis/compare/comparetimesplit.h"
@@ -126,7 +127,9 @@ struct CompareResult
     /// add up to the step-time delta (never, while every side's split covers its step windows).
     std::vector<WaterfallPart> waterfall;
     std::vector<CompareExplanation> explanations; // by |delta| descending, then kind, then title
-    std::vector<std::string> notes;               // caveats for people: unpaired steps, host vs device time, …
+    /// Edge runs (both sides RKNN layer tables): the layers matched one by one (comparelayers.h).
+    CompareLayers layers;
+    std::vector<std::string> notes; // caveats for people: unpaired steps, host vs device time, …
     [[nodiscard]] model::TimeNs baselineStepsNs() const;
     [[nodiscard]] model::TimeNs candidateStepsNs() const;
 };

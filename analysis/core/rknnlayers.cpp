@@ -110,8 +110,8 @@ RknnLayerTable readRknnLayers(const model::Trace& trace)
             l.dataType = stringArg(trace, ref, "data_type");
             l.inputShape = stringArg(trace, ref, "input_shape");
             l.outputShape = stringArg(trace, ref, "output_shape");
-            const std::string_view target = stringArg(trace, ref, "target");
-            l.onNpu = target == "NPU" || (target.empty() && t.deviceKind == model::DeviceKind::EdgeNpu);
+            l.target = stringArg(trace, ref, "target");
+            l.onNpu = l.target == "NPU" || (l.target.empty() && t.deviceKind == model::DeviceKind::EdgeNpu);
             auto flag = [&](std::string why) {
                 if (l.problem.empty())
                     l.problem = std::move(why);
@@ -140,6 +140,7 @@ RknnLayerTable readRknnLayers(const model::Trace& trace)
             }
 
             const std::string_view workload = stringArg(trace, ref, "workload");
+            l.workloadText = workload;
             if (!workload.empty()) {
                 table.hasWorkloadColumn = true;
                 const auto shares = slashNumbers(workload, true);

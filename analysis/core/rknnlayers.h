@@ -25,6 +25,7 @@ struct RknnLayerRow
     std::string_view dataType;    // "INT8"
     std::string_view inputShape;  // "(1,3,640,640),(16,3,3,3),(16)"
     std::string_view outputShape; // "(1,16,320,320)"
+    std::string_view target;      // the Target cell as printed ("NPU", "CPU"), empty without the column (v1)
     bool onNpu = false;           // Target NPU, or a v1 table without a Target column
     /// Cycles(DDR/NPU/Total), absent without the column, when the layer prints 0/0/0 (not measured) and when the
     /// cells are implausible (then `problem` says why).
@@ -33,6 +34,7 @@ struct RknnLayerRow
     /// WorkLoad(0/1/2) shares in percent per core ({100, 0, 0}); empty without the column, when every share is 0
     /// (toolkit2 1.x prints 0.0% for NPU layers) and when the cell is implausible.
     std::vector<double> workload;
+    std::string_view workloadText; // the WorkLoad cell as printed, "100.0%/0.0%/0.0%"
     /// MacUsage(%) of the cores that ran the layer (their mean); absent for "\", empty cells and without the column.
     std::optional<double> macUsage;
     std::optional<double> rwKb;

@@ -3,10 +3,13 @@
 
 #include "analysis/compare/compare.h"
 #include "analysis/core/pass.h"
+#include "analysis/job/jobcompare.h"
+#include "app/job/jobrunner.h"
 #include "clicommon.h"
 #include "parsers/common/regularfile.h"
 #include "report/comparejson.h"
 #include "report/comparereport.h"
+#include "report/jobcomparereport.h"
 #include "report/textformat.h"
 #include "reportdestination.h"
 
@@ -26,12 +29,15 @@ constexpr std::uint64_t kMaxOpMapBytes = 16ULL << 20;
 
 constexpr const char* kCompareUsage
     = "usage: timesink-cli compare BASELINE CANDIDATE [--format text|json|md|html|csv] [-o FILE] [--steps B:C]\n"
-      "                             [--op-map FILE] [--top N]\n";
+      "                             [--op-map FILE] [--top N]\n"
+      "       timesink-cli compare JOB_A JOB_B [--format text|json|md|html|csv] [-o FILE]\n";
 
 constexpr const char* kCompareHelp = R"(
 Compares two runs (typically a GPU run and an NPU run of the same model): per-step time side by side,
 device time per framework operator (host time for a run without device work), and the findings that
-exist on one side only or grew.
+exist on one side only or grew. Two RKNN perf tables (edge runs: single-core vs multi-core, two toolkit
+versions) are also compared layer by layer: layers matched by FullName, node path, then op type and order;
+the layers whose NPU core split or target changed; the layers that got slower first.
 
   --format text|json|md|html|csv
                        text for people (default), the timesink.compare/1 JSON document, a Markdown or
@@ -43,7 +49,13 @@ exist on one side only or grew.
                        step; 'B' alone applies to both. Default: all steps, paired first with first.
   --op-map FILE        extra operator-name map (TSV: canonical<TAB>other-name...), wins over the
                        built-in table (resources/opmap/default.tsv)
-  --top N              operators shown in text output (default 20; JSON lists all)
+  --top N              operators and layers shown in text output (default 20; JSON lists all)
+
+Job vs job: when BASELINE and CANDIDATE are both folders of ranks (what `timesink-cli job` accepts: rank
+traces, *_ascend_pt/ or PROF_* runs, or the timesink.report/1 files of each rank), each is analysed as a
+job and the two are compared rank by rank (mean step time, communication wait, the waiting each rank
+caused) and by the job's step time, spread, straggler and communication figures (timesink.jobcompare/1
+for JSON; CSV is the rank table). --steps, --op-map and --top do not apply.
 )";
 
 std::string signedDuration(model::TimeNs ns)
@@ -88,6 +100,67 @@ std::string rightColumn(std::string_view text, std::size_t width)
     for (unsigned char c : text)
         points += (c & 0xC0) != 0x80;
     return points < width ? std::string(width - points, ' ') + std::string(text) : std::string(text);
+}
+
+std::string ratioColumn(std::optional<double> ratio)
+{
+    char text[32] = "–";
+    if (ratio)
+        std::snprintf(text, sizeof text, "%.2f×", *ratio);
+    return text;
+}
+
+std::string idColumn(const std::optional<std::int64_t>& id)
+{
+    return id ? std::to_string(*id) : std::string("–");
+}
+
+/// The layer comparison of two edge runs: op types, the layers whose placement changed, the layers by delta.
+void printLayers(const analysis::CompareLayers& l, std::size_t top, std::ostringstream& out)
+{
+    out << "\nLayers (edge runs)\n  " << report::cleanText(report::layerSummaryText(l)) << "\n\n  "
+        << column("op type", 18) << rightColumn("layers", 10) << rightColumn("baseline", 11)
+        << rightColumn("candidate", 11) << rightColumn("delta", 11) << rightColumn("ratio", 8)
+        << rightColumn("split", 9) << rightColumn("moved", 7) << '\n';
+    for (const analysis::CompareLayerOpType& t : l.opTypes) {
+        out << "  " << column(t.opType, 18)
+            << rightColumn(std::to_string(t.baselineLayers) + " → " + std::to_string(t.candidateLayers), 10)
+            << rightColumn(report::formatDuration(t.baselineNs), 11)
+            << rightColumn(report::formatDuration(t.candidateNs), 11) << rightColumn(signedDuration(t.deltaNs()), 11)
+            << rightColumn(ratioColumn(t.ratio()), 8)
+            << rightColumn(std::to_string(t.baselineSplitLayers) + " → " + std::to_string(t.candidateSplitLayers), 9)
+            << rightColumn(std::to_string(t.placementChanged), 7) << '\n';
+    }
+    auto row = [&](const analysis::CompareLayer& x) {
+        out << "  " << rightColumn(idColumn(x.baselineId), 4) << rightColumn(idColumn(x.candidateId), 5) << "  "
+            << column(x.opType, 16) << column(report::layerPlacementChange(x), 24)
+            << rightColumn(report::formatDuration(x.baselineNs), 11)
+            << rightColumn(report::formatDuration(x.candidateNs), 11) << rightColumn(signedDuration(x.deltaNs()), 11)
+            << rightColumn(ratioColumn(x.ratio()), 8) << "  " << analysis::layerMatchKey(x.match) << '\n'
+            << "             " << report::truncateText(report::cleanText(x.name), 90) << '\n';
+    };
+    auto header = [&](const char* title) {
+        out << '\n'
+            << title << "\n  " << rightColumn("base", 4) << rightColumn("cand", 5) << "  " << column("op type", 16)
+            << column("placement", 24) << rightColumn("baseline", 11) << rightColumn("candidate", 11)
+            << rightColumn("delta", 11) << rightColumn("ratio", 8) << "  matched by\n";
+    };
+    if (l.placementChanged > 0) {
+        header("  Layers whose placement changed");
+        std::size_t shown = 0;
+        for (const analysis::CompareLayer& x : l.layers) {
+            if (x.placementChanged() && shown++ < top)
+                row(x);
+        }
+        if (shown > top)
+            out << "  … " << (shown - top) << " more (--top N, or --format json for all)\n";
+    }
+    header("  Layers by delta (slower first)");
+    const std::size_t shown = std::min(top, l.layers.size());
+    for (std::size_t i = 0; i < shown; ++i)
+        row(l.layers[i]);
+    if (shown < l.layers.size())
+        out << "  … " << (l.layers.size() - shown) << " more (--top N, or --format json for all)\n";
 }
 
 void printText(const model::Trace& base, std::span<const analysis::Finding> baseFindings, const model::Trace& cand,
@@ -197,6 +270,9 @@ void printText(const model::Trace& base, std::span<const analysis::Finding> base
     if (r.operators.empty())
         out << "  (no operators in the compared steps)\n";
 
+    if (r.layers.present)
+        printLayers(r.layers, top, out);
+
     out << "\nFindings that differ (lost time over the compared steps)\n";
     if (r.explanations.empty())
         out << "  none: both runs have the same findings with the same lost time\n";
@@ -234,6 +310,72 @@ void printText(const model::Trace& base, std::span<const analysis::Finding> base
     std::cout << out.str();
 }
 
+/// Job vs job: both sides are folders of ranks. Each is analysed as `timesink-cli job` would (app::runJob).
+int runJobCompare(const Arguments& args, const ReportDestination& destination)
+{
+    if (args.has("--steps") || args.has("--op-map")) {
+        std::cerr << "timesink-cli compare: --steps and --op-map do not apply to two jobs\n" << kCompareUsage;
+        return kExitUsage;
+    }
+    app::JobRunOptions options;
+    options.generator = "timesink-cli " TIMESINK_VERSION;
+    options.import = importOptions();
+    options.snapshotCache = activeSnapshotCacheDirectory();
+    options.storeSnapshots = cacheMode() == CacheMode::Write;
+    std::vector<std::filesystem::path> inputPaths = {args.positional[0], args.positional[1]};
+    std::vector<std::vector<app::JobInput>> sides(2);
+    for (std::size_t i = 0; i < 2; ++i) {
+        std::string error;
+        std::vector<std::string> skipped;
+        if (!app::collectJobInputs({args.positional[i]}, sides[i], error, &skipped)) {
+            std::cerr << "timesink-cli compare: " << error << '\n';
+            return kExitInput;
+        }
+        for (const std::string& w : skipped)
+            std::cerr << "timesink-cli compare: " << w << '\n';
+        for (const app::JobInput& in : sides[i])
+            inputPaths.push_back(in.path);
+    }
+    std::string error;
+    if (!checkReportDestination(destination, inputPaths, error)) {
+        std::cerr << "timesink-cli compare: " << error << '\n';
+        return kExitUsage;
+    }
+    app::tuneAllocatorForJobs();
+    std::vector<app::JobRun> runs;
+    for (const auto& inputs : sides) {
+        runs.push_back(app::runJob(inputs, options));
+        if (!runs.back().errors.empty()) {
+            for (const std::string& e : runs.back().errors)
+                std::cerr << "timesink-cli compare: " << e << '\n';
+            return kExitInput;
+        }
+    }
+    const analysis::JobCompareResult result = analysis::compareJobs(runs[0].result, runs[1].result);
+    const report::JobCompareInput in {args.positional[0], args.positional[1], result, options.generator};
+    if (destination.text) {
+        report::writeJobCompareReport(in, report::JobFormat::Text, std::cout);
+        return kExitOk;
+    }
+    report::JobFormat format = report::JobFormat::Json;
+    switch (destination.format) {
+    case report::ReportFormat::Json:
+        format = report::JobFormat::Json;
+        break;
+    case report::ReportFormat::Markdown:
+        format = report::JobFormat::Markdown;
+        break;
+    case report::ReportFormat::Html:
+        format = report::JobFormat::Html;
+        break;
+    case report::ReportFormat::Csv:
+        format = report::JobFormat::Csv;
+        break;
+    }
+    return emitTo(destination, inputPaths, "compare",
+                  [&](std::ostream& out) { report::writeJobCompareReport(in, format, out); });
+}
+
 bool loadOpMap(const std::string& path, analysis::CompareOpMap& map, std::string& error)
 {
     // Only a regular file, and at most kMaxOpMapBytes: `--op-map /dev/zero` must not read forever.
@@ -267,6 +409,16 @@ int runCompare(int argc, char** argv)
         std::cerr << kCompareUsage;
         return kExitUsage;
     }
+    // Two folders of ranks: job vs job.
+    const bool baseJob = app::isJobFolder(args.positional[0]);
+    const bool candJob = app::isJobFolder(args.positional[1]);
+    if (baseJob != candJob) {
+        std::cerr << "timesink-cli compare: " << args.positional[baseJob ? 0 : 1]
+                  << " holds several ranks (a job) and the other side is one run; compare two jobs or two runs\n";
+        return kExitUsage;
+    }
+    if (baseJob)
+        return runJobCompare(args, destination);
     // Every file the command reads is an input that -o must not overwrite: the operator map too.
     std::vector<std::filesystem::path> inputs = {args.positional[0], args.positional[1]};
     if (args.has("--op-map"))

@@ -22,7 +22,9 @@ Commands:
   analyze PATH [--format text|json|md|html|csv] [-o FILE] [--fail-above PERCENT] …
                                         ranked findings: where the time goes and what to change (analyze --help)
   compare BASELINE CANDIDATE [--format text|json] [--steps B:C] [--op-map FILE]
-                                        two runs side by side: steps, operators, findings that differ
+                                        two runs side by side: steps, operators, findings that differ;
+                                        two RKNN tables also layer by layer (core split, slower first);
+                                        two job folders rank by rank (step time, stragglers, communication)
   job PATH... [--format text|json|md|html|csv] [-o FILE] [-j N]
                                         all ranks of a distributed job: stragglers, communication, rank × step
   export PATH -o FILE [--format pftrace|json|tsnap]

@@ -288,6 +288,7 @@ private Q_SLOTS:
             {"torch_npu/mstt_advisor_ut_2023", 0.10},
             {"msprof/msinsight_db_level1_rank0_ascend_pt", 0.10},
             {"rknn/rknpu2_1.6.0_rk3588_perf_detail_yolov8n_1920_singlecore.txt", 0.0},
+            {"rknn/rknpu2_2.0.0b0_rk3588_perf_detail_yolov8n_1920x1088_multicore.txt", 0.0},
             {"rknn/toolkit2_2.3.2_rk3588_eval_perf_layers_yolov8n_640.txt", 0.0},
         };
         for (const auto& [path, bound] : rows)

@@ -242,6 +242,7 @@ private Q_SLOTS:
             "torch_npu/msinsight_text_level0_rank0_ascend_pt",
             "msprof/msinsight_db_level1_rank0_ascend_pt",
             "rknn/rknpu2_1.6.0_rk3588_perf_detail_yolov8n_1920_singlecore.txt",
+            "rknn/rknpu2_2.0.0b0_rk3588_perf_detail_yolov8n_1920x1088_multicore.txt",
             "rknn/toolkit2_2.3.2_rk3588_eval_perf_layers_yolov8n_640.txt",
         };
         std::vector<model::TracePtr> traces;

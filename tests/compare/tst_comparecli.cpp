@@ -14,6 +14,9 @@ const QString kRknn16
 const QString kRknn232
     = QStringLiteral(TIMESINK_FIXTURES_DIR "/rknn/toolkit2_2.3.2_rk3588_eval_perf_layers_yolov8n_640.txt");
 
+const QString kRknnMulti
+    = QStringLiteral(TIMESINK_FIXTURES_DIR "/rknn/rknpu2_2.0.0b0_rk3588_perf_detail_yolov8n_1920x1088_multicore.txt");
+
 using Run = timesink::testing::CliRun;
 
 Run cli(const QStringList& args)
@@ -121,6 +124,34 @@ private Q_SLOTS:
         QVERIFY(text.contains(QStringLiteral("Steps")));
         QVERIFY(text.contains(QStringLiteral("aten::conv2d")));
         QVERIFY(text.contains(QStringLiteral("more (--top N")));
+    }
+
+    // Single-core against multi-core (figures by Python over the tables: tst_comparefixtures edgeRuns*): the text
+    // names the layer that got slower first and the op type that got 5.55x slower; the JSON has every layer.
+    void edgeRuns()
+    {
+        const Run text = cli({kRknn16, kRknnMulti, QStringLiteral("--top"), QStringLiteral("2")});
+        QCOMPARE(text.exitCode, 0);
+        const QString out = QString::fromUtf8(text.out);
+        QVERIFY2(out.contains(QStringLiteral("Layers (edge runs)")), qPrintable(out));
+        QVERIFY(out.contains(QStringLiteral("108 layers matched (108 by FullName")));
+        QVERIFY(out.contains(QStringLiteral("25 layers changed placement")));
+        QVERIFY(out.contains(QStringLiteral("5.55×")));
+        QVERIFY(out.contains(QStringLiteral("Layers whose placement changed")));
+        QVERIFY(out.contains(QStringLiteral("core 0 → cores 0+1+2")));
+        const qsizetype slower = out.indexOf(QStringLiteral("Layers by delta (slower first)"));
+        QVERIFY(slower > 0);
+        QVERIFY(out.indexOf(QStringLiteral("Conv:/model.2/cv1/conv/Conv"), slower) > slower);
+        QVERIFY(out.contains(QStringLiteral("… 106 more")));
+
+        const Run json = cli({kRknn16, kRknnMulti, QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(json.exitCode, 0);
+        const auto doc = nlohmann::json::parse(json.out.toStdString());
+        QCOMPARE(doc.at("layers").at("layers").size(), std::size_t(108));
+        QCOMPARE(doc.at("layers").at("candidate_cores_used").get<int>(), 3);
+        const Run md = cli({kRknn16, kRknnMulti, QStringLiteral("--format"), QStringLiteral("md")});
+        QCOMPARE(md.exitCode, 0);
+        QVERIFY(md.out.contains("## Layers (edge runs)"));
     }
 
 private:

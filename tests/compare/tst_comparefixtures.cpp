@@ -4,13 +4,17 @@
 // test quotes its script.
 #include "analysis/compare/compare.h"
 #include "analysis/core/pass.h"
+#include "parsers/rknn/rknnimporter.h"
 #include "report/comparejson.h"
+#include "report/comparereport.h"
 #include "tests/common/fixtures.h"
 
 #include <QTest>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
+#include <sstream>
 
 using namespace timesink;
 using model::TimeNs;
@@ -23,6 +27,64 @@ const char* kAscendL1 = "torch_npu/msinsight_text_level1_rank0_ascend_pt";
 const char* kAscendL0 = "torch_npu/msinsight_text_level0_rank0_ascend_pt";
 const char* kRknn16 = "rknn/rknpu2_1.6.0_rk3588_perf_detail_yolov8n_1920_singlecore.txt";
 const char* kRknn232 = "rknn/toolkit2_2.3.2_rk3588_eval_perf_layers_yolov8n_640.txt";
+const char* kRknnMulti = "rknn/rknpu2_2.0.0b0_rk3588_perf_detail_yolov8n_1920x1088_multicore.txt";
+
+/// The layer rows a Python script over both raw tables reads the same way (tests/compare: edgeRuns* below):
+///   def rows(p):
+///       out = []
+///       for line in open(p):
+///           f = line.split()
+///           if len(f) >= 11 and f[0].isdigit() and f[3] in ('NPU', 'CPU'):
+///               wl = [float(x.rstrip('%')) for x in next(c for c in f if '%/' in c).split('/')]
+///               cores = [i for i, w in enumerate(wl) if w > 0] if f[3] == 'NPU' else []
+///               out.append(dict(id=int(f[0]), op=f[1], target=f[3], inp=f[4], t=int(f[7]), cores=cores, name=f[-1]))
+///       return out
+/// then pairs by FullName; the leftovers by node path (the part after ':', split on '/'), the shorter path (two
+/// components at least) the tail of the longer one and the only such pair of either layer; the leftovers of one op
+/// type in ID order when both sides have as many; placement changed = other target, or other non-empty core lists.
+const analysis::CompareLayer& layerWithCandidateId(const analysis::CompareLayers& l, std::int64_t id)
+{
+    auto it = std::find_if(l.layers.begin(), l.layers.end(),
+                           [&](const analysis::CompareLayer& x) { return x.candidateId == id; });
+    if (it == l.layers.end())
+        qFatal("no layer with candidate ID %lld", static_cast<long long>(id));
+    return *it;
+}
+
+const analysis::CompareLayerOpType& opType(const analysis::CompareLayers& l, std::string_view name)
+{
+    auto it = std::find_if(l.opTypes.begin(), l.opTypes.end(),
+                           [&](const analysis::CompareLayerOpType& t) { return t.opType == name; });
+    if (it == l.opTypes.end())
+        qFatal("no op type %.*s", static_cast<int>(name.size()), name.data());
+    return *it;
+}
+
+parsers::RknnLayer plantedLayer(std::int64_t id, std::string op, std::string name, std::string target, TimeNs us,
+                                std::string workload)
+{
+    parsers::RknnLayer l;
+    l.id = id;
+    l.opType = std::move(op);
+    l.fullName = std::move(name);
+    l.target = std::move(target);
+    l.timeNs = us * 1000;
+    l.workload = std::move(workload);
+    l.inputShape = "(1,8,8,8)";
+    return l;
+}
+
+model::TracePtr plantedRknn(std::vector<parsers::RknnLayer> layers)
+{
+    parsers::RknnPerfReport report;
+    report.deviceName = "RK3588";
+    parsers::RknnFrame frame;
+    frame.formatVersion = "rknpu2-runtime";
+    frame.hasLayerTable = true;
+    frame.layers = std::move(layers);
+    report.frames.push_back(std::move(frame));
+    return parsers::RknnImporter::buildTrace(std::move(report), "planted.txt");
+}
 
 struct Compared
 {
@@ -182,6 +244,169 @@ private Q_SLOTS:
         QCOMPARE(r.operators.front().name, std::string("aten::conv2d")); // the largest delta
     }
 
+    // The edge pair: the same YOLOv8n on an RK3588, one NPU core (1920x1920 input, rknpu2 1.6.0) against
+    // RKNN_NPU_CORE_0_1_2 (1920x1088 input), both tables from the same blog. Python over the raw tables (rows() and
+    // the pairing above):
+    //   108 pairs, all by FullName; placement changed 25 (every one core [0] -> cores [0, 1, 2]; 73 stay [0] -> [0]);
+    //   slower 14, faster 94; input shapes differ in 107; candidate NPU layers 98, 73 of them on one core;
+    //   by delta: #4 ConvExSwish 4204 -> 12009 us, then #43 MaxPool 336 -> 5125 us;
+    //   per op type: MaxPool 1013 -> 5627 us (5.55x), ConvExSwish 100965 -> 69273 us with 0 -> 0 split layers,
+    //   Concat 11349 -> 8512 us with 0 -> 13 split layers; totals 128441 -> 96186 us (0.75x).
+    void edgeRunsSingleVersusMultiCore()
+    {
+        LOAD_FIXTURE(single, kRknn16);
+        LOAD_FIXTURE(multi, kRknnMulti);
+        const Compared c = compareWithFindings(*single, *multi);
+        const analysis::CompareResult& r = c.result;
+        QCOMPARE(r.baselineStepsNs(), TimeNs(128'441'000));
+        QCOMPARE(r.candidateStepsNs(), TimeNs(96'186'000));
+        const analysis::CompareLayers& l = r.layers;
+        QVERIFY(l.present);
+        QCOMPARE(l.layers.size(), std::size_t(108));
+        QCOMPARE(l.byName, std::uint64_t(108));
+        QCOMPARE(l.byPath + l.byOpOrder + l.baselineOnly + l.candidateOnly, std::uint64_t(0));
+        QCOMPARE(l.placementChanged, std::uint64_t(25));
+        QCOMPARE(l.slower, std::uint64_t(14));
+        QCOMPARE(l.faster, std::uint64_t(94));
+        QCOMPARE(l.shapeChanged, std::uint64_t(107));
+        QCOMPARE(l.baselineCoresUsed, 1);
+        QCOMPARE(l.candidateCoresUsed, 3);
+        std::uint64_t npu = 0;
+        std::uint64_t oneCore = 0;
+        for (const analysis::CompareLayer& x : l.layers) {
+            if (x.placementChanged()) {
+                QCOMPARE(x.baselineCores, std::vector<int>({0}));
+                QCOMPARE(x.candidateCores, std::vector<int>({0, 1, 2}));
+            }
+            npu += x.candidateCores.empty() ? 0 : 1;
+            oneCore += x.candidateCores.size() == 1 ? 1 : 0;
+        }
+        QCOMPARE(npu, std::uint64_t(98));
+        QCOMPARE(oneCore, std::uint64_t(73));
+        // The layers that got slower come first.
+        QCOMPARE(l.layers[0].candidateId, std::optional<std::int64_t>(4));
+        QCOMPARE(l.layers[0].opType, std::string("ConvExSwish"));
+        QCOMPARE(l.layers[0].baselineNs, TimeNs(4'204'000));
+        QCOMPARE(l.layers[0].candidateNs, TimeNs(12'009'000));
+        QCOMPARE(l.layers[1].candidateId, std::optional<std::int64_t>(43));
+        QCOMPARE(l.layers[1].deltaNs(), TimeNs(5'125'000 - 336'000));
+        const analysis::CompareLayerOpType& pool = opType(l, "MaxPool");
+        QCOMPARE(l.opTypes.front().opType, std::string("MaxPool"));
+        QCOMPARE(pool.baselineNs, TimeNs(1'013'000));
+        QCOMPARE(pool.candidateNs, TimeNs(5'627'000));
+        QVERIFY(std::abs(*pool.ratio() - 5627.0 / 1013.0) < 1e-12);
+        const analysis::CompareLayerOpType& conv = opType(l, "ConvExSwish");
+        QCOMPARE(conv.baselineNs, TimeNs(100'965'000));
+        QCOMPARE(conv.candidateNs, TimeNs(69'273'000));
+        QCOMPARE(conv.candidateLayers, std::uint64_t(57));
+        QCOMPARE(conv.candidateSplitLayers, std::uint64_t(0));
+        QCOMPARE(opType(l, "Concat").candidateSplitLayers, std::uint64_t(13));
+        QCOMPARE(opType(l, "Concat").placementChanged, std::uint64_t(13));
+        QVERIFY(std::any_of(r.notes.begin(), r.notes.end(), [](const std::string& n) {
+            return n.rfind("107 of 108 matched layers have other input shapes", 0) == 0;
+        }));
+
+        // Every format says it: the JSON, Markdown and HTML writers.
+        const report::CompareRun base {*single, c.baseline.findings};
+        const report::CompareRun cand {*multi, c.candidate.findings};
+        const auto j = report::compareJson(base, cand, r);
+        QCOMPARE(j.at("layers").at("matched").at("name").get<int>(), 108);
+        QCOMPARE(j.at("layers").at("placement_changed").get<int>(), 25);
+        QCOMPARE(j.at("layers").at("layers")[0].at("candidate_id").get<int>(), 4);
+        QCOMPARE(j.at("layers").at("layers")[0].at("delta_ns").get<std::int64_t>(), std::int64_t(7'805'000));
+        QCOMPARE(j.at("layers").at("op_types")[0].at("op_type").get<std::string>(), std::string("MaxPool"));
+        std::ostringstream md;
+        report::writeCompareReport(base, cand, r, report::ReportFormat::Markdown, md);
+        QVERIFY2(md.str().find("## Layers (edge runs)") != std::string::npos, md.str().c_str());
+        QVERIFY(md.str().find("| MaxPool | 3 → 3 | 1.01 ms | 5.63 ms | +4.61 ms | 5.55× | 0 → 0 | 0 |")
+                != std::string::npos);
+        QVERIFY(md.str().find("| 43 | 43 | MaxPool | MaxPool:/model.9/m\\_1/MaxPool | core 0 |") != std::string::npos);
+        QVERIFY(md.str().find("core 0 → cores 0+1+2") != std::string::npos);
+        QVERIFY(md.str().find("73 of the candidate's 98 NPU layers still ran on one core") != std::string::npos);
+        std::ostringstream html;
+        report::writeCompareReport(base, cand, r, report::ReportFormat::Html, html);
+        QVERIFY(html.str().find("<section id=\"layers\">") != std::string::npos);
+        QVERIFY(html.str().find("Layers whose placement changed") != std::string::npos);
+        QVERIFY(html.str().find("5.55×") != std::string::npos);
+    }
+
+    // Two toolkit generations name the same graph differently: rknpu2 1.6.0 prints "Conv:/model.0/conv/Conv" where
+    // toolkit2 2.3.2 prints "Conv:/model/model.0/conv/Conv" (and its export of the 640 model has another head).
+    // Python over the raw tables (rows() and the pairing above): 1 pair by name (InputOperator:images), 95 by node
+    // path, 0 by op order; 12 only in the 1920 table, 23 only in the 640 one; the largest delta is the 640's
+    // exSoftmax13 (2093 us, no counterpart); the path pair #2 ConvExSwish 16130 -> 1861 us.
+    void edgeRunsRenamedToolkit()
+    {
+        LOAD_FIXTURE(old, kRknn16);
+        LOAD_FIXTURE(cur, kRknn232);
+        const analysis::CompareLayers& l = compareWithFindings(*old, *cur).result.layers;
+        QVERIFY(l.present);
+        QCOMPARE(l.byName, std::uint64_t(1));
+        QCOMPARE(l.byPath, std::uint64_t(95));
+        QCOMPARE(l.byOpOrder, std::uint64_t(0));
+        QCOMPARE(l.baselineOnly, std::uint64_t(12));
+        QCOMPARE(l.candidateOnly, std::uint64_t(23));
+        QCOMPARE(l.placementChanged, std::uint64_t(0));
+        QCOMPARE(l.layers.front().match, analysis::CompareLayer::Match::CandidateOnly);
+        QCOMPARE(l.layers.front().opType, std::string("exSoftmax13"));
+        QCOMPARE(l.layers.front().candidateNs, TimeNs(2'093'000)); // the printed time, not the slice's
+        const analysis::CompareLayer& first = layerWithCandidateId(l, 2);
+        QCOMPARE(first.match, analysis::CompareLayer::Match::Path);
+        QCOMPARE(first.baselineName, std::string("Conv:/model.0/conv/Conv"));
+        QCOMPARE(first.name, std::string("Conv:/model/model.0/conv/Conv"));
+        QCOMPARE(first.baselineNs, TimeNs(16'130'000));
+        QCOMPARE(first.candidateNs, TimeNs(1'861'000));
+    }
+
+    // Planted tables exercise each rule: a renamed path, a renamed node matched by op type and order, an
+    // ambiguous path left unmatched, another core, another target.
+    void edgeRunsPlanted()
+    {
+        using parsers::RknnLayer;
+        const std::string one = "100.0%/0.0%/0.0%";
+        const model::TracePtr b = plantedRknn({
+            plantedLayer(1, "Conv", "Conv:/a/conv", "NPU", 100, one),
+            plantedLayer(2, "Conv", "Conv:/b/conv", "NPU", 200, one),
+            plantedLayer(3, "Relu", "Relu:/x/relu1", "NPU", 50, one),
+            plantedLayer(4, "Sigmoid", "Sigmoid:/s", "NPU", 30, one),
+            plantedLayer(5, "Add", "Add:/c/add", "NPU", 40, one),
+            plantedLayer(7, "Mul", "Mul:/p/q/mul", "NPU", 60, one),
+        });
+        const model::TracePtr c = plantedRknn({
+            plantedLayer(1, "Conv", "Conv:/net/a/conv", "NPU", 150, "0.0%/100.0%/0.0%"),
+            plantedLayer(2, "Conv", "Conv:/b/conv", "NPU", 80, "33.3%/33.3%/33.3%"),
+            plantedLayer(3, "Relu", "Relu:/y/relu_renamed", "NPU", 70, one),
+            plantedLayer(4, "Sigmoid", "Sigmoid:/s1", "NPU", 10, one),
+            plantedLayer(5, "Sigmoid", "Sigmoid:/s2", "NPU", 10, one),
+            plantedLayer(6, "Add", "Add:/c/add", "CPU", 90, "0.0%/0.0%/0.0%"),
+            plantedLayer(8, "Mul", "Mul:/m1/p/q/mul", "NPU", 5, one),
+            plantedLayer(9, "Mul", "Mul:/m2/p/q/mul", "NPU", 5, one),
+        });
+        const analysis::CompareLayers& l = compareWithFindings(*b, *c).result.layers;
+        QVERIFY(l.present);
+        QCOMPARE(l.byName, std::uint64_t(2));        // Conv:/b/conv, Add:/c/add
+        QCOMPARE(l.byPath, std::uint64_t(1));        // /a/conv is the tail of /net/a/conv
+        QCOMPARE(l.byOpOrder, std::uint64_t(1));     // the one Relu left on each side
+        QCOMPARE(l.baselineOnly, std::uint64_t(2));  // Sigmoid (1 against 2), Mul (its path ends two layers)
+        QCOMPARE(l.candidateOnly, std::uint64_t(4)); // two Sigmoids, two Muls
+        QCOMPARE(l.placementChanged, std::uint64_t(3));
+        QCOMPARE(layerWithCandidateId(l, 1).baselineId, std::optional<std::int64_t>(1));
+        QCOMPARE(report::layerPlacementChange(layerWithCandidateId(l, 1)), std::string("core 0 → core 1"));
+        QCOMPARE(report::layerPlacementChange(layerWithCandidateId(l, 2)), std::string("core 0 → cores 0+1+2"));
+        QCOMPARE(report::layerPlacementChange(layerWithCandidateId(l, 6)), std::string("core 0 → CPU"));
+        QCOMPARE(layerWithCandidateId(l, 3).match, analysis::CompareLayer::Match::OpOrder);
+        QCOMPARE(layerWithCandidateId(l, 3).baselineId, std::optional<std::int64_t>(3));
+        QCOMPARE(l.slower, std::uint64_t(3));
+        QCOMPARE(l.faster, std::uint64_t(1));
+        // Slower first: +50 (#1, then #6 by ID), +20, +10, +10, +5, +5, then the faster ones down to -120.
+        std::vector<TimeNs> deltas;
+        for (const analysis::CompareLayer& x : l.layers)
+            deltas.push_back(x.deltaNs() / 1000);
+        QCOMPARE(deltas, std::vector<TimeNs>({50, 50, 20, 10, 10, 5, 5, -30, -60, -120}));
+        QCOMPARE(l.layers[0].candidateId, std::optional<std::int64_t>(1));
+        QCOMPARE(l.layers[1].candidateId, std::optional<std::int64_t>(6));
+    }
+
     void hostOnlyAgainstGpu()
     {
         LOAD_FIXTURE(cpu, "torch/hta_cpu_only_rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz");
@@ -189,6 +414,7 @@ private Q_SLOTS:
         const analysis::CompareResult r = compareWithFindings(*cpu, *gpu).result;
         QVERIFY(!r.baseline.deviceTimed);
         QVERIFY(r.candidate.deviceTimed);
+        QVERIFY(!r.layers.present); // layer tables are compared for two RKNN runs only
         QVERIFY(std::find(r.notes.begin(), r.notes.end(),
                           "the baseline has no device work: its operator times are host time")
                 != r.notes.end());

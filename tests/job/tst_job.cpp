@@ -4,8 +4,10 @@
 // the real 2-rank jobs of tests/data.
 #include "analysis/core/communication.h"
 #include "analysis/core/stepclock.h"
+#include "analysis/job/jobcompare.h"
 #include "app/job/jobrunner.h"
 #include "parsers/registry/traceloader.h"
+#include "report/jobcomparereport.h"
 #include "report/jobreport.h"
 #include "tests/common/clirunner.h"
 #include "tests/job/plantedjob.h"
@@ -825,6 +827,154 @@ private Q_SLOTS:
         QVERIFY(comparable(nlohmann::json::parse(stored.out.constData()))
                 == comparable(nlohmann::json::parse(plain.out.constData())));
         qputenv("XDG_CACHE_HOME", before);
+    }
+
+    // Job vs job (issue 33, item 5). Planted job A is the default (4 ranks, 3 steps of 54 ms, rank 2 computes 50 ms
+    // against 30 ms elsewhere, a 2 ms tail); job B has 50 ms steps and rank 1 computing 40 ms. From the generator's
+    // formula (plantedjob.h), per step: every rank's step is the step length (all leave the all-reduce together);
+    // a normal rank waits straggler compute − 30 − 2 ms (A 18, B 8), the straggler 0 and causes 3 × that wait;
+    // exposed communication = step − 32 ms on a normal rank, step − straggler compute − 2 ms on the straggler
+    // (A 3·22 + 2 = 68 ms a step, B 3·18 + 8 = 62 ms).
+    void compareTwoJobs()
+    {
+        timesink::testing::PlantedJob b;
+        b.stepNs = 50 * kMs;
+        b.straggler = 1;
+        b.stragglerComputeNs = 40 * kMs;
+        const auto pathsB
+            = timesink::testing::writePlantedJob(m_dir.filePath(QStringLiteral("planted_b")).toStdString(), b);
+        const app::JobRun runA = runOn({m_planted.front().parent_path()});
+        const app::JobRun runB = runOn({pathsB.front().parent_path()});
+        QVERIFY(runA.errors.empty() && runB.errors.empty());
+        const analysis::JobCompareResult r = analysis::compareJobs(runA.result, runB.result);
+        QCOMPARE(r.ranks.size(), std::size_t(4));
+        QCOMPARE(r.baselineStragglers, std::vector<std::int64_t>({2}));
+        QCOMPARE(r.candidateStragglers, std::vector<std::int64_t>({1}));
+        for (const analysis::JobCompareRank& x : r.ranks) {
+            QCOMPARE(x.baselineSteps, std::size_t(3));
+            QCOMPARE(x.baselineStepNs, 54 * kMs);
+            QCOMPARE(x.candidateStepNs, 50 * kMs);
+            QCOMPARE(x.deltaNs(), -4 * kMs);
+            QCOMPARE(x.baselineWaitNs, x.rank == 2 ? 0 : 18 * kMs);
+            QCOMPARE(x.candidateWaitNs, x.rank == 1 ? 0 : 8 * kMs);
+            QCOMPARE(x.baselineCausedWaitNs, x.rank == 2 ? 3 * 3 * 18 * kMs : 0);
+            QCOMPARE(x.candidateCausedWaitNs, x.rank == 1 ? 3 * 3 * 8 * kMs : 0);
+            QCOMPARE(x.baselineStraggler, x.rank == 2);
+            QCOMPARE(x.candidateStraggler, x.rank == 1);
+        }
+        auto figure = [&](std::string_view key) {
+            for (const analysis::JobCompareFigure& f : r.figures) {
+                if (f.key == key)
+                    return f;
+            }
+            throw std::runtime_error("no figure " + std::string(key));
+        };
+        QCOMPARE(figure("mean_step_ns").baselineNs, 54 * kMs);
+        QCOMPARE(figure("mean_step_ns").candidateNs, 50 * kMs);
+        QCOMPARE(figure("mean_spread_ns").candidateNs, std::int64_t(0));
+        QCOMPARE(figure("mean_communication_wait_ns").baselineNs, 3 * 18 * kMs);
+        QCOMPARE(figure("mean_communication_wait_ns").candidateNs, 3 * 8 * kMs);
+        QCOMPARE(figure("rank_time_ns").baselineNs, 4 * 3 * 54 * kMs);
+        QCOMPARE(figure("rank_time_ns").candidateNs, 4 * 3 * 50 * kMs);
+        QCOMPARE(figure("straggler_lost_ns").baselineNs, 162 * kMs);
+        QCOMPARE(figure("straggler_lost_ns").candidateNs, 72 * kMs);
+        QCOMPARE(figure("exposed_communication_ns").baselineNs, 3 * 68 * kMs);
+        QCOMPARE(figure("exposed_communication_ns").candidateNs, 3 * 62 * kMs);
+        QCOMPARE(r.lostByKind.front().kind, std::string("straggler"));
+        QCOMPARE(r.lostByKind.front().deltaNs(), (72 - 162) * kMs);
+
+        // The writers.
+        const report::JobCompareInput in {"a", "b", r, "test"};
+        std::ostringstream text;
+        report::writeJobCompareReport(in, report::JobFormat::Text, text);
+        QVERIFY2(text.str().find("Stragglers: baseline 2, candidate 1.") != std::string::npos, text.str().c_str());
+        std::ostringstream md;
+        report::writeJobCompareReport(in, report::JobFormat::Markdown, md);
+        QVERIFY(md.str().find("| 2 (straggler) | 54.0 ms | 50.0 ms | -4.00 ms | 0 ns | 8.00 ms | 162 ms | 0 ns |")
+                != std::string::npos);
+        std::ostringstream html;
+        report::writeJobCompareReport(in, report::JobFormat::Html, html);
+        QVERIFY(html.str().find("<section id=\"ranks\">") != std::string::npos);
+        const auto j = report::jobCompareJson(in);
+        QCOMPARE(j.at("schema").get<std::string>(), std::string("timesink.jobcompare/1"));
+        QCOMPARE(j.at("ranks")[1].at("candidate_straggler").get<bool>(), true);
+
+        // End to end: two folders of ranks on the command line.
+        const auto cli
+            = runCli({QStringLiteral("compare"), QString::fromStdString(m_planted.front().parent_path().string()),
+                      QString::fromStdString(pathsB.front().parent_path().string()), QStringLiteral("--format"),
+                      QStringLiteral("json")});
+        QCOMPARE(cli.exitCode, 0);
+        const auto doc = nlohmann::json::parse(cli.out.toStdString());
+        QCOMPARE(doc.at("ranks").size(), std::size_t(4));
+        QCOMPARE(doc.at("ranks")[0].at("delta_ns").get<std::int64_t>(), -4 * kMs);
+        QVERIFY(doc.at("baseline").at("stragglers") == nlohmann::json::array({2}));
+        // A set of per-rank reports (what `analyze --format json` wrote on each node) is a job too, with the same
+        // numbers as its traces.
+        const QString reportsA = m_dir.filePath(QStringLiteral("reports_a"));
+        QVERIFY(QDir().mkpath(reportsA));
+        const std::vector<nlohmann::json> reports = plantedReports();
+        for (std::size_t i = 0; i < reports.size(); ++i)
+            std::ofstream(reportsA.toStdString() + "/rank-" + std::to_string(i) + ".report.json") << reports[i].dump();
+        const auto fromReports = runCli({QStringLiteral("compare"), reportsA,
+                                         QString::fromStdString(pathsB.front().parent_path().string()),
+                                         QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(fromReports.exitCode, 0);
+        const auto docReports = nlohmann::json::parse(fromReports.out.toStdString());
+        QVERIFY(docReports.at("ranks") == doc.at("ranks"));
+        QVERIFY(docReports.at("figures") == doc.at("figures"));
+        // One job against one run is refused.
+        const auto mixed
+            = runCli({QStringLiteral("compare"), QString::fromStdString(m_planted.front().parent_path().string()),
+                      QString::fromStdString(m_planted.front().string())});
+        QCOMPARE(mixed.exitCode, 1);
+        QVERIFY(mixed.err.contains("holds several ranks"));
+    }
+
+    // The real 2-rank jobs against each other: the Kineto job (HTA) and the Ascend text job (a folder linking its
+    // two rank folders). compare reuses `job`'s numbers: each rank's mean step time is the mean of what
+    // `timesink-cli job --format json` reports for its steps.
+    void compareRealJobs()
+    {
+        const QString ascend = m_dir.filePath(QStringLiteral("ascend_job"));
+        QVERIFY(QDir().mkpath(ascend));
+        for (const char* r : {"msinsight_text_level1_rank0_ascend_pt", "msinsight_text_level1_rank1_ascend_pt"})
+            std::filesystem::create_directory_symlink(fixture(std::string("torch_npu/") + r),
+                                                      std::filesystem::path(ascend.toStdString()) / r);
+        const QString kineto = QString::fromStdString(fixture("torch/hta_job_2ranks"));
+        const auto cmp
+            = runCli({QStringLiteral("compare"), kineto, ascend, QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(cmp.exitCode, 0);
+        const auto doc = nlohmann::json::parse(cmp.out.toStdString());
+        QCOMPARE(doc.at("baseline").at("ranks").get<int>(), 2);
+        QCOMPARE(doc.at("candidate").at("ranks").get<int>(), 2);
+        QCOMPARE(doc.at("baseline").at("world_size").get<int>(), 128);
+        for (const auto& [side, path] : {std::pair {"baseline", kineto}, std::pair {"candidate", ascend}}) {
+            const auto job = runCli({QStringLiteral("job"), path, QStringLiteral("--format"), QStringLiteral("json")});
+            QCOMPARE(job.exitCode, 0);
+            const auto jj = nlohmann::json::parse(job.out.toStdString());
+            for (std::size_t i = 0; i < 2; ++i) {
+                std::int64_t sum = 0;
+                for (const auto& s : jj.at("ranks")[i].at("steps"))
+                    sum += s.at("duration_ns").get<std::int64_t>();
+                const auto n = static_cast<std::int64_t>(jj.at("ranks")[i].at("steps").size());
+                QCOMPARE(doc.at("ranks")[i].at(std::string(side) + "_step_ns").get<std::int64_t>(), sum / n);
+            }
+        }
+        // The Ascend job's waiting, from communication.json (kRank0Wait + kRank1Wait, verify_fixtures.py).
+        for (const auto& f : doc.at("figures")) {
+            if (f.at("figure") == "mean_communication_wait_ns")
+                QCOMPARE(f.at("candidate_ns").get<std::int64_t>(), kRank0Wait + kRank1Wait);
+        }
+        // Kineto rank 0's steps 551 and 552 (tst_job realKinetoJob: 607.312 ms and 622.928 ms).
+        QCOMPARE(doc.at("ranks")[0].at("baseline_step_ns").get<std::int64_t>(), (607'312'000 + 622'928'000) / 2);
+        const auto text = runCli({QStringLiteral("compare"), kineto, ascend});
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY(text.out.contains("Ranks (mean per step"));
+        const auto html
+            = runCli({QStringLiteral("compare"), kineto, ascend, QStringLiteral("--format"), QStringLiteral("html")});
+        QCOMPARE(html.exitCode, 0);
+        QVERIFY(html.out.contains("<h1>Timesink job comparison</h1>"));
     }
 
 private:
