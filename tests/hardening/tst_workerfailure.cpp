@@ -129,6 +129,56 @@ void operator delete[](void* p, std::size_t, std::align_val_t) noexcept
 {
     std::free(p);
 }
+// The nothrow forms too (std::stable_sort's temporary buffer uses them): left to the runtime, they would pair its
+// allocator with the free() above, which AddressSanitizer reports as a mismatch.
+void* operator new(std::size_t n, const std::nothrow_t&) noexcept
+{
+    try {
+        return allocate(n);
+    } catch (...) {
+        return nullptr;
+    }
+}
+void* operator new[](std::size_t n, const std::nothrow_t&) noexcept
+{
+    try {
+        return allocate(n);
+    } catch (...) {
+        return nullptr;
+    }
+}
+void* operator new(std::size_t n, std::align_val_t al, const std::nothrow_t&) noexcept
+{
+    try {
+        return allocateAligned(n, al);
+    } catch (...) {
+        return nullptr;
+    }
+}
+void* operator new[](std::size_t n, std::align_val_t al, const std::nothrow_t&) noexcept
+{
+    try {
+        return allocateAligned(n, al);
+    } catch (...) {
+        return nullptr;
+    }
+}
+void operator delete(void* p, const std::nothrow_t&) noexcept
+{
+    std::free(p);
+}
+void operator delete[](void* p, const std::nothrow_t&) noexcept
+{
+    std::free(p);
+}
+void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept
+{
+    std::free(p);
+}
+void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept
+{
+    std::free(p);
+}
 // NOLINTEND(misc-new-delete-overloads, cert-dcl54-cpp)
 
 using namespace timesink;
