@@ -132,6 +132,18 @@ SliceRef TraceBuilder::addSlice(TrackId trackId, const SliceInput& s)
     }
     Track& t = m_trace->m_tracks[trackId.value];
     const auto index = static_cast<std::uint32_t>(t.m_ts.size());
+    if (index == 0) {
+        // A track's first slice gets columns of one: a trace of 100,000s of single-slice tracks then needs no
+        // shrinking in finalize (a realloc and a freed remainder per column and track); a second slice grows them
+        // to the usual first block.
+        t.m_ts.reserve(1);
+        t.m_dur.reserve(1);
+        t.m_name.reserve(1);
+        t.m_rawCategory.reserve(1);
+        t.m_args.reserve(1);
+        t.m_category.reserve(1);
+        t.m_flags.reserve(1);
+    }
     t.m_ts.push_back(s.ts);
     t.m_dur.push_back(std::max<TimeNs>(0, s.dur));
     t.m_name.push_back(s.name);
@@ -338,7 +350,8 @@ void TraceBuilder::finalizeTrack(Track& t, ColumnVector<std::uint32_t>& oldToNew
     t.m_depth.assign(n, 0);
     t.m_parent.assign(n, kNone);
     t.m_byDepth.clear();
-    std::vector<std::uint32_t> stack;
+    thread_local std::vector<std::uint32_t> stack; // kept between tracks: one allocation per thread, not per track
+    stack.clear();
     for (std::uint32_t i = 0; i < n; ++i) {
         const TimeNs ts = t.m_ts[i];
         const TimeNs end = ts + t.m_dur[i];

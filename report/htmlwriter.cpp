@@ -2,6 +2,7 @@
 #include "report/htmlwriter.h"
 
 #include "report/textformat.h"
+#include "report/tracesummary.h"
 
 #include <algorithm>
 #include <array>
@@ -73,9 +74,15 @@ void writeSummary(const ReportModel& m, std::ostream& out)
         escapeHtml(meta.format.empty() ? "unknown" : meta.format)
             + (meta.formatVersion.empty() ? "" : " " + escapeHtml(meta.formatVersion)));
     std::string devices;
-    for (const model::Device& d : s.devices) {
-        devices += (devices.empty() ? "" : ", ") + std::string(model::deviceKindKey(d.kind)) + " "
-            + std::to_string(d.index) + (d.name.empty() ? "" : " (" + escapeHtml(d.name) + ")");
+    if (s.devices.size() > kDevicesListed) {
+        // Many devices: a summary per kind, as `info` gives it (the JSON report lists them all).
+        for (const std::string& line : deviceSummaryLines(s.devices, kDevicesListed))
+            devices += (devices.empty() ? "" : "; ") + escapeHtml(line);
+    } else {
+        for (const model::Device& d : s.devices) {
+            devices += (devices.empty() ? "" : ", ") + std::string(model::deviceKindKey(d.kind)) + " "
+                + std::to_string(d.index) + (d.name.empty() ? "" : " (" + escapeHtml(d.name) + ")");
+        }
     }
     row("Devices", devices.empty() ? "none (host only)" : devices);
     if (meta.rank >= 0)

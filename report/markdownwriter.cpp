@@ -2,6 +2,7 @@
 #include "report/markdownwriter.h"
 
 #include "report/textformat.h"
+#include "report/tracesummary.h"
 
 #include <algorithm>
 
@@ -35,6 +36,13 @@ void writeSummary(const ReportModel& m, std::ostream& out)
         << (meta.formatVersion.empty() ? "" : " " + escapeMarkdown(meta.formatVersion)) << ")\n";
     if (s.devices.empty()) {
         out << "- **Devices:** none (host only)\n";
+    } else if (s.devices.size() > kDevicesListed) {
+        // Many devices: a summary per kind, as `info` gives it (the JSON report lists them all).
+        out << "- **Devices:** ";
+        const std::vector<std::string> lines = deviceSummaryLines(s.devices, kDevicesListed);
+        for (std::size_t i = 0; i < lines.size(); ++i)
+            out << (i ? "; " : "") << escapeMarkdown(lines[i]);
+        out << '\n';
     } else {
         out << "- **Devices:** ";
         for (std::size_t i = 0; i < s.devices.size(); ++i) {

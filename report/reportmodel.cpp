@@ -7,6 +7,7 @@
 #include "report/tracesummary.h"
 
 #include <algorithm>
+#include <unordered_set>
 
 namespace timesink::report {
 
@@ -22,11 +23,17 @@ ReportModel buildReportModel(const model::Trace& trace, const analysis::Analysis
     const model::TraceMetadata& meta = m.trace.metadata;
     ReportSummary& s = m.summary;
     // Only devices with work in this trace: a Kineto trace lists every GPU of the node, one rank uses one.
+    // One pass over the tracks, then one lookup per device (a trace may have 100,000s of both).
+    auto deviceKey = [](model::DeviceKind kind, std::int32_t index) {
+        return (std::uint64_t(kind) << 32U) | std::uint32_t(index);
+    };
+    std::unordered_set<std::uint64_t> activeDevices;
+    for (const model::Track& t : trace.tracks()) {
+        if (model::isDeviceTrack(t) && !t.empty())
+            activeDevices.insert(deviceKey(t.deviceKind, t.deviceIndex));
+    }
     for (const model::Device& d : meta.devices) {
-        const bool active = std::any_of(trace.tracks().begin(), trace.tracks().end(), [&](const model::Track& t) {
-            return model::isDeviceTrack(t) && t.deviceKind == d.kind && t.deviceIndex == d.index && !t.empty();
-        });
-        if (active)
+        if (activeDevices.count(deviceKey(d.kind, d.index)) > 0)
             s.devices.push_back(d);
     }
     if (s.devices.empty() && analysis::hasDeviceWork(trace))

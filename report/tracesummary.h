@@ -38,6 +38,19 @@ nlohmann::ordered_json traceSummaryJson(const TraceSummary& summary);
 /// traceSummaryJson(summarizeTrace(trace)).
 nlohmann::ordered_json traceSummaryJson(const model::Trace& trace);
 
+/// The devices as `info` writes them: up to `listUpTo` devices, one line grouping them by kind and name
+/// ("2× gpu NVIDIA A100-SXM4-80GB, 1× npu Ascend910B"); more than that, one line per kind with the count and the
+/// index ranges, at most `maxRanges` of them ("4,096 GPU devices (0–4,095)", "200 GPU devices (0–99, 200–299)"),
+/// followed by the names when the kind has at most three distinct ones ("…; 4,096× NVIDIA H100"). No devices: none.
+/// How many devices `info` and the reports name one by one; more are summarised (deviceSummaryLines).
+inline constexpr std::size_t kDevicesListed = 32;
+
+std::vector<std::string> deviceSummaryLines(const std::vector<model::Device>& devices,
+                                            std::size_t listUpTo = kDevicesListed, std::size_t maxRanges = 8);
+
+/// `n` with a comma between groups of three digits: 4095 → "4,095", -12000 → "-12,000".
+std::string groupDigits(std::int64_t n);
+
 /// The warning `info` gives for flows that link nothing.
 std::string unlinkedFlowsMessage(std::size_t unlinked);
 

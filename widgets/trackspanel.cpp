@@ -3,6 +3,7 @@
 
 #include "widgets/timelineview.h"
 
+#include <QAbstractItemModel>
 #include <QDropEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -10,17 +11,234 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSpinBox>
-#include <QTreeWidget>
+#include <QTreeView>
 #include <QVBoxLayout>
+
+#include <vector>
 
 namespace timesink::widgets {
 
-namespace {
+/// Groups and tracks of the timeline's layout as a two-level model, the filter applied. Rows are computed when
+/// asked for: nothing is stored per track unless a filter is set (then the matching rows' indices).
+/// A track row's internal id is its group's row + 1; a group row's is 0.
+class TrackListModel : public QAbstractItemModel
+{
+public:
+    TrackListModel(TimelineView* timeline, QObject* parent)
+        : QAbstractItemModel(parent)
+        , m_timeline(timeline)
+    {
+    }
 
-constexpr int kGroupRole = Qt::UserRole + 1; // group index, on group items
-constexpr int kTrackRole = Qt::UserRole + 2; // track id, on track items
+    /// Applies `text` (case-insensitive, on group titles and track labels; a matching group keeps all its
+    /// tracks) and resets.
+    void setFilter(const QString& text)
+    {
+        beginResetModel();
+        m_filter = text;
+        rematch();
+        endResetModel();
+    }
+    /// The layout changed: when its groups are the same ones in the same order only the check boxes changed
+    /// (a repaint); otherwise the rows are matched again and the view reset.
+    /// Returns whether the view was reset.
+    bool layoutChanged()
+    {
+        if (sameGroups()) {
+            const int groups = static_cast<int>(groupCount());
+            if (groups > 0)
+                emit dataChanged(index(0, 0), index(groups - 1, TracksPanel::ColumnCount - 1));
+            return false;
+        }
+        beginResetModel();
+        rematch();
+        endResetModel();
+        return true;
+    }
+    [[nodiscard]] std::size_t matchingGroups() const { return groupCount(); }
+    /// The layout group shown at top-level row `row`.
+    [[nodiscard]] int groupAt(int row) const
+    {
+        return m_filter.isEmpty() ? row : m_groupRows[static_cast<std::size_t>(row)];
+    }
 
-} // namespace
+    [[nodiscard]] QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override
+    {
+        if (row < 0 || column < 0 || column >= TracksPanel::ColumnCount || row >= rowCount(parent))
+            return {};
+        if (!parent.isValid())
+            return createIndex(row, column, quintptr(0));
+        return createIndex(row, column, quintptr(parent.row()) + 1);
+    }
+    [[nodiscard]] QModelIndex parent(const QModelIndex& child) const override
+    {
+        if (!child.isValid() || child.internalId() == 0)
+            return {};
+        return createIndex(static_cast<int>(child.internalId() - 1), 0, quintptr(0));
+    }
+    [[nodiscard]] int rowCount(const QModelIndex& parent = {}) const override
+    {
+        if (!parent.isValid())
+            return static_cast<int>(groupCount());
+        if (parent.internalId() != 0 || parent.column() != 0)
+            return 0;
+        return static_cast<int>(trackCount(parent.row()));
+    }
+    [[nodiscard]] int columnCount(const QModelIndex& /*parent*/ = {}) const override
+    {
+        return TracksPanel::ColumnCount;
+    }
+    [[nodiscard]] QVariant headerData(int section, Qt::Orientation orientation, int role) const override
+    {
+        if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+            return {};
+        return section == TracksPanel::Name ? tr("Track") : tr("Pin");
+    }
+    [[nodiscard]] Qt::ItemFlags flags(const QModelIndex& index) const override
+    {
+        if (!index.isValid())
+            return Qt::ItemIsDropEnabled; // groups are dropped among the groups
+        Qt::ItemFlags f = Qt::ItemIsEnabled | Qt::ItemIsSelectable;
+        if (index.internalId() == 0)
+            return index.column() == TracksPanel::Name ? f | Qt::ItemIsUserCheckable | Qt::ItemIsDragEnabled : f;
+        return f | Qt::ItemIsUserCheckable;
+    }
+    [[nodiscard]] QVariant data(const QModelIndex& index, int role) const override
+    {
+        if (!index.isValid())
+            return {};
+        const TrackLayout& layout = m_timeline->layout();
+        if (index.internalId() == 0) {
+            const int g = groupAt(index.row());
+            const TrackLayout::Group& group = layout.groups()[static_cast<std::size_t>(g)];
+            if (index.column() != TracksPanel::Name)
+                return {};
+            if (role == Qt::DisplayRole)
+                return group.title;
+            if (role == Qt::CheckStateRole)
+                return group.hidden ? Qt::Unchecked : Qt::Checked;
+            if (role == TracksPanel::kGroupRole)
+                return g;
+            return {};
+        }
+        const model::TrackId id = trackAt(static_cast<int>(index.internalId() - 1), index.row());
+        if (role == TracksPanel::kTrackRole)
+            return id.value;
+        if (index.column() == TracksPanel::Name) {
+            if (role == Qt::DisplayRole)
+                return label(id);
+            if (role == Qt::CheckStateRole)
+                return layout.isTrackHidden(id) ? Qt::Unchecked : Qt::Checked;
+        } else if (role == Qt::CheckStateRole) {
+            return layout.isPinned(id) ? Qt::Checked : Qt::Unchecked;
+        }
+        return {};
+    }
+    bool setData(const QModelIndex& index, const QVariant& value, int role) override
+    {
+        if (!index.isValid() || role != Qt::CheckStateRole)
+            return false;
+        const bool checked = value.toInt() == Qt::Checked;
+        if (index.internalId() == 0) {
+            if (index.column() != TracksPanel::Name)
+                return false;
+            const int group = groupAt(index.row());
+            m_timeline->changeLayout([group, checked](TrackLayout& l) { l.setGroupHidden(group, !checked); });
+            return true;
+        }
+        const model::TrackId track = trackAt(static_cast<int>(index.internalId() - 1), index.row());
+        if (index.column() == TracksPanel::Name)
+            m_timeline->changeLayout([track, checked](TrackLayout& l) { l.setTrackHidden(track, !checked); });
+        else
+            m_timeline->changeLayout([track, checked](TrackLayout& l) { l.setPinned(track, checked); });
+        return true;
+    }
+    [[nodiscard]] Qt::DropActions supportedDropActions() const override { return Qt::MoveAction; }
+    [[nodiscard]] Qt::DropActions supportedDragActions() const override { return Qt::MoveAction; }
+
+private:
+    [[nodiscard]] std::size_t groupCount() const
+    {
+        return m_filter.isEmpty() ? m_timeline->layout().groups().size() : m_groupRows.size();
+    }
+    [[nodiscard]] std::size_t trackCount(int groupRow) const
+    {
+        if (m_filter.isEmpty())
+            return m_timeline->layout().groups()[static_cast<std::size_t>(groupRow)].tracks.size();
+        const std::vector<int>& rows = m_trackRows[static_cast<std::size_t>(groupRow)];
+        return rows.empty() && m_allTracks[static_cast<std::size_t>(groupRow)]
+            ? m_timeline->layout().groups()[static_cast<std::size_t>(groupAt(groupRow))].tracks.size()
+            : rows.size();
+    }
+    [[nodiscard]] model::TrackId trackAt(int groupRow, int row) const
+    {
+        const TrackLayout::Group& group = m_timeline->layout().groups()[static_cast<std::size_t>(groupAt(groupRow))];
+        if (m_filter.isEmpty() || m_allTracks[static_cast<std::size_t>(groupRow)])
+            return group.tracks[static_cast<std::size_t>(row)];
+        return group.tracks[static_cast<std::size_t>(
+            m_trackRows[static_cast<std::size_t>(groupRow)][static_cast<std::size_t>(row)])];
+    }
+    [[nodiscard]] QString label(model::TrackId id) const
+    {
+        const model::TracePtr& trace = m_timeline->trace();
+        return trace ? TrackLayout::trackLabel(*trace, trace->track(id)) : QString();
+    }
+    [[nodiscard]] bool sameGroups() const
+    {
+        const std::vector<TrackLayout::Group>& groups = m_timeline->layout().groups();
+        if (groups.size() != m_groupKeys.size())
+            return false;
+        for (std::size_t g = 0; g < groups.size(); ++g) {
+            if (groups[g].title != m_groupKeys[g] || groups[g].tracks.size() != m_groupSizes[g])
+                return false;
+        }
+        return true;
+    }
+    /// Notes the groups as they are and, with a filter, which of them and of their tracks match.
+    void rematch()
+    {
+        const std::vector<TrackLayout::Group>& groups = m_timeline->layout().groups();
+        m_groupKeys.clear();
+        m_groupSizes.clear();
+        m_groupKeys.reserve(groups.size());
+        m_groupSizes.reserve(groups.size());
+        for (const TrackLayout::Group& g : groups) {
+            m_groupKeys.push_back(g.title);
+            m_groupSizes.push_back(g.tracks.size());
+        }
+        m_groupRows.clear();
+        m_trackRows.clear();
+        m_allTracks.clear();
+        if (m_filter.isEmpty())
+            return;
+        for (std::size_t g = 0; g < groups.size(); ++g) {
+            if (groups[g].title.contains(m_filter, Qt::CaseInsensitive)) {
+                m_groupRows.push_back(static_cast<int>(g));
+                m_trackRows.emplace_back();
+                m_allTracks.push_back(1);
+                continue;
+            }
+            std::vector<int> rows;
+            for (std::size_t t = 0; t < groups[g].tracks.size(); ++t) {
+                if (label(groups[g].tracks[t]).contains(m_filter, Qt::CaseInsensitive))
+                    rows.push_back(static_cast<int>(t));
+            }
+            if (rows.empty())
+                continue;
+            m_groupRows.push_back(static_cast<int>(g));
+            m_trackRows.push_back(std::move(rows));
+            m_allTracks.push_back(0);
+        }
+    }
+
+    TimelineView* m_timeline;
+    QString m_filter;
+    std::vector<QString> m_groupKeys;          // titles of the layout's groups when last matched
+    std::vector<std::size_t> m_groupSizes;     // and their track counts
+    std::vector<int> m_groupRows;              // with a filter: the matching groups, in layout order
+    std::vector<std::vector<int>> m_trackRows; // … and the matching tracks of each (empty when all match)
+    std::vector<char> m_allTracks;             // … 1 when the group's title matches (all its tracks shown)
+};
 
 TracksPanel::TracksPanel(TimelineView* timeline, QWidget* parent)
     : QWidget(parent)
@@ -33,14 +251,15 @@ TracksPanel::TracksPanel(TimelineView* timeline, QWidget* parent)
     auto* only = new QPushButton(tr("Show Only Matching"), this);
     only->setObjectName(QStringLiteral("showOnlyMatching"));
     auto* all = new QPushButton(tr("Show All"), this);
-    m_tree = new QTreeWidget(this);
-    m_tree->setColumnCount(ColumnCount);
-    m_tree->setHeaderLabels({tr("Track"), tr("Pin")});
+    m_model = new TrackListModel(timeline, this);
+    m_tree = new QTreeView(this);
+    m_tree->setModel(m_model);
     m_tree->header()->setStretchLastSection(false);
     m_tree->header()->setSectionResizeMode(Name, QHeaderView::Stretch);
     m_tree->header()->setSectionResizeMode(Pinned, QHeaderView::ResizeToContents);
+    // Every row one line high: the view then lays out and paints only the rows on screen.
     m_tree->setUniformRowHeights(true);
-    // Groups are reordered by dragging them among the top-level items.
+    // Groups are reordered by dragging them among the top-level rows.
     m_tree->setDragDropMode(QAbstractItemView::InternalMove);
     m_tree->viewport()->installEventFilter(this);
     m_depth = new QSpinBox(this);
@@ -69,53 +288,39 @@ TracksPanel::TracksPanel(TimelineView* timeline, QWidget* parent)
         if (!m_updating)
             m_timeline->changeLayout([levels](TrackLayout& l) { l.setHostDepthLimit(levels); });
     });
-    connect(m_tree, &QTreeWidget::itemChanged, this, &TracksPanel::onItemChanged);
-    connect(m_timeline, &TimelineView::trackLayoutChanged, this, &TracksPanel::rebuild);
-    connect(m_timeline, &TimelineView::traceChanged, this, &TracksPanel::rebuild);
-    rebuild();
+    connect(m_timeline, &TimelineView::trackLayoutChanged, this, &TracksPanel::onLayoutChanged);
+    connect(m_timeline, &TimelineView::traceChanged, this, &TracksPanel::onTraceChanged);
+    onTraceChanged();
 }
 
-void TracksPanel::rebuild()
+void TracksPanel::onTraceChanged()
 {
     m_updating = true;
-    const TrackLayout& layout = m_timeline->layout();
-    const model::TracePtr& trace = m_timeline->trace();
-    m_tree->clear();
-    for (std::size_t g = 0; g < layout.groups().size(); ++g) {
-        const TrackLayout::Group& group = layout.groups()[g];
-        auto* gi = new QTreeWidgetItem(m_tree, {group.title});
-        gi->setData(Name, kGroupRole, static_cast<int>(g));
-        gi->setFlags((gi->flags() | Qt::ItemIsUserCheckable | Qt::ItemIsDragEnabled) & ~Qt::ItemIsDropEnabled);
-        gi->setCheckState(Name, group.hidden ? Qt::Unchecked : Qt::Checked);
-        for (model::TrackId id : group.tracks) {
-            auto* ti = new QTreeWidgetItem(gi, {trace ? TrackLayout::trackLabel(*trace, trace->track(id)) : QString()});
-            ti->setData(Name, kTrackRole, id.value);
-            ti->setFlags((ti->flags() | Qt::ItemIsUserCheckable) & ~(Qt::ItemIsDragEnabled | Qt::ItemIsDropEnabled));
-            ti->setCheckState(Name, layout.isTrackHidden(id) ? Qt::Unchecked : Qt::Checked);
-            ti->setCheckState(Pinned, layout.isPinned(id) ? Qt::Checked : Qt::Unchecked);
-        }
-    }
-    m_depth->setValue(layout.hostDepthLimit());
+    m_depth->setValue(m_timeline->layout().hostDepthLimit());
     m_updating = false;
     applyFilter();
 }
 
+void TracksPanel::onLayoutChanged()
+{
+    m_updating = true;
+    m_depth->setValue(m_timeline->layout().hostDepthLimit());
+    m_updating = false;
+    if (m_model->layoutChanged())
+        expandMatching();
+}
+
 void TracksPanel::applyFilter()
 {
-    const QString text = m_filter->text().trimmed();
-    for (int g = 0; g < m_tree->topLevelItemCount(); ++g) {
-        QTreeWidgetItem* gi = m_tree->topLevelItem(g);
-        const bool groupMatches = text.isEmpty() || gi->text(Name).contains(text, Qt::CaseInsensitive);
-        bool any = groupMatches;
-        for (int t = 0; t < gi->childCount(); ++t) {
-            QTreeWidgetItem* ti = gi->child(t);
-            const bool match = groupMatches || ti->text(Name).contains(text, Qt::CaseInsensitive);
-            ti->setHidden(!match);
-            any = any || match;
-        }
-        gi->setHidden(!any);
-        gi->setExpanded(!text.isEmpty() && any);
-    }
+    m_model->setFilter(m_filter->text().trimmed());
+    expandMatching();
+}
+
+void TracksPanel::expandMatching()
+{
+    // Filtering opens the groups that match so their tracks show (unless there are very many of them).
+    if (!m_filter->text().trimmed().isEmpty() && m_model->matchingGroups() <= kExpandMatchingUpTo)
+        m_tree->expandAll();
 }
 
 void TracksPanel::showOnlyMatching()
@@ -147,36 +352,18 @@ void TracksPanel::showOnlyMatching()
     });
 }
 
-void TracksPanel::onItemChanged(QTreeWidgetItem* item, int column)
-{
-    if (m_updating)
-        return;
-    const bool checked = item->checkState(column) == Qt::Checked;
-    if (item->data(Name, kGroupRole).isValid()) {
-        const int group = item->data(Name, kGroupRole).toInt();
-        if (column == Name)
-            m_timeline->changeLayout([group, checked](TrackLayout& l) { l.setGroupHidden(group, !checked); });
-        return;
-    }
-    const model::TrackId track(item->data(Name, kTrackRole).toUInt());
-    if (column == Name)
-        m_timeline->changeLayout([track, checked](TrackLayout& l) { l.setTrackHidden(track, !checked); });
-    else if (column == Pinned)
-        m_timeline->changeLayout([track, checked](TrackLayout& l) { l.setPinned(track, checked); });
-}
-
 bool TracksPanel::eventFilter(QObject* watched, QEvent* event)
 {
-    // A group dropped among the groups: move it there in the layout (the list is rebuilt from it).
+    // A group dropped among the groups: move it there in the layout (the list follows the layout).
     if (watched == m_tree->viewport() && event->type() == QEvent::Drop) {
         auto* drop = static_cast<QDropEvent*>(event);
-        QTreeWidgetItem* dragged = m_tree->currentItem();
-        QTreeWidgetItem* target = m_tree->itemAt(drop->position().toPoint());
-        while (target && target->parent())
-            target = target->parent();
-        if (dragged && !dragged->parent() && target && target != dragged) {
-            const int from = dragged->data(Name, kGroupRole).toInt();
-            const int to = target->data(Name, kGroupRole).toInt();
+        const QModelIndex dragged = m_tree->currentIndex();
+        QModelIndex target = m_tree->indexAt(drop->position().toPoint());
+        while (target.isValid() && target.parent().isValid())
+            target = target.parent();
+        if (dragged.isValid() && !dragged.parent().isValid() && target.isValid() && target.row() != dragged.row()) {
+            const int from = m_model->groupAt(dragged.row());
+            const int to = m_model->groupAt(target.row());
             m_timeline->changeLayout([from, to](TrackLayout& l) { l.moveGroup(from, to); });
         }
         drop->setDropAction(Qt::IgnoreAction);

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
-#include <map>
 #include <nlohmann/json.hpp>
 
 namespace timesink::cli {
@@ -23,13 +22,10 @@ void printText(const model::Trace& trace)
     if (meta.devices.empty()) {
         row("devices", "none (host only)");
     } else {
-        std::map<std::string, int> grouped;
-        for (const model::Device& d : meta.devices)
-            ++grouped[std::string(model::deviceKindKey(d.kind)) + " " + (d.name.empty() ? "unnamed" : d.name)];
-        std::string text;
-        for (const auto& [name, count] : grouped)
-            text += (text.empty() ? "" : ", ") + std::to_string(count) + "× " + name;
-        row("devices", text);
+        // Up to 32 devices listed by name; more, one summary line per kind (the JSON output lists them all).
+        const std::vector<std::string> lines = report::deviceSummaryLines(meta.devices);
+        for (std::size_t i = 0; i < lines.size(); ++i)
+            row(i == 0 ? "devices" : "", lines[i]);
     }
     if (meta.rank >= 0)
         row("rank", std::to_string(meta.rank) + (meta.worldSize > 0 ? " of " + std::to_string(meta.worldSize) : ""));

@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace timesink::parsers::chromejson {
@@ -211,6 +212,14 @@ std::optional<ExportDescription> parseDescription(const nlohmann::json& j, std::
             return fail("a property is not a [key, value] pair of strings");
         m.properties.emplace_back(p[0].get<std::string>(), p[1].get<std::string>());
     }
+    // The devices listed, for checking each track's device in one lookup (an export may list 100,000s).
+    auto deviceKey = [](model::DeviceKind kind, std::int32_t index) {
+        return (std::uint64_t(kind) << 32U) | std::uint32_t(index);
+    };
+    std::unordered_set<std::uint64_t> listed;
+    listed.reserve(m.devices.size());
+    for (const model::Device& dev : m.devices)
+        listed.insert(deviceKey(dev.kind, dev.index));
     for (const json& t : *tracks) {
         DescribedTrack out;
         std::int32_t pid = 0;
@@ -231,9 +240,7 @@ std::optional<ExportDescription> parseDescription(const nlohmann::json& j, std::
         out.deviceKind = *k;
         out.role = *r;
         if (out.deviceKind != model::DeviceKind::Cpu && out.device >= 0
-            && std::none_of(m.devices.begin(), m.devices.end(), [&](const model::Device& dev) {
-                   return dev.kind == out.deviceKind && dev.index == out.device;
-               }))
+            && listed.count(deviceKey(out.deviceKind, out.device)) == 0)
             return fail("a track names a device the description does not list");
         out.pid = std::to_string(pid);
         out.tid = std::to_string(tid);
@@ -563,8 +570,7 @@ private:
                 if (const ChromeArg* a = e.arg("stream");
                     placement == Placement::DeviceStream && a && a->kind == ChromeArg::Kind::Int)
                     info.streamId = a->i;
-                if (device >= 0
-                    && std::find(m_deviceIndices.begin(), m_deviceIndices.end(), device) == m_deviceIndices.end())
+                if (device >= 0 && m_deviceSeen.insert(device).second)
                     m_deviceIndices.push_back(device);
             }
             id = m_b.addTrack(info);
@@ -1196,8 +1202,9 @@ private:
     TimeNs m_maxTs = 0;
 
     std::unordered_map<std::string, model::TrackId, TrackKeyHash> m_tracks;
-    std::vector<TrackMeta> m_trackMeta; // indexed by TrackId
-    std::vector<int> m_deviceIndices;
+    std::vector<TrackMeta> m_trackMeta;   // indexed by TrackId
+    std::vector<int> m_deviceIndices;     // in order of first appearance
+    std::unordered_set<int> m_deviceSeen; // the same, for the membership test (a trace may have 100,000s)
     Placement m_lastPlacement = Placement::Host;
     std::string m_lastPidStore;
     std::string m_lastTidStore;

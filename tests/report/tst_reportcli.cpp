@@ -206,6 +206,78 @@ private Q_SLOTS:
         QCOMPARE(j.at("properties").at("fps").get<std::string>(), std::string("58.08"));
     }
 
+    // `info` text names up to 32 devices and summarises more per kind; the JSON lists every one (issue 35).
+    // The trace: one kernel per device, pid = args.device = the index, as Kineto writes them. The expected lines
+    // are written out by hand from the indices each row generates.
+    void infoSummarisesManyDevices_data()
+    {
+        QTest::addColumn<QList<int>>("indices");
+        QTest::addColumn<QString>("devicesLine");
+        QList<int> all;
+        for (int i = 0; i < 4096; ++i)
+            all << i;
+        QTest::newRow("4096 contiguous") << all
+                                         << QStringLiteral("4,096 GPU devices (0\u2013"
+                                                           "4,095)");
+        QList<int> twoRuns;
+        for (int i = 0; i < 100; ++i)
+            twoRuns << i << 200 + i;
+        QTest::newRow("two runs") << twoRuns
+                                  << QStringLiteral("200 GPU devices (0\u2013"
+                                                    "99, 200\u2013"
+                                                    "299)");
+        QList<int> sparse; // 0, 2, 4, … 78: 40 runs of one, eight shown
+        for (int i = 0; i < 40; ++i)
+            sparse << 2 * i;
+        QTest::newRow("40 runs, capped")
+            << sparse << QStringLiteral("40 GPU devices (0, 2, 4, 6, 8, 10, 12, 14, \u2026 and 32 more ranges)");
+        QList<int> listed; // 32: still listed by name, sorted as text
+        for (int i = 0; i < 32; ++i)
+            listed << i;
+        QTest::newRow("32 listed") << listed
+                                   << QStringLiteral("1\u00d7 gpu GPU 0, 1\u00d7 gpu GPU 1, 1\u00d7 gpu GPU 10, ");
+    }
+    void infoSummarisesManyDevices()
+    {
+        QFETCH(QList<int>, indices);
+        QFETCH(QString, devicesLine);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("devices.json"));
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            QByteArray text = "{\"schemaVersion\": 1, \"traceEvents\": [\n";
+            for (qsizetype k = 0; k < indices.size(); ++k) {
+                const QByteArray i = QByteArray::number(indices[k]);
+                text += (k ? ",\n" : "") + QByteArray("{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"gemm\",\"pid\":") + i
+                    + ",\"tid\":7,\"ts\":" + QByteArray::number(1000 + k) + ",\"dur\":1,\"args\":{\"device\":" + i
+                    + ",\"stream\":7}}";
+            }
+            text += "\n]}\n";
+            f.write(text);
+        }
+        const Run textRun = runCli({QStringLiteral("info"), path, QStringLiteral("--no-cache")});
+        QVERIFY2(textRun.exitCode == 0, textRun.err.constData());
+        const QString out = QString::fromUtf8(textRun.out);
+        const QString row = QStringLiteral("  devices        ") + devicesLine;
+        QVERIFY2(out.contains(row), qPrintable(out.left(2000)));
+        if (indices.size() > 32) // one line for the one kind, whatever the count
+            QVERIFY2(out.size() < 1000, qPrintable(out.left(2000)));
+
+        const Run jsonRun = runCli({QStringLiteral("info"), path, QStringLiteral("--format"), QStringLiteral("json"),
+                                    QStringLiteral("--no-cache")});
+        QVERIFY2(jsonRun.exitCode == 0, jsonRun.err.constData());
+        const auto j = nlohmann::json::parse(jsonRun.out.toStdString());
+        const auto& devices = j.at("devices");
+        QCOMPARE(devices.size(), std::size_t(indices.size()));
+        for (qsizetype k = 0; k < indices.size(); ++k) { // in order of first appearance, as the trace has them
+            QCOMPARE(devices[std::size_t(k)].at("kind").get<std::string>(), std::string("gpu"));
+            QCOMPARE(devices[std::size_t(k)].at("index").get<int>(), indices[k]);
+            QCOMPARE(devices[std::size_t(k)].at("name").get<std::string>(), "GPU " + std::to_string(indices[k]));
+        }
+        QCOMPARE(j.at("tracks").get<qsizetype>(), indices.size());
+    }
+
     void exportErrors_data()
     {
         QTest::addColumn<QStringList>("args");

@@ -41,6 +41,30 @@ class TestReportWriters : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    // Issue 35: more than 32 active devices are summarised per kind in the Markdown and HTML summaries (as in
+    // `info`); up to 32 they are listed. Expected text written out from the 40 indices set here (0, 1, 3, …).
+    void manyDevicesSummarised()
+    {
+        report::ReportModel m = fixtureModel();
+        m.summary.devices.clear();
+        for (int i = 0; i < 40; ++i)
+            m.summary.devices.push_back({model::DeviceKind::Gpu, i < 2 ? i : i + 1, "NVIDIA H100"});
+        const std::string md = render(m, report::ReportFormat::Markdown);
+        QVERIFY2(md.find("- **Devices:** 40 GPU devices (0\u2013"
+                         "1, 3\u2013"
+                         "40); 40\u00d7 NVIDIA H100\n")
+                     != std::string::npos,
+                 md.c_str());
+        const std::string html = render(m, report::ReportFormat::Html);
+        QVERIFY2(html.find("40 GPU devices (0\u2013"
+                           "1, 3\u2013"
+                           "40); 40\u00d7 NVIDIA H100")
+                     != std::string::npos,
+                 html.c_str());
+        QVERIFY(html.find("gpu 40") == std::string::npos);
+        m.summary.devices.resize(32);
+        QVERIFY(render(m, report::ReportFormat::Markdown).find("gpu 32 (NVIDIA H100)") != std::string::npos);
+    }
     void jsonRoundTrip()
     {
         const std::string text = render(fixtureModel(), report::ReportFormat::Json);

@@ -5,6 +5,7 @@
 #include "widgets/detailspanel.h"
 #include "widgets/findingsmodel.h"
 #include "widgets/timelineview.h"
+#include "widgets/trackspanel.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>
@@ -15,6 +16,8 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
+#include <QScrollBar>
+#include <QSet>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
@@ -23,6 +26,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <QTreeView>
 
 #include <atomic>
 #include <condition_variable>
@@ -107,6 +111,8 @@ private slots:
     void notAssessedShownAndExported();
     void traceExportRunsOffTheUiThread();
     void traceExportWritesOrReports();
+    void trackListModelIsConsistent();
+    void hundredThousandTracks();
 
 private:
     QTemporaryDir m_dir;
@@ -674,6 +680,127 @@ void TestMainWindow::traceExportWritesOrReports()
     QCOMPARE(done.size(), 3);
     QVERIFY2(done[2].at(1).toString().contains(QStringLiteral("no/dir")), qPrintable(done[2].at(1).toString()));
     QCOMPARE(errors.size(), 2);
+}
+
+// The track list is a model over the timeline's layout (no item per track): Qt's own checks of a model, over a
+// small trace, through a filter and a layout change.
+void TestMainWindow::trackListModelIsConsistent()
+{
+    MainWindow w;
+    QAbstractItemModel* model = w.tracksPanel()->tree()->model();
+    QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    const auto trace = testing::smallTrainingTrace();
+    w.showTrace(gui::LoadedTrace {trace, analysed({}, 0), std::nullopt, QStringLiteral("/tmp/run1.json")});
+    const widgets::TrackLayout& layout = w.timeline()->layout();
+    QCOMPARE(model->rowCount(), static_cast<int>(layout.groups().size()));
+    for (int g = 0; g < model->rowCount(); ++g) {
+        const QModelIndex group = model->index(g, widgets::TracksPanel::Name);
+        QCOMPARE(group.data().toString(), layout.groups()[std::size_t(g)].title);
+        QCOMPARE(model->rowCount(group), static_cast<int>(layout.groups()[std::size_t(g)].tracks.size()));
+        for (int t = 0; t < model->rowCount(group); ++t) {
+            QCOMPARE(model->index(t, 0, group).data(widgets::TracksPanel::kTrackRole).toUInt(),
+                     layout.groups()[std::size_t(g)].tracks[std::size_t(t)].value);
+            QCOMPARE(model->index(t, 0, group).parent(), group);
+        }
+    }
+    // Unchecking a track hides it in the timeline; pinning pins it.
+    const QModelIndex firstTrack = model->index(0, widgets::TracksPanel::Name, model->index(0, 0));
+    const model::TrackId id(firstTrack.data(widgets::TracksPanel::kTrackRole).toUInt());
+    QVERIFY(model->setData(firstTrack, Qt::Unchecked, Qt::CheckStateRole));
+    QVERIFY(layout.isTrackHidden(id));
+    QCOMPARE(firstTrack.data(Qt::CheckStateRole).toInt(), int(Qt::Unchecked));
+    QVERIFY(model->setData(firstTrack.siblingAtColumn(widgets::TracksPanel::Pinned), Qt::Checked, Qt::CheckStateRole));
+    QVERIFY(layout.isPinned(id));
+    // A filter that matches nothing empties the list; clearing it brings every group back.
+    w.tracksPanel()->filter()->setText(QStringLiteral("no such track"));
+    QCOMPARE(model->rowCount(), 0);
+    w.tracksPanel()->filter()->clear();
+    QCOMPARE(model->rowCount(), static_cast<int>(layout.groups().size()));
+}
+
+// Issue 35: a trace of 100,000 single-kernel tracks, each on its own GPU (generated: pid = args.device = i), opens
+// through the real import; the track list answers for all of it without an item per track, scrolls to the end and
+// paints; so does the timeline. Functional checks only (the times are in bench_gui_open).
+void TestMainWindow::hundredThousandTracks()
+{
+    constexpr int kDevices = 100000;
+    const QString path = m_dir.filePath(QStringLiteral("devices.json"));
+    {
+        QByteArray text = "{\"schemaVersion\": 1, \"traceEvents\": [\n";
+        text.reserve(kDevices * 140);
+        for (int i = 0; i < kDevices; ++i) {
+            const QByteArray n = QByteArray::number(i);
+            text += (i ? ",\n" : "") + QByteArray("{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"gemm\",\"pid\":") + n
+                + ",\"tid\":7,\"ts\":" + QByteArray::number(1000 + i) + ",\"dur\":1,\"args\":{\"device\":" + n
+                + ",\"stream\":7}}";
+        }
+        text += "\n]}\n";
+        writeFile(path, text);
+    }
+    MainWindow w;
+    w.resize(1600, 1000);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    FinishCounter finished(w);
+    w.loadJob().setAnalyzeFunction(noAnalysis);
+    w.openPath(path);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count, 1, 300000);
+    const model::TracePtr trace = w.timeline()->trace();
+    QVERIFY(trace);
+    QCOMPARE(trace->tracks().size(), std::size_t(kDevices));
+
+    // The timeline: a group per device (header and stream row), ordered by device index.
+    widgets::TimelineView* timeline = w.timeline();
+    const widgets::TrackLayout& layout = timeline->layout();
+    QCOMPARE(layout.groups().size(), std::size_t(kDevices));
+    QCOMPARE(layout.rows().size(), std::size_t(2 * kDevices));
+    QCOMPARE(trace->track(layout.rows().back().track).deviceIndex, kDevices - 1);
+    timeline->verticalScrollBar()->setValue(timeline->verticalScrollBar()->maximum());
+    timeline->viewport()->repaint();
+    const int bottomRow = timeline->rowAtPos(QPoint(400, timeline->viewport()->height() - 4));
+    QVERIFY2(bottomRow >= 2 * kDevices - 2, qPrintable(QString::number(bottomRow)));
+    QVERIFY(timeline->lastPaintStats().rectsDrawn > 0);
+
+    // The track list: every group, each with its one track, the last one GPU 99,999's.
+    widgets::TracksPanel* panel = w.tracksPanel();
+    QTreeView* tree = panel->tree();
+    QAbstractItemModel* model = tree->model();
+    QCOMPARE(model->rowCount(), kDevices);
+    const QModelIndex lastGroup = model->index(kDevices - 1, widgets::TracksPanel::Name);
+    QCOMPARE(lastGroup.data().toString(), layout.groups().back().title);
+    QCOMPARE(model->rowCount(lastGroup), 1);
+    const QModelIndex lastTrack = model->index(0, widgets::TracksPanel::Name, lastGroup);
+    const model::TrackId lastId(lastTrack.data(widgets::TracksPanel::kTrackRole).toUInt());
+    QCOMPARE(trace->track(lastId).deviceIndex, kDevices - 1);
+
+    // Scrolled to the end, the last group is on screen and painted (its row is not blank).
+    tree->expand(lastGroup);
+    tree->scrollTo(lastTrack);
+    const QRect rowRect = tree->visualRect(lastGroup);
+    QVERIFY(tree->viewport()->rect().contains(rowRect));
+    QCOMPARE(tree->indexAt(rowRect.center()), lastGroup);
+    const QImage shot = tree->viewport()->grab().toImage();
+    QSet<QRgb> colours;
+    for (int x = rowRect.left(); x < std::min(rowRect.right(), shot.width()); ++x)
+        colours.insert(shot.pixel(x, rowRect.center().y()));
+    QVERIFY2(colours.size() > 1, "the last group's row is blank");
+
+    // A check box change repaints without resetting the list (the group stays open).
+    QVERIFY(model->setData(lastTrack, Qt::Unchecked, Qt::CheckStateRole));
+    QVERIFY(layout.isTrackHidden(lastId));
+    QCOMPARE(layout.rows().size(), std::size_t(2 * kDevices - 1));
+    QCOMPARE(model->rowCount(), kDevices);
+    QVERIFY(tree->isExpanded(lastGroup));
+
+    // Filters: one device (opened), then 11,111 ("GPU 1", "GPU 10"–"GPU 19", … "GPU 19999": left closed).
+    panel->filter()->setText(QStringLiteral("GPU 99999"));
+    QCOMPARE(model->rowCount(), 1);
+    QVERIFY(tree->isExpanded(model->index(0, 0)));
+    panel->filter()->setText(QStringLiteral("GPU 1"));
+    QCOMPARE(model->rowCount(), 1 + 10 + 100 + 1000 + 10000);
+    QVERIFY(!tree->isExpanded(model->index(0, 0)));
+    panel->filter()->clear();
+    QCOMPARE(model->rowCount(), kDevices);
 }
 
 QTEST_MAIN(TestMainWindow)
