@@ -354,6 +354,13 @@ JobResult analyzeJob(std::vector<RankSummary> ranks, const JobOptions& options)
     std::map<std::int64_t, std::size_t> stepIndex;
     for (std::size_t i = 0; i < job.steps.size(); ++i)
         stepIndex[job.steps[i].number] = i;
+    // A job finding's loss in a step sums over ranks, so its step time is the step's rank-time (every rank's
+    // duration of it), the same base as lostFraction's job.rankTimeNs: a share of it never passes 100 %.
+    std::map<std::int64_t, TimeNs> rankTimeOfStep;
+    for (const JobRank& r : job.ranks) {
+        for (const JobRankStep& s : r.steps)
+            rankTimeOfStep[s.number] += s.durationNs;
+    }
 
     const auto share = [&](TimeNs ns) { return job.rankTimeNs > 0 ? double(ns) / double(job.rankTimeNs) : 0.0; };
 
@@ -385,7 +392,7 @@ JobResult analyzeJob(std::vector<RankSummary> ranks, const JobOptions& options)
                 continue;
             steps.push_back(s.number);
             stragglerPerStep[s.number] += s.causedWaitNs;
-            f.perStep.push_back({stepIndex[s.number], s.number, s.causedWaitNs, s.durationNs});
+            f.perStep.push_back({stepIndex[s.number], s.number, s.causedWaitNs, rankTimeOfStep[s.number]});
             // What the straggler did longer than its peers in this step: device compute, or something else.
             std::vector<TimeNs> others;
             for (const JobRank& o : job.ranks) {
@@ -463,7 +470,7 @@ JobResult analyzeJob(std::vector<RankSummary> ranks, const JobOptions& options)
         for (const auto& [number, ns] : commPerStep) {
             const TimeNs lost = ns - stragglerPerStep[number];
             if (lost > 0)
-                f.perStep.push_back({stepIndex[number], number, lost, job.steps[stepIndex[number]].meanNs});
+                f.perStep.push_back({stepIndex[number], number, lost, rankTimeOfStep[number]});
         }
         f.occurrences = commRanks;
         const TimeNs transfer = std::max<TimeNs>(0, exposed - wait - idle);

@@ -199,8 +199,14 @@ private Q_SLOTS:
         QCOMPARE(top.perStep.size(), std::size_t(3));
         QCOMPARE(top.perStep[1].stepNumber, std::int64_t(2));
         QCOMPARE(top.perStep[1].lostNs, 54 * kMs);
+        // The loss sums over ranks, so the step time it is a share of is the step's rank-time: 4 ranks × 54 ms.
+        QCOMPARE(top.perStep[1].stepNs, 4 * 54 * kMs);
         const analysis::Finding* comm = findKind(job, "communication");
         QVERIFY(comm);
+        for (const analysis::StepLoss& s : comm->perStep) {
+            QCOMPARE(s.stepNs, 4 * 54 * kMs);
+            QVERIFY(s.lostNs <= s.stepNs);
+        }
         QCOMPARE(comm->lostNs, 42 * kMs); // 204 ms exposed − 162 ms the straggler owns
         QCOMPARE(detail<std::int64_t>(*comm, "exposed_ns"), 204 * kMs);
         QCOMPARE(detail<std::int64_t>(*comm, "wait_ns"), 162 * kMs);
