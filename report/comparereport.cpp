@@ -269,6 +269,8 @@ void writeCompareMarkdown(const CompareRun& b, const CompareRun& c, const analys
                 << " |\n";
         }
         out << '\n';
+        if (const std::string note = explanationSharesNote(r); !note.empty())
+            out << note << "\n\n";
     }
 
     out << "## Operators with the largest differences\n\n";
@@ -592,6 +594,8 @@ void writeCompareHtml(const CompareRun& b, const CompareRun& c, const analysis::
                 << escapeHtml(shareText(e, r.candidateStepsNs() - r.baselineStepsNs())) << "</td></tr>\n";
         }
         out << "</tbody></table>\n";
+        if (const std::string note = explanationSharesNote(r); !note.empty())
+            out << "<p class=\"note\">" << escapeHtml(note) << "</p>\n";
     }
     out << "</section>\n";
 
@@ -635,6 +639,19 @@ std::string layerPlacementChange(const analysis::CompareLayer& l)
     const std::string before = analysis::layerPlacementText(l.baselineTarget, l.baselineCores);
     const std::string after = analysis::layerPlacementText(l.candidateTarget, l.candidateCores);
     return before == after ? after : before + " → " + after;
+}
+
+std::string explanationSharesNote(const analysis::CompareResult& result)
+{
+    double total = 0.0;
+    for (const analysis::CompareExplanation& e : result.explanations)
+        total += e.shareOfStepDelta;
+    if (total <= 1.0 + 1e-9)
+        return {};
+    return "These shares add up to " + formatPercent(total)
+        + " of the step-time difference because finding kinds can overlap (one idle stretch can be a pipeline bubble "
+          "and a wait): they are not parts of it. The waterfall splits the difference into parts that add up "
+          "exactly.";
 }
 
 std::string layerSummaryText(const analysis::CompareLayers& l)

@@ -23,6 +23,11 @@ struct CompareReportOptions
 /// matched, how many changed placement (core split, target), how many got slower. Empty without a layer table.
 std::string layerSummaryText(const analysis::CompareLayers& layers);
 
+/// Under the findings that explain the difference, when their shares of the step-time difference add up to more
+/// than 100 %: says so and why (kinds overlap: one idle stretch can be a bubble and a wait) and points to the
+/// waterfall, whose parts add up exactly. Empty otherwise.
+std::string explanationSharesNote(const analysis::CompareResult& result);
+
 /// The layer comparison's placement column: "core 0 → cores 0+1+2", "core 0" when it did not change.
 std::string layerPlacementChange(const analysis::CompareLayer& layer);
 

@@ -300,6 +300,8 @@ void printText(const model::Trace& base, std::span<const analysis::Finding> base
             out << ", " << report::formatPercent(e.shareOfStepDelta) << " of the step-time difference";
         out << ")\n";
     }
+    if (const std::string note = report::explanationSharesNote(r); !note.empty())
+        out << "  " << note << '\n';
     out << "\nFindings: " << baseFindings.size() << " in the baseline, " << candFindings.size()
         << " in the candidate (timesink-cli analyze PATH for details)\n";
     if (!r.notes.empty()) {

@@ -2,6 +2,7 @@
 #include "analysis/compare/compare.h"
 #include "model/tracebuilder.h"
 #include "report/comparejson.h"
+#include "report/comparereport.h"
 
 #include <QTest>
 
@@ -126,6 +127,25 @@ private Q_SLOTS:
             g.metadata().devices.push_back(model::Device {model::DeviceKind::Gpu, i, "V100"});
         g.metadata().devices.push_back(model::Device {model::DeviceKind::Npu, 0, ""});
         QCOMPARE(report::deviceDescription(*g.finalize()), std::string("2\xC3\x97 gpu V100, npu"));
+    }
+
+    // Shares of the step-time difference over 100 % (kinds overlap) get a note pointing to the waterfall; shares
+    // that fit get none.
+    void sharesNoteOnlyWhenTheyOverlap()
+    {
+        analysis::CompareResult r;
+        analysis::CompareExplanation a;
+        a.shareOfStepDelta = 0.7;
+        analysis::CompareExplanation b;
+        b.shareOfStepDelta = 0.52;
+        r.explanations = {a, b};
+        const std::string note = report::explanationSharesNote(r);
+        QVERIFY2(note.find("122.0%") != std::string::npos, note.c_str());
+        QVERIFY(note.find("waterfall") != std::string::npos);
+        r.explanations[1].shareOfStepDelta = 0.3; // 100 % exactly: they may be parts
+        QVERIFY(report::explanationSharesNote(r).empty());
+        r.explanations.clear();
+        QVERIFY(report::explanationSharesNote(r).empty());
     }
 };
 
