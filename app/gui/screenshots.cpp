@@ -94,6 +94,27 @@ model::SliceRef firstLaunch(const model::Trace& trace, std::string_view name, mo
     return {};
 }
 
+/// The compare window compareWith() opens (it loads in the background), full screen and in front; null after 2 min.
+widgets::CompareView* awaitCompareWindow(const QRect& screen)
+{
+    widgets::CompareView* compare = nullptr;
+    QElapsedTimer t;
+    t.start();
+    while (!compare && t.elapsed() < 120000) {
+        settle(200);
+        for (QWidget* top : QApplication::topLevelWidgets())
+            if (auto* c = qobject_cast<widgets::CompareView*>(top))
+                compare = c;
+    }
+    if (compare) {
+        compare->setGeometry(screen);
+        compare->raise();
+        compare->activateWindow();
+        settle();
+    }
+    return compare;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -215,20 +236,7 @@ int main(int argc, char** argv)
     if (open(w, rank0)) {
         shoot(QStringLiteral("ascend_full"));
         w.compareWith(rank1);
-        widgets::CompareView* compare = nullptr;
-        QElapsedTimer t;
-        t.start();
-        while (!compare && t.elapsed() < 120000) {
-            settle(200);
-            for (QWidget* top : QApplication::topLevelWidgets())
-                if (auto* c = qobject_cast<widgets::CompareView*>(top))
-                    compare = c;
-        }
-        if (compare) {
-            compare->setGeometry(screen);
-            compare->raise();
-            compare->activateWindow();
-            settle();
+        if (widgets::CompareView* compare = awaitCompareWindow(screen)) {
             if (compare->operatorTable()->model()->rowCount() > 0)
                 compare->operatorTable()->selectRow(0);
             if (compare->baselineFindings()->topLevelItemCount() > 0)
@@ -241,20 +249,7 @@ int main(int argc, char** argv)
     // The same model on an H100 and an MI300X (TraceLens's sample pair): the waterfall and the kernel classes.
     if (open(w, fx + QStringLiteral("/torch/tracelens_h100_Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz"))) {
         w.compareWith(fx + QStringLiteral("/torch/tracelens_mi300_Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz"));
-        widgets::CompareView* compare = nullptr;
-        QElapsedTimer t;
-        t.start();
-        while (!compare && t.elapsed() < 120000) {
-            settle(200);
-            for (QWidget* top : QApplication::topLevelWidgets())
-                if (auto* c = qobject_cast<widgets::CompareView*>(top))
-                    compare = c;
-        }
-        if (compare) {
-            compare->setGeometry(screen);
-            compare->raise();
-            compare->activateWindow();
-            settle();
+        if (widgets::CompareView* compare = awaitCompareWindow(screen)) {
             compare->bottomTabs()->setCurrentIndex(1);
             shoot(QStringLiteral("compare_waterfall"));
             compare->bottomTabs()->setCurrentIndex(2);
