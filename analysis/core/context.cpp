@@ -15,15 +15,13 @@ AnalysisContext::AnalysisContext(const model::Trace& trace, const AnalysisOption
 
 const DeviceActivity& AnalysisContext::activity() const
 {
-    if (!m_activity)
-        m_activity = computeDeviceActivity(m_trace, m_options, m_cancel);
+    std::call_once(m_activityOnce, [this] { m_activity = computeDeviceActivity(m_trace, m_options, m_cancel); });
     return *m_activity;
 }
 
 const RknnLayerTable& AnalysisContext::rknnLayers() const
 {
-    if (!m_rknnLayers)
-        m_rknnLayers = readRknnLayers(m_trace);
+    std::call_once(m_rknnLayersOnce, [this] { m_rknnLayers = readRknnLayers(m_trace); });
     return *m_rknnLayers;
 }
 
@@ -31,15 +29,14 @@ const IdleAttribution& AnalysisContext::idle() const
 {
     // Only the pipeline-bubble pass reads the rest pieces, and only those from its threshold on; the other kinds'
     // pieces do not depend on the threshold.
-    if (!m_idle)
-        m_idle = attributeIdle(m_clock, activity(), m_cancel, m_options.bubbleThresholdNs);
+    std::call_once(m_idleOnce,
+                   [this] { m_idle = attributeIdle(m_clock, activity(), m_cancel, m_options.bubbleThresholdNs); });
     return *m_idle;
 }
 
 bool AnalysisContext::hasDeviceWork() const
 {
-    if (!m_hasDeviceWork)
-        m_hasDeviceWork = analysis::hasDeviceWork(m_trace);
+    std::call_once(m_hasDeviceWorkOnce, [this] { m_hasDeviceWork = analysis::hasDeviceWork(m_trace); });
     return *m_hasDeviceWork;
 }
 

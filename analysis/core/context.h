@@ -7,6 +7,7 @@
 #include "analysis/core/stepclock.h"
 #include "model/trace.h"
 
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -18,7 +19,8 @@ namespace timesink::analysis {
 /// idle-based kinds (IdleAttribution; rest pieces kept from the bubble threshold on). The platform is the trace's
 /// own (TraceMetadata::platform). The activity and the idle split are computed on first use and kept, so a trace
 /// without device work, or a pass that needs neither, pays nothing for them.
-/// Not thread-safe: one analyze() uses its context from one thread.
+/// Thread-safe: analyze() runs the passes side by side on one context; what is computed on first use is computed
+/// once (the first caller computes it, the others wait for it).
 /// Example:
 ///   AnalysisContext context(trace, options, cancel);
 ///   for (const auto& pass : passRegistry())
@@ -61,6 +63,10 @@ private:
     mutable std::optional<IdleAttribution> m_idle;
     mutable std::optional<bool> m_hasDeviceWork;
     mutable std::optional<RknnLayerTable> m_rknnLayers;
+    mutable std::once_flag m_activityOnce;
+    mutable std::once_flag m_idleOnce;
+    mutable std::once_flag m_hasDeviceWorkOnce;
+    mutable std::once_flag m_rknnLayersOnce;
 };
 
 } // namespace timesink::analysis

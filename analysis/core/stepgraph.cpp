@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <limits>
+#include <memory>
+#include <mutex>
 #include <tuple>
 #include <unordered_map>
 #include <utility>
@@ -104,6 +106,71 @@ struct HostContent
 struct DeviceOps
 {
     std::vector<std::uint32_t> ops; // outermost busy slices, in track order
+    // By position in ops: the call that launched it (invalid: nothing did) and that call's number (kNoCall).
+    std::vector<model::SliceRef> launch;
+    std::vector<std::uint32_t> launchCall;
+};
+
+constexpr std::uint32_t kNoCall = std::numeric_limits<std::uint32_t>::max();
+constexpr std::uint32_t kNoNode = std::numeric_limits<std::uint32_t>::max();
+
+// What a step's graph building looks up by number (a device operation's or host call's, across the trace): which
+// node holds it. Sized for the whole trace and reused from step to step (only the entries a step set are reset),
+// so that building a graph costs what the step holds, not a hash map per step or a fresh trace-sized array.
+struct NodeIndex
+{
+    std::vector<std::uint32_t> ofOp;
+    std::vector<std::uint32_t> ofCall;
+    std::vector<std::uint32_t> setOps;
+    std::vector<std::uint32_t> setCalls;
+
+    void clear()
+    {
+        for (std::uint32_t o : setOps)
+            ofOp[o] = kNoNode;
+        for (std::uint32_t c : setCalls)
+            ofCall[c] = kNoNode;
+        setOps.clear();
+        setCalls.clear();
+    }
+};
+
+// One NodeIndex per worker at most: a step takes one (or makes one) and gives it back.
+class NodeIndexPool
+{
+public:
+    NodeIndexPool(std::size_t ops, std::size_t calls)
+        : m_ops(ops)
+        , m_calls(calls)
+    {
+    }
+    std::unique_ptr<NodeIndex> take()
+    {
+        {
+            const std::lock_guard lock(m_mutex);
+            if (!m_free.empty()) {
+                std::unique_ptr<NodeIndex> x = std::move(m_free.back());
+                m_free.pop_back();
+                return x;
+            }
+        }
+        auto x = std::make_unique<NodeIndex>();
+        x->ofOp.assign(m_ops, kNoNode);
+        x->ofCall.assign(m_calls, kNoNode);
+        return x;
+    }
+    void give(std::unique_ptr<NodeIndex> x)
+    {
+        x->clear();
+        const std::lock_guard lock(m_mutex);
+        m_free.push_back(std::move(x));
+    }
+
+private:
+    std::size_t m_ops;
+    std::size_t m_calls;
+    std::mutex m_mutex;
+    std::vector<std::unique_ptr<NodeIndex>> m_free;
 };
 
 struct ResolvedWhatIf
@@ -155,22 +222,25 @@ public:
     }
 
     void prepare();
-    [[nodiscard]] bool hasLaunches() const { return !m_launchOf.empty(); }
+    [[nodiscard]] bool hasLaunches() const { return m_hasLaunches; }
+    /// Operations and calls the step graphs number (the sizes of a NodeIndex).
+    [[nodiscard]] std::size_t opCount() const { return m_opCount; }
+    [[nodiscard]] std::size_t callCount() const { return m_callCount; }
     ResolvedWhatIf resolve(const WhatIf& w) const;
     /// Builds the content of every host track a step graph can hold; after it, the Retimer is only read, so
     /// retimeStep may run on several steps at once.
     void freeze();
     enum class StepOutcome : std::uint8_t { NotAssessed, Cyclic, Assessed };
-    StepOutcome retimeStep(std::size_t step, std::span<const ResolvedWhatIf> whatIfs, Retiming& out) const;
+    StepOutcome retimeStep(std::size_t step, std::span<const ResolvedWhatIf> whatIfs, NodeIndex& index,
+                           Retiming& out) const;
 
 private:
     struct Graph
     {
         std::vector<Node> nodes;
         std::vector<Edge> edges;
-        std::vector<std::uint32_t> inOffsets; // CSR of edges by `to`
-        std::vector<std::uint32_t> inEdges;
-        std::vector<std::uint32_t> order;                                 // topological
+        std::vector<std::uint32_t> inOffsets; // edges are sorted by `to`: node v's are [inOffsets[v], inOffsets[v+1])
+        std::vector<std::uint32_t> order;     // topological
         std::vector<std::pair<std::uint64_t, std::uint32_t>> deviceByKey; // device nodes, sorted by key()
     };
     struct Sim
@@ -185,7 +255,7 @@ private:
     bool isBlockingCall(const model::Track& t, std::uint32_t i) const;
     bool isOutermostBusy(const model::Track& t, std::uint32_t i) const;
     std::size_t opPosition(model::TrackId track, std::uint32_t index) const;
-    bool build(std::size_t step, Graph& g, std::string& reason) const;
+    bool build(std::size_t step, Graph& g, NodeIndex& index, std::string& reason) const;
     TimeNs simulate(const Graph& g, const std::vector<TimeNs>& dur, const std::vector<std::uint8_t>* flags, Sim& sim,
                     bool record) const;
     /// Walks the chain that set the step's end into `path`; `nodes` gets every node the chain passes through.
@@ -195,10 +265,15 @@ private:
 
     const model::Trace& m_trace;
     const StepClock& m_clock;
-    std::unordered_map<std::uint64_t, model::SliceRef> m_launchOf; // device operation → launching call
-    std::vector<std::vector<std::uint32_t>> m_calls;               // per host track: launching or blocking calls
-    std::vector<DeviceOps> m_device;                               // per track (empty for host tracks)
+    std::vector<std::vector<std::uint32_t>> m_calls;       // per host track: launching or blocking calls
+    std::vector<std::vector<std::uint8_t>> m_callBlocking; // per host track, by position in m_calls: blocking?
+    std::vector<std::uint32_t> m_callBase;                 // per track: the number of its first call
+    std::vector<DeviceOps> m_device;                       // per track (empty for host tracks)
+    std::vector<std::uint32_t> m_opBase;                   // per track: the number of its first operation
     std::vector<std::uint32_t> m_deviceTracks;
+    std::size_t m_opCount = 0;
+    std::size_t m_callCount = 0;
+    bool m_hasLaunches = false;
     std::unordered_map<std::uint32_t, HostContent> m_content;
     // Filled while prepare() looks at every host call; after freeze() only read (names it never saw are computed).
     mutable std::unordered_map<std::uint32_t, bool> m_blockingName;
@@ -250,13 +325,20 @@ void Retimer::prepare()
 {
     const auto tracks = m_trace.tracks();
     m_calls.resize(tracks.size());
+    m_callBlocking.resize(tracks.size());
+    m_callBase.assign(tracks.size(), 0);
     m_device.resize(tracks.size());
+    m_opBase.assign(tracks.size(), 0);
+    std::vector<std::pair<std::uint64_t, model::SliceRef>> launches; // (device operation's key, launching call)
     for (const model::Flow& f : m_trace.flows()) {
         if (!isDeviceLaunch(m_trace, f))
             continue;
-        m_launchOf.emplace(key(f.to), f.from);
+        launches.emplace_back(key(f.to), f.from);
         m_calls[f.from.track.value].push_back(f.from.index.value);
     }
+    m_hasLaunches = !launches.empty();
+    // When two flows launch one operation, the first in the trace's order counts.
+    std::stable_sort(launches.begin(), launches.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     for (std::uint32_t ti = 0; ti < tracks.size(); ++ti) {
         const model::Track& t = tracks[ti];
         if (isDeviceTrack(t)) {
@@ -275,6 +357,35 @@ void Retimer::prepare()
         }
         std::sort(calls.begin(), calls.end());
         calls.erase(std::unique(calls.begin(), calls.end()), calls.end());
+        auto& blocking = m_callBlocking[ti];
+        blocking.reserve(calls.size());
+        for (std::uint32_t i : calls)
+            blocking.push_back(isBlockingCall(t, i) ? 1 : 0);
+    }
+    for (std::uint32_t ti = 0; ti < tracks.size(); ++ti) {
+        m_callBase[ti] = static_cast<std::uint32_t>(m_callCount);
+        m_callCount += m_calls[ti].size();
+        m_opBase[ti] = static_cast<std::uint32_t>(m_opCount);
+        m_opCount += m_device[ti].ops.size();
+    }
+    // Each operation's launching call, by a merge of the key-sorted launches with the (key-ordered) operations.
+    auto next = launches.begin();
+    for (std::uint32_t ti : m_deviceTracks) {
+        DeviceOps& d = m_device[ti];
+        d.launch.assign(d.ops.size(), model::SliceRef {});
+        d.launchCall.assign(d.ops.size(), kNoCall);
+        for (std::size_t p = 0; p < d.ops.size(); ++p) {
+            const std::uint64_t k = key(model::TrackId(ti), d.ops[p]);
+            next
+                = std::lower_bound(next, launches.end(), k, [](const auto& e, std::uint64_t v) { return e.first < v; });
+            if (next == launches.end() || next->first != k)
+                continue;
+            const model::SliceRef call = next->second;
+            const auto& calls = m_calls[call.track.value];
+            const auto pos = std::lower_bound(calls.begin(), calls.end(), call.index.value) - calls.begin();
+            d.launch[p] = call;
+            d.launchCall[p] = m_callBase[call.track.value] + static_cast<std::uint32_t>(pos);
+        }
     }
     // Typical launch latency: operations whose stream was free when their call began. Typical stream gap:
     // operations that waited for their stream.
@@ -283,11 +394,11 @@ void Retimer::prepare()
     for (std::uint32_t ti : m_deviceTracks) {
         const model::Track& t = tracks[ti];
         const auto& ops = m_device[ti].ops;
+        const auto& launch = m_device[ti].launch;
         for (std::size_t p = 0; p < ops.size(); ++p) {
-            auto it = m_launchOf.find(key(model::TrackId(ti), ops[p]));
-            if (it == m_launchOf.end())
+            if (!launch[p].isValid())
                 continue;
-            const TimeNs s = m_trace.track(it->second.track).ts(it->second.index.value);
+            const TimeNs s = m_trace.track(launch[p].track).ts(launch[p].index.value);
             const TimeNs start = t.ts(ops[p]);
             const TimeNs predEnd = p > 0 ? t.end(ops[p - 1]) : kNone;
             if (predEnd == kNone || predEnd <= s)
@@ -363,13 +474,15 @@ ResolvedWhatIf Retimer::resolve(const WhatIf& w) const
     return r;
 }
 
-bool Retimer::build(std::size_t step, Graph& g, std::string& reason) const
+bool Retimer::build(std::size_t step, Graph& g, NodeIndex& index, std::string& reason) const
 {
     const Interval host = m_clock.hostWindow(step);
     const Interval window = m_clock.window(step);
-    std::unordered_map<std::uint64_t, std::uint32_t> callNode; // call slice → node
-    std::vector<model::SliceRef> callOrder;                    // the same calls, in thread and program order
-    std::unordered_map<std::uint64_t, std::uint32_t> opNode;   // device operation → node
+    std::vector<model::SliceRef> callOrder; // the calls of the graph, in thread and program order
+    const auto setCall = [&index](std::uint32_t call, std::uint32_t node) {
+        index.ofCall[call] = node;
+        index.setCalls.push_back(call);
+    };
     auto addEdge = [&g](std::uint32_t from, std::uint32_t to, TimeNs lag, EdgeKind kind, bool fromStart, bool toEnd) {
         g.edges.push_back({from, to, lag, kind, fromStart, toEnd});
     };
@@ -408,17 +521,18 @@ bool Retimer::build(std::size_t step, Graph& g, std::string& reason) const
             n.dur = b - a;
             append(n);
         };
+        const auto& blockingCall = m_callBlocking[ti];
         while (it != calls.end() && t.ts(*it) < host.end) {
-            // A group: a call and the calls nested in or overlapping it.
+            // A group: a call and the calls nested in or overlapping it (positions in calls).
+            const auto firstPos = static_cast<std::size_t>(it - calls.begin());
             const std::uint32_t first = *it;
             TimeNs groupEnd = t.end(first);
-            bool blocking = isBlockingCall(t, first);
-            std::vector<std::uint32_t> members {first};
+            bool blocking = blockingCall[firstPos] != 0;
             for (++it; it != calls.end() && t.ts(*it) < groupEnd; ++it) {
-                members.push_back(*it);
                 groupEnd = std::max(groupEnd, t.end(*it));
-                blocking = blocking || isBlockingCall(t, *it);
+                blocking = blocking || blockingCall[static_cast<std::size_t>(it - calls.begin())] != 0;
             }
+            const auto endPos = static_cast<std::size_t>(it - calls.begin());
             addGap(cursor, t.ts(first));
             Node n;
             n.kind = NodeKind::Call;
@@ -430,9 +544,9 @@ bool Retimer::build(std::size_t step, Graph& g, std::string& reason) const
             n.blocking = blocking;
             n.cls = blocking ? PathClass::Sync : PathClass::Launch;
             const std::uint32_t id = append(n);
-            for (std::uint32_t m : members) {
-                callNode.emplace(key(model::TrackId(ti), m), id);
-                callOrder.push_back({model::TrackId(ti), model::SliceIndex(m)});
+            for (std::size_t m = firstPos; m < endPos; ++m) {
+                setCall(m_callBase[ti] + static_cast<std::uint32_t>(m), id);
+                callOrder.push_back({model::TrackId(ti), model::SliceIndex(calls[m])});
             }
             if (blocking)
                 blockingNodes.push_back(id);
@@ -441,25 +555,27 @@ bool Retimer::build(std::size_t step, Graph& g, std::string& reason) const
         addGap(cursor, host.end);
     }
 
-    // Device operations launched by those calls.
+    // Device operations launched by those calls (per track, their positions in the track's operations).
     std::vector<std::vector<std::uint32_t>> perTrack(m_device.size());
-    auto addOp = [&](model::TrackId track, std::uint32_t index, TimeNs release) -> std::uint32_t {
-        auto [pos, fresh] = opNode.emplace(key(track, index), static_cast<std::uint32_t>(g.nodes.size()));
-        if (!fresh)
-            return pos->second;
+    auto addOp = [&](model::TrackId track, std::size_t pos, TimeNs release) {
+        const std::uint32_t op = m_opBase[track.value] + static_cast<std::uint32_t>(pos);
+        if (index.ofOp[op] != kNoNode)
+            return;
+        index.ofOp[op] = static_cast<std::uint32_t>(g.nodes.size());
+        index.setOps.push_back(op);
+        const std::uint32_t slice = m_device[track.value].ops[pos];
         const model::Track& t = m_trace.track(track);
         Node n;
         n.kind = NodeKind::Device;
         n.track = track;
-        n.slice = index;
-        n.start0 = t.ts(index);
-        n.end0 = t.end(index);
-        n.dur = t.dur(index);
+        n.slice = slice;
+        n.start0 = t.ts(slice);
+        n.end0 = t.end(slice);
+        n.dur = t.dur(slice);
         n.release = release;
-        n.cls = deviceClass(t.category(index));
+        n.cls = deviceClass(t.category(slice));
         g.nodes.push_back(n);
-        perTrack[track.value].push_back(index);
-        return pos->second;
+        perTrack[track.value].push_back(static_cast<std::uint32_t>(pos));
     };
     std::size_t launched = 0;
     for (const model::SliceRef& call : callOrder) {
@@ -469,7 +585,7 @@ bool Retimer::build(std::size_t step, Graph& g, std::string& reason) const
             const model::Track& dt = m_trace.track(f.to.track);
             if (!isOutermostBusy(dt, f.to.index.value))
                 continue;
-            addOp(f.to.track, f.to.index.value, kNone);
+            addOp(f.to.track, opPosition(f.to.track, f.to.index.value), kNone);
             ++launched;
         }
     }
@@ -480,9 +596,11 @@ bool Retimer::build(std::size_t step, Graph& g, std::string& reason) const
         const auto& ops = m_device[ti].ops;
         auto it
             = std::partition_point(ops.begin(), ops.end(), [&](std::uint32_t i) { return t.end(i) <= window.start; });
+        const auto& launch = m_device[ti].launch;
         for (; it != ops.end() && t.ts(*it) < window.end; ++it) {
-            if (m_launchOf.count(key(model::TrackId(ti), *it)) == 0) {
-                addOp(model::TrackId(ti), *it, t.ts(*it));
+            const auto pos = static_cast<std::size_t>(it - ops.begin());
+            if (!launch[pos].isValid()) {
+                addOp(model::TrackId(ti), pos, t.ts(*it));
                 unlaunchedWork = true;
             }
         }
@@ -504,20 +622,21 @@ bool Retimer::build(std::size_t step, Graph& g, std::string& reason) const
             continue;
         std::sort(list.begin(), list.end());
         const model::Track& t = m_trace.track(model::TrackId(ti));
-        const auto& ops = m_device[ti].ops;
-        for (std::uint32_t index : list) {
-            const std::uint32_t id = opNode.at(key(model::TrackId(ti), index));
-            g.deviceByKey.emplace_back(key(model::TrackId(ti), index), id); // tracks and indices ascending
+        const DeviceOps& d = m_device[ti];
+        const auto& ops = d.ops;
+        const std::uint32_t base = m_opBase[ti];
+        for (std::uint32_t pos : list) {
+            const std::uint32_t id = index.ofOp[base + pos];
+            g.deviceByKey.emplace_back(key(model::TrackId(ti), ops[pos]), id); // tracks and indices ascending
             Node& n = g.nodes[id];
-            const std::size_t pos = opPosition(model::TrackId(ti), index);
-            const bool hasPred = pos > 0 && pos <= ops.size();
+            const bool hasPred = pos > 0;
             const TimeNs predEnd = hasPred ? t.end(ops[pos - 1]) : kNone;
             std::int64_t callId = -1;
             TimeNs callStart = 0;
-            if (auto l = m_launchOf.find(key(model::TrackId(ti), index)); l != m_launchOf.end()) {
-                if (auto c = callNode.find(key(l->second)); c != callNode.end()) {
-                    callId = c->second;
-                    callStart = m_trace.track(l->second.track).ts(l->second.index.value);
+            if (d.launchCall[pos] != kNoCall) {
+                if (const std::uint32_t c = index.ofCall[d.launchCall[pos]]; c != kNoNode) {
+                    callId = c;
+                    callStart = m_trace.track(d.launch[pos].track).ts(d.launch[pos].index.value);
                 }
             }
             TimeNs lagL = 0;
@@ -534,8 +653,8 @@ bool Retimer::build(std::size_t step, Graph& g, std::string& reason) const
             }
             if (!hasPred)
                 continue;
-            if (auto p = opNode.find(key(model::TrackId(ti), ops[pos - 1])); p != opNode.end())
-                addEdge(p->second, id, lagS, EdgeKind::Stream, false, false);
+            if (const std::uint32_t p = index.ofOp[base + pos - 1]; p != kNoNode)
+                addEdge(p, id, lagS, EdgeKind::Stream, false, false);
             else
                 n.release = std::max(n.release, predEnd + lagS);
         }
@@ -556,20 +675,22 @@ bool Retimer::build(std::size_t step, Graph& g, std::string& reason) const
         TimeNs latest = kNone;
         for (std::uint32_t ti : m_deviceTracks) {
             const model::Track& t = m_trace.track(model::TrackId(ti));
-            const auto& ops = m_device[ti].ops;
+            const DeviceOps& d = m_device[ti];
+            const auto& ops = d.ops;
             auto it = std::partition_point(ops.begin(), ops.end(), [&](std::uint32_t i) { return t.ts(i) <= e; });
             for (std::size_t back = 0; back < kAwaitLookback && it != ops.begin(); ++back) {
                 --it;
                 const TimeNs end = t.end(*it);
                 if (end > e)
                     continue;
-                const auto op = opNode.find(key(model::TrackId(ti), *it));
+                const auto pos = static_cast<std::size_t>(it - ops.begin());
+                const std::uint32_t op = index.ofOp[m_opBase[ti] + pos];
                 TimeNs launchStart = t.ts(*it);
-                if (auto l = m_launchOf.find(key(model::TrackId(ti), *it)); l != m_launchOf.end())
-                    launchStart = m_trace.track(l->second.track).ts(l->second.index.value);
+                if (d.launch[pos].isValid())
+                    launchStart = m_trace.track(d.launch[pos].track).ts(d.launch[pos].index.value);
                 if (launchStart > s)
                     continue;
-                awaited.push_back({op != opNode.end() ? std::int64_t(op->second) : -1, end});
+                awaited.push_back({op != kNoNode ? std::int64_t(op) : -1, end});
                 latest = std::max(latest, end);
                 break;
             }
@@ -602,15 +723,18 @@ bool Retimer::build(std::size_t step, Graph& g, std::string& reason) const
         g.inOffsets[i + 1] += g.inOffsets[i];
         outOffsets[i + 1] += outOffsets[i];
     }
-    g.inEdges.assign(g.edges.size(), 0);
+    // The edges in the order the simulation reads them (by `to`, each node's in their order of creation), so
+    // that it walks one array; an edge's index is its place in that order from here on.
     std::vector<std::uint32_t> outEdges(g.edges.size(), 0);
     {
+        std::vector<Edge> byTo(g.edges.size());
         std::vector<std::uint32_t> inFill(g.inOffsets.begin(), g.inOffsets.end() - 1);
+        for (const Edge& e : g.edges)
+            byTo[inFill[e.to]++] = e;
+        g.edges = std::move(byTo);
         std::vector<std::uint32_t> outFill(outOffsets.begin(), outOffsets.end() - 1);
-        for (std::uint32_t ei = 0; ei < g.edges.size(); ++ei) {
-            g.inEdges[inFill[g.edges[ei].to]++] = ei;
+        for (std::uint32_t ei = 0; ei < g.edges.size(); ++ei)
             outEdges[outFill[g.edges[ei].from]++] = ei;
-        }
     }
     g.order.clear();
     g.order.reserve(count);
@@ -652,7 +776,7 @@ TimeNs Retimer::simulate(const Graph& g, const std::vector<TimeNs>& dur, const s
         TimeNs e = kNone;
         std::int64_t eArg = -1;
         for (std::uint32_t k = g.inOffsets[v]; k < g.inOffsets[v + 1]; ++k) {
-            const Edge& ed = g.edges[g.inEdges[k]];
+            const Edge& ed = g.edges[k];
             if (ed.toEnd)
                 continue;
             if ((fl & kDetached) != 0 && ed.kind == EdgeKind::Stream)
@@ -665,7 +789,7 @@ TimeNs Retimer::simulate(const Graph& g, const std::vector<TimeNs>& dur, const s
             const TimeNs t = base + ed.lag;
             if (t > s) {
                 s = t;
-                sArg = g.inEdges[k];
+                sArg = k;
             }
         }
         if (s == kNone) {
@@ -681,13 +805,13 @@ TimeNs Retimer::simulate(const Graph& g, const std::vector<TimeNs>& dur, const s
                 eArg = -2;
             }
             for (std::uint32_t k = g.inOffsets[v]; k < g.inOffsets[v + 1]; ++k) {
-                const Edge& ed = g.edges[g.inEdges[k]];
+                const Edge& ed = g.edges[k];
                 if (!ed.toEnd || sim.end[ed.from] == kNone || (flags && ((*flags)[ed.from] & kDetached) != 0))
                     continue;
                 const TimeNs t = sim.end[ed.from] + ed.lag;
                 if (t > e) {
                     e = t;
-                    eArg = g.inEdges[k];
+                    eArg = k;
                 }
             }
         }
@@ -778,11 +902,14 @@ void Retimer::freeze()
     m_frozen = true;
 }
 
-Retimer::StepOutcome Retimer::retimeStep(std::size_t step, std::span<const ResolvedWhatIf> whatIfs, Retiming& out) const
+Retimer::StepOutcome Retimer::retimeStep(std::size_t step, std::span<const ResolvedWhatIf> whatIfs, NodeIndex& index,
+                                         Retiming& out) const
 {
     StepCriticalPath& path = out.steps[step];
     Graph g;
-    if (!build(step, g, path.reason))
+    const bool built = build(step, g, index, path.reason);
+    index.clear();
+    if (!built)
         return path.reason.find("cycle") != std::string::npos ? StepOutcome::Cyclic : StepOutcome::NotAssessed;
     std::vector<TimeNs> dur(g.nodes.size());
     for (std::size_t i = 0; i < g.nodes.size(); ++i)
@@ -912,36 +1039,66 @@ Retimer::StepOutcome Retimer::retimeStep(std::size_t step, std::span<const Resol
 
 } // namespace
 
+struct RetimingPlan::State
+{
+    explicit State(const model::Trace& trace, const StepClock& clock)
+        : retimer(trace, clock)
+    {
+    }
+    Retimer retimer;
+};
+
+RetimingPlan::RetimingPlan(const model::Trace& trace, const StepClock& clock)
+    : m_clock(clock)
+    , m_state(std::make_unique<State>(trace, clock))
+{
+    if (trace.metadata().syntheticTimestamps) {
+        m_reason = "timestamps were laid out by the importer, not measured, so steps cannot be re-timed";
+        return;
+    }
+    if (!hasDeviceWork(trace)) {
+        m_reason = "no device work in this trace (host-only run), so there is no host → device graph";
+        return;
+    }
+    Retimer& retimer = m_state->retimer;
+    retimer.prepare();
+    if (!retimer.hasLaunches())
+        m_reason = "the trace has no launch links (host → device flows), so steps cannot be re-timed";
+    else if (retimer.opCount() >= kNoNode || retimer.callCount() >= kNoCall)
+        m_reason = "the trace has more than 4 billion device operations or calls to re-time";
+    else
+        retimer.freeze();
+}
+
+RetimingPlan::~RetimingPlan() = default;
+
 Retiming retimeSteps(const model::Trace& trace, const StepClock& clock, std::span<const WhatIf* const> whatIfs,
                      const CancelToken& cancel)
 {
+    const RetimingPlan plan(trace, clock);
+    return retimeSteps(plan, whatIfs, cancel);
+}
+
+Retiming retimeSteps(const RetimingPlan& plan, std::span<const WhatIf* const> whatIfs, const CancelToken& cancel)
+{
+    const StepClock& clock = plan.clock();
     Retiming out;
     out.steps.resize(clock.size());
     out.savings.assign(whatIfs.size(), std::vector<TimeNs>(clock.size(), -1));
-    if (trace.metadata().syntheticTimestamps) {
-        out.notAssessedReason = "timestamps were laid out by the importer, not measured, so steps cannot be re-timed";
-    } else if (!hasDeviceWork(trace)) {
-        out.notAssessedReason = "no device work in this trace (host-only run), so there is no host → device graph";
-    }
-    Retimer retimer(trace, clock);
-    if (out.notAssessedReason.empty()) {
-        retimer.prepare();
-        if (!retimer.hasLaunches())
-            out.notAssessedReason = "the trace has no launch links (host → device flows), so steps cannot be re-timed";
-    }
+    out.notAssessedReason = plan.notAssessedReason();
     if (!out.notAssessedReason.empty()) {
-        for (auto& s : out.steps) {
+        for (auto& s : out.steps)
             s.reason = out.notAssessedReason;
-        }
         return out;
     }
+    const Retimer& retimer = plan.state().retimer;
     std::vector<ResolvedWhatIf> resolved;
     resolved.reserve(whatIfs.size());
     for (const WhatIf* w : whatIfs)
         resolved.push_back(retimer.resolve(w ? *w : WhatIf {}));
     // Steps are independent graphs: each worker owns its step's path and savings column.
-    retimer.freeze();
     std::vector<Retimer::StepOutcome> outcomes(clock.size(), Retimer::StepOutcome::NotAssessed);
+    NodeIndexPool indexes(retimer.opCount(), retimer.callCount());
     model::parallelFor(clock.size(), model::hardwareThreads(), [&](std::size_t i) {
         if (cancel.cancelled())
             return;
@@ -949,7 +1106,9 @@ Retiming retimeSteps(const model::Trace& trace, const StepClock& clock, std::spa
             out.steps[i].reason = "the step is not analysed";
             return;
         }
-        outcomes[i] = retimer.retimeStep(i, resolved, out);
+        std::unique_ptr<NodeIndex> index = indexes.take();
+        outcomes[i] = retimer.retimeStep(i, resolved, *index, out);
+        indexes.give(std::move(index));
     });
     for (Retimer::StepOutcome o : outcomes) {
         out.stepsAssessed += o == Retimer::StepOutcome::Assessed ? 1 : 0;
@@ -958,9 +1117,9 @@ Retiming retimeSteps(const model::Trace& trace, const StepClock& clock, std::spa
     return out;
 }
 
-void projectSavings(const model::Trace& trace, const StepClock& clock, const CancelToken& cancel,
-                    AnalysisResult& result)
+void projectSavings(const RetimingPlan& plan, const CancelToken& cancel, AnalysisResult& result)
 {
+    const StepClock& clock = plan.clock();
     auto& findings = result.findings;
     std::vector<const WhatIf*> list;
     list.reserve(findings.size() + 1);
@@ -968,7 +1127,7 @@ void projectSavings(const model::Trace& trace, const StepClock& clock, const Can
         list.push_back(&f.whatIf);
     const WhatIf all = mergeWhatIfs(findings);
     list.push_back(&all);
-    Retiming r = retimeSteps(trace, clock, list, cancel);
+    Retiming r = retimeSteps(plan, list, cancel);
 
     const std::size_t steps = clock.size();
     std::vector<TimeNs> lostInStep(steps, 0);   // per step: Σ lost of all findings (fallback of "all")

@@ -9,6 +9,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -24,6 +25,33 @@ struct Retiming
     std::string notAssessedReason;                   // the whole trace cannot be re-timed (empty otherwise)
     std::size_t stepsAssessed = 0;
     std::size_t cyclicSteps = 0; // steps whose graph had a cycle (corrupt flows): warned, fallen back
+};
+
+/// The trace-wide groundwork of re-timing, the same for every what-if: which call launched each device operation,
+/// the trace's typical launch latency and stream gap, what each launching thread did (dataloader, host work). It
+/// costs one pass over the trace's flows and tracks, so analyze() builds it on a worker while the passes run.
+/// Read-only once built: retimeSteps may use one plan from several threads.
+class RetimingPlan
+{
+public:
+    RetimingPlan(const model::Trace& trace, const StepClock& clock);
+    ~RetimingPlan();
+    RetimingPlan(const RetimingPlan&) = delete;
+    RetimingPlan& operator=(const RetimingPlan&) = delete;
+    RetimingPlan(RetimingPlan&&) = delete;
+    RetimingPlan& operator=(RetimingPlan&&) = delete;
+
+    /// Why no step of this trace can be re-timed (laid-out timestamps, no device work, no launch links), or empty.
+    [[nodiscard]] const std::string& notAssessedReason() const { return m_reason; }
+    [[nodiscard]] const StepClock& clock() const { return m_clock; }
+
+    struct State;
+    [[nodiscard]] const State& state() const { return *m_state; }
+
+private:
+    const StepClock& m_clock;
+    std::unique_ptr<State> m_state;
+    std::string m_reason;
 };
 
 /// Builds each analysed step's dependency graph and re-times it once per what-if (docs/analysis.md).
@@ -43,6 +71,8 @@ struct Retiming
 ///   const WhatIf* list[] = {&noFetch};
 ///   Retiming r = retimeSteps(trace, clock, list, cancel);
 ///   r.savings[0][i];  // how much shorter step i gets without the fetches
+Retiming retimeSteps(const RetimingPlan& plan, std::span<const WhatIf* const> whatIfs, const CancelToken& cancel);
+/// The same with a plan of its own.
 Retiming retimeSteps(const model::Trace& trace, const StepClock& clock, std::span<const WhatIf* const> whatIfs,
                      const CancelToken& cancel);
 
@@ -54,8 +84,7 @@ WhatIf mergeWhatIfs(std::span<const Finding> findings);
 /// computation: every finding's savingNs, savingFraction, savingMethod and per-step savings (kinds without a
 /// what-if, steps not re-timed: the lost time), the result's savingNs (all findings fixed together, never more than
 /// a step's window per step), its critical paths and the cycle warning; then clears the findings' what-ifs and
-/// ranks them (rankBefore). Called by analyze() after the passes.
-void projectSavings(const model::Trace& trace, const StepClock& clock, const CancelToken& cancel,
-                    AnalysisResult& result);
+/// ranks them (rankBefore). Called by analyze() after the passes, with the plan it built beside them.
+void projectSavings(const RetimingPlan& plan, const CancelToken& cancel, AnalysisResult& result);
 
 } // namespace timesink::analysis

@@ -18,9 +18,12 @@
 #include "analysis/passes/pipelinebubblepass.h"
 #include "analysis/passes/precisionpass.h"
 #include "analysis/passes/unfusedchainpass.h"
+#include "model/workers.h"
 
 #include <algorithm>
 #include <chrono>
+#include <memory>
+#include <vector>
 
 namespace timesink::analysis {
 
@@ -63,14 +66,31 @@ AnalysisResult analyze(const model::Trace& trace, const AnalysisOptions& options
         result.warmupExcluded = clock.warmupExcluded();
         result.warmupNs = clock.fullWindow(clock.warmupStep()).length();
     }
-    for (const auto& pass : passRegistry()) {
-        if (cancel.cancelled()) {
+    // The passes only read the trace and the context, so they run side by side, beside the groundwork of the
+    // re-timing (the longest task first); their findings are then taken in the registry's order, as if one ran
+    // after the other. A pass that did not start before a cancel leaves the result cancelled.
+    const auto& passes = passRegistry();
+    std::vector<PassOutput> outputs(passes.size());
+    std::vector<char> ran(passes.size(), 0);
+    std::unique_ptr<RetimingPlan> plan;
+    model::parallelFor(passes.size() + 1, model::hardwareThreads(), [&](std::size_t task) {
+        if (cancel.cancelled())
+            return;
+        if (task == 0) {
+            plan = std::make_unique<RetimingPlan>(trace, clock);
+            return;
+        }
+        outputs[task - 1] = passes[task - 1]->run(context);
+        ran[task - 1] = 1;
+    });
+    for (std::size_t p = 0; p < passes.size(); ++p) {
+        if (!ran[p]) {
             result.cancelled = true;
             break;
         }
-        PassOutput output = pass->run(context);
+        PassOutput& output = outputs[p];
         if (!output.notAssessedReason.empty()) {
-            result.notAssessed.push_back({std::string(pass->kind()), std::move(output.notAssessedReason)});
+            result.notAssessed.push_back({std::string(passes[p]->kind()), std::move(output.notAssessedReason)});
             continue;
         }
         for (Finding& f : output.findings) {
@@ -92,7 +112,9 @@ AnalysisResult analyze(const model::Trace& trace, const AnalysisOptions& options
     result.cancelled = result.cancelled || cancel.cancelled();
     const auto passesDone = std::chrono::steady_clock::now();
     // Ranks them too (by saving, then lost time).
-    projectSavings(trace, clock, cancel, result);
+    if (!plan) // cancelled before it was built: the findings still get their savings fields and ranking
+        plan = std::make_unique<RetimingPlan>(trace, clock);
+    projectSavings(*plan, cancel, result);
     result.passesWall = passesDone - started;
     result.savingsWall = std::chrono::steady_clock::now() - passesDone;
     return result;
