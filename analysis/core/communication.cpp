@@ -170,8 +170,6 @@ CommunicationProfile computeCommunicationProfile(const model::Trace& trace, cons
                         measured.push_back({s, e, static_cast<TimeNs>(std::llround(w->d * 1e6))});
                 }
                 ops.push_back({std::move(kind), s, e, {}});
-            } else if (isComputeCategory(c)) {
-                compute.push_back({s, e});
             }
         }
         if (!own.empty())
@@ -184,6 +182,17 @@ CommunicationProfile computeCommunicationProfile(const model::Trace& trace, cons
     if (comm.empty())
         return out;
     out.hasCommunication = true;
+    // The compute beside the collectives (collected only now: most traces have none, and the list is as long as
+    // the trace's kernels).
+    for (const model::Track& t : trace.tracks()) {
+        if (!isDeviceTrack(t))
+            continue;
+        for (std::uint32_t i = 0; i < t.size(); ++i) {
+            const SliceCategory c = t.category(i);
+            if (c != SliceCategory::Communication && isComputeCategory(c) && t.end(i) > t.ts(i))
+                compute.push_back({t.ts(i), t.end(i)});
+        }
+    }
     const IntervalList computeU = unite(std::move(compute));
     const IntervalList commInSteps = intersect(comm, clock.windows());
     out.exposed = subtract(commInSteps, computeU);
