@@ -329,16 +329,20 @@ void Retimer::prepare()
     m_callBase.assign(tracks.size(), 0);
     m_device.resize(tracks.size());
     m_opBase.assign(tracks.size(), 0);
-    std::vector<std::pair<std::uint64_t, model::SliceRef>> launches; // (device operation's key, launching call)
+    // Per device track, by slice index: the call that launched it (when two flows launch one operation, the first
+    // in the trace's order counts).
+    std::vector<std::vector<model::SliceRef>> launchOf(tracks.size());
     for (const model::Flow& f : m_trace.flows()) {
         if (!isDeviceLaunch(m_trace, f))
             continue;
-        launches.emplace_back(key(f.to), f.from);
+        std::vector<model::SliceRef>& ofTrack = launchOf[f.to.track.value];
+        if (ofTrack.empty())
+            ofTrack.assign(tracks[f.to.track.value].size(), model::SliceRef {});
+        if (!ofTrack[f.to.index.value].isValid())
+            ofTrack[f.to.index.value] = f.from;
         m_calls[f.from.track.value].push_back(f.from.index.value);
+        m_hasLaunches = true;
     }
-    m_hasLaunches = !launches.empty();
-    // When two flows launch one operation, the first in the trace's order counts.
-    std::stable_sort(launches.begin(), launches.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     for (std::uint32_t ti = 0; ti < tracks.size(); ++ti) {
         const model::Track& t = tracks[ti];
         if (isDeviceTrack(t)) {
@@ -368,19 +372,18 @@ void Retimer::prepare()
         m_opBase[ti] = static_cast<std::uint32_t>(m_opCount);
         m_opCount += m_device[ti].ops.size();
     }
-    // Each operation's launching call, by a merge of the key-sorted launches with the (key-ordered) operations.
-    auto next = launches.begin();
+    // Each operation's launching call, by position in its track's operations.
     for (std::uint32_t ti : m_deviceTracks) {
         DeviceOps& d = m_device[ti];
         d.launch.assign(d.ops.size(), model::SliceRef {});
         d.launchCall.assign(d.ops.size(), kNoCall);
+        const std::vector<model::SliceRef> ofTrack = std::move(launchOf[ti]);
+        if (ofTrack.empty())
+            continue;
         for (std::size_t p = 0; p < d.ops.size(); ++p) {
-            const std::uint64_t k = key(model::TrackId(ti), d.ops[p]);
-            next
-                = std::lower_bound(next, launches.end(), k, [](const auto& e, std::uint64_t v) { return e.first < v; });
-            if (next == launches.end() || next->first != k)
+            const model::SliceRef call = ofTrack[d.ops[p]];
+            if (!call.isValid())
                 continue;
-            const model::SliceRef call = next->second;
             const auto& calls = m_calls[call.track.value];
             const auto pos = std::lower_bound(calls.begin(), calls.end(), call.index.value) - calls.begin();
             d.launch[p] = call;

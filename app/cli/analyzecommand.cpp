@@ -248,9 +248,17 @@ int runAnalyze(int argc, char** argv)
         report::ReportOptions reportOptions;
         reportOptions.generator = "timesink-cli " TIMESINK_VERSION;
         reportOptions.analysisOptions = options;
-        if (const int written
-            = emitReport(report::buildReportModel(*trace, result, reportOptions), destination, inputs, "analyze");
-            written != kExitOk)
+        const auto reportStarted = std::chrono::steady_clock::now();
+        const report::ReportModel model = report::buildReportModel(*trace, result, reportOptions);
+        const auto modelBuilt = std::chrono::steady_clock::now();
+        const int written = emitReport(model, destination, inputs, "analyze");
+        if (printPhases()) {
+            const auto seconds = [](auto d) { return std::chrono::duration<double>(d).count(); };
+            std::fprintf(stderr, "phases: report %.3f s (model %.3f s, writing %.3f s)\n",
+                         seconds(std::chrono::steady_clock::now() - reportStarted), seconds(modelBuilt - reportStarted),
+                         seconds(std::chrono::steady_clock::now() - modelBuilt));
+        }
+        if (written != kExitOk)
             return written;
     }
     if (failAbove && report::totalLostFraction(result) * 100.0 > *failAbove) {
