@@ -25,8 +25,12 @@ std::string inconsistencyBesideArgs(const pb::Header& h, const model::Trace& tra
     const auto& tracks = trace.tracks();
     for (std::size_t ti = 0; ti < tracks.size(); ++ti) {
         const model::Track& t = tracks[ti];
-        if (!str(t.name.value) || !str(t.processName.value) || !str(t.threadName.value) || !str(t.processKey.value)
-            || !str(t.threadKey.value) || static_cast<unsigned>(t.deviceKind) > 3 || static_cast<unsigned>(t.role) > 5)
+        // The descriptors are the header's: restoreFromHeader() sets them on the track once this check passed
+        // (the device summary indexes an array by device kind).
+        const pb::Track& p = h.tracks(static_cast<int>(ti));
+        if (!str(p.name()) || !str(p.process_name()) || !str(p.thread_name()) || !str(p.process_key())
+            || !str(p.thread_key()) || p.device_kind() > static_cast<unsigned>(model::DeviceKind::EdgeNpu)
+            || p.role() > static_cast<unsigned>(model::TrackRole::Synthetic))
             return std::string("track " + std::to_string(ti));
         const std::size_t n = t.size();
         const std::size_t depths = t.depthCount();
