@@ -6,6 +6,7 @@
 #include "model/snapshotaccess.h"
 #include "model/tracebuilder.h"
 #include "parsers/snapshot/snapshot.h"
+#include "parsers/snapshot/snapshot.pb.h"
 #include "parsers/snapshot/snapshotcache.h"
 #include "report/tracesummary.h"
 #include "snapshottesthelpers.h"
@@ -16,6 +17,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <functional>
 #include <thread>
 
 using namespace timesink;
@@ -304,6 +306,59 @@ private Q_SLOTS:
         writeFile(bad, older);
         QVERIFY(!load(bad, &error));
         QVERIFY(error.find("bad.tsnap") != std::string::npos);
+    }
+
+    /// Track descriptors in the header that point outside the trace: refused. The header is edited through its
+    /// schema and its hash recomputed, so that only the reader's own checks stand in the way.
+    void hostileTrackDescriptors()
+    {
+        QTemporaryDir dir;
+        const auto trace = smallTrace();
+        const fs::path good = dir.filePath(QStringLiteral("good.tsnap")).toStdString();
+        std::string error;
+        QVERIFY(snap::writeSnapshot(*trace, {}, good, error));
+        const std::string bytes = readFile(good);
+        std::uint64_t headerOffset = 0;
+        std::uint64_t headerSize = 0;
+        std::memcpy(&headerOffset, bytes.data() + 16, 8);
+        std::memcpy(&headerSize, bytes.data() + 24, 8);
+        snap::pb::Header header;
+        QVERIFY(header.ParseFromString(bytes.substr(headerOffset, headerSize)));
+        QVERIFY(header.tracks_size() > 0);
+        const fs::path edited = dir.filePath(QStringLiteral("edited.tsnap")).toStdString();
+        auto read = [&](const std::function<void(snap::pb::Track&)>& edit) {
+            snap::pb::Header h = header;
+            edit(*h.mutable_tracks(0));
+            std::string headerBytes;
+            h.SerializeToString(&headerBytes);
+            std::string file = bytes.substr(0, headerOffset) + headerBytes;
+            const std::uint64_t size = headerBytes.size();
+            const std::uint64_t hash = snap::hash64(headerBytes);
+            std::memcpy(file.data() + 24, &size, 8);
+            std::memcpy(file.data() + 32, &hash, 8);
+            writeFile(edited, file);
+            parsers::ProgressSink progress;
+            return snap::readSnapshot(edited, {}, progress);
+        };
+        // The rewrite alone leaves a snapshot that reads.
+        QVERIFY(read([](snap::pb::Track&) {}).ok());
+        const auto strings = static_cast<std::uint32_t>(trace->strings().size());
+        const std::vector<std::pair<const char*, std::function<void(snap::pb::Track&)>>> edits {
+            {"device kind past EdgeNpu", [](snap::pb::Track& t) { t.set_device_kind(4); }},
+            {"device kind 256 (0 once narrowed)", [](snap::pb::Track& t) { t.set_device_kind(256); }},
+            {"role past Synthetic", [](snap::pb::Track& t) { t.set_role(6); }},
+            {"name past the string pool", [strings](snap::pb::Track& t) { t.set_name(strings); }},
+            {"process name past the string pool", [strings](snap::pb::Track& t) { t.set_process_name(strings); }},
+            {"thread name past the string pool", [strings](snap::pb::Track& t) { t.set_thread_name(strings); }},
+            {"process key past the string pool", [strings](snap::pb::Track& t) { t.set_process_key(strings); }},
+            {"thread key past the string pool", [strings](snap::pb::Track& t) { t.set_thread_key(strings); }},
+        };
+        for (const auto& [what, edit] : edits) {
+            const parsers::ImportResult r = read(edit);
+            QVERIFY2(!r.ok(), what);
+            QVERIFY2(r.error.find("the snapshot is corrupt (track 0)") != std::string::npos,
+                     (std::string(what) + ": " + r.error).c_str());
+        }
     }
 
     void cache()
