@@ -125,11 +125,6 @@ std::vector<DeviceRow> deviceRows(const analysis::CompareResult& r)
             {"device window", b.windowNs, c.windowNs}};
 }
 
-std::string plural(std::uint64_t n, std::string_view one, std::string_view many)
-{
-    return std::to_string(n) + " " + std::string(n == 1 ? one : many);
-}
-
 /// At most this many placement changes in the Markdown and HTML tables (the JSON lists every layer).
 constexpr std::size_t kMaxPlacementRows = 50;
 
@@ -634,13 +629,6 @@ void writeCompareHtml(const CompareRun& b, const CompareRun& c, const analysis::
 
 // ---- Shared text ----
 
-std::string layerPlacementChange(const analysis::CompareLayer& l)
-{
-    const std::string before = analysis::layerPlacementText(l.baselineTarget, l.baselineCores);
-    const std::string after = analysis::layerPlacementText(l.candidateTarget, l.candidateCores);
-    return before == after ? after : before + " → " + after;
-}
-
 std::string explanationSharesNote(const analysis::CompareResult& result)
 {
     double total = 0.0;
@@ -652,36 +640,6 @@ std::string explanationSharesNote(const analysis::CompareResult& result)
         + " of the step-time difference because finding kinds can overlap (one idle stretch can be a pipeline bubble "
           "and a wait): they are not parts of it. The waterfall splits the difference into parts that add up "
           "exactly.";
-}
-
-std::string layerSummaryText(const analysis::CompareLayers& l)
-{
-    if (!l.present)
-        return {};
-    const std::uint64_t matched = l.byName + l.byPath + l.byOpOrder;
-    std::string text = plural(matched, "layer", "layers") + " matched (" + std::to_string(l.byName) + " by FullName, "
-        + std::to_string(l.byPath) + " by node path, " + std::to_string(l.byOpOrder) + " by op type and order), "
-        + std::to_string(l.baselineOnly) + " only in the baseline, " + std::to_string(l.candidateOnly)
-        + " only in the candidate. " + std::to_string(l.slower) + " got slower, " + std::to_string(l.faster)
-        + " faster. ";
-    std::uint64_t npu = 0;
-    std::uint64_t oneCore = 0;
-    for (const analysis::CompareLayer& x : l.layers) {
-        if (x.candidateId && !x.candidateCores.empty()) {
-            ++npu;
-            oneCore += x.candidateCores.size() == 1 ? 1 : 0;
-        }
-    }
-    text += plural(l.placementChanged, "layer", "layers") + " changed placement (core split or target)";
-    if (l.baselineCoresUsed > 0 && l.candidateCoresUsed > 0)
-        text += "; a layer used up to "
-            + plural(static_cast<std::uint64_t>(l.baselineCoresUsed), "NPU core", "NPU cores") + " in the baseline and "
-            + std::to_string(l.candidateCoresUsed) + " in the candidate";
-    text += ".";
-    if (l.candidateCoresUsed > 1 && npu > 0)
-        text += " " + std::to_string(oneCore) + " of the candidate's " + std::to_string(npu)
-            + " NPU layers still ran on one core.";
-    return text;
 }
 
 // ---- CSV ----

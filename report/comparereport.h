@@ -19,17 +19,10 @@ struct CompareReportOptions
     std::string generator = "timesink";
 };
 
-/// What the layer comparison of two edge runs found, in one or two sentences for every format: how the layers were
-/// matched, how many changed placement (core split, target), how many got slower. Empty without a layer table.
-std::string layerSummaryText(const analysis::CompareLayers& layers);
-
 /// Under the findings that explain the difference, when their shares of the step-time difference add up to more
 /// than 100 %: says so and why (kinds overlap: one idle stretch can be a bubble and a wait) and points to the
 /// waterfall, whose parts add up exactly. Empty otherwise.
 std::string explanationSharesNote(const analysis::CompareResult& result);
-
-/// The layer comparison's placement column: "core 0 → cores 0+1+2", "core 0" when it did not change.
-std::string layerPlacementChange(const analysis::CompareLayer& layer);
 
 /// The comparison of two runs as GitHub/GitLab Markdown: the runs side by side, the step totals and ratio,
 /// the paired steps, the findings that explain the difference, the operators with the largest deltas, notes.

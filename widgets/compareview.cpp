@@ -2,6 +2,7 @@
 #include "widgets/compareview.h"
 
 #include "widgets/detailspanel.h"
+#include "widgets/layercompareview.h"
 #include "widgets/operatordiffmodel.h"
 #include "widgets/tablecopy.h"
 #include "widgets/timeformat.h"
@@ -173,6 +174,8 @@ CompareView::CompareView(QWidget* parent)
     m_classes->setHeaderLabels(
         {tr("Class"), tr("Baseline"), tr("Candidate"), tr("Delta"), tr("Baseline calls"), tr("Candidate calls")});
     m_tabs->addTab(m_classes, tr("Kernel classes"));
+    m_layers = new LayerCompareView(this);
+    m_layers->hide(); // a tab only for two edge runs (setRuns)
     main->addWidget(m_tabs);
     main->setStretchFactor(0, 1);
     main->setStretchFactor(1, 1);
@@ -333,6 +336,17 @@ bool CompareView::setRuns(model::TracePtr baseline, std::vector<analysis::Findin
     }
     for (int col = 0; col < 6; ++col)
         m_classes->resizeColumnToContents(col);
+    const int layersTab = m_tabs->indexOf(m_layers);
+    if (m_result.layers.present) {
+        m_layers->setLayers(m_result.layers, baseTotal, candTotal);
+        if (layersTab < 0) {
+            m_tabs->insertTab(0, m_layers, tr("Layers (edge runs)"));
+            m_tabs->setCurrentIndex(0);
+        }
+    } else if (layersTab >= 0) {
+        m_tabs->removeTab(layersTab);
+        m_layers->hide();
+    }
     m_table->sortByColumn(-1, Qt::AscendingOrder); // the comparison's own order: largest |delta| first
     fillFindings();
 

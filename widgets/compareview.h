@@ -20,6 +20,7 @@ class QTreeWidget;
 namespace timesink::widgets {
 
 class DetailsPanel;
+class LayerCompareView;
 class OperatorDiffModel;
 class TimelineView;
 class WaterfallChart;
@@ -74,10 +75,14 @@ public:
     [[nodiscard]] QTreeWidget* baselineFindings() const { return m_baseFindings; }
     [[nodiscard]] QTreeWidget* candidateFindings() const { return m_candFindings; }
     [[nodiscard]] QComboBox* stepPairs() const { return m_stepPairs; }
-    /// The bottom tabs: Operators, Waterfall (the step-time waterfall and the device breakdown), Kernel classes.
+    /// The bottom tabs: [Layers (edge runs),] Operators, Waterfall (the step-time waterfall and the device breakdown),
+    /// Kernel classes.
     [[nodiscard]] QTabWidget* bottomTabs() const { return m_tabs; }
     [[nodiscard]] WaterfallChart* waterfall() const { return m_waterfall; }
     [[nodiscard]] QTreeWidget* kernelClasses() const { return m_classes; }
+    /// The layer comparison of two edge (RKNN) runs (result().layers). It is a tab, "Layers (edge runs)", shown
+    /// first and selected only when both runs are RKNN layer tables.
+    [[nodiscard]] LayerCompareView* layerCompare() const { return m_layers; }
     /// The step selection of the comparison ("B:C", the CLI's --steps syntax) and its Apply.
     [[nodiscard]] QLineEdit* stepsEdit() const { return m_stepsEdit; }
     [[nodiscard]] DetailsPanel* details() const { return m_details; }
@@ -117,6 +122,7 @@ private:
     QTabWidget* m_tabs = nullptr;
     WaterfallChart* m_waterfall = nullptr;
     QTreeWidget* m_classes = nullptr;
+    LayerCompareView* m_layers = nullptr;
     QLineEdit* m_stepsEdit = nullptr;
     QLabel* m_stepsError = nullptr;
     DetailsPanel* m_details = nullptr;

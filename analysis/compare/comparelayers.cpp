@@ -138,6 +138,11 @@ CompareLayer pairOf(const SideLayer* b, const SideLayer* c, CompareLayer::Match 
     return l;
 }
 
+std::string plural(std::uint64_t n, std::string_view one, std::string_view many)
+{
+    return std::to_string(n) + " " + std::string(n == 1 ? one : many);
+}
+
 } // namespace
 
 std::optional<double> CompareLayer::ratio() const
@@ -338,6 +343,43 @@ CompareLayers compareRknnLayers(const model::Trace& baseline, std::span<const st
         return a.candidateId.value_or(a.baselineId.value_or(0)) < b.candidateId.value_or(b.baselineId.value_or(0));
     });
     return out;
+}
+
+std::string layerPlacementChange(const CompareLayer& l)
+{
+    const std::string before = layerPlacementText(l.baselineTarget, l.baselineCores);
+    const std::string after = layerPlacementText(l.candidateTarget, l.candidateCores);
+    return before == after ? after : before + " → " + after;
+}
+
+std::string layerSummaryText(const CompareLayers& l)
+{
+    if (!l.present)
+        return {};
+    const std::uint64_t matched = l.byName + l.byPath + l.byOpOrder;
+    std::string text = plural(matched, "layer", "layers") + " matched (" + std::to_string(l.byName) + " by FullName, "
+        + std::to_string(l.byPath) + " by node path, " + std::to_string(l.byOpOrder) + " by op type and order), "
+        + std::to_string(l.baselineOnly) + " only in the baseline, " + std::to_string(l.candidateOnly)
+        + " only in the candidate. " + std::to_string(l.slower) + " got slower, " + std::to_string(l.faster)
+        + " faster. ";
+    std::uint64_t npu = 0;
+    std::uint64_t oneCore = 0;
+    for (const CompareLayer& x : l.layers) {
+        if (x.candidateId && !x.candidateCores.empty()) {
+            ++npu;
+            oneCore += x.candidateCores.size() == 1 ? 1 : 0;
+        }
+    }
+    text += plural(l.placementChanged, "layer", "layers") + " changed placement (core split or target)";
+    if (l.baselineCoresUsed > 0 && l.candidateCoresUsed > 0)
+        text += "; a layer used up to "
+            + plural(static_cast<std::uint64_t>(l.baselineCoresUsed), "NPU core", "NPU cores") + " in the baseline and "
+            + std::to_string(l.candidateCoresUsed) + " in the candidate";
+    text += ".";
+    if (l.candidateCoresUsed > 1 && npu > 0)
+        text += " " + std::to_string(oneCore) + " of the candidate's " + std::to_string(npu)
+            + " NPU layers still ran on one core.";
+    return text;
 }
 
 } // namespace timesink::analysis

@@ -89,6 +89,14 @@ struct CompareLayers
     int candidateCoresUsed = 0;
 };
 
+/// The layer comparison's placement column: "core 0 → cores 0+1+2", "core 0" when it did not change.
+std::string layerPlacementChange(const CompareLayer& layer);
+
+/// What the layer comparison of two edge runs found, in one or two sentences, for every writer and the GUI: how the
+/// layers were matched, how many changed placement (core split, target), how many got slower. Empty without a layer
+/// table.
+std::string layerSummaryText(const CompareLayers& layers);
+
 /// Matches the layers of two RKNN traces over the paired steps (frames): see CompareLayer::Match for the order of
 /// the rules; each rule pairs only layers the earlier ones left, and a name that occurs several times on a side is
 /// paired occurrence by occurrence. Times of a layer are summed over the paired frames.

@@ -118,7 +118,7 @@ std::string idColumn(const std::optional<std::int64_t>& id)
 /// The layer comparison of two edge runs: op types, the layers whose placement changed, the layers by delta.
 void printLayers(const analysis::CompareLayers& l, std::size_t top, std::ostringstream& out)
 {
-    out << "\nLayers (edge runs)\n  " << report::cleanText(report::layerSummaryText(l)) << "\n\n  "
+    out << "\nLayers (edge runs)\n  " << report::cleanText(analysis::layerSummaryText(l)) << "\n\n  "
         << column("op type", 18) << rightColumn("layers", 10) << rightColumn("baseline", 11)
         << rightColumn("candidate", 11) << rightColumn("delta", 11) << rightColumn("ratio", 8)
         << rightColumn("split", 9) << rightColumn("moved", 7) << '\n';
@@ -133,7 +133,7 @@ void printLayers(const analysis::CompareLayers& l, std::size_t top, std::ostring
     }
     auto row = [&](const analysis::CompareLayer& x) {
         out << "  " << rightColumn(idColumn(x.baselineId), 4) << rightColumn(idColumn(x.candidateId), 5) << "  "
-            << column(x.opType, 16) << column(report::layerPlacementChange(x), 24)
+            << column(x.opType, 16) << column(analysis::layerPlacementChange(x), 24)
             << rightColumn(report::formatDuration(x.baselineNs), 11)
             << rightColumn(report::formatDuration(x.candidateNs), 11) << rightColumn(signedDuration(x.deltaNs()), 11)
             << rightColumn(ratioColumn(x.ratio()), 8) << "  " << analysis::layerMatchKey(x.match) << '\n'

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
-// timesink-job-screenshots OUTDIR NAME PATH...: opens the ranks under PATH... in the job window and has ImageMagick's
-// `import -window root` photograph the X screen: NAME-overview.png (heat map scrolled to the straggler, findings with
-// the first one's details, ranks) and NAME-lanes.png (the rank lanes of the slowest step, sorted by the wait each
-// rank caused). Run under Xvfb (scripts/screenshots does the other
-// scenes of docs/gui.md). Not a test: the behaviour is tested in tests/job/tst_jobwindow.cpp. It prints how long the
-// window took from start() to the job shown and painted.
+// timesink-job-screenshots OUTDIR NAME PATH... [--compare-with JOB]: opens the ranks under PATH... in the job window
+// and has ImageMagick's `import -window root` photograph the X screen: NAME-overview.png (heat map scrolled to the
+// straggler, findings with the first one's details, ranks) and NAME-lanes.png (the rank lanes of the slowest step,
+// sorted by the wait each rank caused); with --compare-with, NAME-compare.png (File → Compare With Job… on JOB). Run
+// under Xvfb (scripts/screenshots does the other scenes of docs/gui.md). Not a test: the behaviour is tested in
+// tests/job/tst_jobwindow.cpp. It prints how long the window took from start() to the job shown and painted.
 #include "app/gui/jobwindow.h"
+#include "widgets/jobcompareview.h"
 #include "widgets/joblanes.h"
 #include "widgets/joboverview.h"
 
@@ -50,14 +51,19 @@ int main(int argc, char** argv)
 {
     QApplication app(argc, argv);
     if (argc < 4) {
-        std::fprintf(stderr, "usage: timesink-job-screenshots OUTDIR NAME PATH...\n");
+        std::fprintf(stderr, "usage: timesink-job-screenshots OUTDIR NAME PATH... [--compare-with JOB]\n");
         return 1;
     }
     const QString out = QString::fromLocal8Bit(argv[1]);
     const QString name = QString::fromLocal8Bit(argv[2]);
     QStringList paths;
-    for (int i = 3; i < argc; ++i)
-        paths << QString::fromLocal8Bit(argv[i]);
+    QString compareWith;
+    for (int i = 3; i < argc; ++i) {
+        if (QString::fromLocal8Bit(argv[i]) == QStringLiteral("--compare-with") && i + 1 < argc)
+            compareWith = QString::fromLocal8Bit(argv[++i]);
+        else
+            paths << QString::fromLocal8Bit(argv[i]);
+    }
     gui::JobWindow window;
     window.setGeometry(QGuiApplication::primaryScreen()->geometry());
     QElapsedTimer clock;
@@ -93,5 +99,26 @@ int main(int argc, char** argv)
     o->tabs()->setCurrentIndex(2);
     o->lanes()->sortBox()->setCurrentIndex(3);
     shoot(out + QLatin1Char('/') + name + QStringLiteral("-lanes.png"));
+    if (compareWith.isEmpty())
+        return 0;
+    window.setShowMessages(false);
+    if (!window.compareWithJob(compareWith)) {
+        std::fprintf(stderr, "%s\n", qPrintable(window.statusLabel()->text()));
+        return 2;
+    }
+    while (!window.lastJobCompareView() && clock.elapsed() < 600'000) {
+        QApplication::processEvents(QEventLoop::AllEvents, 20);
+        if (!window.isComparing() && !window.lastJobCompareView()
+            && window.statusLabel()->text().startsWith(QStringLiteral("Cannot"))) {
+            std::fprintf(stderr, "%s\n", qPrintable(window.statusLabel()->text()));
+            return 2;
+        }
+    }
+    if (widgets::JobCompareView* compare = window.lastJobCompareView()) {
+        compare->setGeometry(QGuiApplication::primaryScreen()->geometry());
+        compare->raise();
+        compare->activateWindow();
+        shoot(out + QLatin1Char('/') + name + QStringLiteral("-compare.png"));
+    }
     return 0;
 }

@@ -1,15 +1,22 @@
 // SPDX-License-Identifier: MIT
 #include "app/gui/jobwindow.h"
 
+#include "analysis/job/jobcompare.h"
 #include "app/gui/backgroundtask.h"
 #include "app/gui/mainwindow.h"
 #include "app/gui/traceloadjob.h"
 #include "report/jobreport.h"
 #include "widgets/compareview.h"
+#include "widgets/jobcompareview.h"
 #include "widgets/joboverview.h"
 
+#include <QAction>
+#include <QFile>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
 #include <QMessageBox>
 #include <QStatusBar>
 #include <QTimer>
@@ -20,6 +27,7 @@ JobWindow::JobWindow(QWidget* parent)
     : QMainWindow(parent)
     , m_cancel(std::make_shared<std::atomic<bool>>(false))
     , m_done(std::make_shared<std::atomic<std::size_t>>(0))
+    , m_compareCancel(std::make_shared<std::atomic<bool>>(false))
 {
     setWindowTitle(tr("Job — Timesink"));
     m_overview = new widgets::JobOverview(this);
@@ -31,6 +39,20 @@ JobWindow::JobWindow(QWidget* parent)
     connect(m_progressTimer, &QTimer::timeout, this,
             [this] { m_status->setText(tr("Analysing ranks: %1 of %2 done…").arg(m_done->load()).arg(m_total)); });
     connect(&m_watcher, &QFutureWatcher<app::JobRun>::finished, this, &JobWindow::onFinished);
+    connect(&m_compareWatcher, &QFutureWatcher<app::JobRun>::finished, this, &JobWindow::onCompareFinished);
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    auto* compareJob = file->addAction(tr("Compare With &Job…"));
+    compareJob->setObjectName(QStringLiteral("actionCompareWithJob"));
+    compareJob->setToolTip(tr("This job as the baseline against another folder of ranks or rank reports"));
+    connect(compareJob, &QAction::triggered, this, [this] {
+        const QString path = QFileDialog::getExistingDirectory(this, tr("Compare With Job"));
+        if (!path.isEmpty())
+            compareWithJob(path);
+    });
+    file->addSeparator();
+    auto* close = file->addAction(tr("&Close"));
+    close->setShortcut(QKeySequence::Close);
+    connect(close, &QAction::triggered, this, &QWidget::close);
     connect(m_overview, &widgets::JobOverview::rankActivated, this, &JobWindow::openRank);
     connect(m_overview, &widgets::JobOverview::compareRequested, this, &JobWindow::compareRanks);
     m_openTimeline = [this](const QString& path, double startMs, double endMs) {
@@ -48,7 +70,9 @@ JobWindow::JobWindow(QWidget* parent)
 JobWindow::~JobWindow()
 {
     m_cancel->store(true);
+    m_compareCancel->store(true);
     m_watcher.waitForFinished();
+    m_compareWatcher.waitForFinished();
 }
 
 bool JobWindow::start(const QStringList& paths, QString& error)
@@ -64,6 +88,7 @@ bool JobWindow::start(const QStringList& paths, QString& error)
         error = QString::fromStdString(message);
         return false;
     }
+    m_paths = paths;
     m_total = inputs.size();
     m_done->store(0);
     m_cancel->store(false);
@@ -195,6 +220,88 @@ void JobWindow::compareRanks(int firstRankIndex, int secondRankIndex)
     m_status->setText(tr("Loading two ranks to compare…"));
     m_first->start(first);
     m_second->start(second);
+}
+
+void JobWindow::reportCompareError(const QString& text)
+{
+    m_status->setText(text);
+    if (m_showMessages)
+        QMessageBox::warning(this, tr("Compare jobs"), text);
+}
+
+bool JobWindow::compareWithJob(const QString& path)
+{
+    if (m_watcher.isRunning() || m_overview->job().ranks.empty()) {
+        reportCompareError(tr("Cannot compare with %1: this job has no ranks analysed yet.").arg(path));
+        return false;
+    }
+    if (m_compareWatcher.isRunning()) {
+        reportCompareError(
+            tr("Cannot compare with %1: the comparison with %2 is still running.").arg(path, m_comparePath));
+        return false;
+    }
+    const std::filesystem::path fsPath(QFile::encodeName(path).toStdString());
+    std::vector<app::JobInput> inputs;
+    std::string message;
+    app::JobRunOptions options;
+    // What the folder held besides the ranks: as `timesink-cli compare` does, named but not fatal.
+    if (!app::collectJobInputs({fsPath}, inputs, message, &options.inputWarnings)) {
+        reportCompareError(tr("Cannot compare with %1: %2").arg(path, QString::fromStdString(message)));
+        return false;
+    }
+    if (!app::isJobFolder(fsPath)) {
+        reportCompareError(tr("Cannot compare with %1: it is not a job (a folder with two or more ranks or rank "
+                              "reports); compare one run with another from the viewer's File → Compare With…")
+                               .arg(path));
+        return false;
+    }
+    m_comparePath = path;
+    const std::size_t ranks = inputs.size();
+    m_compareCancel->store(false);
+    options.generator = "timesink " TIMESINK_VERSION;
+    auto cancel = m_compareCancel;
+    app::tuneAllocatorForJobs();
+    m_compareWatcher.setFuture(runInBackground(
+        [inputs = std::move(inputs), options, cancel] { return app::runJob(inputs, options, cancel.get()); },
+        [](const QString& failure) {
+            app::JobRun failed;
+            failed.errors.push_back(failure.toStdString());
+            return failed;
+        }));
+    m_status->setText(tr("Analysing %1 ranks of %2 to compare…").arg(ranks).arg(path));
+    return true;
+}
+
+void JobWindow::onCompareFinished()
+{
+    const app::JobRun run = m_compareWatcher.result();
+    if (run.cancelled)
+        return;
+    if (!run.errors.empty() || run.result.ranks.empty()) {
+        QStringList errors;
+        for (const std::string& e : run.errors)
+            errors << QString::fromStdString(e);
+        reportCompareError(
+            errors.isEmpty()
+                ? tr("Cannot compare with %1: no rank of it could be analysed.").arg(m_comparePath)
+                : tr("Cannot compare with %1: %n rank(s) could not be read: %2", nullptr, int(errors.size()))
+                      .arg(m_comparePath, errors.join(QStringLiteral("; "))));
+        return;
+    }
+    auto* view = new widgets::JobCompareView;
+    view->setAttribute(Qt::WA_DeleteOnClose);
+    view->setResult(analysis::compareJobs(m_overview->job(), run.result), m_paths.join(QStringLiteral(", ")),
+                    m_comparePath);
+    view->setWindowTitle(tr("Compare jobs %1 ↔ %2 — Timesink")
+                             .arg(QFileInfo(m_paths.value(0)).fileName(), QFileInfo(m_comparePath).fileName()));
+    view->resize(size());
+    view->show();
+    m_lastJobCompare = view;
+    connect(view, &QObject::destroyed, this, [this, view] {
+        if (m_lastJobCompare == view)
+            m_lastJobCompare = nullptr;
+    });
+    m_status->setText(tr("Compared with %1 (%2 ranks)").arg(m_comparePath).arg(run.result.ranks.size()));
 }
 
 } // namespace timesink::gui

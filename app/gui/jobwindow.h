@@ -15,6 +15,7 @@ class QLabel;
 
 namespace timesink::widgets {
 class CompareView;
+class JobCompareView;
 class JobOverview;
 } // namespace timesink::widgets
 
@@ -26,7 +27,9 @@ class TraceLoadJob;
 /// thread at a time) and shows the job overview. Double-clicking a rank (heat-map cell, lane, table row) opens its
 /// trace in a main window, zoomed to that step, with the rank's findings — for a rank merged from a report, the
 /// trace the report names (trace.path), or a message saying where it was when it is not on this machine;
-/// "Compare Ranks" opens two ranks in a compare window.
+/// "Compare Ranks" opens two ranks in a compare window; File → Compare With Job… analyses another job folder in the
+/// background and shows the two jobs side by side (widgets::JobCompareView, the result of `timesink-cli compare
+/// JOB_A JOB_B`).
 class JobWindow : public QMainWindow
 {
     Q_OBJECT
@@ -55,6 +58,16 @@ public:
     void openRank(int rankIndex, qint64 step);
     /// The compare window opened last (tests).
     [[nodiscard]] widgets::CompareView* lastCompareView() const { return m_lastCompare; }
+    /// File → Compare With Job…: this job is the baseline, the ranks under `path` (a folder that
+    /// app::isJobFolder() accepts, as `timesink-cli compare JOB_A JOB_B` requires) the candidate. The candidate is
+    /// analysed on a worker thread (app::runJob); when it is done, analysis::compareJobs() of the two opens a
+    /// job compare window. False, with the reason on the status line (and in a message box when messages are
+    /// shown), when this job is not ready, `path` is no job folder, or a comparison is already running; a rank of
+    /// the candidate that cannot be read is reported the same way when the analysis ends, and nothing opens.
+    bool compareWithJob(const QString& path);
+    [[nodiscard]] bool isComparing() const { return m_compareWatcher.isRunning(); }
+    /// The job compare window opened last (tests, screenshots).
+    [[nodiscard]] widgets::JobCompareView* lastJobCompareView() const { return m_lastJobCompare; }
 
 signals:
     /// The job finished analysing (`errors` lists ranks that could not be read).
@@ -62,12 +75,19 @@ signals:
 
 private:
     void onFinished();
+    void onCompareFinished();
+    void reportCompareError(const QString& text);
 
     widgets::JobOverview* m_overview = nullptr;
     QLabel* m_status = nullptr;
     QFutureWatcher<app::JobRun> m_watcher;
     std::shared_ptr<std::atomic<bool>> m_cancel;
     std::shared_ptr<std::atomic<std::size_t>> m_done;
+    QFutureWatcher<app::JobRun> m_compareWatcher;
+    std::shared_ptr<std::atomic<bool>> m_compareCancel;
+    QStringList m_paths;   // this job's inputs (the baseline of a job compare)
+    QString m_comparePath; // the candidate job being analysed
+    widgets::JobCompareView* m_lastJobCompare = nullptr;
     std::size_t m_total = 0;
     QTimer* m_progressTimer = nullptr;
     TimelineOpener m_openTimeline;

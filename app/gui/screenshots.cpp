@@ -5,6 +5,7 @@
 #include "app/gui/mainwindow.h"
 #include "widgets/compareview.h"
 #include "widgets/flamegraphview.h"
+#include "widgets/layercompareview.h"
 #include "widgets/operatorview.h"
 #include "widgets/rangestatsview.h"
 #include "widgets/timelineview.h"
@@ -254,6 +255,16 @@ int main(int argc, char** argv)
             shoot(QStringLiteral("compare_waterfall"));
             compare->bottomTabs()->setCurrentIndex(2);
             shoot(QStringLiteral("compare_classes"));
+            compare->close();
+            settle();
+        }
+    }
+    // Two edge runs: the single-core YOLOv8n against RKNN_NPU_CORE_0_1_2, the Layers tab of the compare window.
+    if (open(w, fx + QStringLiteral("/rknn/rknpu2_1.6.0_rk3588_perf_detail_yolov8n_1920_singlecore.txt"))) {
+        w.compareWith(fx + QStringLiteral("/rknn/rknpu2_2.0.0b0_rk3588_perf_detail_yolov8n_1920x1088_multicore.txt"));
+        if (widgets::CompareView* compare = awaitCompareWindow(screen)) {
+            compare->bottomTabs()->setCurrentWidget(compare->layerCompare());
+            shoot(QStringLiteral("compare_layers"));
             compare->close();
             settle();
         }

@@ -391,9 +391,9 @@ private Q_SLOTS:
         QCOMPARE(l.candidateOnly, std::uint64_t(4)); // two Sigmoids, two Muls
         QCOMPARE(l.placementChanged, std::uint64_t(3));
         QCOMPARE(layerWithCandidateId(l, 1).baselineId, std::optional<std::int64_t>(1));
-        QCOMPARE(report::layerPlacementChange(layerWithCandidateId(l, 1)), std::string("core 0 → core 1"));
-        QCOMPARE(report::layerPlacementChange(layerWithCandidateId(l, 2)), std::string("core 0 → cores 0+1+2"));
-        QCOMPARE(report::layerPlacementChange(layerWithCandidateId(l, 6)), std::string("core 0 → CPU"));
+        QCOMPARE(analysis::layerPlacementChange(layerWithCandidateId(l, 1)), std::string("core 0 → core 1"));
+        QCOMPARE(analysis::layerPlacementChange(layerWithCandidateId(l, 2)), std::string("core 0 → cores 0+1+2"));
+        QCOMPARE(analysis::layerPlacementChange(layerWithCandidateId(l, 6)), std::string("core 0 → CPU"));
         QCOMPARE(layerWithCandidateId(l, 3).match, analysis::CompareLayer::Match::OpOrder);
         QCOMPARE(layerWithCandidateId(l, 3).baselineId, std::optional<std::int64_t>(3));
         QCOMPARE(l.slower, std::uint64_t(3));

@@ -14,10 +14,12 @@
 #include "tests/job/plantedjob.h"
 #include "widgets/compareview.h"
 #include "widgets/detailspanel.h"
+#include "widgets/jobcompareview.h"
 #include "widgets/joblanes.h"
 #include "widgets/joboverview.h"
 #include "widgets/tablecopy.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QComboBox>
 #include <QElapsedTimer>
@@ -27,6 +29,7 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -701,6 +704,114 @@ private Q_SLOTS:
         QVERIFY(m_window->lastCompareView()->windowTitle().contains(QStringLiteral("rank-0.json")));
         QVERIFY(m_window->lastCompareView()->windowTitle().contains(QStringLiteral("rank-2.json")));
         m_window->lastCompareView()->close();
+    }
+
+    // File → Compare With Job… (issue 33): this window's planted job (the default: 4 ranks, 3 steps of 54 ms, rank 2
+    // computes 50 ms against 30 ms elsewhere, a 2 ms tail) against job B (50 ms steps, rank 1 computing 40 ms), the
+    // pair of tests/job/tst_job.cpp compareTwoJobs. From the generator's formula (plantedjob.h), per step: every
+    // rank's step is the step length; a normal rank waits straggler compute − 30 − 2 ms (A 18, B 8), the straggler
+    // 0, and causes 3 ranks × 3 steps × that wait; exposed communication = step − 32 ms on a normal rank, step −
+    // straggler compute − 2 ms on the straggler (A 3·22 + 2 = 68 ms a step, B 3·18 + 8 = 62 ms); the straggler
+    // findings lose 3 × 3 × the wait (A 162 ms, B 72 ms).
+    void compareWithAnotherJob()
+    {
+        QVERIFY(m_window->findChild<QAction*>(QStringLiteral("actionCompareWithJob")));
+        m_window->setShowMessages(false);
+        QTemporaryDir dir;
+        timesink::testing::PlantedJob b;
+        b.stepNs = 50 * kMs;
+        b.straggler = 1;
+        b.stragglerComputeNs = 40 * kMs;
+        const QString jobB = dir.filePath(QStringLiteral("planted_b"));
+        timesink::testing::writePlantedJob(jobB.toStdString(), b);
+        QVERIFY(m_window->compareWithJob(jobB));
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->lastJobCompareView() != nullptr, 60'000);
+        timesink::widgets::JobCompareView* view = m_window->lastJobCompareView();
+        QVERIFY(view->windowTitle().contains(QStringLiteral("planted_b")));
+        QVERIFY2(view->header()->text().contains(QStringLiteral("stragglers: 2")), qPrintable(view->header()->text()));
+        QVERIFY(view->header()->text().contains(QStringLiteral("stragglers: 1")));
+
+        using V = timesink::widgets::JobCompareView;
+        auto value = [](QTableView* t, int row, int col) {
+            return t->model()->index(row, col).data(V::kSortRole).toLongLong();
+        };
+        auto text = [](QTableView* t, int row, int col) { return t->model()->index(row, col).data().toString(); };
+        QTableView* ranks = view->ranksTable();
+        QCOMPARE(ranks->model()->rowCount(), 4);
+        for (int row = 0; row < 4; ++row) {
+            const int rank = int(value(ranks, row, V::Rank));
+            QCOMPARE(rank, row);
+            QCOMPARE(text(ranks, row, V::Steps), QStringLiteral("3 / 3"));
+            QCOMPARE(value(ranks, row, V::BaselineStep), 54 * kMs);
+            QCOMPARE(value(ranks, row, V::CandidateStep), 50 * kMs);
+            QCOMPARE(value(ranks, row, V::StepDelta), -4 * kMs);
+            QCOMPARE(value(ranks, row, V::BaselineWait), rank == 2 ? 0 : 18 * kMs);
+            QCOMPARE(value(ranks, row, V::CandidateWait), rank == 1 ? 0 : 8 * kMs);
+            QCOMPARE(value(ranks, row, V::BaselineCausedWait), rank == 2 ? 3 * 3 * 18 * kMs : 0);
+            QCOMPARE(value(ranks, row, V::CandidateCausedWait), rank == 1 ? 3 * 3 * 8 * kMs : 0);
+            QCOMPARE(value(ranks, row, V::BaselineCommunication), rank == 2 ? 2 * kMs : 22 * kMs);
+            QCOMPARE(value(ranks, row, V::CandidateCommunication), rank == 1 ? 8 * kMs : 18 * kMs);
+        }
+        QCOMPARE(text(ranks, 1, V::Rank), QStringLiteral("1 ★ candidate"));
+        QCOMPARE(text(ranks, 2, V::Rank), QStringLiteral("2 ★ baseline"));
+        // Sorted by the candidate's waiting caused, the candidate's straggler comes first.
+        ranks->sortByColumn(V::CandidateCausedWait, Qt::DescendingOrder);
+        QCOMPARE(value(ranks, 0, V::Rank), 1);
+
+        QTableView* figures = view->figuresTable();
+        auto figure = [&](const QString& key) -> std::pair<std::int64_t, std::int64_t> {
+            for (int row = 0; row < figures->model()->rowCount(); ++row) {
+                if (figures->model()->index(row, V::FigureLabel).data(Qt::ToolTipRole).toString() == key)
+                    return {value(figures, row, V::FigureBaseline), value(figures, row, V::FigureCandidate)};
+            }
+            return {-1, -1};
+        };
+        QCOMPARE(figure(QStringLiteral("mean_step_ns")), std::make_pair(54 * kMs, 50 * kMs));
+        QCOMPARE(figure(QStringLiteral("mean_spread_ns")).second, std::int64_t(0));
+        QCOMPARE(figure(QStringLiteral("mean_communication_wait_ns")), std::make_pair(3 * 18 * kMs, 3 * 8 * kMs));
+        QCOMPARE(figure(QStringLiteral("straggler_lost_ns")), std::make_pair(162 * kMs, 72 * kMs));
+        QCOMPARE(figure(QStringLiteral("exposed_communication_ns")), std::make_pair(3 * 68 * kMs, 3 * 62 * kMs));
+        QCOMPARE(text(figures, 0, V::FigureDelta), QStringLiteral("-4.00 ms"));
+        QVERIFY(TableCopy::text(ranks, TableCopy::Scope::Markdown).contains(QStringLiteral("| 1 ★ candidate |")));
+        view->close();
+    }
+
+    // What is no job, or a job with a rank that cannot be read, is named on the status line; nothing opens.
+    void compareWithJobErrors()
+    {
+        m_window->setShowMessages(false);
+        QTemporaryDir dir;
+        const QString missing = dir.filePath(QStringLiteral("no_such_job"));
+        QVERIFY(!m_window->compareWithJob(missing));
+        QVERIFY2(m_window->statusLabel()->text().contains(missing), qPrintable(m_window->statusLabel()->text()));
+
+        // One rank alone is a run, not a job.
+        const QString single = dir.filePath(QStringLiteral("single"));
+        timesink::testing::PlantedJob one;
+        one.ranks = 1;
+        one.straggler = 0;
+        timesink::testing::writePlantedJob(single.toStdString(), one);
+        QVERIFY(!m_window->compareWithJob(single));
+        QVERIFY(m_window->statusLabel()->text().contains(single));
+        QVERIFY(m_window->statusLabel()->text().contains(QStringLiteral("not a job")));
+
+        // Four readable ranks and a rank report cut short: the analysis runs, then the broken rank is named.
+        const QString broken = dir.filePath(QStringLiteral("broken"));
+        timesink::testing::writePlantedJob(broken.toStdString(), {});
+        const QString cut = broken + QStringLiteral("/rank-4.report.json");
+        {
+            QFile f(cut);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("{\"schema\": \"timesink.report/1\", \"generator\": \"timesink\", \"trace\": {\"path\": \"");
+        }
+        const auto before = m_window->lastJobCompareView();
+        QVERIFY(m_window->compareWithJob(broken));
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->statusLabel()->text().contains(QStringLiteral("rank-4.report.json")),
+                                 60'000);
+        QVERIFY2(m_window->statusLabel()->text().startsWith(QStringLiteral("Cannot compare with ") + broken),
+                 qPrintable(m_window->statusLabel()->text()));
+        QVERIFY(!m_window->isComparing());
+        QCOMPARE(m_window->lastJobCompareView(), before);
     }
 
     // Opening a folder of ranks in the main window shows the job, not one of the ranks.

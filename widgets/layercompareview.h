@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "analysis/compare/comparelayers.h"
+#include "model/types.h"
+
+#include <QWidget>
+
+class QLabel;
+class QSortFilterProxyModel;
+class QStandardItemModel;
+class QTableView;
+
+namespace timesink::widgets {
+
+/// The layer comparison of two edge (RKNN) runs in the compare window (docs/compare.md "Edge runs"): a view over
+/// analysis::CompareLayers as compareRuns() computed it, the same result the CLI and the report writers print.
+///   * the summary: analysis::layerSummaryText, the two runs' totals and their ratio, and a warning when matched
+///     layers have other input shapes (their times are not like for like);
+///   * the op types (by delta, slower first), the layers whose placement (target or NPU core split) changed, and
+///     every layer by delta (slower first).
+/// Each table sorts by any column on the raw number (kSortRole) and copies through TableCopy; a click on a column
+/// header sorts, and setLayers() restores the analysis' own order.
+class LayerCompareView : public QWidget
+{
+    Q_OBJECT
+public:
+    /// The raw value a column sorts on (ns, counts, ratios; the text for text columns).
+    static constexpr int kSortRole = Qt::UserRole + 1;
+
+    /// Op-type columns: op type, layers (baseline → candidate), baseline, candidate, delta, ratio, split layers
+    /// (baseline → candidate), layers whose placement changed.
+    enum OpTypeColumn { OpType, OpLayers, OpBaseline, OpCandidate, OpDelta, OpRatio, OpSplit, OpMoved, OpColumnCount };
+    /// Layer columns (both layer tables): baseline ID, candidate ID, op type, placement ("core 0 → cores 0+1+2"),
+    /// baseline, candidate, delta, ratio, matched by, input shape (same / changed / one side), name.
+    enum LayerColumn {
+        BaselineId,
+        CandidateId,
+        LayerOpType,
+        Placement,
+        LayerBaseline,
+        LayerCandidate,
+        LayerDelta,
+        LayerRatio,
+        MatchedBy,
+        InputShape,
+        Name,
+        LayerColumnCount
+    };
+
+    explicit LayerCompareView(QWidget* parent = nullptr);
+
+    /// Shows `layers`; `baselineTotalNs` and `candidateTotalNs` are the compared steps' totals of each run
+    /// (CompareResult::baselineStepsNs(), candidateStepsNs()).
+    void setLayers(const analysis::CompareLayers& layers, model::TimeNs baselineTotalNs,
+                   model::TimeNs candidateTotalNs);
+
+    [[nodiscard]] QLabel* summary() const { return m_summary; }
+    [[nodiscard]] QTableView* opTypeTable() const { return m_opTable; }
+    [[nodiscard]] QTableView* movedTable() const { return m_movedTable; }
+    [[nodiscard]] QTableView* layerTable() const { return m_layerTable; }
+    /// The titles above the two layer tables, with their row counts.
+    [[nodiscard]] QLabel* movedTitle() const { return m_movedTitle; }
+    [[nodiscard]] QLabel* layersTitle() const { return m_layersTitle; }
+
+private:
+    QLabel* m_summary = nullptr;
+    QLabel* m_movedTitle = nullptr;
+    QLabel* m_layersTitle = nullptr;
+    QStandardItemModel* m_opModel = nullptr;
+    QStandardItemModel* m_movedModel = nullptr;
+    QStandardItemModel* m_layerModel = nullptr;
+    QSortFilterProxyModel* m_opProxy = nullptr;
+    QSortFilterProxyModel* m_movedProxy = nullptr;
+    QSortFilterProxyModel* m_layerProxy = nullptr;
+    QTableView* m_opTable = nullptr;
+    QTableView* m_movedTable = nullptr;
+    QTableView* m_layerTable = nullptr;
+};
+
+} // namespace timesink::widgets
