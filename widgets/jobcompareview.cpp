@@ -115,10 +115,10 @@ JobCompareView::JobCompareView(QWidget* parent)
     m_figures = new QStandardItemModel(this);
     m_figures->setHorizontalHeaderLabels({tr("Job figure"), tr("Baseline"), tr("Candidate"), tr("Delta")});
     m_ranks = new QStandardItemModel(this);
-    m_ranks->setHorizontalHeaderLabels(
-        {tr("Rank"), tr("Steps"), tr("Baseline step"), tr("Candidate step"), tr("Delta"), tr("Baseline wait"),
-         tr("Candidate wait"), tr("Wait delta"), tr("Baseline exposed comm."), tr("Candidate exposed comm."),
-         tr("Baseline waiting caused"), tr("Candidate waiting caused")});
+    m_ranks->setHorizontalHeaderLabels({tr("Rank"), tr("Steps"), tr("Baseline step"), tr("Candidate step"), tr("Delta"),
+                                        tr("Baseline wait"), tr("Candidate wait"), tr("Wait delta"),
+                                        tr("Baseline exposed comm."), tr("Candidate exposed comm."),
+                                        tr("Baseline waiting caused"), tr("Candidate waiting caused")});
     m_kinds = new QStandardItemModel(this);
     m_kinds->setHorizontalHeaderLabels({tr("Finding kind"), tr("Baseline lost"), tr("Candidate lost"), tr("Delta")});
     m_figuresProxy = new QSortFilterProxyModel(this);

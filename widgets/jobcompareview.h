@@ -47,8 +47,7 @@ public:
     explicit JobCompareView(QWidget* parent = nullptr);
 
     /// Shows `result`; the paths name the two jobs (folders of ranks or of rank reports) in the header.
-    void setResult(const analysis::JobCompareResult& result, const QString& baselinePath,
-                   const QString& candidatePath);
+    void setResult(const analysis::JobCompareResult& result, const QString& baselinePath, const QString& candidatePath);
     [[nodiscard]] const analysis::JobCompareResult& result() const { return m_result; }
 
     [[nodiscard]] QLabel* header() const { return m_header; }

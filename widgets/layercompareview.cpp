@@ -81,18 +81,18 @@ void fillLayerRow(QStandardItemModel* model, const analysis::CompareLayer& l)
             QObject::tr("baseline op type: %1").arg(QString::fromStdString(l.baselineOpType)));
     row[LayerCompareView::Placement] = textItem(QString::fromStdString(analysis::layerPlacementChange(l)));
     if (!l.baselineWorkload.empty() || !l.candidateWorkload.empty())
-        row[LayerCompareView::Placement]->setToolTip(QObject::tr("WorkLoad: %1 → %2")
-                                                         .arg(QString::fromStdString(l.baselineWorkload),
-                                                              QString::fromStdString(l.candidateWorkload)));
+        row[LayerCompareView::Placement]->setToolTip(
+            QObject::tr("WorkLoad: %1 → %2")
+                .arg(QString::fromStdString(l.baselineWorkload), QString::fromStdString(l.candidateWorkload)));
     row[LayerCompareView::LayerBaseline] = durationItem(l.baselineNs);
     row[LayerCompareView::LayerCandidate] = durationItem(l.candidateNs);
     row[LayerCompareView::LayerDelta] = durationItem(l.deltaNs(), true);
     row[LayerCompareView::LayerRatio] = numberItem(ratioText(l.ratio()), ratioSortKey(l.ratio()));
     row[LayerCompareView::MatchedBy] = textItem(QString::fromUtf8(analysis::layerMatchKey(l.match).data()));
     row[LayerCompareView::InputShape] = textItem(shapeText(l));
-    row[LayerCompareView::InputShape]->setToolTip(QObject::tr("baseline %1\ncandidate %2")
-                                                      .arg(QString::fromStdString(l.baselineInputShape),
-                                                           QString::fromStdString(l.candidateInputShape)));
+    row[LayerCompareView::InputShape]->setToolTip(
+        QObject::tr("baseline %1\ncandidate %2")
+            .arg(QString::fromStdString(l.baselineInputShape), QString::fromStdString(l.candidateInputShape)));
     row[LayerCompareView::Name] = textItem(QString::fromStdString(l.name));
     if (!l.baselineName.empty() && l.baselineName != l.name)
         row[LayerCompareView::Name]->setToolTip(
@@ -102,8 +102,8 @@ void fillLayerRow(QStandardItemModel* model, const analysis::CompareLayer& l)
 
 QStringList layerHeaders()
 {
-    return {QObject::tr("Base ID"),  QObject::tr("Cand ID"),   QObject::tr("Op type"), QObject::tr("Placement"),
-            QObject::tr("Baseline"), QObject::tr("Candidate"), QObject::tr("Delta"),   QObject::tr("Ratio"),
+    return {QObject::tr("Base ID"),    QObject::tr("Cand ID"),     QObject::tr("Op type"), QObject::tr("Placement"),
+            QObject::tr("Baseline"),   QObject::tr("Candidate"),   QObject::tr("Delta"),   QObject::tr("Ratio"),
             QObject::tr("Matched by"), QObject::tr("Input shape"), QObject::tr("Layer")};
 }
 
@@ -183,11 +183,11 @@ void LayerCompareView::setLayers(const analysis::CompareLayers& layers, model::T
                                  model::TimeNs candidateTotalNs)
 {
     const std::uint64_t matched = layers.byName + layers.byPath + layers.byOpOrder;
-    QString summary = tr("<b>Edge runs, layer by layer.</b> Total %1 → %2 (%3)")
-                          .arg(TimeFormat::formatDuration(baselineTotalNs),
-                               TimeFormat::formatDuration(candidateTotalNs),
-                               baselineTotalNs > 0 ? ratioText(double(candidateTotalNs) / double(baselineTotalNs))
-                                                   : tr("no baseline time"));
+    QString summary
+        = tr("<b>Edge runs, layer by layer.</b> Total %1 → %2 (%3)")
+              .arg(TimeFormat::formatDuration(baselineTotalNs), TimeFormat::formatDuration(candidateTotalNs),
+                   baselineTotalNs > 0 ? ratioText(double(candidateTotalNs) / double(baselineTotalNs))
+                                       : tr("no baseline time"));
     summary += QStringLiteral(". ") + QString::fromStdString(analysis::layerSummaryText(layers)).toHtmlEscaped();
     if (layers.shapeChanged > 0)
         summary += QStringLiteral("<br/><span style=\"color:#c0392b\">")
@@ -210,7 +210,8 @@ void LayerCompareView::setLayers(const analysis::CompareLayers& layers, model::T
         row[OpRatio] = numberItem(ratioText(t.ratio()), ratioSortKey(t.ratio()));
         row[OpSplit] = numberItem(QStringLiteral("%1 → %2").arg(t.baselineSplitLayers).arg(t.candidateSplitLayers),
                                   QVariant::fromValue<qulonglong>(t.candidateSplitLayers));
-        row[OpMoved] = numberItem(QString::number(t.placementChanged), QVariant::fromValue<qulonglong>(t.placementChanged));
+        row[OpMoved]
+            = numberItem(QString::number(t.placementChanged), QVariant::fromValue<qulonglong>(t.placementChanged));
         m_opModel->appendRow(row);
     }
     m_movedModel->removeRows(0, m_movedModel->rowCount());
@@ -220,8 +221,8 @@ void LayerCompareView::setLayers(const analysis::CompareLayers& layers, model::T
             fillLayerRow(m_movedModel, l);
         fillLayerRow(m_layerModel, l);
     }
-    m_movedTitle->setText(tr("<b>Layers whose placement changed</b> (target or NPU core split): %1")
-                              .arg(m_movedModel->rowCount()));
+    m_movedTitle->setText(
+        tr("<b>Layers whose placement changed</b> (target or NPU core split): %1").arg(m_movedModel->rowCount()));
     m_layersTitle->setText(tr("<b>All layers by delta</b> (slower first): %1").arg(m_layerModel->rowCount()));
     for (QTableView* table : {m_opTable, m_movedTable, m_layerTable})
         table->sortByColumn(-1, Qt::AscendingOrder); // the analysis' order

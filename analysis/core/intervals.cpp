@@ -57,15 +57,20 @@ IntervalList unite(IntervalList intervals)
 {
     std::erase_if(intervals, [](const Interval& i) { return i.end <= i.start; });
     sortByStart(intervals);
-    IntervalList out;
-    out.reserve(intervals.size());
-    for (const Interval& i : intervals) {
-        if (!out.empty() && i.start <= out.back().end)
-            out.back().end = std::max(out.back().end, i.end);
+    // Merged in place: a second list as long as the input is memory the kernel must map and zero first (at 10 GB
+    // these lists run to hundreds of MB, and their page faults grew the analysis faster than the trace).
+    std::size_t kept = 0;
+    for (std::size_t k = 0; k < intervals.size(); ++k) {
+        const Interval i = intervals[k];
+        if (kept > 0 && i.start <= intervals[kept - 1].end)
+            intervals[kept - 1].end = std::max(intervals[kept - 1].end, i.end);
         else
-            out.push_back(i);
+            intervals[kept++] = i;
     }
-    return out;
+    intervals.resize(kept);
+    if (kept < intervals.capacity() / 2)
+        intervals.shrink_to_fit(); // a result kept for the whole analysis should not hold the input's size
+    return intervals;
 }
 
 IntervalList uniteSorted(const IntervalList& a, const IntervalList& b)
