@@ -316,7 +316,6 @@ simdjson::error_code decodeField(std::string_view key, Value& val, ChromeEvent& 
     }
 }
 
-
 } // namespace
 
 } // namespace timesink::parsers::chromejson::detail

@@ -7,6 +7,7 @@
 #include "parsers/chromejson/chromeeventreader.h"
 #include "parsers/chromejson/kinetoclassify.h"
 #include "parsers/common/beginend.h"
+#include "parsers/common/correlationjoin.h"
 #include "parsers/common/flowpairing.h"
 #include "parsers/common/interncache.h"
 
@@ -673,15 +674,8 @@ private:
     }
 
     /// The launch with this correlation when it was already seen (Kineto writes host events first and
-    /// correlations grow, so the vector stays sorted and needs no index of its own), else nullptr.
-    const model::SliceRef* hostLaunch(std::int64_t correlation) const
-    {
-        if (!m_hostCorrSorted)
-            return nullptr;
-        auto it = std::lower_bound(m_hostCorr.begin(), m_hostCorr.end(), correlation,
-                                   [](const auto& a, std::int64_t c) { return a.first < c; });
-        return it != m_hostCorr.end() && it->first == correlation ? &it->second : nullptr;
-    }
+    /// correlations grow, so the join's launches stay sorted and need no index of their own), else nullptr.
+    const model::SliceRef* hostLaunch(std::int64_t correlation) const { return m_corr.launchSoFar(correlation); }
 
     bool buildInput(const ChromeEvent& e, model::SliceInput& in, Classified& c, std::int64_t& correlation)
     {
@@ -739,15 +733,13 @@ private:
         m_maxTs = std::max(m_maxTs, in.ts + in.dur);
         if (correlation >= 0) {
             if (host && in.category == SliceCategory::RuntimeApi) {
-                if (!m_hostCorr.empty() && m_hostCorr.back().first > correlation)
-                    m_hostCorrSorted = false;
-                m_hostCorr.push_back({correlation, ref});
+                m_corr.addLaunch(correlation, ref);
             } else if (!host) {
                 if (const model::SliceRef* launch = hostLaunch(correlation)) {
                     m_b.addFlow(*launch, ref, model::FlowKind::Launch);
-                    m_linkedCorr.push_back(correlation);
+                    m_corr.link(correlation);
                 } else {
-                    m_deviceCorr.push_back({correlation, ref});
+                    m_corr.addActivity(correlation, ref);
                 }
             }
         }
@@ -992,23 +984,11 @@ private:
 
     void linkCorrelations()
     {
-        // Runtime call with correlation X → device activity with correlation X. CUDA-graph replays give
-        // one launch many device activities, so this is a join, not a one-to-one match.
-        auto byCorr = [](const auto& a, const auto& b) { return a.first < b.first; };
-        std::sort(m_hostCorr.begin(), m_hostCorr.end(), byCorr);
-        std::sort(m_deviceCorr.begin(), m_deviceCorr.end(), byCorr);
-        std::size_t h = 0;
-        for (const auto& [corr, ref] : m_deviceCorr) {
-            while (h < m_hostCorr.size() && m_hostCorr[h].first < corr)
-                ++h;
-            if (h < m_hostCorr.size() && m_hostCorr[h].first == corr) {
-                m_b.addFlow(m_hostCorr[h].second, ref, model::FlowKind::Launch);
-                m_linkedCorr.push_back(corr);
-            }
-        }
-        std::sort(m_linkedCorr.begin(), m_linkedCorr.end());
-        m_linkedCorr.erase(std::unique(m_linkedCorr.begin(), m_linkedCorr.end()), m_linkedCorr.end());
-        m_deviceCorr = {};
+        // Runtime call with correlation X → device activity with correlation X (the activities whose launch was
+        // not yet seen when they were read; the others were linked in commit()).
+        m_corr.join([this](model::SliceRef launch, model::SliceRef activity) {
+            m_b.addFlow(launch, activity, model::FlowKind::Launch);
+        });
     }
 
     void resolveFlows()
@@ -1018,8 +998,7 @@ private:
         // a trace with a million threads pays no string building here.
         if (m_flows.empty()) {
             m_flows.clear();
-            m_linkedCorr = {};
-            m_hostCorr = {};
+            m_corr.clear();
             return;
         }
         const auto pairKey
@@ -1066,18 +1045,15 @@ private:
                 // activities, the flow's ends say nothing more. Bound by time they can say something wrong: the
                 // end of a cudaStreamSynchronize's flow lies on the stream's "Stream Sync" event, which is not a
                 // track of its own, so "bp":"e" would bind it to the memcpy running at that moment.
-                if (launch && correlation >= 0
-                    && std::binary_search(m_linkedCorr.begin(), m_linkedCorr.end(), correlation))
+                if (launch && correlation >= 0 && m_corr.linked(correlation))
                     return;
                 if (!g.start && launch && !g.ends.empty()) {
                     // The start was folded into its launch (see flowEvent) or is missing: start from the launch.
-                    auto it = std::lower_bound(m_hostCorr.begin(), m_hostCorr.end(), correlation,
-                                               [](const auto& a, std::int64_t c) { return a.first < c; });
-                    if (it != m_hostCorr.end() && it->first == correlation) {
-                        const model::Track& host = m_b.track(it->second.track);
+                    if (const model::SliceRef* launcher = m_corr.launch(correlation)) {
+                        const model::Track& host = m_b.track(launcher->track);
                         for (const FlowRecord& to : g.ends) {
                             if (const model::TrackId toTrack = trackOf[to.endpoint]; toTrack.isValid())
-                                m_b.addFlowAt(it->second.track, host.ts(it->second.index.value), toTrack, to.ts, kind,
+                                m_b.addFlowAt(launcher->track, host.ts(launcher->index.value), toTrack, to.ts, kind,
                                               to.bindEnclosing);
                             else
                                 ++unresolved;
@@ -1113,8 +1089,7 @@ private:
         m_flowTexts = FlowTextIds();
         m_endpoints = {};
         m_endpointIndex = {};
-        m_linkedCorr = {};
-        m_hostCorr = {};
+        m_corr.clear();
     }
 
     void nameTracks()
@@ -1220,11 +1195,9 @@ private:
     InternedLast m_catCache;
     std::array<ClassifiedSlot, kClassCacheSlots> m_classCache {};
     BeginEndMatcher<OpenSlice> m_open; // by track
-    std::vector<std::pair<std::int64_t, model::SliceRef>> m_hostCorr;
-    bool m_hostCorrSorted = true;
+    // Runtime calls (launches) ↔ device activities by args.correlation.
+    CorrelationJoin m_corr;
     std::int64_t m_prevCorrelation = -1; // args.correlation of the event just before, for ac2g flows
-    std::vector<std::pair<std::int64_t, model::SliceRef>> m_deviceCorr;
-    std::vector<std::int64_t> m_linkedCorr;
     // Flow events in Kineto's dialect: the first `s` of an id starts the flow (the others are warned about),
     // `t` is ignored. Endpoints number the (interned pid, interned tid) pairs the events name.
     FlowPairing m_flows {FlowDialect {FlowDialect::Start::First, false}};
