@@ -75,7 +75,10 @@ public:
     /// After join(): the launch with this id, or nullptr.
     [[nodiscard]] const model::SliceRef* launch(std::int64_t id) const { return find(id); }
     /// After join(): whether an activity was linked to the launch of this id.
-    [[nodiscard]] bool linked(std::int64_t id) const { return std::binary_search(m_linked.begin(), m_linked.end(), id); }
+    [[nodiscard]] bool linked(std::int64_t id) const
+    {
+        return std::binary_search(m_linked.begin(), m_linked.end(), id);
+    }
 
     void clear()
     {

@@ -4,8 +4,8 @@
 
 #include <QTest>
 
-#include <cstdint>
 #include <algorithm>
+#include <cstdint>
 #include <utility>
 #include <vector>
 
@@ -27,9 +27,8 @@ using Pair = std::pair<std::uint32_t, std::uint32_t>; // (launch index, activity
 std::vector<Pair> joined(CorrelationJoin& j, CorrelationJoin::Launches which = CorrelationJoin::Launches::First)
 {
     std::vector<Pair> out;
-    j.join([&](model::SliceRef launch, model::SliceRef activity) {
-        out.emplace_back(launch.index.value, activity.index.value);
-    },
+    j.join([&](model::SliceRef launch,
+               model::SliceRef activity) { out.emplace_back(launch.index.value, activity.index.value); },
            which);
     return out;
 }
