@@ -131,7 +131,7 @@ struct ChromeReadResult
 
 /// The format-neutral Chrome Trace Event Format reader: it knows the envelope (`traceEvents` in a wrapper object or
 /// a bare array, other top-level keys handed over raw) and the event fields (ph, name, cat, pid, tid, ts, dur, id,
-/// bp, s, args), and nothing of any writer's dialect: the Kineto importer (kinetoimporter.cpp) and the torch_npu/msprof
+/// bp, s, args), and nothing of any writer's dialect: the Kineto sink (kinetosink.h) and the torch_npu/msprof
 /// sink (parsers/ascend/ascendtimeline.cpp) own what their writers' keys, args and flows mean. Its parts, one job each:
 /// chromejsonscanner (event boundaries), chromebatchpipeline.h (threads and batches), chromebatchdecode.cpp with
 /// chromefielddecode.h / chromeondemanddecode.h / chromeplaindecode.h (decoding), chromeeventreader.cpp (driver).
