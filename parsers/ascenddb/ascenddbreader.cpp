@@ -6,6 +6,7 @@
 #include "model/tracebuilder.h"
 #include "parsers/ascendcommon/ascendtasktype.h"
 #include "parsers/ascendcommon/ascendtracks.h"
+#include "parsers/common/correlationjoin.h"
 #include "parsers/common/sqlitedb.h"
 
 #include <algorithm>
@@ -143,7 +144,7 @@ private:
     std::unordered_map<std::int64_t, std::vector<NamedRef>> m_pyQueue;   // connectionId → Enqueue/Dequeue
     std::unordered_map<std::int64_t, std::vector<NamedRef>> m_pyFwdBwd;  // connectionId → forward/backward ops
     std::unordered_map<std::int64_t, NamedRef> m_cannLaunch;             // connectionId → CANN API (HostToDevice)
-    std::unordered_map<std::int64_t, std::vector<SliceRef>> m_tasksByConnection;
+    CorrelationJoin m_launches; // launchers ↔ tasks and communication ops by connectionId (see linkFlows)
     std::map<std::int64_t, NamedRef> m_stepMarkers; // step number → ProfilerStep slice
     bool m_hasCats = false;
 };
@@ -547,7 +548,7 @@ void DbLoader::readTasks()
             continue; // outside the representable time range: counted by the builder
         ++m_summary.tasks;
         if (conn)
-            m_tasksByConnection[*conn].push_back(ref);
+            m_launches.addActivity(*conn, ref);
 
         if (isCommTask) {
             // HCCL sub-task: also on its communication plane, as the timeline's HCCL process shows it.
@@ -623,7 +624,7 @@ void DbLoader::readCommunicationOps()
             continue; // outside the representable time range: counted by the builder
         ++m_summary.communicationOps;
         if (auto conn = q.int64(3))
-            m_tasksByConnection[*conn].push_back(ref);
+            m_launches.addActivity(*conn, ref);
     }
     if (!q.error().empty())
         queryFailed("COMMUNICATION_OP", q);
@@ -775,22 +776,22 @@ void DbLoader::readMstx()
 
 void DbLoader::linkFlows()
 {
-    for (const auto& [conn, targets] : m_tasksByConnection) {
+    // A connection's tasks were launched by its CANN API (when the connection is HostToDevice) and by its
+    // framework op (async_npu): each links to both.
+    for (const auto& [conn, api] : m_cannLaunch) {
         const auto cats = m_connCats.find(conn);
-        const bool hostToDevice = !m_hasCats || (cats != m_connCats.end() && (cats->second & kHostToDevice));
-        if (auto it = m_cannLaunch.find(conn); it != m_cannLaunch.end() && hostToDevice) {
-            for (const SliceRef& t : targets) {
-                m_b.addFlow(it->second.ref, t, model::FlowKind::Launch);
-                ++m_summary.flows;
-            }
-        }
-        if (auto it = m_pyLaunch.find(conn); it != m_pyLaunch.end()) {
-            for (const SliceRef& t : targets) {
-                m_b.addFlow(it->second.ref, t, model::FlowKind::Launch);
-                ++m_summary.flows;
-            }
-        }
+        if (!m_hasCats || (cats != m_connCats.end() && (cats->second & kHostToDevice)))
+            m_launches.addLaunch(conn, api.ref);
     }
+    for (const auto& [conn, op] : m_pyLaunch)
+        m_launches.addLaunch(conn, op.ref);
+    m_launches.join(
+        [this](SliceRef launch, SliceRef task) {
+            m_b.addFlow(launch, task, model::FlowKind::Launch);
+            ++m_summary.flows;
+        },
+        CorrelationJoin::Launches::Every);
+    m_launches.clear();
     auto linkPairs = [&](std::unordered_map<std::int64_t, std::vector<NamedRef>>& groups, model::FlowKind kind) {
         for (auto& [conn, refs] : groups) {
             (void)conn;

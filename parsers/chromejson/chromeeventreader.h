@@ -110,7 +110,8 @@ public:
     /// Polled between batches; true stops the read with ImportErrorKind::Cancelled.
     [[nodiscard]] virtual bool cancelled() const { return false; }
     /// False when the sink never reads the `name` of flow events (`ph` s/f/t): the decoder then skips them when
-    /// `ph` comes first, as every writer puts it. torch_npu names each of its millions of flows uniquely.
+    /// `ph` comes first, as every writer puts it. A dialect's choice (torch_npu names each of its millions of flows
+    /// uniquely, and its sink pairs flows by id alone); the reader only honours it.
     [[nodiscard]] virtual bool needsFlowNames() const { return true; }
 };
 
@@ -128,6 +129,13 @@ struct ChromeReadResult
     [[nodiscard]] bool ok() const { return errorKind == ImportErrorKind::None; }
 };
 
+/// The format-neutral Chrome Trace Event Format reader: it knows the envelope (`traceEvents` in a wrapper object or
+/// a bare array, other top-level keys handed over raw) and the event fields (ph, name, cat, pid, tid, ts, dur, id,
+/// bp, s, args), and nothing of any writer's dialect: the Kineto sink (kinetosink.h) and the torch_npu/msprof
+/// sink (parsers/ascend/ascendtimeline.cpp) own what their writers' keys, args and flows mean. Its parts, one job each:
+/// chromejsonscanner (event boundaries), chromebatchpipeline.h (threads and batches), chromebatchdecode.cpp with
+/// chromefielddecode.h / chromeondemanddecode.h / chromeplaindecode.h (decoding), chromeeventreader.cpp (driver).
+///
 /// Streams a Chrome-trace JSON file (plain, .gz or .zst, detected by magic bytes) without building a DOM:
 /// a reader thread decompresses and cuts `traceEvents` (or a bare top-level array) into event objects with a
 /// boundary scanner, worker threads decode batches of events (a plain one-pass decoder for the common case,
@@ -140,7 +148,7 @@ struct ChromeReadResult
 ///       void onTopLevel(std::string_view key, std::string_view json) override { ... }
 ///       void onEvent(const chromejson::ChromeEvent& e) override {
 ///           if (e.ph == 'X' && e.hasTs) builder.addSlice(trackFor(e.pid, e.tid), {e.ts, e.dur, ...});
-///           if (const auto* a = e.arg("correlation"); a && a->kind == ChromeArg::Kind::Int) ...;
+///           if (const auto* a = e.arg("myKey"); a && a->kind == ChromeArg::Kind::Int) ...; // a dialect's arg
 ///       }
 ///       void onWarning(model::ImportWarningKind kind, std::string_view msg, std::uint64_t n) override {
 ///           builder.warn(kind, msg, n);
