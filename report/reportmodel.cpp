@@ -83,14 +83,15 @@ ReportModel buildReportModel(const model::Trace& trace, const analysis::Analysis
         }
     }
 
-    analysis::Breakdown breakdown = analysis::computeBreakdown(trace, m.findings, s.analysedNs, options.topOperators,
-                                                               options.analysisOptions.includeWarmup);
-    m.steps = std::move(breakdown.steps);
-    m.operatorScope = std::move(breakdown.topOperators.scope);
-    m.topOperators = std::move(breakdown.topOperators.operators);
-    m.lostByKind = std::move(breakdown.lostByKind);
-    m.device = std::move(breakdown.device);
-    m.communication = analysis::computeCommunicationProfile(trace, analysis::StepClock(trace), analysis::CancelToken());
+    // The step split, device summary and collectives are analyze()'s; the operator table depends on the report's
+    // length and the loss by kind on the findings kept.
+    m.steps = result.stepBreakdown;
+    analysis::TopOperators top = analysis::computeTopOperators(trace, options.topOperators);
+    m.operatorScope = std::move(top.scope);
+    m.topOperators = std::move(top.operators);
+    m.lostByKind = analysis::computeLostByKind(m.findings, s.analysedNs);
+    m.device = result.device;
+    m.communication = result.communication;
 
     m.trackNames.reserve(trace.tracks().size());
     for (const model::Track& t : trace.tracks())

@@ -24,14 +24,12 @@ const char* SummaryData::activityLabel(Activity a)
     return "";
 }
 
-SummaryData SummaryData::compute(const model::Trace& trace, const std::vector<analysis::Finding>& findings,
+SummaryData SummaryData::compute(const model::Trace& trace, const analysis::AnalysisResult& result,
                                  std::size_t topOperatorCount)
 {
     SummaryData out;
-    const analysis::Breakdown b
-        = analysis::computeBreakdown(trace, findings, analysis::StepClock(trace).analysedNs(), topOperatorCount);
-    out.steps.reserve(b.steps.size());
-    for (const analysis::StepBreakdown& s : b.steps) {
+    out.steps.reserve(result.stepBreakdown.size());
+    for (const analysis::StepBreakdown& s : result.stepBreakdown) {
         StepBreakdown sb;
         sb.number = s.number;
         sb.durationNs = s.durationNs;
@@ -42,13 +40,14 @@ SummaryData SummaryData::compute(const model::Trace& trace, const std::vector<an
         sb.ns[Idle] = s.idleNs;
         out.steps.push_back(sb);
     }
-    for (const analysis::KindLoss& k : b.lostByKind)
+    for (const analysis::KindLoss& k : analysis::computeLostByKind(result.findings, result.analysedNs))
         out.lostByKind.push_back(NamedTime {k.kind, k.lostNs, k.findings});
-    out.operatorScope = b.topOperators.scope;
-    for (const analysis::OperatorTime& op : b.topOperators.operators)
+    const analysis::TopOperators top = analysis::computeTopOperators(trace, topOperatorCount);
+    out.operatorScope = top.scope;
+    for (const analysis::OperatorTime& op : top.operators)
         out.topOperators.push_back(NamedTime {op.name, op.totalNs, op.count});
-    out.device = b.device;
-    out.deviceHeadline = analysis::busyHeadline(b.device);
+    out.device = result.device;
+    out.deviceHeadline = analysis::busyHeadline(result.device);
     return out;
 }
 

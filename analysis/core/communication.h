@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "analysis/core/cancel.h"
 #include "analysis/core/intervals.h"
-#include "analysis/core/pass.h"
 #include "analysis/core/stepclock.h"
 #include "model/trace.h"
 

@@ -34,6 +34,13 @@ const IdleAttribution& AnalysisContext::idle() const
     return *m_idle;
 }
 
+const CommunicationProfile& AnalysisContext::communication() const
+{
+    std::call_once(m_communicationOnce,
+                   [this] { m_communication = computeCommunicationProfile(m_trace, m_clock, m_cancel); });
+    return *m_communication;
+}
+
 bool AnalysisContext::hasDeviceWork() const
 {
     std::call_once(m_hasDeviceWorkOnce, [this] { m_hasDeviceWork = analysis::hasDeviceWork(m_trace); });

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "analysis/core/communication.h"
 #include "analysis/core/deviceactivity.h"
 #include "analysis/core/pass.h"
 #include "analysis/core/rknnlayers.h"
@@ -53,6 +54,9 @@ public:
     [[nodiscard]] bool hasStepMarkers() const;
     /// The RKNN layer rows (readRknnLayers), read once for every edge-NPU pass.
     [[nodiscard]] const RknnLayerTable& rknnLayers() const;
+    /// The collectives over the context's clock (computeCommunicationProfile), for the communication pass and the
+    /// result's communication section alike.
+    [[nodiscard]] const CommunicationProfile& communication() const;
 
 private:
     const model::Trace& m_trace;
@@ -63,10 +67,12 @@ private:
     mutable std::optional<IdleAttribution> m_idle;
     mutable std::optional<bool> m_hasDeviceWork;
     mutable std::optional<RknnLayerTable> m_rknnLayers;
+    mutable std::optional<CommunicationProfile> m_communication;
     mutable std::once_flag m_activityOnce;
     mutable std::once_flag m_idleOnce;
     mutable std::once_flag m_hasDeviceWorkOnce;
     mutable std::once_flag m_rknnLayersOnce;
+    mutable std::once_flag m_communicationOnce;
 };
 
 } // namespace timesink::analysis

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "analysis/core/breakdown.h"
+#include "analysis/core/cancel.h"
+#include "analysis/core/communication.h"
 #include "analysis/core/criticalpath.h"
 #include "analysis/core/finding.h"
 #include "analysis/core/stepactivity.h"
@@ -13,17 +16,6 @@
 #include <vector>
 
 namespace timesink::analysis {
-
-/// Cooperative cancellation shared between the caller and running passes.
-class CancelToken
-{
-public:
-    void cancel() { m_cancelled.store(true, std::memory_order_relaxed); }
-    [[nodiscard]] bool cancelled() const { return m_cancelled.load(std::memory_order_relaxed); }
-
-private:
-    std::atomic<bool> m_cancelled {false};
-};
 
 /// Thresholds, with documented defaults (docs/analysis.md) and CLI flags.
 struct AnalysisOptions
@@ -104,9 +96,20 @@ struct AnalysisResult
     /// When in each step the device computed, copied and sat idle (parallel to Trace::steps(), over the same
     /// windows as the step breakdown: an excluded warm-up step over its own window); empty without device work.
     std::vector<StepActivity> stepActivity;
+    /// What every report and view shows beside the findings, computed here once (the reports and the GUI read
+    /// them from the result): each step's split (computeStepBreakdown), the device-wide summary
+    /// (computeDeviceSummary) and the collectives (computeCommunicationProfile, the same the communication pass
+    /// reads), all over the analysis' step clock.
+    std::vector<StepBreakdown> stepBreakdown;
+    DeviceSummary device;
+    CommunicationProfile communication;
 };
 
 /// Runs every registered pass on one AnalysisContext and ranks the findings (analysis/passes/registry.cpp).
 AnalysisResult analyze(const model::Trace& trace, const AnalysisOptions& options, const CancelToken& cancel);
+
+/// Fills what analyze() puts beside the findings (stepBreakdown, device, communication) into a result made another
+/// way, e.g. a test's hand-made findings: the same functions over the same step clock.
+void fillTraceFigures(const model::Trace& trace, const AnalysisOptions& options, AnalysisResult& result);
 
 } // namespace timesink::analysis

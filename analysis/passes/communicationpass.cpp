@@ -63,7 +63,7 @@ PassOutput CommunicationPass::run(const AnalysisContext& context) const
     if (std::string why = context.notMeasuredReason("overlap is not real"); !why.empty())
         return PassOutput::notAssessed(std::move(why));
     const StepClock& clock = context.clock();
-    const CommunicationProfile profile = computeCommunicationProfile(trace, clock, cancel);
+    const CommunicationProfile& profile = context.communication();
     if (!profile.hasCommunication) {
         out.notAssessedReason = "no device collectives in this trace";
         return out;

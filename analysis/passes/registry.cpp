@@ -67,21 +67,32 @@ AnalysisResult analyze(const model::Trace& trace, const AnalysisOptions& options
         result.warmupNs = clock.fullWindow(clock.warmupStep()).length();
     }
     // The passes only read the trace and the context, so they run side by side, beside the groundwork of the
-    // re-timing (the longest task first); their findings are then taken in the registry's order, as if one ran
-    // after the other. A pass that did not start before a cancel leaves the result cancelled.
+    // re-timing and the figures the reports show (the longest tasks first); their findings are then taken in the
+    // registry's order, as if one ran after the other. A pass that did not start before a cancel leaves the result
+    // cancelled.
     const auto& passes = passRegistry();
     std::vector<PassOutput> outputs(passes.size());
     std::vector<char> ran(passes.size(), 0);
     std::unique_ptr<RetimingPlan> plan;
-    model::parallelFor(passes.size() + 1, model::hardwareThreads(), [&](std::size_t task) {
+    constexpr std::size_t kOwnTasks = 3;
+    model::parallelFor(passes.size() + kOwnTasks, model::hardwareThreads(), [&](std::size_t task) {
         if (cancel.cancelled())
             return;
-        if (task == 0) {
+        switch (task) {
+        case 0:
             plan = std::make_unique<RetimingPlan>(trace, clock);
             return;
+        case 1:
+            result.stepBreakdown = computeStepBreakdown(trace, options.includeWarmup);
+            result.device = computeDeviceSummary(trace, result.stepBreakdown, options.includeWarmup);
+            return;
+        case 2:
+            result.communication = context.communication();
+            return;
+        default:
+            outputs[task - kOwnTasks] = passes[task - kOwnTasks]->run(context);
+            ran[task - kOwnTasks] = 1;
         }
-        outputs[task - 1] = passes[task - 1]->run(context);
-        ran[task - 1] = 1;
     });
     for (std::size_t p = 0; p < passes.size(); ++p) {
         if (!ran[p]) {
@@ -118,6 +129,14 @@ AnalysisResult analyze(const model::Trace& trace, const AnalysisOptions& options
     result.passesWall = passesDone - started;
     result.savingsWall = std::chrono::steady_clock::now() - passesDone;
     return result;
+}
+
+void fillTraceFigures(const model::Trace& trace, const AnalysisOptions& options, AnalysisResult& result)
+{
+    const StepClock clock(trace, options.includeWarmup);
+    result.stepBreakdown = computeStepBreakdown(trace, options.includeWarmup);
+    result.device = computeDeviceSummary(trace, result.stepBreakdown, options.includeWarmup);
+    result.communication = computeCommunicationProfile(trace, clock, CancelToken {});
 }
 
 } // namespace timesink::analysis

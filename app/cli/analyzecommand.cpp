@@ -75,9 +75,7 @@ void printText(const model::Trace& trace, const analysis::AnalysisResult& result
         std::printf("  warm-up: step %lld (%s, more than twice the median step) %s\n",
                     static_cast<long long>(result.warmupStep), formatDuration(result.warmupNs).c_str(),
                     result.warmupExcluded ? "is left out; --include-warmup brings it back" : "is analysed");
-    const bool includeWarmup = result.warmupStep >= 0 && !result.warmupExcluded;
-    const analysis::DeviceSummary device
-        = analysis::computeDeviceSummary(trace, analysis::computeStepBreakdown(trace, includeWarmup), includeWarmup);
+    const analysis::DeviceSummary& device = result.device;
     if (device.hasDeviceWork) {
         std::printf("  %s\n", analysis::busyHeadline(device).c_str());
         std::printf("  device: busy %s, compute %s, communication %s (exposed %s",

@@ -626,7 +626,7 @@ void MainWindow::showImportWarnings()
 void MainWindow::showTrace(LoadedTrace loaded)
 {
     if (!loaded.summary && loaded.trace)
-        loaded.summary = widgets::SummaryData::compute(*loaded.trace, loaded.analysis.findings);
+        loaded.summary = widgets::SummaryData::compute(*loaded.trace, loaded.analysis);
     // The analysis of the trace on screen arrived: the views keep their zoom, scroll and selection.
     const bool sameTrace = loaded.trace != nullptr && loaded.trace == m_current.trace;
     m_current = std::move(loaded);

@@ -94,7 +94,7 @@ void TraceLoadJob::start(const QString& path)
                 return out;
             }
             state->setPhase("summarising");
-            out.loaded.summary = widgets::SummaryData::compute(*result.trace, analysed.findings);
+            out.loaded.summary = widgets::SummaryData::compute(*result.trace, analysed);
             out.loaded.trace = std::move(result.trace);
             out.loaded.analysis = std::move(analysed);
             return out;

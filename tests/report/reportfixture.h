@@ -110,6 +110,7 @@ inline AnalysedTrace makeAnalysedTrace(TimeNs base = 0, const std::string& opNam
 
     out.result.findings = {starve, copies};
     out.result.notAssessed = {{"cpu_fallback", "no CPU fallback ops in this trace"}};
+    analysis::fillTraceFigures(*out.trace, {}, out.result);
     return out;
 }
 

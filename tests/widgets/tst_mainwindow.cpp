@@ -41,12 +41,16 @@ using gui::TraceLoadJob;
 
 namespace {
 
-/// An analysis result with these findings over `analysedNs` (what TraceLoadJob hands the window).
-analysis::AnalysisResult analysed(std::vector<analysis::Finding> findings, model::TimeNs analysedNs)
+/// An analysis result with these findings over `analysedNs` (what TraceLoadJob hands the window), with the
+/// trace's step split and device figures when given the trace.
+analysis::AnalysisResult analysed(std::vector<analysis::Finding> findings, model::TimeNs analysedNs,
+                                  const model::Trace* trace = nullptr)
 {
     analysis::AnalysisResult r;
     r.findings = std::move(findings);
     r.analysedNs = analysedNs;
+    if (trace)
+        analysis::fillTraceFigures(*trace, {}, r);
     return r;
 }
 
@@ -132,7 +136,7 @@ void TestMainWindow::showTraceFillsFindings()
     MainWindow w;
     QAbstractItemModelTester tester(w.findingsModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     const auto trace = testing::smallTrainingTrace();
-    w.showTrace(gui::LoadedTrace {trace, analysed(testing::smallFindings(*trace), 2000), std::nullopt,
+    w.showTrace(gui::LoadedTrace {trace, analysed(testing::smallFindings(*trace), 2000, trace.get()), std::nullopt,
                                   QStringLiteral("/tmp/run1.json")});
     QCOMPARE(w.findingsModel()->rowCount(), 2);
     QCOMPARE(w.timeline()->trace(), trace);

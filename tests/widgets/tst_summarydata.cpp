@@ -7,6 +7,17 @@
 using namespace timesink;
 using Activity = widgets::SummaryData::Activity;
 
+namespace {
+
+// What the GUI summarises: analyze()'s result with its default options.
+analysis::AnalysisResult analysed(const model::Trace& trace)
+{
+    const analysis::CancelToken cancel;
+    return analysis::analyze(trace, analysis::AnalysisOptions {}, cancel);
+}
+
+} // namespace
+
 class TestSummaryData : public QObject
 {
     Q_OBJECT
@@ -43,7 +54,7 @@ void TestSummaryData::stepBreakdown()
     QFETCH(int, activity);
     QFETCH(qint64, ns);
     const auto trace = testing::smallTrainingTrace();
-    const auto data = widgets::SummaryData::compute(*trace, {});
+    const auto data = widgets::SummaryData::compute(*trace, analysed(*trace));
     QCOMPARE(data.steps.size(), std::size_t(2));
     QCOMPARE(data.steps[static_cast<std::size_t>(step)].ns[static_cast<std::size_t>(activity)], ns);
 }
@@ -51,7 +62,7 @@ void TestSummaryData::stepBreakdown()
 void TestSummaryData::partsAddUpToStep()
 {
     const auto trace = testing::smallTrainingTrace();
-    for (const auto& s : widgets::SummaryData::compute(*trace, {}).steps) {
+    for (const auto& s : widgets::SummaryData::compute(*trace, analysed(*trace)).steps) {
         model::TimeNs sum = 0;
         for (model::TimeNs v : s.ns)
             sum += v;
@@ -64,7 +75,9 @@ void TestSummaryData::lostByKindAndTopOperators()
     const auto trace = testing::smallTrainingTrace();
     auto findings = testing::smallFindings(*trace);
     findings.push_back(findings[1]); // a second copy finding adds up under its kind
-    const auto data = widgets::SummaryData::compute(*trace, findings);
+    analysis::AnalysisResult result = analysed(*trace);
+    result.findings = findings;
+    const auto data = widgets::SummaryData::compute(*trace, result);
     QCOMPARE(data.lostByKind.size(), std::size_t(2));
     // 2 × 200 copy vs 400 dataloader: equal totals keep the alphabetical order of kinds.
     QCOMPARE(data.lostByKind[0].name, std::string("copy_hotspot"));
@@ -91,7 +104,7 @@ void TestSummaryData::overlapPriority()
     b.slice(gpu, model::SliceCategory::Kernel, "k", 10, 40);
     b.memcpy(copy, model::MemcpyDirection::HostToDevice, model::HostMemoryKind::Pinned, 40, 30);
     const auto trace = b.finalize();
-    const auto s = widgets::SummaryData::compute(*trace, {}).steps.at(0);
+    const auto s = widgets::SummaryData::compute(*trace, analysed(*trace)).steps.at(0);
     QCOMPARE(s.ns[Activity::Compute], model::TimeNs(40));
     QCOMPARE(s.ns[Activity::Copies], model::TimeNs(20));
     QCOMPARE(s.ns[Activity::Idle], model::TimeNs(40));

@@ -38,7 +38,7 @@ private Q_SLOTS:
         report::ReportOptions options;
         options.topOperators = 10;
         const nlohmann::ordered_json json = report::reportJson(report::buildReportModel(*trace, result, options));
-        const widgets::SummaryData gui = widgets::SummaryData::compute(*trace, result.findings, 10);
+        const widgets::SummaryData gui = widgets::SummaryData::compute(*trace, result, 10);
 
         const auto& steps = json.at("steps");
         QCOMPARE(gui.steps.size(), steps.size());
