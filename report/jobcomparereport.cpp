@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "report/jobcomparereport.h"
 
+#include "output/outputfile.h"
 #include "report/csvwriter.h"
 #include "report/htmlwriter.h"
 #include "report/markdownwriter.h"
+#include "report/reportoutput.h"
 #include "report/textformat.h"
 
 #include <cstdio>
@@ -300,6 +302,38 @@ void writeJobCompareReport(const JobCompareInput& in, JobFormat format, std::ost
         writeCsv(in.result, out);
         break;
     }
+}
+
+JobFormat jobCompareFormat(ReportFormat format)
+{
+    switch (format) {
+    case ReportFormat::Json:
+        return JobFormat::Json;
+    case ReportFormat::Markdown:
+        return JobFormat::Markdown;
+    case ReportFormat::Html:
+        return JobFormat::Html;
+    case ReportFormat::Csv:
+        return JobFormat::Csv;
+    }
+    return JobFormat::Json;
+}
+
+bool writeJobCompareReportFile(const JobCompareInput& in, const std::filesystem::path& path,
+                               std::span<const std::filesystem::path> inputs, std::string& error)
+{
+    const std::optional<ReportFormat> format = reportFormatFromPath(path);
+    if (!format) {
+        error = "cannot tell the format from '" + path.string() + "'; name it .html, .md, .json or .csv";
+        return false;
+    }
+    if (!output::checkOutputPath(path, inputs, error))
+        return false;
+    output::AtomicFile file(path);
+    if (!file.open(error))
+        return false;
+    writeJobCompareReport(in, jobCompareFormat(*format), file.stream());
+    return file.commit(error);
 }
 
 } // namespace timesink::report

@@ -3,6 +3,7 @@
 
 #include "analysis/core/finding.h"
 #include "widgets/tablecopy.h"
+#include "widgets/tableheight.h"
 #include "widgets/timeformat.h"
 
 #include <QAction>
@@ -10,11 +11,15 @@
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
+#include <QScrollBar>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStandardItemModel>
 #include <QTableView>
 #include <QVBoxLayout>
+
+#include <algorithm>
+#include <utility>
 
 namespace timesink::widgets {
 
@@ -131,20 +136,38 @@ JobCompareView::JobCompareView(QWidget* parent)
                                 "exposed communication per step; the waiting a rank caused on the others is summed "
                                 "over its steps"));
 
-    auto* top = new QSplitter(Qt::Horizontal, this);
-    top->addWidget(titled(top, tr("<b>Job</b> (baseline vs candidate)"), m_figuresTable));
-    top->addWidget(titled(top, tr("<b>Lost rank-time by finding kind</b>"), m_kindsTable));
+    // The upper pane holds the two short tables side by side; a plain widget around their splitter, since a
+    // QSplitter caps its own height at its shortest child's maximum.
+    m_upper = new QWidget(this);
+    auto* top = new QSplitter(Qt::Horizontal, m_upper);
+    m_figuresBox = titled(top, tr("<b>Job</b> (baseline vs candidate)"), m_figuresTable);
+    m_kindsBox = titled(top, tr("<b>Lost rank-time by finding kind</b>"), m_kindsTable);
+    for (QWidget* box : {m_figuresBox, m_kindsBox}) {
+        static_cast<QVBoxLayout*>(box->layout())->addStretch(); // the shorter table ends at its last row
+        top->addWidget(box);
+    }
     top->setStretchFactor(0, 3);
     top->setStretchFactor(1, 2);
-    auto* main = new QSplitter(Qt::Vertical, this);
-    main->addWidget(top);
-    main->addWidget(titled(main, tr("<b>Ranks</b> (per step means; ★ straggler)"), m_ranksTable));
-    main->setStretchFactor(0, 1);
-    main->setStretchFactor(1, 2);
+    top->setChildrenCollapsible(false);
+    auto* upperLayout = new QVBoxLayout(m_upper);
+    upperLayout->setContentsMargins(0, 0, 0, 0);
+    upperLayout->addWidget(top);
+    m_splitter = new QSplitter(Qt::Vertical, this);
+    m_splitter->setObjectName(QStringLiteral("jobCompareSplitter"));
+    m_splitter->addWidget(m_upper);
+    m_splitter->addWidget(titled(m_splitter, tr("<b>Ranks</b> (per step means; ★ straggler)"), m_ranksTable));
+    // The upper tables keep the height of their rows (fitUpperTables caps them); what is left goes to the ranks.
+    m_splitter->setStretchFactor(0, 0);
+    m_splitter->setStretchFactor(1, 1);
+    m_splitter->setChildrenCollapsible(false);
+    for (QTableView* table : {m_figuresTable, m_kindsTable}) {
+        // A horizontal scroll bar appears when the window is narrower than the columns: it takes a row's height.
+        connect(table->horizontalScrollBar(), &QScrollBar::rangeChanged, this, [this] { fitUpperTables(); });
+    }
 
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_header);
-    layout->addWidget(main, 1);
+    layout->addWidget(m_splitter, 1);
     layout->addWidget(m_notes);
 
     auto* menuBar = new QMenuBar(this);
@@ -158,10 +181,33 @@ JobCompareView::JobCompareView(QWidget* parent)
     setWindowTitle(tr("Compare jobs"));
 }
 
+void JobCompareView::fitUpperTables()
+{
+    int pane = 0;
+    for (auto [table, box] : {std::pair {m_figuresTable, m_figuresBox}, std::pair {m_kindsTable, m_kindsBox}}) {
+        const int rows = tableHeightForRows(table);
+        // On a small screen the splitter may squeeze a table down to its header and three rows, then it scrolls.
+        table->setMinimumHeight(tableHeightForRows(table, 3));
+        table->setMaximumHeight(rows);
+        // The title above the table and the spacing under it.
+        const int title = box->layout()->itemAt(0)->widget()->sizeHint().height() + box->layout()->spacing();
+        pane = std::max(pane, title + rows);
+    }
+    m_upper->setMaximumHeight(pane);
+    // QSplitter does not give back what a pane loses to a lower maximum: hand it to the rank table.
+    if (const QList<int> sizes = m_splitter->sizes(); sizes.size() == 2 && sizes[0] > pane)
+        m_splitter->setSizes({pane, sizes[0] + sizes[1] - pane});
+    // Nor is the rank table squeezed below four rows.
+    m_ranksTable->setMinimumHeight(tableHeightForRows(m_ranksTable, 4));
+}
+
 void JobCompareView::setResult(const analysis::JobCompareResult& result, const QString& baselinePath,
                                const QString& candidatePath)
 {
     m_result = result;
+    m_baselinePath = baselinePath;
+    m_candidatePath = candidatePath;
+    m_inputPaths = {baselinePath, candidatePath};
     auto side = [](const QString& role, const QString& path, std::int32_t world, std::size_t ranks, std::size_t steps,
                    const std::vector<std::int64_t>& stragglers) {
         return tr("<b>%1</b> %2 — world size %3, %4 rank(s), %5 step(s), stragglers: %6")
@@ -224,6 +270,7 @@ void JobCompareView::setResult(const analysis::JobCompareResult& result, const Q
     m_notes->setText(notes.join(QLatin1Char('\n')));
     for (QTableView* table : {m_figuresTable, m_ranksTable, m_kindsTable})
         table->sortByColumn(-1, Qt::AscendingOrder); // the analysis' order
+    fitUpperTables();
 }
 
 } // namespace timesink::widgets

@@ -8,6 +8,7 @@
 class QLabel;
 class QMenu;
 class QSortFilterProxyModel;
+class QSplitter;
 class QStandardItemModel;
 class QTableView;
 
@@ -20,7 +21,9 @@ namespace timesink::widgets {
 ///   * the ranks: mean step time, communication wait and exposed communication per step, and the waiting each rank
 ///     caused on the others, baseline against candidate, stragglers marked;
 ///   * the lost rank-time by finding kind, and the comparison's notes.
-/// Tables sort on the raw numbers (kSortRole) and copy through TableCopy.
+/// Tables sort on the raw numbers (kSortRole) and copy through TableCopy. The job-figure and finding-kind tables are
+/// sized to their rows (no blank block under a handful of rows); the rank table takes the rest of the height, and
+/// the splitter between them lets the user shrink the upper tables down to a few rows on a small screen.
 class JobCompareView : public QWidget
 {
     Q_OBJECT
@@ -49,17 +52,37 @@ public:
     /// Shows `result`; the paths name the two jobs (folders of ranks or of rank reports) in the header.
     void setResult(const analysis::JobCompareResult& result, const QString& baselinePath, const QString& candidatePath);
     [[nodiscard]] const analysis::JobCompareResult& result() const { return m_result; }
+    /// The two jobs as setResult named them (what an export writes as the sides' "path").
+    [[nodiscard]] const QString& baselinePath() const { return m_baselinePath; }
+    [[nodiscard]] const QString& candidatePath() const { return m_candidatePath; }
+    /// The files and folders the two jobs were read from, which an export must never overwrite or write into;
+    /// setResult sets it to the two paths, the job window adds each rank's file.
+    void setInputPaths(const QStringList& paths) { m_inputPaths = paths; }
+    [[nodiscard]] const QStringList& inputPaths() const { return m_inputPaths; }
 
     [[nodiscard]] QLabel* header() const { return m_header; }
     [[nodiscard]] QTableView* figuresTable() const { return m_figuresTable; }
     [[nodiscard]] QTableView* ranksTable() const { return m_ranksTable; }
     [[nodiscard]] QTableView* kindsTable() const { return m_kindsTable; }
     [[nodiscard]] QLabel* notes() const { return m_notes; }
-    /// The view's File menu (Close, Ctrl+W): it is shown as a window of its own.
+    /// The view's File menu (Close, Ctrl+W): it is shown as a window of its own. The application adds its
+    /// Export… action (app/gui/compareexport.h).
     [[nodiscard]] QMenu* fileMenu() const { return m_fileMenu; }
+    /// The splitter of the upper tables (index 0) and the rank table (index 1).
+    [[nodiscard]] QSplitter* splitter() const { return m_splitter; }
 
 private:
+    /// Caps the upper tables (and their pane) at the height of their rows, so the rank table gets the rest.
+    void fitUpperTables();
+
     analysis::JobCompareResult m_result;
+    QString m_baselinePath;
+    QString m_candidatePath;
+    QStringList m_inputPaths;
+    QSplitter* m_splitter = nullptr;
+    QWidget* m_upper = nullptr;
+    QWidget* m_figuresBox = nullptr;
+    QWidget* m_kindsBox = nullptr;
     QLabel* m_header = nullptr;
     QLabel* m_notes = nullptr;
     QStandardItemModel* m_figures = nullptr;

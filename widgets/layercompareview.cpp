@@ -2,16 +2,20 @@
 #include "widgets/layercompareview.h"
 
 #include "widgets/tablecopy.h"
+#include "widgets/tableheight.h"
 #include "widgets/timeformat.h"
 
+#include <QEvent>
 #include <QHeaderView>
 #include <QLabel>
+#include <QScrollBar>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStandardItemModel>
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <limits>
 
 namespace timesink::widgets {
@@ -124,6 +128,13 @@ QTableView* makeTable(QWidget* parent, QStandardItemModel* model, QSortFilterPro
     return table;
 }
 
+/// The height of a titled() box's title and the spacing under it.
+int titleHeight(const QWidget* box)
+{
+    const QLayout* layout = box->layout();
+    return layout->itemAt(0)->widget()->sizeHint().height() + layout->spacing();
+}
+
 QWidget* titled(QWidget* parent, QLabel* title, QWidget* content)
 {
     auto* box = new QWidget(parent);
@@ -166,17 +177,64 @@ LayerCompareView::LayerCompareView(QWidget* parent)
 
     m_movedTitle = new QLabel(this);
     m_layersTitle = new QLabel(this);
-    auto* splitter = new QSplitter(Qt::Vertical, this);
-    splitter->addWidget(titled(splitter, new QLabel(tr("<b>Op types</b> (by delta, slower first)"), this), m_opTable));
-    splitter->addWidget(titled(splitter, m_movedTitle, m_movedTable));
-    splitter->addWidget(titled(splitter, m_layersTitle, m_layerTable));
-    splitter->setStretchFactor(0, 1);
-    splitter->setStretchFactor(1, 1);
-    splitter->setStretchFactor(2, 2);
+    m_splitter = new QSplitter(Qt::Vertical, this);
+    m_splitter->setObjectName(QStringLiteral("layerSplitter"));
+    m_opBox = titled(m_splitter, new QLabel(tr("<b>Op types</b> (by delta, slower first)"), this), m_opTable);
+    m_movedBox = titled(m_splitter, m_movedTitle, m_movedTable);
+    m_layerBox = titled(m_splitter, m_layersTitle, m_layerTable);
+    for (QWidget* box : {m_opBox, m_movedBox, m_layerBox})
+        m_splitter->addWidget(box);
+    m_splitter->setStretchFactor(0, 0);
+    m_splitter->setStretchFactor(1, 0);
+    m_splitter->setStretchFactor(2, 1);
+    m_splitter->setChildrenCollapsible(false);
+    m_splitter->installEventFilter(this);
+    // Once the user has placed the handles, a resize keeps their split (QSplitter's own stretch) instead.
+    connect(m_splitter, &QSplitter::splitterMoved, this, [this] { m_userSized = true; });
+    for (QTableView* table : {m_opTable, m_movedTable}) {
+        // A horizontal scroll bar appears when the tab is narrower than the columns: it takes a row's height.
+        connect(table->horizontalScrollBar(), &QScrollBar::rangeChanged, this, [this] {
+            fitPanes();
+            distribute();
+        });
+    }
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_summary);
-    layout->addWidget(splitter, 1);
+    layout->addWidget(m_splitter, 1);
+}
+
+bool LayerCompareView::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_splitter && event->type() == QEvent::Resize)
+        distribute();
+    return QWidget::eventFilter(watched, event);
+}
+
+void LayerCompareView::fitPanes()
+{
+    for (auto [table, box] : {std::pair {m_opTable, m_opBox}, std::pair {m_movedTable, m_movedBox}}) {
+        table->setMinimumHeight(tableHeightForRows(table, 2));
+        box->setMaximumHeight(titleHeight(box) + tableHeightForRows(table));
+    }
+    m_layerTable->setMinimumHeight(tableHeightForRows(m_layerTable, 2));
+}
+
+void LayerCompareView::distribute()
+{
+    const int total = m_splitter->height() - 2 * m_splitter->handleWidth();
+    if (m_userSized || total <= 0)
+        return;
+    const int opAll = titleHeight(m_opBox) + tableHeightForRows(m_opTable);
+    const int movedAll = titleHeight(m_movedBox) + tableHeightForRows(m_movedTable);
+    const int movedFour = titleHeight(m_movedBox) + tableHeightForRows(m_movedTable, 4);
+    const int layersFour = titleHeight(m_layerBox) + tableHeightForRows(m_layerTable, 4);
+    // Every op type when the layer tables keep four rows each; else the op types get what is left over them.
+    const int opMin = titleHeight(m_opBox) + tableHeightForRows(m_opTable, 4);
+    const int op = std::max(std::min(opAll, total - movedFour - layersFour), std::min(opAll, opMin));
+    const int rest = total - op;
+    const int moved = std::min(movedAll, std::max(movedFour, rest / 3));
+    m_splitter->setSizes({op, moved, std::max(0, rest - moved)});
 }
 
 void LayerCompareView::setLayers(const analysis::CompareLayers& layers, model::TimeNs baselineTotalNs,
@@ -226,6 +284,8 @@ void LayerCompareView::setLayers(const analysis::CompareLayers& layers, model::T
     m_layersTitle->setText(tr("<b>All layers by delta</b> (slower first): %1").arg(m_layerModel->rowCount()));
     for (QTableView* table : {m_opTable, m_movedTable, m_layerTable})
         table->sortByColumn(-1, Qt::AscendingOrder); // the analysis' order
+    fitPanes();
+    distribute();
 }
 
 } // namespace timesink::widgets

@@ -8,6 +8,7 @@
 
 class QLabel;
 class QSortFilterProxyModel;
+class QSplitter;
 class QStandardItemModel;
 class QTableView;
 
@@ -20,7 +21,10 @@ namespace timesink::widgets {
 ///   * the op types (by delta, slower first), the layers whose placement (target or NPU core split) changed, and
 ///     every layer by delta (slower first).
 /// Each table sorts by any column on the raw number (kSortRole) and copies through TableCopy; a click on a column
-/// header sorts, and setLayers() restores the analysis' own order.
+/// header sorts, and setLayers() restores the analysis' own order. The three tables share a splitter: the op-type
+/// and placement tables never grow past their rows, and until the user drags the splitter the op types get every
+/// row when the other two keep four rows each (else what is left over them), the placement table up to a third
+/// of the rest, and every layer what remains.
 class LayerCompareView : public QWidget
 {
     Q_OBJECT
@@ -62,8 +66,24 @@ public:
     /// The titles above the two layer tables, with their row counts.
     [[nodiscard]] QLabel* movedTitle() const { return m_movedTitle; }
     [[nodiscard]] QLabel* layersTitle() const { return m_layersTitle; }
+    /// The splitter of the op-type (0), placement (1) and all-layers (2) tables.
+    [[nodiscard]] QSplitter* splitter() const { return m_splitter; }
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    /// Caps the op-type and placement panes at the height of their rows.
+    void fitPanes();
+    /// Shares the splitter's height between the three tables as the class comment says (not once the user moved
+    /// the splitter).
+    void distribute();
+
+    QSplitter* m_splitter = nullptr;
+    QWidget* m_opBox = nullptr;
+    QWidget* m_movedBox = nullptr;
+    QWidget* m_layerBox = nullptr;
+    bool m_userSized = false;
     QLabel* m_summary = nullptr;
     QLabel* m_movedTitle = nullptr;
     QLabel* m_layersTitle = nullptr;

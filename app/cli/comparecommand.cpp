@@ -359,21 +359,7 @@ int runJobCompare(const Arguments& args, const ReportDestination& destination)
         report::writeJobCompareReport(in, report::JobFormat::Text, std::cout);
         return kExitOk;
     }
-    report::JobFormat format = report::JobFormat::Json;
-    switch (destination.format) {
-    case report::ReportFormat::Json:
-        format = report::JobFormat::Json;
-        break;
-    case report::ReportFormat::Markdown:
-        format = report::JobFormat::Markdown;
-        break;
-    case report::ReportFormat::Html:
-        format = report::JobFormat::Html;
-        break;
-    case report::ReportFormat::Csv:
-        format = report::JobFormat::Csv;
-        break;
-    }
+    const report::JobFormat format = report::jobCompareFormat(destination.format);
     return emitTo(destination, inputPaths, "compare",
                   [&](std::ostream& out) { report::writeJobCompareReport(in, format, out); });
 }

@@ -3,6 +3,7 @@
 
 #include "analysis/job/jobcompare.h"
 #include "app/gui/backgroundtask.h"
+#include "app/gui/compareexport.h"
 #include "app/gui/mainwindow.h"
 #include "app/gui/traceloadjob.h"
 #include "report/jobreport.h"
@@ -292,6 +293,15 @@ void JobWindow::onCompareFinished()
     view->setAttribute(Qt::WA_DeleteOnClose);
     view->setResult(analysis::compareJobs(m_overview->job(), run.result), m_paths.join(QStringLiteral(", ")),
                     m_comparePath);
+    // File → Export… must write over none of what the two jobs were read from: their folders and rank files.
+    QStringList inputs = m_paths;
+    inputs << m_comparePath;
+    for (const analysis::JobResult* job : {&m_overview->job(), &run.result}) {
+        for (const auto& rank : job->ranks)
+            inputs << QString::fromStdString(rank.source);
+    }
+    view->setInputPaths(inputs);
+    addJobCompareExport(view);
     view->setWindowTitle(tr("Compare jobs %1 ↔ %2 — Timesink")
                              .arg(QFileInfo(m_paths.value(0)).fileName(), QFileInfo(m_comparePath).fileName()));
     view->resize(size());

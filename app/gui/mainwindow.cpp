@@ -80,17 +80,6 @@ QString dialogFilters(const std::vector<std::string>& filters)
     return list.join(QStringLiteral(";;"));
 }
 
-/// Non-native dialogs do not add the extension of the chosen filter; the writers need it to pick the format.
-QString withFilterExtension(const QString& path, const QString& filter)
-{
-    const qsizetype star = filter.indexOf(QStringLiteral("*."));
-    if (star < 0)
-        return path;
-    const QString extension = filter.mid(star + 1, filter.indexOf(QLatin1Char(')'), star) - star - 1);
-    return path.endsWith(extension, Qt::CaseInsensitive) || QFileInfo(path).suffix().size() > 0 ? path
-                                                                                                : path + extension;
-}
-
 std::filesystem::path localPath(const QString& path)
 {
     return std::filesystem::path(QFile::encodeName(path).toStdString());

@@ -7,12 +7,15 @@
 #include "widgets/layercompareview.h"
 #include "widgets/operatordiffmodel.h"
 #include "widgets/tablecopy.h"
+#include "widgets/tableheight.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QHeaderView>
 #include <QLabel>
+#include <QScrollBar>
 #include <QSettings>
+#include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -173,6 +176,19 @@ private Q_SLOTS:
         QVERIFY2(copied.contains(QStringLiteral("Conv:/model.0/conv/Conv")), qPrintable(copied));
         const QString markdown = widgets::TableCopy::text(ops, widgets::TableCopy::Scope::Markdown);
         QVERIFY(markdown.contains(QStringLiteral("| MaxPool | 3 → 3 |")));
+
+        // Sized as on a 1600×1000 screen, the op types (11 here) show every row and the two layer tables still
+        // keep at least four rows each; no pane of the short tables grows past its rows.
+        view->resize(1600, 1000);
+        view->show();
+        QVERIFY(QTest::qWaitForWindowExposed(view));
+        QTest::qWait(50);
+        QCOMPARE(ops->verticalScrollBar()->maximum(), 0);
+        QCOMPARE(ops->height(), widgets::tableHeightForRows(ops));
+        QVERIFY(moved->height() >= widgets::tableHeightForRows(moved, 4));
+        QVERIFY(all->height() >= widgets::tableHeightForRows(all, 4));
+        qInfo("Layers tab: op types %d px (%d rows), moved %d px, all layers %d px", ops->height(),
+              int(ops->model()->rowCount()), moved->height(), all->height());
 
         // Compared again on fewer frames, the tab stays and shows the new result; two non-edge runs have no tab.
         QVERIFY(view->applySteps());

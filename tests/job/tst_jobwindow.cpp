@@ -4,6 +4,7 @@
 // and the main window opening a folder of ranks as a job — on the planted job (tests/job/plantedjob.h), on small
 // hand-built jobs whose numbers are written out below, and on 1,024 ranks (virtualised lanes).
 #include "analysis/core/pass.h"
+#include "app/gui/compareexport.h"
 #include "app/gui/jobwindow.h"
 #include "app/gui/mainwindow.h"
 #include "app/job/jobrunner.h"
@@ -11,6 +12,7 @@
 #include "report/jobreport.h"
 #include "report/jsonreportwriter.h"
 #include "report/reportmodel.h"
+#include "tests/common/clirunner.h"
 #include "tests/job/plantedjob.h"
 #include "widgets/compareview.h"
 #include "widgets/detailspanel.h"
@@ -18,21 +20,28 @@
 #include "widgets/joblanes.h"
 #include "widgets/joboverview.h"
 #include "widgets/tablecopy.h"
+#include "widgets/tableheight.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QComboBox>
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QPushButton>
+#include <QRegularExpression>
+#include <QScrollBar>
 #include <QSignalSpy>
+#include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 
 #include <fstream>
 
@@ -773,6 +782,175 @@ private Q_SLOTS:
         QCOMPARE(figure(QStringLiteral("exposed_communication_ns")), std::make_pair(3 * 68 * kMs, 3 * 62 * kMs));
         QCOMPARE(text(figures, 0, V::FigureDelta), QStringLiteral("-4.00 ms"));
         QVERIFY(TableCopy::text(ranks, TableCopy::Scope::Markdown).contains(QStringLiteral("| 1 ★ candidate |")));
+        view->close();
+    }
+
+    // File → Export… of the job compare window (issue 33): the very documents `timesink-cli compare JOB_A JOB_B
+    // -o FILE` writes, through the same writer (report::writeJobCompareReportFile), for the pair of
+    // compareWithAnotherJob. The JSON is the CLI's byte for byte except the "generator" field (the GUI names itself
+    // "Timesink VERSION", the CLI "timesink-cli VERSION"); the paths are the same because the window was opened on
+    // the same folders the CLI is given. The per-rank figures pinned in the other formats come from the planted
+    // job's formula (see compareWithAnotherJob), not from Timesink's output.
+    void exportJobComparison()
+    {
+        m_window->setShowMessages(false);
+        QTemporaryDir dir;
+        timesink::testing::PlantedJob b;
+        b.stepNs = 50 * kMs;
+        b.straggler = 1;
+        b.stragglerComputeNs = 40 * kMs;
+        const QString jobB = dir.filePath(QStringLiteral("planted_b"));
+        timesink::testing::writePlantedJob(jobB.toStdString(), b);
+        QVERIFY(m_window->compareWithJob(jobB));
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->lastJobCompareView() != nullptr
+                                     && m_window->lastJobCompareView()->candidatePath() == jobB,
+                                 60'000);
+        timesink::widgets::JobCompareView* view = m_window->lastJobCompareView();
+
+        // The action sits first in the window's File menu, with the usual shortcut.
+        auto* action = view->findChild<QAction*>(QStringLiteral("actionExportJobComparison"));
+        QVERIFY(action);
+        QCOMPARE(view->fileMenu()->actions().value(0), action);
+        QCOMPARE(action->shortcut(), QKeySequence(QStringLiteral("Ctrl+E")));
+        // Every rank file and both folders are inputs an export must not touch.
+        QVERIFY(view->inputPaths().contains(m_dir.path()));
+        QVERIFY(view->inputPaths().contains(jobB));
+        QVERIFY(view->inputPaths().contains(jobB + QStringLiteral("/rank-0.json")));
+
+        const QString out = dir.filePath(QStringLiteral("out"));
+        QVERIFY(QDir().mkpath(out));
+        auto read = [](const QString& path) {
+            QFile f(path);
+            return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+        };
+        for (const char* ext : {"json", "md", "html", "csv"}) {
+            const QString path = out + QStringLiteral("/a-vs-b.") + QLatin1String(ext);
+            QCOMPARE(timesink::gui::exportJobComparisonTo(*view, path), QString());
+            QVERIFY2(!read(path).isEmpty(), ext);
+        }
+
+        const auto cli = timesink::testing::runCli(
+            {QStringLiteral("compare"), m_dir.path(), jobB, QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(cli.exitCode, 0);
+        QByteArray mine = read(out + QStringLiteral("/a-vs-b.json"));
+        QByteArray theirs = cli.out;
+        const QRegularExpression generator(QStringLiteral("\n  \"generator\": \"([^\"]*)\",\n"));
+        const QString mineText = QString::fromUtf8(mine);
+        const QString theirsText = QString::fromUtf8(theirs);
+        QVERIFY(generator.match(mineText).captured(1).startsWith(QStringLiteral("Timesink ")));
+        QVERIFY(generator.match(theirsText).captured(1).startsWith(QStringLiteral("timesink-cli ")));
+        QString a = mineText;
+        QString c = theirsText;
+        a.replace(generator, QStringLiteral("\n  \"generator\": \"\",\n"));
+        c.replace(generator, QStringLiteral("\n  \"generator\": \"\",\n"));
+        QCOMPARE(a.toUtf8(), c.toUtf8()); // byte for byte apart from the generator
+        QVERIFY(a.contains(QStringLiteral("\"schema\": \"timesink.jobcompare/1\"")));
+
+        // The rank table as CSV, every figure in ns from the planted formula: a normal rank waits 18 ms a step in
+        // job A and 8 ms in job B, the straggler 0 and it causes 3 ranks × 3 steps × that wait.
+        QString expectedCsv = QStringLiteral(
+            "rank,baseline_steps,candidate_steps,baseline_step_ns,candidate_step_ns,delta_ns,baseline_wait_ns,"
+            "candidate_wait_ns,baseline_caused_wait_ns,candidate_caused_wait_ns,baseline_straggler,"
+            "candidate_straggler\r\n");
+        for (int rank = 0; rank < 4; ++rank) {
+            expectedCsv += QStringLiteral("%1,3,3,%2,%3,%4,%5,%6,%7,%8,%9,%10\r\n")
+                               .arg(rank)
+                               .arg(54 * kMs)
+                               .arg(50 * kMs)
+                               .arg(-4 * kMs)
+                               .arg(rank == 2 ? 0 : 18 * kMs)
+                               .arg(rank == 1 ? 0 : 8 * kMs)
+                               .arg(rank == 2 ? 9 * 18 * kMs : 0)
+                               .arg(rank == 1 ? 9 * 8 * kMs : 0)
+                               .arg(rank == 2 ? QStringLiteral("true") : QStringLiteral("false"))
+                               .arg(rank == 1 ? QStringLiteral("true") : QStringLiteral("false"));
+        }
+        QCOMPARE(QString::fromUtf8(read(out + QStringLiteral("/a-vs-b.csv"))), expectedCsv);
+        // Markdown and HTML: the same per-rank figures, formatted.
+        const QString md = QString::fromUtf8(read(out + QStringLiteral("/a-vs-b.md")));
+        QVERIFY2(md.contains(QStringLiteral("| 2 (straggler) | 54.0 ms | 50.0 ms | -4.00 ms | 0 ns | 8.00 ms | 162 ms "
+                                            "| 0 ns |")),
+                 qPrintable(md));
+        QVERIFY(md.contains(QStringLiteral("| 1 (straggler) | 54.0 ms | 50.0 ms | -4.00 ms | 18.0 ms | 0 ns | 0 ns "
+                                           "| 72.0 ms |")));
+        QVERIFY(md.contains(QStringLiteral("| 0 | 54.0 ms | 50.0 ms | -4.00 ms | 18.0 ms | 8.00 ms | 0 ns | 0 ns |")));
+        const QString html = QString::fromUtf8(read(out + QStringLiteral("/a-vs-b.html")));
+        QVERIFY(html.startsWith(QStringLiteral("<!DOCTYPE html>")));
+        QVERIFY2(html.contains(QStringLiteral("<tr><td>2 (straggler)</td>")), qPrintable(html));
+        QVERIFY(html.contains(QStringLiteral("162 ms")));
+        QVERIFY(html.contains(QStringLiteral("72.0 ms")));
+
+        // Never into an input folder, never over a rank, never in a format it cannot tell; the file stays as it was.
+        const QString inside = jobB + QStringLiteral("/compare.md");
+        QVERIFY(timesink::gui::exportJobComparisonTo(*view, inside).contains(QStringLiteral("input folder")));
+        QVERIFY(!QFile::exists(inside));
+        const QString rank = m_dir.filePath(QStringLiteral("rank-0.json"));
+        const QByteArray rankBefore = read(rank);
+        QVERIFY(!timesink::gui::exportJobComparisonTo(*view, rank).isEmpty());
+        QCOMPARE(read(rank), rankBefore);
+        const QString unknown = out + QStringLiteral("/a-vs-b.txt");
+        QVERIFY(
+            timesink::gui::exportJobComparisonTo(*view, unknown).contains(QStringLiteral("cannot tell the format")));
+        QVERIFY(!QFile::exists(unknown));
+        const QString noFolder = out + QStringLiteral("/no/such/folder/a.md");
+        QVERIFY(timesink::gui::exportJobComparisonTo(*view, noFolder).contains(QStringLiteral("no/such/folder")));
+        // An existing export is replaced whole (the dialog asked first), not appended to or left half-written.
+        const QString again = out + QStringLiteral("/a-vs-b.md");
+        QCOMPARE(timesink::gui::exportJobComparisonTo(*view, again), QString());
+        QCOMPARE(QString::fromUtf8(read(again)), md);
+        view->close();
+    }
+
+    // Issue 33: the job-figure and finding-kind tables of the job compare window are as tall as their rows — every
+    // row shown, no blank block under them — and the rank table takes the rest; on a small window the rank table
+    // still shows four rows and the upper tables three.
+    void jobCompareLayout()
+    {
+        m_window->setShowMessages(false);
+        QTemporaryDir dir;
+        timesink::testing::PlantedJob b;
+        b.stepNs = 50 * kMs;
+        b.straggler = 1;
+        b.stragglerComputeNs = 40 * kMs;
+        const QString jobB = dir.filePath(QStringLiteral("planted_b"));
+        timesink::testing::writePlantedJob(jobB.toStdString(), b);
+        QVERIFY(m_window->compareWithJob(jobB));
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->lastJobCompareView() != nullptr
+                                     && m_window->lastJobCompareView()->candidatePath() == jobB,
+                                 60'000);
+        timesink::widgets::JobCompareView* view = m_window->lastJobCompareView();
+        QVERIFY(QTest::qWaitForWindowExposed(view));
+        using timesink::widgets::tableHeightForRows;
+        // As the window opens (the size of the job window), then resized.
+        for (const QSize size : {view->size(), QSize(1600, 1000), QSize(1100, 800)}) {
+            if (size != view->size())
+                view->resize(size);
+            QTest::qWait(50);
+            QApplication::processEvents();
+            const int rankRows = view->ranksTable()->model()->rowCount();
+            QCOMPARE(rankRows, 4);
+            for (QTableView* t : {view->figuresTable(), view->kindsTable()}) {
+                QVERIFY(t->model()->rowCount() > 0);
+                QCOMPARE(t->verticalScrollBar()->maximum(), 0); // every row shown
+                QCOMPARE(t->height(), tableHeightForRows(t));   // and no blank block inside the table
+            }
+            QWidget* upper = view->splitter()->widget(0);
+            int bottom = 0;
+            for (QTableView* t : {view->figuresTable(), view->kindsTable()})
+                bottom = std::max(bottom, t->mapTo(upper, QPoint(0, t->height())).y());
+            qInfo("%dx%d: upper pane %d px, its tables end at %d px, rank table %d px", size.width(), size.height(),
+                  upper->height(), bottom, view->ranksTable()->height());
+            // The pane ends under its taller table (a pixel or two of frame and margin at most).
+            QVERIFY2(upper->height() - bottom <= 4, qPrintable(QString::number(upper->height() - bottom)));
+            QVERIFY(view->ranksTable()->height() > upper->height());
+        }
+        // A small screen: the splitter keeps three rows of the upper tables and four of the ranks.
+        view->resize(900, 380);
+        QTest::qWait(50);
+        QApplication::processEvents();
+        QVERIFY2(view->ranksTable()->height() >= tableHeightForRows(view->ranksTable(), 4),
+                 qPrintable(QString::number(view->ranksTable()->height())));
+        QVERIFY(view->figuresTable()->height() >= tableHeightForRows(view->figuresTable(), 3));
         view->close();
     }
 

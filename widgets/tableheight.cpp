@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: MIT
+#include "widgets/tableheight.h"
+
+#include <QHeaderView>
+#include <QScrollBar>
+#include <QTableView>
+
+namespace timesink::widgets {
+
+int tableHeightForRows(const QTableView* table, int rows)
+{
+    const QHeaderView* vertical = table->verticalHeader();
+    const int count = table->model() ? table->model()->rowCount() : 0;
+    int height = 2 * table->frameWidth();
+    if (rows < 0 || rows >= count) {
+        height += vertical->length();
+    } else {
+        for (int row = 0; row < rows; ++row)
+            height += vertical->sectionSize(vertical->logicalIndex(row));
+    }
+    if (!table->horizontalHeader()->isHidden())
+        height += table->horizontalHeader()->sizeHint().height();
+    if (table->horizontalScrollBar()->maximum() > 0)
+        height += table->horizontalScrollBar()->sizeHint().height();
+    return height;
+}
+
+} // namespace timesink::widgets
