@@ -2,7 +2,6 @@
 #include "widgets/jobcompareview.h"
 
 #include "analysis/core/finding.h"
-#include "widgets/tablecopy.h"
 #include "widgets/tableheight.h"
 #include "widgets/timeformat.h"
 
@@ -61,19 +60,9 @@ QStandardItem* sideItem(std::size_t steps, model::TimeNs ns)
 
 QTableView* makeTable(QWidget* parent, QStandardItemModel* model, QSortFilterProxyModel* proxy, const char* name)
 {
-    proxy->setSourceModel(model);
-    proxy->setSortRole(JobCompareView::kSortRole);
-    auto* table = new QTableView(parent);
+    QTableView* table = makeResultTable(parent, model, proxy, JobCompareView::kSortRole);
     table->setObjectName(QString::fromLatin1(name));
-    table->setModel(proxy);
-    table->setSortingEnabled(true);
-    table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    table->setAlternatingRowColors(true);
-    table->verticalHeader()->hide();
-    table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 6);
-    table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     table->horizontalHeader()->setStretchLastSection(true);
-    TableCopy::install(table);
     return table;
 }
 

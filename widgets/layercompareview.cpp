@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/layercompareview.h"
 
-#include "widgets/tablecopy.h"
 #include "widgets/tableheight.h"
 #include "widgets/timeformat.h"
 
@@ -113,18 +112,8 @@ QStringList layerHeaders()
 
 QTableView* makeTable(QWidget* parent, QStandardItemModel* model, QSortFilterProxyModel* proxy, int stretchColumn)
 {
-    proxy->setSourceModel(model);
-    proxy->setSortRole(LayerCompareView::kSortRole);
-    auto* table = new QTableView(parent);
-    table->setModel(proxy);
-    table->setSortingEnabled(true);
-    table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    table->setAlternatingRowColors(true);
-    table->verticalHeader()->hide();
-    table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 6);
-    table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    QTableView* table = makeResultTable(parent, model, proxy, LayerCompareView::kSortRole);
     table->horizontalHeader()->setSectionResizeMode(stretchColumn, QHeaderView::Stretch);
-    TableCopy::install(table);
     return table;
 }
 

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/tableheight.h"
 
+#include "widgets/tablecopy.h"
+
 #include <QHeaderView>
 #include <QScrollBar>
+#include <QSortFilterProxyModel>
+#include <QStandardItemModel>
 #include <QTableView>
 
 namespace timesink::widgets {
@@ -23,6 +27,22 @@ int tableHeightForRows(const QTableView* table, int rows)
     if (table->horizontalScrollBar()->maximum() > 0)
         height += table->horizontalScrollBar()->sizeHint().height();
     return height;
+}
+
+QTableView* makeResultTable(QWidget* parent, QStandardItemModel* model, QSortFilterProxyModel* proxy, int sortRole)
+{
+    proxy->setSourceModel(model);
+    proxy->setSortRole(sortRole);
+    auto* table = new QTableView(parent);
+    table->setModel(proxy);
+    table->setSortingEnabled(true);
+    table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table->setAlternatingRowColors(true);
+    table->verticalHeader()->hide();
+    table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 6);
+    table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    TableCopy::install(table);
+    return table;
 }
 
 } // namespace timesink::widgets
