@@ -53,6 +53,17 @@ const std::vector<std::unique_ptr<Pass>>& passRegistry()
     return registry;
 }
 
+namespace {
+
+// The step split and the device summary built on it, as analyze() and fillTraceFigures() give them.
+void fillStepFigures(const model::Trace& trace, const AnalysisOptions& options, AnalysisResult& result)
+{
+    result.stepBreakdown = computeStepBreakdown(trace, options.includeWarmup);
+    result.device = computeDeviceSummary(trace, result.stepBreakdown, options.includeWarmup);
+}
+
+} // namespace
+
 AnalysisResult analyze(const model::Trace& trace, const AnalysisOptions& options, const CancelToken& cancel)
 {
     AnalysisResult result;
@@ -83,8 +94,7 @@ AnalysisResult analyze(const model::Trace& trace, const AnalysisOptions& options
             plan = std::make_unique<RetimingPlan>(trace, clock);
             return;
         case 1:
-            result.stepBreakdown = computeStepBreakdown(trace, options.includeWarmup);
-            result.device = computeDeviceSummary(trace, result.stepBreakdown, options.includeWarmup);
+            fillStepFigures(trace, options, result);
             return;
         case 2:
             result.communication = context.communication();
@@ -134,8 +144,7 @@ AnalysisResult analyze(const model::Trace& trace, const AnalysisOptions& options
 void fillTraceFigures(const model::Trace& trace, const AnalysisOptions& options, AnalysisResult& result)
 {
     const StepClock clock(trace, options.includeWarmup);
-    result.stepBreakdown = computeStepBreakdown(trace, options.includeWarmup);
-    result.device = computeDeviceSummary(trace, result.stepBreakdown, options.includeWarmup);
+    fillStepFigures(trace, options, result);
     result.communication = computeCommunicationProfile(trace, clock, CancelToken {});
 }
 
