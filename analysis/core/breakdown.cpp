@@ -129,8 +129,12 @@ WorkClass workClassOf(const model::Trace& trace, const model::Track& track, std:
 
 std::vector<StepBreakdown> computeStepBreakdown(const model::Trace& trace, bool includeWarmup)
 {
+    return computeStepBreakdown(trace, StepClock(trace, includeWarmup));
+}
+
+std::vector<StepBreakdown> computeStepBreakdown(const model::Trace& trace, const StepClock& clock)
+{
     const bool deviceTrace = hasDeviceWork(trace);
-    const StepClock clock(trace, includeWarmup);
     std::vector<StepBreakdown> steps;
     steps.reserve(clock.size());
     for (std::size_t s = 0; s < clock.size(); ++s) {

@@ -13,6 +13,9 @@
 
 namespace timesink::analysis {
 
+class StepClock;
+struct DeviceActivity;
+
 /// What one slice counts as in the breakdown. Decided here once for the report, the CLI and the GUI:
 ///   device trace (some device track holds busy work, model::isDeviceTrack):
 ///     compute        kernels, device fallback tasks (Ascend AI_CPU) and uncategorised device tasks on device
@@ -74,6 +77,8 @@ struct StepBreakdown
 
 /// One entry per Trace::steps() element.
 std::vector<StepBreakdown> computeStepBreakdown(const model::Trace& trace, bool includeWarmup = false);
+/// The same over the step clock the caller has (analyze() passes its context's; a clock is one scan of the trace).
+std::vector<StepBreakdown> computeStepBreakdown(const model::Trace& trace, const StepClock& clock);
 
 /// Time spent in slices of one name.
 struct OperatorTime
@@ -177,6 +182,10 @@ struct DeviceSummary
 /// `steps` is computeStepBreakdown(trace) (passed in so that a caller that has it does not compute it twice).
 DeviceSummary computeDeviceSummary(const model::Trace& trace, const std::vector<StepBreakdown>& steps,
                                    bool includeWarmup = false);
+/// The same from the step clock and the device activity the caller has (analyze() passes its context's): the busy,
+/// compute and copy time are the activity's unions, not collected again (at 10 GB each list is ~10^7 intervals).
+DeviceSummary computeDeviceSummary(const model::Trace& trace, const StepClock& clock, const DeviceActivity& activity,
+                                   const std::vector<StepBreakdown>& steps);
 
 /// The headline people say: "GPU busy 61 % of the step" (empty without device work); RKNN traces add the cores:
 /// "NPU busy 99 % of the step, NPU cores busy 41 % (3 cores)".

@@ -113,12 +113,6 @@ DeviceActivity computeDeviceActivity(const model::Trace& trace, const AnalysisOp
             std::vector<FlaggedInterval> own;
             IntervalList ownCompute;
             IntervalList ownCopy;
-            const auto extend = [](IntervalList& list, model::TimeNs s, model::TimeNs e) {
-                if (!list.empty() && s <= list.back().end)
-                    list.back().end = std::max(list.back().end, e);
-                else
-                    list.push_back({s, e});
-            };
             for (std::uint32_t i = 0; i < n; ++i) {
                 const SliceCategory c = t.category(i);
                 if (!isBusyCategory(c))
@@ -129,9 +123,9 @@ DeviceActivity computeDeviceActivity(const model::Trace& trace, const AnalysisOp
                 if (e <= s)
                     continue;
                 if (c == SliceCategory::Memcpy || c == SliceCategory::Memset)
-                    extend(ownCopy, s, e);
+                    appendInStartOrder(ownCopy, s, e);
                 else if (c != SliceCategory::Communication)
-                    extend(ownCompute, s, e);
+                    appendInStartOrder(ownCompute, s, e);
                 if (!own.empty() && s <= own.back().range.end) {
                     own.back().range.end = std::max(own.back().range.end, e);
                     own.back().allTiny = own.back().allTiny && tiny;

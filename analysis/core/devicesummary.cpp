@@ -11,6 +11,7 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <span>
 
 namespace timesink::analysis {
 
@@ -28,109 +29,122 @@ TimeNs percentile(std::vector<TimeNs>& values, double p)
     return *nth;
 }
 
-void launchStatistics(const model::Trace& trace, const StepClock& clock, DeviceSummary& out)
+// The launch whose call launched device operation `op`, among the flows into it (`into`, in flows() order): one
+// launch per operation. Old Kineto traces address flow ends by time at µs resolution, so a device operation can get
+// a second flow from a runtime call that starts in the same µs (cudaFuncSetAttribute next to its cudaLaunchKernel);
+// the launching call is the one that starts last (then ends last).
+model::SliceRef launchingCall(const model::Trace& trace, std::span<const std::uint32_t> into)
 {
-    std::vector<TimeNs> delays;
-    struct QueueEdge
-    {
-        TimeNs t;
-        int delta;
-    };
-    // Per device track: operations' ends (in track order) and launches (the launching calls' starts, in the same
-    // order), each nearly sorted already.
-    std::vector<std::vector<QueueEdge>> ends(trace.tracks().size());
-    std::vector<std::vector<QueueEdge>> starts(trace.tracks().size());
-    // One launch per device operation. Old Kineto traces address flow ends by time at µs resolution, so a device
-    // operation can get a second flow from a runtime call that starts in the same µs (cudaFuncSetAttribute next
-    // to its cudaLaunchKernel); the launching call is the one that ends last.
-    // By device track and operation index (direct addressing: a hash map of every launch cost 17x more at 10 GB
-    // than at 1 GB in cache misses and page faults).
-    std::vector<std::vector<model::SliceRef>> launchOf(trace.tracks().size());
-    for (const model::Flow& f : trace.flows()) {
+    model::SliceRef best;
+    for (const std::uint32_t k : into) {
+        const model::Flow& f = trace.flows()[k];
         if (!isDeviceLaunch(trace, f))
             continue;
-        std::vector<model::SliceRef>& ofTrack = launchOf[f.to.track.value];
-        if (ofTrack.empty())
-            ofTrack.assign(trace.track(f.to.track).size(), model::SliceRef {});
-        model::SliceRef& current = ofTrack[f.to.index.value];
-        if (!current.isValid()) {
-            current = f.from;
+        if (!best.isValid()) {
+            best = f.from;
             continue;
         }
         const model::Track& host = trace.track(f.from.track);
-        const model::Track& other = trace.track(current.track);
+        const model::Track& other = trace.track(best.track);
         const std::uint32_t h = f.from.index.value;
-        const std::uint32_t o = current.index.value;
+        const std::uint32_t o = best.index.value;
         if (host.ts(h) > other.ts(o) || (host.ts(h) == other.ts(o) && host.end(h) > other.end(o)))
-            current = f.from;
+            best = f.from;
     }
-    for (std::uint32_t ti = 0; ti < launchOf.size(); ++ti) {
-        const model::Track& device = trace.track(model::TrackId(ti));
-        const std::vector<model::SliceRef>& ofTrack = launchOf[ti];
-        for (std::uint32_t d = 0; d < ofTrack.size(); ++d) {
-            const model::SliceRef from = ofTrack[d];
+    return best;
+}
+
+// The queue of one device stream from its launches' call starts and its operations' ends (each in operation order,
+// so nearly sorted): the length over time as one merge of the two, where at equal times an operation that ends
+// leaves the queue before the next launch enters it.
+StreamQueue queueOf(const model::Trace& trace, const model::Track& device, std::vector<TimeNs>& enters,
+                    std::vector<TimeNs>& leaves)
+{
+    for (std::vector<TimeNs>* list : {&enters, &leaves}) {
+        if (!std::is_sorted(list->begin(), list->end()))
+            std::sort(list->begin(), list->end());
+    }
+    StreamQueue q;
+    q.track = device.id;
+    q.name = model::trackDisplayName(trace, device);
+    q.operations = enters.size();
+    std::int64_t length = 0;
+    long double area = 0;
+    std::size_t in = 0;
+    std::size_t out = 0;
+    const TimeNs first = std::min(enters.front(), leaves.front());
+    TimeNs previous = first;
+    while (in < enters.size() || out < leaves.size()) {
+        const bool leave = out < leaves.size() && (in == enters.size() || leaves[out] <= enters[in]);
+        const TimeNs t = leave ? leaves[out++] : enters[in++];
+        area += static_cast<long double>(length) * static_cast<long double>(t - previous);
+        previous = t;
+        length += leave ? -1 : +1;
+        q.maxLength = std::max(q.maxLength, length);
+    }
+    const TimeNs span = previous - first;
+    q.meanLength = span > 0 ? static_cast<double>(area / static_cast<long double>(span)) : 0.0;
+    return q;
+}
+
+// Launch delays and stream queues, one device track at a time along the flows sorted by target (no trace-wide
+// table of launches: at 10 GB that was 10^7 entries, twice).
+void launchStatistics(const model::Trace& trace, const StepClock& clock, DeviceSummary& out)
+{
+    std::vector<TimeNs> delays;
+    std::vector<TimeNs> enters;
+    std::vector<TimeNs> leaves;
+    const std::span<const std::uint32_t> byTarget = trace.flowIndicesByTarget();
+    const auto flows = trace.flows();
+    for (std::size_t k = 0; k < byTarget.size();) {
+        const model::TrackId trackId = flows[byTarget[k]].to.track;
+        std::size_t trackEnd = k;
+        while (trackEnd < byTarget.size() && flows[byTarget[trackEnd]].to.track == trackId)
+            ++trackEnd;
+        enters.clear();
+        leaves.clear();
+        enters.reserve(trackEnd - k);
+        leaves.reserve(trackEnd - k);
+        const model::Track* device = trackId.value < trace.tracks().size() ? &trace.track(trackId) : nullptr;
+        while (k < trackEnd) {
+            const model::SliceIndex op = flows[byTarget[k]].to.index;
+            std::size_t opEnd = k;
+            while (opEnd < trackEnd && flows[byTarget[opEnd]].to.index == op)
+                ++opEnd;
+            const model::SliceRef from
+                = device ? launchingCall(trace, byTarget.subspan(k, opEnd - k)) : model::SliceRef {};
+            k = opEnd;
             if (!from.isValid())
                 continue;
             const model::Track& host = trace.track(from.track);
             const std::uint32_t h = from.index.value;
-            starts[ti].push_back({host.ts(h), +1});
-            ends[ti].push_back({device.end(d), -1});
+            enters.push_back(host.ts(h));
+            leaves.push_back(device->end(op.value));
             if (clock.hostStepAt(host.ts(h)) < clock.size())
-                delays.push_back(device.ts(d) - host.end(h));
+                delays.push_back(device->ts(op.value) - host.end(h));
         }
+        if (!enters.empty())
+            out.queues.push_back(queueOf(trace, *device, enters, leaves));
     }
     out.launches = delays.size();
-    if (!delays.empty()) {
-        long double sum = 0; // of integers: exact in any order
-        for (TimeNs v : delays) {
-            sum += v;
-            if (v > 100'000)
-                ++out.launchesDelayedOver100us;
-        }
-        out.launchDelayP50Ns = percentile(delays, 0.50);
-        out.launchDelayP99Ns = percentile(delays, 0.99);
-        out.launchDelayMeanNs = static_cast<TimeNs>(std::llround(sum / static_cast<long double>(delays.size())));
-        // Clipping keeps the order, so the percentiles of the queueing delay are the clipped percentiles.
-        long double queued = 0;
-        for (TimeNs v : delays)
-            queued += std::max<TimeNs>(0, v);
-        out.queueingDelayP50Ns = std::max<TimeNs>(0, out.launchDelayP50Ns);
-        out.queueingDelayP99Ns = std::max<TimeNs>(0, out.launchDelayP99Ns);
-        out.queueingDelayMeanNs = static_cast<TimeNs>(std::llround(queued / static_cast<long double>(delays.size())));
+    if (delays.empty())
+        return;
+    long double sum = 0; // of integers: exact in any order
+    for (TimeNs v : delays) {
+        sum += v;
+        if (v > 100'000)
+            ++out.launchesDelayedOver100us;
     }
-    const auto byTime = [](const QueueEdge& a, const QueueEdge& b) { return a.t < b.t; };
-    std::vector<QueueEdge> e;
-    for (const model::Track& t : trace.tracks()) {
-        std::vector<QueueEdge>& up = starts[t.id.value];
-        std::vector<QueueEdge>& down = ends[t.id.value];
-        if (up.empty())
-            continue;
-        for (std::vector<QueueEdge>* list : {&up, &down}) {
-            if (!std::is_sorted(list->begin(), list->end(), byTime))
-                std::sort(list->begin(), list->end(), byTime);
-        }
-        // At equal times an operation that ends leaves the queue before the next launch enters it: the merge takes
-        // from its first range (the ends) on ties.
-        e.resize(up.size() + down.size());
-        std::merge(down.begin(), down.end(), up.begin(), up.end(), e.begin(), byTime);
-        std::vector<QueueEdge>().swap(up);
-        std::vector<QueueEdge>().swap(down);
-        StreamQueue q;
-        q.track = t.id;
-        q.name = model::trackDisplayName(trace, t);
-        q.operations = e.size() / 2;
-        std::int64_t length = 0;
-        long double area = 0;
-        for (std::size_t i = 0; i < e.size(); ++i) {
-            if (i > 0)
-                area += static_cast<long double>(length) * static_cast<long double>(e[i].t - e[i - 1].t);
-            length += e[i].delta;
-            q.maxLength = std::max(q.maxLength, length);
-        }
-        const TimeNs span = e.back().t - e.front().t;
-        q.meanLength = span > 0 ? static_cast<double>(area / static_cast<long double>(span)) : 0.0;
-        out.queues.push_back(std::move(q));
-    }
+    out.launchDelayP50Ns = percentile(delays, 0.50);
+    out.launchDelayP99Ns = percentile(delays, 0.99);
+    out.launchDelayMeanNs = static_cast<TimeNs>(std::llround(sum / static_cast<long double>(delays.size())));
+    // Clipping keeps the order, so the percentiles of the queueing delay are the clipped percentiles.
+    long double queued = 0;
+    for (TimeNs v : delays)
+        queued += std::max<TimeNs>(0, v);
+    out.queueingDelayP50Ns = std::max<TimeNs>(0, out.launchDelayP50Ns);
+    out.queueingDelayP99Ns = std::max<TimeNs>(0, out.launchDelayP99Ns);
+    out.queueingDelayMeanNs = static_cast<TimeNs>(std::llround(queued / static_cast<long double>(delays.size())));
 }
 
 } // namespace
@@ -138,57 +152,56 @@ void launchStatistics(const model::Trace& trace, const StepClock& clock, DeviceS
 DeviceSummary computeDeviceSummary(const model::Trace& trace, const std::vector<StepBreakdown>& steps,
                                    bool includeWarmup)
 {
-    DeviceSummary out;
+    AnalysisOptions options;
+    options.includeWarmup = includeWarmup;
     const StepClock clock(trace, includeWarmup);
+    return computeDeviceSummary(trace, clock, computeDeviceActivity(trace, options, CancelToken {}), steps);
+}
+
+DeviceSummary computeDeviceSummary(const model::Trace& trace, const StepClock& clock, const DeviceActivity& activity,
+                                   const std::vector<StepBreakdown>& steps)
+{
+    DeviceSummary out;
     out.windowNs = clock.analysedNs();
-    IntervalList busy;
-    IntervalList compute;
+    if (activity.busy.empty())
+        return out;
+    // Busy, compute and copy time are the activity's unions; communication (and its wait tasks) is collected here,
+    // with the busy time by device kind.
     IntervalList communication;
     IntervalList wait;
-    IntervalList copy;
     std::array<TimeNs, 4> busyByKind {};
     for (const model::Track& t : trace.tracks()) {
         if (!model::isDeviceTrack(t))
             continue;
+        TimeNs& ofKind = busyByKind[static_cast<std::size_t>(t.deviceKind)];
         for (std::uint32_t i = 0; i < t.size(); ++i) {
             const SliceCategory c = t.category(i);
             if (!isBusyCategory(c) || t.dur(i) <= 0)
                 continue;
-            const Interval iv {t.ts(i), t.end(i)};
-            busy.push_back(iv);
-            busyByKind[static_cast<std::size_t>(t.deviceKind)] += t.dur(i);
+            ofKind += t.dur(i);
             if (c == SliceCategory::Communication) {
-                communication.push_back(iv);
+                communication.push_back({t.ts(i), t.end(i)});
                 if (isCommunicationWaitTask(trace.str(t.sliceName(i))))
-                    wait.push_back(iv);
-            } else if (c == SliceCategory::Memcpy || c == SliceCategory::Memset) {
-                copy.push_back(iv);
-            } else {
-                compute.push_back(iv);
+                    wait.push_back({t.ts(i), t.end(i)});
             }
         }
     }
-    if (busy.empty())
-        return out;
     out.hasDeviceWork = true;
     const auto kind
         = static_cast<model::DeviceKind>(std::max_element(busyByKind.begin(), busyByKind.end()) - busyByKind.begin());
     out.deviceLabel = kind == model::DeviceKind::Gpu ? "GPU" : "NPU";
-    const IntervalList& windows = clock.windows();
-    const auto inWindows = [&](IntervalList v) { return intersect(unite(std::move(v)), unite(windows)); };
-    const IntervalList busyIn = inWindows(std::move(busy));
-    const IntervalList computeIn = inWindows(std::move(compute));
-    const IntervalList commIn = inWindows(std::move(communication));
-    const IntervalList waitIn = inWindows(std::move(wait));
-    out.busyNs = totalLength(busyIn);
-    out.computeNs = totalLength(computeIn);
+    const IntervalList windows = unite(clock.windows());
+    const IntervalList commIn = intersect(unite(std::move(communication)), windows);
+    out.busyNs = intersectionLength(activity.busy, windows);
+    out.computeNs = intersectionLength(activity.compute, windows);
     out.communicationNs = totalLength(commIn);
-    out.communicationInWaitTasksNs = totalLength(waitIn);
+    out.communicationInWaitTasksNs = intersectionLength(unite(std::move(wait)), windows);
     out.communicationOutsideWaitTasksNs = out.communicationNs - out.communicationInWaitTasksNs;
-    out.copyNs = totalLength(inWindows(std::move(copy)));
+    out.copyNs = intersectionLength(activity.copy, windows);
     out.idleNs = out.windowNs - out.busyNs;
     if (out.communicationNs > 0) {
-        const TimeNs overlapped = totalLength(intersect(commIn, computeIn));
+        // commIn lies inside the windows, so its overlap with compute inside them is its overlap with compute.
+        const TimeNs overlapped = intersectionLength(commIn, activity.compute);
         out.exposedCommunicationNs = out.communicationNs - overlapped;
         out.commComputeOverlapFraction = static_cast<double>(overlapped) / static_cast<double>(out.communicationNs);
     }

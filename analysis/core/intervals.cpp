@@ -112,22 +112,39 @@ IntervalList subtract(const IntervalList& a, const IntervalList& b)
     return out;
 }
 
-IntervalList intersect(const IntervalList& a, const IntervalList& b)
+namespace {
+
+// Calls f(s, e) for each non-empty piece of a ∩ b, in order: the one walk intersect() and intersectionLength() share.
+template <typename F> void forEachIntersection(const IntervalList& a, const IntervalList& b, F&& f)
 {
-    IntervalList out;
     std::size_t i = 0;
     std::size_t j = 0;
     while (i < a.size() && j < b.size()) {
         const model::TimeNs s = std::max(a[i].start, b[j].start);
         const model::TimeNs e = std::min(a[i].end, b[j].end);
         if (s < e)
-            out.push_back({s, e});
+            f(s, e);
         if (a[i].end < b[j].end)
             ++i;
         else
             ++j;
     }
+}
+
+} // namespace
+
+IntervalList intersect(const IntervalList& a, const IntervalList& b)
+{
+    IntervalList out;
+    forEachIntersection(a, b, [&](model::TimeNs s, model::TimeNs e) { out.push_back({s, e}); });
     return out;
+}
+
+model::TimeNs intersectionLength(const IntervalList& a, const IntervalList& b)
+{
+    model::TimeNs total = 0;
+    forEachIntersection(a, b, [&](model::TimeNs s, model::TimeNs e) { total += e - s; });
+    return total;
 }
 
 IntervalList clip(const IntervalList& a, model::TimeNs t0, model::TimeNs t1)

@@ -3,6 +3,7 @@
 
 #include "model/types.h"
 
+#include <algorithm>
 #include <vector>
 
 namespace timesink::analysis {
@@ -24,12 +25,26 @@ using IntervalList = std::vector<Interval>;
 
 /// Sorts arbitrary intervals and merges overlapping or touching ones; empty intervals are dropped.
 IntervalList unite(IntervalList intervals);
+/// Adds [s, e) to a canonical list during a sweep in start order (no interval of the list starts after s): merged
+/// into the last interval when they overlap or touch, dropped when empty. The list stays canonical, so a sweep over
+/// slices sorted by start builds their union without collecting them (nested slices cost nothing).
+inline void appendInStartOrder(IntervalList& list, model::TimeNs s, model::TimeNs e)
+{
+    if (e <= s)
+        return;
+    if (!list.empty() && s <= list.back().end)
+        list.back().end = std::max(list.back().end, e);
+    else
+        list.push_back({s, e});
+}
 /// Union of two canonical lists (linear).
 IntervalList uniteSorted(const IntervalList& a, const IntervalList& b);
 /// a minus b (linear).
 IntervalList subtract(const IntervalList& a, const IntervalList& b);
 /// a intersected with b (linear).
 IntervalList intersect(const IntervalList& a, const IntervalList& b);
+/// totalLength(intersect(a, b)) without building the intersection (linear, no allocation).
+model::TimeNs intersectionLength(const IntervalList& a, const IntervalList& b);
 /// The parts of a canonical list inside [t0, t1) (binary search, then linear in the result).
 IntervalList clip(const IntervalList& a, model::TimeNs t0, model::TimeNs t1);
 /// Total length of a canonical list.

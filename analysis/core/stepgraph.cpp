@@ -425,18 +425,19 @@ const HostContent& Retimer::content(model::TrackId track)
     if (it != m_content.end())
         return it->second;
     const model::Track& t = m_trace.track(track);
-    IntervalList dl;
+    // Slices are sorted by start: one sweep builds each union (a host thread has ~10^7 slices at 10 GB, mostly
+    // nested; collecting them all first cost 0.8 GB there).
     IntervalList work;
+    HostContent hc;
     for (std::uint32_t i = 0; i < t.size(); ++i) {
         const SliceCategory c = t.category(i);
         if (c == SliceCategory::Dataloader)
-            dl.push_back({t.ts(i), t.end(i)});
+            appendInStartOrder(hc.dataloader, t.ts(i), t.end(i));
         else if (isHostWork(c))
-            work.push_back({t.ts(i), t.end(i)});
+            appendInStartOrder(work, t.ts(i), t.end(i));
     }
-    HostContent hc;
-    hc.dataloader = unite(std::move(dl));
-    hc.work = subtract(unite(std::move(work)), hc.dataloader);
+    hc.work = hc.dataloader.empty() ? std::move(work) : subtract(work, hc.dataloader);
+    hc.work.shrink_to_fit();
     return m_content.emplace(track.value, std::move(hc)).first->second;
 }
 
@@ -835,7 +836,17 @@ void Retimer::criticalPath(const Graph& g, const Sim& sim, std::uint32_t last, S
     path.endNs = sim.end[last];
     std::uint32_t v = last;
     bool atEnd = true;
+    // The walk goes backwards in time and the path keeps its first kMaxPathSegments: the last ones found. A ring of
+    // that many holds them (a step's whole path is ~10^6 segments at 10 GB, and every step's was kept until the end).
     std::vector<PathSegment> segments;
+    std::uint64_t found = 0;
+    const auto keep = [&](const PathSegment& segment) {
+        if (segments.size() < kMaxPathSegments)
+            segments.push_back(segment);
+        else
+            segments[found % kMaxPathSegments] = segment;
+        ++found;
+    };
     auto add = [&](PathClass c, TimeNs ns) { path.byClass[static_cast<std::size_t>(c)] += ns; };
     // Every move goes to an earlier node or from a node's end to its start, so the walk ends; the guard is for
     // safety against a broken invariant, never reached on a valid graph.
@@ -848,7 +859,7 @@ void Retimer::criticalPath(const Graph& g, const Sim& sim, std::uint32_t last, S
             if (arg >= 0) {
                 const Edge& ed = g.edges[static_cast<std::size_t>(arg)];
                 add(PathClass::Sync, sim.end[v] - sim.end[ed.from]);
-                segments.push_back({n.track, sim.end[ed.from], sim.end[v], PathClass::Sync});
+                keep({n.track, sim.end[ed.from], sim.end[v], PathClass::Sync});
                 v = ed.from;
                 continue;
             }
@@ -869,10 +880,10 @@ void Retimer::criticalPath(const Graph& g, const Sim& sim, std::uint32_t last, S
                 const PathClass main = dl >= work && dl * 2 >= b - a ? PathClass::Dataloader
                     : work * 2 >= b - a                              ? PathClass::HostCompute
                                                                      : PathClass::Python;
-                segments.push_back({n.track, a, b, main});
+                keep({n.track, a, b, main});
             } else {
                 add(n.cls, b - a);
-                segments.push_back({n.track, a, b, n.cls});
+                keep({n.track, a, b, n.cls});
             }
             atEnd = false;
             continue;
@@ -888,11 +899,13 @@ void Retimer::criticalPath(const Graph& g, const Sim& sim, std::uint32_t last, S
         v = ed.from;
         atEnd = !ed.fromStart;
     }
-    std::reverse(segments.begin(), segments.end());
-    if (segments.size() > kMaxPathSegments) {
-        path.segmentsOmitted = segments.size() - kMaxPathSegments;
-        segments.resize(kMaxPathSegments);
+    // Oldest kept first (the ring's next slot once it wrapped), then reversed into time order.
+    if (found > kMaxPathSegments) {
+        std::rotate(segments.begin(), segments.begin() + static_cast<std::ptrdiff_t>(found % kMaxPathSegments),
+                    segments.end());
+        path.segmentsOmitted = found - kMaxPathSegments;
     }
+    std::reverse(segments.begin(), segments.end());
     path.segments = std::move(segments);
 }
 

@@ -55,11 +55,12 @@ const std::vector<std::unique_ptr<Pass>>& passRegistry()
 
 namespace {
 
-// The step split and the device summary built on it, as analyze() and fillTraceFigures() give them.
-void fillStepFigures(const model::Trace& trace, const AnalysisOptions& options, AnalysisResult& result)
+// The step split and the device summary built on it, as analyze() and fillTraceFigures() give them, over the
+// context's clock and device activity (shared with the passes, not built again).
+void fillStepFigures(const AnalysisContext& context, AnalysisResult& result)
 {
-    result.stepBreakdown = computeStepBreakdown(trace, options.includeWarmup);
-    result.device = computeDeviceSummary(trace, result.stepBreakdown, options.includeWarmup);
+    result.stepBreakdown = computeStepBreakdown(context.trace(), context.clock());
+    result.device = computeDeviceSummary(context.trace(), context.clock(), context.activity(), result.stepBreakdown);
 }
 
 } // namespace
@@ -94,7 +95,7 @@ AnalysisResult analyze(const model::Trace& trace, const AnalysisOptions& options
             plan = std::make_unique<RetimingPlan>(trace, clock);
             return;
         case 1:
-            fillStepFigures(trace, options, result);
+            fillStepFigures(context, result);
             return;
         case 2:
             result.communication = context.communication();
@@ -143,9 +144,10 @@ AnalysisResult analyze(const model::Trace& trace, const AnalysisOptions& options
 
 void fillTraceFigures(const model::Trace& trace, const AnalysisOptions& options, AnalysisResult& result)
 {
-    const StepClock clock(trace, options.includeWarmup);
-    fillStepFigures(trace, options, result);
-    result.communication = computeCommunicationProfile(trace, clock, CancelToken {});
+    const CancelToken never;
+    const AnalysisContext context(trace, options, never);
+    fillStepFigures(context, result);
+    result.communication = context.communication();
 }
 
 } // namespace timesink::analysis

@@ -6,6 +6,11 @@
 //
 // Usage: bench_gui_open TRACE   (QT_QPA_PLATFORM=offscreen; XDG_CONFIG_HOME and XDG_CACHE_HOME pointing to scratch
 // folders: the snapshot cache is switched off in the settings there, so every run imports the source)
+//        bench_gui_open TRACE --frames
+//   also times, at full zoom-out, one paint of the timeline after each interaction (issue 35: ≤ 50 ms a frame at
+//   10 GB): 8 zoom steps in and 8 out (the W/S keys' factor), 8 pans (A/D) at 2× zoom, and a search ("aten::mul", a
+//   name on one operator in ten) with the paint of its highlighted matches; appends "frames N median MS max MS
+//   search MS matches K search-frame MS" to the line.
 //        bench_gui_open TRACE --scroll-end [SHOT.png]
 //   also shows the Tracks list, scrolls it and the timeline to their last rows and times one paint of each
 //   (issue 35: a trace of 100,000s of tracks); appends "tracks-end MS timeline-end MS" to the line and, given a
@@ -23,7 +28,10 @@
 #include <QScrollBar>
 #include <QTreeView>
 
+#include <algorithm>
 #include <cstdio>
+#include <functional>
+#include <vector>
 
 using namespace timesink;
 
@@ -62,8 +70,9 @@ int main(int argc, char** argv)
     QApplication::setOrganizationName(QStringLiteral("Timesink"));
     QApplication::setApplicationName(QStringLiteral("TimesinkBench"));
     const bool scrollEnd = argc >= 3 && QByteArray(argv[2]) == "--scroll-end";
-    if (argc != 2 && !(scrollEnd && argc <= 4)) {
-        std::fprintf(stderr, "usage: bench_gui_open TRACE [--scroll-end [SHOT.png]]\n");
+    const bool frames = argc == 3 && QByteArray(argv[2]) == "--frames";
+    if (argc != 2 && !(scrollEnd && argc <= 4) && !frames) {
+        std::fprintf(stderr, "usage: bench_gui_open TRACE [--frames | --scroll-end [SHOT.png]]\n");
         return 2;
     }
     gui::setSnapshotCacheCapacityMB(0);
@@ -94,6 +103,41 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "bench_gui_open: %s\n",
                      qPrintable(error.isEmpty() ? QStringLiteral("no timeline") : error));
         return 1;
+    }
+    if (frames) {
+        widgets::TimelineView* timeline = window.timeline();
+        QElapsedTimer paint;
+        // One interaction, then the paint it causes (grab() paints now); milliseconds of both together.
+        const auto frame = [&](const std::function<void()>& interact) {
+            paint.restart();
+            interact();
+            (void)timeline->viewport()->grab();
+            return static_cast<double>(paint.nsecsElapsed()) / 1e6;
+        };
+        std::vector<double> ms;
+        ms.push_back(frame([&] { timeline->fitAll(); }));
+        for (int i = 0; i < 8; ++i)
+            ms.push_back(frame([&] { timeline->zoomBy(1.5); }));
+        for (int i = 0; i < 8; ++i)
+            ms.push_back(frame([&] { timeline->zoomBy(1.0 / 1.5); }));
+        timeline->fitAll();
+        timeline->zoomBy(2.0);
+        for (int i = 0; i < 8; ++i)
+            ms.push_back(frame([&] { timeline->panBy(i < 4 ? 0.15 : -0.15); }));
+        timeline->fitAll();
+        (void)timeline->viewport()->grab();
+        std::size_t matches = 0;
+        paint.restart();
+        matches = timeline->setSearchQuery(QStringLiteral("aten::mul"));
+        const double searchMs = static_cast<double>(paint.nsecsElapsed()) / 1e6;
+        const double searchFrameMs = frame([] {});
+        std::vector<double> sorted = ms;
+        std::sort(sorted.begin(), sorted.end());
+        std::printf("timeline %.3f findings %.3f frames %zu median %.1f max %.1f search %.1f matches %zu search-frame "
+                    "%.1f\n",
+                    timelineS, findingsS, ms.size(), sorted[sorted.size() / 2], sorted.back(), searchMs, matches,
+                    searchFrameMs);
+        return 0;
     }
     if (!scrollEnd) {
         std::printf("timeline %.3f findings %.3f\n", timelineS, findingsS);
