@@ -19,6 +19,12 @@ const DeviceActivity& AnalysisContext::activity() const
     return *m_activity;
 }
 
+void AnalysisContext::releaseActivity()
+{
+    m_idle.reset();
+    m_activity.reset();
+}
+
 const RknnLayerTable& AnalysisContext::rknnLayers() const
 {
     std::call_once(m_rknnLayersOnce, [this] { m_rknnLayers = readRknnLayers(m_trace); });

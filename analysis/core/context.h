@@ -57,6 +57,10 @@ public:
     /// The collectives over the context's clock (computeCommunicationProfile), for the communication pass and the
     /// result's communication section alike.
     [[nodiscard]] const CommunicationProfile& communication() const;
+    /// Frees the device activity and the idle split once nothing will read them again (analyze(): after the passes
+    /// and the step lanes, before the re-timing, which needs neither: at 10 GB they are ~0.3 GB). Reading either
+    /// afterwards is a bug; not thread-safe against readers.
+    void releaseActivity();
 
 private:
     const model::Trace& m_trace;

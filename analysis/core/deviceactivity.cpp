@@ -110,9 +110,14 @@ DeviceActivity computeDeviceActivity(const model::Trace& trace, const AnalysisOp
         const std::size_t n = t.size();
         if (isDeviceTrack(t)) {
             // Slices are sorted by (ts, -dur), so a single forward sweep yields this track's union.
+            // Reserved for the worst case (no two slices merge): untouched pages cost address space, not memory,
+            // and the lists never move (a move holds them twice).
             std::vector<FlaggedInterval> own;
             IntervalList ownCompute;
             IntervalList ownCopy;
+            own.reserve(n);
+            ownCompute.reserve(n);
+            ownCopy.reserve(n);
             for (std::uint32_t i = 0; i < n; ++i) {
                 const SliceCategory c = t.category(i);
                 if (!isBusyCategory(c))

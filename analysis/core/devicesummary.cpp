@@ -91,10 +91,12 @@ StreamQueue queueOf(const model::Trace& trace, const model::Track& device, std::
 // table of launches: at 10 GB that was 10^7 entries, twice).
 void launchStatistics(const model::Trace& trace, const StepClock& clock, DeviceSummary& out)
 {
+    const std::span<const std::uint32_t> byTarget = trace.flowIndicesByTarget();
+    // At most one delay per flow; reserved (untouched pages cost no memory) so that the list never moves.
     std::vector<TimeNs> delays;
+    delays.reserve(byTarget.size());
     std::vector<TimeNs> enters;
     std::vector<TimeNs> leaves;
-    const std::span<const std::uint32_t> byTarget = trace.flowIndicesByTarget();
     const auto flows = trace.flows();
     for (std::size_t k = 0; k < byTarget.size();) {
         const model::TrackId trackId = flows[byTarget[k]].to.track;

@@ -425,19 +425,50 @@ const HostContent& Retimer::content(model::TrackId track)
     if (it != m_content.end())
         return it->second;
     const model::Track& t = m_trace.track(track);
-    // Slices are sorted by start: one sweep builds each union (a host thread has ~10^7 slices at 10 GB, mostly
-    // nested; collecting them all first cost 0.8 GB there).
-    IntervalList work;
+    // Slices are sorted by start, so sweeps build the unions without collecting the slices (a host thread has ~10^7
+    // slices at 10 GB; collecting them first cost 0.8 GB there). The dataloader spans first; then the host work,
+    // each merged stretch written as it closes with the dataloader spans already cut out of it (the same as
+    // subtract(work, dataloader) without holding the work twice).
     HostContent hc;
     for (std::uint32_t i = 0; i < t.size(); ++i) {
-        const SliceCategory c = t.category(i);
-        if (c == SliceCategory::Dataloader)
+        if (t.category(i) == SliceCategory::Dataloader)
             appendInStartOrder(hc.dataloader, t.ts(i), t.end(i));
-        else if (isHostWork(c))
-            appendInStartOrder(work, t.ts(i), t.end(i));
     }
-    hc.work = hc.dataloader.empty() ? std::move(work) : subtract(work, hc.dataloader);
-    hc.work.shrink_to_fit();
+    const IntervalList& dl = hc.dataloader;
+    // Reserved for the worst case (nothing merges): untouched pages cost no memory, and the list never moves.
+    hc.work.reserve(t.size() + dl.size());
+    std::size_t cursor = 0;
+    Interval open {0, 0};
+    const auto close = [&] {
+        TimeNs from = open.start;
+        while (cursor < dl.size() && dl[cursor].end <= from)
+            ++cursor;
+        for (std::size_t k = cursor; k < dl.size() && dl[k].start < open.end; ++k) {
+            if (dl[k].start > from)
+                hc.work.push_back({from, dl[k].start});
+            from = std::max(from, dl[k].end);
+        }
+        if (from < open.end)
+            hc.work.push_back({from, open.end});
+    };
+    for (std::uint32_t i = 0; i < t.size(); ++i) {
+        const SliceCategory c = t.category(i);
+        if (c == SliceCategory::Dataloader || !isHostWork(c))
+            continue;
+        const TimeNs s = t.ts(i);
+        const TimeNs e = t.end(i);
+        if (e <= s)
+            continue;
+        if (open.end > open.start && s <= open.end) {
+            open.end = std::max(open.end, e);
+            continue;
+        }
+        if (open.end > open.start)
+            close();
+        open = {s, e};
+    }
+    if (open.end > open.start)
+        close();
     return m_content.emplace(track.value, std::move(hc)).first->second;
 }
 

@@ -5,6 +5,7 @@
 #include "analysis/core/deviceactivity.h"
 
 #include <algorithm>
+#include <limits>
 #include <unordered_map>
 
 namespace timesink::analysis {
@@ -46,22 +47,32 @@ CallTree buildCallTree(const model::Trace& trace, const CallTreeOptions& options
     const model::TimeNs b = std::max(options.selection.start, options.selection.end);
     const CallSiteResolver resolver(trace);
     std::unordered_map<std::uint64_t, int> childOf; // (parent node << 32 | name) → node
-    std::unordered_map<std::uint32_t, int> nodeOfSlice;
+    // The node of each placed slice, by slice index from the track's lowest placed one (-1: not placed). Direct
+    // addressing: a hash map of every host slice held ~0.4 GB at 10 GB, twice (the flame graph and the table).
+    std::vector<int> nodeOfSlice;
     for (const model::Track& t : trace.tracks()) {
         if (t.empty() || !isHostThread(t) || !selected(options.selection, t.id))
             continue;
-        nodeOfSlice.clear();
+        std::uint32_t lo = std::numeric_limits<std::uint32_t>::max();
+        std::uint32_t hi = 0;
+        t.forEachInside(a, b, [&](std::uint32_t i) {
+            lo = std::min(lo, i);
+            hi = std::max(hi, i);
+        });
+        if (lo > hi)
+            continue;
+        nodeOfSlice.assign(hi - lo + 1, -1);
         // Depth by depth, so a slice's parent has its node before the slice is placed.
         t.forEachInside(a, b, [&](std::uint32_t i) {
             int parentNode = 0;
             if (t.parent(i).isValid()) {
-                const auto p = nodeOfSlice.find(t.parent(i).value);
-                if (p != nodeOfSlice.end())
-                    parentNode = p->second;
+                const std::uint32_t p = t.parent(i).value;
+                if (p >= lo && p <= hi && nodeOfSlice[p - lo] >= 0)
+                    parentNode = nodeOfSlice[p - lo];
             }
             const model::TimeNs device = ownLaunchedTime(trace, resolver, {t.id, model::SliceIndex(i)});
             if (options.frameworkOpsOnly && t.category(i) != model::SliceCategory::HostOp) {
-                nodeOfSlice[i] = parentNode; // transparent: time and launches belong to the enclosing op
+                nodeOfSlice[i - lo] = parentNode; // transparent: time and launches belong to the enclosing op
                 if (parentNode == 0)
                     tree.unattributedDeviceNs += device;
                 else
@@ -80,7 +91,7 @@ CallTree buildCallTree(const model::Trace& trace, const CallTreeOptions& options
                 tree.nodes.push_back(n);
             }
             const int node = it->second;
-            nodeOfSlice[i] = node;
+            nodeOfSlice[i - lo] = node;
             CallTreeNode& n = tree.nodes[static_cast<std::size_t>(node)];
             ++n.calls;
             n.totalNs += c;

@@ -69,7 +69,7 @@ AnalysisResult analyze(const model::Trace& trace, const AnalysisOptions& options
 {
     AnalysisResult result;
     const auto started = std::chrono::steady_clock::now();
-    const AnalysisContext context(trace, options, cancel);
+    AnalysisContext context(trace, options, cancel);
     const StepClock& clock = context.clock();
     result.analysedNs = clock.analysedNs();
     result.startupNs = clock.startupNs();
@@ -132,6 +132,7 @@ AnalysisResult analyze(const model::Trace& trace, const AnalysisOptions& options
         }
     }
     result.cancelled = result.cancelled || cancel.cancelled();
+    context.releaseActivity(); // the re-timing reads neither; the passes and the step lanes are done with them
     const auto passesDone = std::chrono::steady_clock::now();
     // Ranks them too (by saving, then lost time).
     if (!plan) // cancelled before it was built: the findings still get their savings fields and ranking

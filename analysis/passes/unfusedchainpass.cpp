@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <array>
 #include <memory>
+#include <span>
 
 namespace timesink::analysis {
 
@@ -316,8 +317,11 @@ PassOutput UnfusedChainPass::run(const AnalysisContext& context) const
         // Parents precede their children in (ts, -dur) order, so one forward pass resolves the framework
         // parent of every slice from its direct parent's.
         std::vector<std::uint32_t> frameworkParent(t.size(), kTopLevel);
+        // Reserved for the worst case: untouched pages cost no memory, and the lists never move while they grow.
         std::vector<Element> topLevel;
         std::vector<std::pair<std::uint32_t, std::uint32_t>> nested; // (framework parent, slice)
+        topLevel.reserve(t.size());
+        nested.reserve(t.size());
         for (std::uint32_t i = 0; i < t.size(); ++i) {
             const model::SliceIndex p = t.parent(i);
             if (p.isValid() && p.value < i)
@@ -359,14 +363,30 @@ PassOutput UnfusedChainPass::run(const AnalysisContext& context) const
     // 2. Device tasks and layers in execution order. RKNN layers alternate between the NPU track and a
     // CPU track, so all layers form one sequence; elsewhere each device stream is its own sequence.
     const bool rknn = platform == Platform::Rknn;
-    std::vector<std::vector<Element>> sequences;
+    // Each stream's sequence is matched as soon as it is built (at 10 GB one holds ~10^7 kernels: keeping them all
+    // until the end held ~0.4 GB).
+    const auto match = [&](const std::vector<Element>& seq) {
+        for (const Chain& c : findChains(seq)) {
+            bool covered = false;
+            for (std::size_t k = c.first; k < c.end && !covered; ++k)
+                covered = isClaimed(seq[k].ref);
+            if (!covered)
+                record(seq, c, false);
+        }
+    };
     std::vector<Element> layers;
+    std::vector<Element> seq;
     for (const model::Track& t : trace.tracks()) {
         const bool device = isDeviceTrack(t);
         if (!device && !(rknn && t.role != model::TrackRole::Counter))
             continue;
-        std::vector<Element> seq;
-        for (std::uint32_t i : t.depthCount() > 0 ? t.slicesAtDepth(0) : std::span<const std::uint32_t> {}) {
+        if (cancel.cancelled())
+            return out;
+        const std::span<const std::uint32_t> top
+            = t.depthCount() > 0 ? t.slicesAtDepth(0) : std::span<const std::uint32_t> {};
+        seq.clear();
+        seq.reserve(top.size());
+        for (std::uint32_t i : top) {
             const SliceCategory c = t.category(i);
             if (c != SliceCategory::Kernel && c != SliceCategory::FallbackOp && c != SliceCategory::Other)
                 continue;
@@ -378,24 +398,15 @@ PassOutput UnfusedChainPass::run(const AnalysisContext& context) const
         if (rknn)
             layers.insert(layers.end(), seq.begin(), seq.end());
         else
-            sequences.push_back(std::move(seq));
+            match(seq);
     }
     if (rknn) {
         std::stable_sort(layers.begin(), layers.end(), [&](const Element& a, const Element& b) {
             return trace.track(a.ref.track).ts(a.ref.index.value) < trace.track(b.ref.track).ts(b.ref.index.value);
         });
-        sequences.push_back(std::move(layers));
-    }
-    for (const auto& seq : sequences) {
         if (cancel.cancelled())
             return out;
-        for (const Chain& c : findChains(seq)) {
-            bool covered = false;
-            for (std::size_t k = c.first; k < c.end && !covered; ++k)
-                covered = isClaimed(seq[k].ref);
-            if (!covered)
-                record(seq, c, false);
-        }
+        match(layers);
     }
 
     if (!sawCandidates && !deviceWork && trace.categoryCount(SliceCategory::HostOp) == 0) {
