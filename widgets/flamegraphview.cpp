@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/flamegraphview.h"
 
+#include "widgets/backgroundrunner.h"
 #include "widgets/timeformat.h"
 
 #include <QHelpEvent>
@@ -11,6 +12,8 @@
 
 #include <algorithm>
 #include <functional>
+#include <memory>
+#include <new>
 
 namespace timesink::widgets {
 
@@ -71,14 +74,40 @@ void FlameGraphView::recompute()
     m_tree = {};
     m_zoom = 0;
     m_pressed = -1;
-    if (m_trace) {
-        analysis::CallTreeOptions options;
-        options.selection = m_selection.value_or(analysis::RangeSelection {m_trace->startNs(), m_trace->endNs(), {}});
-        m_tree = analysis::buildCallTree(*m_trace, options);
+    m_error.clear();
+    const std::uint64_t generation = ++m_generation;
+    if (!m_trace) {
+        m_computing = false;
+        m_laidOutWidth = -1;
+        layoutNodes();
+        update();
+        return;
     }
-    m_laidOutWidth = -1;
-    layoutNodes();
+    analysis::CallTreeOptions options;
+    options.selection = m_selection.value_or(analysis::RangeSelection {m_trace->startNs(), m_trace->endNs(), {}});
+    m_computing = true;
     update();
+    // Built away from the UI thread: every host slice of the range is visited (seconds at 10 GB).
+    runInBackground(this, [this, trace = m_trace, options, generation]() -> std::function<void()> {
+        auto tree = std::make_shared<analysis::CallTree>();
+        QString error;
+        try {
+            *tree = analysis::buildCallTree(*trace, options);
+        } catch (const std::bad_alloc&) {
+            error = tr("Out of memory building the call stacks of this range");
+        }
+        return [this, tree, error, generation] {
+            if (generation != m_generation)
+                return; // a newer trace or range took over meanwhile
+            m_tree = std::move(*tree);
+            m_error = error;
+            m_computing = false;
+            m_laidOutWidth = -1;
+            layoutNodes();
+            update();
+            emit treeReady();
+        };
+    });
 }
 
 void FlameGraphView::zoomTo(int node)
@@ -153,10 +182,13 @@ void FlameGraphView::paintEvent(QPaintEvent*)
     const QPalette pal = palette();
     const bool dark = pal.color(QPalette::Base).lightness() < 128;
     p.fillRect(rect(), pal.color(QPalette::Base));
-    if (!m_trace || m_tree.nodes.size() <= 1) {
+    if (!m_trace || m_computing || m_tree.nodes.size() <= 1) {
         p.setPen(pal.color(QPalette::PlaceholderText));
-        p.drawText(rect(), Qt::AlignCenter,
-                   m_trace ? tr("No host call stacks in this range") : tr("Open a trace to see its call stacks"));
+        const QString text = !m_trace ? tr("Open a trace to see its call stacks")
+            : m_computing             ? tr("Adding up the host call stacks…")
+            : !m_error.isEmpty()      ? m_error
+                                      : tr("No host call stacks in this range");
+        p.drawText(rect(), Qt::AlignCenter, text);
         return;
     }
     const QFontMetrics fm = fontMetrics();

@@ -6,6 +6,7 @@
 
 #include <QWidget>
 
+#include <cstdint>
 #include <optional>
 
 namespace timesink::widgets {
@@ -27,6 +28,9 @@ public:
     /// The range whose stacks are shown (nullopt: the whole trace).
     void setSelection(std::optional<analysis::RangeSelection> selection);
     [[nodiscard]] const analysis::CallTree& tree() const { return m_tree; }
+    /// True while the tree of the current trace and range is being built (away from the UI thread in the app;
+    /// treeReady() follows).
+    [[nodiscard]] bool computing() const { return m_computing; }
     /// The node filling the width (0: the root).
     [[nodiscard]] int zoomNode() const { return m_zoom; }
     void zoomTo(int node);
@@ -39,6 +43,8 @@ public:
 
 signals:
     void sliceRequested(timesink::model::SliceRef slice);
+    /// The tree of the current trace and range is in tree().
+    void treeReady();
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -55,7 +61,10 @@ private:
     model::TracePtr m_trace;
     std::optional<analysis::RangeSelection> m_selection;
     analysis::CallTree m_tree;
-    std::vector<QRectF> m_rects; // by node, at the current zoom and width (empty rect: not drawn)
+    bool m_computing = false;
+    std::uint64_t m_generation = 0; // of the last recompute(): older results are dropped
+    QString m_error;                // why the last tree could not be built (out of memory …)
+    std::vector<QRectF> m_rects;    // by node, at the current zoom and width (empty rect: not drawn)
     int m_zoom = 0;
     int m_pressed = -1; // the node under the last press (a double-click's first press may have zoomed)
     bool m_dirty = true;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/operatorview.h"
 
+#include "widgets/backgroundrunner.h"
 #include "widgets/tablecopy.h"
 #include "widgets/timeformat.h"
 
@@ -13,6 +14,10 @@
 #include <QSortFilterProxyModel>
 #include <QTreeView>
 #include <QVBoxLayout>
+
+#include <functional>
+#include <memory>
+#include <new>
 
 namespace timesink::widgets {
 
@@ -351,6 +356,8 @@ void OperatorView::recompute()
     const auto mode = static_cast<CallTreeModel::Mode>(m_mode->currentData().toInt());
     m_allSlices->setEnabled(mode != CallTreeModel::Mode::Operators);
     if (!m_trace) {
+        ++m_generation; // drops a tree still being built
+        m_computing = false;
         m_model->setTree(nullptr, {}, mode);
         m_summary->clear();
         return;
@@ -367,19 +374,46 @@ void OperatorView::recompute()
         options.selection = {m_trace->startNs(), m_trace->endNs(), {}};
     }
     options.frameworkOpsOnly = mode == CallTreeModel::Mode::Operators || !m_allSlices->isChecked();
-    analysis::CallTree tree = analysis::buildCallTree(*m_trace, options);
-    const model::TimeNs device = tree.root().deviceNs;
-    const model::TimeNs outside = tree.unattributedDeviceNs;
-    if (mode == CallTreeModel::Mode::BottomUp)
-        tree = analysis::invertCallTree(tree);
-    m_model->setTree(m_trace.get(), std::move(tree), mode);
-    m_view->setRootIsDecorated(mode != CallTreeModel::Mode::Operators);
-    QString summary = tr("device %1 launched").arg(TimeFormat::formatDuration(device));
-    if (outside > 0)
-        summary += tr(" (%1 outside operators)").arg(TimeFormat::formatDuration(outside));
-    m_summary->setText(summary);
-    m_view->header()->resizeSections(QHeaderView::ResizeToContents);
-    m_view->header()->setSectionResizeMode(CallTreeModel::Name, QHeaderView::Stretch);
+    const std::uint64_t generation = ++m_generation;
+    m_computing = true;
+    m_model->setTree(nullptr, {}, mode);
+    m_summary->setText(tr("Adding up the host call stacks…"));
+    // Built away from the UI thread: every host slice of the scope is visited (seconds at 10 GB).
+    runInBackground(this, [this, trace = m_trace, options, mode, generation]() -> std::function<void()> {
+        auto tree = std::make_shared<analysis::CallTree>();
+        model::TimeNs device = 0;
+        model::TimeNs outside = 0;
+        QString error;
+        try {
+            *tree = analysis::buildCallTree(*trace, options);
+            device = tree->root().deviceNs;
+            outside = tree->unattributedDeviceNs;
+            if (mode == CallTreeModel::Mode::BottomUp)
+                *tree = analysis::invertCallTree(*tree);
+        } catch (const std::bad_alloc&) {
+            *tree = {};
+            error = tr("Out of memory building the call stacks of this scope");
+        }
+        return [this, trace, tree, mode, device, outside, error, generation] {
+            if (generation != m_generation)
+                return; // a newer trace, scope or mode took over meanwhile
+            m_computing = false;
+            if (!error.isEmpty()) {
+                m_summary->setText(error);
+                emit treeReady();
+                return;
+            }
+            m_model->setTree(trace.get(), std::move(*tree), mode);
+            m_view->setRootIsDecorated(mode != CallTreeModel::Mode::Operators);
+            QString summary = tr("device %1 launched").arg(TimeFormat::formatDuration(device));
+            if (outside > 0)
+                summary += tr(" (%1 outside operators)").arg(TimeFormat::formatDuration(outside));
+            m_summary->setText(summary);
+            m_view->header()->resizeSections(QHeaderView::ResizeToContents);
+            m_view->header()->setSectionResizeMode(CallTreeModel::Name, QHeaderView::Stretch);
+            emit treeReady();
+        };
+    });
 }
 
 model::SliceRef OperatorView::jumpToSlowest(const QModelIndex& viewIndex)

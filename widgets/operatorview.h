@@ -7,6 +7,7 @@
 #include <QAbstractItemModel>
 #include <QWidget>
 
+#include <cstdint>
 #include <optional>
 
 class QCheckBox;
@@ -74,11 +75,16 @@ public:
     [[nodiscard]] QSortFilterProxyModel* proxy() const { return m_proxy; }
     [[nodiscard]] QTreeView* view() const { return m_view; }
     [[nodiscard]] QLineEdit* filter() const { return m_filter; }
+    /// True while the tree of the current trace, scope and mode is being built (away from the UI thread in the
+    /// app; treeReady() follows).
+    [[nodiscard]] bool computing() const { return m_computing; }
     /// Emits sliceRequested for the slowest call behind a view row; returns it.
     model::SliceRef jumpToSlowest(const QModelIndex& viewIndex);
 
 signals:
     void sliceRequested(timesink::model::SliceRef slice);
+    /// The tree of the current trace, scope and mode is in model().
+    void treeReady();
 
 protected:
     void showEvent(QShowEvent* event) override;
@@ -99,6 +105,8 @@ private:
     QLineEdit* m_filter = nullptr;
     QLabel* m_summary = nullptr;
     bool m_dirty = true;
+    bool m_computing = false;
+    std::uint64_t m_generation = 0; // of the last recompute(): older results are dropped
 };
 
 } // namespace timesink::widgets

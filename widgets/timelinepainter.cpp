@@ -580,14 +580,16 @@ TimelinePainter::Stats TimelinePainter::paint(QPainter& painter, QSize size, con
             const auto hits = decorations.search->matchesAt(row.track, d);
             auto it = std::partition_point(hits.begin(), hits.end(),
                                            [&](std::uint32_t i) { return track.end(i) < zoom.start(); });
-            int lastX = -1000;
             const int y = rowScreenY(row) + static_cast<int>(d) * TrackLayout::kDepthHeight;
-            for (; it != hits.end() && track.ts(*it) <= zoom.end(); ++it) {
+            while (it != hits.end() && track.ts(*it) <= zoom.end()) {
                 const double xa = zoom.xAt(track.ts(*it));
                 const double xb = zoom.xAt(track.end(*it));
-                if (static_cast<int>(xb) <= lastX)
-                    continue;
-                lastX = static_cast<int>(std::max(xa + 3, xb));
+                // The next match that reaches past this outline (matches of one depth do not overlap, so their ends
+                // are in order): a binary search, not a walk over the 10^6 matches a zoomed-out pixel may hold.
+                const int covered = static_cast<int>(std::max(xa + 3, xb));
+                it = std::partition_point(std::next(it), hits.end(), [&](std::uint32_t i) {
+                    return static_cast<int>(zoom.xAt(track.end(i))) <= covered;
+                });
                 outlineSlice(f,
                              QRectF(kLabelWidth + std::max(xa, -2.0), y,
                                     std::min(xb, f.width + 2.0) - std::max(xa, -2.0), TrackLayout::kDepthHeight - 1),

@@ -2,6 +2,7 @@
 #include "app/gui/mainwindow.h"
 
 #include "analysis/core/findingextent.h"
+#include "app/gui/backgroundtask.h"
 #include "app/gui/compareexport.h"
 #include "app/gui/jobwindow.h"
 #include "app/gui/shortcutsdialog.h"
@@ -120,6 +121,7 @@ MainWindow::MainWindow(QWidget* parent)
     , m_timeline(new widgets::TimelineView(this))
     , m_findings(new widgets::FindingsModel(this))
 {
+    installWidgetBackgroundRunner();
     connect(&m_traceExportJob, &TraceExportJob::finished, this, &MainWindow::onTraceExportFinished);
     setObjectName(QStringLiteral("MainWindow"));
     setWindowTitle(QStringLiteral("Timesink"));

@@ -46,6 +46,15 @@ void settle(int ms = 800)
     }
 }
 
+/// Processes events until `done` (the call-tree views build in the background), at most 30 s.
+template <typename Done> void settleUntil(Done done)
+{
+    QElapsedTimer t;
+    t.start();
+    while (!done() && t.elapsed() < 30000)
+        settle(50);
+}
+
 void shoot(const QString& name)
 {
     settle();
@@ -177,6 +186,7 @@ int main(int argc, char** argv)
     // The flame graph of that range, zoomed into its widest stack.
     dock(w, "FlameGraphDock")->raise();
     settle();
+    settleUntil([&] { return !w.flameGraph()->computing(); });
     const analysis::CallTree& tree = w.flameGraph()->tree();
     int widest = -1;
     for (int c : tree.root().children)
@@ -192,6 +202,7 @@ int main(int argc, char** argv)
     w.timeline()->fitAll();
     dock(w, "OperatorsDock")->raise();
     w.operators()->setScope(-1);
+    settleUntil([&] { return !w.operators()->computing(); });
     shoot(QStringLiteral("a100_operators"));
 
     // Tracks: a GPU stream pinned over a deep host stack, host depth limited, the Tracks panel filtered.

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Issue #17: how long the window takes to show a trace's timeline, and its findings, through the same load job,
-// window, event loop and painter the application uses. Prints one line: "timeline S findings S" (seconds from
-// openPath() to the first paint of the timeline's viewport once the trace is in it, and to the findings), for
-// floor_bench.sh to set against `timesink-cli info`.
+// window, event loop and painter the application uses. Prints one line: "timeline S findings S ui-stall MS" (seconds
+// from openPath() to the first paint of the timeline's viewport once the trace is in it, and to the findings, for
+// floor_bench.sh to set against `timesink-cli info`; the longest the window did not answer meanwhile, in ms).
 //
 // Usage: bench_gui_open TRACE   (QT_QPA_PLATFORM=offscreen; XDG_CONFIG_HOME and XDG_CACHE_HOME pointing to scratch
 // folders: the snapshot cache is switched off in the settings there, so every run imports the source)
@@ -10,7 +10,7 @@
 //   also times, at full zoom-out, one paint of the timeline after each interaction (issue 35: ≤ 50 ms a frame at
 //   10 GB): 8 zoom steps in and 8 out (the W/S keys' factor), 8 pans (A/D) at 2× zoom, and a search ("aten::mul", a
 //   name on one operator in ten) with the paint of its highlighted matches; appends "frames N median MS max MS
-//   search MS matches K search-frame MS" to the line.
+//   search MS matches K search-frame MS" to the line (ms; "search" is the query itself, once per Enter).
 //        bench_gui_open TRACE --scroll-end [SHOT.png]
 //   also shows the Tracks list, scrolls it and the timeline to their last rows and times one paint of each
 //   (issue 35: a trace of 100,000s of tracks); appends "tracks-end MS timeline-end MS" to the line and, given a
@@ -26,6 +26,7 @@
 #include <QElapsedTimer>
 #include <QEvent>
 #include <QScrollBar>
+#include <QTimer>
 #include <QTreeView>
 
 #include <algorithm>
@@ -96,9 +97,22 @@ int main(int argc, char** argv)
                          QApplication::quit();
                      });
     window.setErrorReporter([](const QString&, const QString&) {});
+    // The longest the UI thread did not get to its event loop between openPath() and the findings: a 5 ms timer's
+    // longest gap between two ticks, less the 5 ms (what a user feels as a frozen window).
+    QTimer heartbeat;
+    heartbeat.setInterval(5);
+    double lastTickMs = 0;
+    double stallMs = 0;
+    QObject::connect(&heartbeat, &QTimer::timeout, &window, [&] {
+        const double now = static_cast<double>(clock.nsecsElapsed()) / 1e6;
+        stallMs = std::max(stallMs, now - lastTickMs - 5.0);
+        lastTickMs = now;
+    });
     clock.start();
+    heartbeat.start();
     window.openPath(QString::fromLocal8Bit(argv[1]));
     QApplication::exec();
+    heartbeat.stop();
     if (!error.isEmpty() || timelineS < 0) {
         std::fprintf(stderr, "bench_gui_open: %s\n",
                      qPrintable(error.isEmpty() ? QStringLiteral("no timeline") : error));
@@ -133,14 +147,14 @@ int main(int argc, char** argv)
         const double searchFrameMs = frame([] {});
         std::vector<double> sorted = ms;
         std::sort(sorted.begin(), sorted.end());
-        std::printf("timeline %.3f findings %.3f frames %zu median %.1f max %.1f search %.1f matches %zu search-frame "
-                    "%.1f\n",
-                    timelineS, findingsS, ms.size(), sorted[sorted.size() / 2], sorted.back(), searchMs, matches,
-                    searchFrameMs);
+        std::printf("timeline %.3f findings %.3f ui-stall %.0f frames %zu median %.1f max %.1f search %.1f matches %zu "
+                    "search-frame %.1f\n",
+                    timelineS, findingsS, stallMs, ms.size(), sorted[sorted.size() / 2], sorted.back(), searchMs,
+                    matches, searchFrameMs);
         return 0;
     }
     if (!scrollEnd) {
-        std::printf("timeline %.3f findings %.3f\n", timelineS, findingsS);
+        std::printf("timeline %.3f findings %.3f ui-stall %.0f\n", timelineS, findingsS, stallMs);
         return 0;
     }
     // The Tracks list brought to front, then each view scrolled to its end and painted once.

@@ -80,6 +80,15 @@ QPoint timeToPos(const widgets::TimelineView& view, TimeNs t, int y)
     return {widgets::TimelinePainter::kLabelWidth + static_cast<int>(view.zoom().xAt(t)), y};
 }
 
+/// One host op, "aten::other", and nothing else: a trace whose call tree a stale result would show.
+model::TracePtr oneOpTrace()
+{
+    model::TraceBuilder b;
+    const auto host = b.hostThread("python", 10, 11);
+    b.slice(host, model::SliceCategory::HostOp, "aten::other", 0, 500);
+    return b.finalize();
+}
+
 } // namespace
 
 class TestExplorer : public QObject
@@ -189,7 +198,10 @@ private Q_SLOTS:
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
         QAbstractItemModelTester tester(view.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        // A trace replaced before its tree arrives: only the last one's tree is shown.
+        view.setTrace(oneOpTrace());
         view.setTrace(trace);
+        QTRY_VERIFY(!view.computing());        // built in the background once a window installed the runner
         QCOMPARE(view.model()->rowCount(), 2); // aten::conv2d, aten::relu
         const QModelIndex top = view.proxy()->index(0, widgets::CallTreeModel::Name);
         QCOMPARE(top.data().toString(), QStringLiteral("aten::conv2d"));
@@ -201,14 +213,17 @@ private Q_SLOTS:
 
         // Step 2 only: relu alone.
         view.setScope(1);
+        QTRY_VERIFY(!view.computing());
         QCOMPARE(view.model()->rowCount(), 1);
         view.setScope(-1);
 
         view.setMode(widgets::CallTreeModel::Mode::TopDown);
         view.setAllHostSlices(true);
+        QTRY_VERIFY(!view.computing());
         // Top level: the two steps; under step 1 the conv2d with its launch.
         QCOMPARE(view.model()->rowCount(), 2);
         view.setMode(widgets::CallTreeModel::Mode::BottomUp);
+        QTRY_VERIFY(!view.computing());
         QModelIndex launch;
         for (int r = 0; r < view.proxy()->rowCount(); ++r)
             if (view.proxy()->index(r, 0).data().toString() == QStringLiteral("cudaLaunchKernel"))
@@ -229,7 +244,9 @@ private Q_SLOTS:
         view.resize(800, 200);
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.setTrace(oneOpTrace());
         view.setTrace(trace);
+        QTRY_VERIFY(!view.computing()); // built in the background once a window installed the runner
         const analysis::CallTree& tree = view.tree();
         int step1 = -1;
         for (int c : tree.root().children)
