@@ -20,14 +20,20 @@ std::span<const Flow> Trace::flowsFrom(SliceRef slice) const
     return {lo, hi};
 }
 
+std::span<const std::uint32_t> Trace::flowIndicesTo(SliceRef slice) const
+{
+    const auto lo = std::partition_point(m_flowsByTarget.begin(), m_flowsByTarget.end(),
+                                         [&](std::uint32_t i) { return m_flows[i].to < slice; });
+    auto hi = lo;
+    while (hi != m_flowsByTarget.end() && m_flows[*hi].to == slice)
+        ++hi;
+    return {lo, hi};
+}
+
 std::vector<std::uint32_t> Trace::flowsTo(SliceRef slice) const
 {
-    auto lo = std::partition_point(m_flowsByTarget.begin(), m_flowsByTarget.end(),
-                                   [&](std::uint32_t i) { return m_flows[i].to < slice; });
-    std::vector<std::uint32_t> out;
-    for (auto it = lo; it != m_flowsByTarget.end() && m_flows[*it].to == slice; ++it)
-        out.push_back(*it);
-    return out;
+    const std::span<const std::uint32_t> to = flowIndicesTo(slice);
+    return {to.begin(), to.end()};
 }
 
 std::size_t Trace::linkedFlowCount() const

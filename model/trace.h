@@ -92,6 +92,8 @@ public:
     [[nodiscard]] std::span<const Flow> flowsFrom(SliceRef slice) const;
     /// Indices into flows() of the flows that end at `slice`.
     [[nodiscard]] std::vector<std::uint32_t> flowsTo(SliceRef slice) const;
+    /// The same as a view into flowIndicesByTarget() (no allocation: for lookups per device operation).
+    [[nodiscard]] std::span<const std::uint32_t> flowIndicesTo(SliceRef slice) const;
     /// Indices into flows() of every flow, sorted by target (track, then slice index); flows with the same target
     /// in flows() order. The flows into one track are one run of it.
     [[nodiscard]] std::span<const std::uint32_t> flowIndicesByTarget() const { return m_flowsByTarget; }

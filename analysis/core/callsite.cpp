@@ -41,7 +41,7 @@ model::SliceRef CallSiteResolver::outermostAtenOp(model::SliceRef hostSlice) con
 model::SliceRef CallSiteResolver::launchingAtenOp(model::SliceRef deviceSlice) const
 {
     model::SliceRef best;
-    for (std::uint32_t index : m_trace.flowsTo(deviceSlice)) {
+    for (std::uint32_t index : m_trace.flowIndicesTo(deviceSlice)) {
         const model::Flow& flow = m_trace.flows()[index];
         if (flow.kind != model::FlowKind::Launch || isDeviceTrack(m_trace.track(flow.from.track)))
             continue;
@@ -70,7 +70,7 @@ CallSite CallSiteResolver::resolve(model::SliceRef deviceSlice) const
     // blocking.
     CallSite site;
     bool launchIsRuntime = false;
-    for (std::uint32_t index : m_trace.flowsTo(deviceSlice)) {
+    for (std::uint32_t index : m_trace.flowIndicesTo(deviceSlice)) {
         const model::Flow& flow = m_trace.flows()[index];
         if (flow.kind != model::FlowKind::Launch || isDeviceTrack(m_trace.track(flow.from.track)))
             continue;

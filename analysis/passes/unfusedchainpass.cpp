@@ -314,24 +314,32 @@ PassOutput UnfusedChainPass::run(const AnalysisContext& context) const
             continue;
         if (cancel.cancelled())
             return out;
-        // Parents precede their children in (ts, -dur) order, so one forward pass resolves the framework
-        // parent of every slice from its direct parent's.
-        std::vector<std::uint32_t> frameworkParent(t.size(), kTopLevel);
+        // The framework parent of an op: the nearest enclosing framework op, up its (short) parent chain. Parents
+        // precede their children in (ts, -dur) order; a parent that does not is ignored (a broken chain). Walked per
+        // op, not stored per slice (a table of every host slice was 72 MB at 10 GB).
+        const auto frameworkParentOf = [&t](std::uint32_t i) {
+            for (std::uint32_t cur = i;;) {
+                const model::SliceIndex p = t.parent(cur);
+                if (!p.isValid() || p.value >= cur)
+                    return kTopLevel;
+                if (t.category(p.value) == SliceCategory::HostOp)
+                    return p.value;
+                cur = p.value;
+            }
+        };
         // Reserved for the worst case: untouched pages cost no memory, and the lists never move while they grow.
         std::vector<Element> topLevel;
         std::vector<std::pair<std::uint32_t, std::uint32_t>> nested; // (framework parent, slice)
         topLevel.reserve(t.size());
         nested.reserve(t.size());
         for (std::uint32_t i = 0; i < t.size(); ++i) {
-            const model::SliceIndex p = t.parent(i);
-            if (p.isValid() && p.value < i)
-                frameworkParent[i] = t.category(p.value) == SliceCategory::HostOp ? p.value : frameworkParent[p.value];
             if (t.category(i) != SliceCategory::HostOp)
                 continue;
-            if (frameworkParent[i] == kTopLevel)
+            const std::uint32_t parent = frameworkParentOf(i);
+            if (parent == kTopLevel)
                 topLevel.push_back({ChainRole::None, {t.id, model::SliceIndex(i)}, false});
             else
-                nested.emplace_back(frameworkParent[i], i);
+                nested.emplace_back(parent, i);
         }
         std::sort(nested.begin(), nested.end()); // by parent, then by slice index (= time order)
         std::vector<Element> seq;

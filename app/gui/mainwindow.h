@@ -16,6 +16,7 @@
 class QAction;
 class QLabel;
 class QLineEdit;
+class QTimer;
 class QMenu;
 class QDockWidget;
 class QProgressBar;
@@ -158,6 +159,8 @@ private:
     void addRecentFile(const QString& path);
     void updateRecentMenu();
     void runSearch();
+    /// Runs the search the search field's delay still holds back, if any.
+    void flushSearch();
     void updateMatchLabel();
     void showShortcuts();
     void showAbout();
@@ -201,6 +204,8 @@ private:
     bool m_analysing = false; // the timeline shows a trace whose analysis still runs
     std::optional<std::pair<model::TimeNs, model::TimeNs>> m_statsRange; // what the explorer docks aggregate
     QLineEdit* m_searchEdit = nullptr;
+    QTimer* m_searchDelay = nullptr;
+    static constexpr int kSearchDelayMs = 150;
     QLabel* m_matchLabel = nullptr;
     QProgressBar* m_progress = nullptr;
     QPushButton* m_cancel = nullptr;
