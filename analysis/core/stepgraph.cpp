@@ -1013,8 +1013,8 @@ Retimer::StepOutcome Retimer::retimeStep(std::size_t step, std::span<const Resol
             }
             return *lastRemoved;
         };
-        // Node i's duration and flags with the cause removed. `cut` gives how much of a host node's span the
-        // cause's host time covers (overlapLength, or the sweep of the full pass below).
+        // Node i's duration and flags with the cause removed. `cutOf` gives how much of a host node's span the
+        // cause's host time covers (the sweep below).
         const auto retimed = [&](std::size_t i, auto&& cutOf) -> std::pair<TimeNs, std::uint8_t> {
             const Node& n = g.nodes[i];
             TimeNs d = n.dur;
@@ -1045,35 +1045,34 @@ Retimer::StepOutcome Retimer::retimeStep(std::size_t step, std::span<const Resol
             }
             return {d, fl};
         };
+        // Host nodes of one thread are consecutive and in time order: one sweep over its removed time (any order
+        // works: a node before the cursor restarts it by binary search).
+        const IntervalList* sweepList = nullptr;
+        IntervalList::const_iterator cursor;
+        const auto sweep = [&](const IntervalList& removed, std::size_t i) {
+            const Node& n = g.nodes[i];
+            if (sweepList != &removed || (cursor != removed.begin() && std::prev(cursor)->end > n.start0)) {
+                sweepList = &removed;
+                cursor = std::partition_point(removed.begin(), removed.end(),
+                                              [&n](const Interval& iv) { return iv.end <= n.start0; });
+            }
+            while (cursor != removed.end() && cursor->end <= n.start0)
+                ++cursor;
+            TimeNs total = 0;
+            for (auto it = cursor; it != removed.end() && it->start < n.end0; ++it)
+                total += std::min(it->end, n.end0) - std::max(it->start, n.start0);
+            return total;
+        };
         // The re-timing only shortens durations and drops constraints, so no time gets later; when nothing on the
         // critical path changes, that chain still ends at end0 and the step cannot end sooner: a saving of 0,
-        // without simulating.
-        const auto lookup = [&](const IntervalList& removed, std::size_t i) {
-            return overlapLength(removed, g.nodes[i].start0, g.nodes[i].end0);
-        };
-        const bool onPath = std::any_of(pathNodes.begin(), pathNodes.end(), [&](std::uint32_t i) {
-            const auto [d, fl] = retimed(i, lookup);
+        // without simulating. The path was collected backwards: walked from its end, it goes forward in time.
+        const bool onPath = std::any_of(pathNodes.rbegin(), pathNodes.rend(), [&](std::uint32_t i) {
+            const auto [d, fl] = retimed(i, sweep);
             return d != g.nodes[i].dur || fl != 0;
         });
         TimeNs saving = 0;
         if (onPath) {
-            // Host nodes of one thread are consecutive and in time order: one sweep over its removed time.
-            const IntervalList* sweepList = nullptr;
-            IntervalList::const_iterator cursor;
-            const auto sweep = [&](const IntervalList& removed, std::size_t i) {
-                const Node& n = g.nodes[i];
-                if (sweepList != &removed || (cursor != removed.begin() && std::prev(cursor)->end > n.start0)) {
-                    sweepList = &removed;
-                    cursor = std::partition_point(removed.begin(), removed.end(),
-                                                  [&n](const Interval& iv) { return iv.end <= n.start0; });
-                }
-                while (cursor != removed.end() && cursor->end <= n.start0)
-                    ++cursor;
-                TimeNs total = 0;
-                for (auto it = cursor; it != removed.end() && it->start < n.end0; ++it)
-                    total += std::min(it->end, n.end0) - std::max(it->start, n.start0);
-                return total;
-            };
+            sweepList = nullptr;
             for (std::size_t i = 0; i < g.nodes.size(); ++i)
                 std::tie(dur[i], flags[i]) = retimed(i, sweep);
             const TimeNs end1 = simulate(g, dur, &flags, whatIfSim, false);
