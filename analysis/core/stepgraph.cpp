@@ -106,8 +106,8 @@ struct HostContent
 struct DeviceOps
 {
     std::vector<std::uint32_t> ops; // outermost busy slices, in track order
-    // By position in ops: the call that launched it (invalid: nothing did) and that call's number (kNoCall).
-    std::vector<model::SliceRef> launch;
+    // By position in ops: the number of the call that launched it (kNoCall: nothing did; Retimer::callStart gives
+    // its start).
     std::vector<std::uint32_t> launchCall;
 };
 
@@ -255,6 +255,9 @@ private:
     bool isBlockingCall(const model::Track& t, std::uint32_t i) const;
     bool isOutermostBusy(const model::Track& t, std::uint32_t i) const;
     std::size_t opPosition(model::TrackId track, std::uint32_t index) const;
+    /// The start of call number `call` (m_callBase numbering): its track is the last whose first number is at or
+    /// below it (an empty track shares its base with the next one).
+    TimeNs callStart(std::uint32_t call) const;
     bool build(std::size_t step, Graph& g, NodeIndex& index, std::string& reason) const;
     TimeNs simulate(const Graph& g, const std::vector<TimeNs>& dur, const std::vector<std::uint8_t>* flags, Sim& sim,
                     bool record) const;
@@ -313,6 +316,14 @@ bool Retimer::isOutermostBusy(const model::Track& t, std::uint32_t i) const
             return false;
     }
     return true;
+}
+
+TimeNs Retimer::callStart(std::uint32_t call) const
+{
+    const auto track = static_cast<std::size_t>(std::upper_bound(m_callBase.begin(), m_callBase.end(), call)
+                                                - m_callBase.begin() - 1);
+    const std::uint32_t index = m_calls[track][call - m_callBase[track]];
+    return m_trace.track(model::TrackId(static_cast<std::uint32_t>(track))).ts(index);
 }
 
 std::size_t Retimer::opPosition(model::TrackId track, std::uint32_t index) const
@@ -375,7 +386,6 @@ void Retimer::prepare()
     // Each operation's launching call, by position in its track's operations.
     for (std::uint32_t ti : m_deviceTracks) {
         DeviceOps& d = m_device[ti];
-        d.launch.assign(d.ops.size(), model::SliceRef {});
         d.launchCall.assign(d.ops.size(), kNoCall);
         const std::vector<model::SliceRef> ofTrack = std::move(launchOf[ti]);
         if (ofTrack.empty())
@@ -386,7 +396,6 @@ void Retimer::prepare()
                 continue;
             const auto& calls = m_calls[call.track.value];
             const auto pos = std::lower_bound(calls.begin(), calls.end(), call.index.value) - calls.begin();
-            d.launch[p] = call;
             d.launchCall[p] = m_callBase[call.track.value] + static_cast<std::uint32_t>(pos);
         }
     }
@@ -397,11 +406,11 @@ void Retimer::prepare()
     for (std::uint32_t ti : m_deviceTracks) {
         const model::Track& t = tracks[ti];
         const auto& ops = m_device[ti].ops;
-        const auto& launch = m_device[ti].launch;
+        const auto& launchCall = m_device[ti].launchCall;
         for (std::size_t p = 0; p < ops.size(); ++p) {
-            if (!launch[p].isValid())
+            if (launchCall[p] == kNoCall)
                 continue;
-            const TimeNs s = m_trace.track(launch[p].track).ts(launch[p].index.value);
+            const TimeNs s = callStart(launchCall[p]);
             const TimeNs start = t.ts(ops[p]);
             const TimeNs predEnd = p > 0 ? t.end(ops[p - 1]) : kNone;
             if (predEnd == kNone || predEnd <= s)
@@ -631,10 +640,10 @@ bool Retimer::build(std::size_t step, Graph& g, NodeIndex& index, std::string& r
         const auto& ops = m_device[ti].ops;
         auto it
             = std::partition_point(ops.begin(), ops.end(), [&](std::uint32_t i) { return t.end(i) <= window.start; });
-        const auto& launch = m_device[ti].launch;
+        const auto& launchCall = m_device[ti].launchCall;
         for (; it != ops.end() && t.ts(*it) < window.end; ++it) {
             const auto pos = static_cast<std::size_t>(it - ops.begin());
-            if (!launch[pos].isValid()) {
+            if (launchCall[pos] == kNoCall) {
                 addOp(model::TrackId(ti), pos, t.ts(*it));
                 unlaunchedWork = true;
             }
@@ -667,17 +676,17 @@ bool Retimer::build(std::size_t step, Graph& g, NodeIndex& index, std::string& r
             const bool hasPred = pos > 0;
             const TimeNs predEnd = hasPred ? t.end(ops[pos - 1]) : kNone;
             std::int64_t callId = -1;
-            TimeNs callStart = 0;
+            TimeNs calledAt = 0;
             if (d.launchCall[pos] != kNoCall) {
                 if (const std::uint32_t c = index.ofCall[d.launchCall[pos]]; c != kNoNode) {
                     callId = c;
-                    callStart = m_trace.track(d.launch[pos].track).ts(d.launch[pos].index.value);
+                    calledAt = callStart(d.launchCall[pos]);
                 }
             }
             TimeNs lagL = 0;
             TimeNs lagS = 0;
             if (callId >= 0) {
-                const TimeNs rawL = n.start0 - callStart;
+                const TimeNs rawL = n.start0 - calledAt;
                 const TimeNs rawS = hasPred ? n.start0 - predEnd : 0;
                 const bool streamBound = hasPred && rawS - m_typGap <= rawL - m_typLag;
                 lagL = streamBound ? std::min(rawL, m_typLag) : rawL;
@@ -721,8 +730,8 @@ bool Retimer::build(std::size_t step, Graph& g, NodeIndex& index, std::string& r
                 const auto pos = static_cast<std::size_t>(it - ops.begin());
                 const std::uint32_t op = index.ofOp[m_opBase[ti] + pos];
                 TimeNs launchStart = t.ts(*it);
-                if (d.launch[pos].isValid())
-                    launchStart = m_trace.track(d.launch[pos].track).ts(d.launch[pos].index.value);
+                if (d.launchCall[pos] != kNoCall)
+                    launchStart = callStart(d.launchCall[pos]);
                 if (launchStart > s)
                     continue;
                 awaited.push_back({op != kNoNode ? std::int64_t(op) : -1, end});
