@@ -1022,38 +1022,6 @@ Retimer::StepOutcome Retimer::retimeStep(std::size_t step, std::span<const Resol
             }
             return *lastRemoved;
         };
-        // Node i's duration and flags with the cause removed. `cutOf` gives how much of a host node's span the
-        // cause's host time covers (the sweep below).
-        const auto retimed = [&](std::size_t i, auto&& cutOf) -> std::pair<TimeNs, std::uint8_t> {
-            const Node& n = g.nodes[i];
-            TimeNs d = n.dur;
-            std::uint8_t fl = 0;
-            if (n.kind == NodeKind::Device) {
-                const std::uint8_t op = deviceOp[i];
-                if ((op & ResolvedWhatIf::kRemovedOp) != 0) {
-                    d = 0;
-                    fl |= kRemoved;
-                } else if ((op & ResolvedWhatIf::kScaledOp) != 0) {
-                    d = static_cast<TimeNs>(static_cast<double>(d) * r.scale);
-                }
-                if ((op & ResolvedWhatIf::kAsyncOp) != 0)
-                    fl |= kDetached;
-                return {d, fl};
-            }
-            const IntervalList& removed = hostRemoved(n.track);
-            if (removed.empty() && (n.kind != NodeKind::Call || !n.blocking || r.sync.empty()))
-                return {d, fl};
-            const TimeNs cut = std::min(n.end0 - n.start0, cutOf(removed, i));
-            const bool callGone = n.kind == NodeKind::Call
-                && (cut >= n.end0 - n.start0 || (n.blocking && overlapLength(r.sync, n.start0, n.end0) > 0));
-            if (callGone) {
-                d = 0;
-                fl |= kNoWait;
-            } else {
-                d = std::max<TimeNs>(0, d - cut);
-            }
-            return {d, fl};
-        };
         // Host nodes of one thread are consecutive and in time order: one sweep over its removed time (any order
         // works: a node before the cursor restarts it by binary search).
         const IntervalList* sweepList = nullptr;
@@ -1072,18 +1040,49 @@ Retimer::StepOutcome Retimer::retimeStep(std::size_t step, std::span<const Resol
                 total += std::min(it->end, n.end0) - std::max(it->start, n.start0);
             return total;
         };
+        // Node i's duration and flags with the cause removed (`sweep` gives how much of a host node's span the
+        // cause's host time covers).
+        const auto retimed = [&](std::size_t i) -> std::pair<TimeNs, std::uint8_t> {
+            const Node& n = g.nodes[i];
+            TimeNs d = n.dur;
+            std::uint8_t fl = 0;
+            if (n.kind == NodeKind::Device) {
+                const std::uint8_t op = deviceOp[i];
+                if ((op & ResolvedWhatIf::kRemovedOp) != 0) {
+                    d = 0;
+                    fl |= kRemoved;
+                } else if ((op & ResolvedWhatIf::kScaledOp) != 0) {
+                    d = static_cast<TimeNs>(static_cast<double>(d) * r.scale);
+                }
+                if ((op & ResolvedWhatIf::kAsyncOp) != 0)
+                    fl |= kDetached;
+                return {d, fl};
+            }
+            const IntervalList& removed = hostRemoved(n.track);
+            if (removed.empty() && (n.kind != NodeKind::Call || !n.blocking || r.sync.empty()))
+                return {d, fl};
+            const TimeNs cut = std::min(n.end0 - n.start0, sweep(removed, i));
+            const bool callGone = n.kind == NodeKind::Call
+                && (cut >= n.end0 - n.start0 || (n.blocking && overlapLength(r.sync, n.start0, n.end0) > 0));
+            if (callGone) {
+                d = 0;
+                fl |= kNoWait;
+            } else {
+                d = std::max<TimeNs>(0, d - cut);
+            }
+            return {d, fl};
+        };
         // The re-timing only shortens durations and drops constraints, so no time gets later; when nothing on the
         // critical path changes, that chain still ends at end0 and the step cannot end sooner: a saving of 0,
         // without simulating. The path was collected backwards: walked from its end, it goes forward in time.
         const bool onPath = std::any_of(pathNodes.rbegin(), pathNodes.rend(), [&](std::uint32_t i) {
-            const auto [d, fl] = retimed(i, sweep);
+            const auto [d, fl] = retimed(i);
             return d != g.nodes[i].dur || fl != 0;
         });
         TimeNs saving = 0;
         if (onPath) {
-            sweepList = nullptr;
             for (std::size_t i = 0; i < g.nodes.size(); ++i)
-                std::tie(dur[i], flags[i]) = retimed(i, sweep);
+                std::tie(dur[i], flags[i]) = retimed(i);
             const TimeNs end1 = simulate(g, dur, &flags, whatIfSim, false);
             saving = std::clamp<TimeNs>(end0 - end1, 0, windowLen);
         }
