@@ -51,6 +51,13 @@ IntervalList clip(const IntervalList& a, model::TimeNs t0, model::TimeNs t1);
 model::TimeNs totalLength(const IntervalList& a);
 /// Length of the part of a canonical list inside [t0, t1), without allocating.
 model::TimeNs overlapLength(const IntervalList& a, model::TimeNs t0, model::TimeNs t1);
+/// The same for a run of nearby queries on one list: `hint` (0 for the first query) is where the last query's
+/// intervals began, and the search gallops from there in either direction, so queries that move along the list
+/// (a sweep forwards, a path walked backwards) cost a few steps each instead of a binary search of the whole list.
+/// Any order of queries gives the same lengths. Example:
+///   std::size_t hint = 0;
+///   for (const auto& [t0, t1] : spans) total += overlapLength(busy, t0, t1, hint);
+model::TimeNs overlapLength(const IntervalList& a, model::TimeNs t0, model::TimeNs t1, std::size_t& hint);
 /// A canonical list with every gap shorter than `gap` filled: the pieces that remain are at least `gap` apart, so
 /// a list over a span T has at most T / gap + 1 of them (a picture's resolution). Example:
 ///   closeGaps({{0,10},{12,20},{40,50}}, 5) == {{0,20},{40,50}}

@@ -9,7 +9,6 @@
 #include <limits>
 #include <memory>
 #include <mutex>
-#include <tuple>
 #include <unordered_map>
 #include <utility>
 
@@ -239,8 +238,14 @@ private:
     {
         std::vector<Node> nodes;
         std::vector<Edge> edges;
-        std::vector<std::uint32_t> inOffsets; // edges are sorted by `to`: node v's are [inOffsets[v], inOffsets[v+1])
-        std::vector<std::uint32_t> order;     // topological
+        // Edges are sorted by `to`, each node's constraints on its start before those on its end: node v's are
+        // [inOffsets[v], inOffsets[v+1]), of which [inEndOffsets[v], inOffsets[v+1]) constrain its end.
+        std::vector<std::uint32_t> inOffsets;
+        std::vector<std::uint32_t> inEndOffsets;
+        // The nodes' release and end release, side by side for the simulation (which reads nothing else of a node).
+        std::vector<TimeNs> release;
+        std::vector<TimeNs> endRelease;
+        std::vector<std::uint32_t> order;                                 // topological
         std::vector<std::pair<std::uint64_t, std::uint32_t>> deviceByKey; // device nodes, sorted by key()
     };
     struct Sim
@@ -767,14 +772,22 @@ bool Retimer::build(std::size_t step, Graph& g, NodeIndex& index, std::string& r
         g.inOffsets[i + 1] += g.inOffsets[i];
         outOffsets[i + 1] += outOffsets[i];
     }
-    // The edges in the order the simulation reads them (by `to`, each node's in their order of creation), so
-    // that it walks one array; an edge's index is its place in that order from here on.
+    // The edges in the order the simulation reads them (by `to`, each node's start constraints and then its end
+    // constraints, each in their order of creation), so that it walks one array; an edge's index is its place in
+    // that order from here on.
     std::vector<std::uint32_t> outEdges(g.edges.size(), 0);
     {
         std::vector<Edge> byTo(g.edges.size());
         std::vector<std::uint32_t> inFill(g.inOffsets.begin(), g.inOffsets.end() - 1);
-        for (const Edge& e : g.edges)
-            byTo[inFill[e.to]++] = e;
+        for (const Edge& e : g.edges) {
+            if (!e.toEnd)
+                byTo[inFill[e.to]++] = e;
+        }
+        g.inEndOffsets = inFill;
+        for (const Edge& e : g.edges) {
+            if (e.toEnd)
+                byTo[inFill[e.to]++] = e;
+        }
         g.edges = std::move(byTo);
         std::vector<std::uint32_t> outFill(outOffsets.begin(), outOffsets.end() - 1);
         for (std::uint32_t ei = 0; ei < g.edges.size(); ++ei)
@@ -798,6 +811,12 @@ bool Retimer::build(std::size_t step, Graph& g, NodeIndex& index, std::string& r
         reason = "the step's dependency graph has a cycle (corrupt launch flows)";
         return false;
     }
+    g.release.resize(count);
+    g.endRelease.resize(count);
+    for (std::size_t i = 0; i < count; ++i) {
+        g.release[i] = g.nodes[i].release;
+        g.endRelease[i] = g.nodes[i].endRelease;
+    }
     return true;
 }
 
@@ -813,16 +832,14 @@ TimeNs Retimer::simulate(const Graph& g, const std::vector<TimeNs>& dur, const s
     }
     TimeNs last = kNone;
     for (std::uint32_t v : g.order) {
-        const Node& n = g.nodes[v];
         const std::uint8_t fl = flags ? (*flags)[v] : 0;
-        TimeNs s = n.release;
+        TimeNs s = g.release[v];
         std::int64_t sArg = -1;
         TimeNs e = kNone;
         std::int64_t eArg = -1;
-        for (std::uint32_t k = g.inOffsets[v]; k < g.inOffsets[v + 1]; ++k) {
+        const std::uint32_t endEdges = g.inEndOffsets[v];
+        for (std::uint32_t k = g.inOffsets[v]; k < endEdges; ++k) {
             const Edge& ed = g.edges[k];
-            if (ed.toEnd)
-                continue;
             if ((fl & kDetached) != 0 && ed.kind == EdgeKind::Stream)
                 continue;
             if ((fl & kRemoved) != 0 && ed.kind == EdgeKind::Launch)
@@ -844,13 +861,13 @@ TimeNs Retimer::simulate(const Graph& g, const std::vector<TimeNs>& dur, const s
         }
         e = s + dur[v];
         if ((fl & kNoWait) == 0) {
-            if (n.endRelease > e) {
-                e = n.endRelease;
+            if (g.endRelease[v] > e) {
+                e = g.endRelease[v];
                 eArg = -2;
             }
-            for (std::uint32_t k = g.inOffsets[v]; k < g.inOffsets[v + 1]; ++k) {
+            for (std::uint32_t k = endEdges; k < g.inOffsets[v + 1]; ++k) {
                 const Edge& ed = g.edges[k];
-                if (!ed.toEnd || sim.end[ed.from] == kNone || (flags && ((*flags)[ed.from] & kDetached) != 0))
+                if (sim.end[ed.from] == kNone || (flags && ((*flags)[ed.from] & kDetached) != 0))
                     continue;
                 const TimeNs t = sim.end[ed.from] + ed.lag;
                 if (t > e) {
@@ -888,6 +905,11 @@ void Retimer::criticalPath(const Graph& g, const Sim& sim, std::uint32_t last, S
         ++found;
     };
     auto add = [&](PathClass c, TimeNs ns) { path.byClass[static_cast<std::size_t>(c)] += ns; };
+    // Per host thread, where its content's searches last landed: the walk moves back through each thread's time,
+    // so every search starts near the last one.
+    std::unordered_map<std::uint32_t, std::array<std::size_t, 2>> hintsOf;
+    std::uint32_t hintTrack = std::numeric_limits<std::uint32_t>::max();
+    std::array<std::size_t, 2>* hints = nullptr;
     // Every move goes to an earlier node or from a node's end to its start, so the walk ends; the guard is for
     // safety against a broken invariant, never reached on a valid graph.
     for (std::size_t guard = 0; guard < 2 * (g.nodes.size() + g.edges.size()) + 2; ++guard) {
@@ -912,8 +934,12 @@ void Retimer::criticalPath(const Graph& g, const Sim& sim, std::uint32_t last, S
             const TimeNs b = sim.end[v];
             if (n.kind == NodeKind::HostGap) {
                 const HostContent& hc = m_content.at(n.track.value);
-                const TimeNs dl = overlapLength(hc.dataloader, a, b);
-                const TimeNs work = overlapLength(hc.work, a, b);
+                if (n.track.value != hintTrack) {
+                    hintTrack = n.track.value;
+                    hints = &hintsOf[hintTrack];
+                }
+                const TimeNs dl = overlapLength(hc.dataloader, a, b, (*hints)[0]);
+                const TimeNs work = overlapLength(hc.work, a, b, (*hints)[1]);
                 add(PathClass::Dataloader, dl);
                 add(PathClass::HostCompute, work);
                 add(PathClass::Python, (b - a) - dl - work);
@@ -984,9 +1010,37 @@ Retimer::StepOutcome Retimer::retimeStep(std::size_t step, std::span<const Resol
     path.assessed = true;
 
     const TimeNs windowLen = m_clock.window(step).length();
-    std::vector<std::uint8_t> flags(g.nodes.size());
-    std::vector<std::uint8_t> deviceOp(g.nodes.size(), 0); // the cause's ResolvedWhatIf flags per device node
+    const std::size_t count = g.nodes.size();
+    std::vector<std::uint8_t> onPathNode(count, 0);
+    for (std::uint32_t i : pathNodes)
+        onPathNode[i] = 1;
+    // The host nodes of one thread are consecutive and in time order: runs of [begin, end) per thread.
+    struct HostRun
+    {
+        model::TrackId track;
+        std::uint32_t begin;
+        std::uint32_t end;
+    };
+    std::vector<HostRun> hostRuns;
+    for (std::uint32_t i = 0; i < count; ++i) {
+        const Node& n = g.nodes[i];
+        if (n.kind == NodeKind::Device)
+            continue;
+        if (!hostRuns.empty() && hostRuns.back().track == n.track && hostRuns.back().end == i)
+            ++hostRuns.back().end;
+        else
+            hostRuns.push_back({n.track, i, i + 1});
+    }
+    std::vector<std::uint8_t> flags(count, 0);
+    std::vector<std::uint8_t> deviceOp(count, 0); // the cause's ResolvedWhatIf flags per device node
     std::vector<std::uint32_t> touched;
+    struct Change
+    {
+        std::uint32_t node;
+        TimeNs dur;
+        std::uint8_t flags;
+    };
+    std::vector<Change> changes;
     Sim whatIfSim;
     for (std::size_t w = 0; w < whatIfs.size(); ++w) {
         const ResolvedWhatIf& r = whatIfs[w];
@@ -1011,80 +1065,67 @@ Retimer::StepOutcome Retimer::retimeStep(std::size_t step, std::span<const Resol
                 }
             }
         }
-        // The removed host time of a thread (the nodes of one thread are consecutive: one lookup per run).
-        std::uint32_t lastTrack = std::numeric_limits<std::uint32_t>::max();
-        const IntervalList* lastRemoved = &r.hostAll;
-        const auto hostRemoved = [&](model::TrackId track) -> const IntervalList& {
-            if (track.value != lastTrack) {
-                const auto h = r.host.find(track.value);
-                lastTrack = track.value;
-                lastRemoved = h != r.host.end() ? &h->second : &r.hostAll;
-            }
-            return *lastRemoved;
+        // What the cause changes: the device nodes it touches, and the host nodes of the threads whose time it
+        // removes (or whose blocking calls it makes vanish). Every other node keeps its duration and no flags.
+        changes.clear();
+        const auto note = [&](std::uint32_t i, TimeNs d, std::uint8_t fl) {
+            if (d != g.nodes[i].dur || fl != 0)
+                changes.push_back({i, d, fl});
         };
-        // Host nodes of one thread are consecutive and in time order: one sweep over its removed time (any order
-        // works: a node before the cursor restarts it by binary search).
-        const IntervalList* sweepList = nullptr;
-        IntervalList::const_iterator cursor;
-        const auto sweep = [&](const IntervalList& removed, std::size_t i) {
+        for (std::uint32_t i : touched) {
             const Node& n = g.nodes[i];
-            if (sweepList != &removed || (cursor != removed.begin() && std::prev(cursor)->end > n.start0)) {
-                sweepList = &removed;
-                cursor = std::partition_point(removed.begin(), removed.end(),
-                                              [&n](const Interval& iv) { return iv.end <= n.start0; });
-            }
-            while (cursor != removed.end() && cursor->end <= n.start0)
-                ++cursor;
-            TimeNs total = 0;
-            for (auto it = cursor; it != removed.end() && it->start < n.end0; ++it)
-                total += std::min(it->end, n.end0) - std::max(it->start, n.start0);
-            return total;
-        };
-        // Node i's duration and flags with the cause removed (`sweep` gives how much of a host node's span the
-        // cause's host time covers).
-        const auto retimed = [&](std::size_t i) -> std::pair<TimeNs, std::uint8_t> {
-            const Node& n = g.nodes[i];
+            const std::uint8_t op = deviceOp[i];
             TimeNs d = n.dur;
             std::uint8_t fl = 0;
-            if (n.kind == NodeKind::Device) {
-                const std::uint8_t op = deviceOp[i];
-                if ((op & ResolvedWhatIf::kRemovedOp) != 0) {
-                    d = 0;
-                    fl |= kRemoved;
-                } else if ((op & ResolvedWhatIf::kScaledOp) != 0) {
-                    d = static_cast<TimeNs>(static_cast<double>(d) * r.scale);
-                }
-                if ((op & ResolvedWhatIf::kAsyncOp) != 0)
-                    fl |= kDetached;
-                return {d, fl};
-            }
-            const IntervalList& removed = hostRemoved(n.track);
-            if (removed.empty() && (n.kind != NodeKind::Call || !n.blocking || r.sync.empty()))
-                return {d, fl};
-            const TimeNs cut = std::min(n.end0 - n.start0, sweep(removed, i));
-            const bool callGone = n.kind == NodeKind::Call
-                && (cut >= n.end0 - n.start0 || (n.blocking && overlapLength(r.sync, n.start0, n.end0) > 0));
-            if (callGone) {
+            if ((op & ResolvedWhatIf::kRemovedOp) != 0) {
                 d = 0;
-                fl |= kNoWait;
-            } else {
-                d = std::max<TimeNs>(0, d - cut);
+                fl |= kRemoved;
+            } else if ((op & ResolvedWhatIf::kScaledOp) != 0) {
+                d = static_cast<TimeNs>(static_cast<double>(d) * r.scale);
             }
-            return {d, fl};
-        };
+            if ((op & ResolvedWhatIf::kAsyncOp) != 0)
+                fl |= kDetached;
+            note(i, d, fl);
+        }
+        for (const HostRun& run : hostRuns) {
+            const auto h = r.host.find(run.track.value);
+            const IntervalList& removed = h != r.host.end() ? h->second : r.hostAll;
+            if (removed.empty() && r.sync.empty())
+                continue;
+            std::size_t hint = 0; // the run's nodes are in time order: each search starts where the last ended
+            std::size_t syncHint = 0;
+            for (std::uint32_t i = run.begin; i < run.end; ++i) {
+                const Node& n = g.nodes[i];
+                if (removed.empty() && (n.kind != NodeKind::Call || !n.blocking))
+                    continue;
+                const TimeNs span = n.end0 - n.start0;
+                const TimeNs cut = std::min(span, overlapLength(removed, n.start0, n.end0, hint));
+                const bool callGone = n.kind == NodeKind::Call
+                    && (cut >= span || (n.blocking && overlapLength(r.sync, n.start0, n.end0, syncHint) > 0));
+                if (callGone)
+                    note(i, 0, kNoWait);
+                else
+                    note(i, std::max<TimeNs>(0, n.dur - cut), 0);
+            }
+        }
         // The re-timing only shortens durations and drops constraints, so no time gets later; when nothing on the
         // critical path changes, that chain still ends at end0 and the step cannot end sooner: a saving of 0,
-        // without simulating. The path was collected backwards: walked from its end, it goes forward in time.
-        const bool onPath = std::any_of(pathNodes.rbegin(), pathNodes.rend(), [&](std::uint32_t i) {
-            const auto [d, fl] = retimed(i);
-            return d != g.nodes[i].dur || fl != 0;
-        });
+        // without simulating.
+        const bool onPath
+            = std::any_of(changes.begin(), changes.end(), [&](const Change& c) { return onPathNode[c.node] != 0; });
         TimeNs saving = 0;
         if (onPath) {
-            for (std::size_t i = 0; i < g.nodes.size(); ++i)
-                std::tie(dur[i], flags[i]) = retimed(i);
+            // dur and flags hold the measured graph between what-ifs: set the changes, simulate, put them back.
+            for (const Change& c : changes) {
+                dur[c.node] = c.dur;
+                flags[c.node] = c.flags;
+            }
             const TimeNs end1 = simulate(g, dur, &flags, whatIfSim, false);
             saving = std::clamp<TimeNs>(end0 - end1, 0, windowLen);
+            for (const Change& c : changes) {
+                dur[c.node] = g.nodes[c.node].dur;
+                flags[c.node] = 0;
+            }
         }
         out.savings[w][step] = saving;
     }

@@ -10,6 +10,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <random>
 
 using namespace timesink;
 using namespace timesink::analysis;
@@ -95,6 +96,51 @@ private Q_SLOTS:
         QCOMPARE(closeGaps({{0, 10}, {12, 20}, {40, 50}}, 5), (IntervalList {{0, 20}, {40, 50}}));
         QCOMPARE(closeGaps({{0, 10}, {15, 20}}, 5), (IntervalList {{0, 10}, {15, 20}})); // a gap of exactly 5 stays
         QCOMPARE(closeGaps({{0, 10}, {11, 20}}, 1), (IntervalList {{0, 10}, {11, 20}}));
+    }
+
+    // overlapLength with a hint (the re-timing's sweeps and critical-path walks) gives the plain one's lengths for
+    // queries in any order, from any hint, and leaves the hint at the first interval ending after the query's start.
+    void overlapLengthWithHint()
+    {
+        std::size_t hint = 7;
+        QCOMPARE(overlapLength(IntervalList {}, 0, 10, hint), TimeNs(0));
+        QCOMPARE(hint, std::size_t(0));
+        const IntervalList three {{0, 10}, {20, 30}, {40, 50}};
+        hint = 1000; // past the end: searched from the end backwards
+        QCOMPARE(overlapLength(three, 5, 45, hint), TimeNs(20));
+        QCOMPARE(hint, std::size_t(0));
+        QCOMPARE(overlapLength(three, 30, 40, hint), TimeNs(0)); // touching ends count nothing
+        QCOMPARE(hint, std::size_t(2));
+        QCOMPARE(overlapLength(three, 60, 70, hint), TimeNs(0));
+        QCOMPARE(hint, std::size_t(3));
+
+        std::mt19937 rng(35);
+        IntervalList list;
+        TimeNs at = 0;
+        for (int i = 0; i < 5000; ++i) {
+            at += 1 + static_cast<TimeNs>(rng() % 50);
+            const TimeNs len = 1 + static_cast<TimeNs>(rng() % 40);
+            list.push_back({at, at + len});
+            at += len;
+        }
+        const auto query = [&](TimeNs t0, TimeNs t1, std::size_t& h) {
+            const TimeNs got = overlapLength(list, t0, t1, h);
+            QCOMPARE(got, overlapLength(list, t0, t1));
+            const auto first
+                = std::partition_point(list.begin(), list.end(), [t0](const Interval& i) { return i.end <= t0; });
+            QCOMPARE(h, static_cast<std::size_t>(first - list.begin()));
+        };
+        std::size_t forward = 0;
+        for (TimeNs t = -100; t < at + 100; t += 1 + static_cast<TimeNs>(rng() % 300))
+            query(t, t + static_cast<TimeNs>(rng() % 200), forward);
+        std::size_t backward = 0;
+        for (TimeNs t = at + 100; t > -100; t -= 1 + static_cast<TimeNs>(rng() % 300))
+            query(t, t + static_cast<TimeNs>(rng() % 200), backward);
+        std::size_t anywhere = 0;
+        for (int i = 0; i < 2000; ++i) {
+            const TimeNs t = static_cast<TimeNs>(rng() % static_cast<std::uint32_t>(at + 200)) - 100;
+            query(t, t + static_cast<TimeNs>(rng() % 5000), anywhere);
+        }
     }
 
     // The step activity the job's rank lanes draw (stepActivityOf): exact while small, then at 1/2048 of the step.
