@@ -73,8 +73,6 @@ enum class EdgeKind : std::uint8_t { Program, Launch, Stream, Wait };
 
 struct Node
 {
-    TimeNs release = kNone;    // earliest start (pinned)
-    TimeNs endRelease = kNone; // earliest end (a wait on work outside the graph)
     TimeNs dur = 0;
     TimeNs start0 = 0; // measured
     TimeNs end0 = 0;
@@ -242,7 +240,8 @@ private:
         // [inOffsets[v], inOffsets[v+1]), of which [inEndOffsets[v], inOffsets[v+1]) constrain its end.
         std::vector<std::uint32_t> inOffsets;
         std::vector<std::uint32_t> inEndOffsets;
-        // The nodes' release and end release, side by side for the simulation (which reads nothing else of a node).
+        // Per node, beside `nodes` (the simulation reads nothing else of a node): its earliest start (pinned), its
+        // earliest end (a wait on work outside the graph); kNone where nothing sets them.
         std::vector<TimeNs> release;
         std::vector<TimeNs> endRelease;
         std::vector<std::uint32_t> order;                                 // topological
@@ -532,6 +531,11 @@ bool Retimer::build(std::size_t step, Graph& g, NodeIndex& index, std::string& r
         index.ofCall[call] = node;
         index.setCalls.push_back(call);
     };
+    auto addNode = [&g](const Node& n, TimeNs release) {
+        g.nodes.push_back(n);
+        g.release.push_back(release);
+        g.endRelease.push_back(kNone);
+    };
     auto addEdge = [&g](std::uint32_t from, std::uint32_t to, TimeNs lag, EdgeKind kind, bool fromStart, bool toEnd) {
         g.edges.push_back({from, to, lag, kind, fromStart, toEnd});
     };
@@ -549,13 +553,11 @@ bool Retimer::build(std::size_t step, Graph& g, NodeIndex& index, std::string& r
             continue;
         std::int64_t prev = -1;
         TimeNs cursor = host.start;
-        auto append = [&](Node n) {
+        auto append = [&](const Node& n) {
             const auto id = static_cast<std::uint32_t>(g.nodes.size());
-            if (prev < 0)
-                n.release = host.start;
-            else
+            if (prev >= 0)
                 addEdge(static_cast<std::uint32_t>(prev), id, 0, EdgeKind::Program, false, false);
-            g.nodes.push_back(n);
+            addNode(n, prev < 0 ? host.start : kNone);
             prev = id;
             return id;
         };
@@ -621,9 +623,8 @@ bool Retimer::build(std::size_t step, Graph& g, NodeIndex& index, std::string& r
         n.start0 = t.ts(slice);
         n.end0 = t.end(slice);
         n.dur = t.dur(slice);
-        n.release = release;
         n.cls = deviceClass(t.category(slice));
-        g.nodes.push_back(n);
+        addNode(n, release);
         perTrack[track.value].push_back(static_cast<std::uint32_t>(pos));
     };
     std::size_t launched = 0;
@@ -705,7 +706,7 @@ bool Retimer::build(std::size_t step, Graph& g, NodeIndex& index, std::string& r
             if (const std::uint32_t p = index.ofOp[base + pos - 1]; p != kNoNode)
                 addEdge(p, id, lagS, EdgeKind::Stream, false, false);
             else
-                n.release = std::max(n.release, predEnd + lagS);
+                g.release[id] = std::max(g.release[id], predEnd + lagS);
         }
     }
 
@@ -754,7 +755,7 @@ bool Retimer::build(std::size_t step, Graph& g, NodeIndex& index, std::string& r
             if (a.node >= 0)
                 addEdge(static_cast<std::uint32_t>(a.node), id, ret, EdgeKind::Wait, false, true);
             else
-                n.endRelease = std::max(n.endRelease, a.end + ret);
+                g.endRelease[id] = std::max(g.endRelease[id], a.end + ret);
         }
     }
 
@@ -810,12 +811,6 @@ bool Retimer::build(std::size_t step, Graph& g, NodeIndex& index, std::string& r
     if (g.order.size() != count) {
         reason = "the step's dependency graph has a cycle (corrupt launch flows)";
         return false;
-    }
-    g.release.resize(count);
-    g.endRelease.resize(count);
-    for (std::size_t i = 0; i < count; ++i) {
-        g.release[i] = g.nodes[i].release;
-        g.endRelease[i] = g.nodes[i].endRelease;
     }
     return true;
 }
