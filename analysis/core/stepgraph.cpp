@@ -541,6 +541,29 @@ bool Retimer::build(std::size_t step, Graph& g, NodeIndex& index, std::string& r
     };
     std::vector<std::uint32_t> blockingNodes;
 
+    // The graph's size, ahead: the calls in the host window (a node per call and per gap, an edge between each),
+    // and about one launched operation per call (with a launch and a stream edge). A step that is the whole trace
+    // holds millions of nodes; grown by doubling, its arrays were copied and their fresh pages faulted in twice.
+    std::size_t stepCalls = 0;
+    std::size_t hostThreads = 0;
+    for (std::uint32_t ti = 0; ti < m_calls.size(); ++ti) {
+        const auto& calls = m_calls[ti];
+        if (calls.empty())
+            continue;
+        const model::Track& t = m_trace.track(model::TrackId(ti));
+        const auto from
+            = std::partition_point(calls.begin(), calls.end(), [&](std::uint32_t i) { return t.ts(i) < host.start; });
+        const auto to = std::partition_point(from, calls.end(), [&](std::uint32_t i) { return t.ts(i) < host.end; });
+        stepCalls += static_cast<std::size_t>(to - from);
+        hostThreads += to != from ? 1 : 0;
+    }
+    const std::size_t nodesAhead = 3 * stepCalls + hostThreads;
+    g.nodes.reserve(nodesAhead);
+    g.release.reserve(nodesAhead);
+    g.endRelease.reserve(nodesAhead);
+    g.edges.reserve(4 * stepCalls);
+    callOrder.reserve(stepCalls);
+
     // Host threads, in program order.
     for (std::uint32_t ti = 0; ti < m_calls.size(); ++ti) {
         const auto& calls = m_calls[ti];
@@ -628,8 +651,25 @@ bool Retimer::build(std::size_t step, Graph& g, NodeIndex& index, std::string& r
         perTrack[track.value].push_back(static_cast<std::uint32_t>(pos));
     };
     std::size_t launched = 0;
+    // callOrder ascends (threads in track order, calls in slice order) and the trace's flows are sorted by source,
+    // so one cursor walks both: each call's flows are found by galloping from the last call's, not by a binary
+    // search of every flow of the trace.
+    const std::span<const model::Flow> flows = m_trace.flows();
+    std::size_t cursor = 0;
     for (const model::SliceRef& call : callOrder) {
-        for (const model::Flow& f : m_trace.flowsFrom(call)) {
+        const auto before = [&call](const model::Flow& f) { return f.from < call; };
+        std::size_t step = 1;
+        while (cursor + step <= flows.size() && before(flows[cursor + step - 1])) {
+            cursor += step;
+            step *= 2;
+        }
+        cursor = static_cast<std::size_t>(
+            std::partition_point(flows.begin() + static_cast<std::ptrdiff_t>(cursor),
+                                 flows.begin() + static_cast<std::ptrdiff_t>(std::min(cursor + step, flows.size())),
+                                 before)
+            - flows.begin());
+        for (; cursor < flows.size() && flows[cursor].from == call; ++cursor) {
+            const model::Flow& f = flows[cursor];
             if (!isDeviceLaunch(m_trace, f) || m_device[f.to.track.value].ops.empty())
                 continue;
             const model::Track& dt = m_trace.track(f.to.track);
@@ -1036,7 +1076,6 @@ Retimer::StepOutcome Retimer::retimeStep(std::size_t step, std::span<const Resol
         std::uint8_t flags;
     };
     std::vector<Change> changes;
-    Sim whatIfSim;
     for (std::size_t w = 0; w < whatIfs.size(); ++w) {
         const ResolvedWhatIf& r = whatIfs[w];
         // The step's device nodes the cause touches: a merge of two key-sorted lists, from the step's first key.
@@ -1115,7 +1154,8 @@ Retimer::StepOutcome Retimer::retimeStep(std::size_t step, std::span<const Resol
                 dur[c.node] = c.dur;
                 flags[c.node] = c.flags;
             }
-            const TimeNs end1 = simulate(g, dur, &flags, whatIfSim, false);
+            // The measured run's times are no longer needed (its path is walked): its arrays are reused.
+            const TimeNs end1 = simulate(g, dur, &flags, sim, false);
             saving = std::clamp<TimeNs>(end0 - end1, 0, windowLen);
             for (const Change& c : changes) {
                 dur[c.node] = g.nodes[c.node].dur;
