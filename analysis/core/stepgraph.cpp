@@ -209,6 +209,74 @@ bool isHostWork(SliceCategory c)
     }
 }
 
+// What a host thread did inside `window` (a step's host window): its dataloader spans and its host work outside
+// them, clipped to the window. Built per step, where the step's critical path needs it: held for the whole trace,
+// the host work of a 10 GB trace was 139 MB through all of the analysis. Slices are sorted by start, so sweeps build
+// the unions without collecting the slices; the slices that began before the window and reach into it (at most
+// one per depth) come first, clipped to its start. The dataloader spans first; then the host work, each merged
+// stretch written as it closes with the dataloader spans already cut out of it (the same as subtract(work,
+// dataloader) without holding the work twice).
+HostContent hostContent(const model::Track& t, Interval window)
+{
+    const std::span<const TimeNs> ts = t.timestamps();
+    const auto first = static_cast<std::uint32_t>(
+        std::partition_point(ts.begin(), ts.end(), [&](TimeNs x) { return x < window.start; }) - ts.begin());
+    const auto last = static_cast<std::uint32_t>(
+        std::partition_point(ts.begin() + first, ts.end(), [&](TimeNs x) { return x < window.end; }) - ts.begin());
+    std::vector<std::uint32_t> open;
+    for (std::size_t d = 0; d < t.depthCount(); ++d) {
+        const auto [from, to] = t.rangeAtDepth(d, window.start, window.start);
+        for (std::size_t k = from; k < to; ++k) {
+            const std::uint32_t i = t.slicesAtDepth(d)[k];
+            if (t.ts(i) < window.start && t.end(i) > window.start)
+                open.push_back(i);
+        }
+    }
+    const auto sweep = [&](auto&& take) {
+        for (std::uint32_t i : open)
+            take(i, window.start, std::min(t.end(i), window.end));
+        for (std::uint32_t i = first; i < last; ++i)
+            take(i, t.ts(i), std::min(t.end(i), window.end));
+    };
+    HostContent hc;
+    sweep([&](std::uint32_t i, TimeNs s, TimeNs e) {
+        if (t.category(i) == SliceCategory::Dataloader)
+            appendInStartOrder(hc.dataloader, s, e);
+    });
+    const IntervalList& dl = hc.dataloader;
+    // Reserved for the worst case (nothing merges): untouched pages cost no memory, and the list never moves.
+    hc.work.reserve(open.size() + (last - first) + dl.size());
+    std::size_t cursor = 0;
+    Interval stretch {0, 0};
+    const auto close = [&] {
+        TimeNs from = stretch.start;
+        while (cursor < dl.size() && dl[cursor].end <= from)
+            ++cursor;
+        for (std::size_t k = cursor; k < dl.size() && dl[k].start < stretch.end; ++k) {
+            if (dl[k].start > from)
+                hc.work.push_back({from, dl[k].start});
+            from = std::max(from, dl[k].end);
+        }
+        if (from < stretch.end)
+            hc.work.push_back({from, stretch.end});
+    };
+    sweep([&](std::uint32_t i, TimeNs s, TimeNs e) {
+        const SliceCategory c = t.category(i);
+        if (c == SliceCategory::Dataloader || !isHostWork(c) || e <= s)
+            return;
+        if (stretch.end > stretch.start && s <= stretch.end) {
+            stretch.end = std::max(stretch.end, e);
+            return;
+        }
+        if (stretch.end > stretch.start)
+            close();
+        stretch = {s, e};
+    });
+    if (stretch.end > stretch.start)
+        close();
+    return hc;
+}
+
 class Retimer
 {
 public:
@@ -224,7 +292,7 @@ public:
     [[nodiscard]] std::size_t opCount() const { return m_opCount; }
     [[nodiscard]] std::size_t callCount() const { return m_callCount; }
     ResolvedWhatIf resolve(const WhatIf& w) const;
-    /// Builds the content of every host track a step graph can hold; after it, the Retimer is only read, so
+    /// Ends the preparation; after it, the Retimer is only read, so
     /// retimeStep may run on several steps at once.
     void freeze();
     enum class StepOutcome : std::uint8_t { NotAssessed, Cyclic, Assessed };
@@ -265,10 +333,11 @@ private:
     bool build(std::size_t step, Graph& g, NodeIndex& index, std::string& reason) const;
     TimeNs simulate(const Graph& g, const std::vector<TimeNs>& dur, const std::vector<std::uint8_t>* flags, Sim& sim,
                     bool record) const;
-    /// Walks the chain that set the step's end into `path`; `nodes` gets every node the chain passes through.
-    void criticalPath(const Graph& g, const Sim& sim, std::uint32_t last, StepCriticalPath& path,
+    /// Walks the chain that set the step's end into `path`; `nodes` gets every node the chain passes through. Its
+    /// host gaps lie in `hostWindow` (the measured run replays the measured times), where their threads' content
+    /// is built.
+    void criticalPath(const Graph& g, const Sim& sim, std::uint32_t last, Interval hostWindow, StepCriticalPath& path,
                       std::vector<std::uint32_t>& nodes) const;
-    const HostContent& content(model::TrackId track);
 
     const model::Trace& m_trace;
     const StepClock& m_clock;
@@ -281,7 +350,6 @@ private:
     std::size_t m_opCount = 0;
     std::size_t m_callCount = 0;
     bool m_hasLaunches = false;
-    std::unordered_map<std::uint32_t, HostContent> m_content;
     // Filled while prepare() looks at every host call; after freeze() only read (names it never saw are computed).
     mutable std::unordered_map<std::uint32_t, bool> m_blockingName;
     bool m_frozen = false;
@@ -433,59 +501,6 @@ void Retimer::prepare()
             gaps.push_back(fromPred);
     }
     m_typGap = std::max<TimeNs>(0, median(std::move(gaps), 0));
-}
-
-const HostContent& Retimer::content(model::TrackId track)
-{
-    auto it = m_content.find(track.value);
-    if (it != m_content.end())
-        return it->second;
-    const model::Track& t = m_trace.track(track);
-    // Slices are sorted by start, so sweeps build the unions without collecting the slices (a host thread has ~10^7
-    // slices at 10 GB; collecting them first cost 0.8 GB there). The dataloader spans first; then the host work,
-    // each merged stretch written as it closes with the dataloader spans already cut out of it (the same as
-    // subtract(work, dataloader) without holding the work twice).
-    HostContent hc;
-    for (std::uint32_t i = 0; i < t.size(); ++i) {
-        if (t.category(i) == SliceCategory::Dataloader)
-            appendInStartOrder(hc.dataloader, t.ts(i), t.end(i));
-    }
-    const IntervalList& dl = hc.dataloader;
-    // Reserved for the worst case (nothing merges): untouched pages cost no memory, and the list never moves.
-    hc.work.reserve(t.size() + dl.size());
-    std::size_t cursor = 0;
-    Interval open {0, 0};
-    const auto close = [&] {
-        TimeNs from = open.start;
-        while (cursor < dl.size() && dl[cursor].end <= from)
-            ++cursor;
-        for (std::size_t k = cursor; k < dl.size() && dl[k].start < open.end; ++k) {
-            if (dl[k].start > from)
-                hc.work.push_back({from, dl[k].start});
-            from = std::max(from, dl[k].end);
-        }
-        if (from < open.end)
-            hc.work.push_back({from, open.end});
-    };
-    for (std::uint32_t i = 0; i < t.size(); ++i) {
-        const SliceCategory c = t.category(i);
-        if (c == SliceCategory::Dataloader || !isHostWork(c))
-            continue;
-        const TimeNs s = t.ts(i);
-        const TimeNs e = t.end(i);
-        if (e <= s)
-            continue;
-        if (open.end > open.start && s <= open.end) {
-            open.end = std::max(open.end, e);
-            continue;
-        }
-        if (open.end > open.start)
-            close();
-        open = {s, e};
-    }
-    if (open.end > open.start)
-        close();
-    return m_content.emplace(track.value, std::move(hc)).first->second;
 }
 
 ResolvedWhatIf Retimer::resolve(const WhatIf& w) const
@@ -925,8 +940,8 @@ TimeNs Retimer::simulate(const Graph& g, const std::vector<TimeNs>& dur, const s
     return last;
 }
 
-void Retimer::criticalPath(const Graph& g, const Sim& sim, std::uint32_t last, StepCriticalPath& path,
-                           std::vector<std::uint32_t>& nodes) const
+void Retimer::criticalPath(const Graph& g, const Sim& sim, std::uint32_t last, Interval hostWindow,
+                           StepCriticalPath& path, std::vector<std::uint32_t>& nodes) const
 {
     path.endNs = sim.end[last];
     std::uint32_t v = last;
@@ -943,11 +958,16 @@ void Retimer::criticalPath(const Graph& g, const Sim& sim, std::uint32_t last, S
         ++found;
     };
     auto add = [&](PathClass c, TimeNs ns) { path.byClass[static_cast<std::size_t>(c)] += ns; };
-    // Per host thread, where its content's searches last landed: the walk moves back through each thread's time,
-    // so every search starts near the last one.
-    std::unordered_map<std::uint32_t, std::array<std::size_t, 2>> hintsOf;
-    std::uint32_t hintTrack = std::numeric_limits<std::uint32_t>::max();
-    std::array<std::size_t, 2>* hints = nullptr;
+    // Per host thread on the path: what it did in the step (built when the path first reaches it), and where the
+    // searches of it last landed: the walk moves back through each thread's time, so each starts near the last.
+    struct Content
+    {
+        HostContent hc;
+        std::array<std::size_t, 2> hints {0, 0};
+    };
+    std::unordered_map<std::uint32_t, Content> contents;
+    std::uint32_t contentTrack = std::numeric_limits<std::uint32_t>::max();
+    Content* content = nullptr;
     // Every move goes to an earlier node or from a node's end to its start, so the walk ends; the guard is for
     // safety against a broken invariant, never reached on a valid graph.
     for (std::size_t guard = 0; guard < 2 * (g.nodes.size() + g.edges.size()) + 2; ++guard) {
@@ -971,13 +991,15 @@ void Retimer::criticalPath(const Graph& g, const Sim& sim, std::uint32_t last, S
             const TimeNs a = sim.start[v];
             const TimeNs b = sim.end[v];
             if (n.kind == NodeKind::HostGap) {
-                const HostContent& hc = m_content.at(n.track.value);
-                if (n.track.value != hintTrack) {
-                    hintTrack = n.track.value;
-                    hints = &hintsOf[hintTrack];
+                if (n.track.value != contentTrack) {
+                    contentTrack = n.track.value;
+                    auto [it, added] = contents.try_emplace(contentTrack);
+                    if (added)
+                        it->second.hc = hostContent(m_trace.track(n.track), hostWindow);
+                    content = &it->second;
                 }
-                const TimeNs dl = overlapLength(hc.dataloader, a, b, (*hints)[0]);
-                const TimeNs work = overlapLength(hc.work, a, b, (*hints)[1]);
+                const TimeNs dl = overlapLength(content->hc.dataloader, a, b, content->hints[0]);
+                const TimeNs work = overlapLength(content->hc.work, a, b, content->hints[1]);
                 add(PathClass::Dataloader, dl);
                 add(PathClass::HostCompute, work);
                 add(PathClass::Python, (b - a) - dl - work);
@@ -1015,10 +1037,6 @@ void Retimer::criticalPath(const Graph& g, const Sim& sim, std::uint32_t last, S
 
 void Retimer::freeze()
 {
-    for (std::uint32_t ti = 0; ti < m_calls.size(); ++ti) {
-        if (!m_calls[ti].empty())
-            content(model::TrackId(ti));
-    }
     m_frozen = true;
 }
 
@@ -1044,7 +1062,7 @@ Retimer::StepOutcome Retimer::retimeStep(std::size_t step, std::span<const Resol
         }
     }
     std::vector<std::uint32_t> pathNodes;
-    criticalPath(g, sim, last, path, pathNodes);
+    criticalPath(g, sim, last, m_clock.hostWindow(step), path, pathNodes);
     path.assessed = true;
 
     const TimeNs windowLen = m_clock.window(step).length();

@@ -28,7 +28,7 @@ struct Retiming
 };
 
 /// The trace-wide groundwork of re-timing, the same for every what-if: which call launched each device operation,
-/// the trace's typical launch latency and stream gap, what each launching thread did (dataloader, host work). It
+/// the trace's typical launch latency and stream gap (what a thread did in a step is read per step). It
 /// costs one pass over the trace's flows and tracks, so analyze() builds it on a worker while the passes run.
 /// Read-only once built: retimeSteps may use one plan from several threads.
 class RetimingPlan

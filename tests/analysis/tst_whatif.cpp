@@ -350,6 +350,41 @@ private Q_SLOTS:
         QVERIFY(!p.segments.empty());
     }
 
+    // A host gap on the path is split by what its thread did there, even by slices that began in the previous step
+    // (the content is built per step, from the slices open at the step's start): the gap [100, 130) µs of step 2
+    // lies under aten::copy_ [85, 125) and its dataloader fetch [90, 120), both begun in step 1.
+    void hostGapSplitAcrossSteps()
+    {
+        TraceBuilder b;
+        const auto host = b.hostThread();
+        const auto marks = b.hostThread("steps", 1, 2); // the step markers, apart from the work that crosses them
+        const auto gpu = b.deviceStream(0, 7);
+        b.step(marks, 1, 0, 100 * kUs);
+        b.step(marks, 2, 100 * kUs, 100 * kUs);
+        const auto first = b.slice(host, SliceCategory::RuntimeApi, "cudaLaunchKernel", 10 * kUs, 2 * kUs);
+        b.addFlow(first, b.slice(gpu, SliceCategory::Kernel, "k1", 15 * kUs, 10 * kUs));
+        b.slice(host, SliceCategory::HostOp, "aten::copy_", 85 * kUs, 40 * kUs);
+        b.slice(host, SliceCategory::Dataloader, "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__",
+                90 * kUs, 30 * kUs);
+        const auto second = b.slice(host, SliceCategory::RuntimeApi, "cudaLaunchKernel", 130 * kUs, 2 * kUs);
+        b.addFlow(second, b.slice(gpu, SliceCategory::Kernel, "k2", 135 * kUs, 50 * kUs));
+        const AnalysisResult r = analyse(b.finalize());
+        QCOMPARE(r.criticalPaths.size(), std::size_t(2));
+        const StepCriticalPath& p = r.criticalPaths[1];
+        QVERIFY2(p.assessed, p.reason.c_str());
+        const auto cls = [&p](PathClass c) { return p.byClass[static_cast<std::size_t>(c)]; };
+        // The path: the gap [100, 130), the call [130, 132), the gap [132, 200) to the step's end.
+        QCOMPARE(p.startNs, TimeNs(100 * kUs));
+        QCOMPARE(cls(PathClass::Dataloader), TimeNs(20 * kUs));   // [100, 120)
+        QCOMPARE(cls(PathClass::HostCompute), TimeNs(5 * kUs));   // [120, 125): the op outside its fetch
+        QCOMPARE(cls(PathClass::Launch), TimeNs(2 * kUs));        // the call
+        QCOMPARE(cls(PathClass::Python), TimeNs((5 + 68) * kUs)); // [125, 130) and [132, 200)
+        TimeNs sum = 0;
+        for (TimeNs v : p.byClass)
+            sum += v;
+        QCOMPARE(sum, p.lengthNs());
+    }
+
     // Against HTA's critical_path_analysis (facebookresearch/HolisticTraceAnalysis at f4d0062c, run with Debian's
     // pandas 1.5.3 and networkx: TraceAnalysis(trace_dir).critical_path_analysis(rank, "ProfilerStep#N", 0), then
     // get_critical_path_breakdown() summed by bound_by). Where both graphs see the same work they agree; where they
