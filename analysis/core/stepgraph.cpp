@@ -292,7 +292,7 @@ public:
     [[nodiscard]] std::size_t opCount() const { return m_opCount; }
     [[nodiscard]] std::size_t callCount() const { return m_callCount; }
     ResolvedWhatIf resolve(const WhatIf& w) const;
-    /// Ends the preparation; after it, the Retimer is only read, so
+    /// Ends the preparation (the blocking-name cache stops growing); after it, the Retimer is only read, so
     /// retimeStep may run on several steps at once.
     void freeze();
     enum class StepOutcome : std::uint8_t { NotAssessed, Cyclic, Assessed };
