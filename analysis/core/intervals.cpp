@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/core/intervals.h"
 
+#include "analysis/core/gallop.h"
+
 #include <algorithm>
 
 namespace timesink::analysis {
@@ -175,39 +177,10 @@ model::TimeNs overlapLength(const IntervalList& a, model::TimeNs t0, model::Time
 
 model::TimeNs overlapLength(const IntervalList& a, model::TimeNs t0, model::TimeNs t1, std::size_t& hint)
 {
-    // The first interval ending after t0: every interval before it ends at or before t0 (the list is sorted by
-    // start and by end alike).
-    const auto endsAfter = [t0](const Interval& i) { return i.end > t0; };
-    std::size_t lo = 0;
-    std::size_t hi = a.size();
-    std::size_t h = std::min(hint, a.size());
-    if (h < a.size() && !endsAfter(a[h])) {
-        // Forwards: steps of 1, 2, 4 … until one lands past t0.
-        lo = h + 1;
-        for (std::size_t step = 1; lo + step - 1 < a.size(); step *= 2) {
-            if (endsAfter(a[lo + step - 1])) {
-                hi = lo + step - 1;
-                break;
-            }
-            lo += step;
-        }
-    } else {
-        // Backwards from h (which ends after t0, or is the end of the list).
-        hi = h;
-        for (std::size_t step = 1; hi > 0; step *= 2) {
-            const std::size_t probe = hi >= step ? hi - step : 0;
-            if (!endsAfter(a[probe])) {
-                lo = probe + 1;
-                break;
-            }
-            hi = probe;
-            if (probe == 0)
-                break;
-        }
-    }
-    const auto first = std::partition_point(a.begin() + static_cast<std::ptrdiff_t>(lo),
-                                            a.begin() + static_cast<std::ptrdiff_t>(std::max(lo, hi)),
-                                            [&](const Interval& i) { return !endsAfter(i); });
+    // The first interval ending after t0 (the list is sorted by start and by end alike).
+    const auto first
+        = gallopingPartitionPoint(a.begin(), a.end(), a.begin() + static_cast<std::ptrdiff_t>(std::min(hint, a.size())),
+                                  [t0](const Interval& i) { return i.end <= t0; });
     hint = static_cast<std::size_t>(first - a.begin());
     model::TimeNs total = 0;
     for (auto it = first; it != a.end() && it->start < t1; ++it)

@@ -2,6 +2,7 @@
 #include "analysis/core/stepgraph.h"
 
 #include "analysis/core/deviceactivity.h"
+#include "analysis/core/gallop.h"
 #include "analysis/core/opclassifier.h"
 #include "model/workers.h"
 
@@ -559,23 +560,24 @@ bool Retimer::build(std::size_t step, Graph& g, NodeIndex& index, std::string& r
     };
     std::vector<std::uint32_t> blockingNodes;
 
-    // The graph's size, ahead: the calls in the host window (a node per call and per gap, an edge between each),
-    // and about one launched operation per call (with a launch and a stream edge). A step that is the whole trace
-    // holds millions of nodes; grown by doubling, its arrays were copied and their fresh pages faulted in twice.
+    // The host threads with calls in the host window, each with its first call there (a position in its calls).
+    // Their count sizes the graph ahead: a node per call and per gap, an edge between each, and about one launched
+    // operation per call (with a launch and a stream edge). A step that is the whole trace holds millions of nodes;
+    // grown by doubling, its arrays were copied and their fresh pages faulted in twice.
+    std::vector<std::pair<std::uint32_t, std::size_t>> threads;
     std::size_t stepCalls = 0;
-    std::size_t hostThreads = 0;
     for (std::uint32_t ti = 0; ti < m_calls.size(); ++ti) {
         const auto& calls = m_calls[ti];
-        if (calls.empty())
-            continue;
         const model::Track& t = m_trace.track(model::TrackId(ti));
         const auto from
             = std::partition_point(calls.begin(), calls.end(), [&](std::uint32_t i) { return t.ts(i) < host.start; });
         const auto to = std::partition_point(from, calls.end(), [&](std::uint32_t i) { return t.ts(i) < host.end; });
+        if (to == from)
+            continue;
+        threads.emplace_back(ti, static_cast<std::size_t>(from - calls.begin()));
         stepCalls += static_cast<std::size_t>(to - from);
-        hostThreads += to != from ? 1 : 0;
     }
-    const std::size_t nodesAhead = 3 * stepCalls + hostThreads;
+    const std::size_t nodesAhead = 3 * stepCalls + threads.size();
     g.nodes.reserve(nodesAhead);
     g.release.reserve(nodesAhead);
     g.endRelease.reserve(nodesAhead);
@@ -583,15 +585,11 @@ bool Retimer::build(std::size_t step, Graph& g, NodeIndex& index, std::string& r
     callOrder.reserve(stepCalls);
 
     // Host threads, in program order.
-    for (std::uint32_t ti = 0; ti < m_calls.size(); ++ti) {
+    for (const auto& thread : threads) {
+        const std::uint32_t ti = thread.first;
         const auto& calls = m_calls[ti];
-        if (calls.empty())
-            continue;
         const model::Track& t = m_trace.track(model::TrackId(ti));
-        auto it
-            = std::partition_point(calls.begin(), calls.end(), [&](std::uint32_t i) { return t.ts(i) < host.start; });
-        if (it == calls.end() || t.ts(*it) >= host.end)
-            continue;
+        auto it = calls.begin() + static_cast<std::ptrdiff_t>(thread.second);
         std::int64_t prev = -1;
         TimeNs cursor = host.start;
         auto append = [&](const Node& n) {
@@ -673,21 +671,12 @@ bool Retimer::build(std::size_t step, Graph& g, NodeIndex& index, std::string& r
     // so one cursor walks both: each call's flows are found by galloping from the last call's, not by a binary
     // search of every flow of the trace.
     const std::span<const model::Flow> flows = m_trace.flows();
-    std::size_t cursor = 0;
+    auto cursor = flows.begin();
     for (const model::SliceRef& call : callOrder) {
-        const auto before = [&call](const model::Flow& f) { return f.from < call; };
-        std::size_t step = 1;
-        while (cursor + step <= flows.size() && before(flows[cursor + step - 1])) {
-            cursor += step;
-            step *= 2;
-        }
-        cursor = static_cast<std::size_t>(
-            std::partition_point(flows.begin() + static_cast<std::ptrdiff_t>(cursor),
-                                 flows.begin() + static_cast<std::ptrdiff_t>(std::min(cursor + step, flows.size())),
-                                 before)
-            - flows.begin());
-        for (; cursor < flows.size() && flows[cursor].from == call; ++cursor) {
-            const model::Flow& f = flows[cursor];
+        cursor = gallopingPartitionPoint(flows.begin(), flows.end(), cursor,
+                                         [&call](const model::Flow& f) { return f.from < call; });
+        for (; cursor != flows.end() && cursor->from == call; ++cursor) {
+            const model::Flow& f = *cursor;
             if (!isDeviceLaunch(m_trace, f) || m_device[f.to.track.value].ops.empty())
                 continue;
             const model::Track& dt = m_trace.track(f.to.track);
