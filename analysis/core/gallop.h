@@ -40,8 +40,7 @@ template <typename It, typename Pred> It gallopingPartitionPoint(It first, It la
             hi = probe;
         }
     }
-    return std::partition_point(first + static_cast<std::ptrdiff_t>(lo), first + static_cast<std::ptrdiff_t>(hi),
-                                pred);
+    return std::partition_point(first + static_cast<std::ptrdiff_t>(lo), first + static_cast<std::ptrdiff_t>(hi), pred);
 }
 
 } // namespace timesink::analysis
