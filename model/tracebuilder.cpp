@@ -2,6 +2,7 @@
 #include "model/tracebuilder.h"
 
 #include "model/checkedmath.h"
+#include "model/tracerules.h"
 #include "model/utf8.h"
 #include "model/varint.h"
 
@@ -12,6 +13,7 @@
 #include <functional>
 #include <limits>
 #include <numeric>
+#include <stdexcept>
 #include <string>
 #include <system_error>
 #include <thread>
@@ -126,7 +128,7 @@ SliceRef TraceBuilder::addSlice(TrackId trackId, const SliceInput& s)
     // The import boundary for time: a slice must start and end inside the representable range, so spans and
     // differences computed later never overflow. Importers add their offsets with saturatingAdd(), which pushes
     // an overflowing time out of the range, and it is dropped here.
-    if (!timeInRange(s.ts) || !timeInRange(saturatingAdd(s.ts, std::max<TimeNs>(0, s.dur)))) {
+    if (!sliceTimesInRange(s.ts, std::max<TimeNs>(0, s.dur))) {
         warnTimeOutOfRange();
         return {};
     }
@@ -627,6 +629,12 @@ TracePtr TraceBuilder::finalize()
         trace.m_metadata.platform = inferPlatform(trace);
 
     trace.m_args.shrinkToFit();
+#ifndef NDEBUG
+    // The rules the snapshot reader enforces on files (model/tracerules.h) hold for every trace built here; debug
+    // builds (the sanitizer suite) check it on every trace the tests build.
+    if (std::string issue = traceStructureIssue(trace); !issue.empty())
+        throw std::logic_error("TraceBuilder::finalize broke a trace rule: " + issue);
+#endif
     m_sliceCount = 0;
     m_warningIndex.clear();
     m_finalizeTimes = FinalizeTimes {nsSince(started), flowBindingNs};

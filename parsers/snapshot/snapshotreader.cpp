@@ -3,6 +3,7 @@
 // (snapshotframing), the columns planned from the header (snapshotcolumns), decoded (sectiondecoder), checked
 // (snapshotvalidation), then the header's small fields set (snapshotheader).
 #include "model/snapshotaccess.h"
+#include "model/tracerules.h"
 #include "parsers/snapshot/bytesource.h"
 #include "parsers/snapshot/sectiondecoder.h"
 #include "parsers/snapshot/snapshot.h"
@@ -40,6 +41,10 @@ ImportResult readFrom(const ByteSource& source, const std::string& name, const I
     if (!error.empty())
         return failure(ImportErrorKind::Malformed, error);
     restoreFromHeader(h, sourcePath, *trace);
+    // The rules every imported trace obeys (model/tracerules.h: times in range, parents before and around their
+    // children, extents and steps that hold), which the analyses rely on without checks.
+    if (const std::string issue = model::traceStructureIssue(*trace); !issue.empty())
+        return failure(ImportErrorKind::Malformed, corruptSnapshot(issue));
     return ImportResult::success(model::TracePtr(trace.release()));
 }
 

@@ -5,6 +5,7 @@
 #include "analysis/core/pass.h"
 #include "model/snapshotaccess.h"
 #include "model/tracebuilder.h"
+#include "model/tracerules.h"
 #include "parsers/snapshot/snapshot.h"
 #include "parsers/snapshot/snapshot.pb.h"
 #include "parsers/snapshot/snapshotcache.h"
@@ -15,9 +16,12 @@
 #include <QTest>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <thread>
 
 using namespace timesink;
@@ -181,6 +185,8 @@ std::string summaryWithoutPath(const model::Trace& t)
 
 } // namespace
 
+Q_DECLARE_METATYPE(std::function<void(timesink::model::Trace&)>)
+
 class TestSnapshot : public QObject
 {
     Q_OBJECT
@@ -238,6 +244,8 @@ private Q_SLOTS:
         std::string error;
         const auto trace = load(source, &error);
         QVERIFY2(trace, error.c_str());
+        // What the importers build obeys the rules the reader enforces on files (model/tracerules.h).
+        QCOMPARE(model::traceStructureIssue(*trace), std::string());
         snap::SourceIdentity id;
         QVERIFY2(snap::identifySource(source, id, error), error.c_str());
         QTemporaryDir dir;
@@ -359,6 +367,77 @@ private Q_SLOTS:
             QVERIFY2(r.error.find("the snapshot is corrupt (track 0)") != std::string::npos,
                      (std::string(what) + ": " + r.error).c_str());
         }
+    }
+
+    /// Columns that pass every index check but break the trace's rules (issue 49): a slice that is its own parent
+    /// or a parent cycle (the analyses walked it forever), times beyond ±2^62 ns, a backwards step, extents that
+    /// lie. Each is written by the ordinary writer, so only the reader's rules stand in the way, and refused with
+    /// a message naming the file. With TIMESINK_WRITE_HOSTILE_SNAPSHOTS=DIR the files are also written to DIR, with
+    /// the unedited one (how fuzz_analyze's regression inputs in tests/fuzz/analyze/ were made).
+    void hostileStructure_data()
+    {
+        using A = model::SnapshotAccess;
+        using Edit = std::function<void(model::Trace&)>;
+        QTest::addColumn<Edit>("edit");
+        QTest::addColumn<QString>("expected");
+        auto host = [](model::Trace& t) -> model::Track& { return A::tracks(t)[0]; };
+        constexpr model::TimeNs kMax = std::numeric_limits<model::TimeNs>::max();
+        constexpr model::TimeNs kMin = std::numeric_limits<model::TimeNs>::min();
+        QTest::newRow("self parent") << Edit([host](model::Trace& t) { A::parent(host(t))[2] = 2; })
+                                     << QStringLiteral("has parent 2, not an earlier slice");
+        QTest::newRow("parent cycle") << Edit([host](model::Trace& t) {
+            A::parent(host(t))[1] = 2;
+            A::parent(host(t))[2] = 1;
+        }) << QStringLiteral("not an earlier slice");
+        QTest::newRow("slice of INT64_MAX ns")
+            << Edit([host](model::Trace& t) { A::dur(host(t))[2] = kMax; }) << QStringLiteral("outside ±2^62 ns");
+        QTest::newRow("negative duration") << Edit([host](model::Trace& t) { A::dur(host(t))[2] = -5; })
+                                           << QStringLiteral("outside ±2^62 ns or negative");
+        QTest::newRow("child outside parent")
+            << Edit([host](model::Trace& t) { A::dur(host(t))[2] = 900; }) << QStringLiteral("not inside its parent");
+        QTest::newRow("out of order") << Edit([host](model::Trace& t) { A::ts(host(t))[2] = 1; })
+                                      << QStringLiteral("out of order");
+        QTest::newRow("step backwards") << Edit([](model::Trace& t) { A::steps(t)[0].end = -1000; })
+                                        << QStringLiteral("step 0 runs from");
+        QTest::newRow("step from INT64_MIN") << Edit([](model::Trace& t) { A::steps(t)[0].start = kMin; })
+                                             << QStringLiteral("outside ±2^62 ns or backwards");
+        QTest::newRow("trace span -1") << Edit([](model::Trace& t) { A::end(t) = A::start(t) - 1; })
+                                       << QStringLiteral("the trace claims to span");
+        QTest::newRow("track extent") << Edit([host](model::Trace& t) { A::trackEnd(host(t)) = kMax; })
+                                      << QStringLiteral("track 0 claims to span");
+        QTest::newRow("busy time") << Edit([host](model::Trace& t) { A::busy(host(t)) = -1; })
+                                   << QStringLiteral("ns busy");
+    }
+    void hostileStructure()
+    {
+        using Edit = std::function<void(model::Trace&)>;
+        QFETCH(Edit, edit);
+        QFETCH(QString, expected);
+        const auto trace = smallTrace();
+        // The small trace's host track: step marker 0 [0, 1000), aten::conv2d 1 [10, 510), launch 2 [20, 30).
+        const model::Track& host = trace->tracks()[0];
+        QCOMPARE(host.size(), std::size_t(3));
+        QCOMPARE(host.parent(2).value, 1U);
+        auto hostile = std::const_pointer_cast<model::Trace>(trace); // this test's own copy, not shared
+        edit(*hostile);
+        QTemporaryDir dir;
+        const fs::path file = dir.filePath(QStringLiteral("hostile.tsnap")).toStdString();
+        std::string error;
+        QVERIFY2(snap::writeSnapshot(*hostile, {}, file, error), error.c_str());
+        if (const char* out = std::getenv("TIMESINK_WRITE_HOSTILE_SNAPSHOTS")) {
+            std::string name = QTest::currentDataTag();
+            std::replace_if(
+                name.begin(), name.end(), [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); }, '_');
+            writeFile(fs::path(out) / ("hostile_" + name + ".tsnap"), readFile(file));
+            const fs::path unedited = fs::path(out) / "small_trace.tsnap";
+            QVERIFY2(snap::writeSnapshot(*smallTrace(), {}, unedited, error), error.c_str());
+        }
+        parsers::ProgressSink progress;
+        const parsers::ImportResult r = snap::readSnapshot(file, {}, progress);
+        QVERIFY2(!r.ok(), "accepted");
+        QVERIFY2(r.error.find(file.string()) != std::string::npos, r.error.c_str());
+        QVERIFY2(r.error.find("the snapshot is corrupt (") != std::string::npos, r.error.c_str());
+        QVERIFY2(r.error.find(expected.toStdString()) != std::string::npos, r.error.c_str());
     }
 
     void cache()
