@@ -3,38 +3,19 @@
 // or an error naming the file, and what is read back obeys the limits the reader promises (docs/limits.md "Reports
 // from other machines"). The summary is then merged as three ranks of a job and written in every job format, so
 // hostile strings and numbers reach the writers too.
-#include "analysis/job/job.h"
+#include "fuzz/jobinput.h"
 #include "model/checkedmath.h"
-#include "report/jobreport.h"
 
 #include <cstdint>
-#include <nlohmann/json.hpp>
-#include <sstream>
-#include <string>
-
-namespace {
-
-void check(bool condition)
-{
-    if (!condition)
-        __builtin_trap();
-}
-
-} // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
     namespace analysis = timesink::analysis;
-    namespace report = timesink::report;
-    const nlohmann::json j = nlohmann::json::parse(data, data + size, nullptr, false);
-    if (j.is_discarded())
+    using timesink::fuzz::check;
+    const std::optional<analysis::RankSummary> read = timesink::fuzz::readRankReport(data, size);
+    if (!read)
         return 0;
-    analysis::RankSummary summary;
-    std::string error;
-    if (!report::rankSummaryFromReportJson(j, "fuzz.report.json", summary, error)) {
-        check(!error.empty() && error.find("fuzz.report.json") != std::string::npos); // a refusal names the file
-        return 0;
-    }
+    const analysis::RankSummary& summary = *read;
     check(summary.analysedNs >= 0 && summary.analysedNs <= timesink::model::kMaxTimeNs);
     for (const analysis::RankStep& s : summary.steps) {
         check(s.durationNs >= 0 && s.computeNs >= 0 && s.communicationNs >= 0 && s.idleNs >= 0);
@@ -57,10 +38,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (const analysis::RankFinding& f : summary.findings)
         check(f.lostNs >= 0 && !f.kind.empty());
 
-    std::vector<analysis::RankSummary> ranks(3, summary);
-    for (std::size_t r = 0; r < ranks.size(); ++r)
-        ranks[r].rank = summary.rank >= 0 ? static_cast<std::int32_t>(summary.rank + r) : -1;
-    const analysis::JobResult job = analysis::analyzeJob(std::move(ranks));
+    const analysis::JobResult job = timesink::fuzz::jobOfThree(summary);
     // The lanes of every step: compute, copy and idle segments lie inside their lane's step.
     for (const analysis::JobStep& st : job.steps) {
         for (const analysis::RankLane& lane : analysis::stepLanes(job, st.number).lanes) {
@@ -72,12 +50,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             }
         }
     }
-    for (const report::JobFormat format :
-         {report::JobFormat::Text, report::JobFormat::Json, report::JobFormat::Markdown, report::JobFormat::Html,
-          report::JobFormat::Csv}) {
-        std::ostringstream out;
-        report::writeJobReport(job, format, "fuzz", out);
-        check(!out.str().empty());
-    }
+    timesink::fuzz::writeEveryJobFormat(job);
     return 0;
 }
