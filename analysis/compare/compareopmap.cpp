@@ -61,6 +61,9 @@ bool CompareOpMap::addTsv(std::string_view text, std::string_view sourceName, st
     std::vector<std::pair<std::string, std::string>> rows;                     // alias, canonical
     std::unordered_map<std::string, std::pair<std::string, std::size_t>> seen; // alias → canonical, line
     std::size_t lineNumber = 0;
+    // A file saved by a Windows editor starts with a UTF-8 byte-order mark, which is no part of its first name.
+    if (constexpr std::string_view kBom = "\xEF\xBB\xBF"; text.starts_with(kBom))
+        text.remove_prefix(kBom.size());
     while (!text.empty()) {
         const std::size_t nl = text.find('\n');
         std::string_view line = text.substr(0, nl);

@@ -96,6 +96,21 @@ private Q_SLOTS:
         QCOMPARE(map.canonical("Conv"), std::string("aten::conv2d"));             // the rest of the row stays
     }
 
+    // A map saved with a UTF-8 byte-order mark (Notepad's "UTF-8 with BOM"): the mark is not part of the first name.
+    void byteOrderMark()
+    {
+        constexpr const char* kBom = "\xEF\xBB\xBF";
+        CompareOpMap map;
+        std::string error;
+        QVERIFY2(map.addTsv(std::string(kBom) + "aten::add\tAdd\n# c\n" + kBom + "x\ty\n", "bom.tsv", error),
+                 error.c_str());
+        QCOMPARE(map.canonical("Add"), std::string("aten::add"));
+        QCOMPARE(map.canonical("aten::add"), std::string("aten::add"));
+        QCOMPARE(map.canonical(std::string(kBom) + "aten::add"), std::string(kBom) + "aten::add"); // no such name
+        // Only the file's first bytes are a mark; one inside the text is part of a name.
+        QCOMPARE(map.canonical("y"), std::string(kBom) + "x");
+    }
+
     void malformedRows_data()
     {
         QTest::addColumn<QString>("text");
