@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <cstring>
 #include <new>
+#include <set>
 #include <stdexcept>
 #include <system_error>
 #include <unistd.h>
@@ -123,12 +124,27 @@ ImportResult probeSource(const std::filesystem::path& path, SourceProbe& out)
             return ImportResult::failure(ImportErrorKind::CannotRead,
                                          "cannot read directory " + path.string() + ": " + std::strerror(errno));
         }
+        // Links to folders are followed (a run folder whose ASCEND_PROFILER_OUTPUT links to where the data was
+        // written is one run), their entries listed as paths inside this folder; a link back to a folder already
+        // listed (itself, an ancestor, or a folder two links share) is not, so nothing is listed twice.
         std::filesystem::recursive_directory_iterator it(
-            path, std::filesystem::directory_options::skip_permission_denied, ec);
+            path,
+            std::filesystem::directory_options::skip_permission_denied
+                | std::filesystem::directory_options::follow_directory_symlink,
+            ec);
         if (ec) {
             return ImportResult::failure(ImportErrorKind::CannotRead,
                                          "cannot read directory " + path.string() + ": " + ec.message());
         }
+        // The canonical paths of the folders listed (each added when it is met, before anything inside it), and
+        // this folder's ancestors, so that a link to one of them is a loop.
+        std::set<std::filesystem::path> listedFolders;
+        for (std::filesystem::path p = std::filesystem::canonical(path, ec); !ec && !p.empty(); p = p.parent_path()) {
+            listedFolders.insert(p);
+            if (p == p.root_path())
+                break;
+        }
+        ec.clear();
         auto problem = [&](const std::filesystem::path& p, const std::string& why) {
             if (out.problems.size() < kMaxProblems)
                 out.problems.push_back(p.string() + ": " + why);
@@ -142,13 +158,23 @@ ImportResult probeSource(const std::filesystem::path& path, SourceProbe& out)
             std::error_code typeEc;
             const auto st = std::filesystem::status(it->path(), typeEc); // follows symlinks
             if (std::filesystem::is_directory(st)) {
+                const bool link = it->is_symlink(typeEc);
+                const std::filesystem::path real = std::filesystem::canonical(it->path(), typeEc);
+                if (!typeEc && !listedFolders.insert(real).second) {
+                    problem(it->path(),
+                            link ? "a link to a folder listed already (a loop?); not followed"
+                                 : "listed already through a link");
+                    it.disable_recursion_pending();
+                    continue;
+                }
                 if (::access(it->path().c_str(), R_OK | X_OK) != 0)
                     problem(it->path(), std::string("cannot read directory: ") + std::strerror(errno));
             } else if (std::filesystem::exists(st) && !std::filesystem::is_regular_file(st)) {
                 problem(it->path(), "not a regular file (a FIFO, device or socket); skipped");
                 continue; // never offered to an importer: opening it could block or never end
             }
-            out.entries.push_back(std::filesystem::relative(it->path(), path, ec));
+            // Lexically: relative() resolves links, and an entry inside a followed link would come out as "../…".
+            out.entries.push_back(it->path().lexically_relative(path));
             if (out.entries.size() >= kMaxListingEntries)
                 break;
         }

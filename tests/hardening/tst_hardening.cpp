@@ -12,7 +12,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <limits>
 
 using namespace timesink;
@@ -189,6 +191,47 @@ private slots:
         QVERIFY(!parsers::readSmallRegularFile("/dev/zero", 1 << 20, "operator map", text, error));
         QVERIFY(!parsers::notRegularFileReason("/dev/null").empty());
         QVERIFY(parsers::notRegularFileReason(TIMESINK_FIXTURES_DIR "/torch/hta_triton_example.json.gz").empty());
+    }
+
+    // A torch_npu run folder whose ASCEND_PROFILER_OUTPUT is a link to where the data was written (issue 49) opens
+    // as the same run; a link back up the tree (a loop) is named as a problem and not listed again.
+    void linkedProfilerOutputIsFollowed()
+    {
+        namespace fs = std::filesystem;
+        const fs::path fixture = fs::path(TIMESINK_FIXTURES_DIR) / "torch_npu/msinsight_text_level0_rank0_ascend_pt";
+        QTemporaryDir dir;
+        const fs::path root = dir.path().toStdString();
+        const fs::path run = root / "rank0_ascend_pt";
+        const fs::path data = root / "storage" / "output";
+        fs::create_directories(run);
+        fs::create_directories(data);
+        for (const char* f : {"profiler_info_0.json", "profiler_metadata.json"})
+            fs::copy_file(fixture / f, run / f);
+        fs::copy(fixture / "ASCEND_PROFILER_OUTPUT", data);
+        fs::create_directory_symlink("../storage/output", run / "ASCEND_PROFILER_OUTPUT");
+        fs::create_directory_symlink("../../rank0_ascend_pt", data / "back_to_the_run");
+
+        parsers::SourceProbe probe;
+        QCOMPARE(parsers::probeSource(run, probe).errorKind, parsers::ImportErrorKind::None);
+        const auto listed = [&](const std::string& entry) {
+            return std::find(probe.entries.begin(), probe.entries.end(), fs::path(entry)) != probe.entries.end();
+        };
+        QVERIFY(listed("ASCEND_PROFILER_OUTPUT/trace_view.json"));
+        QVERIFY(listed("ASCEND_PROFILER_OUTPUT/kernel_details.csv"));
+        for (const fs::path& e : probe.entries)
+            QVERIFY2(e.string().find("back_to_the_run/") == std::string::npos, e.c_str());
+        QVERIFY(std::any_of(probe.problems.begin(), probe.problems.end(), [](const std::string& p) {
+            return p.find("back_to_the_run: a link to a folder listed already") != std::string::npos;
+        }));
+
+        parsers::ProgressSink progress;
+        const parsers::ImportResult viaLink = parsers::loadTrace(run, {}, progress);
+        QVERIFY2(viaLink.ok(), viaLink.error.c_str());
+        const parsers::ImportResult direct = parsers::loadTrace(fixture, {}, progress);
+        QVERIFY2(direct.ok(), direct.error.c_str());
+        QCOMPARE(viaLink.trace->sliceCount(), direct.trace->sliceCount());
+        QCOMPARE(viaLink.trace->flows().size(), direct.trace->flows().size());
+        QCOMPARE(viaLink.trace->metadata().format, direct.trace->metadata().format);
     }
 
     // Many distinct pid/tid pairs: one track each (correctness; the time is measured by bench_tracks).
