@@ -19,6 +19,7 @@ using analysis::formatMilliseconds;
 using analysis::formatMillisecondsRounded;
 using analysis::formatPercent;
 using analysis::kindLabel;
+using analysis::terminalText;
 
 /// The command that opens a finding in the desktop viewer, the path quoted for POSIX shells:
 /// ("/runs/a b.json", 2) → "timesink '/runs/a b.json' --finding 2"; a quote in the path becomes '\''.

@@ -138,4 +138,45 @@ std::string cleanText(std::string_view text, bool keepNewlines)
     return out;
 }
 
+std::string terminalText(std::string_view text)
+{
+    static constexpr char kHex[] = "0123456789abcdef";
+    const std::string valid = model::toValidUtf8(text);
+    std::string out;
+    out.reserve(valid.size());
+    const auto byteAt
+        = [&valid](std::size_t i) { return i < valid.size() ? static_cast<unsigned char>(valid[i]) : 0U; };
+    const auto codePoint = [&out](unsigned cp) {
+        out += "\\u";
+        for (int shift = 12; shift >= 0; shift -= 4)
+            out += kHex[(cp >> static_cast<unsigned>(shift)) & 0xFU];
+    };
+    for (std::size_t i = 0; i < valid.size(); ++i) {
+        const unsigned c = byteAt(i);
+        if (c == '\n') {
+            out += "\\n";
+        } else if (c == '\r') {
+            out += "\\r";
+        } else if (c == '\t') {
+            out += "\\t";
+        } else if (c < 0x20 || c == 0x7F) {
+            out += "\\x";
+            out += kHex[c >> 4U];
+            out += kHex[c & 0xFU];
+        } else if (c == 0xC2 && byteAt(i + 1) >= 0x80 && byteAt(i + 1) <= 0x9F) {
+            codePoint(byteAt(i + 1)); // a C1 control, U+0080..U+009F (valid UTF-8 by now)
+            ++i;
+        } else if (c == 0xE2
+                   && ((byteAt(i + 1) == 0x80 && byteAt(i + 2) >= 0xA8 && byteAt(i + 2) <= 0xAE)
+                       || (byteAt(i + 1) == 0x81 && byteAt(i + 2) >= 0xA6 && byteAt(i + 2) <= 0xA9))) {
+            // U+2028..U+202E (separators, bidi embeddings and overrides), U+2066..U+2069 (bidi isolates)
+            codePoint(0x2000U + ((byteAt(i + 1) & 0x3FU) << 6U) + (byteAt(i + 2) & 0x3FU));
+            i += 2;
+        } else {
+            out += static_cast<char>(c);
+        }
+    }
+    return out;
+}
+
 } // namespace timesink::analysis

@@ -40,4 +40,14 @@ std::string formatWithUnit(std::string_view key, double value);
 /// character, then a space).
 std::string cleanText(std::string_view text, bool keepNewlines = false);
 
+/// The one escaping rule of every plain-text writer (the CLI's text output of analyze, compare, info, job and job
+/// compare, and its messages on stderr): text that came from a trace or a report reaches a terminal with nothing in
+/// it the terminal would act on, and nothing removed either, so what the input holds stays visible. Ill-formed UTF-8
+/// becomes U+FFFD; newline, carriage return and tab become `\n`, `\r`, `\t`; the other C0 controls and DEL become
+/// `\xHH` (ESC is `\x1b`, BEL `\x07`); C1 controls, the line and paragraph separators (U+2028, U+2029) and the
+/// bidirectional overrides and isolates (U+202A..U+202E, U+2066..U+2069) become `\uHHHH`. A backslash stays as it
+/// is (a Windows path reads as written), so the rule is for people, not meant to be reversed.
+/// Example: "Cast\x1b]0;owned\x07\nwarning: fake" → "Cast\\x1b]0;owned\\x07\\nwarning: fake" (one line).
+std::string terminalText(std::string_view text);
+
 } // namespace timesink::analysis

@@ -63,8 +63,8 @@ void printText(const model::Trace& trace, const analysis::AnalysisResult& result
 {
     const auto steps = trace.steps();
     const bool synthetic = steps.size() == 1 && steps.front().synthetic;
-    std::printf("%s\n", trace.metadata().sourcePath.c_str());
-    std::printf("  format %s, analysed %s over %s\n", trace.metadata().format.c_str(),
+    std::printf("%s\n", terminalText(trace.metadata().sourcePath).c_str());
+    std::printf("  format %s, analysed %s over %s\n", terminalText(trace.metadata().format).c_str(),
                 formatDuration(result.analysedNs).c_str(),
                 synthetic ? "the whole trace (no step markers)"
                           : (std::to_string(steps.size()) + (steps.size() == 1 ? " step" : " steps")).c_str());
@@ -77,7 +77,7 @@ void printText(const model::Trace& trace, const analysis::AnalysisResult& result
                     result.warmupExcluded ? "is left out; --include-warmup brings it back" : "is analysed");
     const analysis::DeviceSummary& device = result.device;
     if (device.hasDeviceWork) {
-        std::printf("  %s\n", analysis::busyHeadline(device).c_str());
+        std::printf("  %s\n", terminalText(analysis::busyHeadline(device)).c_str());
         std::printf("  device: busy %s, compute %s, communication %s (exposed %s",
                     formatDuration(device.busyNs).c_str(), formatDuration(device.computeNs).c_str(),
                     formatDuration(device.communicationNs).c_str(),
@@ -105,10 +105,10 @@ void printText(const model::Trace& trace, const analysis::AnalysisResult& result
                     "title");
         for (std::size_t i = 0; i < result.findings.size(); ++i) {
             const analysis::Finding& f = result.findings[i];
-            std::printf("%4zu  %-22s %12s %8s %12s %8llu  %s\n", i + 1, f.kind.c_str(),
+            std::printf("%4zu  %-22s %12s %8s %12s %8llu  %s\n", i + 1, terminalText(f.kind).c_str(),
                         analysis::formatMillisecondsRounded(f.savingNs).c_str(),
                         formatPercent(f.savingFraction).c_str(), analysis::formatMillisecondsRounded(f.lostNs).c_str(),
-                        static_cast<unsigned long long>(f.occurrences), f.title.c_str());
+                        static_cast<unsigned long long>(f.occurrences), terminalText(f.title).c_str());
         }
         // Findings overlap (a fix can hide behind another), so their savings do not add up: the graph is re-timed
         // with every cause removed at once.
@@ -121,21 +121,21 @@ void printText(const model::Trace& trace, const analysis::AnalysisResult& result
                     "their lost time\n",
                     result.cyclicSteps);
     else if (!result.criticalPathNotAssessed.empty() && !result.findings.empty())
-        std::printf("Savings are lost time: %s\n", result.criticalPathNotAssessed.c_str());
+        std::printf("Savings are lost time: %s\n", terminalText(result.criticalPathNotAssessed).c_str());
     if (!result.notAssessed.empty()) {
         std::printf("\nNot assessed:\n");
         for (const analysis::NotAssessed& n : result.notAssessed)
-            std::printf("  %-22s %s\n", n.kind.c_str(), n.reason.c_str());
+            std::printf("  %-22s %s\n", terminalText(n.kind).c_str(), terminalText(n.reason).c_str());
     }
     for (std::size_t i = 0; i < result.findings.size(); ++i) {
         const analysis::Finding& f = result.findings[i];
-        std::printf("\n%zu. %s\n", i + 1, f.title.c_str());
-        std::printf("   %s: saves %s (%s), %s lost (%s), %llu %s\n", f.kind.c_str(), formatDuration(f.savingNs).c_str(),
-                    formatPercent(f.savingFraction).c_str(), formatDuration(f.lostNs).c_str(),
-                    formatPercent(f.lostFraction).c_str(), static_cast<unsigned long long>(f.occurrences),
-                    f.occurrences == 1 ? "occurrence" : "occurrences");
-        std::printf("   saving: %s%s%s\n", f.savingMethod.c_str(), f.savingRule.empty() ? "" : ": ",
-                    f.savingRule.c_str());
+        std::printf("\n%zu. %s\n", i + 1, terminalText(f.title).c_str());
+        std::printf("   %s: saves %s (%s), %s lost (%s), %llu %s\n", terminalText(f.kind).c_str(),
+                    formatDuration(f.savingNs).c_str(), formatPercent(f.savingFraction).c_str(),
+                    formatDuration(f.lostNs).c_str(), formatPercent(f.lostFraction).c_str(),
+                    static_cast<unsigned long long>(f.occurrences), f.occurrences == 1 ? "occurrence" : "occurrences");
+        std::printf("   saving: %s%s%s\n", terminalText(f.savingMethod).c_str(), f.savingRule.empty() ? "" : ": ",
+                    terminalText(f.savingRule).c_str());
         if (!f.perStep.empty() && !synthetic) {
             std::string line;
             const std::size_t shown = std::min<std::size_t>(f.perStep.size(), 6);
@@ -152,11 +152,11 @@ void printText(const model::Trace& trace, const analysis::AnalysisResult& result
         if (!f.details.empty()) {
             std::string line;
             for (const analysis::Detail& d : f.details)
-                line += (line.empty() ? "" : ", ") + d.key + "=" + analysis::detailText(d);
+                line += (line.empty() ? "" : ", ") + d.key + "=" + terminalText(analysis::detailText(d));
             std::printf("   numbers: %s\n", line.c_str());
         }
-        std::printf("   why: %s\n", f.explanation.c_str());
-        std::printf("   do:  %s\n", f.recommendation.c_str());
+        std::printf("   why: %s\n", terminalText(f.explanation).c_str());
+        std::printf("   do:  %s\n", terminalText(f.recommendation).c_str());
     }
 }
 
@@ -170,7 +170,7 @@ int runAnalyze(int argc, char** argv)
         = {"--format",       "-o", "--min-lost-ms", "--fail-above", "--bubble-threshold-us", "--tiny-kernel-us",
            "--small-copy-kb"};
     if (!parseArguments(argc, argv, 2, valued, {"--help", "-h", "--include-warmup"}, args, error)) {
-        std::cerr << "timesink-cli analyze: " << error << '\n' << kAnalyzeUsage;
+        std::cerr << "timesink-cli analyze: " << terminalText(error) << '\n' << kAnalyzeUsage;
         return kExitUsage;
     }
     if (args.has("--help") || args.has("-h")) {
@@ -179,7 +179,7 @@ int runAnalyze(int argc, char** argv)
     }
     ReportDestination destination;
     if (!resolveReportDestination(args, destination, error)) {
-        std::cerr << "timesink-cli analyze: " << error << '\n' << kAnalyzeUsage;
+        std::cerr << "timesink-cli analyze: " << terminalText(error) << '\n' << kAnalyzeUsage;
         return kExitUsage;
     }
     if (args.positional.size() != 1) {
@@ -188,7 +188,7 @@ int runAnalyze(int argc, char** argv)
     }
     const std::filesystem::path inputs[] = {args.positional.front()};
     if (!checkReportDestination(destination, inputs, error)) { // before the load, so a typo costs nothing
-        std::cerr << "timesink-cli analyze: " << error << '\n';
+        std::cerr << "timesink-cli analyze: " << terminalText(error) << '\n';
         return kExitUsage;
     }
     analysis::AnalysisOptions options;

@@ -289,19 +289,19 @@ model::TracePtr loadForCommand(const std::string& path, int& exitCode)
         options.phases = &phases;
     parsers::CachedLoad load = parsers::loadThroughSnapshotCache(path, options, progress, cache ? &*cache : nullptr);
     if (load.noteIsProblem)
-        std::cerr << "timesink-cli: ignoring the cached snapshot: " << load.note << '\n';
+        std::cerr << "timesink-cli: ignoring the cached snapshot: " << terminalText(load.note) << '\n';
     parsers::ImportResult& result = load.result;
     if (result.ok() && g_printPhases)
         reportPhases(load.fromSnapshot ? nullptr : options.phases, started, *result.trace);
     if (!result.ok()) {
-        std::cerr << "timesink-cli: " << result.error << '\n';
+        std::cerr << "timesink-cli: " << terminalText(result.error) << '\n';
         exitCode = kExitInput;
         return nullptr;
     }
     if (load.store && g_cacheMode == CacheMode::Write) {
         std::string error;
         if (!cache->store(*result.trace, *load.store, error))
-            std::cerr << "timesink-cli: snapshot not cached: " << error << '\n';
+            std::cerr << "timesink-cli: snapshot not cached: " << terminalText(error) << '\n';
     }
     return result.trace;
 }

@@ -40,6 +40,7 @@ bool parseArguments(int argc, char** argv, int first, const std::vector<std::str
 // Numbers in the CLI's text output are formatted like everywhere else (analysis/core/textformat.h).
 using analysis::formatDuration;
 using analysis::formatPercent;
+using analysis::terminalText;
 
 /// Progress on stderr when it is a terminal; silent otherwise.
 class ConsoleProgress : public parsers::ProgressSink

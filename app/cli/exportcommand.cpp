@@ -45,12 +45,12 @@ int exportSnapshot(const std::filesystem::path& input, const std::filesystem::pa
     std::string error;
     const std::filesystem::path inputs[] = {input};
     if (!output::checkOutputPath(output, inputs, error)) {
-        std::cerr << "timesink-cli export: " << error << '\n';
+        std::cerr << "timesink-cli export: " << terminalText(error) << '\n';
         return kExitUsage;
     }
     parsers::snapshot::SourceIdentity identity;
     if (!parsers::snapshot::identifySource(input, identity, error)) {
-        std::cerr << "timesink-cli: " << error << '\n';
+        std::cerr << "timesink-cli: " << terminalText(error) << '\n';
         return kExitInput;
     }
     int exitCode = kExitOk;
@@ -58,10 +58,11 @@ int exportSnapshot(const std::filesystem::path& input, const std::filesystem::pa
     if (!trace)
         return exitCode;
     if (!parsers::snapshot::writeSnapshot(*trace, identity, output, error)) {
-        std::cerr << "timesink-cli export: " << error << '\n';
+        std::cerr << "timesink-cli export: " << terminalText(error) << '\n';
         return kExitInput;
     }
-    std::cerr << "timesink-cli export: wrote " << output.string() << " (" << trace->sliceCount() << " slices)\n";
+    std::cerr << "timesink-cli export: wrote " << terminalText(output.string()) << " (" << trace->sliceCount()
+              << " slices)\n";
     return kExitOk;
 }
 
@@ -73,7 +74,7 @@ int runExport(int argc, char** argv)
     std::string error;
     if (!parseArguments(argc, argv, 2, {"-o", "--format"}, {"--help", "-h", "--no-findings", "--no-args", "--no-flows"},
                         args, error)) {
-        std::cerr << "timesink-cli export: " << error << '\n' << kExportUsage;
+        std::cerr << "timesink-cli export: " << terminalText(error) << '\n' << kExportUsage;
         return kExitUsage;
     }
     if (args.has("--help") || args.has("-h")) {
@@ -105,7 +106,7 @@ int runExport(int argc, char** argv)
     // Checked before the (possibly long) load so that a typo costs nothing.
     const std::filesystem::path inputs[] = {input};
     if (!output::checkOutputPath(output, inputs, error)) {
-        std::cerr << "timesink-cli export: " << error << '\n';
+        std::cerr << "timesink-cli export: " << terminalText(error) << '\n';
         return kExitUsage;
     }
 
@@ -123,11 +124,12 @@ int runExport(int argc, char** argv)
         result = analysis::analyze(*trace, {}, cancel);
     }
     if (!exporters::exportTrace(*trace, result.findings, *format, output, inputs, error, options)) {
-        std::cerr << "timesink-cli export: " << error << '\n';
+        std::cerr << "timesink-cli export: " << terminalText(error) << '\n';
         return kExitOutput;
     }
-    std::cerr << "timesink-cli export: wrote " << output.string() << " (" << trace->sliceCount() << " slices, "
-              << result.findings.size() << " finding" << (result.findings.size() == 1 ? "" : "s") << ")\n";
+    std::cerr << "timesink-cli export: wrote " << terminalText(output.string()) << " (" << trace->sliceCount()
+              << " slices, " << result.findings.size() << " finding" << (result.findings.size() == 1 ? "" : "s")
+              << ")\n";
     return kExitOk;
 }
 

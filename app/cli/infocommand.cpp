@@ -15,9 +15,9 @@ void printText(const model::Trace& trace)
 {
     const model::TraceMetadata& meta = trace.metadata();
     auto row = [](std::string_view label, const std::string& value) {
-        std::printf("  %-14.*s %s\n", static_cast<int>(label.size()), label.data(), value.c_str());
+        std::printf("  %-14.*s %s\n", static_cast<int>(label.size()), label.data(), terminalText(value).c_str());
     };
-    std::printf("%s\n", meta.sourcePath.c_str());
+    std::printf("%s\n", terminalText(meta.sourcePath).c_str());
     row("format", meta.format + (meta.formatVersion.empty() ? "" : " (" + meta.formatVersion + ")"));
     if (meta.devices.empty()) {
         row("devices", "none (host only)");
@@ -65,8 +65,8 @@ void printText(const model::Trace& trace)
     if (!trace.warnings().empty() || unlinkedFlows > 0) {
         std::printf("\n  warnings\n");
         for (const model::ImportWarning& w : trace.warnings()) {
-            std::printf("  %8llu × %s: %s\n", static_cast<unsigned long long>(w.count), w.kind.c_str(),
-                        w.message.c_str());
+            std::printf("  %8llu × %s: %s\n", static_cast<unsigned long long>(w.count), terminalText(w.kind).c_str(),
+                        terminalText(w.message).c_str());
         }
         if (unlinkedFlows > 0)
             std::printf("  %8llu × unlinked_flows: %s\n", static_cast<unsigned long long>(unlinkedFlows),

@@ -63,7 +63,7 @@ int emitTo(const ReportDestination& destination, std::span<const std::filesystem
     }
     std::string error;
     if (!output::checkOutputPath(*destination.file, inputs, error)) {
-        std::cerr << "timesink-cli " << command << ": " << error << '\n';
+        std::cerr << "timesink-cli " << command << ": " << terminalText(error) << '\n';
         return kExitUsage;
     }
     output::AtomicFile file(*destination.file);
@@ -72,7 +72,7 @@ int emitTo(const ReportDestination& destination, std::span<const std::filesystem
         if (file.commit(error))
             return kExitOk;
     }
-    std::cerr << "timesink-cli " << command << ": " << error << '\n';
+    std::cerr << "timesink-cli " << command << ": " << terminalText(error) << '\n';
     return kExitOutput;
 }
 
