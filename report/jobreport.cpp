@@ -28,6 +28,71 @@ using model::TimeNs;
 
 namespace {
 
+// What a per-rank report may hold (docs/limits.md "Reports from other machines"). A report is a summary that a job
+// multiplies by its ranks and every job writer multiplies again (a Markdown cell, two heat-map cells and a lane per
+// rank and step), so each list read from one is bounded here, where the file is read, not by the 256 MiB file limit
+// alone (an 18 MB report of 10^6 exposed ranges made a 344 MB Markdown job report):
+// * steps: the first kMaxReportSteps are taken, the rest left out with a warning (the job of what fits is still
+//   worth having; the warning says the rank's table is cut);
+// * a step whose collectives or exposed ranges pass their limits is left out with a warning naming it, like a step
+//   whose numbers cannot be true: keeping only some of them would change the waiting the job attributes;
+// * findings: the first kMaxReportFindings (they are ranked), the rest counted in a warning;
+// * the rank's import warnings and the job's warnings about this report: kMaxReportWarnings each, then one line
+//   counting the rest;
+// * each text (titles, op names, backend, paths, messages): kMaxReportTextBytes, cut at a character with "…";
+// * rank and world size: a world size of 1 .. kMaxWorldSize, a rank of 0 .. kMaxWorldSize − 1; anything else is
+//   "unknown", with a warning (a garbled 2^31 must not become the job's world size).
+constexpr std::size_t kMaxReportSteps = 65'536;
+constexpr std::size_t kMaxStepCollectives = 65'536;
+constexpr auto kMaxExposedRanges = static_cast<std::size_t>(4 * (analysis::kStepActivityDivisions + 1)); // 8,196
+constexpr std::size_t kMaxStepExposedRanges = 262'144;
+constexpr std::size_t kMaxReportFindings = 1'024;
+constexpr std::size_t kMaxReportWarnings = 64;
+constexpr std::size_t kMaxReportTextBytes = 4'096;
+constexpr std::int64_t kMaxWorldSize = std::int64_t {1} << 20;
+
+/// `text` cut to at most kMaxReportTextBytes bytes at the start of a UTF-8 character, with "…" when cut.
+std::string boundedText(std::string text)
+{
+    if (text.size() <= kMaxReportTextBytes)
+        return text;
+    std::size_t cut = kMaxReportTextBytes;
+    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80)
+        --cut;
+    text.resize(cut);
+    return text + "…";
+}
+
+/// Warnings about one report, at most kMaxReportWarnings of them; past that, one line counts the rest.
+class BoundedWarnings
+{
+public:
+    BoundedWarnings(std::vector<std::string>& out, std::string what)
+        : m_out(out)
+        , m_what(std::move(what))
+    {
+    }
+    BoundedWarnings(const BoundedWarnings&) = delete;
+    BoundedWarnings& operator=(const BoundedWarnings&) = delete;
+    ~BoundedWarnings() = default;
+    void add(std::string message)
+    {
+        if (m_added++ < kMaxReportWarnings)
+            m_out.push_back(boundedText(std::move(message)));
+    }
+    /// Appends the line that counts what was not listed (call once, at the end).
+    void finish()
+    {
+        if (m_added > kMaxReportWarnings)
+            m_out.push_back(std::to_string(m_added - kMaxReportWarnings) + " more " + m_what + " not listed");
+    }
+
+private:
+    std::vector<std::string>& m_out;
+    std::string m_what;
+    std::size_t m_added = 0;
+};
+
 // Typed reads that fail with a message naming the field instead of throwing deep inside a merge.
 struct Reader
 {
@@ -57,7 +122,7 @@ struct Reader
             return true;
         if (!it->is_string())
             return fail(std::string("\"") + key + "\" is not a string");
-        out = it->get<std::string>();
+        out = boundedText(it->get<std::string>());
         return true;
     }
 };
@@ -175,17 +240,32 @@ bool rankSummaryFromReportJson(const nlohmann::json& j, const std::string& sourc
     if (!r.integer(*trace, "rank", rank, false) || !r.integer(*trace, "world_size", world, false)
         || !r.text(*trace, "format", out.format) || !r.text(j, "platform", out.platform))
         return false;
-    out.rank = static_cast<std::int32_t>(std::clamp<std::int64_t>(rank, -1, 1 << 30));
-    out.worldSize = static_cast<std::int32_t>(std::clamp<std::int64_t>(world, -1, 1 << 30));
+    // The report's own problems (numbers out of range, steps and findings left out), at most kMaxReportWarnings.
+    BoundedWarnings problems(out.warnings, "problems of report " + source);
+    // Out of range, a rank or world size is unknown: clamped, 2^31 became a world size of 2^30 that won a tie.
+    if (rank >= kMaxWorldSize) {
+        problems.add("report " + source + ": rank " + std::to_string(rank) + " is out of range (0 to "
+                     + std::to_string(kMaxWorldSize - 1) + "); taken as unknown");
+        rank = -1;
+    }
+    if (world > kMaxWorldSize) {
+        problems.add("report " + source + ": world size " + std::to_string(world) + " is out of range (1 to "
+                     + std::to_string(kMaxWorldSize) + "); taken as unknown");
+        world = -1;
+    }
+    out.rank = static_cast<std::int32_t>(std::max<std::int64_t>(rank, -1));
+    out.worldSize = static_cast<std::int32_t>(std::max<std::int64_t>(world, -1));
     if (const auto ws = trace->find("warnings"); ws != trace->end() && ws->is_array()) {
+        BoundedWarnings imported(out.warnings, "serious import warnings of report " + source);
         for (const nlohmann::json& w : *ws) {
             std::string kind;
             std::string message;
             if (!w.is_object() || !r.text(w, "kind", kind) || !r.text(w, "message", message))
                 return r.fail("a warning is not {kind, count, message}");
             if (model::isSeriousImportWarning(kind))
-                out.warnings.push_back(std::move(message));
+                imported.add(std::move(message));
         }
+        imported.finish();
     }
     if (const auto comm = j.find("communication"); comm != j.end() && comm->is_object()) {
         std::string waitSource;
@@ -218,8 +298,15 @@ bool rankSummaryFromReportJson(const nlohmann::json& j, const std::string& sourc
     const auto steps = j.find("steps");
     if (steps == j.end() || !steps->is_array())
         return r.fail("missing \"steps\" (write it with analyze --format json)");
-    out.steps.reserve(steps->size());
-    for (const nlohmann::json& s : *steps) {
+    const std::size_t stepCount = std::min(steps->size(), kMaxReportSteps);
+    if (steps->size() > kMaxReportSteps)
+        problems.add("report " + source + ": " + std::to_string(steps->size() - kMaxReportSteps)
+                     + (steps->size() - kMaxReportSteps == 1 ? " step" : " steps") + " after the first "
+                     + std::to_string(kMaxReportSteps) + " left out (at most " + std::to_string(kMaxReportSteps)
+                     + " steps per report)");
+    out.steps.reserve(stepCount);
+    for (std::size_t si = 0; si < stepCount; ++si) {
+        const nlohmann::json& s = (*steps)[si];
         if (!s.is_object())
             return r.fail("a step is not an object");
         analysis::RankStep step;
@@ -235,18 +322,43 @@ bool rankSummaryFromReportJson(const nlohmann::json& j, const std::string& sourc
             && (!r.integer(s, "exposed_transfer_ns", step.communicationTransferNs)
                 || !r.integer(s, "exposed_idle_ns", step.communicationIdleNs, false)))
             return false;
+        std::string tooMany; // why the step's collectives cannot all be taken (then the step is left out)
         if (const auto cs = s.find("collectives"); cs != s.end() && cs->is_array()) {
-            step.collectives.reserve(cs->size());
-            for (const nlohmann::json& c : *cs) {
+            if (cs->size() > kMaxStepCollectives)
+                tooMany = "it has " + std::to_string(cs->size()) + " collectives (at most "
+                    + std::to_string(kMaxStepCollectives) + ")";
+            std::size_t stepRanges = 0;
+            step.collectives.reserve(tooMany.empty() ? cs->size() : 0);
+            for (std::size_t ci = 0; ci < cs->size() && tooMany.empty(); ++ci) {
+                const nlohmann::json& c = (*cs)[ci];
                 analysis::RankCollective rc;
                 if (!c.is_object() || !r.text(c, "op", rc.opKind) || !r.integer(c, "start_ns", rc.start)
                     || !r.integer(c, "end_ns", rc.end))
                     return r.fail("a collective is not {op, start_ns, end_ns, exposed}");
                 if (const auto ex = c.find("exposed"); ex != c.end() && ex->is_array()) {
+                    stepRanges += ex->size();
+                    if (ex->size() > kMaxExposedRanges) {
+                        tooMany = "a collective (" + rc.opKind + ") has " + std::to_string(ex->size())
+                            + " exposed ranges (at most " + std::to_string(kMaxExposedRanges) + ")";
+                        break;
+                    }
+                    if (stepRanges > kMaxStepExposedRanges) {
+                        tooMany = "its collectives have more than " + std::to_string(kMaxStepExposedRanges)
+                            + " exposed ranges";
+                        break;
+                    }
+                    rc.exposed.reserve(ex->size());
                     for (const nlohmann::json& e : *ex) {
                         if (!e.is_array() || e.size() != 2 || !e[0].is_number_integer() || !e[1].is_number_integer())
                             return r.fail("an exposed range is not [start, end]");
-                        rc.exposed.push_back({e[0].get<TimeNs>(), e[1].get<TimeNs>()});
+                        const TimeNs start = e[0].get<TimeNs>();
+                        const TimeNs end = e[1].get<TimeNs>();
+                        // Not a range at all: unite() would drop it silently and the waiting would change.
+                        if (end < start)
+                            return r.fail("step " + std::to_string(step.number) + ", collective " + std::to_string(ci)
+                                          + " (" + rc.opKind + "): \"exposed\" range [" + std::to_string(start) + ", "
+                                          + std::to_string(end) + "] ends before it starts");
+                        rc.exposed.push_back({start, end});
                     }
                 }
                 // Re-canonicalise: a hand-edited or foreign file must not break the interval arithmetic.
@@ -254,22 +366,32 @@ bool rankSummaryFromReportJson(const nlohmann::json& j, const std::string& sourc
                 step.collectives.push_back(std::move(rc));
             }
         }
+        if (!tooMany.empty()) {
+            problems.add("report " + source + ": step " + std::to_string(step.number) + " left out: " + tooMany);
+            continue;
+        }
         if (std::string why = stepProblem(step, traceStart, traceSpan); !why.empty()) {
-            out.warnings.push_back("report " + source + ": step " + std::to_string(step.number) + " left out: " + why);
+            problems.add("report " + source + ": step " + std::to_string(step.number) + " left out: " + why);
             continue;
         }
         if (const auto a = s.find("device_activity"); a != s.end() && !a->is_null()) {
             if (std::string why = readActivity(*a, step); !why.empty()) {
                 step.hasActivity = false;
                 step.activity = {};
-                out.warnings.push_back("report " + source + ": step " + std::to_string(step.number)
-                                       + ": device_activity left out: " + why);
+                problems.add("report " + source + ": step " + std::to_string(step.number)
+                             + ": device_activity left out: " + why);
             }
         }
         out.steps.push_back(std::move(step));
     }
     if (const auto fs = j.find("findings"); fs != j.end() && fs->is_array()) {
-        for (const nlohmann::json& f : *fs) {
+        if (fs->size() > kMaxReportFindings)
+            problems.add("report " + source + ": " + std::to_string(fs->size() - kMaxReportFindings)
+                         + (fs->size() - kMaxReportFindings == 1 ? " finding" : " findings") + " after the first "
+                         + std::to_string(kMaxReportFindings) + " left out (at most "
+                         + std::to_string(kMaxReportFindings) + " per report)");
+        for (std::size_t fi = 0; fi < std::min(fs->size(), kMaxReportFindings); ++fi) {
+            const nlohmann::json& f = (*fs)[fi];
             if (!f.is_object())
                 return r.fail("a finding is not an object");
             analysis::RankFinding rf;
@@ -281,20 +403,20 @@ bool rankSummaryFromReportJson(const nlohmann::json& j, const std::string& sourc
             if (const auto lf = f.find("lost_fraction"); lf != f.end() && lf->is_number())
                 rf.lostFraction = lf->get<double>();
             if (!isKindId(rf.kind)) {
-                out.warnings.push_back("report " + source
-                                       + ": a finding left out: its kind is not an id ([a-z0-9_], "
-                                         "at most 64 characters)");
+                problems.add("report " + source
+                             + ": a finding left out: its kind is not an id ([a-z0-9_], at most 64 characters)");
                 continue;
             }
             if (rf.lostNs < 0 || rf.lostNs > model::kMaxTimeNs || !std::isfinite(rf.lostFraction)
                 || rf.lostFraction < 0) {
-                out.warnings.push_back("report " + source + ": finding \"" + rf.title + "\" left out: lost_ns "
-                                       + std::to_string(rf.lostNs) + " is impossible");
+                problems.add("report " + source + ": finding \"" + rf.title + "\" left out: lost_ns "
+                             + std::to_string(rf.lostNs) + " is impossible");
                 continue;
             }
             out.findings.push_back(std::move(rf));
         }
     }
+    problems.finish();
     return true;
 }
 
@@ -309,19 +431,92 @@ analysis::RankSummary rankSummaryFromModel(const ReportModel& model)
     return out;
 }
 
-bool looksLikeReportJson(const std::filesystem::path& path)
+namespace {
+
+/// Walks the start of a JSON text with nlohmann's SAX interface until the top-level object's "schema" value: stops
+/// there, at the first value that is not an object at the top, or where the (cut) text ends.
+class SchemaSax
+{
+public:
+    std::string schema;
+
+    bool null() { return value(); }
+    bool boolean(bool /*unused*/) { return value(); }
+    bool number_integer(nlohmann::json::number_integer_t /*unused*/) { return value(); }
+    bool number_unsigned(nlohmann::json::number_unsigned_t /*unused*/) { return value(); }
+    bool number_float(nlohmann::json::number_float_t /*unused*/, const std::string& /*unused*/) { return value(); }
+    bool binary(nlohmann::json::binary_t& /*unused*/) { return value(); }
+    bool string(std::string& text)
+    {
+        if (m_depth == 1 && m_atSchema) {
+            schema = text;
+            return false; // found: stop reading
+        }
+        return value();
+    }
+    bool start_object(std::size_t /*unused*/)
+    {
+        if (m_atSchema)
+            return false; // "schema": {…} is no tag
+        ++m_depth;
+        return true;
+    }
+    bool end_object()
+    {
+        --m_depth;
+        return m_depth > 0; // the top-level object ended without a "schema"
+    }
+    bool start_array(std::size_t /*unused*/)
+    {
+        if (m_depth == 0 || m_atSchema)
+            return false; // the top level is no object, or "schema": […]
+        ++m_depth;
+        return true;
+    }
+    bool end_array()
+    {
+        --m_depth;
+        return true;
+    }
+    bool key(std::string& name)
+    {
+        m_atSchema = m_depth == 1 && name == "schema";
+        return true;
+    }
+    bool parse_error(std::size_t /*unused*/, const std::string& /*unused*/,
+                     const nlohmann::detail::exception& /*unused*/)
+    {
+        return false;
+    }
+
+private:
+    bool value()
+    {
+        // A scalar at the top level, or "schema" holding something other than a string.
+        return m_depth > 0 && !(m_depth == 1 && m_atSchema);
+    }
+    int m_depth = 0;
+    bool m_atSchema = false;
+};
+
+} // namespace
+
+std::string jsonSchemaTag(const std::filesystem::path& path)
 {
     std::ifstream in(path, std::ios::binary);
     if (!in)
-        return false;
-    std::string head(4096, '\0');
+        return {};
+    std::string head(std::size_t {64} << 10, '\0');
     in.read(head.data(), static_cast<std::streamsize>(head.size()));
     head.resize(static_cast<std::size_t>(in.gcount()));
-    const std::size_t first = head.find_first_not_of(" \t\r\n");
-    if (first == std::string::npos || head[first] != '{')
-        return false;
-    const std::size_t key = head.find("\"schema\"");
-    return key != std::string::npos && head.find(kReportSchema, key) != std::string::npos;
+    SchemaSax sax;
+    (void)nlohmann::json::sax_parse(head, &sax, nlohmann::json::input_format_t::json, false);
+    return sax.schema;
+}
+
+bool looksLikeReportJson(const std::filesystem::path& path)
+{
+    return jsonSchemaTag(path) == kReportSchema;
 }
 
 bool readRankReport(const std::filesystem::path& path, analysis::RankSummary& out, std::string& error)
@@ -525,12 +720,12 @@ void writeText(const JobResult& job, std::ostream& out)
     out << "Job: " << job.ranks.size() << (job.ranks.size() == 1 ? " rank" : " ranks");
     if (job.worldSize > 0)
         out << " (world size " << job.worldSize << ")";
-    out << ", " << job.steps.size() << (job.steps.size() == 1 ? " step" : " steps") << ", collectives: " << backend
-        << "\n";
+    out << ", " << job.steps.size() << (job.steps.size() == 1 ? " step" : " steps")
+        << ", collectives: " << terminalText(backend) << "\n";
     out << "Rank-time analysed " << formatDuration(job.rankTimeNs) << ", lost " << formatDuration(job.lostNs) << " ("
         << formatPercent(job.rankTimeNs > 0 ? double(job.lostNs) / double(job.rankTimeNs) : 0.0) << ")\n";
     for (const std::string& w : job.warnings)
-        out << "warning: " << w << "\n";
+        out << "warning: " << terminalText(w) << "\n";
     const Grid g = gridOf(job);
     const std::size_t shownSteps = std::min<std::size_t>(g.steps.size(), 12);
     out << "\nStep time in ms (communication wait in brackets), rank × step:\n";
@@ -585,18 +780,18 @@ void writeText(const JobResult& job, std::ostream& out)
         const analysis::Finding& f = job.findings[i];
         std::snprintf(buf, sizeof buf, "%4zu  %-26s %12s %8s  ", i + 1, kindLabel(f.kind).c_str(),
                       formatMillisecondsRounded(f.lostNs).c_str(), formatPercent(f.lostFraction).c_str());
-        out << buf << cleanText(f.title) << "\n";
+        out << buf << terminalText(f.title) << "\n";
     }
     for (std::size_t i = 0; i < job.findings.size(); ++i) {
         const analysis::Finding& f = job.findings[i];
-        out << "\n" << i + 1 << ". " << cleanText(f.title) << "\n";
+        out << "\n" << i + 1 << ". " << terminalText(f.title) << "\n";
         std::string line;
         for (const analysis::Detail& d : f.details)
-            line += (line.empty() ? "" : ", ") + d.key + "=" + cleanText(analysis::detailText(d));
+            line += (line.empty() ? "" : ", ") + d.key + "=" + terminalText(analysis::detailText(d));
         if (!line.empty())
             out << "   numbers: " << line << "\n";
-        out << "   why: " << cleanText(f.explanation) << "\n";
-        out << "   do:  " << cleanText(f.recommendation) << "\n";
+        out << "   why: " << terminalText(f.explanation) << "\n";
+        out << "   do:  " << terminalText(f.recommendation) << "\n";
     }
 }
 
@@ -854,22 +1049,48 @@ std::string jobLanesSvg(const JobResult& job, std::int64_t step)
             << x(lane.stepEnd) - x(lane.stepStart) << "\" height=\"" << h << "\" fill=\"#e4e4e4\"><title>rank "
             << rank.rank << ", step " << step << ": " << escapeHtml(ms(lane.stepEnd - lane.stepStart))
             << ", communication wait " << escapeHtml(ms(lane.waitNs)) << "</title></rect>";
-        // A lane can carry thousands of activity pieces: those that fall inside the half pixel the previous piece
-        // of their kind already covers are not written (the picture is the same, the file far smaller).
-        std::array<double, 6> drawnTo {};
-        drawnTo.fill(-1.0);
+        // A lane can carry millions of pieces (a report's exposed ranges): the SVG is bounded by the picture, not by
+        // them. Only what lies on the axis is drawn (a collective may reach far past its step), and a piece that
+        // starts inside the rectangle already pending for its kind (at least half a pixel wide) widens it instead of
+        // adding one, so each kind has fewer rectangles than twice the plot's width in pixels; the tooltip then
+        // tells the span the rectangle covers.
+        struct Pending
+        {
+            bool active = false;
+            double x0 = 0;
+            double x1 = 0;
+            TimeNs start = 0;
+            TimeNs end = 0;
+        };
+        std::array<Pending, 6> pending {};
+        const auto flush = [&](analysis::LaneKind kind) {
+            Pending& p = pending[static_cast<std::size_t>(kind)];
+            if (!p.active)
+                return;
+            const LaneStyle style = laneStyle(kind);
+            out << "<rect x=\"" << p.x0 << "\" y=\"" << y << "\" width=\"" << p.x1 - p.x0 << "\" height=\"" << h
+                << "\" fill=\"" << style.fill << "\"><title>rank " << rank.rank << ": " << style.what << ", "
+                << escapeHtml(ms(p.end - p.start)) << "</title></rect>";
+            p.active = false;
+        };
         for (const analysis::LaneSegment& seg : lane.segments) {
-            const LaneStyle style = laneStyle(seg.kind);
-            const double x0 = x(seg.start);
-            const double w = std::max(0.5, x(seg.end) - x0);
-            double& to = drawnTo[static_cast<std::size_t>(seg.kind)];
-            if (x0 + w <= to)
+            const TimeNs start = std::max(seg.start, lanes.axisStart);
+            const TimeNs end = std::min(seg.end, lanes.axisEnd);
+            if (end < start)
                 continue;
-            to = x0 + w;
-            out << "<rect x=\"" << x0 << "\" y=\"" << y << "\" width=\"" << w << "\" height=\"" << h << "\" fill=\""
-                << style.fill << "\"><title>rank " << rank.rank << ": " << style.what << ", "
-                << escapeHtml(ms(seg.end - seg.start)) << "</title></rect>";
+            const double x0 = x(start);
+            const double x1 = x0 + std::max(0.5, x(end) - x0);
+            Pending& p = pending[static_cast<std::size_t>(seg.kind)];
+            if (p.active && x0 <= p.x1) {
+                p.x1 = std::max(p.x1, x1);
+                p.end = std::max(p.end, end);
+                continue;
+            }
+            flush(seg.kind);
+            p = {true, x0, x1, start, end};
         }
+        for (std::size_t k = 0; k < pending.size(); ++k)
+            flush(static_cast<analysis::LaneKind>(k));
         out << "\n";
     }
     for (std::size_t k = 0; k < lanes.lastArrivals.size(); ++k) {

@@ -25,8 +25,13 @@ bool rankSummaryFromReportJson(const nlohmann::json& j, const std::string& sourc
 /// writes, so a job built from traces equals a job built from their reports.
 analysis::RankSummary rankSummaryFromModel(const ReportModel& model);
 
-/// True when `path` is a JSON file whose top-level object says "schema": "timesink.report/1" near its start
-/// (only the first bytes are read).
+/// The value of the "schema" key of the top-level JSON object in `path`, when that key comes within the file's first
+/// 64 KiB (Timesink writes it first) and holds a string; empty otherwise. Read by structure, not by substring: a trace
+/// whose first events merely mention "timesink.job/1" (an event name, an argument, a nested "schema") has none.
+/// Example: {"schema": "timesink.job/1", …} → "timesink.job/1"; {"traceEvents": [{"schema": "timesink.job/1"}]} → "".
+std::string jsonSchemaTag(const std::filesystem::path& path);
+
+/// True when `path` is a JSON file whose top-level object says "schema": "timesink.report/1" (jsonSchemaTag).
 bool looksLikeReportJson(const std::filesystem::path& path);
 
 /// Reads a `timesink.report/1` file. False with a message naming the file when it cannot be read or is not one.

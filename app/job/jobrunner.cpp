@@ -12,7 +12,6 @@
 #include <algorithm>
 #include <cctype>
 #include <fnmatch.h>
-#include <fstream>
 #include <mutex>
 #include <optional>
 
@@ -46,15 +45,11 @@ std::string runFolderPatterns()
     return out;
 }
 
+// A job report written next to its ranks: its top-level "schema" says so (a rank's trace that mentions the tag in an
+// event is still a rank).
 bool isJobReport(const fs::path& path)
 {
-    if (path.extension() != ".json")
-        return false;
-    std::ifstream in(path, std::ios::binary);
-    std::string head(512, '\0');
-    in.read(head.data(), static_cast<std::streamsize>(head.size()));
-    head.resize(static_cast<std::size_t>(in.gcount()));
-    return head.find(report::kJobSchema) != std::string::npos;
+    return path.extension() == ".json" && report::jsonSchemaTag(path) == report::kJobSchema;
 }
 
 // "rank-2" < "rank-10": runs of digits compare as numbers.
