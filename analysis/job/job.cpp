@@ -110,10 +110,30 @@ void checkRanksAgree(const std::vector<RankSummary>& ranks, bool ranksFromInputs
         numbers.erase(std::unique(numbers.begin(), numbers.end()), numbers.end());
         stepSets[numbers.empty() ? std::string("none") : "steps " + foldedList(numbers)].push_back(r.rank);
     }
-    // The world size most ranks report (the larger on a tie): one rank's stray value does not make the job.
-    for (const auto& [size, count] : worldCount) {
-        if (job.worldSize < 0 || count >= worldCount[job.worldSize])
-            job.worldSize = size;
+    // The world size most ranks report: one rank's stray value does not make the job. On a tie, the smallest size
+    // that holds every rank given (more than the largest rank, at least as many as the ranks), else the largest
+    // tied size: 2 against 1,073,741,824 from two ranks 0 and 1 is 2, never the larger or a mean of them.
+    {
+        std::size_t most = 0;
+        for (const auto& [size, count] : worldCount)
+            most = std::max(most, count);
+        std::int64_t largestRank = -1;
+        for (const RankSummary& r : ranks)
+            largestRank = std::max<std::int64_t>(largestRank, r.rank);
+        const auto holdsAll
+            = [&](std::int32_t size) { return size > largestRank && static_cast<std::size_t>(size) >= ranks.size(); };
+        for (const auto& [size, count] : worldCount) { // ascending: the first that holds all is the smallest
+            if (count == most && holdsAll(size)) {
+                job.worldSize = size;
+                break;
+            }
+        }
+        if (job.worldSize < 0) {
+            for (const auto& [size, count] : worldCount) {
+                if (count == most)
+                    job.worldSize = size; // ascending: the largest tied size remains
+            }
+        }
     }
     if (std::string d = disagreement(worldSizes); !d.empty())
         job.warnings.push_back("the ranks disagree on the world size (" + d + "); the job uses "
@@ -214,11 +234,27 @@ JobResult analyzeJob(std::vector<RankSummary> ranks, const JobOptions& options)
         jr.analysedNs = r.analysedNs;
         jr.findings = r.findings;
         job.ranks.push_back(std::move(jr));
-        std::set<std::int64_t> numbers;
+        // A repeated step number (re-used ProfilerStep ids, or reports merged by hand): the first one is compared
+        // across the ranks, and the job says so, since the rank's other steps of that number are in no table.
+        std::map<std::int64_t, std::size_t> seen;
+        std::vector<std::int64_t> repeated;
+        std::size_t leftOut = 0;
         for (const RankStep& s : r.steps) {
-            if (!numbers.insert(s.number).second)
-                continue; // a repeated step number (re-used ProfilerStep ids): the first one counts
+            if (++seen[s.number] > 1) {
+                ++leftOut;
+                if (seen[s.number] == 2)
+                    repeated.push_back(s.number);
+                continue;
+            }
             byNumber[s.number].push_back({i, &s});
+        }
+        if (leftOut > 0) {
+            std::sort(repeated.begin(), repeated.end());
+            job.warnings.push_back("rank " + std::to_string(r.rank) + ": step number"
+                                   + (repeated.size() == 1 ? " " : "s ") + foldedList(repeated)
+                                   + (repeated.size() == 1 ? " occurs" : " occur") + " more than once; only the "
+                                   + "first step of each number is compared, " + std::to_string(leftOut)
+                                   + (leftOut == 1 ? " step is" : " steps are") + " left out");
         }
     }
 

@@ -6,6 +6,7 @@
 #include "report/jobreport.h"
 #include "reportdestination.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 
@@ -42,7 +43,7 @@ int runJob(int argc, char** argv)
     Arguments args;
     std::string error;
     if (!parseArguments(argc, argv, 2, {"--format", "-o", "-j", "--min-lost-ms"}, {"--help", "-h"}, args, error)) {
-        std::cerr << "timesink-cli job: " << error << '\n' << kJobUsage;
+        std::cerr << "timesink-cli job: " << terminalText(error) << '\n' << kJobUsage;
         return kExitUsage;
     }
     if (args.has("--help") || args.has("-h")) {
@@ -95,11 +96,11 @@ int runJob(int argc, char** argv)
     std::vector<std::filesystem::path> paths(args.positional.begin(), args.positional.end());
     std::vector<app::JobInput> inputs;
     if (!app::collectJobInputs(paths, inputs, error, &options.inputWarnings)) {
-        std::cerr << "timesink-cli job: " << error << '\n';
+        std::cerr << "timesink-cli job: " << terminalText(error) << '\n';
         return kExitInput;
     }
     for (const std::string& w : options.inputWarnings)
-        std::cerr << "timesink-cli job: " << w << '\n';
+        std::cerr << "timesink-cli job: " << terminalText(w) << '\n';
     // The paths as given count as inputs too: a folder holding the ranks must not receive the report (it would
     // mix with the profiler output, and a report written there would be a rank the next time), and neither may
     // any rank found inside it.
@@ -107,15 +108,22 @@ int runJob(int argc, char** argv)
     for (const app::JobInput& in : inputs)
         inputPaths.push_back(in.path);
     if (destination.file && !checkReportDestination(destination, inputPaths, error)) {
-        std::cerr << "timesink-cli job: " << error << '\n';
+        std::cerr << "timesink-cli job: " << terminalText(error) << '\n';
         return kExitUsage;
     }
     app::tuneAllocatorForJobs();
     const app::JobRun run = app::runJob(inputs, options);
     if (!run.errors.empty()) {
         for (const std::string& e : run.errors)
-            std::cerr << "timesink-cli job: " << e << '\n';
+            std::cerr << "timesink-cli job: " << terminalText(e) << '\n';
         return kExitInput;
+    }
+    // The CSV is the findings table alone: the job's warnings, which every other format shows, go to stderr.
+    if (*format == report::JobFormat::Csv) {
+        // (runJob put the skipped inputs, already named above, first.)
+        const auto& warnings = run.result.warnings;
+        for (std::size_t i = std::min(options.inputWarnings.size(), warnings.size()); i < warnings.size(); ++i)
+            std::cerr << "timesink-cli job: warning: " << terminalText(warnings[i]) << '\n';
     }
     return emitTo(destination, inputPaths, "job",
                   [&](std::ostream& out) { report::writeJobReport(run.result, *format, options.generator, out); });
