@@ -9,6 +9,8 @@
 #include "report/textformat.h"
 
 #include <cstdio>
+#include <utility>
+#include <vector>
 
 namespace timesink::report {
 
@@ -46,6 +48,13 @@ std::string summarySentence(const analysis::JobCompareResult& r)
 {
     if (r.figures.empty())
         return {};
+    // A job without steps has figures of 0: "0 ns (0.00×)" would read as a measurement.
+    if (!r.baselineUsable() || !r.candidateUsable()) {
+        const char* which = !r.baselineUsable() && !r.candidateUsable() ? "neither job has usable steps"
+            : !r.baselineUsable()                                       ? "the baseline job has no usable steps"
+                                                                        : "the candidate job has no usable steps";
+        return std::string("Nothing to compare: ") + which + " (see the warnings).";
+    }
     const analysis::JobCompareFigure& step = r.figures.front();
     std::string text = "A step of the candidate job takes " + formatDuration(step.candidateNs)
         + " (its slowest rank, mean over its steps) against the baseline's " + formatDuration(step.baselineNs);
@@ -56,6 +65,17 @@ std::string summarySentence(const analysis::JobCompareResult& r)
     return text;
 }
 
+/// Each job's warnings with the side they belong to, in the order baseline, candidate.
+std::vector<std::pair<const char*, const std::string*>> sideWarnings(const analysis::JobCompareResult& r)
+{
+    std::vector<std::pair<const char*, const std::string*>> out;
+    for (const std::string& w : r.baselineWarnings)
+        out.emplace_back("baseline", &w);
+    for (const std::string& w : r.candidateWarnings)
+        out.emplace_back("candidate", &w);
+    return out;
+}
+
 std::string stepsCell(std::size_t steps, TimeNs ns)
 {
     return steps == 0 ? std::string("–") : formatDuration(ns);
@@ -64,11 +84,14 @@ std::string stepsCell(std::size_t steps, TimeNs ns)
 void writeText(const JobCompareInput& in, std::ostream& out)
 {
     const analysis::JobCompareResult& r = in.result;
-    out << "baseline   " << cleanText(in.baselinePath) << "\n           " << r.baselineRanks << " ranks (world size "
+    out << "baseline   " << terminalText(in.baselinePath) << "\n           " << r.baselineRanks << " ranks (world size "
         << worldText(r.baselineWorldSize) << "), " << r.baselineSteps << (r.baselineSteps == 1 ? " step\n" : " steps\n")
-        << "candidate  " << cleanText(in.candidatePath) << "\n           " << r.candidateRanks << " ranks (world size "
-        << worldText(r.candidateWorldSize) << "), " << r.candidateSteps
-        << (r.candidateSteps == 1 ? " step\n\n" : " steps\n\n") << summarySentence(r) << "\n\nJob\n";
+        << "candidate  " << terminalText(in.candidatePath) << "\n           " << r.candidateRanks
+        << " ranks (world size " << worldText(r.candidateWorldSize) << "), " << r.candidateSteps
+        << (r.candidateSteps == 1 ? " step\n" : " steps\n");
+    for (const auto& [side, w] : sideWarnings(r))
+        out << "warning (" << side << "): " << terminalText(*w) << '\n';
+    out << '\n' << summarySentence(r) << "\n\nJob\n";
     char buf[256];
     std::snprintf(buf, sizeof buf, "  %-48s %12s %12s %12s\n", "", "baseline", "candidate", "delta");
     out << buf;
@@ -107,7 +130,7 @@ void writeText(const JobCompareInput& in, std::ostream& out)
     if (!r.notes.empty()) {
         out << "\nNotes\n";
         for (const std::string& n : r.notes)
-            out << "  - " << cleanText(n) << '\n';
+            out << "  - " << terminalText(n) << '\n';
     }
 }
 
@@ -120,7 +143,11 @@ void writeMarkdown(const JobCompareInput& in, std::ostream& out)
         << r.candidateRanks << " (" << worldText(r.candidateWorldSize) << ") |\n"
         << "| steps | " << r.baselineSteps << " | " << r.candidateSteps << " |\n"
         << "| stragglers | " << ranksText(r.baselineStragglers) << " | " << ranksText(r.candidateStragglers)
-        << " |\n\n**" << escapeMarkdown(summarySentence(r)) << "**\n\n## Job\n\n| figure | baseline | candidate | "
+        << " |\n\n";
+    for (const auto& [side, w] : sideWarnings(r))
+        out << "- Warning (" << side << "): " << escapeMarkdown(*w) << '\n';
+    out << (r.baselineWarnings.empty() && r.candidateWarnings.empty() ? "" : "\n") << "**"
+        << escapeMarkdown(summarySentence(r)) << "**\n\n## Job\n\n| figure | baseline | candidate | "
         << "delta |\n|---|---:|---:|---:|\n";
     for (const analysis::JobCompareFigure& f : r.figures) {
         out << "| " << escapeMarkdown(f.label) << " | " << formatDuration(f.baselineNs) << " | "
@@ -168,8 +195,10 @@ void writeHtml(const JobCompareInput& in, std::ostream& out)
         << worldText(r.baselineWorldSize) << ")</td><td>" << r.candidateRanks << " (" << worldText(r.candidateWorldSize)
         << ")</td></tr>\n<tr><th>steps</th><td>" << r.baselineSteps << "</td><td>" << r.candidateSteps
         << "</td></tr>\n<tr><th>stragglers</th><td>" << ranksText(r.baselineStragglers) << "</td><td>"
-        << ranksText(r.candidateStragglers) << "</td></tr>\n</tbody></table><p><strong>"
-        << escapeHtml(summarySentence(r)) << "</strong></p></section>\n";
+        << ranksText(r.candidateStragglers) << "</td></tr>\n</tbody></table>\n";
+    for (const auto& [side, w] : sideWarnings(r))
+        out << "<p class=\"warning\">Warning (" << side << "): " << escapeHtml(*w) << "</p>\n";
+    out << "<p><strong>" << escapeHtml(summarySentence(r)) << "</strong></p></section>\n";
     out << "<section id=\"job\"><h2>Job</h2><table><thead><tr><th>figure</th><th class=\"num\">baseline</th>"
            "<th class=\"num\">candidate</th><th class=\"num\">delta</th></tr></thead><tbody>\n";
     for (const analysis::JobCompareFigure& f : r.figures) {
@@ -231,16 +260,18 @@ nlohmann::ordered_json jobCompareJson(const JobCompareInput& in)
     ordered_json j;
     j["schema"] = kJobCompareSchema;
     j["generator"] = in.generator;
-    j["baseline"] = {{"path", cleanText(in.baselinePath)},
-                     {"world_size", r.baselineWorldSize},
-                     {"ranks", r.baselineRanks},
-                     {"steps", r.baselineSteps},
-                     {"stragglers", r.baselineStragglers}};
-    j["candidate"] = {{"path", cleanText(in.candidatePath)},
-                      {"world_size", r.candidateWorldSize},
-                      {"ranks", r.candidateRanks},
-                      {"steps", r.candidateSteps},
-                      {"stragglers", r.candidateStragglers}};
+    const auto cleaned = [](const std::vector<std::string>& texts) {
+        ordered_json out = ordered_json::array();
+        for (const std::string& t : texts)
+            out.push_back(cleanText(t));
+        return out;
+    };
+    j["baseline"] = {{"path", cleanText(in.baselinePath)}, {"world_size", r.baselineWorldSize},
+                     {"ranks", r.baselineRanks},           {"steps", r.baselineSteps},
+                     {"stragglers", r.baselineStragglers}, {"warnings", cleaned(r.baselineWarnings)}};
+    j["candidate"] = {{"path", cleanText(in.candidatePath)}, {"world_size", r.candidateWorldSize},
+                      {"ranks", r.candidateRanks},           {"steps", r.candidateSteps},
+                      {"stragglers", r.candidateStragglers}, {"warnings", cleaned(r.candidateWarnings)}};
     ordered_json figures = ordered_json::array();
     for (const analysis::JobCompareFigure& f : r.figures) {
         figures.push_back({{"figure", f.key},

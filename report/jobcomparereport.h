@@ -28,7 +28,7 @@ struct JobCompareInput
 };
 
 /// The `timesink.jobcompare/1` object (docs/compare.md "Job vs job"):
-/// {"schema", "generator", "baseline": {"path", "world_size", "ranks", "steps", "stragglers": [ranks]},
+/// {"schema", "generator", "baseline": {"path", "world_size", "ranks", "steps", "stragglers": [ranks], "warnings"},
 ///  "candidate": {…}, "figures": [{"figure", "label", "baseline_ns", "candidate_ns", "delta_ns"}],
 ///  "ranks": [{"rank", "baseline_steps", "candidate_steps", "baseline_step_ns", "candidate_step_ns", "delta_ns",
 ///             "baseline_wait_ns", "candidate_wait_ns", "baseline_communication_ns", "candidate_communication_ns",
@@ -36,7 +36,8 @@ struct JobCompareInput
 ///  "lost_by_kind": [{"kind", "baseline_lost_ns", "candidate_lost_ns", "delta_ns"}], "notes": [...]}
 nlohmann::ordered_json jobCompareJson(const JobCompareInput& in);
 
-/// Text, JSON, Markdown, HTML (tables, self-contained, escaped) or CSV (the rank table).
+/// Text, JSON, Markdown, HTML (tables, self-contained, escaped; each with both jobs' warnings) or CSV (the rank
+/// table alone).
 void writeJobCompareReport(const JobCompareInput& in, JobFormat format, std::ostream& out);
 
 /// The job-compare document for a report file format, as `compare JOB_A JOB_B -o FILE` picks it from the file's

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <map>
+#include <tuple>
 #include <variant>
 
 namespace timesink::analysis {
@@ -170,6 +171,19 @@ JobCompareResult compareJobs(const JobResult& baseline, const JobResult& candida
                             + " in one job only (0 steps on the other side)");
     out.notes.push_back("per-rank figures are means over each rank's own steps in its job; the jobs' step numbers need "
                         "not match");
+    out.baselineWarnings = baseline.warnings;
+    out.candidateWarnings = candidate.warnings;
+    // A side without steps first: every figure of it is 0, which is no measurement.
+    std::vector<std::string> unusable;
+    for (const auto& [side, steps, warnings] :
+         {std::tuple {"baseline", out.baselineSteps, out.baselineWarnings.size()},
+          std::tuple {"candidate", out.candidateSteps, out.candidateWarnings.size()}}) {
+        if (steps == 0)
+            unusable.push_back(std::string("the ") + side
+                               + " job has no usable steps, so its figures are all 0 and nothing is compared"
+                               + (warnings > 0 ? " (its warnings say why)" : ""));
+    }
+    out.notes.insert(out.notes.begin(), unusable.begin(), unusable.end());
     return out;
 }
 

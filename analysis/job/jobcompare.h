@@ -70,6 +70,14 @@ struct JobCompareResult
     std::vector<std::int64_t> candidateStragglers;
     std::vector<JobCompareKind> lostByKind; // the union of both jobs' kinds, by |delta| descending, then kind
     std::vector<std::string> notes;
+    /// Each job's own warnings (JobResult::warnings: steps and ranks left out, disagreeing ranks, …), as the job
+    /// report shows them: a comparison must not hide why a side's figures are thin or zero.
+    std::vector<std::string> baselineWarnings;
+    std::vector<std::string> candidateWarnings;
+    /// Whether the side has at least one step that every writer can compare (JobResult::steps not empty); without
+    /// one its figures are all 0, which the writers say in words instead of printing "0 ns (0.00×)".
+    [[nodiscard]] bool baselineUsable() const { return baselineSteps > 0; }
+    [[nodiscard]] bool candidateUsable() const { return candidateSteps > 0; }
 };
 
 JobCompareResult compareJobs(const JobResult& baseline, const JobResult& candidate);

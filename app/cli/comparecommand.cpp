@@ -18,6 +18,7 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <utility>
 #include <vector>
 
 namespace timesink::cli {
@@ -84,7 +85,7 @@ std::string stepLabel(const model::Trace& trace, std::size_t index)
 
 std::string column(std::string_view text, std::size_t width)
 {
-    std::string out = report::truncateText(report::cleanText(text), width);
+    std::string out = report::truncateText(terminalText(text), width);
     // Pad by code points so "µs" lines up.
     std::size_t points = 0;
     for (unsigned char c : out)
@@ -118,7 +119,7 @@ std::string idColumn(const std::optional<std::int64_t>& id)
 /// The layer comparison of two edge runs: op types, the layers whose placement changed, the layers by delta.
 void printLayers(const analysis::CompareLayers& l, std::size_t top, std::ostringstream& out)
 {
-    out << "\nLayers (edge runs)\n  " << report::cleanText(analysis::layerSummaryText(l)) << "\n\n  "
+    out << "\nLayers (edge runs)\n  " << terminalText(analysis::layerSummaryText(l)) << "\n\n  "
         << column("op type", 18) << rightColumn("layers", 10) << rightColumn("baseline", 11)
         << rightColumn("candidate", 11) << rightColumn("delta", 11) << rightColumn("ratio", 8)
         << rightColumn("split", 9) << rightColumn("moved", 7) << '\n';
@@ -137,7 +138,7 @@ void printLayers(const analysis::CompareLayers& l, std::size_t top, std::ostring
             << rightColumn(report::formatDuration(x.baselineNs), 11)
             << rightColumn(report::formatDuration(x.candidateNs), 11) << rightColumn(signedDuration(x.deltaNs()), 11)
             << rightColumn(ratioColumn(x.ratio()), 8) << "  " << analysis::layerMatchKey(x.match) << '\n'
-            << "             " << report::truncateText(report::cleanText(x.name), 90) << '\n';
+            << "             " << report::truncateText(terminalText(x.name), 90) << '\n';
     };
     auto header = [&](const char* title) {
         out << '\n'
@@ -168,9 +169,9 @@ void printText(const model::Trace& base, std::span<const analysis::Finding> base
 {
     std::ostringstream out;
     auto runLine = [&](const char* label, const model::Trace& t, const analysis::CompareSide& side) {
-        out << label << report::cleanText(t.metadata().sourcePath) << "\n           "
-            << report::cleanText(t.metadata().format) << ", " << report::cleanText(report::deviceDescription(t))
-            << ", operator time on the " << (side.deviceTimed ? "device" : "host");
+        out << label << terminalText(t.metadata().sourcePath) << "\n           " << terminalText(t.metadata().format)
+            << ", " << terminalText(report::deviceDescription(t)) << ", operator time on the "
+            << (side.deviceTimed ? "device" : "host");
         if (side.deviceTimed) {
             out << " (" << side.attributedSlices << " of " << side.workSlices
                 << " device slices linked to framework operators)";
@@ -261,8 +262,8 @@ void printText(const model::Trace& base, std::span<const analysis::Finding> base
         };
         if (renamed(op.baselineNames) || renamed(op.candidateNames))
             out << "    "
-                << report::truncateText(
-                       report::cleanText(namesOf(op.baselineNames) + " ↔ " + namesOf(op.candidateNames)), 100)
+                << report::truncateText(terminalText(namesOf(op.baselineNames) + " ↔ " + namesOf(op.candidateNames)),
+                                        100)
                 << '\n';
     }
     if (shown < r.operators.size())
@@ -292,7 +293,7 @@ void printText(const model::Trace& base, std::span<const analysis::Finding> base
             status = "shrank";
             break;
         }
-        out << "  " << column(status, 16) << report::cleanText(e.title) << '\n'
+        out << "  " << column(status, 16) << terminalText(e.title) << '\n'
             << "  " << std::string(16, ' ') << report::kindLabel(e.kind) << ": "
             << report::formatDuration(e.baselineLostNs) << " → " << report::formatDuration(e.candidateLostNs) << " ("
             << signedDuration(e.deltaNs());
@@ -307,7 +308,7 @@ void printText(const model::Trace& base, std::span<const analysis::Finding> base
     if (!r.notes.empty()) {
         out << "\nNotes\n";
         for (const std::string& n : r.notes)
-            out << "  - " << report::cleanText(n) << '\n';
+            out << "  - " << terminalText(n) << '\n';
     }
     std::cout << out.str();
 }
@@ -330,17 +331,17 @@ int runJobCompare(const Arguments& args, const ReportDestination& destination)
         std::string error;
         std::vector<std::string> skipped;
         if (!app::collectJobInputs({args.positional[i]}, sides[i], error, &skipped)) {
-            std::cerr << "timesink-cli compare: " << error << '\n';
+            std::cerr << "timesink-cli compare: " << terminalText(error) << '\n';
             return kExitInput;
         }
         for (const std::string& w : skipped)
-            std::cerr << "timesink-cli compare: " << w << '\n';
+            std::cerr << "timesink-cli compare: " << terminalText(w) << '\n';
         for (const app::JobInput& in : sides[i])
             inputPaths.push_back(in.path);
     }
     std::string error;
     if (!checkReportDestination(destination, inputPaths, error)) {
-        std::cerr << "timesink-cli compare: " << error << '\n';
+        std::cerr << "timesink-cli compare: " << terminalText(error) << '\n';
         return kExitUsage;
     }
     app::tuneAllocatorForJobs();
@@ -349,7 +350,7 @@ int runJobCompare(const Arguments& args, const ReportDestination& destination)
         runs.push_back(app::runJob(inputs, options));
         if (!runs.back().errors.empty()) {
             for (const std::string& e : runs.back().errors)
-                std::cerr << "timesink-cli compare: " << e << '\n';
+                std::cerr << "timesink-cli compare: " << terminalText(e) << '\n';
             return kExitInput;
         }
     }
@@ -360,6 +361,16 @@ int runJobCompare(const Arguments& args, const ReportDestination& destination)
         return kExitOk;
     }
     const report::JobFormat format = report::jobCompareFormat(destination.format);
+    // The CSV is the rank table alone: the jobs' warnings, which every other format shows, go to stderr.
+    if (format == report::JobFormat::Csv) {
+        for (const auto& [side, warnings] :
+             {std::pair {"baseline", &result.baselineWarnings}, std::pair {"candidate", &result.candidateWarnings}}) {
+            for (const std::string& w : *warnings)
+                std::cerr << "timesink-cli compare: warning (" << side << "): " << terminalText(w) << '\n';
+        }
+        if (!result.baselineUsable() || !result.candidateUsable())
+            std::cerr << "timesink-cli compare: " << terminalText(result.notes.front()) << '\n';
+    }
     return emitTo(destination, inputPaths, "compare",
                   [&](std::ostream& out) { report::writeJobCompareReport(in, format, out); });
 }
@@ -381,7 +392,7 @@ int runCompare(int argc, char** argv)
     std::string error;
     if (!parseArguments(argc, argv, 2, {"--format", "-o", "--steps", "--op-map", "--top"}, {"--help", "-h"}, args,
                         error)) {
-        std::cerr << "timesink-cli compare: " << error << '\n' << kCompareUsage;
+        std::cerr << "timesink-cli compare: " << terminalText(error) << '\n' << kCompareUsage;
         return kExitUsage;
     }
     if (args.has("--help") || args.has("-h")) {
@@ -390,7 +401,7 @@ int runCompare(int argc, char** argv)
     }
     ReportDestination destination;
     if (!resolveReportDestination(args, destination, error)) {
-        std::cerr << "timesink-cli compare: " << error << '\n' << kCompareUsage;
+        std::cerr << "timesink-cli compare: " << terminalText(error) << '\n' << kCompareUsage;
         return kExitUsage;
     }
     if (args.positional.size() != 2) {
@@ -401,7 +412,7 @@ int runCompare(int argc, char** argv)
     const bool baseJob = app::isJobFolder(args.positional[0]);
     const bool candJob = app::isJobFolder(args.positional[1]);
     if (baseJob != candJob) {
-        std::cerr << "timesink-cli compare: " << args.positional[baseJob ? 0 : 1]
+        std::cerr << "timesink-cli compare: " << terminalText(args.positional[baseJob ? 0 : 1])
                   << " holds several ranks (a job) and the other side is one run; compare two jobs or two runs\n";
         return kExitUsage;
     }
@@ -412,7 +423,7 @@ int runCompare(int argc, char** argv)
     if (args.has("--op-map"))
         inputs.emplace_back(args.value("--op-map"));
     if (!checkReportDestination(destination, inputs, error)) { // before the loads, so a typo costs nothing
-        std::cerr << "timesink-cli compare: " << error << '\n';
+        std::cerr << "timesink-cli compare: " << terminalText(error) << '\n';
         return kExitUsage;
     }
     std::size_t top = 20;
@@ -427,13 +438,13 @@ int runCompare(int argc, char** argv)
     analysis::CompareOptions options;
     if (!analysis::CompareStepSelection::parsePair(args.value("--steps"), options.baselineSteps, options.candidateSteps,
                                                    error)) {
-        std::cerr << "timesink-cli compare: " << error << '\n' << kCompareUsage;
+        std::cerr << "timesink-cli compare: " << terminalText(error) << '\n' << kCompareUsage;
         return kExitUsage;
     }
     analysis::CompareOpMap opMap = analysis::CompareOpMap::builtIn();
     if (args.has("--op-map")) {
         if (!loadOpMap(args.value("--op-map"), opMap, error)) {
-            std::cerr << "timesink-cli compare: " << error << '\n';
+            std::cerr << "timesink-cli compare: " << terminalText(error) << '\n';
             return kExitInput;
         }
     }
@@ -455,7 +466,7 @@ int runCompare(int argc, char** argv)
     if (!analysis::compareRuns(*baseline, baseAnalysis.findings, *candidate, candAnalysis.findings, options, result,
                                error)) {
         // The traces loaded; what failed is the step selection the user asked for.
-        std::cerr << "timesink-cli compare: " << error << '\n';
+        std::cerr << "timesink-cli compare: " << terminalText(error) << '\n';
         return kExitUsage;
     }
     if (destination.text) {
