@@ -490,7 +490,7 @@ public:
     }
 
 private:
-    bool value()
+    [[nodiscard]] bool value() const
     {
         // A scalar at the top level, or "schema" holding something other than a string.
         return m_depth > 0 && !(m_depth == 1 && m_atSchema);
