@@ -34,8 +34,13 @@ namespace {
 // alone (an 18 MB report of 10^6 exposed ranges made a 344 MB Markdown job report):
 // * steps: the first kMaxReportSteps are taken, the rest left out with a warning (the job of what fits is still
 //   worth having; the warning says the rank's table is cut);
-// * a step whose collectives or exposed ranges pass their limits is left out with a warning naming it, like a step
-//   whose numbers cannot be true: keeping only some of them would change the waiting the job attributes;
+// * a collective's exposed ranges: more than kMaxExposedRanges (the cap of a step's device activity) are coarsened,
+//   their shortest gaps closed until kMaxExposedRanges remain, with a warning naming the longest gap closed, as the
+//   analysis coarsens device activity: a rank analysed from its trace goes through this reader too, and a long
+//   collective overlapped by thousands of small kernels is real, so its step must stay;
+// * a step with more than kMaxStepCollectives collectives, or more than kMaxStepExposedRanges exposed ranges after
+//   that, is left out with a warning naming it, like a step whose numbers cannot be true (keeping some collectives
+//   would change the waiting the job attributes);
 // * findings: the first kMaxReportFindings (they are ranked), the rest counted in a warning;
 // * the rank's import warnings and the job's warnings about this report: kMaxReportWarnings each, then one line
 //   counting the rest;
@@ -50,6 +55,39 @@ constexpr std::size_t kMaxReportFindings = 1'024;
 constexpr std::size_t kMaxReportWarnings = 64;
 constexpr std::size_t kMaxReportTextBytes = 4'096;
 constexpr std::int64_t kMaxWorldSize = std::int64_t {1} << 20;
+
+/// Closes the shortest gaps of `list` (canonical: sorted, disjoint) until it has `maxPieces` pieces; returns the
+/// longest gap closed (0 when the list already fits).
+/// Example: ({[0,1], [2,3], [13,14], [15,16]}, 2) → {[0,3], [13,16]}, 1.
+TimeNs closeShortestGaps(analysis::IntervalList& list, std::size_t maxPieces)
+{
+    if (list.size() <= maxPieces || maxPieces == 0)
+        return 0;
+    std::vector<TimeNs> gaps(list.size() - 1);
+    for (std::size_t i = 0; i + 1 < list.size(); ++i)
+        gaps[i] = list[i + 1].start - list[i].end;
+    const std::size_t toClose = list.size() - maxPieces;
+    std::nth_element(gaps.begin(), gaps.begin() + static_cast<std::ptrdiff_t>(toClose - 1), gaps.end());
+    const TimeNs threshold = gaps[toClose - 1];
+    // Every gap shorter than the threshold closes, then gaps of exactly the threshold until enough have closed.
+    std::size_t shorter = 0;
+    for (std::size_t i = 0; i + 1 < list.size(); ++i)
+        shorter += list[i + 1].start - list[i].end < threshold ? 1 : 0;
+    std::size_t equalToClose = toClose - shorter;
+    std::size_t kept = 0;
+    for (std::size_t i = 1; i < list.size(); ++i) {
+        const TimeNs gap = list[i].start - list[kept].end;
+        const bool close = gap < threshold || (gap == threshold && equalToClose > 0);
+        if (close) {
+            equalToClose -= gap == threshold ? 1 : 0;
+            list[kept].end = list[i].end;
+        } else {
+            list[++kept] = list[i];
+        }
+    }
+    list.resize(kept + 1);
+    return threshold;
+}
 
 /// `text` cut to at most kMaxReportTextBytes bytes at the start of a UTF-8 character, with "…" when cut.
 std::string boundedText(std::string text)
@@ -336,17 +374,6 @@ bool rankSummaryFromReportJson(const nlohmann::json& j, const std::string& sourc
                     || !r.integer(c, "end_ns", rc.end))
                     return r.fail("a collective is not {op, start_ns, end_ns, exposed}");
                 if (const auto ex = c.find("exposed"); ex != c.end() && ex->is_array()) {
-                    stepRanges += ex->size();
-                    if (ex->size() > kMaxExposedRanges) {
-                        tooMany = "a collective (" + rc.opKind + ") has " + std::to_string(ex->size())
-                            + " exposed ranges (at most " + std::to_string(kMaxExposedRanges) + ")";
-                        break;
-                    }
-                    if (stepRanges > kMaxStepExposedRanges) {
-                        tooMany = "its collectives have more than " + std::to_string(kMaxStepExposedRanges)
-                            + " exposed ranges";
-                        break;
-                    }
                     rc.exposed.reserve(ex->size());
                     for (const nlohmann::json& e : *ex) {
                         if (!e.is_array() || e.size() != 2 || !e[0].is_number_integer() || !e[1].is_number_integer())
@@ -363,6 +390,19 @@ bool rankSummaryFromReportJson(const nlohmann::json& j, const std::string& sourc
                 }
                 // Re-canonicalise: a hand-edited or foreign file must not break the interval arithmetic.
                 rc.exposed = analysis::unite(std::move(rc.exposed));
+                if (const std::size_t given = rc.exposed.size(); given > kMaxExposedRanges) {
+                    const TimeNs closed = closeShortestGaps(rc.exposed, kMaxExposedRanges);
+                    problems.add("report " + source + ": step " + std::to_string(step.number) + ", collective "
+                                 + std::to_string(ci) + " (" + rc.opKind + "): " + std::to_string(given)
+                                 + " exposed ranges merged into " + std::to_string(kMaxExposedRanges) + " (gaps up to "
+                                 + std::to_string(closed) + " ns closed)");
+                }
+                stepRanges += rc.exposed.size();
+                if (stepRanges > kMaxStepExposedRanges) {
+                    tooMany
+                        = "its collectives have more than " + std::to_string(kMaxStepExposedRanges) + " exposed ranges";
+                    break;
+                }
                 step.collectives.push_back(std::move(rc));
             }
         }
