@@ -4,21 +4,21 @@
 #include "analysis/core/findingextent.h"
 #include "app/gui/backgroundtask.h"
 #include "app/gui/compareexport.h"
+#include "app/gui/findingspanel.h"
 #include "app/gui/jobwindow.h"
 #include "app/gui/shortcutsdialog.h"
 #include "app/gui/snapshotcacheui.h"
 #include "app/gui/theme.h"
+#include "app/gui/viewhub.h"
 #include "parsers/registry/traceloader.h"
 #include "report/reportoutput.h"
 #include "widgets/compareview.h"
 #include "widgets/detailspanel.h"
-#include "widgets/findingsmodel.h"
 #include "widgets/flamegraphview.h"
 #include "widgets/importwarnings.h"
 #include "widgets/operatorview.h"
 #include "widgets/rangestatsview.h"
 #include "widgets/summaryview.h"
-#include "widgets/tablecopy.h"
 #include "widgets/timelineview.h"
 #include "widgets/trackspanel.h"
 
@@ -34,7 +34,6 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QGuiApplication>
-#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
@@ -43,12 +42,9 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScreen>
-#include <QScrollArea>
 #include <QSettings>
-#include <QSortFilterProxyModel>
 #include <QStatusBar>
 #include <QTabWidget>
-#include <QTableView>
 #include <QTimer>
 #include <QToolBar>
 #include <QVBoxLayout>
@@ -103,23 +99,18 @@ QString timeLeft(qint64 seconds)
     return QObject::tr("%1 h %2 min").arg(seconds / 3600).arg((seconds % 3600) / 60);
 }
 
-/// "pipeline_bubble — no device work in this trace …", one line per kind.
-QString notAssessedText(const std::vector<analysis::NotAssessed>& notAssessed)
-{
-    QStringList lines;
-    for (const analysis::NotAssessed& n : notAssessed)
-        lines << QObject::tr("Not assessed: %1 — %2")
-                     .arg(QString::fromStdString(n.kind), QString::fromStdString(n.reason));
-    return lines.join(QLatin1Char('\n'));
-}
-
 } // namespace
 
 MainWindow::MainWindow(QWidget* parent)
+    : MainWindow(mainWindowDocks(), parent)
+{
+}
+
+MainWindow::MainWindow(std::vector<DockRegistration> docks, QWidget* parent)
     : QMainWindow(parent)
     , m_job(new TraceLoadJob(this))
     , m_timeline(new widgets::TimelineView(this))
-    , m_findings(new widgets::FindingsModel(this))
+    , m_hub(new ViewHub(m_timeline, this))
 {
     installWidgetBackgroundRunner();
     connect(&m_traceExportJob, &TraceExportJob::finished, this, &MainWindow::onTraceExportFinished);
@@ -150,7 +141,7 @@ MainWindow::MainWindow(QWidget* parent)
 
     createActions();
     createMenus();
-    createDocks();
+    createDocks(std::move(docks));
 
     m_status = new QLabel(tr("Ready"), this);
     m_progress = new QProgressBar(this);
@@ -171,25 +162,21 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_job, &TraceLoadJob::imported, this, &MainWindow::onTraceImported);
     connect(m_timeline, &widgets::TimelineView::sliceSelected, this, [this](model::SliceRef slice) {
         if (m_current.trace && slice.isValid())
-            m_details->showSlice(*m_current.trace, slice);
+            emit m_hub->sliceSelected(*m_current.trace, slice);
     });
-    // The explorer: a Shift+drag (or the tracks picked with Ctrl+click) feeds the statistics, the flame graph
-    // and the operator table's "Time selection" scope; every "go there" lands on the timeline.
+    // The explorer: a Shift+drag (or the tracks picked with Ctrl+click) feeds the docked views' range selection
+    // (statistics, flame graph, the operator table's "Time selection" scope); every "go there" lands on the timeline.
     connect(m_timeline, &widgets::TimelineView::timeSelectionChanged, this, &MainWindow::onTimeSelectionChanged);
     connect(m_timeline, &widgets::TimelineView::selectedTracksChanged, this, &MainWindow::updateExplorerSelection);
     connect(m_timeline, &widgets::TimelineView::trackLayoutChanged, this, &MainWindow::saveTrackState);
-    const auto highlight = [this](const std::vector<model::SliceRef>& slices) { m_timeline->setHighlighted(slices); };
-    connect(m_rangeStats, &widgets::RangeStatsView::highlightRequested, this, highlight);
-    connect(m_rangeStats, &widgets::RangeStatsView::sliceRequested, this, &MainWindow::goToSlice);
-    connect(m_operators, &widgets::OperatorView::sliceRequested, this, &MainWindow::goToSlice);
-    connect(m_flameGraph, &widgets::FlameGraphView::sliceRequested, this, &MainWindow::goToSlice);
-    connect(m_details, &widgets::DetailsPanel::sliceActivated, this, &MainWindow::goToSlice);
-    connect(m_details, &widgets::DetailsPanel::highlightRequested, this, highlight);
-    connect(m_details, &widgets::DetailsPanel::rangeActivated, this,
+    connect(m_hub, &ViewHub::highlightRequested, m_timeline, &widgets::TimelineView::setHighlighted);
+    connect(m_hub, &ViewHub::sliceRequested, this, &MainWindow::goToSlice);
+    connect(m_hub, &ViewHub::rangeRequested, this,
             [this](model::TrackId track, model::TimeNs start, model::TimeNs end) {
                 m_timeline->showRange(start, end);
                 m_timeline->revealTrack(track);
             });
+    connect(m_hub, &ViewHub::findingRequested, this, &MainWindow::selectFinding);
 
     // The layout a fresh install has, for View → Reset Layout and for replacing a degenerate saved one.
     m_defaultState = saveState();
@@ -227,6 +214,55 @@ MainWindow::~MainWindow()
         m_compareJob->cancel();
         m_compareJob->waitForFinished();
     }
+}
+
+widgets::FindingsModel* MainWindow::findingsModel() const
+{
+    const auto* panel = findChild<FindingsPanel*>();
+    return panel ? panel->model() : nullptr;
+}
+
+QTableView* MainWindow::findingsView() const
+{
+    const auto* panel = findChild<FindingsPanel*>();
+    return panel ? panel->view() : nullptr;
+}
+
+QSortFilterProxyModel* MainWindow::findingsProxy() const
+{
+    const auto* panel = findChild<FindingsPanel*>();
+    return panel ? panel->proxy() : nullptr;
+}
+
+QLabel* MainWindow::notAssessedLabel() const
+{
+    const auto* panel = findChild<FindingsPanel*>();
+    return panel ? panel->notAssessedLabel() : nullptr;
+}
+
+widgets::RangeStatsView* MainWindow::rangeStats() const
+{
+    return findChild<widgets::RangeStatsView*>();
+}
+
+widgets::OperatorView* MainWindow::operators() const
+{
+    return findChild<widgets::OperatorView*>();
+}
+
+widgets::FlameGraphView* MainWindow::flameGraph() const
+{
+    return findChild<widgets::FlameGraphView*>();
+}
+
+widgets::TracksPanel* MainWindow::tracksPanel() const
+{
+    return findChild<widgets::TracksPanel*>();
+}
+
+widgets::DetailsPanel* MainWindow::details() const
+{
+    return findChild<widgets::DetailsPanel*>();
 }
 
 void MainWindow::createActions()
@@ -406,92 +442,28 @@ void MainWindow::createMenus()
     connect(m_searchEdit, &QLineEdit::returnPressed, m_findNextAction, &QAction::trigger);
 }
 
-void MainWindow::createDocks()
+void MainWindow::createDocks(std::vector<DockRegistration> docks)
 {
-    m_findingsView = new QTableView(this);
-    m_findingsView->setObjectName(QStringLiteral("FindingsView"));
-    m_findingsProxy = new QSortFilterProxyModel(this);
-    m_findingsProxy->setSourceModel(m_findings);
-    m_findingsProxy->setSortRole(widgets::FindingsModel::kSortRole);
-    m_findingsView->setModel(m_findingsProxy);
-    // Sorted by projected saving as the analysis ranks them (the sort is stable, so ties keep the ranking: lost time).
-    m_findingsView->setSortingEnabled(true);
-    m_findingsView->sortByColumn(widgets::FindingsModel::Saving, Qt::DescendingOrder);
-    m_findingsView->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_findingsView->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_findingsView->verticalHeader()->hide();
-    m_findingsView->horizontalHeader()->setSectionResizeMode(widgets::FindingsModel::Title, QHeaderView::Stretch);
-    m_findingsView->horizontalHeader()->setSectionResizeMode(widgets::FindingsModel::Kind,
-                                                             QHeaderView::ResizeToContents);
-    m_findingsView->setWordWrap(false);
-    // Never squeezed to a row or two: a header and four findings stay readable.
-    m_findingsView->setMinimumHeight(m_findingsView->horizontalHeader()->sizeHint().height()
-                                     + 4 * m_findingsView->verticalHeader()->defaultSectionSize() + 4);
-    widgets::TableCopy::install(m_findingsView);
-    connect(m_findingsView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this](const QModelIndex& current) { selectFinding(m_findingsProxy->mapToSource(current).row()); });
-
-    // Kinds that could not be assessed are not "no problem found": say so under the table.
-    m_notAssessedLabel = new QLabel(this);
-    m_notAssessedLabel->setObjectName(QStringLiteral("NotAssessedLabel"));
-    m_notAssessedLabel->setWordWrap(true);
-    m_notAssessedLabel->setContentsMargins(4, 2, 4, 2);
-    m_notAssessedLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_notAssessedLabel->setToolTip(tr("These analyses need data this trace does not have: they found nothing "
-                                      "because they could not look, not because all is well."));
-    m_notAssessedLabel->hide();
-    auto* findingsBox = new QWidget(this);
-    auto* findingsLayout = new QVBoxLayout(findingsBox);
-    findingsLayout->setContentsMargins(0, 0, 0, 0);
-    findingsLayout->setSpacing(2);
-    findingsLayout->addWidget(m_findingsView, 1);
-    findingsLayout->addWidget(m_notAssessedLabel);
-
-    auto* findingsDock = new QDockWidget(tr("Findings (ranked by saving)"), this);
-    findingsDock->setObjectName(QStringLiteral("FindingsDock"));
-    findingsDock->setWidget(findingsBox);
-    addDockWidget(Qt::BottomDockWidgetArea, findingsDock);
-    m_findingsDock = findingsDock;
-
-    // The explorer docks share the bottom area with the findings, one tab each.
-    const auto bottomDock = [this, findingsDock](const QString& title, const QString& name, QWidget* widget) {
-        auto* dock = new QDockWidget(title, this);
-        dock->setObjectName(name);
-        widget->setMinimumHeight(140);
-        dock->setWidget(widget);
-        addDockWidget(Qt::BottomDockWidgetArea, dock);
-        tabifyDockWidget(findingsDock, dock);
-        return dock;
-    };
-    m_rangeStats = new widgets::RangeStatsView(this);
-    m_statsDock = bottomDock(tr("Selection Statistics"), QStringLiteral("StatsDock"), m_rangeStats);
-    m_operators = new widgets::OperatorView(this);
-    bottomDock(tr("Operators"), QStringLiteral("OperatorsDock"), m_operators);
-    m_flameGraph = new widgets::FlameGraphView(this);
-    auto* flameScroll = new QScrollArea(this);
-    flameScroll->setWidget(m_flameGraph);
-    flameScroll->setWidgetResizable(true);
-    flameScroll->setFrameShape(QFrame::NoFrame);
-    bottomDock(tr("Flame Graph"), QStringLiteral("FlameGraphDock"), flameScroll);
-    findingsDock->raise();
-
-    m_details = new widgets::DetailsPanel(this);
-    m_details->setMinimumWidth(220);
-    auto* detailsDock = new QDockWidget(tr("Details"), this);
-    detailsDock->setObjectName(QStringLiteral("DetailsDock"));
-    detailsDock->setWidget(m_details);
-    addDockWidget(Qt::RightDockWidgetArea, detailsDock);
-    m_detailsDock = detailsDock;
-    m_tracksPanel = new widgets::TracksPanel(m_timeline, this);
-    m_tracksPanel->setMinimumWidth(220);
-    auto* tracksDock = new QDockWidget(tr("Tracks"), this);
-    tracksDock->setObjectName(QStringLiteral("TracksDock"));
-    tracksDock->setWidget(m_tracksPanel);
-    addDockWidget(Qt::RightDockWidgetArea, tracksDock);
-    tabifyDockWidget(detailsDock, tracksDock);
-    detailsDock->raise();
-    resizeDocks({detailsDock}, {360}, Qt::Horizontal);
-    resizeDocks({findingsDock}, {240}, Qt::Vertical);
+    // The first dock of an area is on top there; the later ones of the same area are tabs beside it that do not take
+    // the top from it. (raise() also moves a dock to the end of the window's children, which is the View menu's
+    // order below.)
+    for (DockRegistration& registration : docks) {
+        auto* dock = new QDockWidget(registration.title, this);
+        dock->setObjectName(registration.objectName);
+        dock->setWidget(registration.create(*m_hub, this));
+        addDockWidget(registration.area, dock);
+        const auto first = std::find_if(m_areaDocks.begin(), m_areaDocks.end(),
+                                        [&](const AreaDock& a) { return a.area == registration.area; });
+        if (first == m_areaDocks.end())
+            m_areaDocks.push_back({dock, registration.area, registration.defaultExtent});
+        else {
+            tabifyDockWidget(first->dock, dock);
+            first->dock->raise();
+        }
+        if (registration.raiseOnRangeSelection)
+            m_raiseOnRangeSelection.push_back(dock);
+    }
+    resizeAreaDocks();
 
     if (m_viewMenu) {
         m_viewMenu->addSeparator();
@@ -500,15 +472,26 @@ void MainWindow::createDocks()
     }
 }
 
+void MainWindow::resizeAreaDocks()
+{
+    // Widths first, then heights, as the window has always done it.
+    for (const Qt::Orientation orientation : {Qt::Horizontal, Qt::Vertical}) {
+        for (const AreaDock& a : m_areaDocks) {
+            const bool side = a.area == Qt::LeftDockWidgetArea || a.area == Qt::RightDockWidgetArea;
+            if (a.defaultExtent > 0 && (orientation == Qt::Horizontal) == side)
+                resizeDocks({a.dock}, {a.defaultExtent}, orientation);
+        }
+    }
+}
+
 void MainWindow::resetLayout()
 {
     restoreState(m_defaultState);
     for (QDockWidget* dock : findChildren<QDockWidget*>())
         dock->setFloating(false);
-    resizeDocks({m_detailsDock}, {360}, Qt::Horizontal);
-    resizeDocks({m_findingsDock}, {240}, Qt::Vertical);
-    m_findingsDock->raise();
-    m_detailsDock->raise();
+    resizeAreaDocks();
+    for (const AreaDock& a : m_areaDocks)
+        a.dock->raise();
 }
 
 bool MainWindow::isLayoutDegenerate() const
@@ -542,11 +525,11 @@ void MainWindow::updateExplorerSelection()
     std::optional<analysis::RangeSelection> selection;
     if (m_statsRange)
         selection = analysis::RangeSelection {m_statsRange->first, m_statsRange->second, m_timeline->selectedTracks()};
-    m_rangeStats->setSelection(selection);
-    m_flameGraph->setSelection(selection);
-    m_operators->setTimeSelection(selection);
-    if (selection)
-        m_statsDock->raise();
+    emit m_hub->rangeSelectionChanged(selection);
+    if (selection) {
+        for (QDockWidget* dock : m_raiseOnRangeSelection)
+            dock->raise();
+    }
 }
 
 void MainWindow::goToSlice(model::SliceRef slice)
@@ -631,18 +614,8 @@ void MainWindow::showTrace(LoadedTrace loaded)
     m_current = std::move(loaded);
     updateExportActions();
     updateImportWarnings();
-    m_findings->setFindings(m_current.analysis.findings);
+    emit m_hub->analysisChanged(m_current, m_analysing);
     updateCriticalPath();
-    if (m_analysing) {
-        m_notAssessedLabel->setText(tr("Analysing… the findings appear here when the analyses are done."));
-        m_notAssessedLabel->setVisible(true);
-    } else if (m_current.analysis.cancelled) {
-        m_notAssessedLabel->setText(tr("The analysis was cancelled: no findings."));
-        m_notAssessedLabel->setVisible(true);
-    } else {
-        m_notAssessedLabel->setText(notAssessedText(m_current.analysis.notAssessed));
-        m_notAssessedLabel->setVisible(!m_current.analysis.notAssessed.empty());
-    }
     m_summary->setData(m_current.summary.value_or(widgets::SummaryData {}));
     const QString name = m_current.path.isEmpty() ? tr("untitled") : QFileInfo(m_current.path).fileName();
     setWindowTitle(name + QStringLiteral(" — Timesink"));
@@ -650,9 +623,8 @@ void MainWindow::showTrace(LoadedTrace loaded)
         m_status->setText(m_analysing ? tr("Analysing %1…").arg(name) : traceSummaryText());
     if (!sameTrace) {
         m_timeline->setTrace(m_current.trace);
-        m_details->showNothing();
         m_statsRange.reset();
-        m_rangeStats->setTrace(m_current.trace);
+        emit m_hub->traceChanged(m_current.trace);
         if (m_current.trace) {
             // The tracks as they were arranged last time for a trace of this kind.
             const QVariant saved
@@ -664,13 +636,12 @@ void MainWindow::showTrace(LoadedTrace loaded)
                 m_applyingTrackState = false;
             }
         }
-        // The operator table and the flame graph aggregate the whole trace when they are visible (0.9 s for 3 M
-        // slices): the window, with the new timeline, is painted first, now, rather than after them (a queued
-        // update would wait).
+        // Views that aggregate the whole trace (the operator table and the flame graph: 0.9 s for 3 M slices when
+        // visible) hear of it in traceShown: the window, with the new timeline, is painted first, now, rather than
+        // after them (a queued update would wait).
         if (isVisible())
             repaint();
-        m_operators->setTrace(m_current.trace);
-        m_flameGraph->setTrace(m_current.trace);
+        emit m_hub->traceShown(m_current.trace);
         if (!m_searchEdit->text().isEmpty())
             runSearch();
     }
@@ -784,12 +755,13 @@ void MainWindow::updateCriticalPath()
 
 void MainWindow::selectFinding(int row)
 {
-    const analysis::Finding* f = m_findings->finding(row);
-    if (!f) {
+    const std::vector<analysis::Finding>& findings = m_current.analysis.findings;
+    if (row < 0 || static_cast<std::size_t>(row) >= findings.size()) {
         m_timeline->setHighlighted({});
         return;
     }
-    m_details->showFinding(m_current.trace.get(), *f);
+    const analysis::Finding* f = &findings[static_cast<std::size_t>(row)];
+    emit m_hub->findingSelected(m_current.trace.get(), *f);
     m_timeline->setHighlighted(f->events);
     if (const analysis::FindingExtent extent = analysis::findingExtent(*f, m_current.trace.get()); extent.valid) {
         m_timeline->showRange(extent.start, extent.end);
@@ -939,8 +911,8 @@ void MainWindow::onLoadFinished(const TraceLoadJob::Outcome& outcome)
     }
     addRecentFile(outcome.loaded.path);
     showTrace(outcome.loaded);
-    if (m_initialFinding && *m_initialFinding < m_findings->rowCount())
-        m_findingsView->setCurrentIndex(m_findingsProxy->mapFromSource(m_findings->index(*m_initialFinding, 0)));
+    if (m_initialFinding && static_cast<std::size_t>(*m_initialFinding) < m_current.analysis.findings.size())
+        emit m_hub->findingPicked(*m_initialFinding);
     if (m_initialView && m_current.trace) {
         const model::TimeNs origin = m_current.trace->startNs();
         m_timeline->showRange(origin + static_cast<model::TimeNs>(m_initialView->first * 1e6),

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "app/gui/dockregistry.h"
 #include "app/gui/traceexportjob.h"
 #include "app/gui/traceloadjob.h"
 #include "exporters/traceexport.h"
@@ -12,6 +13,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <vector>
 
 class QAction;
 class QLabel;
@@ -42,10 +44,15 @@ class TracksPanel;
 namespace timesink::gui {
 
 class JobWindow;
+class ViewHub;
 
-/// The Timesink main window: timeline (with summary charts in a second tab), findings table and details
-/// panel. Traces are opened from the menu, the command line, recent files or drag and drop; loading runs
-/// in a TraceLoadJob and the current trace stays on screen until the new one is ready.
+/// The Timesink main window: timeline (with summary charts in a second tab) and the docks around it (findings,
+/// explorer, details, tracks). Traces are opened from the menu, the command line, recent files or drag and drop;
+/// loading runs in a TraceLoadJob and the current trace stays on screen until the new one is ready.
+///
+/// The docks come from a list of DockRegistration (mainWindowDocks(), dockregistry.h) and talk to the window only
+/// through its ViewHub (viewhub.h): the window announces the trace, its analysis and the selections there and
+/// answers the views' requests, without naming any view.
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
@@ -56,7 +63,10 @@ public:
     /// a worker thread by startTraceExport(). Default: runTraceExport (exporters::exportTrace).
     using TraceExportFunction = TraceExportJob::ExportFunction;
 
+    /// A window with the docks of mainWindowDocks().
     explicit MainWindow(QWidget* parent = nullptr);
+    /// A window with exactly the docks of `docks`, in that order (tests add a view of their own, or leave all out).
+    explicit MainWindow(std::vector<DockRegistration> docks, QWidget* parent = nullptr);
     ~MainWindow() override;
 
     /// Starts loading `path` (a file or a bundle folder) in the background.
@@ -82,14 +92,18 @@ public:
     void setDarkPalette(bool dark);
     [[nodiscard]] TraceLoadJob& loadJob() { return *m_job; }
     [[nodiscard]] widgets::TimelineView* timeline() const { return m_timeline; }
-    [[nodiscard]] widgets::FindingsModel* findingsModel() const { return m_findings; }
-    [[nodiscard]] QTableView* findingsView() const { return m_findingsView; }
+    /// What the window and its docked views say to each other.
+    [[nodiscard]] ViewHub* viewHub() const { return m_hub; }
+    // The docked views, looked up among the window's children for tests and the screenshot tool (nullptr when the
+    // window was built without that dock); the window itself reaches them only through the ViewHub.
+    [[nodiscard]] widgets::FindingsModel* findingsModel() const;
+    [[nodiscard]] QTableView* findingsView() const;
     /// The sorting proxy between the findings model and its view (view rows are proxy rows).
-    [[nodiscard]] QSortFilterProxyModel* findingsProxy() const { return m_findingsProxy; }
-    [[nodiscard]] widgets::RangeStatsView* rangeStats() const { return m_rangeStats; }
-    [[nodiscard]] widgets::OperatorView* operators() const { return m_operators; }
-    [[nodiscard]] widgets::FlameGraphView* flameGraph() const { return m_flameGraph; }
-    [[nodiscard]] widgets::TracksPanel* tracksPanel() const { return m_tracksPanel; }
+    [[nodiscard]] QSortFilterProxyModel* findingsProxy() const;
+    [[nodiscard]] widgets::RangeStatsView* rangeStats() const;
+    [[nodiscard]] widgets::OperatorView* operators() const;
+    [[nodiscard]] widgets::FlameGraphView* flameGraph() const;
+    [[nodiscard]] widgets::TracksPanel* tracksPanel() const;
     [[nodiscard]] QLabel* statusLabel() const { return m_status; }
     [[nodiscard]] QProgressBar* progressBar() const { return m_progress; }
     /// Puts every dock back where a fresh install has it (View → Reset Layout).
@@ -102,7 +116,7 @@ public:
     static QString progressText(const QString& phase, qint64 done, qint64 total, qint64 elapsedMs);
     /// The open dialogs' filter, "Traces (*.json *.json.gz …);;All files (*)", from the importers' descriptions.
     static QString traceFileFilter();
-    [[nodiscard]] widgets::DetailsPanel* details() const { return m_details; }
+    [[nodiscard]] widgets::DetailsPanel* details() const;
     [[nodiscard]] widgets::SummaryView* summary() const { return m_summary; }
     [[nodiscard]] QLineEdit* searchField() const { return m_searchEdit; }
     [[nodiscard]] const LoadedTrace& current() const { return m_current; }
@@ -132,14 +146,15 @@ public:
         m_traceExportJob.setExportFunction(std::move(exportFunction));
     }
     /// The line under the findings table that names the kinds that could not be assessed (hidden when none).
-    [[nodiscard]] QLabel* notAssessedLabel() const { return m_notAssessedLabel; }
+    [[nodiscard]] QLabel* notAssessedLabel() const;
 
 signals:
     /// A startTraceExport() finished: `error` is empty on success.
     void traceExportFinished(const QString& path, const QString& error);
 
 public:
-    /// Selects finding `row`: zooms the timeline to its evidence, outlines its events, explains it.
+    /// Selects finding `row` of the current analysis: zooms the timeline to its evidence, outlines its events,
+    /// explains it (ViewHub::findingSelected). Out of range: clears the outline.
     void selectFinding(int row);
 
 protected:
@@ -151,7 +166,9 @@ private:
     void updateImportWarnings();
     void createActions();
     void createMenus();
-    void createDocks();
+    void createDocks(std::vector<DockRegistration> docks);
+    /// Gives the first dock of each area its default extent (a fresh layout, Reset Layout).
+    void resizeAreaDocks();
     void onLoadFinished(const TraceLoadJob::Outcome& outcome);
     void onTraceImported(const model::TracePtr& trace, const QString& path);
     void onProgress(qint64 done, qint64 total, const QString& phase);
@@ -182,22 +199,21 @@ private:
     TraceExportJob m_traceExportJob;
 
     widgets::TimelineView* m_timeline = nullptr;
-    widgets::FindingsModel* m_findings = nullptr;
-    widgets::DetailsPanel* m_details = nullptr;
+    ViewHub* m_hub = nullptr;
     widgets::SummaryView* m_summary = nullptr;
     widgets::ImportWarningsBanner* m_warningsBanner = nullptr;
     widgets::ImportWarningsDialog* m_importWarnings = nullptr; // View → Import Warnings, made on first use
     QAction* m_importWarningsAction = nullptr;
     QTabWidget* m_tabs = nullptr;
-    QTableView* m_findingsView = nullptr;
-    QSortFilterProxyModel* m_findingsProxy = nullptr;
-    widgets::RangeStatsView* m_rangeStats = nullptr;
-    widgets::OperatorView* m_operators = nullptr;
-    widgets::FlameGraphView* m_flameGraph = nullptr;
-    widgets::TracksPanel* m_tracksPanel = nullptr;
-    QDockWidget* m_findingsDock = nullptr;
-    QDockWidget* m_statsDock = nullptr;
-    QDockWidget* m_detailsDock = nullptr;
+    /// The first dock of each area with its default extent (what a fresh layout and Reset Layout size and raise).
+    struct AreaDock
+    {
+        QDockWidget* dock = nullptr;
+        Qt::DockWidgetArea area = Qt::NoDockWidgetArea;
+        int defaultExtent = 0;
+    };
+    std::vector<AreaDock> m_areaDocks;
+    std::vector<QDockWidget*> m_raiseOnRangeSelection;
     QByteArray m_defaultState;
     QElapsedTimer m_loadClock;
     bool m_applyingTrackState = false;
