@@ -2,8 +2,8 @@
 // Past the readers, through the analyses, to every writer (issue 49: a snapshot whose slice was its own parent
 // read fine and then hung `analyze --format json`). The input is a snapshot when it starts with the snapshot magic,
 // else a per-rank report:
-// - a snapshot is analysed, written as a bottleneck report in every format, and compared with itself in every
-//   compare format;
+// - a snapshot is analysed, written as a bottleneck report in every format (text included), and compared with
+//   itself in every compare format;
 // - a rank report is merged as three ranks of a job, written in every job format, and the job is compared with
 //   itself in every job-compare format.
 // libFuzzer's -timeout (scripts/fuzz) and the replay's per-input alarm (replaymain.cpp) make a hang a finding. In
@@ -13,6 +13,7 @@
 #include "analysis/job/jobcompare.h"
 #include "fuzz/jobinput.h"
 #include "parsers/snapshot/snapshot.h"
+#include "report/analysistext.h"
 #include "report/comparereport.h"
 #include "report/jobcomparereport.h"
 #include "report/reportoutput.h"
@@ -46,6 +47,11 @@ void snapshotThroughEveryWriter(std::string_view bytes)
     check(result.analysedNs >= 0 && result.savingNs >= 0 && result.savingNs <= result.analysedNs);
     for (const analysis::Finding& f : result.findings)
         check(f.lostNs >= 0);
+    {
+        std::ostringstream text;
+        report::writeAnalysisText(trace, result, text);
+        check(!text.str().empty());
+    }
     const report::ReportModel model = report::buildReportModel(trace, result);
     for (const report::ReportFormat format : kReportFormats) {
         std::ostringstream out;

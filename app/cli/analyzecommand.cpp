@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "analyzecommand.h"
 
-#include "analysis/core/breakdown.h"
 #include "analysis/core/pass.h"
 #include "clicommon.h"
 #include "model/checkedmath.h"
+#include "report/analysistext.h"
 #include "report/reportjson.h"
 #include "reportdestination.h"
 
@@ -57,107 +57,6 @@ std::optional<double> parseNumber(const std::string& text)
     if (end == text.c_str() || *end != '\0' || !std::isfinite(v) || v < 0 || v > 1e12)
         return std::nullopt;
     return v;
-}
-
-void printText(const model::Trace& trace, const analysis::AnalysisResult& result)
-{
-    const auto steps = trace.steps();
-    const bool synthetic = steps.size() == 1 && steps.front().synthetic;
-    std::printf("%s\n", terminalText(trace.metadata().sourcePath).c_str());
-    std::printf("  format %s, analysed %s over %s\n", terminalText(trace.metadata().format).c_str(),
-                formatDuration(result.analysedNs).c_str(),
-                synthetic ? "the whole trace (no step markers)"
-                          : (std::to_string(steps.size()) + (steps.size() == 1 ? " step" : " steps")).c_str());
-    if (result.startupNs > 0)
-        std::printf("  start-up before the first device activity: %s, not analysed\n",
-                    formatDuration(result.startupNs).c_str());
-    if (result.warmupStep >= 0)
-        std::printf("  warm-up: step %lld (%s, more than twice the median step) %s\n",
-                    static_cast<long long>(result.warmupStep), formatDuration(result.warmupNs).c_str(),
-                    result.warmupExcluded ? "is left out; --include-warmup brings it back" : "is analysed");
-    const analysis::DeviceSummary& device = result.device;
-    if (device.hasDeviceWork) {
-        std::printf("  %s\n", terminalText(analysis::busyHeadline(device)).c_str());
-        std::printf("  device: busy %s, compute %s, communication %s (exposed %s",
-                    formatDuration(device.busyNs).c_str(), formatDuration(device.computeNs).c_str(),
-                    formatDuration(device.communicationNs).c_str(),
-                    formatDuration(device.exposedCommunicationNs).c_str());
-        if (device.communicationInWaitTasksNs > 0)
-            std::printf(", in wait tasks %s", formatDuration(device.communicationInWaitTasksNs).c_str());
-        std::printf("), copies %s, idle %s\n", formatDuration(device.copyNs).c_str(),
-                    formatDuration(device.idleNs).c_str());
-        if (device.commComputeOverlapFraction)
-            std::printf("  communication overlapped by compute: %s\n",
-                        formatPercent(*device.commComputeOverlapFraction).c_str());
-        if (device.launches > 0)
-            std::printf("  launch delay: p50 %s, mean %s, p99 %s; %llu of %llu launches waited over 100 µs\n",
-                        formatDuration(device.launchDelayP50Ns).c_str(),
-                        formatDuration(device.launchDelayMeanNs).c_str(),
-                        formatDuration(device.launchDelayP99Ns).c_str(),
-                        static_cast<unsigned long long>(device.launchesDelayedOver100us),
-                        static_cast<unsigned long long>(device.launches));
-    }
-    std::printf("\n");
-    if (result.findings.empty()) {
-        std::printf("No findings.\n");
-    } else {
-        std::printf("%4s  %-22s %12s %8s %12s %8s  %s\n", "rank", "kind", "saving ms", "% time", "lost ms", "count",
-                    "title");
-        for (std::size_t i = 0; i < result.findings.size(); ++i) {
-            const analysis::Finding& f = result.findings[i];
-            std::printf("%4zu  %-22s %12s %8s %12s %8llu  %s\n", i + 1, terminalText(f.kind).c_str(),
-                        analysis::formatMillisecondsRounded(f.savingNs).c_str(),
-                        formatPercent(f.savingFraction).c_str(), analysis::formatMillisecondsRounded(f.lostNs).c_str(),
-                        static_cast<unsigned long long>(f.occurrences), terminalText(f.title).c_str());
-        }
-        // Findings overlap (a fix can hide behind another), so their savings do not add up: the graph is re-timed
-        // with every cause removed at once.
-        std::printf("\nFixing all of these would save %s ms (%s of the analysed time)\n",
-                    analysis::formatMillisecondsRounded(result.savingNs).c_str(),
-                    formatPercent(result.savingFraction).c_str());
-    }
-    if (result.cyclicSteps > 0)
-        std::printf("Warning: %zu step(s) have a dependency graph with a cycle (corrupt flows); their savings are "
-                    "their lost time\n",
-                    result.cyclicSteps);
-    else if (!result.criticalPathNotAssessed.empty() && !result.findings.empty())
-        std::printf("Savings are lost time: %s\n", terminalText(result.criticalPathNotAssessed).c_str());
-    if (!result.notAssessed.empty()) {
-        std::printf("\nNot assessed:\n");
-        for (const analysis::NotAssessed& n : result.notAssessed)
-            std::printf("  %-22s %s\n", terminalText(n.kind).c_str(), terminalText(n.reason).c_str());
-    }
-    for (std::size_t i = 0; i < result.findings.size(); ++i) {
-        const analysis::Finding& f = result.findings[i];
-        std::printf("\n%zu. %s\n", i + 1, terminalText(f.title).c_str());
-        std::printf("   %s: saves %s (%s), %s lost (%s), %llu %s\n", terminalText(f.kind).c_str(),
-                    formatDuration(f.savingNs).c_str(), formatPercent(f.savingFraction).c_str(),
-                    formatDuration(f.lostNs).c_str(), formatPercent(f.lostFraction).c_str(),
-                    static_cast<unsigned long long>(f.occurrences), f.occurrences == 1 ? "occurrence" : "occurrences");
-        std::printf("   saving: %s%s%s\n", terminalText(f.savingMethod).c_str(), f.savingRule.empty() ? "" : ": ",
-                    terminalText(f.savingRule).c_str());
-        if (!f.perStep.empty() && !synthetic) {
-            std::string line;
-            const std::size_t shown = std::min<std::size_t>(f.perStep.size(), 6);
-            for (std::size_t s = 0; s < shown; ++s) {
-                const analysis::StepLoss& l = f.perStep[s];
-                line += (s == 0 ? "" : ", ") + std::string("#") + std::to_string(l.stepNumber) + " "
-                    + formatDuration(l.lostNs)
-                    + (l.stepNs > 0 ? " (" + formatPercent(double(l.lostNs) / double(l.stepNs)) + ")" : "");
-            }
-            if (shown < f.perStep.size())
-                line += ", … " + std::to_string(f.perStep.size() - shown) + " more";
-            std::printf("   per step: %s\n", line.c_str());
-        }
-        if (!f.details.empty()) {
-            std::string line;
-            for (const analysis::Detail& d : f.details)
-                line += (line.empty() ? "" : ", ") + d.key + "=" + terminalText(analysis::detailText(d));
-            std::printf("   numbers: %s\n", line.c_str());
-        }
-        std::printf("   why: %s\n", terminalText(f.explanation).c_str());
-        std::printf("   do:  %s\n", terminalText(f.recommendation).c_str());
-    }
 }
 
 } // namespace
@@ -240,7 +139,7 @@ int runAnalyze(int argc, char** argv)
                      seconds(result.savingsWall));
     }
     if (destination.text) {
-        printText(*trace, result);
+        report::writeAnalysisText(*trace, result, std::cout);
         std::cout.flush();
     } else {
         report::ReportOptions reportOptions;
