@@ -14,6 +14,8 @@
 #include <cstdlib>
 #include <iostream>
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace timesink::cli {
 
@@ -43,9 +45,31 @@ Options:
   --include-warmup          analyse the warm-up step too (a first step longer than twice the median of the
                             others; left out by default)
 
-Kinds: dataloader_starvation, pipeline_bubble, copy_hotspot, cpu_fallback, unfused_chain, op_compile,
-conversion, precision, memory_pressure, communication (docs/analysis.md).
 )";
+
+// The help's "Kinds:" paragraph (and so the man page's, packaging/CMakeLists.txt): the kinds of the registered
+// passes, in the order they run, wrapped like the rest of the help. The registry is the one list of them.
+std::string kindsHelp()
+{
+    constexpr std::size_t kWidth = 116;
+    std::vector<std::string> words;
+    const auto& passes = analysis::passRegistry();
+    for (std::size_t i = 0; i < passes.size(); ++i)
+        words.push_back(std::string(passes[i]->kind()) + (i + 1 < passes.size() ? "," : ""));
+    words.emplace_back("(docs/analysis.md).");
+    std::string out = "Kinds:";
+    std::size_t lineStart = 0;
+    for (const std::string& word : words) {
+        if (out.size() - lineStart + 1 + word.size() > kWidth) {
+            out += '\n';
+            lineStart = out.size();
+        } else {
+            out += ' ';
+        }
+        out += word;
+    }
+    return out + '\n';
+}
 
 // A non-negative finite number, or nullopt.
 std::optional<double> parseNumber(const std::string& text)
@@ -73,7 +97,7 @@ int runAnalyze(int argc, char** argv)
         return kExitUsage;
     }
     if (args.has("--help") || args.has("-h")) {
-        std::cout << kAnalyzeUsage << '\n' << kAnalyzeHelp;
+        std::cout << kAnalyzeUsage << '\n' << kAnalyzeHelp << kindsHelp();
         return kExitOk;
     }
     ReportDestination destination;

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 // `timesink-cli analyze` end to end: exit codes, the JSON report and the text table, on a real fixture.
 // Expected numbers: see tst_analysisfixtures.cpp (legacyCpuResnet18), computed with Python over the file.
+#include "analysis/core/pass.h"
 #include "tests/common/clirunner.h"
 
+#include <QRegularExpression>
 #include <QTest>
 
 #include <nlohmann/json.hpp>
@@ -86,6 +88,30 @@ private Q_SLOTS:
         QVERIFY(text.contains(QStringLiteral("330.566")));
         QVERIFY(text.contains(QStringLiteral("Not assessed:")));
         QVERIFY(text.contains(QStringLiteral("num_workers")));
+    }
+
+    // The help's "Kinds:" paragraph names exactly the kinds of the registered passes (the man page holds the help
+    // verbatim, tests/packaging/check-cli-docs.sh), so a new pass cannot be left out of either.
+    void helpNamesEveryRegisteredKind()
+    {
+        const Run r = runCli({QStringLiteral("analyze"), QStringLiteral("--help")});
+        QCOMPARE(r.exitCode, 0);
+        const QString help = QString::fromUtf8(r.out);
+        const qsizetype at = help.indexOf(QStringLiteral("\nKinds:"));
+        QVERIFY2(at >= 0, "no 'Kinds:' paragraph in analyze --help");
+        const qsizetype end = help.indexOf(QStringLiteral("\n\n"), at + 1);
+        const QString paragraph = help.mid(at + 7, end < 0 ? -1 : end - at - 7);
+        static const QRegularExpression kindWord(QStringLiteral("^[a-z][a-z0-9_]*$"));
+        QStringList named;
+        for (const QString& word : paragraph.split(QRegularExpression(QStringLiteral("[\\s,]+")), Qt::SkipEmptyParts)) {
+            if (kindWord.match(word).hasMatch())
+                named << word;
+        }
+        QStringList registered;
+        for (const auto& pass : timesink::analysis::passRegistry())
+            registered << QString::fromUtf8(pass->kind().data(), static_cast<qsizetype>(pass->kind().size()));
+        QVERIFY(registered.size() >= 14); // the ten GPU/NPU kinds and the four RKNN ones
+        QCOMPARE(named, registered);      // and in the registry's order
     }
 };
 

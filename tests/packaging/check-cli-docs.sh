@@ -17,6 +17,13 @@ for c in $commands; do
         grep -qF -- "$opt" "$man" || fail "man page does not document '$c $opt'"
     done
 done
+# The finding kinds: the analyze help lists them from the pass registry (tst_analyzecli holds it to the registry).
+kinds=$("$cli" analyze --help | awk '/^Kinds:/{on=1} on && /^$/{exit} on' | sed 's/^Kinds://' | tr ', ' '\n\n' \
+    | grep -E '^[a-z][a-z0-9_]*$' || true)
+[ -n "$kinds" ] || fail "no kinds in timesink-cli analyze --help"
+for k in $kinds; do
+    grep -qF -- "$k" "$man" || fail "man page does not name the finding kind '$k'"
+done
 
 # shellcheck source=/dev/null
 source "$completion"
