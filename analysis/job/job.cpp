@@ -179,45 +179,72 @@ struct StepRef
     const RankStep* step;
 };
 
-} // namespace
-
-JobResult analyzeJob(std::vector<RankSummary> ranks, const JobOptions& options)
+/// m[key] without inserting: the value, or a value-initialised one when the key is absent.
+template <typename Map> typename Map::mapped_type valueAt(const Map& m, const typename Map::key_type& key)
 {
-    JobResult job;
-    // Ranks: as the inputs say, unless some say nothing or two say the same; then by input position.
-    bool ranksFromInputs = true;
-    {
-        std::set<std::int32_t> seen;
-        bool usable = true;
-        for (const RankSummary& r : ranks)
-            usable = usable && r.rank >= 0 && seen.insert(r.rank).second;
-        ranksFromInputs = usable;
-        if (!usable) {
-            job.warnings.push_back("the inputs do not name distinct ranks; ranks are numbered in input order");
-            for (std::size_t i = 0; i < ranks.size(); ++i)
-                ranks[i].rank = static_cast<std::int32_t>(i);
-        }
-        std::stable_sort(ranks.begin(), ranks.end(),
-                         [](const RankSummary& a, const RankSummary& b) { return a.rank < b.rank; });
+    const auto it = m.find(key);
+    return it == m.end() ? typename Map::mapped_type {} : it->second;
+}
+
+/// Numbers the ranks as the inputs say, unless some say nothing or two say the same (then by input position), and
+/// sorts them by rank; true when the inputs' own numbers were kept.
+bool numberRanks(std::vector<RankSummary>& ranks, JobResult& job)
+{
+    std::set<std::int32_t> seen;
+    bool usable = true;
+    for (const RankSummary& r : ranks)
+        usable = usable && r.rank >= 0 && seen.insert(r.rank).second;
+    if (!usable) {
+        job.warnings.push_back("the inputs do not name distinct ranks; ranks are numbered in input order");
+        for (std::size_t i = 0; i < ranks.size(); ++i)
+            ranks[i].rank = static_cast<std::int32_t>(i);
     }
-    checkRanksAgree(ranks, ranksFromInputs, job);
+    std::stable_sort(ranks.begin(), ranks.end(),
+                     [](const RankSummary& a, const RankSummary& b) { return a.rank < b.rank; });
+    return usable;
+}
+
+/// What every job finding is measured against: the job's platform and backend, its rank-time, and per step number
+/// its place in JobResult::steps and its rank-time.
+struct JobBasis
+{
+    Platform platform = Platform::Generic;
+    std::string backend;
+    TimeNs rankTimeNs = 0;
+    std::map<std::int64_t, std::size_t> stepIndex;
+    // A job finding's loss in a step sums over ranks, so its step time is the step's rank-time (every rank's
+    // duration of it), the same base as lostFraction's job.rankTimeNs: a share of it never passes 100 %.
+    std::map<std::int64_t, TimeNs> rankTimeOfStep;
+
+    /// A loss as a share of the job's rank-time.
+    [[nodiscard]] double share(TimeNs ns) const { return rankTimeNs > 0 ? double(ns) / double(rankTimeNs) : 0.0; }
+};
+
+/// Adds every rank's analysed time to the job's rank-time and its warnings to the job's; returns the job's platform
+/// and backend, those of the first ranks that name one.
+JobBasis addRankTotals(const std::vector<RankSummary>& ranks, JobResult& job)
+{
     for (const RankSummary& r : ranks) {
         job.rankTimeNs = model::saturatingAdd(job.rankTimeNs, r.analysedNs);
         for (const std::string& w : r.warnings)
             job.warnings.push_back("rank " + std::to_string(r.rank) + ": " + w);
     }
-    std::string backend;
-    Platform platform = Platform::Generic;
+    JobBasis basis;
     for (const RankSummary& r : ranks) {
-        if (backend.empty() && r.backend != "unknown" && !r.backend.empty())
-            backend = r.backend;
-        if (platform == Platform::Generic)
-            platform = platformFromKey(r.platform);
+        if (basis.backend.empty() && r.backend != "unknown" && !r.backend.empty())
+            basis.backend = r.backend;
+        if (basis.platform == Platform::Generic)
+            basis.platform = platformFromKey(r.platform);
     }
-    if (backend.empty())
-        backend = "unknown";
+    if (basis.backend.empty())
+        basis.backend = "unknown";
+    return basis;
+}
 
-    // Step number → the ranks that have it.
+/// Copies each rank into JobResult::ranks and indexes its steps by number (step number → the ranks that have it);
+/// of a repeated number only the first step is indexed, and the job says so.
+std::map<std::int64_t, std::vector<StepRef>> addRanksIndexSteps(const std::vector<RankSummary>& ranks, JobResult& job)
+{
     std::map<std::int64_t, std::vector<StepRef>> byNumber;
     job.ranks.reserve(ranks.size());
     for (std::size_t i = 0; i < ranks.size(); ++i) {
@@ -257,128 +284,184 @@ JobResult analyzeJob(std::vector<RankSummary> ranks, const JobOptions& options)
                                    + (leftOut == 1 ? " step is" : " steps are") + " left out");
         }
     }
+    return byNumber;
+}
 
-    // Per rank and step: the job's view of the step, filled below.
+/// The collectives of one step matched across its ranks: the common prefix, by position, of the
+/// non-point-to-point operations.
+struct MatchedCollectives
+{
+    std::vector<std::vector<const RankCollective*>> seq; // per rank of the step, its non-point-to-point ones
+    std::vector<std::vector<std::size_t>> seqIndex;      // seq[p][k] is collectives[seqIndex[p][k]]
+    std::size_t matched = 0;                             // the length of the common prefix
+};
+
+/// Matches one step's collectives across its ranks; counts in `mismatched` the ranks whose sequence differs from the
+/// first rank's.
+MatchedCollectives matchCollectives(const std::vector<StepRef>& refs, std::size_t& mismatched)
+{
+    MatchedCollectives m;
+    m.seq.resize(refs.size());
+    m.seqIndex.resize(refs.size());
+    for (std::size_t p = 0; p < refs.size(); ++p) {
+        const auto& cs = refs[p].step->collectives;
+        for (std::size_t i = 0; i < cs.size(); ++i) {
+            if (!isPointToPoint(cs[i].opKind)) {
+                m.seq[p].push_back(&cs[i]);
+                m.seqIndex[p].push_back(i);
+            }
+        }
+    }
+    if (refs.size() > 1) {
+        m.matched = m.seq[0].size();
+        for (std::size_t p = 1; p < refs.size(); ++p) {
+            std::size_t k = 0;
+            while (k < m.matched && k < m.seq[p].size() && m.seq[p][k]->opKind == m.seq[0][k]->opKind)
+                ++k;
+            if (k != m.matched || m.seq[p].size() != m.seq[0].size())
+                ++mismatched;
+            m.matched = k;
+        }
+    }
+    return m;
+}
+
+/// Each rank's clock offset from the first rank's in one step: the median difference of the matched collectives'
+/// ends, or of the step starts when none matched.
+std::vector<TimeNs> clockOffsets(const std::vector<StepRef>& refs, const MatchedCollectives& m)
+{
+    std::vector<TimeNs> offset(refs.size(), 0);
+    if (m.matched > 0) {
+        for (std::size_t p = 1; p < refs.size(); ++p) {
+            std::vector<TimeNs> diffs(m.matched);
+            for (std::size_t k = 0; k < m.matched; ++k) {
+                // Absolute end times on each rank's own clock.
+                diffs[k] = (refs[p].step->startNs + m.seq[p][k]->end) - (refs[0].step->startNs + m.seq[0][k]->end);
+            }
+            offset[p] = lowerMedian(std::move(diffs));
+        }
+    } else {
+        for (std::size_t p = 1; p < refs.size(); ++p)
+            offset[p] = refs[p].step->startNs - refs[0].step->startNs;
+    }
+    return offset;
+}
+
+/// Per rank of one step: the exposed time it waited in matched collectives for the last rank to arrive, the waiting
+/// it caused as the last one, how often it came last, and its collectives as the lanes draw them.
+struct ArrivalWaits
+{
+    std::vector<TimeNs> alignedWait;
+    std::vector<TimeNs> caused;
+    std::vector<std::uint32_t> lastCount;
+    std::vector<std::vector<JobCollective>> laneCollectives;
+};
+
+/// Finds, for each matched collective of one step, the rank that arrived last (on the aligned clocks) and charges
+/// the others' exposed waiting for it to that rank, each nanosecond once.
+ArrivalWaits attributeArrivalWaits(const std::vector<StepRef>& refs, const MatchedCollectives& m,
+                                   const std::vector<TimeNs>& offset)
+{
+    ArrivalWaits w;
+    w.alignedWait.assign(refs.size(), 0);
+    w.caused.assign(refs.size(), 0);
+    w.lastCount.assign(refs.size(), 0);
+    std::vector<IntervalList> claimed(refs.size());
+    // What the lanes draw: each rank's collectives with their arrival wait and who came last.
+    w.laneCollectives.resize(refs.size());
+    for (std::size_t p = 0; p < refs.size(); ++p) {
+        for (const RankCollective& c : refs[p].step->collectives)
+            w.laneCollectives[p].push_back({c.opKind, c.start, c.end, c.start, c.exposed, -1, false});
+    }
+    for (std::size_t k = 0; k < m.matched; ++k) {
+        std::vector<TimeNs> arrival(refs.size());
+        std::size_t last = 0;
+        for (std::size_t p = 0; p < refs.size(); ++p) {
+            arrival[p] = refs[p].step->startNs + m.seq[p][k]->start - offset[p];
+            if (arrival[p] > arrival[last])
+                last = p;
+        }
+        ++w.lastCount[last];
+        for (std::size_t p = 0; p < refs.size(); ++p) {
+            JobCollective& lc = w.laneCollectives[p][m.seqIndex[p][k]];
+            lc.matchIndex = static_cast<int>(k);
+            lc.last = p == last;
+            const TimeNs lag = arrival[last] - arrival[p];
+            if (p == last || lag <= 0)
+                continue;
+            const RankCollective& c = *m.seq[p][k];
+            lc.arrivalWaitEnd = std::min(c.end, c.start + lag);
+            const IntervalList waiting {{c.start, std::min(c.end, c.start + lag)}};
+            const IntervalList exposedWait = subtract(intersect(waiting, c.exposed), claimed[p]);
+            const TimeNs ns = totalLength(exposedWait);
+            if (ns <= 0)
+                continue;
+            claimed[p] = uniteSorted(claimed[p], exposedWait);
+            w.alignedWait[p] += ns;
+            w.caused[last] += ns;
+        }
+    }
+    return w;
+}
+
+/// One step across the ranks that have it: aligns their clocks on the matched collectives, attributes the arrival
+/// waits, puts each rank's view of the step into `rankSteps` and returns the job's (slowest, fastest, spread).
+JobStep alignStep(std::int64_t number, const std::vector<StepRef>& refs, const JobResult& job,
+                  std::vector<std::map<std::int64_t, JobRankStep>>& rankSteps, std::size_t& mismatched)
+{
+    JobStep js;
+    js.number = number;
+    js.ranks = refs.size();
+    const MatchedCollectives matched = matchCollectives(refs, mismatched);
+    js.alignedCollectives = matched.matched;
+    const std::vector<TimeNs> offset = clockOffsets(refs, matched);
+    ArrivalWaits waits = attributeArrivalWaits(refs, matched, offset);
+    TimeNs sum = 0;
+    for (std::size_t p = 0; p < refs.size(); ++p) {
+        const RankStep& s = *refs[p].step;
+        const JobRank& jr = job.ranks[refs[p].rank];
+        JobRankStep out;
+        out.number = number;
+        out.startNs = s.startNs;
+        out.collectives = std::move(waits.laneCollectives[p]);
+        out.durationNs = s.durationNs;
+        out.computeNs = s.computeNs;
+        out.communicationNs = s.communicationNs;
+        out.communicationWaitNs = jr.waitFromTasks ? s.communicationWaitNs : waits.alignedWait[p];
+        out.communicationIdleNs = jr.waitFromTasks && s.communicationTransferNs >= 0 ? s.communicationIdleNs : 0;
+        out.communicationTransferNs
+            = std::max<TimeNs>(0, s.communicationNs - out.communicationWaitNs - out.communicationIdleNs);
+        out.idleNs = s.idleNs;
+        out.hasActivity = s.hasActivity;
+        out.activity = s.activity;
+        out.offsetNs = offset[p];
+        out.causedWaitNs = waits.caused[p];
+        out.lastArrivals = refs.size() > 1 ? waits.lastCount[p] : 0;
+        js.communicationWaitNs += out.communicationWaitNs;
+        sum += s.durationNs;
+        if (js.slowestRank < 0 || s.durationNs > js.slowestNs) {
+            js.slowestRank = jr.rank;
+            js.slowestNs = s.durationNs;
+        }
+        if (js.fastestRank < 0 || s.durationNs < js.fastestNs) {
+            js.fastestRank = jr.rank;
+            js.fastestNs = s.durationNs;
+        }
+        rankSteps[refs[p].rank][number] = out;
+    }
+    js.spreadNs = js.slowestNs - js.fastestNs;
+    js.meanNs = refs.empty() ? 0 : sum / static_cast<TimeNs>(refs.size());
+    return js;
+}
+
+/// Aligns every step (JobResult::steps, in step order) and gives each rank its steps, in step order.
+void alignSteps(const std::map<std::int64_t, std::vector<StepRef>>& byNumber, JobResult& job)
+{
+    // Per rank and step: the job's view of the step.
     std::vector<std::map<std::int64_t, JobRankStep>> rankSteps(job.ranks.size());
     std::size_t mismatched = 0;
-    for (const auto& [number, refs] : byNumber) {
-        JobStep js;
-        js.number = number;
-        js.ranks = refs.size();
-        // Matched collectives: the common prefix, by position, of the non-point-to-point operations.
-        std::vector<std::vector<const RankCollective*>> seq(refs.size());
-        std::vector<std::vector<std::size_t>> seqIndex(refs.size()); // seq[p][k] is collectives[seqIndex[p][k]]
-        for (std::size_t p = 0; p < refs.size(); ++p) {
-            const auto& cs = refs[p].step->collectives;
-            for (std::size_t i = 0; i < cs.size(); ++i) {
-                if (!isPointToPoint(cs[i].opKind)) {
-                    seq[p].push_back(&cs[i]);
-                    seqIndex[p].push_back(i);
-                }
-            }
-        }
-        std::size_t matched = 0;
-        if (refs.size() > 1) {
-            matched = seq[0].size();
-            for (std::size_t p = 1; p < refs.size(); ++p) {
-                std::size_t k = 0;
-                while (k < matched && k < seq[p].size() && seq[p][k]->opKind == seq[0][k]->opKind)
-                    ++k;
-                if (k != matched || seq[p].size() != seq[0].size())
-                    ++mismatched;
-                matched = k;
-            }
-        }
-        js.alignedCollectives = matched;
-        std::vector<TimeNs> offset(refs.size(), 0);
-        if (matched > 0) {
-            for (std::size_t p = 1; p < refs.size(); ++p) {
-                std::vector<TimeNs> diffs(matched);
-                for (std::size_t k = 0; k < matched; ++k) {
-                    // Absolute end times on each rank's own clock.
-                    diffs[k] = (refs[p].step->startNs + seq[p][k]->end) - (refs[0].step->startNs + seq[0][k]->end);
-                }
-                offset[p] = lowerMedian(std::move(diffs));
-            }
-        } else {
-            for (std::size_t p = 1; p < refs.size(); ++p)
-                offset[p] = refs[p].step->startNs - refs[0].step->startNs;
-        }
-        std::vector<TimeNs> alignedWait(refs.size(), 0);
-        std::vector<TimeNs> caused(refs.size(), 0);
-        std::vector<std::uint32_t> lastCount(refs.size(), 0);
-        std::vector<IntervalList> claimed(refs.size());
-        // What the lanes draw: each rank's collectives with their arrival wait and who came last.
-        std::vector<std::vector<JobCollective>> laneCollectives(refs.size());
-        for (std::size_t p = 0; p < refs.size(); ++p) {
-            for (const RankCollective& c : refs[p].step->collectives)
-                laneCollectives[p].push_back({c.opKind, c.start, c.end, c.start, c.exposed, -1, false});
-        }
-        for (std::size_t k = 0; k < matched; ++k) {
-            std::vector<TimeNs> arrival(refs.size());
-            std::size_t last = 0;
-            for (std::size_t p = 0; p < refs.size(); ++p) {
-                arrival[p] = refs[p].step->startNs + seq[p][k]->start - offset[p];
-                if (arrival[p] > arrival[last])
-                    last = p;
-            }
-            ++lastCount[last];
-            for (std::size_t p = 0; p < refs.size(); ++p) {
-                JobCollective& lc = laneCollectives[p][seqIndex[p][k]];
-                lc.matchIndex = static_cast<int>(k);
-                lc.last = p == last;
-                const TimeNs lag = arrival[last] - arrival[p];
-                if (p == last || lag <= 0)
-                    continue;
-                const RankCollective& c = *seq[p][k];
-                lc.arrivalWaitEnd = std::min(c.end, c.start + lag);
-                const IntervalList waiting {{c.start, std::min(c.end, c.start + lag)}};
-                const IntervalList exposedWait = subtract(intersect(waiting, c.exposed), claimed[p]);
-                const TimeNs ns = totalLength(exposedWait);
-                if (ns <= 0)
-                    continue;
-                claimed[p] = uniteSorted(claimed[p], exposedWait);
-                alignedWait[p] += ns;
-                caused[last] += ns;
-            }
-        }
-        TimeNs sum = 0;
-        for (std::size_t p = 0; p < refs.size(); ++p) {
-            const RankStep& s = *refs[p].step;
-            const JobRank& jr = job.ranks[refs[p].rank];
-            JobRankStep out;
-            out.number = number;
-            out.startNs = s.startNs;
-            out.collectives = std::move(laneCollectives[p]);
-            out.durationNs = s.durationNs;
-            out.computeNs = s.computeNs;
-            out.communicationNs = s.communicationNs;
-            out.communicationWaitNs = jr.waitFromTasks ? s.communicationWaitNs : alignedWait[p];
-            out.communicationIdleNs = jr.waitFromTasks && s.communicationTransferNs >= 0 ? s.communicationIdleNs : 0;
-            out.communicationTransferNs
-                = std::max<TimeNs>(0, s.communicationNs - out.communicationWaitNs - out.communicationIdleNs);
-            out.idleNs = s.idleNs;
-            out.hasActivity = s.hasActivity;
-            out.activity = s.activity;
-            out.offsetNs = offset[p];
-            out.causedWaitNs = caused[p];
-            out.lastArrivals = refs.size() > 1 ? lastCount[p] : 0;
-            js.communicationWaitNs += out.communicationWaitNs;
-            sum += s.durationNs;
-            if (js.slowestRank < 0 || s.durationNs > js.slowestNs) {
-                js.slowestRank = jr.rank;
-                js.slowestNs = s.durationNs;
-            }
-            if (js.fastestRank < 0 || s.durationNs < js.fastestNs) {
-                js.fastestRank = jr.rank;
-                js.fastestNs = s.durationNs;
-            }
-            rankSteps[refs[p].rank][number] = out;
-        }
-        js.spreadNs = js.slowestNs - js.fastestNs;
-        js.meanNs = refs.empty() ? 0 : sum / static_cast<TimeNs>(refs.size());
-        job.steps.push_back(js);
-    }
+    for (const auto& [number, refs] : byNumber)
+        job.steps.push_back(alignStep(number, refs, job, rankSteps, mismatched));
     if (mismatched > 0)
         job.warnings.push_back(std::to_string(mismatched)
                                + " rank-steps ran different collectives than the first rank; only the common "
@@ -387,24 +470,28 @@ JobResult analyzeJob(std::vector<RankSummary> ranks, const JobOptions& options)
         for (auto& [number, s] : rankSteps[i])
             job.ranks[i].steps.push_back(s);
     }
-    std::map<std::int64_t, std::size_t> stepIndex;
+}
+
+/// Fills the basis' step maps from the aligned steps.
+void indexAlignedSteps(const JobResult& job, JobBasis& basis)
+{
+    basis.rankTimeNs = job.rankTimeNs;
     for (std::size_t i = 0; i < job.steps.size(); ++i)
-        stepIndex[job.steps[i].number] = i;
-    // A job finding's loss in a step sums over ranks, so its step time is the step's rank-time (every rank's
-    // duration of it), the same base as lostFraction's job.rankTimeNs: a share of it never passes 100 %.
-    std::map<std::int64_t, TimeNs> rankTimeOfStep;
+        basis.stepIndex[job.steps[i].number] = i;
     for (const JobRank& r : job.ranks) {
         for (const JobRankStep& s : r.steps)
-            rankTimeOfStep[s.number] += s.durationNs;
+            basis.rankTimeOfStep[s.number] += s.durationNs;
     }
+}
 
-    const auto share = [&](TimeNs ns) { return job.rankTimeNs > 0 ? double(ns) / double(job.rankTimeNs) : 0.0; };
-
-    // Stragglers.
+/// A straggler finding for each rank whose lateness in the collectives cost the others at least the options' share
+/// of the job; returns the waiting they own in all, and per step number in `stragglerPerStep`.
+TimeNs addStragglerFindings(JobResult& job, const JobOptions& options, const JobBasis& basis,
+                            std::map<std::int64_t, TimeNs>& stragglerPerStep)
+{
     const TimeNs stragglerMin = std::max<TimeNs>(
         {options.minLostNs, static_cast<TimeNs>(options.stragglerMinShare * double(job.rankTimeNs)), 1});
     TimeNs stragglerTotal = 0;
-    std::map<std::int64_t, TimeNs> stragglerPerStep;
     for (const JobRank& r : job.ranks) {
         TimeNs caused = 0;
         std::uint64_t lasts = 0;
@@ -417,9 +504,9 @@ JobResult analyzeJob(std::vector<RankSummary> ranks, const JobOptions& options)
         Finding f;
         f.kind = "straggler";
         f.lostNs = caused;
-        f.lostFraction = share(caused);
+        f.lostFraction = basis.share(caused);
         f.occurrences = lasts;
-        f.platform = platform;
+        f.platform = basis.platform;
         std::vector<std::int64_t> steps;
         TimeNs extraCompute = 0;
         TimeNs lagSum = 0;
@@ -428,7 +515,8 @@ JobResult analyzeJob(std::vector<RankSummary> ranks, const JobOptions& options)
                 continue;
             steps.push_back(s.number);
             stragglerPerStep[s.number] += s.causedWaitNs;
-            f.perStep.push_back({stepIndex[s.number], s.number, s.causedWaitNs, rankTimeOfStep[s.number]});
+            f.perStep.push_back({valueAt(basis.stepIndex, s.number), s.number, s.causedWaitNs,
+                                 valueAt(basis.rankTimeOfStep, s.number)});
             // What the straggler did longer than its peers in this step: device compute, or something else.
             std::vector<TimeNs> others;
             for (const JobRank& o : job.ranks) {
@@ -471,8 +559,13 @@ JobResult analyzeJob(std::vector<RankSummary> ranks, const JobOptions& options)
         stragglerTotal += caused;
         job.findings.push_back(std::move(f));
     }
+    return stragglerTotal;
+}
 
-    // The job's communication: exposed collective time of all ranks, less the waiting the stragglers own.
+/// The job's communication finding: exposed collective time of all ranks, less the waiting the stragglers own.
+void addCommunicationFinding(JobResult& job, const JobOptions& options, const JobBasis& basis, TimeNs stragglerTotal,
+                             const std::map<std::int64_t, TimeNs>& stragglerPerStep)
+{
     TimeNs exposed = 0;
     TimeNs wait = 0;
     TimeNs idle = 0;
@@ -497,58 +590,62 @@ JobResult analyzeJob(std::vector<RankSummary> ranks, const JobOptions& options)
     for (const JobStep& s : job.steps)
         anyAligned = anyAligned || s.alignedCollectives > 0;
     const TimeNs commLost = std::max<TimeNs>(0, exposed - stragglerTotal);
-    if (commLost > 0 && commLost >= options.minLostNs) {
-        Finding f;
-        f.kind = "communication";
-        f.lostNs = commLost;
-        f.lostFraction = share(commLost);
-        f.platform = platform;
-        for (const auto& [number, ns] : commPerStep) {
-            const TimeNs lost = ns - stragglerPerStep[number];
-            if (lost > 0)
-                f.perStep.push_back({stepIndex[number], number, lost, rankTimeOfStep[number]});
-        }
-        f.occurrences = commRanks;
-        const TimeNs transfer = std::max<TimeNs>(0, exposed - wait - idle);
-        const TimeNs ownWait = std::max<TimeNs>(0, wait - stragglerTotal);
-        f.title = "Exposed communication on " + std::to_string(commRanks) + " of " + std::to_string(job.ranks.size())
-            + " ranks: " + formatDuration(exposed)
-            + (idle > 0 ? " (" + formatDuration(transfer) + " moving data, " + formatDuration(wait) + " waiting, "
-                       + formatDuration(idle) + " idle inside the collectives)"
-                   : anyTasks || anyAligned
-                   ? " (" + formatDuration(wait) + " waiting, " + formatDuration(transfer) + " transfer)"
-                   : " (waiting not measurable)");
-        f.details.push_back({"backend", backend});
-        f.details.push_back({"ranks", static_cast<std::int64_t>(commRanks)});
-        f.details.push_back({"exposed_ns", exposed});
-        f.details.push_back({"wait_ns", wait});
-        f.details.push_back({"transfer_ns", transfer});
-        f.details.push_back({"idle_ns", idle});
-        f.details.push_back({"straggler_wait_ns", stragglerTotal});
-        f.details.push_back({"wait_source",
-                             std::string(anyJson        ? "communication_json"
-                                             : anyTasks ? "wait_tasks"
-                                                        : (anyAligned ? "cross_rank_alignment" : "unknown"))});
-        f.explanation = "Collective time on the devices that no compute overlaps, summed over the ranks: "
-            + formatDuration(exposed) + " in collectives.";
-        if (stragglerTotal > 0) {
-            std::string owners;
-            for (const Finding& s : job.findings) {
-                if (s.kind == "straggler")
-                    owners += (owners.empty() ? "rank " : ", rank ") + detailText(s.details.front());
-            }
-            f.explanation += " Lost counts " + formatDuration(commLost) + " of it: the other "
-                + formatDuration(stragglerTotal) + " is the ranks waiting for the straggler (" + owners
-                + "), which is that straggler finding's lost time; counted once, it is not lost here as well.";
-        } else {
-            f.explanation += " No straggler owns any of the waiting, so all of it is lost here.";
-        }
-        f.recommendation
-            = communicationRecommendation(backend == "hccl", anyTasks || anyAligned, ownWait, transfer, idle, true);
-        job.findings.push_back(std::move(f));
+    if (commLost <= 0 || commLost < options.minLostNs)
+        return;
+    Finding f;
+    f.kind = "communication";
+    f.lostNs = commLost;
+    f.lostFraction = basis.share(commLost);
+    f.platform = basis.platform;
+    for (const auto& [number, ns] : commPerStep) {
+        const TimeNs lost = ns - valueAt(stragglerPerStep, number);
+        if (lost > 0)
+            f.perStep.push_back(
+                {valueAt(basis.stepIndex, number), number, lost, valueAt(basis.rankTimeOfStep, number)});
     }
+    f.occurrences = commRanks;
+    const TimeNs transfer = std::max<TimeNs>(0, exposed - wait - idle);
+    const TimeNs ownWait = std::max<TimeNs>(0, wait - stragglerTotal);
+    f.title = "Exposed communication on " + std::to_string(commRanks) + " of " + std::to_string(job.ranks.size())
+        + " ranks: " + formatDuration(exposed)
+        + (idle > 0 ? " (" + formatDuration(transfer) + " moving data, " + formatDuration(wait) + " waiting, "
+                   + formatDuration(idle) + " idle inside the collectives)"
+               : anyTasks || anyAligned
+               ? " (" + formatDuration(wait) + " waiting, " + formatDuration(transfer) + " transfer)"
+               : " (waiting not measurable)");
+    f.details.push_back({"backend", basis.backend});
+    f.details.push_back({"ranks", static_cast<std::int64_t>(commRanks)});
+    f.details.push_back({"exposed_ns", exposed});
+    f.details.push_back({"wait_ns", wait});
+    f.details.push_back({"transfer_ns", transfer});
+    f.details.push_back({"idle_ns", idle});
+    f.details.push_back({"straggler_wait_ns", stragglerTotal});
+    f.details.push_back({"wait_source",
+                         std::string(anyJson        ? "communication_json"
+                                         : anyTasks ? "wait_tasks"
+                                                    : (anyAligned ? "cross_rank_alignment" : "unknown"))});
+    f.explanation = "Collective time on the devices that no compute overlaps, summed over the ranks: "
+        + formatDuration(exposed) + " in collectives.";
+    if (stragglerTotal > 0) {
+        std::string owners;
+        for (const Finding& s : job.findings) {
+            if (s.kind == "straggler")
+                owners += (owners.empty() ? "rank " : ", rank ") + detailText(s.details.front());
+        }
+        f.explanation += " Lost counts " + formatDuration(commLost) + " of it: the other "
+            + formatDuration(stragglerTotal) + " is the ranks waiting for the straggler (" + owners
+            + "), which is that straggler finding's lost time; counted once, it is not lost here as well.";
+    } else {
+        f.explanation += " No straggler owns any of the waiting, so all of it is lost here.";
+    }
+    f.recommendation
+        = communicationRecommendation(basis.backend == "hccl", anyTasks || anyAligned, ownWait, transfer, idle, true);
+    job.findings.push_back(std::move(f));
+}
 
-    // Every other kind: the ranks' own findings of that kind, summed.
+/// Every other kind: one job finding per kind, the ranks' own findings of that kind summed.
+void addSummedKindFindings(JobResult& job, const JobOptions& options, const JobBasis& basis)
+{
     struct KindAcc
     {
         TimeNs lost = 0;
@@ -586,9 +683,9 @@ JobResult analyzeJob(std::vector<RankSummary> ranks, const JobOptions& options)
         Finding f;
         f.kind = kind;
         f.lostNs = k.lost;
-        f.lostFraction = share(k.lost);
+        f.lostFraction = basis.share(k.lost);
         f.occurrences = k.findings;
-        f.platform = platform;
+        f.platform = basis.platform;
         f.title = kindLabel(kind) + " on " + std::to_string(k.ranks.size()) + " of " + std::to_string(job.ranks.size())
             + " ranks: " + formatDuration(k.lost) + " (worst: rank " + std::to_string(k.worstRank) + ", "
             + formatDuration(k.worstLost) + ")";
@@ -601,8 +698,11 @@ JobResult analyzeJob(std::vector<RankSummary> ranks, const JobOptions& options)
             + " (`timesink-cli analyze` on its trace) for the evidence and the recommendation.";
         job.findings.push_back(std::move(f));
     }
-    std::sort(job.findings.begin(), job.findings.end(), rankBefore);
+}
 
+/// The job's lost time, in all and per kind (largest first), from its ranked findings.
+void tallyLossByKind(JobResult& job, const JobBasis& basis)
+{
     std::map<std::string, JobKindLoss> byKind;
     for (const Finding& f : job.findings) {
         JobKindLoss& k = byKind[f.kind];
@@ -612,11 +712,29 @@ JobResult analyzeJob(std::vector<RankSummary> ranks, const JobOptions& options)
         job.lostNs += f.lostNs;
     }
     for (auto& [kind, k] : byKind) {
-        k.fraction = share(k.lostNs);
+        k.fraction = basis.share(k.lostNs);
         job.lostByKind.push_back(k);
     }
     std::stable_sort(job.lostByKind.begin(), job.lostByKind.end(),
                      [](const JobKindLoss& a, const JobKindLoss& b) { return a.lostNs > b.lostNs; });
+}
+
+} // namespace
+
+JobResult analyzeJob(std::vector<RankSummary> ranks, const JobOptions& options)
+{
+    JobResult job;
+    const bool ranksFromInputs = numberRanks(ranks, job);
+    checkRanksAgree(ranks, ranksFromInputs, job);
+    JobBasis basis = addRankTotals(ranks, job);
+    alignSteps(addRanksIndexSteps(ranks, job), job);
+    indexAlignedSteps(job, basis);
+    std::map<std::int64_t, TimeNs> stragglerPerStep;
+    const TimeNs stragglerTotal = addStragglerFindings(job, options, basis, stragglerPerStep);
+    addCommunicationFinding(job, options, basis, stragglerTotal, stragglerPerStep);
+    addSummedKindFindings(job, options, basis);
+    std::sort(job.findings.begin(), job.findings.end(), rankBefore);
+    tallyLossByKind(job, basis);
     return job;
 }
 
