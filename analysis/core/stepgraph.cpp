@@ -315,6 +315,27 @@ private:
         std::vector<TimeNs> endRelease;
         std::vector<std::uint32_t> order;                                 // topological
         std::vector<std::pair<std::uint64_t, std::uint32_t>> deviceByKey; // device nodes, sorted by key()
+
+        /// Appends a node whose start is pinned at `pinnedAt` (kNone: not pinned).
+        void addNode(const Node& n, TimeNs pinnedAt)
+        {
+            nodes.push_back(n);
+            release.push_back(pinnedAt);
+            endRelease.push_back(kNone);
+        }
+        void addEdge(std::uint32_t from, std::uint32_t to, TimeNs lag, EdgeKind kind, bool fromStart, bool toEnd)
+        {
+            edges.push_back({from, to, lag, kind, fromStart, toEnd});
+        }
+    };
+    /// What build() collects for one step besides the graph and its index, from one phase for the next.
+    struct BuildState
+    {
+        Graph& g;
+        NodeIndex& index;
+        std::vector<model::SliceRef> callOrder;           // the calls of the graph, in thread and program order
+        std::vector<std::uint32_t> blockingNodes;         // the nodes of blocking calls
+        std::vector<std::vector<std::uint32_t>> perTrack; // per device track: its operations' positions in the graph
     };
     struct Sim
     {
@@ -332,6 +353,24 @@ private:
     /// below it (an empty track shares its base with the next one).
     TimeNs callStart(std::uint32_t call) const;
     bool build(std::size_t step, Graph& g, NodeIndex& index, std::string& reason) const;
+    /// The host threads with calls in `host`, each with its first call there (a position in its calls), and their
+    /// number of calls in it (`stepCalls`).
+    std::vector<std::pair<std::uint32_t, std::size_t>> threadsWithCalls(Interval host, std::size_t& stepCalls) const;
+    /// One host thread's nodes in program order: a node per group of overlapping calls and per gap between them.
+    void addHostThread(std::uint32_t ti, std::size_t firstPos, Interval host, BuildState& b) const;
+    /// The node of operation `pos` of device track `track`, once; pinned at `release` (kNone: not pinned).
+    void addDeviceOp(model::TrackId track, std::size_t pos, TimeNs release, BuildState& b) const;
+    /// Nodes for the device operations the graph's calls launched; returns how many.
+    std::size_t addLaunchedOps(BuildState& b) const;
+    /// Nodes for the device operations in `window` that nothing in the trace launched, pinned at their start;
+    /// true when there was any.
+    bool addUnlaunchedOps(Interval window, BuildState& b) const;
+    /// Launch and stream edges of every device node.
+    void addLaunchAndStreamEdges(BuildState& b) const;
+    /// Wait edges into every blocking call, from what it waited for on each stream.
+    void addBlockingWaits(BuildState& b) const;
+    /// Sorts the edges as the simulation reads them and orders the nodes topologically; false on a cycle.
+    static bool orderGraph(Graph& g);
     TimeNs simulate(const Graph& g, const std::vector<TimeNs>& dur, const std::vector<std::uint8_t>* flags, Sim& sim,
                     bool record) const;
     /// Walks the chain that set the step's end into `path`; `nodes` gets every node the chain passes through. Its
@@ -545,27 +584,44 @@ bool Retimer::build(std::size_t step, Graph& g, NodeIndex& index, std::string& r
 {
     const Interval host = m_clock.hostWindow(step);
     const Interval window = m_clock.window(step);
-    std::vector<model::SliceRef> callOrder; // the calls of the graph, in thread and program order
-    const auto setCall = [&index](std::uint32_t call, std::uint32_t node) {
-        index.ofCall[call] = node;
-        index.setCalls.push_back(call);
-    };
-    auto addNode = [&g](const Node& n, TimeNs release) {
-        g.nodes.push_back(n);
-        g.release.push_back(release);
-        g.endRelease.push_back(kNone);
-    };
-    auto addEdge = [&g](std::uint32_t from, std::uint32_t to, TimeNs lag, EdgeKind kind, bool fromStart, bool toEnd) {
-        g.edges.push_back({from, to, lag, kind, fromStart, toEnd});
-    };
-    std::vector<std::uint32_t> blockingNodes;
-
-    // The host threads with calls in the host window, each with its first call there (a position in its calls).
-    // Their count sizes the graph ahead: a node per call and per gap, an edge between each, and about one launched
-    // operation per call (with a launch and a stream edge). A step that is the whole trace holds millions of nodes;
-    // grown by doubling, its arrays were copied and their fresh pages faulted in twice.
-    std::vector<std::pair<std::uint32_t, std::size_t>> threads;
+    BuildState b {g, index, {}, {}, {}};
+    // The threads' count of calls sizes the graph ahead: a node per call and per gap, an edge between each, and
+    // about one launched operation per call (with a launch and a stream edge). A step that is the whole trace holds
+    // millions of nodes; grown by doubling, its arrays were copied and their fresh pages faulted in twice.
     std::size_t stepCalls = 0;
+    const std::vector<std::pair<std::uint32_t, std::size_t>> threads = threadsWithCalls(host, stepCalls);
+    const std::size_t nodesAhead = 3 * stepCalls + threads.size();
+    g.nodes.reserve(nodesAhead);
+    g.release.reserve(nodesAhead);
+    g.endRelease.reserve(nodesAhead);
+    g.edges.reserve(4 * stepCalls);
+    b.callOrder.reserve(stepCalls);
+    for (const auto& [ti, firstPos] : threads)
+        addHostThread(ti, firstPos, host, b);
+    b.perTrack.resize(m_device.size());
+    const std::size_t launched = addLaunchedOps(b);
+    const bool unlaunchedWork = addUnlaunchedOps(window, b);
+    if (g.nodes.empty()) {
+        reason = "nothing ran in this step";
+        return false;
+    }
+    if (launched == 0 && unlaunchedWork) {
+        reason = "no launch links (host → device flows) in this step";
+        return false;
+    }
+    addLaunchAndStreamEdges(b);
+    addBlockingWaits(b);
+    if (!orderGraph(g)) {
+        reason = "the step's dependency graph has a cycle (corrupt launch flows)";
+        return false;
+    }
+    return true;
+}
+
+std::vector<std::pair<std::uint32_t, std::size_t>> Retimer::threadsWithCalls(Interval host,
+                                                                             std::size_t& stepCalls) const
+{
+    std::vector<std::pair<std::uint32_t, std::size_t>> threads;
     for (std::uint32_t ti = 0; ti < m_calls.size(); ++ti) {
         const auto& calls = m_calls[ti];
         const model::Track& t = m_trace.track(model::TrackId(ti));
@@ -577,102 +633,102 @@ bool Retimer::build(std::size_t step, Graph& g, NodeIndex& index, std::string& r
         threads.emplace_back(ti, static_cast<std::size_t>(from - calls.begin()));
         stepCalls += static_cast<std::size_t>(to - from);
     }
-    const std::size_t nodesAhead = 3 * stepCalls + threads.size();
-    g.nodes.reserve(nodesAhead);
-    g.release.reserve(nodesAhead);
-    g.endRelease.reserve(nodesAhead);
-    g.edges.reserve(4 * stepCalls);
-    callOrder.reserve(stepCalls);
+    return threads;
+}
 
-    // Host threads, in program order.
-    for (const auto& thread : threads) {
-        const std::uint32_t ti = thread.first;
-        const auto& calls = m_calls[ti];
-        const model::Track& t = m_trace.track(model::TrackId(ti));
-        auto it = calls.begin() + static_cast<std::ptrdiff_t>(thread.second);
-        std::int64_t prev = -1;
-        TimeNs cursor = host.start;
-        auto append = [&](const Node& n) {
-            const auto id = static_cast<std::uint32_t>(g.nodes.size());
-            if (prev >= 0)
-                addEdge(static_cast<std::uint32_t>(prev), id, 0, EdgeKind::Program, false, false);
-            addNode(n, prev < 0 ? host.start : kNone);
-            prev = id;
-            return id;
-        };
-        auto addGap = [&](TimeNs a, TimeNs b) {
-            if (b <= a)
-                return;
-            Node n;
-            n.kind = NodeKind::HostGap;
-            n.track = model::TrackId(ti);
-            n.start0 = a;
-            n.end0 = b;
-            n.dur = b - a;
-            append(n);
-        };
-        const auto& blockingCall = m_callBlocking[ti];
-        while (it != calls.end() && t.ts(*it) < host.end) {
-            // A group: a call and the calls nested in or overlapping it (positions in calls).
-            const auto firstPos = static_cast<std::size_t>(it - calls.begin());
-            const std::uint32_t first = *it;
-            TimeNs groupEnd = t.end(first);
-            bool blocking = blockingCall[firstPos] != 0;
-            for (++it; it != calls.end() && t.ts(*it) < groupEnd; ++it) {
-                groupEnd = std::max(groupEnd, t.end(*it));
-                blocking = blocking || blockingCall[static_cast<std::size_t>(it - calls.begin())] != 0;
-            }
-            const auto endPos = static_cast<std::size_t>(it - calls.begin());
-            addGap(cursor, t.ts(first));
-            Node n;
-            n.kind = NodeKind::Call;
-            n.track = model::TrackId(ti);
-            n.slice = first;
-            n.start0 = t.ts(first);
-            n.end0 = groupEnd;
-            n.dur = groupEnd - n.start0;
-            n.blocking = blocking;
-            n.cls = blocking ? PathClass::Sync : PathClass::Launch;
-            const std::uint32_t id = append(n);
-            for (std::size_t m = firstPos; m < endPos; ++m) {
-                setCall(m_callBase[ti] + static_cast<std::uint32_t>(m), id);
-                callOrder.push_back({model::TrackId(ti), model::SliceIndex(calls[m])});
-            }
-            if (blocking)
-                blockingNodes.push_back(id);
-            cursor = std::max(cursor, groupEnd);
-        }
-        addGap(cursor, host.end);
-    }
-
-    // Device operations launched by those calls (per track, their positions in the track's operations).
-    std::vector<std::vector<std::uint32_t>> perTrack(m_device.size());
-    auto addOp = [&](model::TrackId track, std::size_t pos, TimeNs release) {
-        const std::uint32_t op = m_opBase[track.value] + static_cast<std::uint32_t>(pos);
-        if (index.ofOp[op] != kNoNode)
-            return;
-        index.ofOp[op] = static_cast<std::uint32_t>(g.nodes.size());
-        index.setOps.push_back(op);
-        const std::uint32_t slice = m_device[track.value].ops[pos];
-        const model::Track& t = m_trace.track(track);
-        Node n;
-        n.kind = NodeKind::Device;
-        n.track = track;
-        n.slice = slice;
-        n.start0 = t.ts(slice);
-        n.end0 = t.end(slice);
-        n.dur = t.dur(slice);
-        n.cls = deviceClass(t.category(slice));
-        addNode(n, release);
-        perTrack[track.value].push_back(static_cast<std::uint32_t>(pos));
+void Retimer::addHostThread(std::uint32_t ti, std::size_t firstPos, Interval host, BuildState& b) const
+{
+    Graph& g = b.g;
+    const auto& calls = m_calls[ti];
+    const model::Track& t = m_trace.track(model::TrackId(ti));
+    auto it = calls.begin() + static_cast<std::ptrdiff_t>(firstPos);
+    std::int64_t prev = -1;
+    TimeNs cursor = host.start;
+    auto append = [&](const Node& n) {
+        const auto id = static_cast<std::uint32_t>(g.nodes.size());
+        if (prev >= 0)
+            g.addEdge(static_cast<std::uint32_t>(prev), id, 0, EdgeKind::Program, false, false);
+        g.addNode(n, prev < 0 ? host.start : kNone);
+        prev = id;
+        return id;
     };
+    auto addGap = [&](TimeNs a, TimeNs z) {
+        if (z <= a)
+            return;
+        Node n;
+        n.kind = NodeKind::HostGap;
+        n.track = model::TrackId(ti);
+        n.start0 = a;
+        n.end0 = z;
+        n.dur = z - a;
+        append(n);
+    };
+    const auto& blockingCall = m_callBlocking[ti];
+    while (it != calls.end() && t.ts(*it) < host.end) {
+        // A group: a call and the calls nested in or overlapping it (positions in calls).
+        const auto groupPos = static_cast<std::size_t>(it - calls.begin());
+        const std::uint32_t first = *it;
+        TimeNs groupEnd = t.end(first);
+        bool blocking = blockingCall[groupPos] != 0;
+        for (++it; it != calls.end() && t.ts(*it) < groupEnd; ++it) {
+            groupEnd = std::max(groupEnd, t.end(*it));
+            blocking = blocking || blockingCall[static_cast<std::size_t>(it - calls.begin())] != 0;
+        }
+        const auto endPos = static_cast<std::size_t>(it - calls.begin());
+        addGap(cursor, t.ts(first));
+        Node n;
+        n.kind = NodeKind::Call;
+        n.track = model::TrackId(ti);
+        n.slice = first;
+        n.start0 = t.ts(first);
+        n.end0 = groupEnd;
+        n.dur = groupEnd - n.start0;
+        n.blocking = blocking;
+        n.cls = blocking ? PathClass::Sync : PathClass::Launch;
+        const std::uint32_t id = append(n);
+        for (std::size_t m = groupPos; m < endPos; ++m) {
+            const std::uint32_t call = m_callBase[ti] + static_cast<std::uint32_t>(m);
+            b.index.ofCall[call] = id;
+            b.index.setCalls.push_back(call);
+            b.callOrder.push_back({model::TrackId(ti), model::SliceIndex(calls[m])});
+        }
+        if (blocking)
+            b.blockingNodes.push_back(id);
+        cursor = std::max(cursor, groupEnd);
+    }
+    addGap(cursor, host.end);
+}
+
+void Retimer::addDeviceOp(model::TrackId track, std::size_t pos, TimeNs release, BuildState& b) const
+{
+    const std::uint32_t op = m_opBase[track.value] + static_cast<std::uint32_t>(pos);
+    if (b.index.ofOp[op] != kNoNode)
+        return;
+    b.index.ofOp[op] = static_cast<std::uint32_t>(b.g.nodes.size());
+    b.index.setOps.push_back(op);
+    const std::uint32_t slice = m_device[track.value].ops[pos];
+    const model::Track& t = m_trace.track(track);
+    Node n;
+    n.kind = NodeKind::Device;
+    n.track = track;
+    n.slice = slice;
+    n.start0 = t.ts(slice);
+    n.end0 = t.end(slice);
+    n.dur = t.dur(slice);
+    n.cls = deviceClass(t.category(slice));
+    b.g.addNode(n, release);
+    b.perTrack[track.value].push_back(static_cast<std::uint32_t>(pos));
+}
+
+std::size_t Retimer::addLaunchedOps(BuildState& b) const
+{
     std::size_t launched = 0;
     // callOrder ascends (threads in track order, calls in slice order) and the trace's flows are sorted by source,
     // so one cursor walks both: each call's flows are found by galloping from the last call's, not by a binary
     // search of every flow of the trace.
     const std::span<const model::Flow> flows = m_trace.flows();
     auto cursor = flows.begin();
-    for (const model::SliceRef& call : callOrder) {
+    for (const model::SliceRef& call : b.callOrder) {
         cursor = gallopingPartitionPoint(flows.begin(), flows.end(), cursor,
                                          [&call](const model::Flow& f) { return f.from < call; });
         for (; cursor != flows.end() && cursor->from == call; ++cursor) {
@@ -682,11 +738,15 @@ bool Retimer::build(std::size_t step, Graph& g, NodeIndex& index, std::string& r
             const model::Track& dt = m_trace.track(f.to.track);
             if (!isOutermostBusy(dt, f.to.index.value))
                 continue;
-            addOp(f.to.track, opPosition(f.to.track, f.to.index.value), kNone);
+            addDeviceOp(f.to.track, opPosition(f.to.track, f.to.index.value), kNone, b);
             ++launched;
         }
     }
-    // Device operations in the step window that nothing in the trace launched: pinned at their start.
+    return launched;
+}
+
+bool Retimer::addUnlaunchedOps(Interval window, BuildState& b) const
+{
     bool unlaunchedWork = false;
     for (std::uint32_t ti : m_deviceTracks) {
         const model::Track& t = m_trace.track(model::TrackId(ti));
@@ -697,24 +757,22 @@ bool Retimer::build(std::size_t step, Graph& g, NodeIndex& index, std::string& r
         for (; it != ops.end() && t.ts(*it) < window.end; ++it) {
             const auto pos = static_cast<std::size_t>(it - ops.begin());
             if (launchCall[pos] == kNoCall) {
-                addOp(model::TrackId(ti), pos, t.ts(*it));
+                addDeviceOp(model::TrackId(ti), pos, t.ts(*it), b);
                 unlaunchedWork = true;
             }
         }
     }
-    if (g.nodes.empty()) {
-        reason = "nothing ran in this step";
-        return false;
-    }
-    if (launched == 0 && unlaunchedWork) {
-        reason = "no launch links (host → device flows) in this step";
-        return false;
-    }
+    return unlaunchedWork;
+}
 
-    // Launch and stream edges, choosing per operation which of the two held it back (the other gets the typical
-    // latency or gap, so that an operation can move earlier when what held it back goes).
-    for (std::uint32_t ti = 0; ti < perTrack.size(); ++ti) {
-        auto& list = perTrack[ti];
+// Chooses per operation which of the two held it back (the other gets the typical latency or gap, so that an
+// operation can move earlier when what held it back goes).
+void Retimer::addLaunchAndStreamEdges(BuildState& b) const
+{
+    Graph& g = b.g;
+    const NodeIndex& index = b.index;
+    for (std::uint32_t ti = 0; ti < b.perTrack.size(); ++ti) {
+        auto& list = b.perTrack[ti];
         if (list.empty())
             continue;
         std::sort(list.begin(), list.end());
@@ -744,22 +802,26 @@ bool Retimer::build(std::size_t step, Graph& g, NodeIndex& index, std::string& r
                 const bool streamBound = hasPred && rawS - m_typGap <= rawL - m_typLag;
                 lagL = streamBound ? std::min(rawL, m_typLag) : rawL;
                 lagS = streamBound ? rawS : std::min(rawS, m_typGap);
-                addEdge(static_cast<std::uint32_t>(callId), id, lagL, EdgeKind::Launch, true, false);
+                g.addEdge(static_cast<std::uint32_t>(callId), id, lagL, EdgeKind::Launch, true, false);
             } else if (hasPred) {
                 lagS = std::min(n.start0 - predEnd, m_typGap);
             }
             if (!hasPred)
                 continue;
             if (const std::uint32_t p = index.ofOp[base + pos - 1]; p != kNoNode)
-                addEdge(p, id, lagS, EdgeKind::Stream, false, false);
+                g.addEdge(p, id, lagS, EdgeKind::Stream, false, false);
             else
                 g.release[id] = std::max(g.release[id], predEnd + lagS);
         }
     }
+}
 
-    // Blocking calls wait, on each stream, for the last operation launched before them that ended before they
-    // returned.
-    for (std::uint32_t id : blockingNodes) {
+// Blocking calls wait, on each stream, for the last operation launched before them that ended before they
+// returned.
+void Retimer::addBlockingWaits(BuildState& b) const
+{
+    Graph& g = b.g;
+    for (std::uint32_t id : b.blockingNodes) {
         Node& n = g.nodes[id];
         const TimeNs s = n.start0;
         const TimeNs e = n.end0;
@@ -781,7 +843,7 @@ bool Retimer::build(std::size_t step, Graph& g, NodeIndex& index, std::string& r
                 if (end > e)
                     continue;
                 const auto pos = static_cast<std::size_t>(it - ops.begin());
-                const std::uint32_t op = index.ofOp[m_opBase[ti] + pos];
+                const std::uint32_t op = b.index.ofOp[m_opBase[ti] + pos];
                 TimeNs launchStart = t.ts(*it);
                 if (d.launchCall[pos] != kNoCall)
                     launchStart = callStart(d.launchCall[pos]);
@@ -800,13 +862,16 @@ bool Retimer::build(std::size_t step, Graph& g, NodeIndex& index, std::string& r
         n.dur = ret;
         for (const Awaited& a : awaited) {
             if (a.node >= 0)
-                addEdge(static_cast<std::uint32_t>(a.node), id, ret, EdgeKind::Wait, false, true);
+                g.addEdge(static_cast<std::uint32_t>(a.node), id, ret, EdgeKind::Wait, false, true);
             else
                 g.endRelease[id] = std::max(g.endRelease[id], a.end + ret);
         }
     }
+}
 
-    // Topological order (Kahn); a cycle means corrupt links.
+// Topological order (Kahn); a cycle means corrupt links.
+bool Retimer::orderGraph(Graph& g)
+{
     const std::size_t count = g.nodes.size();
     g.inOffsets.assign(count + 1, 0);
     std::vector<std::uint32_t> indegree(count, 0);
@@ -855,11 +920,7 @@ bool Retimer::build(std::size_t step, Graph& g, NodeIndex& index, std::string& r
                 g.order.push_back(to);
         }
     }
-    if (g.order.size() != count) {
-        reason = "the step's dependency graph has a cycle (corrupt launch flows)";
-        return false;
-    }
-    return true;
+    return g.order.size() == count;
 }
 
 TimeNs Retimer::simulate(const Graph& g, const std::vector<TimeNs>& dur, const std::vector<std::uint8_t>* flags,
