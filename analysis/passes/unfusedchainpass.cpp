@@ -141,255 +141,318 @@ std::string recommendationFor(Platform p, Pattern pattern)
     }
 }
 
-} // namespace
-
-PassOutput UnfusedChainPass::run(const AnalysisContext& context) const
+/// A framework op of a chain found on a device run, waiting for the kernels it launched (ChainSearch::resolvePending).
+struct Member
 {
-    const model::Trace& trace = context.trace();
-    const CancelToken& cancel = context.cancel();
-    PassOutput out;
-    const StepClock& clock = context.clock();
-    const Platform platform = trace.metadata().platform;
-    const bool deviceWork = context.hasDeviceWork();
-    std::array<std::unique_ptr<PatternState>, kPatternCount> states;
-    auto stateFor = [&](Pattern p) -> PatternState& {
-        if (!states[p])
-            states[p] = std::make_unique<PatternState>(clock);
-        return *states[p];
-    };
-    // Device slices already covered by a framework-op chain, one flag per slice of each device track.
-    std::vector<std::vector<bool>> claimed(trace.tracks().size());
-    for (const model::Track& t : trace.tracks()) {
-        if (isDeviceTrack(t))
-            claimed[t.id.value].assign(t.size(), false);
-    }
-    auto isClaimed = [&](model::SliceRef r) {
-        const auto& flags = claimed[r.track.value];
-        return r.index.value < flags.size() && flags[r.index.value];
-    };
-    OpTypeReader opTypes(trace);
-    auto nameOf = [&](model::SliceRef r) { return trace.str(trace.track(r.track).sliceName(r.index.value)); };
-    bool sawCandidates = false;
+    model::SliceRef ref;
+    std::uint32_t chain = 0;
+    bool removable = false;
+};
 
+/// A chain of framework ops on a device run whose cost is the kernels its members launched.
+struct PendingChain
+{
+    Pattern pattern = kConvBnAct;
+    std::uint32_t firstMember = 0;
+    std::uint32_t memberCount = 0;
+};
+
+/// One run of the pass over a trace: finds the chains, first among framework ops and then among device tasks and
+/// layers not already covered by a framework chain, and accumulates each pattern's loss.
+class ChainSearch
+{
+public:
+    explicit ChainSearch(const AnalysisContext& context);
+
+    /// Chains of framework ops on one host thread: consecutive framework ops with the same framework parent.
+    void scanFrameworkOps(const model::Track& t);
+    /// Charges the framework chains of a device run with the kernels their ops launched, and claims those kernels.
+    void resolvePending();
+    /// Chains of device tasks and RKNN layers in execution order; false when cancelled.
+    bool scanDeviceSequences();
+
+    /// Whether any op or task could head a chain (a Conv or MatMul).
+    [[nodiscard]] bool sawCandidates() const { return m_sawCandidates; }
+    /// The pattern's accumulated chains, or nullptr when none was found.
+    [[nodiscard]] PatternState* found(Pattern p)
+    {
+        return m_states[p] && m_states[p]->acc.occurrences() > 0 ? m_states[p].get() : nullptr;
+    }
+
+private:
+    PatternState& stateFor(Pattern p);
+    [[nodiscard]] bool isClaimed(model::SliceRef r) const;
+    [[nodiscard]] std::string_view nameOf(model::SliceRef r) const;
+    /// Counts one chain and its evidence in its pattern's finding.
+    void describe(PatternState& st, const std::vector<Element>& seq, const Chain& c, bool framework);
+    /// Counts one chain, and its removable ops' time as lost (a framework chain on a device run: later, through the
+    /// kernels it launched).
+    void record(const std::vector<Element>& seq, const Chain& c, bool framework);
+    /// Gives the framework ops of one sequence of a host thread their roles and records the chains among them.
+    void scanFrameworkSequence(const model::Track& t, std::vector<Element>& ops);
+    /// Records the chains of one device sequence that no framework chain covers.
+    void matchDeviceSequence(const std::vector<Element>& seq);
+    /// (member, kernel) for every kernel launched by a pending member or anything nested in it on its host track.
+    [[nodiscard]] std::vector<std::pair<std::uint32_t, model::SliceRef>> kernelsOfMembers() const;
+
+    const model::Trace& m_trace;
+    const CancelToken& m_cancel;
+    const StepClock& m_clock;
+    const bool m_deviceWork;
+    const bool m_rknn;
+    std::array<std::unique_ptr<PatternState>, kPatternCount> m_states;
+    // Device slices already covered by a framework-op chain, one flag per slice of each device track.
+    std::vector<std::vector<bool>> m_claimed;
+    OpTypeReader m_opTypes;
+    bool m_sawCandidates = false;
     // Framework chains on a device run cost the kernels their ops launched. Those are found in one sweep
     // over the launch flows after all chains are known (a per-op flow lookup is too slow on big traces).
-    struct Member
-    {
-        model::SliceRef ref;
-        std::uint32_t chain = 0;
-        bool removable = false;
-    };
-    struct PendingChain
-    {
-        Pattern pattern = kConvBnAct;
-        std::uint32_t firstMember = 0;
-        std::uint32_t memberCount = 0;
-    };
-    std::vector<Member> members;
-    std::vector<PendingChain> pending;
+    std::vector<Member> m_members;
+    std::vector<PendingChain> m_pending;
+};
 
-    auto describe = [&](PatternState& st, const std::vector<Element>& seq, const Chain& c, bool framework) {
-        st.acc.countOccurrence();
-        (framework ? st.fromFramework : st.fromDevice) += 1;
-        if (st.example.empty()) {
-            for (std::size_t k = c.first; k < c.end; ++k) {
-                if (k != c.skip)
-                    st.example += (k == c.first ? "" : " → ") + std::string(nameOf(seq[k].ref));
-            }
-        }
-        const model::SliceRef head = seq[c.first].ref;
-        const model::SliceRef last = seq[c.end - 1].ref;
-        st.acc.addEvidence(head.track, trace.track(head.track).ts(head.index.value),
-                           trace.track(last.track).end(last.index.value));
-        for (std::size_t k = c.first; k < c.end; ++k)
-            st.acc.addEvent(seq[k].ref);
-    };
+ChainSearch::ChainSearch(const AnalysisContext& context)
+    : m_trace(context.trace())
+    , m_cancel(context.cancel())
+    , m_clock(context.clock())
+    , m_deviceWork(context.hasDeviceWork())
+    , m_rknn(context.trace().metadata().platform == Platform::Rknn)
+    , m_claimed(context.trace().tracks().size())
+    , m_opTypes(context.trace())
+{
+    for (const model::Track& t : m_trace.tracks()) {
+        if (isDeviceTrack(t))
+            m_claimed[t.id.value].assign(t.size(), false);
+    }
+}
 
-    auto record = [&](const std::vector<Element>& seq, const Chain& c, bool framework) {
-        PatternState& st = stateFor(c.pattern);
-        describe(st, seq, c, framework);
-        if (framework && deviceWork) {
-            pending.push_back(
-                {c.pattern, static_cast<std::uint32_t>(members.size()), static_cast<std::uint32_t>(c.end - c.first)});
-            for (std::size_t k = c.first; k < c.end; ++k)
-                members.push_back(
-                    {seq[k].ref, static_cast<std::uint32_t>(pending.size() - 1), k >= c.removed && k != c.skip});
-            return;
-        }
-        // Device tasks and layers, and host ops on a host-only run: the removable ops' own time goes.
-        for (std::size_t k = c.removed; k < c.end; ++k) {
-            if (k == c.skip)
-                continue;
-            const model::SliceRef r = seq[k].ref;
-            const model::Track& t = trace.track(r.track);
-            st.acc.addLoss(t.ts(r.index.value), t.end(r.index.value));
-            ++st.removedOps;
-            (isDeviceTrack(t) ? st.whatIf.removedDevice : st.whatIf.removedHost).push_back(r);
-        }
-    };
+PatternState& ChainSearch::stateFor(Pattern p)
+{
+    if (!m_states[p])
+        m_states[p] = std::make_unique<PatternState>(m_clock);
+    return *m_states[p];
+}
 
-    // Resolves the pending framework chains: kernels reach their op through launch flows from the op or
-    // anything nested in it on its host track.
-    auto resolvePending = [&]() {
-        if (pending.empty())
-            return;
-        constexpr std::uint32_t kNone = static_cast<std::uint32_t>(-1);
-        std::vector<std::vector<std::uint32_t>> owner(trace.tracks().size());
-        for (std::uint32_t m = 0; m < members.size(); ++m) {
-            auto& o = owner[members[m].ref.track.value];
-            if (o.empty())
-                o.assign(trace.track(members[m].ref.track).size(), kNone);
-            o[members[m].ref.index.value] = m;
-        }
-        std::vector<std::pair<std::uint32_t, model::SliceRef>> launched; // (member, kernel)
-        for (const model::Flow& f : trace.flows()) {
-            if (f.kind != model::FlowKind::Launch)
-                continue;
-            const auto& o = owner[f.from.track.value];
-            if (o.empty())
-                continue;
-            const model::Track& to = trace.track(f.to.track);
-            if (!isDeviceTrack(to) || to.category(f.to.index.value) != SliceCategory::Kernel)
-                continue;
-            const model::Track& host = trace.track(f.from.track);
-            model::SliceIndex i = f.from.index;
-            for (std::size_t guard = 0; i.isValid() && guard <= host.depthCount(); ++guard) {
-                if (o[i.value] != kNone) {
-                    launched.emplace_back(o[i.value], f.to);
-                    break;
-                }
-                i = host.parent(i.value);
-            }
-        }
-        // Group by member with a counting sort (members are few per kernel, kernels are many).
-        std::vector<std::uint32_t> start(members.size() + 1, 0);
-        for (const auto& [m, k] : launched)
-            ++start[m + 1];
-        for (std::size_t m = 0; m < members.size(); ++m)
-            start[m + 1] += start[m];
-        std::vector<model::SliceRef> byMember(launched.size());
-        {
-            std::vector<std::uint32_t> fill(start.begin(), start.end() - 1);
-            for (const auto& [m, k] : launched)
-                byMember[fill[m]++] = k;
-        }
-        IntervalList spans;
-        for (std::uint32_t m = 0; m < members.size(); ++m) {
-            const Member& mem = members[m];
-            for (std::uint32_t k = start[m]; k < start[m + 1]; ++k) {
-                auto& flags = claimed[byMember[k].track.value];
-                if (byMember[k].index.value < flags.size())
-                    flags[byMember[k].index.value] = true;
-            }
-            if (!mem.removable)
-                continue;
-            PatternState& st = stateFor(pending[mem.chain].pattern);
-            ++st.removedOps;
-            st.whatIf.removedHost.push_back(mem.ref);
-            if (start[m] == start[m + 1]) {
-                // The op launched nothing on a device run: it ran on the host, and its own time is what goes.
-                const model::Track& t = trace.track(mem.ref.track);
-                st.acc.addHostLoss(t.ts(mem.ref.index.value), t.end(mem.ref.index.value));
-                continue;
-            }
-            spans.clear();
-            for (std::uint32_t k = start[m]; k < start[m + 1]; ++k) {
-                const model::Track& kt = trace.track(byMember[k].track);
-                spans.push_back({kt.ts(byMember[k].index.value), kt.end(byMember[k].index.value)});
-                st.acc.addEvent(byMember[k]);
-                st.whatIf.removedDevice.push_back(byMember[k]);
-            }
-            for (const Interval& sp : unite(spans))
-                st.acc.addLoss(sp.start, sp.end);
-        }
-    };
+bool ChainSearch::isClaimed(model::SliceRef r) const
+{
+    const auto& flags = m_claimed[r.track.value];
+    return r.index.value < flags.size() && flags[r.index.value];
+}
 
-    // 1. Framework ops: consecutive framework ops with the same framework parent (the nearest enclosing
-    // HostOp) on each host thread. Python frames, module annotations and step markers in between are
-    // transparent: with with_stack=True, aten::conv2d and aten::relu_ sit under different Python frames
-    // yet run one after the other.
-    constexpr std::uint32_t kTopLevel = static_cast<std::uint32_t>(-1);
-    for (const model::Track& t : trace.tracks()) {
-        if (isDeviceTrack(t) || t.role == model::TrackRole::Counter || t.empty())
-            continue;
-        if (cancel.cancelled())
-            return out;
-        // The framework parent of an op: the nearest enclosing framework op, up its (short) parent chain. Parents
-        // precede their children in (ts, -dur) order; a parent that does not is ignored (a broken chain). Walked per
-        // op, not stored per slice (a table of every host slice was 72 MB at 10 GB).
-        const auto frameworkParentOf = [&t](std::uint32_t i) {
-            for (std::uint32_t cur = i;;) {
-                const model::SliceIndex p = t.parent(cur);
-                if (!p.isValid() || p.value >= cur)
-                    return kTopLevel;
-                if (t.category(p.value) == SliceCategory::HostOp)
-                    return p.value;
-                cur = p.value;
-            }
-        };
-        // Reserved for the worst case: untouched pages cost no memory, and the lists never move while they grow.
-        std::vector<Element> topLevel;
-        std::vector<std::pair<std::uint32_t, std::uint32_t>> nested; // (framework parent, slice)
-        topLevel.reserve(t.size());
-        nested.reserve(t.size());
-        for (std::uint32_t i = 0; i < t.size(); ++i) {
-            if (t.category(i) != SliceCategory::HostOp)
-                continue;
-            const std::uint32_t parent = frameworkParentOf(i);
-            if (parent == kTopLevel)
-                topLevel.push_back({ChainRole::None, {t.id, model::SliceIndex(i)}, false});
-            else
-                nested.emplace_back(parent, i);
-        }
-        std::sort(nested.begin(), nested.end()); // by parent, then by slice index (= time order)
-        std::vector<Element> seq;
-        auto scan = [&](std::vector<Element>& ops) {
-            for (Element& e : ops) {
-                const model::StringId nameId = t.sliceName(e.ref.index.value);
-                const std::string_view name = trace.str(nameId);
-                e.role = opTypes.roleOf(nameId);
-                e.inPlace = !name.empty() && name.back() == '_';
-                sawCandidates = sawCandidates || e.role == ChainRole::Conv || e.role == ChainRole::MatMul;
-            }
-            if (ops.size() >= 2) {
-                for (const Chain& c : findChains(ops))
-                    record(ops, c, true);
-            }
-        };
-        scan(topLevel);
-        for (std::size_t k = 0; k < nested.size();) {
-            seq.clear();
-            const std::uint32_t parent = nested[k].first;
-            for (; k < nested.size() && nested[k].first == parent; ++k)
-                seq.push_back({ChainRole::None, {t.id, model::SliceIndex(nested[k].second)}, false});
-            scan(seq);
+std::string_view ChainSearch::nameOf(model::SliceRef r) const
+{
+    return m_trace.str(m_trace.track(r.track).sliceName(r.index.value));
+}
+
+void ChainSearch::describe(PatternState& st, const std::vector<Element>& seq, const Chain& c, bool framework)
+{
+    st.acc.countOccurrence();
+    (framework ? st.fromFramework : st.fromDevice) += 1;
+    if (st.example.empty()) {
+        for (std::size_t k = c.first; k < c.end; ++k) {
+            if (k != c.skip)
+                st.example += (k == c.first ? "" : " → ") + std::string(nameOf(seq[k].ref));
         }
     }
+    const model::SliceRef head = seq[c.first].ref;
+    const model::SliceRef last = seq[c.end - 1].ref;
+    st.acc.addEvidence(head.track, m_trace.track(head.track).ts(head.index.value),
+                       m_trace.track(last.track).end(last.index.value));
+    for (std::size_t k = c.first; k < c.end; ++k)
+        st.acc.addEvent(seq[k].ref);
+}
 
-    resolvePending();
+void ChainSearch::record(const std::vector<Element>& seq, const Chain& c, bool framework)
+{
+    PatternState& st = stateFor(c.pattern);
+    describe(st, seq, c, framework);
+    if (framework && m_deviceWork) {
+        m_pending.push_back(
+            {c.pattern, static_cast<std::uint32_t>(m_members.size()), static_cast<std::uint32_t>(c.end - c.first)});
+        for (std::size_t k = c.first; k < c.end; ++k)
+            m_members.push_back(
+                {seq[k].ref, static_cast<std::uint32_t>(m_pending.size() - 1), k >= c.removed && k != c.skip});
+        return;
+    }
+    // Device tasks and layers, and host ops on a host-only run: the removable ops' own time goes.
+    for (std::size_t k = c.removed; k < c.end; ++k) {
+        if (k == c.skip)
+            continue;
+        const model::SliceRef r = seq[k].ref;
+        const model::Track& t = m_trace.track(r.track);
+        st.acc.addLoss(t.ts(r.index.value), t.end(r.index.value));
+        ++st.removedOps;
+        (isDeviceTrack(t) ? st.whatIf.removedDevice : st.whatIf.removedHost).push_back(r);
+    }
+}
 
-    // 2. Device tasks and layers in execution order. RKNN layers alternate between the NPU track and a
-    // CPU track, so all layers form one sequence; elsewhere each device stream is its own sequence.
-    const bool rknn = platform == Platform::Rknn;
-    // Each stream's sequence is matched as soon as it is built (at 10 GB one holds ~10^7 kernels: keeping them all
-    // until the end held ~0.4 GB).
-    const auto match = [&](const std::vector<Element>& seq) {
-        for (const Chain& c : findChains(seq)) {
-            bool covered = false;
-            for (std::size_t k = c.first; k < c.end && !covered; ++k)
-                covered = isClaimed(seq[k].ref);
-            if (!covered)
-                record(seq, c, false);
+std::vector<std::pair<std::uint32_t, model::SliceRef>> ChainSearch::kernelsOfMembers() const
+{
+    constexpr std::uint32_t kNone = static_cast<std::uint32_t>(-1);
+    std::vector<std::vector<std::uint32_t>> owner(m_trace.tracks().size());
+    for (std::uint32_t m = 0; m < m_members.size(); ++m) {
+        auto& o = owner[m_members[m].ref.track.value];
+        if (o.empty())
+            o.assign(m_trace.track(m_members[m].ref.track).size(), kNone);
+        o[m_members[m].ref.index.value] = m;
+    }
+    std::vector<std::pair<std::uint32_t, model::SliceRef>> launched; // (member, kernel)
+    for (const model::Flow& f : m_trace.flows()) {
+        if (f.kind != model::FlowKind::Launch)
+            continue;
+        const auto& o = owner[f.from.track.value];
+        if (o.empty())
+            continue;
+        const model::Track& to = m_trace.track(f.to.track);
+        if (!isDeviceTrack(to) || to.category(f.to.index.value) != SliceCategory::Kernel)
+            continue;
+        const model::Track& host = m_trace.track(f.from.track);
+        model::SliceIndex i = f.from.index;
+        for (std::size_t guard = 0; i.isValid() && guard <= host.depthCount(); ++guard) {
+            if (o[i.value] != kNone) {
+                launched.emplace_back(o[i.value], f.to);
+                break;
+            }
+            i = host.parent(i.value);
+        }
+    }
+    return launched;
+}
+
+// Kernels reach their op through launch flows from the op or anything nested in it on its host track.
+void ChainSearch::resolvePending()
+{
+    if (m_pending.empty())
+        return;
+    const std::vector<std::pair<std::uint32_t, model::SliceRef>> launched = kernelsOfMembers();
+    // Group by member with a counting sort (members are few per kernel, kernels are many).
+    std::vector<std::uint32_t> start(m_members.size() + 1, 0);
+    for (const auto& [m, k] : launched)
+        ++start[m + 1];
+    for (std::size_t m = 0; m < m_members.size(); ++m)
+        start[m + 1] += start[m];
+    std::vector<model::SliceRef> byMember(launched.size());
+    {
+        std::vector<std::uint32_t> fill(start.begin(), start.end() - 1);
+        for (const auto& [m, k] : launched)
+            byMember[fill[m]++] = k;
+    }
+    IntervalList spans;
+    for (std::uint32_t m = 0; m < m_members.size(); ++m) {
+        const Member& mem = m_members[m];
+        for (std::uint32_t k = start[m]; k < start[m + 1]; ++k) {
+            auto& flags = m_claimed[byMember[k].track.value];
+            if (byMember[k].index.value < flags.size())
+                flags[byMember[k].index.value] = true;
+        }
+        if (!mem.removable)
+            continue;
+        PatternState& st = stateFor(m_pending[mem.chain].pattern);
+        ++st.removedOps;
+        st.whatIf.removedHost.push_back(mem.ref);
+        if (start[m] == start[m + 1]) {
+            // The op launched nothing on a device run: it ran on the host, and its own time is what goes.
+            const model::Track& t = m_trace.track(mem.ref.track);
+            st.acc.addHostLoss(t.ts(mem.ref.index.value), t.end(mem.ref.index.value));
+            continue;
+        }
+        spans.clear();
+        for (std::uint32_t k = start[m]; k < start[m + 1]; ++k) {
+            const model::Track& kt = m_trace.track(byMember[k].track);
+            spans.push_back({kt.ts(byMember[k].index.value), kt.end(byMember[k].index.value)});
+            st.acc.addEvent(byMember[k]);
+            st.whatIf.removedDevice.push_back(byMember[k]);
+        }
+        for (const Interval& sp : unite(spans))
+            st.acc.addLoss(sp.start, sp.end);
+    }
+}
+
+void ChainSearch::scanFrameworkSequence(const model::Track& t, std::vector<Element>& ops)
+{
+    for (Element& e : ops) {
+        const model::StringId nameId = t.sliceName(e.ref.index.value);
+        const std::string_view name = m_trace.str(nameId);
+        e.role = m_opTypes.roleOf(nameId);
+        e.inPlace = !name.empty() && name.back() == '_';
+        m_sawCandidates = m_sawCandidates || e.role == ChainRole::Conv || e.role == ChainRole::MatMul;
+    }
+    if (ops.size() >= 2) {
+        for (const Chain& c : findChains(ops))
+            record(ops, c, true);
+    }
+}
+
+// The framework parent is the nearest enclosing HostOp. Python frames, module annotations and step markers in
+// between are transparent: with with_stack=True, aten::conv2d and aten::relu_ sit under different Python frames
+// yet run one after the other.
+void ChainSearch::scanFrameworkOps(const model::Track& t)
+{
+    constexpr std::uint32_t kTopLevel = static_cast<std::uint32_t>(-1);
+    // The framework parent of an op: the nearest enclosing framework op, up its (short) parent chain. Parents
+    // precede their children in (ts, -dur) order; a parent that does not is ignored (a broken chain). Walked per
+    // op, not stored per slice (a table of every host slice was 72 MB at 10 GB).
+    const auto frameworkParentOf = [&t](std::uint32_t i) {
+        for (std::uint32_t cur = i;;) {
+            const model::SliceIndex p = t.parent(cur);
+            if (!p.isValid() || p.value >= cur)
+                return kTopLevel;
+            if (t.category(p.value) == SliceCategory::HostOp)
+                return p.value;
+            cur = p.value;
         }
     };
+    // Reserved for the worst case: untouched pages cost no memory, and the lists never move while they grow.
+    std::vector<Element> topLevel;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> nested; // (framework parent, slice)
+    topLevel.reserve(t.size());
+    nested.reserve(t.size());
+    for (std::uint32_t i = 0; i < t.size(); ++i) {
+        if (t.category(i) != SliceCategory::HostOp)
+            continue;
+        const std::uint32_t parent = frameworkParentOf(i);
+        if (parent == kTopLevel)
+            topLevel.push_back({ChainRole::None, {t.id, model::SliceIndex(i)}, false});
+        else
+            nested.emplace_back(parent, i);
+    }
+    std::sort(nested.begin(), nested.end()); // by parent, then by slice index (= time order)
+    scanFrameworkSequence(t, topLevel);
+    std::vector<Element> seq;
+    for (std::size_t k = 0; k < nested.size();) {
+        seq.clear();
+        const std::uint32_t parent = nested[k].first;
+        for (; k < nested.size() && nested[k].first == parent; ++k)
+            seq.push_back({ChainRole::None, {t.id, model::SliceIndex(nested[k].second)}, false});
+        scanFrameworkSequence(t, seq);
+    }
+}
+
+void ChainSearch::matchDeviceSequence(const std::vector<Element>& seq)
+{
+    for (const Chain& c : findChains(seq)) {
+        bool covered = false;
+        for (std::size_t k = c.first; k < c.end && !covered; ++k)
+            covered = isClaimed(seq[k].ref);
+        if (!covered)
+            record(seq, c, false);
+    }
+}
+
+// RKNN layers alternate between the NPU track and a CPU track, so all layers form one sequence; elsewhere each
+// device stream is its own sequence.
+bool ChainSearch::scanDeviceSequences()
+{
+    // Each stream's sequence is matched as soon as it is built (at 10 GB one holds ~10^7 kernels: keeping them all
+    // until the end held ~0.4 GB).
     std::vector<Element> layers;
     std::vector<Element> seq;
-    for (const model::Track& t : trace.tracks()) {
+    for (const model::Track& t : m_trace.tracks()) {
         const bool device = isDeviceTrack(t);
-        if (!device && !(rknn && t.role != model::TrackRole::Counter))
+        if (!device && !(m_rknn && t.role != model::TrackRole::Counter))
             continue;
-        if (cancel.cancelled())
-            return out;
+        if (m_cancel.cancelled())
+            return false;
         const std::span<const std::uint32_t> top
             = t.depthCount() > 0 ? t.slicesAtDepth(0) : std::span<const std::uint32_t> {};
         seq.clear();
@@ -399,63 +462,90 @@ PassOutput UnfusedChainPass::run(const AnalysisContext& context) const
             if (c != SliceCategory::Kernel && c != SliceCategory::FallbackOp && c != SliceCategory::Other)
                 continue;
             const model::SliceRef ref {t.id, model::SliceIndex(i)};
-            const ChainRole role = opTypes.roleOf(opTypes.opType(ref));
-            sawCandidates = sawCandidates || role == ChainRole::Conv || role == ChainRole::MatMul;
+            const ChainRole role = m_opTypes.roleOf(m_opTypes.opType(ref));
+            m_sawCandidates = m_sawCandidates || role == ChainRole::Conv || role == ChainRole::MatMul;
             seq.push_back({role, ref, false});
         }
-        if (rknn)
+        if (m_rknn)
             layers.insert(layers.end(), seq.begin(), seq.end());
         else
-            match(seq);
+            matchDeviceSequence(seq);
     }
-    if (rknn) {
+    if (m_rknn) {
         std::stable_sort(layers.begin(), layers.end(), [&](const Element& a, const Element& b) {
-            return trace.track(a.ref.track).ts(a.ref.index.value) < trace.track(b.ref.track).ts(b.ref.index.value);
+            return m_trace.track(a.ref.track).ts(a.ref.index.value) < m_trace.track(b.ref.track).ts(b.ref.index.value);
         });
-        if (cancel.cancelled())
-            return out;
-        match(layers);
+        if (m_cancel.cancelled())
+            return false;
+        matchDeviceSequence(layers);
     }
+    return true;
+}
 
-    if (!sawCandidates && !deviceWork && trace.categoryCount(SliceCategory::HostOp) == 0) {
-        out.notAssessedReason = rknn ? "the RKNN output has no per-layer table (perf_debug was off), so the layer "
-                                       "sequence is unknown"
-                                     : "the trace has neither framework ops nor device tasks with operator types";
+/// The finding of one pattern's chains, worded for the run: RKNN layers, device kernels or host ops.
+Finding chainFinding(PatternState& st, Pattern pattern, std::string_view kind, Platform platform, bool deviceWork)
+{
+    const bool rknn = platform == Platform::Rknn;
+    Finding f = st.acc.finish(std::string(kind));
+    f.platform = platform;
+    f.title = "Unfused " + std::string(kPatternLabels[pattern]) + ": " + std::to_string(f.occurrences)
+        + (f.occurrences == 1 ? " chain, " : " chains, ") + formatDuration(f.lostNs) + " in separate "
+        + (pattern == kMatMulAddAct  ? "add/activation"
+               : pattern == kConvAct ? "activation"
+               : pattern == kConvBn  ? "BatchNorm"
+                                     : "BatchNorm/activation")
+        + (rknn             ? " layers"
+               : deviceWork ? " kernels"
+                            : " ops");
+    f.details.push_back({"pattern", std::string(kPatternKeys[pattern])});
+    f.details.push_back({"chains", static_cast<std::int64_t>(f.occurrences)});
+    f.details.push_back({"removable_ops", st.removedOps});
+    f.details.push_back({"from_framework_ops", st.fromFramework});
+    f.details.push_back({"from_device_tasks", st.fromDevice});
+    f.details.push_back({"example", st.example});
+    f.explanation = "Each op of the chain reads and writes the whole feature map in memory and costs a launch; "
+                    "fused, the BatchNorm folds into the convolution weights (inference) or runs in the same "
+                    "kernel, and the activation is applied on the way out.";
+    if (pattern == kMatMulAddAct)
+        f.explanation = "The bias add and the activation each read and write the whole output of the matrix "
+                        "multiply again; fused, they run as the GEMM's epilogue.";
+    f.recommendation = recommendationFor(platform, pattern);
+    f.whatIf = std::move(st.whatIf);
+    f.savingRule = "The removable ops of each chain (the BatchNorm and activation, or the add and activation) "
+                   "and the kernels they launched take no time, on the host and on the device.";
+    return f;
+}
+
+} // namespace
+
+PassOutput UnfusedChainPass::run(const AnalysisContext& context) const
+{
+    const model::Trace& trace = context.trace();
+    PassOutput out;
+    ChainSearch search(context);
+    // 1. Framework ops, on each host thread.
+    for (const model::Track& t : trace.tracks()) {
+        if (isDeviceTrack(t) || t.role == model::TrackRole::Counter || t.empty())
+            continue;
+        if (context.cancel().cancelled())
+            return out;
+        search.scanFrameworkOps(t);
+    }
+    search.resolvePending();
+    // 2. Device tasks and layers in execution order.
+    if (!search.scanDeviceSequences())
+        return out;
+    const Platform platform = trace.metadata().platform;
+    if (!search.sawCandidates() && !context.hasDeviceWork() && trace.categoryCount(SliceCategory::HostOp) == 0) {
+        out.notAssessedReason = platform == Platform::Rknn
+            ? "the RKNN output has no per-layer table (perf_debug was off), so the layer sequence is unknown"
+            : "the trace has neither framework ops nor device tasks with operator types";
         return out;
     }
     for (std::size_t p = 0; p < kPatternCount; ++p) {
-        if (!states[p] || states[p]->acc.occurrences() == 0)
-            continue;
-        PatternState& st = *states[p];
-        Finding f = st.acc.finish(std::string(kind()));
-        f.platform = platform;
-        const auto pattern = static_cast<Pattern>(p);
-        f.title = "Unfused " + std::string(kPatternLabels[p]) + ": " + std::to_string(f.occurrences)
-            + (f.occurrences == 1 ? " chain, " : " chains, ") + formatDuration(f.lostNs) + " in separate "
-            + (pattern == kMatMulAddAct  ? "add/activation"
-                   : pattern == kConvAct ? "activation"
-                   : pattern == kConvBn  ? "BatchNorm"
-                                         : "BatchNorm/activation")
-            + (rknn             ? " layers"
-                   : deviceWork ? " kernels"
-                                : " ops");
-        f.details.push_back({"pattern", std::string(kPatternKeys[p])});
-        f.details.push_back({"chains", static_cast<std::int64_t>(f.occurrences)});
-        f.details.push_back({"removable_ops", st.removedOps});
-        f.details.push_back({"from_framework_ops", st.fromFramework});
-        f.details.push_back({"from_device_tasks", st.fromDevice});
-        f.details.push_back({"example", st.example});
-        f.explanation = "Each op of the chain reads and writes the whole feature map in memory and costs a launch; "
-                        "fused, the BatchNorm folds into the convolution weights (inference) or runs in the same "
-                        "kernel, and the activation is applied on the way out.";
-        if (pattern == kMatMulAddAct)
-            f.explanation = "The bias add and the activation each read and write the whole output of the matrix "
-                            "multiply again; fused, they run as the GEMM's epilogue.";
-        f.recommendation = recommendationFor(platform, pattern);
-        f.whatIf = std::move(st.whatIf);
-        f.savingRule = "The removable ops of each chain (the BatchNorm and activation, or the add and activation) "
-                       "and the kernels they launched take no time, on the host and on the device.";
-        out.findings.push_back(std::move(f));
+        if (PatternState* st = search.found(static_cast<Pattern>(p)))
+            out.findings.push_back(
+                chainFinding(*st, static_cast<Pattern>(p), kind(), platform, context.hasDeviceWork()));
     }
     return out;
 }
