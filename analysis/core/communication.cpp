@@ -101,89 +101,87 @@ bool isCommunicationWaitTask(std::string_view name)
     return s == "notifywait" || s == "notifywaitsqe" || s == "eventwait" || s == "eventwaitsqe";
 }
 
-CommunicationProfile computeCommunicationProfile(const model::Trace& trace, const StepClock& clock,
-                                                 const CancelToken& cancel)
+namespace {
+
+/// What one pass over the device tracks finds of the communication: the intervals, per track and united, of the
+/// collectives and their wait and transfer tasks, the collective operations, and the backends their names say.
+struct CommunicationScan
 {
-    CommunicationProfile out;
-    out.steps.resize(clock.size());
-    IntervalList comm;
-    IntervalList compute;
-    IntervalList wait;
-    IntervalList transfer;
-    std::vector<CollectiveOp> ops;
     struct TrackComm
     {
         model::TrackId id;
         IntervalList comm;
     };
-    std::vector<TrackComm> commTracks;
-    std::vector<IntervalList> planeWaits; // each track's wait tasks, united
     struct MeasuredOp
     {
         TimeNs start = 0;
         TimeNs end = 0;
         TimeNs waitNs = 0;
     };
-    std::vector<MeasuredOp> measured; // operations carrying communication.json's "Wait Time(ms)"
-    const model::StringId waitKey = trace.strings().find("Wait Time(ms)");
+    IntervalList wait;
+    IntervalList transfer;
+    std::vector<CollectiveOp> ops;
+    std::vector<TrackComm> commTracks;
+    std::vector<IntervalList> planeWaits; // each track's wait tasks, united
+    std::vector<MeasuredOp> measured;     // operations carrying communication.json's "Wait Time(ms)"
     bool sawNccl = false;
     bool sawRccl = false;
     bool sawHcom = false;
-    for (const model::Track& t : trace.tracks()) {
-        if (cancel.cancelled())
-            return out;
-        if (!isDeviceTrack(t))
+};
+
+/// Scans one device track's slices into the scan.
+void scanTrackCommunication(const model::Trace& trace, const model::Track& t, model::StringId waitKey,
+                            CommunicationScan& scan)
+{
+    IntervalList own;
+    IntervalList ownWait;
+    for (std::uint32_t i = 0; i < t.size(); ++i) {
+        const SliceCategory c = t.category(i);
+        const TimeNs s = t.ts(i);
+        const TimeNs e = t.end(i);
+        if (e <= s)
             continue;
-        IntervalList own;
-        IntervalList ownWait;
-        for (std::uint32_t i = 0; i < t.size(); ++i) {
-            const SliceCategory c = t.category(i);
-            const TimeNs s = t.ts(i);
-            const TimeNs e = t.end(i);
-            if (e <= s)
-                continue;
-            const bool waitTask = (c == SliceCategory::Communication || t.role == model::TrackRole::Communication)
-                && isCommunicationWaitTask(trace.str(t.sliceName(i)));
-            if (waitTask) {
-                wait.push_back({s, e});
-                ownWait.push_back({s, e});
-            }
-            if (c == SliceCategory::Communication) {
-                own.push_back({s, e});
-                const std::string_view name = trace.str(t.sliceName(i));
-                std::string kind = collectiveOpKind(name);
-                if (kind.empty()) {
-                    // A task of a collective on a plane (Memcpy, Reduce_Inline, RDMA send): moving data.
-                    if (!waitTask && !isSignalTask(name))
-                        transfer.push_back({s, e});
-                    continue;
-                }
-                if (t.depth(i) != 0)
-                    continue;
-                const std::string lower = squeeze(name);
-                sawNccl = sawNccl || contains(lower, "nccl");
-                sawRccl = sawRccl || contains(lower, "rccl");
-                sawHcom = sawHcom || lower.rfind("hcom", 0) == 0;
-                if (!waitKey.isEmpty()) {
-                    const std::optional<model::ArgValue> w = trace.argStore().find(t.args(i), waitKey);
-                    if (w && w->type == model::ArgValue::Type::Double && w->d >= 0 && w->d * 1e6 < double(e - s) * 2)
-                        measured.push_back({s, e, static_cast<TimeNs>(std::llround(w->d * 1e6))});
-                }
-                ops.push_back({std::move(kind), s, e, {}});
-            }
+        const bool waitTask = (c == SliceCategory::Communication || t.role == model::TrackRole::Communication)
+            && isCommunicationWaitTask(trace.str(t.sliceName(i)));
+        if (waitTask) {
+            scan.wait.push_back({s, e});
+            ownWait.push_back({s, e});
         }
-        if (!own.empty())
-            commTracks.push_back({t.id, unite(std::move(own))});
-        if (!ownWait.empty())
-            planeWaits.push_back(unite(std::move(ownWait)));
+        if (c != SliceCategory::Communication)
+            continue;
+        own.push_back({s, e});
+        const std::string_view name = trace.str(t.sliceName(i));
+        std::string kind = collectiveOpKind(name);
+        if (kind.empty()) {
+            // A task of a collective on a plane (Memcpy, Reduce_Inline, RDMA send): moving data.
+            if (!waitTask && !isSignalTask(name))
+                scan.transfer.push_back({s, e});
+            continue;
+        }
+        if (t.depth(i) != 0)
+            continue;
+        const std::string lower = squeeze(name);
+        scan.sawNccl = scan.sawNccl || contains(lower, "nccl");
+        scan.sawRccl = scan.sawRccl || contains(lower, "rccl");
+        scan.sawHcom = scan.sawHcom || lower.rfind("hcom", 0) == 0;
+        if (!waitKey.isEmpty()) {
+            const std::optional<model::ArgValue> w = trace.argStore().find(t.args(i), waitKey);
+            if (w && w->type == model::ArgValue::Type::Double && w->d >= 0 && w->d * 1e6 < double(e - s) * 2)
+                scan.measured.push_back({s, e, static_cast<TimeNs>(std::llround(w->d * 1e6))});
+        }
+        scan.ops.push_back({std::move(kind), s, e, {}});
     }
-    for (const TrackComm& tc : commTracks)
-        comm = comm.empty() ? tc.comm : uniteSorted(comm, tc.comm);
-    if (comm.empty())
-        return out;
-    out.hasCommunication = true;
-    // The compute beside the collectives (collected only now: most traces have none, and the list is as long as
-    // the trace's kernels).
+    if (!own.empty())
+        scan.commTracks.push_back({t.id, unite(std::move(own))});
+    if (!ownWait.empty())
+        scan.planeWaits.push_back(unite(std::move(ownWait)));
+}
+
+/// The compute on every device, united (collected only when there is communication: most traces have none, and
+/// the list is as long as the trace's kernels).
+IntervalList deviceCompute(const model::Trace& trace)
+{
+    IntervalList compute;
     for (const model::Track& t : trace.tracks()) {
         if (!isDeviceTrack(t))
             continue;
@@ -193,81 +191,61 @@ CommunicationProfile computeCommunicationProfile(const model::Trace& trace, cons
                 compute.push_back({t.ts(i), t.end(i)});
         }
     }
-    const IntervalList computeU = unite(std::move(compute));
-    const IntervalList commInSteps = intersect(comm, clock.windows());
-    out.exposed = subtract(commInSteps, computeU);
-    const IntervalList waitU = unite(std::move(wait));
-    out.waitFromTasks = !waitU.empty();
-    // While one plane waits, another may move data: that time is transfer, not waiting.
-    const IntervalList transferU = unite(std::move(transfer));
-    out.planeTasks = !transferU.empty();
-    IntervalList waiting = subtract(waitU, transferU);
-    if (!measured.empty()) {
-        // communication.json measured these operations: inside each, the waiting is its main plane's wait tasks,
-        // the plane whose waits add up to the measured figure.
-        IntervalList replaced;
-        IntervalList measuredWait;
-        for (const MeasuredOp& op : measured) {
-            const TimeNs tolerance = 1000 + op.waitNs / 100;
-            const IntervalList* best = nullptr;
-            TimeNs bestDiff = tolerance + 1;
-            for (const IntervalList& plane : planeWaits) {
-                const TimeNs len = overlapLength(plane, op.start, op.end);
-                const TimeNs diff = len > op.waitNs ? len - op.waitNs : op.waitNs - len;
-                if (diff < bestDiff) {
-                    bestDiff = diff;
-                    best = &plane;
-                }
-            }
-            if (!best && op.waitNs > tolerance) {
-                ++out.communicationJsonMismatched;
-                continue;
-            }
-            ++out.communicationJsonOps;
-            replaced.push_back({op.start, op.end});
-            if (best) {
-                const IntervalList mine = clip(*best, op.start, op.end);
-                measuredWait.insert(measuredWait.end(), mine.begin(), mine.end());
+    return unite(std::move(compute));
+}
+
+/// `waiting` with the operations communication.json measured replaced: inside each, the waiting is its main
+/// plane's wait tasks, the plane whose waits add up to the measured figure. Counts the operations it used and
+/// those no plane matched in `out`.
+IntervalList withMeasuredWaits(const CommunicationScan& scan, IntervalList waiting, CommunicationProfile& out)
+{
+    IntervalList replaced;
+    IntervalList measuredWait;
+    for (const CommunicationScan::MeasuredOp& op : scan.measured) {
+        const TimeNs tolerance = 1000 + op.waitNs / 100;
+        const IntervalList* best = nullptr;
+        TimeNs bestDiff = tolerance + 1;
+        for (const IntervalList& plane : scan.planeWaits) {
+            const TimeNs len = overlapLength(plane, op.start, op.end);
+            const TimeNs diff = len > op.waitNs ? len - op.waitNs : op.waitNs - len;
+            if (diff < bestDiff) {
+                bestDiff = diff;
+                best = &plane;
             }
         }
-        if (!replaced.empty()) {
-            out.waitFromTasks = true;
-            waiting = uniteSorted(subtract(waiting, unite(std::move(replaced))), unite(std::move(measuredWait)));
+        if (!best && op.waitNs > tolerance) {
+            ++out.communicationJsonMismatched;
+            continue;
+        }
+        ++out.communicationJsonOps;
+        replaced.push_back({op.start, op.end});
+        if (best) {
+            const IntervalList mine = clip(*best, op.start, op.end);
+            measuredWait.insert(measuredWait.end(), mine.begin(), mine.end());
         }
     }
-    out.wait = intersect(out.exposed, waiting);
-    const IntervalList notWaiting = subtract(out.exposed, out.wait);
-    out.transfer = out.planeTasks ? intersect(notWaiting, transferU) : notWaiting;
-    out.idle = subtract(notWaiting, out.transfer);
+    if (replaced.empty())
+        return waiting;
+    out.waitFromTasks = true;
+    return uniteSorted(subtract(waiting, unite(std::move(replaced))), unite(std::move(measuredWait)));
+}
 
-    const Platform platform = trace.metadata().platform;
-    if (sawHcom || platform == Platform::TorchNpuCann)
-        out.backend = CommBackend::Hccl;
-    else if (sawRccl || platform == Platform::PyTorchRocm)
-        out.backend = CommBackend::Rccl;
-    else if (sawNccl || platform == Platform::PyTorchCuda)
-        out.backend = CommBackend::Nccl;
+/// The backend the collectives' names say, else the platform's.
+CommBackend backendOf(const CommunicationScan& scan, Platform platform)
+{
+    if (scan.sawHcom || platform == Platform::TorchNpuCann)
+        return CommBackend::Hccl;
+    if (scan.sawRccl || platform == Platform::PyTorchRocm)
+        return CommBackend::Rccl;
+    if (scan.sawNccl || platform == Platform::PyTorchCuda)
+        return CommBackend::Nccl;
+    return CommBackend::Unknown;
+}
 
-    TimeNs bestExposed = -1;
-    for (const TrackComm& tc : commTracks) {
-        const TimeNs ns = totalLength(intersect(tc.comm, out.exposed));
-        if (ns > bestExposed) {
-            bestExposed = ns;
-            out.primaryTrack = tc.id;
-        }
-    }
-
-    for (std::size_t s = 0; s < clock.size(); ++s) {
-        const Interval w = clock.window(s);
-        StepCommunication& sc = out.steps[s];
-        sc.communicationNs = overlapLength(commInSteps, w.start, w.end);
-        sc.exposedNs = overlapLength(out.exposed, w.start, w.end);
-        sc.waitNs = overlapLength(out.wait, w.start, w.end);
-        sc.transferNs = overlapLength(out.transfer, w.start, w.end);
-        sc.idleNs = overlapLength(out.idle, w.start, w.end);
-    }
-
-    // The same operation can show on two lanes (an HCCL group lane and the stream that ran it): keep one.
+/// Gives each step the collectives that start in it, with their exposed parts; an operation shown on two lanes (an
+/// HCCL group lane and the stream that ran it) once.
+void assignCollectives(std::vector<CollectiveOp> ops, const StepClock& clock, CommunicationProfile& out)
+{
     std::sort(ops.begin(), ops.end(), [](const CollectiveOp& a, const CollectiveOp& b) {
         return a.start != b.start ? a.start < b.start : a.end > b.end;
     });
@@ -287,6 +265,63 @@ CommunicationProfile computeCommunicationProfile(const model::Trace& trace, cons
         op.exposed = clip(out.exposed, std::max(op.start, w.start), std::min(op.end, w.end));
         out.steps[s].collectives.push_back(std::move(op));
     }
+}
+
+} // namespace
+
+CommunicationProfile computeCommunicationProfile(const model::Trace& trace, const StepClock& clock,
+                                                 const CancelToken& cancel)
+{
+    CommunicationProfile out;
+    out.steps.resize(clock.size());
+    CommunicationScan scan;
+    const model::StringId waitKey = trace.strings().find("Wait Time(ms)");
+    for (const model::Track& t : trace.tracks()) {
+        if (cancel.cancelled())
+            return out;
+        if (isDeviceTrack(t))
+            scanTrackCommunication(trace, t, waitKey, scan);
+    }
+    IntervalList comm;
+    for (const CommunicationScan::TrackComm& tc : scan.commTracks)
+        comm = comm.empty() ? tc.comm : uniteSorted(comm, tc.comm);
+    if (comm.empty())
+        return out;
+    out.hasCommunication = true;
+    const IntervalList commInSteps = intersect(comm, clock.windows());
+    out.exposed = subtract(commInSteps, deviceCompute(trace));
+    const IntervalList waitU = unite(std::move(scan.wait));
+    out.waitFromTasks = !waitU.empty();
+    // While one plane waits, another may move data: that time is transfer, not waiting.
+    const IntervalList transferU = unite(std::move(scan.transfer));
+    out.planeTasks = !transferU.empty();
+    IntervalList waiting = subtract(waitU, transferU);
+    if (!scan.measured.empty())
+        waiting = withMeasuredWaits(scan, std::move(waiting), out);
+    out.wait = intersect(out.exposed, waiting);
+    const IntervalList notWaiting = subtract(out.exposed, out.wait);
+    out.transfer = out.planeTasks ? intersect(notWaiting, transferU) : notWaiting;
+    out.idle = subtract(notWaiting, out.transfer);
+    out.backend = backendOf(scan, trace.metadata().platform);
+
+    TimeNs bestExposed = -1;
+    for (const CommunicationScan::TrackComm& tc : scan.commTracks) {
+        const TimeNs ns = totalLength(intersect(tc.comm, out.exposed));
+        if (ns > bestExposed) {
+            bestExposed = ns;
+            out.primaryTrack = tc.id;
+        }
+    }
+    for (std::size_t s = 0; s < clock.size(); ++s) {
+        const Interval w = clock.window(s);
+        StepCommunication& sc = out.steps[s];
+        sc.communicationNs = overlapLength(commInSteps, w.start, w.end);
+        sc.exposedNs = overlapLength(out.exposed, w.start, w.end);
+        sc.waitNs = overlapLength(out.wait, w.start, w.end);
+        sc.transferNs = overlapLength(out.transfer, w.start, w.end);
+        sc.idleNs = overlapLength(out.idle, w.start, w.end);
+    }
+    assignCollectives(std::move(scan.ops), clock, out);
     return out;
 }
 

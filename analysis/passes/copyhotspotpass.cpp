@@ -193,6 +193,156 @@ std::string recommendationFor(Platform p, MemcpyDirection dir, const Group& g)
     return text;
 }
 
+/// The device compute that can hide a copy's cost, per device. Copies are few and compute slices many, so each copy
+/// looks up the compute overlapping it instead of building a union.
+class ComputeLookup
+{
+public:
+    explicit ComputeLookup(const model::Trace& trace)
+    {
+        for (const model::Track& t : trace.tracks()) {
+            if (isDeviceTrack(t))
+                m_tracks[t.deviceIndex].push_back(&t);
+        }
+    }
+
+    /// The compute on `device` during [s, e), clipped to it and united; valid until the next call.
+    const IntervalList& during(std::int32_t device, model::TimeNs s, model::TimeNs e)
+    {
+        m_overlapping.clear();
+        if (const auto it = m_tracks.find(device); it != m_tracks.end()) {
+            for (const model::Track* t : it->second) {
+                t->forEachInRange(s, e, [&](std::uint32_t i) {
+                    if (isComputeCategory(t->category(i)))
+                        m_overlapping.push_back({std::max(s, t->ts(i)), std::min(e, t->end(i))});
+                });
+            }
+        }
+        m_overlapping = unite(std::move(m_overlapping));
+        return m_overlapping;
+    }
+
+private:
+    std::map<std::int32_t, std::vector<const model::Track*>> m_tracks;
+    IntervalList m_overlapping;
+};
+
+/// Counts a host-to-device copy in the group when it carries a float32 image batch N×3×H×W (whose size, when the
+/// trace has it, is exactly N·3·H·W·4 bytes).
+void noteImageBatch(const model::Trace& trace, const CallSiteResolver& sites, model::SliceRef ref, std::int64_t bytes,
+                    Group& g)
+{
+    const model::SliceRef op = sites.launchingAtenOp(ref);
+    const FirstInput in = op.isValid() ? firstInput(trace, op) : FirstInput {};
+    // Bounded sizes keep the byte arithmetic far from overflow on malformed shapes.
+    if (in.dims.size() == 4 && in.dims[1] == 3 && in.dims[2] >= 16 && in.dims[3] >= 16 && in.dims[0] <= (1 << 20)
+        && in.dims[2] <= 65536 && in.dims[3] <= 65536 && in.type == "float") {
+        const std::int64_t imageBytes = in.dims[0] * 3 * in.dims[2] * in.dims[3] * 4;
+        if (bytes < 0 || bytes == imageBytes) {
+            ++g.imageCopies;
+            g.imageBytes += imageBytes;
+            if (g.imageShape.empty())
+                g.imageShape = std::to_string(in.dims[0]) + "×3×" + std::to_string(in.dims[2]) + "×"
+                    + std::to_string(in.dims[3]);
+        }
+    }
+}
+
+/// One copy (slice `i` of device track `t`) into its call site's group: the part no compute hides is lost; its
+/// size, host memory, synchrony, and what it carries or where in Python it came from are counted.
+void addCopy(const model::Trace& trace, const model::Track& t, std::uint32_t i, const CallSite& site,
+             const CallSiteResolver& sites, ComputeLookup& compute, const AnalysisOptions& options, Group& g)
+{
+    const model::SliceRef ref {t.id, model::SliceIndex(i)};
+    const MemcpyDirection dir = t.direction(i);
+    const model::TimeNs s = t.ts(i);
+    const model::TimeNs e = t.end(i);
+    g.copyNs = model::saturatingAdd(g.copyNs, e - s);
+    const IntervalList visible = subtract(IntervalList {{s, e}}, compute.during(t.deviceIndex, s, e));
+    model::TimeNs lost = 0;
+    for (const Interval& v : visible)
+        lost += g.acc.addLoss(v.start, v.end);
+    g.acc.countOccurrence();
+    g.copies.push_back(ref);
+    const std::int64_t bytes = copyBytes(trace, ref);
+    if (bytes >= 0) {
+        g.bytes = model::saturatingAdd(g.bytes, bytes);
+        ++g.bytesKnown;
+        if (bytes < options.smallCopyBytes)
+            ++g.small;
+    }
+    const bool pageable = t.hostMemory(i) == model::HostMemoryKind::Pageable;
+    g.pageable += pageable ? 1 : 0;
+    if ((t.flags(i) & model::SliceFlags::kSynchronous) != 0 || site.blocking)
+        ++g.synchronous;
+    if (dir == MemcpyDirection::HostToDevice)
+        noteImageBatch(trace, sites, ref, bytes, g);
+    else if (const std::string line = pythonLine(trace, site.op.isValid() ? site.op : site.launch); !line.empty())
+        ++g.pythonLines[line];
+    if (lost > 0) {
+        g.acc.addEvidence(t.id, s, e);
+        g.acc.addEvent(ref);
+        if (site.launch.isValid())
+            g.acc.addEvent(site.launch);
+    }
+}
+
+/// The finding of one group: the copies of one direction from one call site.
+Finding copyFinding(Group& g, const std::string& site, MemcpyDirection dir, std::string_view kind, Platform platform,
+                    const AnalysisOptions& options)
+{
+    Finding f = g.acc.finish(std::string(kind));
+    f.platform = platform;
+    f.whatIf.asyncCopies = std::move(g.copies);
+    f.savingRule = "These copies become asynchronous (pinned memory, non_blocking=True, a copy stream): the host "
+                   "no longer waits for them and they leave their stream's order, but the work after them on "
+                   "that stream still waits for their data.";
+    const std::string dirLabel = dir == MemcpyDirection::HostToDevice ? "Host-to-device" : "Device-to-host";
+    std::string flags;
+    if (g.pageable > 0)
+        flags += ", pageable";
+    if (g.synchronous > 0)
+        flags += ", synchronous";
+    if (g.small > 0 && g.small * 2 >= static_cast<std::int64_t>(f.occurrences))
+        flags += ", mostly small";
+    f.title = dirLabel + " copies from " + site + ": " + formatDuration(f.lostNs) + " not overlapped ("
+        + std::to_string(f.occurrences) + (f.occurrences == 1 ? " copy" : " copies") + flags + ")";
+    f.details.push_back({"call_site", site});
+    f.details.push_back({"direction", std::string(model::directionKey(dir))});
+    f.details.push_back({"copies", static_cast<std::int64_t>(f.occurrences)});
+    f.details.push_back({"copy_ns", g.copyNs});
+    f.details.push_back({"overlapped_ns", g.copyNs - f.lostNs});
+    if (g.bytesKnown > 0) {
+        f.details.push_back({"bytes", g.bytes});
+        f.details.push_back({"mean_bytes", g.bytes / g.bytesKnown});
+    }
+    f.details.push_back({"pageable", g.pageable});
+    f.details.push_back({"synchronous", g.synchronous});
+    f.details.push_back({"small", g.small});
+    f.details.push_back({"small_threshold_bytes", options.smallCopyBytes});
+    if (g.imageCopies > 0) {
+        f.details.push_back({"float32_image_copies", g.imageCopies});
+        f.details.push_back({"image_shape", g.imageShape});
+        f.details.push_back({"uint8_saving_bytes", g.imageBytes / 4 * 3});
+    }
+    if (!g.pythonLines.empty()) {
+        std::string lines;
+        for (const auto& [line, n] : g.pythonLines)
+            lines += (lines.empty() ? "" : ", ") + line + " ×" + std::to_string(n);
+        f.details.push_back({"python_lines", lines});
+    }
+    f.explanation = "These copies ran while the device had no compute to overlap them with, so the step waited "
+                    "for the transfer. "
+        + std::string(g.pageable > 0 ? "Copies from pageable host memory are staged through a pinned buffer "
+                                       "and block the host thread. "
+                                     : "")
+        + std::string(g.small > 0 ? "Small copies pay a fixed latency each, far above their transfer time. " : "");
+    while (!f.explanation.empty() && f.explanation.back() == ' ')
+        f.explanation.pop_back();
+    f.recommendation = recommendationFor(platform, dir, g);
+    return f;
+}
+
 } // namespace
 
 PassOutput CopyHotspotPass::run(const AnalysisContext& context) const
@@ -209,27 +359,7 @@ PassOutput CopyHotspotPass::run(const AnalysisContext& context) const
     if (std::string why = context.noDeviceWorkReason("there are no host-device copies"); !why.empty())
         return PassOutput::notAssessed(std::move(why));
     const StepClock& clock = context.clock();
-
-    // Device compute on the same device is the only thing that can hide a copy's cost. Copies are few and
-    // compute slices many, so each copy looks up the compute overlapping it instead of building a union.
-    std::map<std::int32_t, std::vector<const model::Track*>> computeTracks;
-    for (const model::Track& t : trace.tracks()) {
-        if (isDeviceTrack(t))
-            computeTracks[t.deviceIndex].push_back(&t);
-    }
-    IntervalList overlapping;
-    auto computeDuring = [&](std::int32_t device, model::TimeNs s, model::TimeNs e) -> const IntervalList& {
-        overlapping.clear();
-        for (const model::Track* t : computeTracks[device]) {
-            t->forEachInRange(s, e, [&](std::uint32_t i) {
-                if (isComputeCategory(t->category(i)))
-                    overlapping.push_back({std::max(s, t->ts(i)), std::min(e, t->end(i))});
-            });
-        }
-        overlapping = unite(std::move(overlapping));
-        return overlapping;
-    };
-
+    ComputeLookup compute(trace);
     std::map<std::pair<std::string, MemcpyDirection>, std::unique_ptr<Group>> groups;
     CallSiteResolver sites(trace);
     std::size_t seen = 0;
@@ -244,116 +374,17 @@ PassOutput CopyHotspotPass::run(const AnalysisContext& context) const
                 continue;
             if ((++seen & 0xfff) == 0 && cancel.cancelled())
                 return out;
-            const model::SliceRef ref {t.id, model::SliceIndex(i)};
-            const CallSite site = sites.resolve(ref);
+            const CallSite site = sites.resolve({t.id, model::SliceIndex(i)});
             auto& slot = groups[{site.name, dir}];
             if (!slot)
                 slot = std::make_unique<Group>(clock);
-            Group& g = *slot;
-            const model::TimeNs s = t.ts(i);
-            const model::TimeNs e = t.end(i);
-            g.copyNs = model::saturatingAdd(g.copyNs, e - s);
-            const IntervalList visible = subtract(IntervalList {{s, e}}, computeDuring(t.deviceIndex, s, e));
-            model::TimeNs lost = 0;
-            for (const Interval& v : visible)
-                lost += g.acc.addLoss(v.start, v.end);
-            g.acc.countOccurrence();
-            g.copies.push_back(ref);
-            const std::int64_t bytes = copyBytes(trace, ref);
-            if (bytes >= 0) {
-                g.bytes = model::saturatingAdd(g.bytes, bytes);
-                ++g.bytesKnown;
-                if (bytes < options.smallCopyBytes)
-                    ++g.small;
-            }
-            const bool pageable = t.hostMemory(i) == model::HostMemoryKind::Pageable;
-            g.pageable += pageable ? 1 : 0;
-            if ((t.flags(i) & model::SliceFlags::kSynchronous) != 0 || site.blocking)
-                ++g.synchronous;
-            if (dir == MemcpyDirection::HostToDevice) {
-                // A float32 image batch N×3×H×W whose size (when the trace has it) is exactly N·3·H·W·4 bytes.
-                const model::SliceRef op = sites.launchingAtenOp(ref);
-                const FirstInput in = op.isValid() ? firstInput(trace, op) : FirstInput {};
-                // Bounded sizes keep the byte arithmetic far from overflow on malformed shapes.
-                if (in.dims.size() == 4 && in.dims[1] == 3 && in.dims[2] >= 16 && in.dims[3] >= 16
-                    && in.dims[0] <= (1 << 20) && in.dims[2] <= 65536 && in.dims[3] <= 65536 && in.type == "float") {
-                    const std::int64_t imageBytes = in.dims[0] * 3 * in.dims[2] * in.dims[3] * 4;
-                    if (bytes < 0 || bytes == imageBytes) {
-                        ++g.imageCopies;
-                        g.imageBytes += imageBytes;
-                        if (g.imageShape.empty())
-                            g.imageShape = std::to_string(in.dims[0]) + "×3×" + std::to_string(in.dims[2]) + "×"
-                                + std::to_string(in.dims[3]);
-                    }
-                }
-            } else if (const std::string line = pythonLine(trace, site.op.isValid() ? site.op : site.launch);
-                       !line.empty()) {
-                ++g.pythonLines[line];
-            }
-            if (lost > 0) {
-                g.acc.addEvidence(t.id, s, e);
-                g.acc.addEvent(ref);
-                if (site.launch.isValid())
-                    g.acc.addEvent(site.launch);
-            }
+            addCopy(trace, t, i, site, sites, compute, options, *slot);
         }
     }
-
     const Platform platform = trace.metadata().platform;
     for (auto& [key, g] : groups) {
-        if (g->acc.lostNs() <= 0)
-            continue;
-        const auto& [site, dir] = key;
-        Finding f = g->acc.finish(std::string(kind()));
-        f.platform = platform;
-        f.whatIf.asyncCopies = std::move(g->copies);
-        f.savingRule = "These copies become asynchronous (pinned memory, non_blocking=True, a copy stream): the host "
-                       "no longer waits for them and they leave their stream's order, but the work after them on "
-                       "that stream still waits for their data.";
-        const std::string dirLabel = dir == MemcpyDirection::HostToDevice ? "Host-to-device" : "Device-to-host";
-        std::string flags;
-        if (g->pageable > 0)
-            flags += ", pageable";
-        if (g->synchronous > 0)
-            flags += ", synchronous";
-        if (g->small > 0 && g->small * 2 >= static_cast<std::int64_t>(f.occurrences))
-            flags += ", mostly small";
-        f.title = dirLabel + " copies from " + site + ": " + formatDuration(f.lostNs) + " not overlapped ("
-            + std::to_string(f.occurrences) + (f.occurrences == 1 ? " copy" : " copies") + flags + ")";
-        f.details.push_back({"call_site", site});
-        f.details.push_back({"direction", std::string(model::directionKey(dir))});
-        f.details.push_back({"copies", static_cast<std::int64_t>(f.occurrences)});
-        f.details.push_back({"copy_ns", g->copyNs});
-        f.details.push_back({"overlapped_ns", g->copyNs - f.lostNs});
-        if (g->bytesKnown > 0) {
-            f.details.push_back({"bytes", g->bytes});
-            f.details.push_back({"mean_bytes", g->bytes / g->bytesKnown});
-        }
-        f.details.push_back({"pageable", g->pageable});
-        f.details.push_back({"synchronous", g->synchronous});
-        f.details.push_back({"small", g->small});
-        f.details.push_back({"small_threshold_bytes", options.smallCopyBytes});
-        if (g->imageCopies > 0) {
-            f.details.push_back({"float32_image_copies", g->imageCopies});
-            f.details.push_back({"image_shape", g->imageShape});
-            f.details.push_back({"uint8_saving_bytes", g->imageBytes / 4 * 3});
-        }
-        if (!g->pythonLines.empty()) {
-            std::string lines;
-            for (const auto& [line, n] : g->pythonLines)
-                lines += (lines.empty() ? "" : ", ") + line + " ×" + std::to_string(n);
-            f.details.push_back({"python_lines", lines});
-        }
-        f.explanation = "These copies ran while the device had no compute to overlap them with, so the step waited "
-                        "for the transfer. "
-            + std::string(g->pageable > 0 ? "Copies from pageable host memory are staged through a pinned buffer "
-                                            "and block the host thread. "
-                                          : "")
-            + std::string(g->small > 0 ? "Small copies pay a fixed latency each, far above their transfer time. " : "");
-        while (!f.explanation.empty() && f.explanation.back() == ' ')
-            f.explanation.pop_back();
-        f.recommendation = recommendationFor(platform, dir, *g);
-        out.findings.push_back(std::move(f));
+        if (g->acc.lostNs() > 0)
+            out.findings.push_back(copyFinding(*g, key.first, key.second, kind(), platform, options));
     }
     return out;
 }
