@@ -79,9 +79,7 @@ void rankReportThroughEveryWriter(const std::uint8_t* data, std::size_t size)
     fuzz::writeEveryJobFormat(job);
     const analysis::JobCompareResult compared = analysis::compareJobs(job, job);
     const report::JobCompareInput in {"fuzz-a", "fuzz-b", compared};
-    for (const report::JobFormat format :
-         {report::JobFormat::Text, report::JobFormat::Json, report::JobFormat::Markdown, report::JobFormat::Html,
-          report::JobFormat::Csv}) {
+    for (const report::JobFormat format : fuzz::kJobFormats) {
         std::ostringstream out;
         report::writeJobCompareReport(in, format, out);
         check(!out.str().empty());

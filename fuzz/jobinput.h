@@ -47,12 +47,15 @@ inline analysis::JobResult jobOfThree(const analysis::RankSummary& summary)
     return analysis::analyzeJob(std::move(ranks));
 }
 
+/// Every format of a job report (and of a job comparison).
+inline constexpr report::JobFormat kJobFormats[]
+    = {report::JobFormat::Text, report::JobFormat::Json, report::JobFormat::Markdown, report::JobFormat::Html,
+       report::JobFormat::Csv};
+
 /// Writes `job` in every job format; each writes something.
 inline void writeEveryJobFormat(const analysis::JobResult& job)
 {
-    for (const report::JobFormat format :
-         {report::JobFormat::Text, report::JobFormat::Json, report::JobFormat::Markdown, report::JobFormat::Html,
-          report::JobFormat::Csv}) {
+    for (const report::JobFormat format : kJobFormats) {
         std::ostringstream out;
         report::writeJobReport(job, format, "fuzz", out);
         check(!out.str().empty());

@@ -43,11 +43,8 @@ std::string inconsistencyBesideArgs(const pb::Header& h, const model::Trace& tra
                 || (parent.isValid() && parent.value >= n) || (args.isValid() && args.value >= argSets))
                 return std::string("slices of track " + std::to_string(ti));
         }
+        // The depth index itself is checked with the trace rules (model::trackStructureIssue), after this.
         for (std::size_t d = 0; d < depths; ++d) {
-            for (const std::uint32_t i : t.slicesAtDepth(d)) {
-                if (i >= n || t.depth(i) != d)
-                    return std::string("depth index of track " + std::to_string(ti));
-            }
             for (const auto& level : t.summaries(d)) {
                 for (const model::SummaryBucket& b : level) {
                     if (static_cast<int>(b.dominant) >= model::kSliceCategoryCount)
