@@ -5,7 +5,8 @@
 // rank report, merged as three ranks of a job and written in every job format.
 
 #include "analysis/job/job.h"
-#include "report/jobreport.h"
+#include "report/job/rankreportreader.h"
+#include "report/reportoutput.h"
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
@@ -47,15 +48,15 @@ inline analysis::JobResult jobOfThree(const analysis::RankSummary& summary)
     return analysis::analyzeJob(std::move(ranks));
 }
 
-/// Every format of a job report (and of a job comparison).
-inline constexpr report::JobFormat kJobFormats[]
-    = {report::JobFormat::Text, report::JobFormat::Json, report::JobFormat::Markdown, report::JobFormat::Html,
-       report::JobFormat::Csv};
+/// Every report format (every document is written in each).
+inline constexpr report::ReportFormat kReportFormats[]
+    = {report::ReportFormat::Text, report::ReportFormat::Json, report::ReportFormat::Markdown,
+       report::ReportFormat::Html, report::ReportFormat::Csv};
 
 /// Writes `job` in every job format; each writes something.
 inline void writeEveryJobFormat(const analysis::JobResult& job)
 {
-    for (const report::JobFormat format : kJobFormats) {
+    for (const report::ReportFormat format : kReportFormats) {
         std::ostringstream out;
         report::writeJobReport(job, format, "fuzz", out);
         check(!out.str().empty());

@@ -14,6 +14,13 @@ namespace argnames {
 inline constexpr std::string_view kInputDims = "Input Dims";
 /// A framework op's input element types, ["float", …] (Kineto).
 inline constexpr std::string_view kInputType = "Input type";
+/// A framework op's constant arguments as text, ["", "", "[1, 1]", "True"] (Kineto with record_shapes=True).
+inline constexpr std::string_view kConcreteInputs = "Concrete Inputs";
+/// An Ascend kernel's input and output shapes, "32,9216;4096,9216" and "32,4096" (kernel_details.csv, the database).
+inline constexpr std::string_view kInputShapes = "Input Shapes";
+inline constexpr std::string_view kOutputShapes = "Output Shapes";
+/// An Ascend kernel's operator type, "MatMulV2" (kernel_details.csv, the database).
+inline constexpr std::string_view kOpType = "OP Type";
 /// An Ascend kernel's input data types, "FLOAT16;INT64" (kernel_details.csv, the msprof database).
 inline constexpr std::string_view kInputDataTypes = "Input Data Types";
 /// The Python call stack of a framework op, frames separated by ";" (Kineto with with_stack=True).

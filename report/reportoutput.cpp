@@ -2,64 +2,39 @@
 #include "report/reportoutput.h"
 
 #include "output/outputfile.h"
-#include "report/csvwriter.h"
-#include "report/htmlwriter.h"
-#include "report/jsonreportwriter.h"
-#include "report/markdownwriter.h"
+#include "report/writers/csv/csvwriter.h"
+#include "report/writers/html/htmlwriter.h"
+#include "report/writers/json/jsonwriter.h"
+#include "report/writers/markdown/markdownwriter.h"
+#include "report/writers/text/textwriter.h"
 
-#include <algorithm>
-#include <cctype>
+#include <functional>
 
 namespace timesink::report {
 
 namespace {
 
-std::string lower(std::string_view text)
+/// `write` into `path` atomically, never over one of `inputs`; false with a message naming the file on failure.
+bool writeFile(const std::filesystem::path& path, std::span<const std::filesystem::path> inputs, std::string& error,
+               const std::function<void(std::ostream&)>& write)
 {
-    std::string out(text);
-    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-    return out;
+    if (!output::checkOutputPath(path, inputs, error))
+        return false;
+    output::AtomicFile file(path);
+    if (!file.open(error))
+        return false;
+    write(file.stream());
+    return file.commit(error);
 }
 
 } // namespace
 
-std::optional<ReportFormat> reportFormatFromName(std::string_view name)
-{
-    const std::string n = lower(name);
-    if (n == "json")
-        return ReportFormat::Json;
-    if (n == "md" || n == "markdown")
-        return ReportFormat::Markdown;
-    if (n == "html" || n == "htm")
-        return ReportFormat::Html;
-    if (n == "csv")
-        return ReportFormat::Csv;
-    return std::nullopt;
-}
-
-std::optional<ReportFormat> reportFormatFromPath(const std::filesystem::path& path)
-{
-    return reportFormatFromName(output::lowerExtension(path));
-}
-
-std::string_view reportFormatName(ReportFormat format)
-{
-    switch (format) {
-    case ReportFormat::Json:
-        return "json";
-    case ReportFormat::Markdown:
-        return "md";
-    case ReportFormat::Html:
-        return "html";
-    case ReportFormat::Csv:
-        return "csv";
-    }
-    return "md";
-}
-
 void writeReport(const ReportModel& model, ReportFormat format, std::ostream& out)
 {
     switch (format) {
+    case ReportFormat::Text:
+        writeAnalysisText(model, out);
+        break;
     case ReportFormat::Json:
         writeJsonReport(model, out);
         break;
@@ -78,19 +53,13 @@ void writeReport(const ReportModel& model, ReportFormat format, std::ostream& ou
 bool writeReportFile(const ReportModel& model, ReportFormat format, const std::filesystem::path& path,
                      std::span<const std::filesystem::path> inputs, std::string& error)
 {
-    if (!output::checkOutputPath(path, inputs, error))
-        return false;
-    output::AtomicFile file(path);
-    if (!file.open(error))
-        return false;
-    writeReport(model, format, file.stream());
-    return file.commit(error);
+    return writeFile(path, inputs, error, [&](std::ostream& out) { writeReport(model, format, out); });
 }
 
 bool exportReport(const model::Trace& trace, const analysis::AnalysisResult& result, const std::filesystem::path& path,
                   std::span<const std::filesystem::path> inputs, std::string& error, const ReportOptions& options)
 {
-    const std::optional<ReportFormat> format = reportFormatFromPath(path);
+    const std::optional<ReportFormat> format = reportFileFormatFromPath(path);
     if (!format) {
         error = "cannot tell the report format from '" + path.string() + "'; name it .html, .md, .json or .csv";
         return false;
@@ -104,6 +73,91 @@ bool exportReport(const model::Trace& trace, const analysis::AnalysisResult& res
 std::vector<std::string> reportFileFilters()
 {
     return {"HTML report (*.html)", "Markdown report (*.md)", "JSON report (*.json)", "CSV of findings (*.csv)"};
+}
+
+void writeCompareReport(const CompareRun& baseline, const CompareRun& candidate, const analysis::CompareResult& result,
+                        ReportFormat format, std::ostream& out, const CompareReportOptions& options)
+{
+    switch (format) {
+    case ReportFormat::Text:
+        writeCompareText(baseline, candidate, result, out, options);
+        break;
+    case ReportFormat::Json:
+        writeCompareJson(baseline, candidate, result, out);
+        break;
+    case ReportFormat::Markdown:
+        writeCompareMarkdown(baseline, candidate, result, out, options);
+        break;
+    case ReportFormat::Html:
+        writeCompareHtml(baseline, candidate, result, out, options);
+        break;
+    case ReportFormat::Csv:
+        writeCompareCsv(result, out);
+        break;
+    }
+}
+
+bool writeCompareReportFile(const CompareRun& baseline, const CompareRun& candidate,
+                            const analysis::CompareResult& result, ReportFormat format,
+                            const std::filesystem::path& path, std::span<const std::filesystem::path> inputs,
+                            std::string& error, const CompareReportOptions& options)
+{
+    return writeFile(path, inputs, error,
+                     [&](std::ostream& out) { writeCompareReport(baseline, candidate, result, format, out, options); });
+}
+
+void writeJobReport(const analysis::JobResult& job, ReportFormat format, const std::string& generator,
+                    std::ostream& out)
+{
+    switch (format) {
+    case ReportFormat::Text:
+        writeJobText(job, out);
+        return;
+    case ReportFormat::Json:
+        writeJobJson(job, generator, out);
+        return;
+    case ReportFormat::Markdown:
+        writeJobMarkdown(job, generator, out);
+        return;
+    case ReportFormat::Html:
+        writeJobHtml(job, generator, out);
+        return;
+    case ReportFormat::Csv:
+        writeJobCsv(job, out);
+        return;
+    }
+}
+
+void writeJobCompareReport(const JobCompareInput& in, ReportFormat format, std::ostream& out)
+{
+    switch (format) {
+    case ReportFormat::Text:
+        writeJobCompareText(in, out);
+        break;
+    case ReportFormat::Json:
+        writeJobCompareJson(in, out);
+        break;
+    case ReportFormat::Markdown:
+        writeJobCompareMarkdown(in, out);
+        break;
+    case ReportFormat::Html:
+        writeJobCompareHtml(in, out);
+        break;
+    case ReportFormat::Csv:
+        writeJobCompareCsv(in.result, out);
+        break;
+    }
+}
+
+bool writeJobCompareReportFile(const JobCompareInput& in, const std::filesystem::path& path,
+                               std::span<const std::filesystem::path> inputs, std::string& error)
+{
+    const std::optional<ReportFormat> format = reportFileFormatFromPath(path);
+    if (!format) {
+        error = "cannot tell the format from '" + path.string() + "'; name it .html, .md, .json or .csv";
+        return false;
+    }
+    return writeFile(path, inputs, error, [&](std::ostream& out) { writeJobCompareReport(in, *format, out); });
 }
 
 } // namespace timesink::report

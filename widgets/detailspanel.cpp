@@ -244,6 +244,10 @@ QString DetailsPanel::findingHtml(const model::Trace* trace, const analysis::Fin
             + TimeFormat::formatDuration(f.savingNs) + QStringLiteral("</b> (")
             + TimeFormat::formatPercent(f.savingFraction) + QStringLiteral(" ") + tr("of analysed time")
             + QStringLiteral(")</p>");
+    // Next to a saving far from the lost time, the analysis's one-sentence reason (issue #47 item 6).
+    if (priced && !f.savingReason.empty())
+        html += QStringLiteral("<p><i>") + QString::fromStdString(f.savingReason).toHtmlEscaped()
+            + QStringLiteral("</i></p>");
     html += QStringLiteral("<p><b>") + TimeFormat::formatDuration(f.lostNs) + QStringLiteral("</b> ") + tr("lost")
         + QStringLiteral(" (") + TimeFormat::formatPercent(f.lostFraction) + QStringLiteral(" ")
         + tr("of analysed time") + QStringLiteral("), ")

@@ -347,6 +347,9 @@ JobOverview::JobOverview(QWidget* parent)
     for (const analysis::JobMeasure m : analysis::kJobMeasures)
         m_measure->addItem(QString::fromStdString(analysis::jobMeasureLabel(m)));
     mapBar->addWidget(m_measure);
+    m_measureNote = new QLabel(this);
+    m_measureNote->setObjectName(QStringLiteral("jobMeasureNote"));
+    mapBar->addWidget(m_measureNote);
     mapBar->addStretch();
     m_compare = new QPushButton(tr("Compare Ranks"), this);
     m_compare->setObjectName(QStringLiteral("jobCompare"));
@@ -514,6 +517,14 @@ void JobOverview::setJob(analysis::JobResult job)
         headline += QStringLiteral("\n") + tr("Warning: %1").arg(QString::fromStdString(w));
     m_headline->setText(headline);
     m_heatMap->setJob(&m_job);
+    // Open on the measure that tells the ranks apart; a synchronous job's step time is one flat colour.
+    const std::optional<analysis::JobMeasure> varying = analysis::mostVaryingMeasure(m_job);
+    const auto measures = std::begin(analysis::kJobMeasures);
+    const auto found
+        = std::find(measures, std::end(analysis::kJobMeasures), varying.value_or(analysis::JobMeasure::StepTime));
+    m_measure->setCurrentIndex(static_cast<int>(found - measures));
+    m_heatMap->setMeasure(*found);
+    m_measureNote->setText(varying ? QString() : tr("every measure is the same on every rank"));
     m_heatMap->resize(m_heatMap->sizeHint());
     m_lanes->setJob(&m_job);
     fillValues();

@@ -109,6 +109,7 @@ private:
     QTabWidget* m_tabs = nullptr;
     JobHeatMap* m_heatMap = nullptr;
     QComboBox* m_measure = nullptr;
+    QLabel* m_measureNote = nullptr;
     QTableWidget* m_values = nullptr;
     JobLanesPanel* m_lanes = nullptr;
     QTableWidget* m_findings = nullptr;

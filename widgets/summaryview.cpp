@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/summaryview.h"
 
+#include "analysis/core/finding.h"
 #include "widgets/categorypalette.h"
 
 #include <QBarCategoryAxis>
@@ -15,6 +16,9 @@
 #include <QStackedBarSeries>
 #include <QToolTip>
 #include <QValueAxis>
+
+#include <algorithm>
+#include <functional>
 
 namespace timesink::widgets {
 
@@ -83,6 +87,14 @@ QColor activityColor(SummaryData::Activity a, bool dark)
     return dark ? QColor(70, 70, 76) : QColor(220, 220, 224);
 }
 
+/// `name` cut in the middle to at most `max` characters ("aten::_convolu…weight_and_input").
+QString middleElided(const QString& name, qsizetype max)
+{
+    if (name.size() <= max)
+        return name;
+    return name.left(max / 2 - 1) + QStringLiteral("…") + name.right(max / 2);
+}
+
 /// A name short enough for an axis label: CUDA kernel names are whole C++ signatures
 /// ("void at::native::vectorized_elementwise_kernel<4, …>(int, …)"), so keep the function name and, when
 /// that is still long, its last qualified parts. The full name stays in the bar's tooltip.
@@ -99,15 +111,13 @@ QString axisName(const std::string& full)
     while (name.size() > kMax && name.contains(QStringLiteral("::")))
         name = name.mid(name.indexOf(QStringLiteral("::")) + 2);
     // Cut in the middle: names that share a long prefix ("aten::_convolution_backward…") differ at the end.
-    if (name.size() > kMax)
-        name = name.left(kMax / 2 - 1) + QStringLiteral("…") + name.right(kMax / 2);
-    return name;
+    return middleElided(name, kMax);
 }
 
 /// A horizontal bar chart of named durations, largest on top, in the unit the largest reads best in; each bar
 /// carries its value, and hovering it shows the full name.
 void fillNamedChart(QChart* chart, const std::vector<SummaryData::NamedTime>& items, const QString& setName,
-                    const QColor& color)
+                    const QColor& color, const std::function<QString(const std::string&)>& label = {})
 {
     auto* set = new QBarSet(setName);
     set->setColor(color);
@@ -117,22 +127,32 @@ void fillNamedChart(QChart* chart, const std::vector<SummaryData::NamedTime>& it
     for (const auto& item : items)
         maxNs = std::max(maxNs, static_cast<double>(item.ns));
     const AxisUnit unit = axisUnit(maxNs);
+    // Categories must be unique, and shortened names collide (kernels that differ in their template arguments): those
+    // get a longer cut of the whole signature and, only if that still collides, their rank ("#3"), never a "(4)"
+    // that reads like a count.
+    std::vector<QString> shortNames;
+    for (const auto& item : items)
+        shortNames.push_back(label ? label(item.name) : axisName(item.name));
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        if (std::count(shortNames.begin(), shortNames.end(), shortNames[i]) > 1 && !label)
+            shortNames[i] = middleElided(QString::fromStdString(items[i].name).trimmed(), 44);
+    }
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        if (std::count(shortNames.begin(), shortNames.end(), shortNames[i]) > 1)
+            shortNames[i] += QStringLiteral(" #%1").arg(i + 1);
+    }
     // Reverse: Qt draws the first category at the bottom.
-    for (auto it = items.rbegin(); it != items.rend(); ++it) {
-        const QString base = axisName(it->name);
-        QString name = base;
-        // Categories must be unique; shortened names could collide.
-        for (int n = 2; names.contains(name); ++n)
-            name = base + QStringLiteral(" (%1)").arg(n);
-        names << name;
-        fullNames << QString::fromStdString(it->name);
-        *set << static_cast<double>(it->ns) / unit.ns;
+    for (std::size_t k = items.size(); k-- > 0;) {
+        names << shortNames[k];
+        fullNames << QString::fromStdString(items[k].name);
+        *set << static_cast<double>(items[k].ns) / unit.ns;
     }
     auto* series = new QHorizontalBarSeries();
     series->append(set);
     series->setLabelsVisible(true);
     series->setLabelsPosition(QAbstractBarSeries::LabelsInsideBase);
     series->setLabelsFormat(QStringLiteral("@value ") + unit.name);
+    series->setLabelsPrecision(3); // "12.3 ms", not "12.3457 ms"
     set->setLabelColor(CategoryPalette::text(color));
     chart->addSeries(series);
     auto* axisY = new QBarCategoryAxis();
@@ -237,7 +257,8 @@ void SummaryView::rebuild()
                m_data.lostByKind.empty() ? tr("Lost time by finding kind — no findings")
                                          : tr("Lost time by finding kind"),
                dark);
-    fillNamedChart(lost, m_data.lostByKind, tr("lost"), CategoryPalette::findingHighlight(dark));
+    fillNamedChart(lost, m_data.lostByKind, tr("lost"), CategoryPalette::findingHighlight(dark),
+                   [](const std::string& kind) { return QString::fromStdString(analysis::kindLabel(kind)); });
     old = m_lost->chart();
     m_lost->setChart(lost);
     delete old;

@@ -40,9 +40,11 @@ QString TimeFormat::formatPercent(double fraction)
     return QString::fromStdString(analysis::formatPercent(fraction));
 }
 
-QString TimeFormat::formatOffset(model::TimeNs ns, model::TimeNs step)
+QString TimeFormat::formatOffset(model::TimeNs ns, model::TimeNs step, model::TimeNs magnitude)
 {
-    const Unit& u = unitFor(std::max<model::TimeNs>(1, step));
+    // The unit fits the largest label in view (at most ~1,000 steps away, so at most three decimals), not the step:
+    // ticks 500 ns apart four microseconds into a view read "3.5 µs", not "3500 ns".
+    const Unit& u = unitFor(std::max<model::TimeNs>({1, step, magnitude}));
     if (u.scale == 1)
         return QString::number(ns) + QStringLiteral(" ns");
     // Decimals needed so that consecutive ticks differ: step 500 µs in ms units needs one decimal.

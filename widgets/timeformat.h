@@ -18,8 +18,10 @@ public:
     static QString formatDuration(model::TimeNs ns);
     /// A fraction as a percentage with one decimal, "41.2%" (analysis::formatPercent).
     static QString formatPercent(double fraction);
-    /// Offset label for the ruler, with just enough decimals to tell ticks `step` apart ("12.5 ms").
-    static QString formatOffset(model::TimeNs ns, model::TimeNs step);
+    /// Offset label for the ruler, with just enough decimals to tell ticks `step` apart ("12.5 ms"), in the unit of
+    /// the larger of `step` and `magnitude` (the largest offset in view), so that all labels of a view share a unit:
+    /// formatOffset(3'000, 500, 8'000) == "3.0 µs".
+    static QString formatOffset(model::TimeNs ns, model::TimeNs step, model::TimeNs magnitude = 0);
     /// The smallest 1-2-5 × 10^k ns step whose ticks are at least `minPixels` apart at `nsPerPixel`.
     static model::TimeNs tickStep(double nsPerPixel, int minPixels);
 };

@@ -325,11 +325,12 @@ void drawRuler(Frame& f, const QPalette& palette)
 
     f.p.setPen(palette.color(QPalette::ButtonText));
     const std::optional<TimeNs> base = TimelinePainter::rulerBase(f.zoom, step);
+    const TimeNs viewEnd = f.zoom.end() - origin;
     for (; origin + tick <= f.zoom.end(); tick += step) {
         const int x = TimelinePainter::kLabelWidth + static_cast<int>(std::lround(f.zoom.xAt(origin + tick)));
         f.p.drawLine(x, TimelinePainter::kRulerHeight - 6, x, TimelinePainter::kRulerHeight - 1);
-        const QString label = base ? QStringLiteral("+") + TimeFormat::formatOffset(tick - *base, step)
-                                   : TimeFormat::formatOffset(tick, step);
+        const QString label = base ? QStringLiteral("+") + TimeFormat::formatOffset(tick - *base, step, viewEnd - *base)
+                                   : TimeFormat::formatOffset(tick, step, viewEnd);
         f.p.drawText(QRect(x + 3, strip, 120, TimelinePainter::kRulerHeight - strip - 3),
                      Qt::AlignVCenter | Qt::AlignLeft, label);
     }
@@ -465,11 +466,27 @@ std::optional<TimeNs> TimelinePainter::rulerBase(const TimelineZoom& zoom, TimeN
 
 QString TimelinePainter::rulerBaseText(TimeNs base, TimeNs span)
 {
-    // As many decimals of a second as the base's power of ten needs: span 23 µs → base a multiple of 100 µs → 4.
-    int decimals = 9;
-    for (TimeNs unit = 1; unit < span && decimals > 0; unit *= 10)
-        --decimals;
-    return QString::number(static_cast<double>(base) / 1e9, 'f', decimals) + QStringLiteral(" s");
+    // The base is a multiple of the first power of ten at or above the span (rulerBase); it is written in the unit of
+    // its own size with as many decimals as that power of ten needs: span 23 µs → a multiple of 100 µs →
+    // "30.5123 s", or "15.51 ms" for a base 15.51 ms in, where seconds would read "0.01551 s".
+    TimeNs precision = 1;
+    while (precision < span && precision <= std::numeric_limits<TimeNs>::max() / 10)
+        precision *= 10;
+    TimeNs scale = 1;
+    const char* unit = "ns";
+    for (const auto& [s, name] :
+         {std::pair<TimeNs, const char*> {1'000'000'000, "s"}, {1'000'000, "ms"}, {1'000, "µs"}}) {
+        if (std::max(base, precision) >= s) {
+            scale = s;
+            unit = name;
+            break;
+        }
+    }
+    int decimals = 0;
+    for (TimeNs p = precision; p < scale; p *= 10)
+        ++decimals;
+    return QString::number(static_cast<double>(base) / static_cast<double>(scale), 'f', decimals) + QLatin1Char(' ')
+        + QString::fromUtf8(unit);
 }
 
 std::optional<QRectF> TimelinePainter::sliceRect(const model::Trace& trace, const TimelineZoom& zoom,

@@ -83,7 +83,7 @@ public:
     /// offsets are short enough (fewer than 1 000 ticks from the trace start).
     ///   view [30 512 345 000, 30 512 368 000) ns from the start, ticks 2 µs apart → base 30 512 300 000 ns.
     static std::optional<model::TimeNs> rulerBase(const TimelineZoom& zoom, model::TimeNs tickStep);
-    /// The corner text for a base: seconds with as many decimals as the base has significant digits.
+    /// The corner text for a base, in the unit of its size with the decimals its power of ten needs ("15.51 ms").
     static QString rulerBaseText(model::TimeNs base, model::TimeNs span);
 
     /// Paints the timeline into a device of `size` pixels with the view scrolled down by `scrollY`.

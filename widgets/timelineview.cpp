@@ -15,6 +15,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
+#include <utility>
 
 namespace timesink::widgets {
 
@@ -50,7 +52,8 @@ void TimelineView::setTrace(model::TracePtr trace)
     m_decorations.search = &m_search;
     if (m_trace) {
         m_layout = TrackLayout(*m_trace);
-        m_zoom.setTraceRange(m_trace->startNs(), m_trace->endNs());
+        const auto [start, end] = navigableRange(*m_trace);
+        m_zoom.setTraceRange(start, end);
     } else {
         m_layout = TrackLayout();
         m_zoom.setTraceRange(0, 1);
@@ -62,6 +65,22 @@ void TimelineView::setTrace(model::TracePtr trace)
     invalidate();
     emit traceChanged();
     emit viewChanged();
+}
+
+std::pair<model::TimeNs, model::TimeNs> TimelineView::navigableRange(const model::Trace& trace)
+{
+    std::optional<model::TimeNs> workEnd;
+    for (const model::Track& t : trace.tracks()) {
+        if (t.empty() && t.counterTimes().empty())
+            continue;
+        const auto durations = t.durations();
+        const bool work = !t.counterTimes().empty()
+            || std::any_of(durations.begin(), durations.end(), [](model::TimeNs d) { return d > 0; });
+        if (work)
+            workEnd = std::max(workEnd.value_or(t.endNs()), t.endNs());
+    }
+    const model::TimeNs end = std::clamp(workEnd.value_or(trace.endNs()), trace.startNs(), trace.endNs());
+    return {trace.startNs(), std::max(end, trace.startNs() + 1)};
 }
 
 model::SliceRef TimelineView::sliceAt(QPoint pos) const

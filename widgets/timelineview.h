@@ -33,6 +33,11 @@ public:
 
     /// Shows `trace` (fit all, nothing selected). A null trace shows nothing.
     void setTrace(model::TracePtr trace);
+    /// The time range the view navigates and Fit All shows: from the trace's start to the end of its last work (a
+    /// slice with a duration, or a counter sample). Zero-length marks after all work, such as Kineto's global
+    /// "Record Window End" 14 ms after the last kernel, are not stretched into view; a trace of marks only keeps
+    /// its own extent.
+    [[nodiscard]] static std::pair<model::TimeNs, model::TimeNs> navigableRange(const model::Trace& trace);
     [[nodiscard]] const model::TracePtr& trace() const { return m_trace; }
 
     [[nodiscard]] const TimelineZoom& zoom() const { return m_zoom; }

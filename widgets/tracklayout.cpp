@@ -46,6 +46,8 @@ TrackLayout::TrackLayout(const model::Trace& trace)
     {
         std::tuple<int, int, std::string> order;
         Group group;
+        bool hasDeviceWork = false;
+        bool anyHost = false;
     };
     std::map<std::string, std::size_t, std::less<>> index;
     std::vector<Pending> pending;
@@ -69,12 +71,26 @@ TrackLayout::TrackLayout(const model::Trace& trace)
             pending.push_back(std::move(p));
         }
         Pending& p = pending[it->second];
-        if (device) {
-            p.group.device = true;
+        // A device's work makes its group a device group; a device-side counter in a host process (Kineto's
+        // "GPU memory allocated" under the Python process) does not pull that process, with its 40-level Python
+        // stack, above the GPU.
+        if (model::isDeviceTrack(t)) {
+            std::get<1>(p.order) = p.hasDeviceWork ? std::max(std::get<1>(p.order), t.deviceIndex) : t.deviceIndex;
             std::get<0>(p.order) = 0;
-            std::get<1>(p.order) = std::max(std::get<1>(p.order), t.deviceIndex);
+            p.hasDeviceWork = true;
+            p.group.device = true;
         }
+        if (!device)
+            p.anyHost = true;
         p.group.tracks.push_back(t.id);
+    }
+    // A group of a device's rows without work (its annotation lane and counters only) stays a device group; a host
+    // process that merely holds a device-side counter is a host group.
+    for (Pending& p : pending) {
+        if (!p.hasDeviceWork && p.anyHost) {
+            p.group.device = false;
+            p.order = {1, 0, std::get<2>(p.order)};
+        }
     }
     // Counter-only groups (frequencies, PMU samples) go last and start collapsed: they are context, and an
     // Ascend bundle has dozens of them above the streams otherwise.

@@ -16,6 +16,8 @@ namespace timesink::widgets {
 /// out. Row positions are computed once per change
 /// (the geometry cache) so painting and hit testing only do binary searches.
 ///
+/// A group is a device group when it holds a device's work (model::isDeviceTrack) or only device rows; a host
+/// process holding a device-side counter (Kineto's "GPU memory allocated") stays a host group.
 /// Order: devices first (by index), then host processes by name, then counter-only groups (collapsed when
 /// they hold more than two counters); inside a group host threads,
 /// then compute streams, copy engines, communication planes, counters, by sort index, stream and name.

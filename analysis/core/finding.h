@@ -87,6 +87,9 @@ struct Finding
     /// "lost_time" (no re-timing: no rule for the kind, no launch links, laid-out timestamps or a cyclic graph).
     std::string savingMethod;
     std::string savingRule; // how the cause was removed for the estimate, for people (the GUI's Details)
+    /// Why the saving and the lost time differ more than twofold, in one sentence; empty when they do not
+    /// (analysis/core/savingreason.h).
+    std::string savingReason;
     /// What removing the cause changes; the pass fills it, analyze() re-times with it and then clears it.
     WhatIf whatIf;
 };

@@ -4,6 +4,7 @@
 #include "analysis/core/deviceactivity.h"
 #include "analysis/core/gallop.h"
 #include "analysis/core/opclassifier.h"
+#include "analysis/core/savingreason.h"
 #include "model/workers.h"
 
 #include <algorithm>
@@ -1413,6 +1414,7 @@ void projectSavings(const RetimingPlan& plan, const CancelToken& cancel, Analysi
     result.cyclicSteps = r.cyclicSteps;
     for (Finding& f : findings)
         f.whatIf = WhatIf {};
+    explainSavings(result);
     std::sort(findings.begin(), findings.end(), rankBefore);
 }
 

@@ -872,6 +872,34 @@ TimeNs jobMeasureValue(const JobRankStep& step, JobMeasure measure)
     return 0;
 }
 
+std::optional<JobMeasure> mostVaryingMeasure(const JobResult& job)
+{
+    std::optional<JobMeasure> best;
+    double bestSpread = 0.01; // below 1 % every rank reads the same colour
+    for (const JobMeasure m : kJobMeasures) {
+        // Per step number, the smallest and largest value over the ranks that have the step.
+        std::map<std::int64_t, std::pair<TimeNs, TimeNs>> range;
+        for (const JobRank& r : job.ranks) {
+            for (const JobRankStep& s : r.steps) {
+                const TimeNs v = jobMeasureValue(s, m);
+                auto [it, inserted] = range.try_emplace(s.number, v, v);
+                if (!inserted)
+                    it->second = {std::min(it->second.first, v), std::max(it->second.second, v)};
+            }
+        }
+        for (const auto& [number, minMax] : range) {
+            if (minMax.second <= 0)
+                continue;
+            const double spread = double(minMax.second - minMax.first) / double(minMax.second);
+            if (spread > bestSpread) {
+                bestSpread = spread;
+                best = m;
+            }
+        }
+    }
+    return best;
+}
+
 std::string jobMeasureLabel(JobMeasure measure)
 {
     switch (measure) {

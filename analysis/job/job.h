@@ -6,6 +6,7 @@
 #include "analysis/core/stepactivity.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -178,6 +179,11 @@ inline constexpr JobMeasure kJobMeasures[] = {JobMeasure::StepTime, JobMeasure::
 model::TimeNs jobMeasureValue(const JobRankStep& step, JobMeasure measure);
 /// "Step time", "Communication wait", "Wait caused on other ranks", "Device compute", "Exposed communication".
 std::string jobMeasureLabel(JobMeasure measure);
+/// The measure a heat map opens on: the one whose values differ most between the ranks of a step (the largest
+/// (max − min) / max over the steps; the first of kJobMeasures on ties), or nullopt when every measure is the same
+/// on every rank to within 1 % (then any map is one flat colour, and the window says so). A synchronous job whose
+/// ranks all take 54 ms per step opens on its communication wait, where the straggler is the one that waits 0.
+std::optional<JobMeasure> mostVaryingMeasure(const JobResult& job);
 /// The heat maps' colour for t = value / largest value in [0, 1], 0xRRGGBB: pale yellow (0, still a colour, so a
 /// zero never reads as "no data") through orange to dark red.
 std::uint32_t jobHeatColor(double t);

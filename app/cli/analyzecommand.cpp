@@ -2,10 +2,9 @@
 #include "analyzecommand.h"
 
 #include "analysis/core/pass.h"
+#include "analysis/core/totallost.h"
 #include "clicommon.h"
 #include "model/checkedmath.h"
-#include "report/analysistext.h"
-#include "report/reportjson.h"
 #include "reportdestination.h"
 
 #include <chrono>
@@ -162,13 +161,14 @@ int runAnalyze(int argc, char** argv)
                      seconds(std::chrono::steady_clock::now() - analysisStarted), seconds(result.passesWall),
                      seconds(result.savingsWall));
     }
+    report::ReportOptions reportOptions;
+    reportOptions.generator = "timesink-cli " TIMESINK_VERSION;
+    reportOptions.analysisOptions = options;
     if (destination.text) {
-        report::writeAnalysisText(*trace, result, std::cout);
+        report::writeReport(report::buildReportModel(*trace, result, reportOptions), report::ReportFormat::Text,
+                            std::cout);
         std::cout.flush();
     } else {
-        report::ReportOptions reportOptions;
-        reportOptions.generator = "timesink-cli " TIMESINK_VERSION;
-        reportOptions.analysisOptions = options;
         const auto reportStarted = std::chrono::steady_clock::now();
         const report::ReportModel model = report::buildReportModel(*trace, result, reportOptions);
         const auto modelBuilt = std::chrono::steady_clock::now();
@@ -182,8 +182,8 @@ int runAnalyze(int argc, char** argv)
         if (written != kExitOk)
             return written;
     }
-    if (failAbove && report::totalLostFraction(result) * 100.0 > *failAbove) {
-        std::cerr << "timesink-cli analyze: lost " << formatPercent(report::totalLostFraction(result))
+    if (failAbove && analysis::totalLostFraction(result) * 100.0 > *failAbove) {
+        std::cerr << "timesink-cli analyze: lost " << formatPercent(analysis::totalLostFraction(result))
                   << " of the analysed time, above --fail-above " << *failAbove << "%\n";
         return kExitThreshold;
     }

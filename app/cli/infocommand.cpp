@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "clicommon.h"
-#include "report/tracesummary.h"
+#include "report/analysis/tracesummary.h"
+#include "report/writers/json/jsonwriter.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -3,7 +3,7 @@
 
 #include "app/job/jobrunner.h"
 #include "clicommon.h"
-#include "report/jobreport.h"
+#include "report/reportoutput.h"
 #include "reportdestination.h"
 
 #include <algorithm>
@@ -54,14 +54,14 @@ int runJob(int argc, char** argv)
         std::cerr << kJobUsage;
         return kExitUsage;
     }
-    std::optional<report::JobFormat> format = report::JobFormat::Text;
+    std::optional<report::ReportFormat> format = report::ReportFormat::Text;
     ReportDestination destination;
     if (args.has("-o"))
         destination.file = std::filesystem::path(args.value("-o"));
     if (args.has("--format"))
-        format = report::jobFormatFromName(args.value("--format"));
+        format = report::reportFormatFromName(args.value("--format"));
     else if (destination.file)
-        format = report::jobFormatFromPath(*destination.file);
+        format = report::reportFormatFromPath(*destination.file);
     if (!format) {
         std::cerr << "timesink-cli job: unknown format (text, json, md, html, csv)\n" << kJobUsage;
         return kExitUsage;
@@ -119,7 +119,7 @@ int runJob(int argc, char** argv)
         return kExitInput;
     }
     // The CSV is the findings table alone: the job's warnings, which every other format shows, go to stderr.
-    if (*format == report::JobFormat::Csv) {
+    if (*format == report::ReportFormat::Csv) {
         // (runJob put the skipped inputs, already named above, first.)
         const auto& warnings = run.result.warnings;
         for (std::size_t i = std::min(options.inputWarnings.size(), warnings.size()); i < warnings.size(); ++i)

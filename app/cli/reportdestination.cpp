@@ -26,8 +26,9 @@ bool resolveReportDestination(const Arguments& args, ReportDestination& out, std
             }
             return true;
         }
+        // Other spellings of text ("TEXT", "txt") are not taken here: text goes only to the terminal.
         const auto format = report::reportFormatFromName(name);
-        if (!format) {
+        if (!format || *format == report::ReportFormat::Text) {
             error = "unknown format '" + name + "' (expected text, json, md, html or csv)";
             return false;
         }
@@ -36,7 +37,7 @@ bool resolveReportDestination(const Arguments& args, ReportDestination& out, std
         return true;
     }
     if (out.file) {
-        const auto format = report::reportFormatFromPath(*out.file);
+        const auto format = report::reportFileFormatFromPath(*out.file);
         if (!format) {
             error = "cannot tell the report format from '" + out.file->string()
                 + "'; name it .json, .md, .html or .csv, or give --format";

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "clicommon.h"
-#include "report/reportmodel.h"
+#include "report/analysis/reportmodel.h"
 #include "report/reportoutput.h"
 
 #include <filesystem>

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/gui/compareexport.h"
 
-#include "report/comparereport.h"
-#include "report/jobcomparereport.h"
+#include "report/reportoutput.h"
 #include "widgets/compareview.h"
 #include "widgets/jobcompareview.h"
 
@@ -38,7 +37,7 @@ QString exportComparisonTo(const widgets::CompareView& view, const QString& path
 {
     if (!view.baseline() || !view.candidate())
         return QObject::tr("There is no comparison to export.");
-    const std::optional<report::ReportFormat> format = report::reportFormatFromPath(localPath(path));
+    const std::optional<report::ReportFormat> format = report::reportFileFormatFromPath(localPath(path));
     if (!format)
         return QObject::tr("Cannot tell the format from %1; name it .html, .md, .json or .csv.").arg(path);
     std::vector<std::filesystem::path> inputs;

@@ -366,13 +366,12 @@ void MainWindow::createActions()
     m_shortcutsAction = make(tr("&Keyboard Shortcuts"), QKeySequence::HelpContents, [this] { showShortcuts(); });
     m_aboutAction = make(tr("&About Timesink"), QKeySequence(), [this] { showAbout(); });
 
-    // Single-letter shortcuts must not fire while typing in the search field.
+    // The single-letter navigation keys act on the timeline from anywhere in the window (a focused table must not
+    // take "F" for its type-ahead search), but never while typing: text fields (the search field, spin boxes,
+    // editable combo boxes) accept the ShortcutOverride of a printable key, so Qt gives them the key instead.
     for (QAction* a :
-         {m_fitAction, m_zoomInAction, m_zoomOutAction, m_panLeftAction, m_panRightAction, m_zoomSelectionAction}) {
-        removeAction(a);
-        m_timeline->addAction(a);
-        a->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-    }
+         {m_fitAction, m_zoomInAction, m_zoomOutAction, m_panLeftAction, m_panRightAction, m_zoomSelectionAction})
+        a->setShortcutContext(Qt::WindowShortcut);
 }
 
 void MainWindow::createMenus()

@@ -6,8 +6,10 @@
 #include "parsers/common/regularfile.h"
 #include "parsers/registry/cachedload.h"
 #include "parsers/registry/traceloader.h"
-#include "report/jobreport.h"
-#include "report/reportmodel.h"
+#include "report/analysis/reportmodel.h"
+#include "report/core/schemas.h"
+#include "report/job/rankreportreader.h"
+#include "report/ranksummary.h"
 
 #include <algorithm>
 #include <cctype>

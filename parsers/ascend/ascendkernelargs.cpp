@@ -18,6 +18,7 @@ AscendKernelArgs::AscendKernelArgs(model::TraceBuilder& b)
     , m_inFormats(b.intern("Input Formats"))
     , m_outTypes(b.intern("Output Data Types"))
     , m_outFormats(b.intern("Output Formats"))
+    , m_outShapes(b.intern(model::argnames::kOutputShapes))
 {
 }
 
@@ -39,6 +40,7 @@ void AscendKernelArgs::append(const KernelRow& k, std::vector<Arg>& args) const
     text(m_inFormats, k.inputFormats);
     text(m_outTypes, k.outputDataTypes);
     text(m_outFormats, k.outputFormats);
+    text(m_outShapes, k.outputShapes);
 }
 
 } // namespace timesink::parsers

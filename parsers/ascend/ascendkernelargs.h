@@ -23,7 +23,8 @@ public:
     explicit AscendKernelArgs(model::TraceBuilder& b);
 
     /// Appends the row's args to `args` in the order above (OP Type, Accelerator Core, Input Shapes, Block Dim),
-    /// then Input Data Types, Input Formats, Output Data Types, Output Formats.
+    /// then Input Data Types, Input Formats, Output Data Types, Output Formats, Output Shapes (the efficiency
+    /// analysis reads a matmul's M and N and a convolution's output from it).
     void append(const KernelRow& k, std::vector<model::Arg>& args) const;
 
     /// "OP Type", for slices that carry only the op type (HCCL lanes).
@@ -39,6 +40,7 @@ private:
     model::StringId m_inFormats;
     model::StringId m_outTypes;
     model::StringId m_outFormats;
+    model::StringId m_outShapes;
 };
 
 } // namespace timesink::parsers

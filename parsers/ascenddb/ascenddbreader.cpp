@@ -422,14 +422,15 @@ void DbLoader::readTasks()
     } else {
         sql += ", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL";
     }
-    // Columns 22–25: what a task reads and writes, for the conversion and precision analyses.
+    // Columns 22–26: what a task reads and writes, for the conversion, precision and efficiency analyses.
     if (compute) {
         sql += ", " + col("COMPUTE_TASK_INFO", "c", {"inputDataTypes", "input_data_types"}) + ", "
             + col("COMPUTE_TASK_INFO", "c", {"inputFormats", "input_formats"}) + ", "
             + col("COMPUTE_TASK_INFO", "c", {"outputDataTypes", "output_data_types"}) + ", "
-            + col("COMPUTE_TASK_INFO", "c", {"outputFormats", "output_formats"});
+            + col("COMPUTE_TASK_INFO", "c", {"outputFormats", "output_formats"}) + ", "
+            + col("COMPUTE_TASK_INFO", "c", {"outputShapes", "output_shapes"});
     } else {
-        sql += ", NULL, NULL, NULL, NULL";
+        sql += ", NULL, NULL, NULL, NULL, NULL";
     }
     sql += " FROM TASK t";
     // Without a task key on either side the joins match nothing (ON NULL = x is never true).
@@ -466,6 +467,7 @@ void DbLoader::readTasks()
     const model::StringId keyConn = m_b.intern("connection_id");
     const model::StringId keyBlock = m_b.intern("Block Dim");
     const model::StringId keyShapes = m_b.intern("Input Shapes");
+    const model::StringId keyOutShapes = m_b.intern(model::argnames::kOutputShapes);
     const std::array<model::StringId, 4> keyTypesFormats {m_b.intern(model::argnames::kInputDataTypes),
                                                           m_b.intern("Input Formats"), m_b.intern("Output Data Types"),
                                                           m_b.intern("Output Formats")};
@@ -522,6 +524,8 @@ void DbLoader::readTasks()
             if (const auto v = strView(q.int64(22 + c)); !v.empty())
                 args.push_back(Arg {keyTypesFormats[static_cast<std::size_t>(c)], ArgValue::fromString(m_b.intern(v))});
         }
+        if (const auto v = strView(q.int64(26)); !v.empty())
+            args.push_back(Arg {keyOutShapes, ArgValue::fromString(m_b.intern(v))});
 
         if (cls.category == SliceCategory::Memcpy && cls.hostDeviceCopy && conn) {
             // The DB does not keep the copy engine; the framework op or API that launched the copy may say.

@@ -5,6 +5,7 @@
 // Target (docs/analysis.md): analyze() ≤ 1 s in a Release build.
 #include "analysis/core/context.h"
 #include "analysis/core/pass.h"
+#include "analysis/efficiency/efficiency.h"
 #include "model/tracebuilder.h"
 
 #include <QTest>
@@ -127,6 +128,18 @@ private Q_SLOTS:
         std::printf("baseline linear scan: %.3f s wall, %.3f s CPU\n", scanS, scanCpu);
         std::printf("analyze (all %zu passes): %.3f s wall, %.3f s CPU = %.1f× the linear scan (CPU)\n",
                     analysis::passRegistry().size(), analyzeS, analyzeCpu, scanCpu > 0 ? analyzeCpu / scanCpu : 0.0);
+        // The efficiency model (issue 51: at most 10 % of analyze) over the same trace, in the same run.
+        const double ec0 = threadCpuSeconds();
+        const auto e0 = Clock::now();
+        const analysis::efficiency::EfficiencyReport eff
+            = analysis::efficiency::computeEfficiency(*trace, analysis::efficiency::builtinPeakTable());
+        const auto e1 = Clock::now();
+        const double ec1 = threadCpuSeconds();
+        const double effS = std::chrono::duration<double>(e1 - e0).count();
+        std::printf("efficiency: %.3f s wall, %.3f s CPU = %.1f %% of analyze's wall time (%zu calls not assessed)\n",
+                    effS, ec1 - ec0, analyzeS > 0 ? 100.0 * effS / analyzeS : 0.0,
+                    eff.notAssessedOperators.empty() ? std::size_t(0)
+                                                     : std::size_t(eff.notAssessedOperators.front().calls));
         // What the passes share (step clock, device activity, idle split), built once as analyze() does, then each
         // pass on its own.
         const analysis::AnalysisOptions options;

@@ -2,7 +2,7 @@
 // The analyses on real profiler output (tests/data). Expected numbers were worked out
 // independently with a few lines of Python over the fixture files; the scripts are quoted per test.
 #include "analysis/core/pass.h"
-#include "report/jsonreportwriter.h"
+#include "report/writers/json/jsonwriter.h"
 #include "tests/analysis/findinglookup.h"
 #include "tests/common/fixtures.h"
 
@@ -173,6 +173,12 @@ private Q_SLOTS:
                 QVERIFY(!rankBefore(f, r.findings[i - 1]));
             if (f.kind == "dataloader_starvation" || f.kind == "pipeline_bubble")
                 idleKinds += f.lostNs;
+            // A re-timed saving more than twofold off the lost time says why (issue #47 item 6), in one sentence.
+            const bool retimed = f.savingMethod == "retimed" || f.savingMethod == "partly_retimed";
+            const bool farApart = f.savingNs > 2 * f.lostNs || 2 * f.savingNs < f.lostNs;
+            QCOMPARE(!f.savingReason.empty(), retimed && farApart);
+            if (!f.savingReason.empty())
+                QCOMPARE(f.savingReason.back(), '.');
         }
         QVERIFY(idleKinds <= r.analysedNs);
         // Every required kind is either assessed or says why not.

@@ -8,7 +8,7 @@
 #include "analysis/core/breakdown.h"
 #include "analysis/core/pass.h"
 #include "analysis/core/rknnlayers.h"
-#include "report/jsonreportwriter.h"
+#include "report/writers/json/jsonwriter.h"
 #include "tests/analysis/findinglookup.h"
 #include "tests/common/fixtures.h"
 

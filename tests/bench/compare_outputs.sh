@@ -11,6 +11,7 @@ trap 'rm -rf "$XDG_CACHE_HOME"' EXIT
 fixtures=()
 for family in */; do
     [ "$family" = "LICENSES/" ] && continue
+    [ "$family" = "reference/" ] && continue # other tools' reports on the fixtures, not traces
     for entry in "$family"*; do
         if [ -d "$entry" ] && ! "$base" info "$entry" > /dev/null 2>&1; then
             fixtures+=("$entry"/*) # a folder of traces (ranks), not one bundle

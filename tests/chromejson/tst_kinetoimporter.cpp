@@ -2,7 +2,8 @@
 #include "model/trace.h"
 #include "parsers/chromejson/kinetoimporter.h"
 #include "parsers/registry/traceloader.h"
-#include "report/tracesummary.h"
+#include "report/analysis/tracesummary.h"
+#include "report/writers/json/jsonwriter.h"
 
 #include <QTemporaryDir>
 #include <QTest>

@@ -5,8 +5,8 @@
 #include "analysis/compare/compare.h"
 #include "analysis/core/pass.h"
 #include "parsers/rknn/rknnimporter.h"
-#include "report/comparejson.h"
-#include "report/comparereport.h"
+#include "report/reportoutput.h"
+#include "report/writers/json/jsonwriter.h"
 #include "tests/common/fixtures.h"
 
 #include <QTest>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/compare/compare.h"
 #include "model/tracebuilder.h"
-#include "report/comparejson.h"
-#include "report/comparereport.h"
+#include "report/reportoutput.h"
+#include "report/writers/json/jsonwriter.h"
 
 #include <QTest>
 

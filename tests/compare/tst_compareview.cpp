@@ -234,6 +234,41 @@ private Q_SLOTS:
         QCOMPARE(f.view.candidateTimeline()->renderImage(), candBefore);
     }
 
+    // Issue #47 item 4: at 1600×1000 no finding title is cut to "Device …" without a way to read it: a title wider
+    // than its column is cut in the middle (its start and its figures stay), and its tooltip holds the whole title.
+    void findingTitlesAreReadable()
+    {
+        CompareView view;
+        view.resize(1600, 1000);
+        const std::string longTitle
+            = "Device idle while the host runs framework ops that issue no device work: 29.9 ms "
+              "in 81 gaps";
+        QString error;
+        QVERIFY(view.setRuns(run(1'000'000, 10'000, 2000, 10), {finding(longTitle, 100), finding("Short", 50)},
+                             run(5'000'000'000, 12'000, 3000, 50), {finding(longTitle, 300)}, {}, error));
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        for (QTreeWidget* list : {view.baselineFindings(), view.candidateFindings()}) {
+            QVERIFY(list->topLevelItemCount() > 0);
+            const QFontMetrics fm(list->font());
+            const int column = list->columnWidth(0);
+            for (int i = 0; i < list->topLevelItemCount(); ++i) {
+                QTreeWidgetItem* item = list->topLevelItem(i);
+                const QString text = item->text(0);
+                QVERIFY(item->toolTip(0).contains(text));
+                if (fm.horizontalAdvance(text) + 12 <= column)
+                    continue;
+                QCOMPARE(list->textElideMode(), Qt::ElideMiddle);
+                // The title column gets the room: wider than the two number columns together.
+                QVERIFY2(column > list->columnWidth(1) + list->columnWidth(2),
+                         qPrintable(QStringLiteral("%1 px for titles").arg(column)));
+            }
+            // The numbers' headers fit.
+            for (int c = 1; c < list->columnCount(); ++c)
+                QVERIFY(fm.horizontalAdvance(list->headerItem()->text(c)) <= list->columnWidth(c));
+        }
+    }
+
     void tableFiltersAndSorts()
     {
         Fixture f;

@@ -4,8 +4,8 @@
 // (same `info`, same findings), with the exported findings recognised and left out.
 #include "analysis/core/pass.h"
 #include "exporters/chromejsonexporter.h"
-#include "report/jsonreportwriter.h"
-#include "report/tracesummary.h"
+#include "report/analysis/tracesummary.h"
+#include "report/writers/json/jsonwriter.h"
 #include "tests/common/fixtures.h"
 
 #include <QTemporaryDir>

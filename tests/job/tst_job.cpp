@@ -7,8 +7,10 @@
 #include "analysis/job/jobcompare.h"
 #include "app/job/jobrunner.h"
 #include "parsers/registry/traceloader.h"
-#include "report/jobcomparereport.h"
-#include "report/jobreport.h"
+#include "report/job/rankreportreader.h"
+#include "report/reportoutput.h"
+#include "report/writers/html/jobcharts.h"
+#include "report/writers/json/jsonwriter.h"
 #include "tests/common/clirunner.h"
 #include "tests/job/plantedjob.h"
 
@@ -214,6 +216,13 @@ private Q_SLOTS:
         QCOMPARE(detail<std::string>(*comm, "wait_source"), std::string("cross_rank_alignment"));
         QCOMPARE(job.lostByKind.front().kind, std::string("straggler"));
         QCOMPARE(job.lostNs, 204 * kMs);
+        // The heat map opens on the measure that tells the ranks apart: step time is 54 ms everywhere, the wait is
+        // 18 ms or 0 (spread 1.0, the first measure with it); with the ranks made alike there is none.
+        QCOMPARE(analysis::mostVaryingMeasure(job), std::optional(analysis::JobMeasure::CommunicationWait));
+        analysis::JobResult alike = job;
+        for (analysis::JobRank& r : alike.ranks)
+            r.steps = alike.ranks.front().steps;
+        QCOMPARE(analysis::mostVaryingMeasure(alike), std::optional<analysis::JobMeasure>());
     }
 
     // A job merged from the per-rank reports (`analyze --format json` on each rank) equals the direct job.
@@ -500,19 +509,19 @@ private Q_SLOTS:
     {
         const app::JobRun run = runOn({m_planted.front().parent_path()});
         std::ostringstream text;
-        report::writeJobReport(run.result, report::JobFormat::Text, "test", text);
+        report::writeJobReport(run.result, report::ReportFormat::Text, "test", text);
         QVERIFY(text.str().find("Rank 2 is a straggler: the other ranks wait 162 ms for it in 3 steps")
                 != std::string::npos);
         QVERIFY(text.str().find("54.000 [18.000]") != std::string::npos);
         std::ostringstream md;
-        report::writeJobReport(run.result, report::JobFormat::Markdown, "test", md);
+        report::writeJobReport(run.result, report::ReportFormat::Markdown, "test", md);
         QVERIFY(md.str().find("| rank | step 1 | step 2 | step 3 |") != std::string::npos);
         std::ostringstream html;
-        report::writeJobReport(run.result, report::JobFormat::Html, "test", html);
+        report::writeJobReport(run.result, report::ReportFormat::Html, "test", html);
         QVERIFY(html.str().find("aria-label=\"Step time per rank and step (ms)\"") != std::string::npos);
         QVERIFY(html.str().find("<title>rank 0, step 2: 18.000 ms</title>") != std::string::npos);
         std::ostringstream csv;
-        report::writeJobReport(run.result, report::JobFormat::Csv, "test", csv);
+        report::writeJobReport(run.result, report::ReportFormat::Csv, "test", csv);
         QVERIFY(csv.str().rfind("rank,kind,title,lost_ns", 0) == 0);
         QVERIFY(csv.str().find("\r\n1,\"straggler\",") != std::string::npos);
     }
@@ -523,7 +532,7 @@ private Q_SLOTS:
     {
         const app::JobRun run = runOn({m_planted.front().parent_path()});
         std::ostringstream text;
-        report::writeJobReport(run.result, report::JobFormat::Text, "test", text);
+        report::writeJobReport(run.result, report::ReportFormat::Text, "test", text);
         // Every planted rank takes 54 ms in every step: no "0.000 r0>r0" row.
         QVERIFY2(text.str().find("\nspread ") == std::string::npos, text.str().c_str());
         QVERIFY(text.str().find("Every rank took the same time in every step.") != std::string::npos);
@@ -559,14 +568,14 @@ private Q_SLOTS:
         QVERIFY(bubbles);
         QCOMPARE(bubbles->title, std::string("Pipeline bubble on 2 of 2 ranks: 25.0 ms (worst: rank 0, 16.0 ms)"));
         std::ostringstream differ;
-        report::writeJobReport(job, report::JobFormat::Text, "test", differ);
+        report::writeJobReport(job, report::ReportFormat::Text, "test", differ);
         QVERIFY2(differ.str().find("\nspread ") != std::string::npos
                      && differ.str().find(" 3.100 r1>r0\n") != std::string::npos,
                  differ.str().c_str());
         QVERIFY(differ.str().find("In step 1, rank 1 is 3.10 ms slower than rank 0 (the widest spread between ranks).")
                 != std::string::npos);
         std::ostringstream md;
-        report::writeJobReport(job, report::JobFormat::Markdown, "test", md);
+        report::writeJobReport(job, report::ReportFormat::Markdown, "test", md);
         QVERIFY(md.str().find("| 1 | Pipeline bubble | Pipeline bubble on 2 of 2 ranks") != std::string::npos);
         QVERIFY(md.str().find("| spread | 3.100 (rank 1 slowest) |") != std::string::npos);
     }
@@ -595,11 +604,11 @@ private Q_SLOTS:
         QVERIFY(lanes.find("<title>collective 1: rank 2 arrives last</title>") != std::string::npos);
         QVERIFY(report::jobLanesSvg(job, 99).empty());
         std::ostringstream html;
-        report::writeJobReport(job, report::JobFormat::Html, "test", html);
+        report::writeJobReport(job, report::ReportFormat::Html, "test", html);
         QVERIFY(html.str().find("<h2>Rank lanes of step 1 (the slowest)</h2>") != std::string::npos);
         QVERIFY(html.str().find(report::jobLanesSvg(job, 1)) != std::string::npos);
         std::ostringstream md;
-        report::writeJobReport(job, report::JobFormat::Markdown, "test", md);
+        report::writeJobReport(job, report::ReportFormat::Markdown, "test", md);
         const std::string tag = "![Rank lanes of step 1](data:image/svg+xml;base64,";
         const std::size_t at = md.str().find(tag);
         QVERIFY(at != std::string::npos);
@@ -892,14 +901,14 @@ private Q_SLOTS:
         // The writers.
         const report::JobCompareInput in {"a", "b", r, "test"};
         std::ostringstream text;
-        report::writeJobCompareReport(in, report::JobFormat::Text, text);
+        report::writeJobCompareReport(in, report::ReportFormat::Text, text);
         QVERIFY2(text.str().find("Stragglers: baseline 2, candidate 1.") != std::string::npos, text.str().c_str());
         std::ostringstream md;
-        report::writeJobCompareReport(in, report::JobFormat::Markdown, md);
+        report::writeJobCompareReport(in, report::ReportFormat::Markdown, md);
         QVERIFY(md.str().find("| 2 (straggler) | 54.0 ms | 50.0 ms | -4.00 ms | 0 ns | 8.00 ms | 162 ms | 0 ns |")
                 != std::string::npos);
         std::ostringstream html;
-        report::writeJobCompareReport(in, report::JobFormat::Html, html);
+        report::writeJobCompareReport(in, report::ReportFormat::Html, html);
         QVERIFY(html.str().find("<section id=\"ranks\">") != std::string::npos);
         const auto j = report::jobCompareJson(in);
         QCOMPARE(j.at("schema").get<std::string>(), std::string("timesink.jobcompare/1"));

@@ -8,7 +8,11 @@
 #include "analysis/core/textformat.h"
 #include "analysis/job/job.h"
 #include "app/job/jobrunner.h"
-#include "report/jobreport.h"
+#include "report/core/schemas.h"
+#include "report/job/rankreportreader.h"
+#include "report/ranksummary.h"
+#include "report/reportoutput.h"
+#include "report/writers/html/jobcharts.h"
 #include "tests/common/clirunner.h"
 #include "tests/job/plantedjob.h"
 
@@ -330,7 +334,7 @@ private Q_SLOTS:
         const std::size_t rects = count(svg, "<rect");
         QVERIFY2(rects < 100, std::to_string(rects).c_str());
         QVERIFY2(svg.size() < 40'000, std::to_string(svg.size()).c_str());
-        for (const report::JobFormat format : {report::JobFormat::Markdown, report::JobFormat::Html}) {
+        for (const report::ReportFormat format : {report::ReportFormat::Markdown, report::ReportFormat::Html}) {
             std::ostringstream out;
             report::writeJobReport(job, format, "test", out);
             QVERIFY2(out.str().size() < 120'000, std::to_string(out.str().size()).c_str());

@@ -9,9 +9,13 @@
 #include "app/gui/mainwindow.h"
 #include "app/job/jobrunner.h"
 #include "parsers/registry/traceloader.h"
-#include "report/jobreport.h"
-#include "report/jsonreportwriter.h"
-#include "report/reportmodel.h"
+#include "report/analysis/reportmodel.h"
+#include "report/core/schemas.h"
+#include "report/job/rankreportreader.h"
+#include "report/ranksummary.h"
+#include "report/reportoutput.h"
+#include "report/writers/html/jobcharts.h"
+#include "report/writers/json/jsonwriter.h"
 #include "tests/common/clirunner.h"
 #include "tests/job/plantedjob.h"
 #include "widgets/compareview.h"
@@ -201,6 +205,12 @@ private Q_SLOTS:
         JobOverview* o = m_window->overview();
         QCOMPARE(o->job().ranks.size(), std::size_t(4));
         JobHeatMap* map = o->heatMap();
+        // Issue #47 item 7: every rank's step takes 54 ms, so the step-time map is one flat colour; the window opens
+        // on the communication wait, which tells the ranks apart (18 ms, and 0 on the straggler).
+        QCOMPARE(map->measure(), analysis::JobMeasure::CommunicationWait);
+        QCOMPARE(o->measureBox()->currentIndex(), 1);
+        QVERIFY(o->findChild<QLabel*>(QStringLiteral("jobMeasureNote"))->text().isEmpty());
+        o->measureBox()->setCurrentIndex(0);
         QCOMPARE(map->value(0, 1), 54 * kMs);
         QCOMPARE(map->maxValue(), 54 * kMs);
         o->measureBox()->setCurrentIndex(1); // communication wait

@@ -2,10 +2,10 @@
 // The compare writers print what analysis::compareRuns found: every number in the Markdown, HTML and CSV is
 // checked against the CompareResult, and trace-derived names stay inert.
 #include "model/tracebuilder.h"
-#include "report/comparereport.h"
-#include "report/htmlwriter.h"
-#include "report/markdownwriter.h"
-#include "report/textformat.h"
+#include "report/core/textformat.h"
+#include "report/reportoutput.h"
+#include "report/writers/html/htmlwriter.h"
+#include "report/writers/markdown/markdownwriter.h"
 #include "textparsers.h"
 
 #include <QTemporaryDir>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // What the report writers show of the breakdown: shortened signatures with the full name after the table, the
 // viewer command as a code span, only devices with activity.
-#include "report/markdownwriter.h"
-#include "report/reportmodel.h"
-#include "report/textformat.h"
+#include "report/analysis/reportmodel.h"
+#include "report/core/textformat.h"
+#include "report/writers/markdown/markdownwriter.h"
 #include "reportfixture.h"
 
 #include <QTest>

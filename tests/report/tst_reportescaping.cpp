@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 // Op names, paths and other trace strings are attacker-controlled input: a trace can be crafted. Every writer
 // must keep them inert in its format.
-#include "report/csvwriter.h"
-#include "report/htmlwriter.h"
-#include "report/markdownwriter.h"
+#include "report/core/textformat.h"
 #include "report/reportoutput.h"
-#include "report/textformat.h"
+#include "report/writers/csv/csvwriter.h"
+#include "report/writers/html/htmlwriter.h"
+#include "report/writers/markdown/markdownwriter.h"
 #include "reportfixture.h"
 #include "textparsers.h"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "report/reportmodel.h"
+#include "report/analysis/reportmodel.h"
 #include "reportfixture.h"
 
 #include <QTest>

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "exporters/traceexport.h"
-#include "report/csvwriter.h"
-#include "report/htmlwriter.h"
-#include "report/jsonreportwriter.h"
-#include "report/markdownwriter.h"
 #include "report/reportoutput.h"
+#include "report/writers/csv/csvwriter.h"
+#include "report/writers/html/htmlwriter.h"
+#include "report/writers/json/jsonwriter.h"
+#include "report/writers/markdown/markdownwriter.h"
 #include "reportfixture.h"
 #include "textparsers.h"
 

@@ -9,7 +9,8 @@
 #include "parsers/snapshot/snapshot.h"
 #include "parsers/snapshot/snapshot.pb.h"
 #include "parsers/snapshot/snapshotcache.h"
-#include "report/tracesummary.h"
+#include "report/analysis/tracesummary.h"
+#include "report/writers/json/jsonwriter.h"
 #include "snapshottesthelpers.h"
 
 #include <QTemporaryDir>

@@ -5,7 +5,8 @@
 #include "app/gui/snapshotcacheui.h"
 #include "app/gui/traceloadjob.h"
 #include "parsers/snapshot/snapshotcache.h"
-#include "report/tracesummary.h"
+#include "report/analysis/tracesummary.h"
+#include "report/writers/json/jsonwriter.h"
 #include "snapshottesthelpers.h"
 
 #include <QAction>

@@ -3,7 +3,8 @@
 // atomically and never over either run's file.
 #include "app/gui/compareexport.h"
 #include "app/gui/mainwindow.h"
-#include "report/comparereport.h"
+#include "report/reportoutput.h"
+#include "report/writers/csv/csvwriter.h"
 #include "testtraces.h"
 #include "widgets/compareview.h"
 

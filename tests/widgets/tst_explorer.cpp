@@ -2,8 +2,10 @@
 // The explorer in the window (docs/gui.md): range statistics, operators, flame graph, following flows, track
 // arrangement, copyable tables, the layout and the small things. Numbers over smallTrainingTrace() are worked out
 // in tests/widgets/testtraces.h; the A100 fixture's in tests/analysis/tst_explore.cpp.
+#include "analysis/core/savingreason.h"
 #include "app/gui/mainwindow.h"
 #include "testtraces.h"
+#include "widgets/compareview.h"
 #include "widgets/detailspanel.h"
 #include "widgets/findingsmodel.h"
 #include "widgets/flamegraphview.h"
@@ -31,7 +33,9 @@
 #include <QMenu>
 #include <QMimeData>
 #include <QProgressBar>
+#include <QRegularExpression>
 #include <QScrollBar>
+#include <QSet>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
@@ -330,6 +334,15 @@ private Q_SLOTS:
         QVERIFY(priced.contains(QStringLiteral("1.50 ms")));
         QVERIFY(priced.contains(QStringLiteral("How the saving is estimated")));
         QVERIFY(priced.contains(QStringLiteral(">Saving<")));
+        // Issue #47 item 6: a saving far from the lost time shows the analysis's reason right under it.
+        f.lostNs = 11'700;
+        f.savingReason = analysis::savingReason(f, 1'490'000);
+        QVERIFY(!f.savingReason.empty());
+        const QString explained = widgets::DetailsPanel::findingHtml(trace.get(), f);
+        const auto reasonAt = explained.indexOf(QStringLiteral("critical path runs through this cause for 1.49 ms"));
+        QVERIFY2(reasonAt > explained.indexOf(QStringLiteral("Fixing it saves")), qPrintable(explained));
+        QVERIFY(reasonAt < explained.indexOf(QStringLiteral("lost (")));
+        f.savingReason.clear();
         f.savingMethod.clear();
         const QString unpriced = widgets::DetailsPanel::findingHtml(trace.get(), f);
         QVERIFY(!unpriced.contains(QStringLiteral("Fixing it saves")));
@@ -492,6 +505,88 @@ private Q_SLOTS:
     }
 
     // "1 step", not "1 steps"; a dropped file opens; the status bar forgets "Comparing with" when that window closes.
+    // Issue #47 item 7: Fit All shows the work, not a marker after it. The Qwen H100 trace's last kernel ends
+    // 49.8 ms in; Kineto's global "Record Window End" instant sits at 64.1 ms (both read off the raw file).
+    void fitAllShowsTheWork()
+    {
+        model::TraceBuilder b;
+        const auto host = b.hostThread("python", 1, 1);
+        b.slice(host, model::SliceCategory::HostOp, "aten::mm", 0, 100);
+        const auto marks = b.hostThread("", 2, 2);
+        b.slice(marks, model::SliceCategory::Other, "Record Window End", 1'000, 0);
+        const auto synthetic = b.finalize();
+        QCOMPARE(synthetic->endNs(), model::TimeNs(1'000));
+        QCOMPARE(widgets::TimelineView::navigableRange(*synthetic), std::pair(model::TimeNs(0), model::TimeNs(100)));
+        model::TraceBuilder onlyMarks;
+        const auto t = onlyMarks.hostThread("", 2, 2);
+        onlyMarks.slice(t, model::SliceCategory::Other, "a", 10, 0);
+        onlyMarks.slice(t, model::SliceCategory::Other, "b", 50, 0);
+        const auto markTrace = onlyMarks.finalize();
+        QCOMPARE(widgets::TimelineView::navigableRange(*markTrace), std::pair(model::TimeNs(10), model::TimeNs(50)));
+
+        gui::MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        const QString path
+            = QStringLiteral(TIMESINK_FIXTURES_DIR "/torch/tracelens_h100_Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz");
+        w.openPath(path);
+        QTRY_VERIFY_WITH_TIMEOUT(w.current().path == path && w.current().trace, 60000);
+        w.timeline()->fitAll();
+        const auto& zoom = w.timeline()->zoom();
+        const model::Trace& trace = *w.current().trace;
+        QCOMPARE(zoom.start(), trace.startNs());
+        QCOMPARE(trace.spanNs() / 100'000, model::TimeNs(640)); // 64.1 ms including the marker
+        QCOMPARE(zoom.span() / 10'000, model::TimeNs(4'984));   // 49.84 ms: the last kernel's and Python call's end
+    }
+
+    // Issue #47 item 1: device groups first, always. The MI300 Qwen trace names its GPU processes "python3", as
+    // its host process is named, and labels them "GPU 0" … "GPU 12"; its kernels run on GPU 2.
+    void deviceGroupsFirst()
+    {
+        gui::MainWindow w;
+        w.setErrorReporter([](const QString& title, const QString& message) {
+            QFAIL(qPrintable(title + QStringLiteral(": ") + message));
+        });
+        w.resize(1920, 1080);
+        w.show();
+        const QString path
+            = QStringLiteral(TIMESINK_FIXTURES_DIR "/torch/tracelens_mi300_Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz");
+        w.openPath(path);
+        QTRY_VERIFY_WITH_TIMEOUT(w.current().path == path && w.current().trace, 60000);
+        const widgets::TrackLayout& layout = w.timeline()->layout();
+        QString groups;
+        for (const auto& g : layout.groups())
+            groups += g.title + (g.device ? QStringLiteral(" [device] ") : QStringLiteral(" [host] "));
+        QVERIFY2(!layout.groups().empty() && layout.groups().front().device, qPrintable(groups));
+        QVERIFY2(layout.groups().front().title.contains(QStringLiteral("GPU 2")), qPrintable(groups));
+        // Its first kernel row is on screen without scrolling.
+        const auto& rows = layout.rows();
+        const auto firstTrackRow = std::find_if(rows.begin(), rows.end(), [](const auto& r) { return !r.isHeader(); });
+        QVERIFY(firstTrackRow != rows.end());
+        QVERIFY(w.current().trace->track(firstTrackRow->track).deviceKind != model::DeviceKind::Cpu);
+        QVERIFY(firstTrackRow->y + firstTrackRow->height < w.timeline()->viewport()->height());
+
+        // Both panes of the H100 vs MI300 compare window start with their GPU.
+        const QString h100
+            = QStringLiteral(TIMESINK_FIXTURES_DIR "/torch/tracelens_h100_Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz");
+        w.openPath(h100);
+        QTRY_VERIFY_WITH_TIMEOUT(w.current().path == h100 && w.current().trace, 60000);
+        w.compareWith(path);
+        QTRY_VERIFY_WITH_TIMEOUT(w.statusLabel()->text().startsWith(QStringLiteral("Comparing with")), 60000);
+        widgets::CompareView* compare = nullptr;
+        for (QWidget* top : QApplication::topLevelWidgets())
+            if (auto* c = qobject_cast<widgets::CompareView*>(top))
+                compare = c;
+        QVERIFY(compare);
+        for (const widgets::TimelineView* pane : {compare->baselineTimeline(), compare->candidateTimeline()}) {
+            const auto& paneGroups = pane->layout().groups();
+            QVERIFY(!paneGroups.empty());
+            QVERIFY(paneGroups.front().device);
+            QVERIFY(paneGroups.front().title.startsWith(QStringLiteral("GPU")));
+        }
+        compare->window()->close();
+    }
+
     void smallThings()
     {
         gui::MainWindow w;
@@ -560,6 +655,22 @@ private Q_SLOTS:
         QCOMPARE(*base, TimeNs(30'512'300'000)); // a multiple of 100 µs, the first power of ten ≥ 23 µs
         QCOMPARE(widgets::TimelinePainter::rulerBaseText(*base, zoom.span()), QStringLiteral("30.5123 s"));
         QCOMPARE(widgets::TimeFormat::formatOffset(30'512'350'000 - *base, step), QStringLiteral("50 µs"));
+        // Issue #47 item 7: 15.5 ms into a 64 ms trace at a 4 µs view, the corner reads milliseconds, not
+        // "0.01551 s", and ticks 500 ns apart read "+3.0 µs", not "+3000 ns".
+        zoom.setTraceRange(0, 64'100'000);
+        zoom.setRange(15'512'000, 15'516'000);
+        const TimeNs fine = widgets::TimeFormat::tickStep(zoom.nsPerPixel(), 90);
+        QCOMPARE(fine, TimeNs(500));
+        const auto msBase = widgets::TimelinePainter::rulerBase(zoom, fine);
+        QVERIFY(msBase);
+        QCOMPARE(*msBase, TimeNs(15'510'000));
+        QCOMPARE(widgets::TimelinePainter::rulerBaseText(*msBase, zoom.span()), QStringLiteral("15.51 ms"));
+        QCOMPARE(widgets::TimeFormat::formatOffset(15'513'000 - *msBase, fine, zoom.end() - *msBase),
+                 QStringLiteral("3.0 µs"));
+        QCOMPARE(widgets::TimeFormat::formatOffset(15'513'500 - *msBase, fine, zoom.end() - *msBase),
+                 QStringLiteral("3.5 µs"));
+        QCOMPARE(widgets::TimelinePainter::rulerBaseText(0, 4'000), QStringLiteral("0 µs"));
+        zoom.setTraceRange(0, 60'000'000'000);
         zoom.fitAll();
         QVERIFY(!widgets::TimelinePainter::rulerBase(zoom, widgets::TimeFormat::tickStep(zoom.nsPerPixel(), 90)));
 
@@ -590,6 +701,27 @@ private Q_SLOTS:
         auto* series = qobject_cast<QAbstractBarSeries*>(view.operatorsChart()->chart()->series().front());
         QVERIFY(series && series->isLabelsVisible());
         QCOMPARE(series->labelsFormat(), QStringLiteral("@value ms"));
+        // Issue #47 item 7: three significant digits, kind labels rather than ids, and kernels whose short names
+        // collide told apart by more of their names, not by "(2)".
+        QCOMPARE(series->labelsPrecision(), 3);
+        data.lostByKind = {{"pipeline_bubble", 2'000'000, 4}, {"copy_hotspot", 1'000'000, 1}};
+        data.topOperators = {
+            {"void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>>(int)", 700'000, 9},
+            {"void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>>(int)", 600'000, 8},
+            {"void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>>(long)", 500'000, 7}};
+        view.setData(data);
+        auto* lostAxis = qobject_cast<QBarCategoryAxis*>(view.lostChart()->chart()->axes(Qt::Vertical).front());
+        QVERIFY(lostAxis);
+        QCOMPARE(lostAxis->categories(),
+                 QStringList({QStringLiteral("Copy hotspot"), QStringLiteral("Pipeline bubble")}));
+        opAxis = qobject_cast<QBarCategoryAxis*>(view.operatorsChart()->chart()->axes(Qt::Vertical).front());
+        const QStringList kernels = opAxis->categories();
+        QCOMPARE(kernels.size(), 3);
+        for (const QString& k : kernels) {
+            QVERIFY2(!k.contains(QRegularExpression(QStringLiteral("\\(\\d+\\)$"))), qPrintable(k));
+            QVERIFY2(k.size() <= 48, qPrintable(k));
+        }
+        QCOMPARE(QSet<QString>(kernels.begin(), kernels.end()).size(), 3);
     }
 
 private:

@@ -110,6 +110,7 @@ private slots:
     void loadsRealFixture();
     void searchFieldStepsThroughMatches();
     void shortcutsDialogListsActions();
+    void singleKeyShortcutsActFromTables();
     void initialViewAndFindingAfterLoad();
     void notAssessedShownAndExported_data();
     void notAssessedShownAndExported();
@@ -486,6 +487,50 @@ void TestMainWindow::shortcutsDialogListsActions()
     QTRY_VERIFY((dialog = w.findChild<QDialog*>()) != nullptr);
     QVERIFY(dialog->isVisible());
     dialog->close();
+}
+
+// Issue #47 item 3: after clicking a finding, F must fit the timeline, not jump to the finding whose title starts
+// with "F" (the table's type-ahead); the same keys typed into the search field stay text.
+void TestMainWindow::singleKeyShortcutsActFromTables()
+{
+    MainWindow w;
+    w.resize(1400, 900);
+    w.show();
+    w.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    const auto trace = testing::smallTrainingTrace();
+    w.showTrace(gui::LoadedTrace {trace, analysed(testing::smallFindings(*trace), 2000), std::nullopt, QString()});
+    QTableView* table = w.findingsView();
+    table->setCurrentIndex(w.findingsProxy()->mapFromSource(w.findingsModel()->index(1, 0)));
+    table->setFocus();
+    QTRY_VERIFY(table->hasFocus());
+    const QModelIndex before = table->currentIndex();
+    const auto& zoom = w.timeline()->zoom();
+    QVERIFY(zoom.span() < trace->spanNs()); // the finding zoomed in
+
+    QTest::keyClick(table, Qt::Key_F);
+    QCOMPARE(zoom.span(), trace->spanNs());
+    QCOMPARE(table->currentIndex(), before); // no type-ahead jump
+    QVERIFY(table->hasFocus());
+    QTest::keyClick(table, Qt::Key_W);
+    const model::TimeNs zoomedIn = zoom.span();
+    QVERIFY(zoomedIn < trace->spanNs());
+    const model::TimeNs startBeforePan = zoom.start();
+    QTest::keyClick(table, Qt::Key_D);
+    QVERIFY(zoom.start() > startBeforePan);
+    QTest::keyClick(table, Qt::Key_A);
+    QCOMPARE(zoom.start(), startBeforePan);
+    QTest::keyClick(table, Qt::Key_S);
+    QVERIFY(zoom.span() > zoomedIn);
+    QCOMPARE(table->currentIndex(), before);
+
+    // Typing in the search field types.
+    w.searchField()->setFocus();
+    QTRY_VERIFY(w.searchField()->hasFocus());
+    const model::TimeNs span = zoom.span();
+    QTest::keyClicks(w.searchField(), QStringLiteral("wasdfz"));
+    QCOMPARE(w.searchField()->text(), QStringLiteral("wasdfz"));
+    QCOMPARE(zoom.span(), span);
 }
 
 void TestMainWindow::initialViewAndFindingAfterLoad()

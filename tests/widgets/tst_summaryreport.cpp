@@ -2,8 +2,8 @@
 // The GUI Summary tab and the report show the same breakdown: SummaryData is pinned to the JSON report of the
 // same analysis, on real traces with memsets, copies, device collectives, host collectives and fallback tasks.
 #include "analysis/core/pass.h"
-#include "report/jsonreportwriter.h"
-#include "report/reportmodel.h"
+#include "report/analysis/reportmodel.h"
+#include "report/writers/json/jsonwriter.h"
 #include "tests/common/fixtures.h"
 #include "widgets/summarydata.h"
 

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "analysis/efficiency/tensorshapes.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace timesink::analysis::efficiency {
+
+/// One device's published dense peaks (resources/efficiency/peaks.tsv, compiled in).
+struct DevicePeaks
+{
+    std::string device;               // "NVIDIA H100 SXM"
+    std::vector<std::string> matches; // substrings of a trace's device name that select this row
+    // TFLOP/s (TOP/s for int8); nothing where the chip has no such unit.
+    std::optional<double> fp32, tf32, bf16, fp16, fp8, int8;
+    std::optional<double> bandwidthGBps;
+    std::string source;
+
+    /// The peak in FLOP/s for arithmetic in `t`: fp32 → fp32, bf16/fp16/fp8/int8 → theirs; nothing for other types
+    /// or a unit the chip lacks (fp64 is not in the table: no roofline rather than a wrong one).
+    [[nodiscard]] std::optional<double> peakFlops(DataType t) const;
+    /// Bytes per second.
+    [[nodiscard]] std::optional<double> bandwidth() const;
+};
+
+/// The table, parsed: `#` lines and the header skipped, "-" for a missing unit. Rows that do not parse are left
+/// out and counted in `rejected` (a test keeps the shipped table free of them).
+struct PeakTable
+{
+    std::vector<DevicePeaks> rows;
+    std::size_t rejected = 0;
+};
+PeakTable parsePeakTable(std::string_view tsv);
+/// The table compiled into the library from resources/efficiency/peaks.tsv.
+const PeakTable& builtinPeakTable();
+
+/// The device of a trace as resolved against the table: the first row one of whose patterns occurs in the name
+/// (case-insensitive). Nothing when none does: an unknown chip gets no roofline, never another chip's numbers.
+const DevicePeaks* resolveDevice(const PeakTable& table, std::string_view deviceName);
+
+/// Ascend peak as msprof-analyze's operator_mfu computes it: AI cores × AI-core frequency × operations per cycle,
+/// 16·16·16·2 = 8192 for FP16/BF16 (the cube's 16×16×16 multiply-add per cycle) and 16·32·16·2 for INT8:
+/// 24 cores at 1800 MHz → 24 · 1.8e9 · 8192 = 353.9 TFLOP/s. Nothing for another type.
+std::optional<double> ascendPeakFlops(int aiCores, double frequencyMHz, DataType t);
+
+} // namespace timesink::analysis::efficiency
