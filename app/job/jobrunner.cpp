@@ -9,7 +9,7 @@
 #include "report/analysis/reportmodel.h"
 #include "report/core/schemas.h"
 #include "report/job/rankreportreader.h"
-#include "report/ranksummary.h"
+#include "report/job/ranksummary.h"
 
 #include <algorithm>
 #include <cctype>
@@ -219,7 +219,8 @@ bool summarizeRank(const JobInput& input, const JobRunOptions& options, analysis
     reportOptions.analysisOptions = options.analysis;
     const report::ReportModel model = report::buildReportModel(*loaded.trace, result, reportOptions);
     loaded.trace.reset(); // only the summary outlives this call
-    out = report::rankSummaryFromModel(model);
+    if (!report::rankSummaryFromModel(model, out, error))
+        return false;
     out.source = input.path.string();
     out.tracePath = out.source; // what the viewer opens (a profiler folder, not one file inside it)
     return true;

@@ -2,8 +2,10 @@
 #include "report/job/ranklimits.h"
 
 #include "model/checkedmath.h"
+#include "model/utf8.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace timesink::report {
 
@@ -93,6 +95,182 @@ std::string stepProblem(const analysis::RankStep& s, std::int64_t traceStart, st
         }
     }
     return {};
+}
+
+namespace {
+
+/// A finding kind as Timesink writes them ("pipeline_bubble"): a kind from a report lands in every job writer's
+/// tables and code spans, so anything else is not taken.
+bool isKindId(std::string_view kind)
+{
+    return !kind.empty() && kind.size() <= 64 && std::all_of(kind.begin(), kind.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+    });
+}
+
+/// A text of a report as a job keeps it: well-formed UTF-8 (a report read from a file is; a trace analysed here may
+/// hold anything the JSON writer would have replaced), then bounded.
+std::string reportText(std::string text)
+{
+    model::makeValidUtf8(text);
+    return boundedText(std::move(text));
+}
+
+/// The collectives of `step` under the limits, with a warning for each one coarsened; the reason the step must be
+/// left out (too many collectives or exposed ranges), or empty.
+std::string limitCollectives(DraftStep& draft, const std::string& source, BoundedWarnings& problems)
+{
+    analysis::RankStep& step = draft.step;
+    if (draft.collectivesGiven > kMaxStepCollectives)
+        return "it has " + std::to_string(draft.collectivesGiven) + " collectives (at most "
+            + std::to_string(kMaxStepCollectives) + ")";
+    std::size_t stepRanges = 0;
+    for (std::size_t ci = 0; ci < step.collectives.size(); ++ci) {
+        analysis::RankCollective& rc = step.collectives[ci];
+        rc.opKind = reportText(std::move(rc.opKind));
+        // Re-canonicalise: a hand-edited or foreign file must not break the interval arithmetic.
+        rc.exposed = analysis::unite(std::move(rc.exposed));
+        if (const std::size_t given = rc.exposed.size(); given > kMaxExposedRanges) {
+            const TimeNs closed = closeShortestGaps(rc.exposed, kMaxExposedRanges);
+            problems.add("report " + source + ": step " + std::to_string(step.number) + ", collective "
+                         + std::to_string(ci) + " (" + rc.opKind + "): " + std::to_string(given)
+                         + " exposed ranges merged into " + std::to_string(kMaxExposedRanges) + " (gaps up to "
+                         + std::to_string(closed) + " ns closed)");
+        }
+        stepRanges += rc.exposed.size();
+        if (stepRanges > kMaxStepExposedRanges)
+            return "its collectives have more than " + std::to_string(kMaxStepExposedRanges) + " exposed ranges";
+    }
+    return {};
+}
+
+} // namespace
+
+std::string activityProblem(const analysis::StepActivity& activity, TimeNs durationNs)
+{
+    if (activity.resolutionNs < 1 || activity.resolutionNs > model::kMaxTimeNs)
+        return "\"resolution_ns\" is not a positive integer";
+    const std::pair<const char*, const analysis::IntervalList*> lists[]
+        = {{"compute", &activity.compute}, {"copy", &activity.copy}, {"idle", &activity.idle}};
+    for (const auto& [name, list] : lists) {
+        if (list->size() > kMaxActivityRanges)
+            return std::string("\"") + name + "\" has " + std::to_string(list->size()) + " ranges (at most "
+                + std::to_string(kMaxActivityRanges) + ")";
+        for (const analysis::Interval& i : *list) {
+            if (i.start < 0 || i.end < i.start || i.end > durationNs)
+                return std::string("a range of \"") + name + "\" [" + std::to_string(i.start) + ", "
+                    + std::to_string(i.end) + "] lies outside the step";
+        }
+    }
+    return {};
+}
+
+bool limitRankReport(RankReportDraft draft, const std::string& source, analysis::RankSummary& out, std::string& error)
+{
+    error.clear();
+    const auto fail = [&](const std::string& what) {
+        error = source + ": not a timesink.report/1 object (" + what + ")";
+        return false;
+    };
+    // What cannot be a time at all refuses the report; a step, a collective or a finding that breaks the limits is
+    // left out with a warning naming it (docs/limits.md "Reports from other machines").
+    if (draft.traceSpanNs < -1 || draft.traceSpanNs > model::kMaxTimeNs || !model::timeInRange(draft.traceStartNs))
+        return fail("trace start_ns / span_ns out of range");
+    const TimeNs analysedNs = draft.summary.analysedNs;
+    if (analysedNs < 0 || analysedNs > model::kMaxTimeNs || (draft.traceSpanNs >= 0 && analysedNs > draft.traceSpanNs))
+        return fail("\"analysed_ns\": " + std::to_string(analysedNs) + " is not within the trace's span");
+
+    out = std::move(draft.summary);
+    out.source = source;
+    out.traceStartNs = draft.traceStartNs;
+    out.steps.clear();
+    out.findings.clear();
+    out.warnings.clear();
+    for (std::string* text : {&out.format, &out.platform, &out.backend, &out.tracePath, &out.generator})
+        *text = reportText(std::move(*text));
+    if (out.backend.empty())
+        out.backend = "unknown";
+
+    // The report's own problems (numbers out of range, steps and findings left out), at most kMaxReportWarnings.
+    BoundedWarnings problems(out.warnings, "problems of report " + source);
+    // Out of range, a rank or world size is unknown: clamped, 2^31 became a world size of 2^30 that won a tie.
+    std::int64_t rank = draft.rank;
+    std::int64_t world = draft.worldSize;
+    if (rank >= kMaxWorldSize) {
+        problems.add("report " + source + ": rank " + std::to_string(rank) + " is out of range (0 to "
+                     + std::to_string(kMaxWorldSize - 1) + "); taken as unknown");
+        rank = -1;
+    }
+    if (world > kMaxWorldSize) {
+        problems.add("report " + source + ": world size " + std::to_string(world) + " is out of range (1 to "
+                     + std::to_string(kMaxWorldSize) + "); taken as unknown");
+        world = -1;
+    }
+    out.rank = static_cast<std::int32_t>(std::max<std::int64_t>(rank, -1));
+    out.worldSize = static_cast<std::int32_t>(std::max<std::int64_t>(world, -1));
+    {
+        BoundedWarnings imported(out.warnings, "serious import warnings of report " + source);
+        for (std::string& message : draft.seriousImportWarnings)
+            imported.add(reportText(std::move(message)));
+        imported.finish();
+    }
+
+    if (draft.stepsGiven > kMaxReportSteps)
+        problems.add("report " + source + ": " + std::to_string(draft.stepsGiven - kMaxReportSteps)
+                     + (draft.stepsGiven - kMaxReportSteps == 1 ? " step" : " steps") + " after the first "
+                     + std::to_string(kMaxReportSteps) + " left out (at most " + std::to_string(kMaxReportSteps)
+                     + " steps per report)");
+    out.steps.reserve(std::min(draft.steps.size(), kMaxReportSteps));
+    for (std::size_t si = 0; si < draft.steps.size() && si < kMaxReportSteps; ++si) {
+        DraftStep& d = draft.steps[si];
+        analysis::RankStep& step = d.step;
+        std::string why = limitCollectives(d, source, problems);
+        if (why.empty())
+            why = stepProblem(step, draft.traceStartNs, draft.traceSpanNs);
+        if (!why.empty()) {
+            problems.add("report " + source + ": step " + std::to_string(step.number) + " left out: " + why);
+            continue;
+        }
+        if (step.hasActivity || !d.activityUnreadable.empty()) {
+            std::string bad = d.activityUnreadable.empty() ? activityProblem(step.activity, step.durationNs)
+                                                           : std::move(d.activityUnreadable);
+            if (!bad.empty()) {
+                step.hasActivity = false;
+                step.activity = {};
+                problems.add("report " + source + ": step " + std::to_string(step.number)
+                             + ": device_activity left out: " + bad);
+            } else {
+                // Re-canonicalise: a hand-edited or foreign file must not break the interval arithmetic.
+                for (analysis::IntervalList* list : {&step.activity.compute, &step.activity.copy, &step.activity.idle})
+                    *list = analysis::unite(std::move(*list));
+            }
+        }
+        out.steps.push_back(std::move(step));
+    }
+
+    if (draft.findingsGiven > kMaxReportFindings)
+        problems.add("report " + source + ": " + std::to_string(draft.findingsGiven - kMaxReportFindings)
+                     + (draft.findingsGiven - kMaxReportFindings == 1 ? " finding" : " findings") + " after the first "
+                     + std::to_string(kMaxReportFindings) + " left out (at most " + std::to_string(kMaxReportFindings)
+                     + " per report)");
+    for (std::size_t fi = 0; fi < draft.findings.size() && fi < kMaxReportFindings; ++fi) {
+        analysis::RankFinding& rf = draft.findings[fi];
+        rf.kind = reportText(std::move(rf.kind));
+        rf.title = reportText(std::move(rf.title));
+        if (!isKindId(rf.kind)) {
+            problems.add("report " + source
+                         + ": a finding left out: its kind is not an id ([a-z0-9_], at most 64 characters)");
+            continue;
+        }
+        if (rf.lostNs < 0 || rf.lostNs > model::kMaxTimeNs || !std::isfinite(rf.lostFraction) || rf.lostFraction < 0) {
+            problems.add("report " + source + ": finding \"" + rf.title + "\" left out: lost_ns "
+                         + std::to_string(rf.lostNs) + " is impossible");
+            continue;
+        }
+        out.findings.push_back(std::move(rf));
+    }
+    problems.finish();
+    return true;
 }
 
 } // namespace timesink::report

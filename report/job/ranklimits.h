@@ -2,6 +2,7 @@
 #pragma once
 
 #include "analysis/core/intervals.h"
+#include "analysis/core/stepactivity.h"
 #include "analysis/job/job.h"
 #include "model/types.h"
 
@@ -36,6 +37,8 @@ inline constexpr std::size_t kMaxReportSteps = 65'536;
 inline constexpr std::size_t kMaxStepCollectives = 65'536;
 inline constexpr auto kMaxExposedRanges = static_cast<std::size_t>(4 * (analysis::kStepActivityDivisions + 1)); // 8,196
 inline constexpr std::size_t kMaxStepExposedRanges = 262'144;
+/// Each list of a step's device activity: what the analysis writes (kStepActivityDivisions + 1), with room to spare.
+inline constexpr auto kMaxActivityRanges = static_cast<std::size_t>(4 * (analysis::kStepActivityDivisions + 1));
 inline constexpr std::size_t kMaxReportFindings = 1'024;
 inline constexpr std::size_t kMaxReportWarnings = 64;
 inline constexpr std::size_t kMaxReportTextBytes = 4'096;
@@ -78,6 +81,42 @@ private:
     std::string m_what;
     std::size_t m_added = 0;
 };
+
+/// Why a step's device activity cannot be true ("a range of \"idle\" [5, 90] lies outside the step"), or empty:
+/// a resolution of 1 .. 2^62 ns, at most kMaxActivityRanges ranges per list, each inside [0, durationNs].
+std::string activityProblem(const analysis::StepActivity& activity, model::TimeNs durationNs);
+
+/// One step of a rank report before the limits: the step as given, how many collectives the report gave for it
+/// (`step.collectives` is empty when they were too many to read) and why its device activity could not be read.
+struct DraftStep
+{
+    analysis::RankStep step;
+    std::size_t collectivesGiven = 0;
+    std::string activityUnreadable;
+};
+
+/// What a rank report says before the limits above are applied. It comes from a `timesink.report/1` object
+/// (rankreportreader.cpp) or from the typed report of a trace analysed in this process (job/ranksummary.cpp); both
+/// end in limitRankReport, so a job built from traces equals a job built from their reports.
+struct RankReportDraft
+{
+    /// Texts as given (not yet bounded); `steps`, `findings` and `warnings` empty (they are below).
+    analysis::RankSummary summary;
+    std::int64_t rank = -1;
+    std::int64_t worldSize = -1;
+    std::int64_t traceStartNs = 0;
+    std::int64_t traceSpanNs = -1;                  // −1 unknown
+    std::vector<std::string> seriousImportWarnings; // the messages of the trace's serious import warnings
+    std::vector<DraftStep> steps;                   // at most kMaxReportSteps
+    std::size_t stepsGiven = 0;                     // how many steps the report holds
+    std::vector<analysis::RankFinding> findings;    // ranked, at most kMaxReportFindings
+    std::size_t findingsGiven = 0;
+};
+
+/// The summary a job merges, from `draft` under the limits above: what breaks one is left out or coarsened with a
+/// warning in `out.warnings`. False with `error` naming `source` when a number cannot be a time at all (the trace's
+/// start or span, the analysed time): then the report is refused.
+bool limitRankReport(RankReportDraft draft, const std::string& source, analysis::RankSummary& out, std::string& error);
 
 /// Why a step read from a report cannot be true ("duration_ns -5 is negative"), or empty. The same limits as
 /// an import: times within ±2^62 ns, durations not negative, the step inside the trace's span when the report

@@ -1,16 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "report/job/rankreportreader.h"
 
-#include "model/checkedmath.h"
 #include "model/importwarning.h"
 #include "report/core/schemas.h"
 #include "report/job/ranklimits.h"
 
 #include <algorithm>
-#include <cmath>
 #include <fstream>
-#include <limits>
-#include <sstream>
 
 namespace timesink::report {
 
@@ -18,7 +14,8 @@ using model::TimeNs;
 
 namespace {
 
-// Typed reads that fail with a message naming the field instead of throwing deep inside a merge.
+// Typed reads that fail with a message naming the field instead of throwing deep inside a merge. Texts are taken as
+// given: limitRankReport bounds them.
 struct Reader
 {
     const std::string& source;
@@ -47,32 +44,21 @@ struct Reader
             return true;
         if (!it->is_string())
             return fail(std::string("\"") + key + "\" is not a string");
-        out = boundedText(it->get<std::string>());
+        out = it->get<std::string>();
         return true;
     }
 };
 
-/// A finding kind as Timesink writes them ("pipeline_bubble"): a kind from a report lands in every job writer's
-/// tables and code spans, so anything else is not taken.
-bool isKindId(std::string_view kind)
-{
-    return !kind.empty() && kind.size() <= 64 && std::all_of(kind.begin(), kind.end(), [](char c) {
-        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
-    });
-}
-
-/// Reads a step's optional "device_activity" into `step`; the reason it cannot be true otherwise (the step keeps its
-/// numbers, only its picture is left out). Each list: [start, end] pairs inside [0, duration], at most 4 × 2,049.
+/// Reads a step's "device_activity" into `step` as given (limitRankReport checks its values); why it cannot be read
+/// otherwise (the step keeps its numbers, only its picture is left out). Each list: [start, end] pairs.
 std::string readActivity(const nlohmann::json& a, analysis::RankStep& step)
 {
     if (!a.is_object())
         return "it is not an object";
     const auto res = a.find("resolution_ns");
-    if (res == a.end() || !res->is_number_integer() || res->get<std::int64_t>() < 1
-        || res->get<std::int64_t>() > model::kMaxTimeNs)
+    if (res == a.end() || !res->is_number_integer())
         return "\"resolution_ns\" is not a positive integer";
     step.activity.resolutionNs = res->get<TimeNs>();
-    constexpr std::size_t kMaxPieces = 4 * (analysis::kStepActivityDivisions + 1);
     const std::pair<const char*, analysis::IntervalList*> lists[]
         = {{"compute", &step.activity.compute}, {"copy", &step.activity.copy}, {"idle", &step.activity.idle}};
     for (const auto& [name, list] : lists) {
@@ -81,25 +67,84 @@ std::string readActivity(const nlohmann::json& a, analysis::RankStep& step)
             continue;
         if (!it->is_array())
             return std::string("\"") + name + "\" is not an array";
-        if (it->size() > kMaxPieces)
+        if (it->size() > kMaxActivityRanges) // before anything is read into memory
             return std::string("\"") + name + "\" has " + std::to_string(it->size()) + " ranges (at most "
-                + std::to_string(kMaxPieces) + ")";
+                + std::to_string(kMaxActivityRanges) + ")";
         list->reserve(it->size());
         for (const nlohmann::json& e : *it) {
             if (!e.is_array() || e.size() != 2 || !e[0].is_number_integer() || !e[1].is_number_integer())
                 return std::string("a range of \"") + name + "\" is not [start, end]";
-            const TimeNs start = e[0].get<TimeNs>();
-            const TimeNs end = e[1].get<TimeNs>();
-            if (start < 0 || end < start || end > step.durationNs)
-                return std::string("a range of \"") + name + "\" [" + std::to_string(start) + ", " + std::to_string(end)
-                    + "] lies outside the step";
-            list->push_back({start, end});
+            list->push_back({e[0].get<TimeNs>(), e[1].get<TimeNs>()});
         }
-        // Re-canonicalise: a hand-edited or foreign file must not break the interval arithmetic.
-        *list = analysis::unite(std::move(*list));
     }
     step.hasActivity = true;
     return {};
+}
+
+/// Reads a step's collectives as given into `d` (at most kMaxStepCollectives: beyond that only their count).
+bool readCollectives(const nlohmann::json& s, DraftStep& d, Reader& r)
+{
+    const auto cs = s.find("collectives");
+    if (cs == s.end() || !cs->is_array())
+        return true;
+    d.collectivesGiven = cs->size();
+    if (cs->size() > kMaxStepCollectives)
+        return true; // limitRankReport leaves the step out
+    d.step.collectives.reserve(cs->size());
+    for (std::size_t ci = 0; ci < cs->size(); ++ci) {
+        const nlohmann::json& c = (*cs)[ci];
+        analysis::RankCollective rc;
+        if (!c.is_object() || !r.text(c, "op", rc.opKind) || !r.integer(c, "start_ns", rc.start)
+            || !r.integer(c, "end_ns", rc.end))
+            return r.fail("a collective is not {op, start_ns, end_ns, exposed}");
+        if (const auto ex = c.find("exposed"); ex != c.end() && ex->is_array()) {
+            rc.exposed.reserve(ex->size());
+            for (const nlohmann::json& e : *ex) {
+                if (!e.is_array() || e.size() != 2 || !e[0].is_number_integer() || !e[1].is_number_integer())
+                    return r.fail("an exposed range is not [start, end]");
+                const TimeNs start = e[0].get<TimeNs>();
+                const TimeNs end = e[1].get<TimeNs>();
+                // Not a range at all: unite() would drop it silently and the waiting would change.
+                if (end < start)
+                    return r.fail("step " + std::to_string(d.step.number) + ", collective " + std::to_string(ci) + " ("
+                                  + boundedText(rc.opKind) + "): \"exposed\" range [" + std::to_string(start) + ", "
+                                  + std::to_string(end) + "] ends before it starts");
+                rc.exposed.push_back({start, end});
+            }
+        }
+        d.step.collectives.push_back(std::move(rc));
+    }
+    return true;
+}
+
+/// Reads one step object as given into `d`.
+bool readStep(const nlohmann::json& s, DraftStep& d, Reader& r)
+{
+    if (!s.is_object())
+        return r.fail("a step is not an object");
+    analysis::RankStep& step = d.step;
+    if (!r.integer(s, "step", step.number) || !r.integer(s, "start_ns", step.startNs)
+        || !r.integer(s, "duration_ns", step.durationNs) || !r.integer(s, "compute_ns", step.computeNs)
+        || !r.integer(s, "communication_ns", step.communicationNs) || !r.integer(s, "idle_ns", step.idleNs)
+        || !r.integer(s, "exposed_wait_ns", step.communicationWaitNs, false))
+        return false;
+    // Reports written before the split have only communication_wait_ns (the same figure) and no transfer.
+    if (!s.contains("exposed_wait_ns") && !r.integer(s, "communication_wait_ns", step.communicationWaitNs, false))
+        return false;
+    if (s.contains("exposed_transfer_ns")
+        && (!r.integer(s, "exposed_transfer_ns", step.communicationTransferNs)
+            || !r.integer(s, "exposed_idle_ns", step.communicationIdleNs, false)))
+        return false;
+    if (!readCollectives(s, d, r))
+        return false;
+    if (const auto a = s.find("device_activity"); a != s.end() && !a->is_null()) {
+        d.activityUnreadable = readActivity(*a, step);
+        if (!d.activityUnreadable.empty()) {
+            step.hasActivity = false;
+            step.activity = {};
+        }
+    }
+    return true;
 }
 
 } // namespace
@@ -114,168 +159,49 @@ bool rankSummaryFromReportJson(const nlohmann::json& j, const std::string& sourc
     const auto schema = j.find("schema");
     if (schema == j.end() || !schema->is_string() || *schema != kReportSchema)
         return r.fail("no \"schema\": \"timesink.report/1\"");
-    out = {};
-    out.source = source;
     const auto trace = j.find("trace");
     if (trace == j.end() || !trace->is_object())
         return r.fail("missing \"trace\"");
-    std::int64_t rank = -1;
-    std::int64_t world = -1;
-    if (!r.integer(*trace, "rank", rank, false) || !r.integer(*trace, "world_size", world, false)
-        || !r.text(*trace, "format", out.format) || !r.text(j, "platform", out.platform))
+    RankReportDraft d;
+    analysis::RankSummary& sum = d.summary;
+    if (!r.integer(*trace, "rank", d.rank, false) || !r.integer(*trace, "world_size", d.worldSize, false)
+        || !r.text(*trace, "format", sum.format) || !r.text(j, "platform", sum.platform))
         return false;
-    // The report's own problems (numbers out of range, steps and findings left out), at most kMaxReportWarnings.
-    BoundedWarnings problems(out.warnings, "problems of report " + source);
-    // Out of range, a rank or world size is unknown: clamped, 2^31 became a world size of 2^30 that won a tie.
-    if (rank >= kMaxWorldSize) {
-        problems.add("report " + source + ": rank " + std::to_string(rank) + " is out of range (0 to "
-                     + std::to_string(kMaxWorldSize - 1) + "); taken as unknown");
-        rank = -1;
-    }
-    if (world > kMaxWorldSize) {
-        problems.add("report " + source + ": world size " + std::to_string(world) + " is out of range (1 to "
-                     + std::to_string(kMaxWorldSize) + "); taken as unknown");
-        world = -1;
-    }
-    out.rank = static_cast<std::int32_t>(std::max<std::int64_t>(rank, -1));
-    out.worldSize = static_cast<std::int32_t>(std::max<std::int64_t>(world, -1));
     if (const auto ws = trace->find("warnings"); ws != trace->end() && ws->is_array()) {
-        BoundedWarnings imported(out.warnings, "serious import warnings of report " + source);
         for (const nlohmann::json& w : *ws) {
             std::string kind;
             std::string message;
             if (!w.is_object() || !r.text(w, "kind", kind) || !r.text(w, "message", message))
                 return r.fail("a warning is not {kind, count, message}");
             if (model::isSeriousImportWarning(kind))
-                imported.add(std::move(message));
+                d.seriousImportWarnings.push_back(std::move(message));
         }
-        imported.finish();
     }
     if (const auto comm = j.find("communication"); comm != j.end() && comm->is_object()) {
         std::string waitSource;
-        if (!r.text(*comm, "backend", out.backend) || !r.text(*comm, "wait_source", waitSource))
+        if (!r.text(*comm, "backend", sum.backend) || !r.text(*comm, "wait_source", waitSource))
             return false;
-        out.waitFromCommunicationJson = waitSource == "communication_json";
-        out.waitFromTasks = waitSource == "wait_tasks" || out.waitFromCommunicationJson;
+        sum.waitFromCommunicationJson = waitSource == "communication_json";
+        sum.waitFromTasks = waitSource == "wait_tasks" || sum.waitFromCommunicationJson;
     }
-    if (out.backend.empty())
-        out.backend = "unknown";
-    if (!r.integer(j, "analysed_ns", out.analysedNs))
-        return false;
-    // A report comes from another machine or another version: its numbers get the limits of an import
-    // (docs/limits.md "Reports from other machines"). What cannot be a time at all refuses the report; a step, a
-    // collective or a finding that breaks the limits is left out with a warning naming it.
-    std::int64_t traceStart = 0;
-    std::int64_t traceSpan = -1;
-    if (!r.integer(*trace, "start_ns", traceStart, false) || !r.integer(*trace, "span_ns", traceSpan, false))
-        return false;
-    if (traceSpan < -1 || traceSpan > model::kMaxTimeNs || !model::timeInRange(traceStart))
-        return r.fail("trace start_ns / span_ns out of range");
     // Where the trace is: the drill-down opens it (a report from another machine names a path on that machine).
-    if (!r.text(*trace, "path", out.tracePath))
-        return false;
-    out.traceStartNs = traceStart;
-    if (out.analysedNs < 0 || out.analysedNs > model::kMaxTimeNs || (traceSpan >= 0 && out.analysedNs > traceSpan))
-        return r.fail("\"analysed_ns\": " + std::to_string(out.analysedNs) + " is not within the trace's span");
-    if (!r.text(j, "generator", out.generator))
+    if (!r.integer(j, "analysed_ns", sum.analysedNs) || !r.integer(*trace, "start_ns", d.traceStartNs, false)
+        || !r.integer(*trace, "span_ns", d.traceSpanNs, false) || !r.text(*trace, "path", sum.tracePath)
+        || !r.text(j, "generator", sum.generator))
         return false;
     const auto steps = j.find("steps");
     if (steps == j.end() || !steps->is_array())
         return r.fail("missing \"steps\" (write it with analyze --format json)");
-    const std::size_t stepCount = std::min(steps->size(), kMaxReportSteps);
-    if (steps->size() > kMaxReportSteps)
-        problems.add("report " + source + ": " + std::to_string(steps->size() - kMaxReportSteps)
-                     + (steps->size() - kMaxReportSteps == 1 ? " step" : " steps") + " after the first "
-                     + std::to_string(kMaxReportSteps) + " left out (at most " + std::to_string(kMaxReportSteps)
-                     + " steps per report)");
-    out.steps.reserve(stepCount);
-    for (std::size_t si = 0; si < stepCount; ++si) {
-        const nlohmann::json& s = (*steps)[si];
-        if (!s.is_object())
-            return r.fail("a step is not an object");
-        analysis::RankStep step;
-        if (!r.integer(s, "step", step.number) || !r.integer(s, "start_ns", step.startNs)
-            || !r.integer(s, "duration_ns", step.durationNs) || !r.integer(s, "compute_ns", step.computeNs)
-            || !r.integer(s, "communication_ns", step.communicationNs) || !r.integer(s, "idle_ns", step.idleNs)
-            || !r.integer(s, "exposed_wait_ns", step.communicationWaitNs, false))
+    // Only what the limits keep is read into memory; the rest is counted.
+    d.stepsGiven = steps->size();
+    d.steps.resize(std::min(steps->size(), kMaxReportSteps));
+    for (std::size_t si = 0; si < d.steps.size(); ++si) {
+        if (!readStep((*steps)[si], d.steps[si], r))
             return false;
-        // Reports written before the split have only communication_wait_ns (the same figure) and no transfer.
-        if (!s.contains("exposed_wait_ns") && !r.integer(s, "communication_wait_ns", step.communicationWaitNs, false))
-            return false;
-        if (s.contains("exposed_transfer_ns")
-            && (!r.integer(s, "exposed_transfer_ns", step.communicationTransferNs)
-                || !r.integer(s, "exposed_idle_ns", step.communicationIdleNs, false)))
-            return false;
-        std::string tooMany; // why the step's collectives cannot all be taken (then the step is left out)
-        if (const auto cs = s.find("collectives"); cs != s.end() && cs->is_array()) {
-            if (cs->size() > kMaxStepCollectives)
-                tooMany = "it has " + std::to_string(cs->size()) + " collectives (at most "
-                    + std::to_string(kMaxStepCollectives) + ")";
-            std::size_t stepRanges = 0;
-            step.collectives.reserve(tooMany.empty() ? cs->size() : 0);
-            for (std::size_t ci = 0; ci < cs->size() && tooMany.empty(); ++ci) {
-                const nlohmann::json& c = (*cs)[ci];
-                analysis::RankCollective rc;
-                if (!c.is_object() || !r.text(c, "op", rc.opKind) || !r.integer(c, "start_ns", rc.start)
-                    || !r.integer(c, "end_ns", rc.end))
-                    return r.fail("a collective is not {op, start_ns, end_ns, exposed}");
-                if (const auto ex = c.find("exposed"); ex != c.end() && ex->is_array()) {
-                    rc.exposed.reserve(ex->size());
-                    for (const nlohmann::json& e : *ex) {
-                        if (!e.is_array() || e.size() != 2 || !e[0].is_number_integer() || !e[1].is_number_integer())
-                            return r.fail("an exposed range is not [start, end]");
-                        const TimeNs start = e[0].get<TimeNs>();
-                        const TimeNs end = e[1].get<TimeNs>();
-                        // Not a range at all: unite() would drop it silently and the waiting would change.
-                        if (end < start)
-                            return r.fail("step " + std::to_string(step.number) + ", collective " + std::to_string(ci)
-                                          + " (" + rc.opKind + "): \"exposed\" range [" + std::to_string(start) + ", "
-                                          + std::to_string(end) + "] ends before it starts");
-                        rc.exposed.push_back({start, end});
-                    }
-                }
-                // Re-canonicalise: a hand-edited or foreign file must not break the interval arithmetic.
-                rc.exposed = analysis::unite(std::move(rc.exposed));
-                if (const std::size_t given = rc.exposed.size(); given > kMaxExposedRanges) {
-                    const TimeNs closed = closeShortestGaps(rc.exposed, kMaxExposedRanges);
-                    problems.add("report " + source + ": step " + std::to_string(step.number) + ", collective "
-                                 + std::to_string(ci) + " (" + rc.opKind + "): " + std::to_string(given)
-                                 + " exposed ranges merged into " + std::to_string(kMaxExposedRanges) + " (gaps up to "
-                                 + std::to_string(closed) + " ns closed)");
-                }
-                stepRanges += rc.exposed.size();
-                if (stepRanges > kMaxStepExposedRanges) {
-                    tooMany
-                        = "its collectives have more than " + std::to_string(kMaxStepExposedRanges) + " exposed ranges";
-                    break;
-                }
-                step.collectives.push_back(std::move(rc));
-            }
-        }
-        if (!tooMany.empty()) {
-            problems.add("report " + source + ": step " + std::to_string(step.number) + " left out: " + tooMany);
-            continue;
-        }
-        if (std::string why = stepProblem(step, traceStart, traceSpan); !why.empty()) {
-            problems.add("report " + source + ": step " + std::to_string(step.number) + " left out: " + why);
-            continue;
-        }
-        if (const auto a = s.find("device_activity"); a != s.end() && !a->is_null()) {
-            if (std::string why = readActivity(*a, step); !why.empty()) {
-                step.hasActivity = false;
-                step.activity = {};
-                problems.add("report " + source + ": step " + std::to_string(step.number)
-                             + ": device_activity left out: " + why);
-            }
-        }
-        out.steps.push_back(std::move(step));
     }
     if (const auto fs = j.find("findings"); fs != j.end() && fs->is_array()) {
-        if (fs->size() > kMaxReportFindings)
-            problems.add("report " + source + ": " + std::to_string(fs->size() - kMaxReportFindings)
-                         + (fs->size() - kMaxReportFindings == 1 ? " finding" : " findings") + " after the first "
-                         + std::to_string(kMaxReportFindings) + " left out (at most "
-                         + std::to_string(kMaxReportFindings) + " per report)");
+        d.findingsGiven = fs->size();
+        d.findings.reserve(std::min(fs->size(), kMaxReportFindings));
         for (std::size_t fi = 0; fi < std::min(fs->size(), kMaxReportFindings); ++fi) {
             const nlohmann::json& f = (*fs)[fi];
             if (!f.is_object())
@@ -288,22 +214,10 @@ bool rankSummaryFromReportJson(const nlohmann::json& j, const std::string& sourc
             rf.occurrences = static_cast<std::uint64_t>(std::max<std::int64_t>(0, occurrences));
             if (const auto lf = f.find("lost_fraction"); lf != f.end() && lf->is_number())
                 rf.lostFraction = lf->get<double>();
-            if (!isKindId(rf.kind)) {
-                problems.add("report " + source
-                             + ": a finding left out: its kind is not an id ([a-z0-9_], at most 64 characters)");
-                continue;
-            }
-            if (rf.lostNs < 0 || rf.lostNs > model::kMaxTimeNs || !std::isfinite(rf.lostFraction)
-                || rf.lostFraction < 0) {
-                problems.add("report " + source + ": finding \"" + rf.title + "\" left out: lost_ns "
-                             + std::to_string(rf.lostNs) + " is impossible");
-                continue;
-            }
-            out.findings.push_back(std::move(rf));
+            d.findings.push_back(std::move(rf));
         }
     }
-    problems.finish();
-    return true;
+    return limitRankReport(std::move(d), source, out, error);
 }
 
 bool readRankReport(const std::filesystem::path& path, analysis::RankSummary& out, std::string& error)

@@ -10,7 +10,7 @@
 #include "app/job/jobrunner.h"
 #include "report/core/schemas.h"
 #include "report/job/rankreportreader.h"
-#include "report/ranksummary.h"
+#include "report/job/ranksummary.h"
 #include "report/reportoutput.h"
 #include "report/writers/html/jobcharts.h"
 #include "tests/common/clirunner.h"

@@ -12,7 +12,7 @@
 #include "report/analysis/reportmodel.h"
 #include "report/core/schemas.h"
 #include "report/job/rankreportreader.h"
-#include "report/ranksummary.h"
+#include "report/job/ranksummary.h"
 #include "report/reportoutput.h"
 #include "report/writers/html/jobcharts.h"
 #include "report/writers/json/jsonwriter.h"
