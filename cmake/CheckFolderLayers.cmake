@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: MIT
-# cmake -DROOT=<report folder> -DLAYERS="folder=use1,use2|..." -P CheckReportLayers.cmake
-# Fails when a file of report/<folder>/ includes a header of report/ other than its own folder's or one of the folders
-# it uses (report/CMakeLists.txt: the documents use core/; each format's writers use the documents; only
-# reportoutput, folder ".", uses the writers), or a project header outside model/, analysis/ and output/ (never app/,
-# parsers/, exporters/, widgets/: docs/ARCHITECTURE.md §2). All of report/ is one library, so the link line cannot
-# keep a document from reaching into a writer, or one format's writer into another's; this does.
+# cmake -DROOT=<layer folder> -DNAME=<layer> -DOUTSIDE=<regex> -DLAYERS="folder=use1,use2|..." -P CheckFolderLayers.cmake
+# For a layer that is one library made of folders (analysis/, report/): the link line cannot keep one folder from
+# reaching into another, this does. Fails when a file of NAME/<folder>/ includes a header of NAME/ other than its
+# own folder's or one of the folders it uses ("." is NAME/ itself), or a project header outside NAME/ that OUTSIDE
+# (a regex over the include path) does not allow. The folders and their uses are listed in NAME/CMakeLists.txt;
+# analysis: core ← passes ← job, core ← compare, explore, and only model/ outside; report: documents use core/, the
+# writers use the documents, only reportoutput (".") uses the writers, and model/, analysis/, output/ outside.
 cmake_minimum_required(VERSION 3.25) # script mode: the policies (IN_LIST, empty list elements) of this project
 # LAYERS arrives with "|" between folders (a ";" would split the test's command line).
 string(REPLACE "|" ";" LAYERS "${LAYERS}")
@@ -22,31 +23,30 @@ foreach(_layer ${LAYERS})
         list(APPEND _allowed ${_uses})
     endif()
     list(JOIN _allowed ", " _allowedText)
-    file(GLOB _files "${ROOT}/${_folder}/*.h" "${ROOT}/${_folder}/*.cpp")
+    file(GLOB _files "${ROOT}/${_folder}/*.h" "${ROOT}/${_folder}/*.cpp" "${ROOT}/${_folder}/*.h.in")
     foreach(_file ${_files})
         file(RELATIVE_PATH _rel "${ROOT}" "${_file}")
         file(STRINGS "${_file}" _includes REGEX "^[ \t]*#[ \t]*include[ \t]*\"")
         foreach(_inc ${_includes})
             string(REGEX REPLACE "^[ \t]*#[ \t]*include[ \t]*\"([^\"]*)\".*" "\\1" _path "${_inc}")
-            if(_path MATCHES "^(model|analysis|output)/")
-                continue()
-            endif()
-            if(_path MATCHES "^report/(.+)/[^/]+$")
+            if(_path MATCHES "^${NAME}/(.+)/[^/]+$")
                 set(_target "${CMAKE_MATCH_1}")
-            elseif(_path MATCHES "^report/[^/]+$")
+            elseif(_path MATCHES "^${NAME}/[^/]+$")
                 set(_target ".")
+            elseif(_path MATCHES "${OUTSIDE}")
+                continue()
             else()
-                string(APPEND _bad "  report/${_rel}: ${_inc} (report includes only report/, model/, analysis/, output/)\n")
+                string(APPEND _bad "  ${NAME}/${_rel}: ${_inc} (${NAME} includes only ${NAME}/ and ${OUTSIDE})\n")
                 continue()
             endif()
             if(NOT _target IN_LIST _allowed)
-                string(APPEND _bad "  report/${_rel}: ${_inc} (${_folder} may include: ${_allowedText})\n")
+                string(APPEND _bad "  ${NAME}/${_rel}: ${_inc} (${_folder} may include: ${_allowedText})\n")
             endif()
         endforeach()
     endforeach()
 endforeach()
 # Every folder with sources must be declared, or it would escape the check (and the library's source glob).
-file(GLOB_RECURSE _all "${ROOT}/*.h" "${ROOT}/*.cpp")
+file(GLOB_RECURSE _all "${ROOT}/*.h" "${ROOT}/*.cpp" "${ROOT}/*.h.in")
 foreach(_file ${_all})
     file(RELATIVE_PATH _rel "${ROOT}" "${_file}")
     get_filename_component(_dir "${_rel}" DIRECTORY)
@@ -54,11 +54,11 @@ foreach(_file ${_all})
         set(_dir ".")
     endif()
     if(NOT _dir IN_LIST _declared)
-        string(APPEND _bad "  report/${_rel}: report/${_dir}/ is not a folder declared in report/CMakeLists.txt\n")
+        string(APPEND _bad "  ${NAME}/${_rel}: ${NAME}/${_dir}/ is not a folder declared in ${NAME}/CMakeLists.txt\n")
     endif()
 endforeach()
 if(_bad)
-    message(FATAL_ERROR "report layering broken:\n${_bad}")
+    message(FATAL_ERROR "${NAME} layering broken:\n${_bad}")
 endif()
 list(LENGTH LAYERS _count)
-message(STATUS "report layering: ${_count} folders checked")
+message(STATUS "${NAME} layering: ${_count} folders checked")
