@@ -33,10 +33,10 @@ void snapshotThroughEveryWriter(std::string_view bytes)
     options.maxDecompressedBytes = 64ULL << 20;
     const parsers::ImportResult r = parsers::snapshot::readSnapshotBuffer(bytes, options, "fuzz.tsnap");
     if (!r.ok()) {
-        check(r.error.find("fuzz.tsnap") != std::string::npos); // a refusal names the file
+        check(r.status().message().find("fuzz.tsnap") != std::string::npos); // a refusal names the file
         return;
     }
-    const model::Trace& trace = *r.trace;
+    const model::Trace& trace = *r.value();
     analysis::CancelToken cancel;
     const analysis::AnalysisResult result = analysis::analyze(trace, {}, cancel);
     // The physical bounds of docs/analysis.md: a saving is at most what was analysed, a loss is never negative.

@@ -65,8 +65,9 @@ std::string readWith(const std::filesystem::path& path, std::size_t chunk, bool 
     Recorder sink;
     const ChromeReadResult r = reader.read(sink);
     std::sort(sink.warnings.begin(), sink.warnings.end());
-    std::string out = std::to_string(static_cast<int>(r.errorKind)) + " " + r.error + " " + std::to_string(r.events)
-        + (r.truncated ? " truncated" : "") + (r.wrapperObject ? " wrapper" : "") + "\n" + sink.log;
+    std::string out = std::to_string(static_cast<int>(r.status.kind())) + " " + r.status.message() + " "
+        + std::to_string(r.events) + (r.truncated ? " truncated" : "") + (r.wrapperObject ? " wrapper" : "") + "\n"
+        + sink.log;
     for (const std::string& w : sink.warnings)
         out.append(w).append("\n");
     return out;

@@ -18,7 +18,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                                                          options, "fuzz.tsnap");
     if (!r.ok())
         return 0;
-    const model::Trace& t = *r.trace;
+    const model::Trace& t = *r.value();
     std::uint64_t sum = 0;
     for (const model::Track& track : t.tracks()) {
         sum += t.str(track.name).size() + t.str(track.processName).size();

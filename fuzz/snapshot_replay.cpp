@@ -41,12 +41,11 @@ int main(int argc, char** argv)
         parsers::ProgressSink progress;
         const parsers::ImportResult r = parsers::loadTrace(argv[a], {}, progress);
         if (!r.ok()) {
-            std::fprintf(stderr, "fuzz_snapshot_replay: %s\n", r.error.c_str());
+            std::fprintf(stderr, "fuzz_snapshot_replay: %s\n", r.status().message().c_str());
             return 1;
         }
-        std::string error;
-        if (!parsers::snapshot::writeSnapshot(*r.trace, {}, scratch, error)) {
-            std::fprintf(stderr, "fuzz_snapshot_replay: %s\n", error.c_str());
+        if (const model::Status written = parsers::snapshot::writeSnapshot(*r.value(), {}, scratch); !written.ok()) {
+            std::fprintf(stderr, "fuzz_snapshot_replay: %s\n", written.message().c_str());
             return 1;
         }
         std::ifstream in(scratch, std::ios::binary);

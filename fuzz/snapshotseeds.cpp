@@ -25,13 +25,12 @@ int main(int argc, char** argv)
         parsers::ProgressSink progress;
         const parsers::ImportResult r = parsers::loadTrace(argv[a], {}, progress);
         if (!r.ok()) {
-            std::fprintf(stderr, "fuzz_snapshot_seeds: %s\n", r.error.c_str());
+            std::fprintf(stderr, "fuzz_snapshot_seeds: %s\n", r.status().message().c_str());
             return 1;
         }
         const auto target = out / (std::to_string(a - 1) + ".tsnap");
-        std::string error;
-        if (!parsers::snapshot::writeSnapshot(*r.trace, {}, target, error)) {
-            std::fprintf(stderr, "fuzz_snapshot_seeds: %s\n", error.c_str());
+        if (const model::Status written = parsers::snapshot::writeSnapshot(*r.value(), {}, target); !written.ok()) {
+            std::fprintf(stderr, "fuzz_snapshot_seeds: %s\n", written.message().c_str());
             return 1;
         }
         ++written;

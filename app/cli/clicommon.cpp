@@ -292,18 +292,17 @@ model::TracePtr loadForCommand(const std::string& path, int& exitCode)
         std::cerr << "timesink-cli: ignoring the cached snapshot: " << terminalText(load.note) << '\n';
     parsers::ImportResult& result = load.result;
     if (result.ok() && g_printPhases)
-        reportPhases(load.fromSnapshot ? nullptr : options.phases, started, *result.trace);
+        reportPhases(load.fromSnapshot ? nullptr : options.phases, started, *result.value());
     if (!result.ok()) {
-        std::cerr << "timesink-cli: " << terminalText(result.error) << '\n';
+        std::cerr << "timesink-cli: " << terminalText(result.status().message()) << '\n';
         exitCode = kExitInput;
         return nullptr;
     }
     if (load.store && g_cacheMode == CacheMode::Write) {
-        std::string error;
-        if (!cache->store(*result.trace, *load.store, error))
-            std::cerr << "timesink-cli: snapshot not cached: " << terminalText(error) << '\n';
+        if (const model::Status stored = cache->store(*result.value(), *load.store); !stored.ok())
+            std::cerr << "timesink-cli: snapshot not cached: " << terminalText(stored.message()) << '\n';
     }
-    return result.trace;
+    return result.value();
 }
 
 } // namespace timesink::cli

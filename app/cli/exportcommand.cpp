@@ -48,17 +48,18 @@ int exportSnapshot(const std::filesystem::path& input, const std::filesystem::pa
         std::cerr << "timesink-cli export: " << terminalText(error) << '\n';
         return kExitUsage;
     }
-    parsers::snapshot::SourceIdentity identity;
-    if (!parsers::snapshot::identifySource(input, identity, error)) {
-        std::cerr << "timesink-cli: " << terminalText(error) << '\n';
+    const model::Expected<parsers::snapshot::SourceIdentity> identity = parsers::snapshot::identifySource(input);
+    if (!identity.ok()) {
+        std::cerr << "timesink-cli: " << terminalText(identity.status().message()) << '\n';
         return kExitInput;
     }
     int exitCode = kExitOk;
     model::TracePtr trace = loadForCommand(input.string(), exitCode);
     if (!trace)
         return exitCode;
-    if (!parsers::snapshot::writeSnapshot(*trace, identity, output, error)) {
-        std::cerr << "timesink-cli export: " << terminalText(error) << '\n';
+    if (const model::Status written = parsers::snapshot::writeSnapshot(*trace, identity.value(), output);
+        !written.ok()) {
+        std::cerr << "timesink-cli export: " << terminalText(written.message()) << '\n';
         return kExitInput;
     }
     std::cerr << "timesink-cli export: wrote " << terminalText(output.string()) << " (" << trace->sliceCount()

@@ -58,11 +58,11 @@ CachedLoad loadThroughSnapshotCache(const std::filesystem::path& path, parsers::
     return out;
 }
 
-bool storeInSnapshotCache(const model::Trace& trace, const parsers::snapshot::SourceIdentity& source,
-                          const std::filesystem::path& directory, std::uint64_t capacity, std::string& error)
+model::Status storeInSnapshotCache(const model::Trace& trace, const parsers::snapshot::SourceIdentity& source,
+                                   const std::filesystem::path& directory, std::uint64_t capacity)
 {
     parsers::snapshot::SnapshotCache cache(directory, capacity);
-    return cache.store(trace, source, error);
+    return cache.store(trace, source);
 }
 
 parsers::ImportResult loadWithSnapshotCache(const std::filesystem::path& path, parsers::ProgressSink& progress)
@@ -75,10 +75,10 @@ parsers::ImportResult loadWithSnapshotCache(const std::filesystem::path& path, p
     if (load.store) {
         // The trace is immutable and shared: writing it on a pool thread does not hold up the window.
         (void)runInBackground(
-            [trace = load.result.trace, source = *load.store, directory, capacity] {
-                std::string error;
-                if (!storeInSnapshotCache(*trace, source, directory, capacity, error))
-                    qInfo("snapshot cache: %s", error.c_str());
+            [trace = load.result.value(), source = *load.store, directory, capacity] {
+                if (const model::Status stored = storeInSnapshotCache(*trace, source, directory, capacity);
+                    !stored.ok())
+                    qInfo("snapshot cache: %s", stored.message().c_str());
             },
             [](const QString& message) { qInfo("snapshot cache: not stored: %s", qUtf8Printable(message)); });
     }
@@ -88,10 +88,9 @@ parsers::ImportResult loadWithSnapshotCache(const std::filesystem::path& path, p
 QString clearSnapshotCache()
 {
     parsers::snapshot::SnapshotCache cache(snapshotCacheDirectory().toStdString());
-    std::string error;
     const std::uint64_t before = cache.sizeOnDisk();
-    if (!cache.clear(error))
-        return QString::fromStdString(error);
+    if (const model::Status cleared = cache.clear(); !cleared.ok())
+        return QString::fromStdString(cleared.message());
     return QObject::tr("Snapshot cache cleared (%1 MB freed)").arg(double(before) / (1 << 20), 0, 'f', 1);
 }
 

@@ -40,9 +40,10 @@ struct CachedLoad
 CachedLoad loadThroughSnapshotCache(const std::filesystem::path& path, parsers::ProgressSink& progress,
                                     const std::filesystem::path& directory, std::uint64_t capacity);
 
-/// Writes the cache entry for `source` (and trims the cache); false with `error` on failure.
-bool storeInSnapshotCache(const model::Trace& trace, const parsers::snapshot::SourceIdentity& source,
-                          const std::filesystem::path& directory, std::uint64_t capacity, std::string& error);
+/// Writes the cache entry for `source` (and trims the cache); fails saying why.
+[[nodiscard]] model::Status storeInSnapshotCache(const model::Trace& trace,
+                                                 const parsers::snapshot::SourceIdentity& source,
+                                                 const std::filesystem::path& directory, std::uint64_t capacity);
 
 /// The loader the main window uses: loadThroughSnapshotCache with the current settings, storing the entry of an
 /// imported trace on a pool thread afterwards so that the timeline does not wait for it.

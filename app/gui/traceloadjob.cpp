@@ -73,29 +73,30 @@ void TraceLoadJob::start(const QString& path)
             Outcome out;
             out.loaded.path = path;
             parsers::ImportResult result = load(fsPath, *state);
-            if (state->cancelled() || result.errorKind == parsers::ImportErrorKind::Cancelled) {
+            if (state->cancelled() || result.status().cancelled()) {
                 out.cancelled = true;
                 return out;
             }
             if (!result.ok()) {
-                out.error = result.error.empty() ? QStringLiteral("cannot open %1").arg(path)
-                                                 : QString::fromStdString(result.error);
+                const std::string& message = result.status().message();
+                out.error
+                    = message.empty() ? QStringLiteral("cannot open %1").arg(path) : QString::fromStdString(message);
                 return out;
             }
             state->setPhase("analysing");
             // To the UI thread; dropped there if this load was superseded or cancelled meanwhile. (`this` outlives the
             // worker: the destructor waits for it, and a queued call to a destroyed context object is not delivered.)
             QMetaObject::invokeMethod(
-                this, [this, state, trace = result.trace, path] { onImported(state, trace, path); },
+                this, [this, state, trace = result.value(), path] { onImported(state, trace, path); },
                 Qt::QueuedConnection);
-            analysis::AnalysisResult analysed = analyze(*result.trace, state->token);
+            analysis::AnalysisResult analysed = analyze(*result.value(), state->token);
             if (analysed.cancelled || state->cancelled()) {
                 out.cancelled = true;
                 return out;
             }
             state->setPhase("summarising");
-            out.loaded.summary = widgets::SummaryData::compute(*result.trace, analysed);
-            out.loaded.trace = std::move(result.trace);
+            out.loaded.summary = widgets::SummaryData::compute(*result.value(), analysed);
+            out.loaded.trace = std::move(result).value();
             out.loaded.analysis = std::move(analysed);
             return out;
         },

@@ -205,20 +205,21 @@ bool summarizeRank(const JobInput& input, const JobRunOptions& options, analysis
         = parsers::loadThroughSnapshotCache(input.path, options.import, quiet, cache ? &*cache : nullptr);
     parsers::ImportResult& loaded = load.result;
     if (!loaded.ok()) {
-        error = loaded.error;
+        error = loaded.status().message();
         return false;
     }
+    model::TracePtr& trace = loaded.value();
     if (load.store && options.storeSnapshots) {
-        std::string cacheError; // a rank that cannot be cached is still analysed; the next run imports it again
-        (void)cache->store(*loaded.trace, *load.store, cacheError);
+        // A rank that cannot be cached is still analysed; the next run imports it again.
+        (void)cache->store(*trace, *load.store);
     }
     analysis::CancelToken cancel;
-    const analysis::AnalysisResult result = analysis::analyze(*loaded.trace, options.analysis, cancel);
+    const analysis::AnalysisResult result = analysis::analyze(*trace, options.analysis, cancel);
     report::ReportOptions reportOptions;
     reportOptions.generator = options.generator;
     reportOptions.analysisOptions = options.analysis;
-    const report::ReportModel model = report::buildReportModel(*loaded.trace, result, reportOptions);
-    loaded.trace.reset(); // only the summary outlives this call
+    const report::ReportModel model = report::buildReportModel(*trace, result, reportOptions);
+    trace.reset(); // only the summary outlives this call
     if (!report::rankSummaryFromModel(model, out, error))
         return false;
     out.source = input.path.string();

@@ -221,11 +221,11 @@ struct TimelineOutcome
 {
     enum class Kind { Built, Failed, Replay };
     Kind kind = Kind::Built;
-    ImportResult failure;
+    model::Status failure;
     AscendTimeline::ProcessNames names;
 
     static TimelineOutcome built() { return {}; }
-    static TimelineOutcome failed(ImportResult r) { return {Kind::Failed, std::move(r), {}}; }
+    static TimelineOutcome failed(model::Status s) { return {Kind::Failed, std::move(s), {}}; }
     static TimelineOutcome replay(AscendTimeline::ProcessNames n) { return {Kind::Replay, {}, std::move(n)}; }
 };
 
@@ -263,13 +263,13 @@ struct BundleImport
     bool joinedKernels = false;
     std::uint64_t matchedKernelRows = 0;
 
-    [[nodiscard]] ImportResult cancelled() const
+    [[nodiscard]] model::Status cancelled() const
     {
-        return ImportResult::failure(ImportErrorKind::Cancelled, "import of " + source.path.string() + " cancelled");
+        return {model::StatusKind::Cancelled, "import of " + source.path.string() + " cancelled"};
     }
 
     /// Act 1. A failure only when cancelled: unreadable tables are warnings.
-    std::optional<ImportResult> readTables();
+    model::Status readTables();
     /// Act 2. `knownNames` is null on the first read, every process name on a replay (which never asks for
     /// another).
     TimelineOutcome buildTimeline(const AscendTimeline::ProcessNames* knownNames);
@@ -340,17 +340,17 @@ ImportResult AscendImporter::import(const SourceProbe& source, const ImportOptio
             bundle.taskTime.push_back(source.path);
     }
     if (bundle.empty()) {
-        return ImportResult::failure(ImportErrorKind::NotRecognised,
-                                     source.path.string()
-                                         + ": no Ascend profiler output found (expected trace_view.json, "
-                                           "kernel_details.csv, msprof_*.json, op_summary_*.csv or msprof_*.db)");
+        return model::Status(model::StatusKind::NotRecognised,
+                             source.path.string()
+                                 + ": no Ascend profiler output found (expected trace_view.json, "
+                                   "kernel_details.csv, msprof_*.json, op_summary_*.csv or msprof_*.db)");
     }
 
     std::optional<AscendTimeline::ProcessNames> knownNames;
     for (;;) {
         BundleImport imp(source, bundle, options, progress);
-        if (std::optional<ImportResult> failure = imp.readTables())
-            return std::move(*failure);
+        if (model::Status tables = imp.readTables(); !tables.ok())
+            return tables;
         TimelineOutcome timeline = imp.buildTimeline(knownNames ? &*knownNames : nullptr);
         switch (timeline.kind) {
         case TimelineOutcome::Kind::Failed:
@@ -369,7 +369,7 @@ ImportResult AscendImporter::import(const SourceProbe& source, const ImportOptio
 
 namespace {
 
-std::optional<ImportResult> BundleImport::readTables()
+model::Status BundleImport::readTables()
 {
     auto& meta = b.metadata();
     meta.sourcePath = source.path.string();
@@ -413,7 +413,7 @@ std::optional<ImportResult> BundleImport::readTables()
     }
     if (progress.cancelled())
         return cancelled();
-    return std::nullopt;
+    return {};
 }
 
 TimelineOutcome BundleImport::buildTimeline(const AscendTimeline::ProcessNames* knownNames)
@@ -425,8 +425,8 @@ TimelineOutcome BundleImport::buildTimeline(const AscendTimeline::ProcessNames* 
 
     if (!bundle.database.empty()) {
         AscendDbSummary db = readAscendDb(bundle.database, b, tracks, progress);
-        if (db.errorKind == ImportErrorKind::Cancelled)
-            return TimelineOutcome::failed(ImportResult::failure(ImportErrorKind::Cancelled, db.error));
+        if (db.status.cancelled())
+            return TimelineOutcome::failed(db.status);
         if (db.ok()) {
             timelineRead = true;
             timelineSource = fileName(bundle.database);
@@ -441,9 +441,9 @@ TimelineOutcome BundleImport::buildTimeline(const AscendTimeline::ProcessNames* 
                         + "); imported the database only, so the two are not mixed");
             }
         } else if (bundle.hasTextTimeline() || bundle.hasDeviceCsv()) {
-            b.warn(model::ImportWarningKind::DbUnreadable, db.error + "; using the text export instead");
+            b.warn(model::ImportWarningKind::DbUnreadable, db.status.message() + "; using the text export instead");
         } else {
-            return TimelineOutcome::failed(ImportResult::failure(db.errorKind, db.error));
+            return TimelineOutcome::failed(db.status);
         }
     }
     if (!timelineRead && bundle.hasTextTimeline()) {
@@ -467,10 +467,10 @@ TimelineOutcome BundleImport::buildTimeline(const AscendTimeline::ProcessNames* 
         std::size_t readOk = 0;
         for (const auto& f : files) {
             chromejson::ChromeReadResult r = timeline.readFile(f, options, progress);
-            if (r.errorKind == ImportErrorKind::Cancelled)
-                return TimelineOutcome::failed(ImportResult::failure(ImportErrorKind::Cancelled, r.error));
+            if (r.status.cancelled())
+                return TimelineOutcome::failed(r.status);
             if (!r.ok()) {
-                failures += (failures.empty() ? "" : "; ") + r.error;
+                failures += (failures.empty() ? "" : "; ") + r.status.message();
                 if (r.events == 0)
                     continue;
                 // Events before the damage are already in the builder: the file counts as partly read.
@@ -482,7 +482,7 @@ TimelineOutcome BundleImport::buildTimeline(const AscendTimeline::ProcessNames* 
         if (knownNames)
             meta.properties.emplace_back("timeline_passes", "2 (process names came after events they contradict)");
         if (readOk == 0 && !bundle.hasDeviceCsv())
-            return TimelineOutcome::failed(ImportResult::failure(ImportErrorKind::Malformed, failures));
+            return TimelineOutcome::failed(model::Status(model::StatusKind::Malformed, failures));
         if (!failures.empty())
             b.warn(model::ImportWarningKind::TimelineUnreadable,
                    failures + (bundle.hasDeviceCsv() ? "; device tasks come from the CSV files" : ""));
@@ -532,10 +532,10 @@ TimelineOutcome BundleImport::buildTimeline(const AscendTimeline::ProcessNames* 
     }
     if (!timelineRead) {
         return TimelineOutcome::failed(
-            ImportResult::failure(ImportErrorKind::Malformed,
-                                  source.path.string()
-                                      + ": only summary tables were found (op_statistic / step_trace_time); "
-                                        "expected a timeline, a database, or kernel_details / op_summary CSV"));
+            model::Status(model::StatusKind::Malformed,
+                          source.path.string()
+                              + ": only summary tables were found (op_statistic / step_trace_time); "
+                                "expected a timeline, a database, or kernel_details / op_summary CSV"));
     }
     meta.properties.emplace_back("timeline_source", timelineSource);
     if (!kernelFiles.empty())
@@ -671,12 +671,11 @@ ImportResult BundleImport::finishTrace()
             const std::string why = skipped.empty()
                 ? timelineSource + " is empty"
                 : "every row was skipped: " + skipped.substr(std::string_view("; skipped: ").size());
-            return ImportResult::failure(ImportErrorKind::Malformed,
-                                         source.path.string() + ": the Ascend output holds no usable events (" + why
-                                             + ")");
+            return model::Status(model::StatusKind::Malformed,
+                                 source.path.string() + ": the Ascend output holds no usable events (" + why + ")");
         }
     }
-    return ImportResult::success(std::move(trace));
+    return trace;
 }
 
 } // namespace

@@ -816,9 +816,9 @@ bool DbLoader::run()
 {
     const bool hasTimeline = m_db.hasTable("TASK") || m_db.hasTable("CANN_API") || m_db.hasTable("PYTORCH_API");
     if (!hasTimeline) {
-        m_summary.errorKind = ImportErrorKind::NotRecognised;
-        m_summary.error
-            = m_path.string() + ": an SQLite database without msprof tables (expected TASK, CANN_API or PYTORCH_API)";
+        m_summary.status = model::Status(
+            model::StatusKind::NotRecognised,
+            m_path.string() + ": an SQLite database without msprof tables (expected TASK, CANN_API or PYTORCH_API)");
         return false;
     }
     struct Phase
@@ -843,8 +843,8 @@ bool DbLoader::run()
     std::uint64_t done = 0;
     for (const Phase& p : kPhases) {
         if (cancelled()) {
-            m_summary.errorKind = ImportErrorKind::Cancelled;
-            m_summary.error = "import of " + m_path.string() + " cancelled";
+            m_summary.status
+                = model::Status(model::StatusKind::Cancelled, "import of " + m_path.string() + " cancelled");
             return false;
         }
         m_progress.report(done++, std::size(kPhases), p.name);
@@ -865,8 +865,7 @@ AscendDbSummary readAscendDb(const std::filesystem::path& path, model::TraceBuil
     std::string error;
     auto db = SqliteDb::open(path, error);
     if (!db) {
-        summary.errorKind = ImportErrorKind::NotRecognised;
-        summary.error = error;
+        summary.status = model::Status(model::StatusKind::NotRecognised, error);
         return summary;
     }
     // immutable=1 reads the main file only: changes still sitting in a -wal file (a profiler that did not close

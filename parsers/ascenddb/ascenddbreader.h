@@ -18,8 +18,7 @@ class AscendTracks;
 /// What readAscendDb() found, for metadata and tests.
 struct AscendDbSummary
 {
-    ImportErrorKind errorKind = ImportErrorKind::None;
-    std::string error;     // names the file
+    model::Status status;  // a failure's message names the file
     bool torchNpu = false; // has PYTORCH_API (torch_npu's ascend_pytorch_profiler_*.db)
     std::string schemaVersion;
     std::uint64_t tasks = 0;
@@ -28,7 +27,7 @@ struct AscendDbSummary
     std::uint64_t communicationOps = 0;
     std::uint64_t steps = 0;
     std::uint64_t flows = 0;
-    [[nodiscard]] bool ok() const { return errorKind == ImportErrorKind::None; }
+    [[nodiscard]] bool ok() const { return status.ok(); }
 };
 
 /// Reads the unified msprof SQLite export (`msprof_*.db`, torch_npu's `ascend_pytorch_profiler_*.db`) into

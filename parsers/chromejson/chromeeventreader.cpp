@@ -45,8 +45,7 @@ ChromeReadResult ChromeEventReader::read(ChromeEventSink& sink)
     std::string openError;
     auto stream = InputStream::open(m_path, openError, DecompressionLimits::from(m_options));
     if (!stream) {
-        result.errorKind = ImportErrorKind::CannotRead;
-        result.error = openError;
+        result.status = model::Status(model::StatusKind::CannotRead, openError);
         return result;
     }
     const std::uint64_t fileSize = stream->fileSize();
@@ -201,8 +200,9 @@ ChromeReadResult ChromeEventReader::read(ChromeEventSink& sink)
             // The reader runs, but nothing would decode what it scans: no threads are to be had at all.
             pipe.stop();
             group.join();
-            result.errorKind = ImportErrorKind::CannotRead;
-            result.error = file + ": cannot start a thread to decode events (the process is at its thread limit)";
+            result.status
+                = model::Status(model::StatusKind::CannotRead,
+                                file + ": cannot start a thread to decode events (the process is at its thread limit)");
             return result;
         }
         group.runHere([&] {
@@ -241,8 +241,7 @@ ChromeReadResult ChromeEventReader::read(ChromeEventSink& sink)
         m_options.phases->decodeThreads = std::max(m_options.phases->decodeThreads.load(), workers);
     }
     if (cancelled) {
-        result.errorKind = ImportErrorKind::Cancelled;
-        result.error = file + ": loading was cancelled";
+        result.status = model::Status(model::StatusKind::Cancelled, file + ": loading was cancelled");
         return result;
     }
     result.decompressedBytes = outcome.produced;
@@ -257,31 +256,31 @@ ChromeReadResult ChromeEventReader::read(ChromeEventSink& sink)
     const std::string expected = "expected a Chrome trace (a JSON object with a \"traceEvents\" array, or a JSON "
                                  "array of event objects)";
     if (outcome.fatal) {
-        result.errorKind = ImportErrorKind::NotRecognised;
-        result.error = file + ": not a trace: " + outcome.fatalMessage + "; " + expected;
+        result.status = model::Status(model::StatusKind::NotRecognised,
+                                      file + ": not a trace: " + outcome.fatalMessage + "; " + expected);
         return result;
     }
     if (outcome.empty) {
         if (!outcome.streamError.empty()) {
-            result.errorKind = ImportErrorKind::CannotRead;
-            result.error = file + ": cannot read: " + outcome.streamError;
+            result.status
+                = model::Status(model::StatusKind::CannotRead, file + ": cannot read: " + outcome.streamError);
         } else if (outcome.streamTruncated) {
-            result.errorKind = ImportErrorKind::CannotRead;
-            result.error = file + ": cannot read: the compressed stream ends before any data; " + expected;
+            result.status
+                = model::Status(model::StatusKind::CannotRead,
+                                file + ": cannot read: the compressed stream ends before any data; " + expected);
         } else {
-            result.errorKind = ImportErrorKind::NotRecognised;
-            result.error = file + ": the file is empty; " + expected;
+            result.status = model::Status(model::StatusKind::NotRecognised, file + ": the file is empty; " + expected);
         }
         return result;
     }
     if (outcome.wrapper && !outcome.sawTraceEvents) {
-        result.errorKind = ImportErrorKind::NotRecognised;
-        result.error = file + ": the JSON object has no \"traceEvents\" array; " + expected;
+        result.status = model::Status(model::StatusKind::NotRecognised,
+                                      file + ": the JSON object has no \"traceEvents\" array; " + expected);
         return result;
     }
     if (outcome.events == 0 && outcome.nonObjects > 0) {
-        result.errorKind = ImportErrorKind::NotRecognised;
-        result.error = file + ": the JSON array holds no event objects; " + expected;
+        result.status = model::Status(model::StatusKind::NotRecognised,
+                                      file + ": the JSON array holds no event objects; " + expected);
         return result;
     }
 

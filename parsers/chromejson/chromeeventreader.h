@@ -107,7 +107,7 @@ public:
     /// A counted problem (kind is a stable key: "truncated", "malformed_event", "event_too_large",
     /// "not_an_object", "bad_field", "decompressed_limit", "corrupt_stream", "trailing_data").
     virtual void onWarning(model::ImportWarningKind kind, std::string_view message, std::uint64_t count) = 0;
-    /// Polled between batches; true stops the read with ImportErrorKind::Cancelled.
+    /// Polled between batches; true stops the read with StatusKind::Cancelled.
     [[nodiscard]] virtual bool cancelled() const { return false; }
     /// False when the sink never reads the `name` of flow events (`ph` s/f/t): the decoder then skips them when
     /// `ph` comes first, as every writer puts it. A dialect's choice (torch_npu names each of its millions of flows
@@ -115,18 +115,17 @@ public:
     [[nodiscard]] virtual bool needsFlowNames() const { return true; }
 };
 
-/// Outcome of a read. Fatal errors (cannot open, not JSON, not a Chrome trace) set errorKind/error with the
+/// Outcome of a read. Fatal errors (cannot open, not JSON, not a Chrome trace) set `status`, its message with the
 /// file name and what was expected; truncation and bad events are warnings, not errors.
 struct ChromeReadResult
 {
-    ImportErrorKind errorKind = ImportErrorKind::None;
-    std::string error;
+    model::Status status;
     std::uint64_t events = 0; // events handed to onEvent()
     std::uint64_t decompressedBytes = 0;
     bool wrapperObject = false;
     bool sawTraceEvents = false; // wrapper object with a `traceEvents` array
     bool truncated = false;
-    [[nodiscard]] bool ok() const { return errorKind == ImportErrorKind::None; }
+    [[nodiscard]] bool ok() const { return status.ok(); }
 };
 
 /// The format-neutral Chrome Trace Event Format reader: it knows the envelope (`traceEvents` in a wrapper object or
@@ -157,7 +156,7 @@ struct ChromeReadResult
 ///   MySink sink;
 ///   chromejson::ChromeEventReader reader(path, options, progress);
 ///   chromejson::ChromeReadResult r = reader.read(sink);
-///   if (!r.ok()) return ImportResult::failure(r.errorKind, r.error);
+///   if (!r.ok()) return r.status;
 ///
 /// Strings and args in a ChromeEvent are views that die when onEvent() returns: intern or copy them.
 class ChromeEventReader

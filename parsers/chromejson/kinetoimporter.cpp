@@ -102,13 +102,12 @@ ImportResult KinetoImporter::import(const SourceProbe& source, const ImportOptio
             continue;
         }
         if (!r.ok())
-            return ImportResult::failure(r.errorKind, r.error);
+            return r.status;
         if (sink.usefulEvents() == 0) {
-            return ImportResult::failure(ImportErrorKind::Malformed,
-                                         source.path.string() + ": the trace holds no usable events"
-                                             + (r.truncated ? " before it is cut off" : "")
-                                             + "; expected X/B/E/i/C events with a ts"
-                                             + describeSkipped(builder.warnings()));
+            return model::Status(model::StatusKind::Malformed,
+                                 source.path.string() + ": the trace holds no usable events"
+                                     + (r.truncated ? " before it is cut off" : "")
+                                     + "; expected X/B/E/i/C events with a ts" + describeSkipped(builder.warnings()));
         }
         sink.finish();
         auto& meta = builder.metadata();
@@ -123,9 +122,9 @@ ImportResult KinetoImporter::import(const SourceProbe& source, const ImportOptio
             options.phases->finalizeNs += times.totalNs - times.flowBindingNs;
             options.phases->flowBindingNs += times.flowBindingNs;
         }
-        return ImportResult::success(std::move(trace));
+        return trace;
     }
-    return ImportResult::failure(ImportErrorKind::Malformed, source.path.string() + ": could not settle the time base");
+    return model::Status(model::StatusKind::Malformed, source.path.string() + ": could not settle the time base");
 }
 
 } // namespace timesink::parsers::chromejson

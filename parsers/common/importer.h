@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/expected.h"
 #include "model/trace.h"
 
 #include <atomic>
@@ -63,36 +64,10 @@ struct ImportOptions
     PhaseTimes* phases = nullptr;
 };
 
-enum class ImportErrorKind : std::uint8_t {
-    None,
-    CannotRead,    // missing, unreadable, a directory where a file was needed …
-    NotRecognised, // readable, but not a trace we know
-    Malformed,     // recognised, but nothing usable could be read
-    Cancelled,
-};
-
-/// The outcome of an import: a frozen trace, or an error naming the file and what was expected.
-struct ImportResult
-{
-    model::TracePtr trace;
-    ImportErrorKind errorKind = ImportErrorKind::None;
-    std::string error;
-
-    [[nodiscard]] bool ok() const { return trace != nullptr; }
-    static ImportResult failure(ImportErrorKind kind, std::string message)
-    {
-        ImportResult r;
-        r.errorKind = kind;
-        r.error = std::move(message);
-        return r;
-    }
-    static ImportResult success(model::TracePtr t)
-    {
-        ImportResult r;
-        r.trace = std::move(t);
-        return r;
-    }
-};
+/// The outcome of an import: a frozen trace, or a Status whose message names the file and what was expected. The
+/// kinds callers tell apart: CannotRead (missing, unreadable, a directory where a file was needed …), NotRecognised
+/// (readable, but not a trace we know), Malformed (recognised, but nothing usable could be read) and Cancelled.
+using ImportResult = model::Expected<model::TracePtr>;
 
 /// "; skipped: 28 × bad_ts (…); 3 × time_out_of_range (…)" — for an error saying that nothing usable was read, so
 /// that it names what made the records unusable instead of calling the input empty. Empty without warnings.

@@ -9,8 +9,6 @@ CachedLoad loadThroughSnapshotCache(const std::filesystem::path& path, const Imp
                                     ProgressSink& progress, snapshot::SnapshotCache* cache)
 {
     CachedLoad out;
-    snapshot::SourceIdentity identity;
-    std::string error;
     // An entry holds what an import with the default limits gives. Under other limits (--max-decompressed) the
     // cache is neither read (its entry may hold more than the limit allows) nor written (the cut import would be
     // served to later opens without the limit).
@@ -19,24 +17,24 @@ CachedLoad loadThroughSnapshotCache(const std::filesystem::path& path, const Imp
         && options.maxDecompressedRatio == defaults.maxDecompressedRatio
         && options.maxEventBytes == defaults.maxEventBytes;
     // identifySource() refuses what is neither a regular file nor a folder without opening it, so it comes first.
-    const bool cacheable = cache != nullptr && defaultLimits && snapshot::identifySource(path, identity, error)
-        && !snapshot::isSnapshotFile(path);
-    if (cacheable) {
-        ImportResult cached = cache->load(identity, path.string(), options, progress);
-        if (cached.ok()) {
+    std::optional<snapshot::SourceIdentity> identity;
+    if (cache != nullptr && defaultLimits) {
+        if (model::Expected<snapshot::SourceIdentity> id = snapshot::identifySource(path);
+            id.ok() && !snapshot::isSnapshotFile(path))
+            identity = std::move(id).value();
+    }
+    if (identity) {
+        ImportResult cached = cache->load(*identity, path.string(), options, progress);
+        if (cached.ok() || cached.status().cancelled()) {
+            out.fromSnapshot = cached.ok();
             out.result = std::move(cached);
-            out.fromSnapshot = true;
             return out;
         }
-        if (cached.errorKind == ImportErrorKind::Cancelled) {
-            out.result = std::move(cached);
-            return out;
-        }
-        out.note = cached.error;
-        out.noteIsProblem = !cached.error.empty() && cached.errorKind != ImportErrorKind::NotRecognised;
+        out.note = cached.status().message();
+        out.noteIsProblem = !out.note.empty() && cached.status().kind() != model::StatusKind::NotRecognised;
     }
     out.result = loadTrace(path, options, progress);
-    if (cacheable && out.result.ok())
+    if (identity && out.result.ok())
         out.store = identity;
     return out;
 }

@@ -107,23 +107,21 @@ std::vector<std::string> supportedFolderPatterns()
     return uniquePatterns(&FormatDescription::folderPatterns);
 }
 
-ImportResult probeSource(const std::filesystem::path& path, SourceProbe& out)
+model::Expected<SourceProbe> probeSource(const std::filesystem::path& path)
 {
-    out = SourceProbe {};
+    auto cannotRead
+        = [](std::string message) { return model::Status(model::StatusKind::CannotRead, std::move(message)); };
+    SourceProbe out;
     out.path = path;
     std::error_code ec;
     const auto status = std::filesystem::status(path, ec);
-    if (ec || !std::filesystem::exists(status)) {
-        return ImportResult::failure(ImportErrorKind::CannotRead,
-                                     "cannot open " + path.string() + ": no such file or directory");
-    }
+    if (ec || !std::filesystem::exists(status))
+        return cannotRead("cannot open " + path.string() + ": no such file or directory");
     if (std::filesystem::is_directory(status)) {
         out.isDirectory = true;
         // A folder we may not list would otherwise look empty ("no Ascend output found"): say what is wrong.
-        if (::access(path.c_str(), R_OK | X_OK) != 0) {
-            return ImportResult::failure(ImportErrorKind::CannotRead,
-                                         "cannot read directory " + path.string() + ": " + std::strerror(errno));
-        }
+        if (::access(path.c_str(), R_OK | X_OK) != 0)
+            return cannotRead("cannot read directory " + path.string() + ": " + std::strerror(errno));
         // Links to folders are followed (a run folder whose ASCEND_PROFILER_OUTPUT links to where the data was
         // written is one run), their entries listed as paths inside this folder; a link back to a folder already
         // listed (itself, an ancestor, or a folder two links share) is not, so nothing is listed twice.
@@ -132,10 +130,8 @@ ImportResult probeSource(const std::filesystem::path& path, SourceProbe& out)
             std::filesystem::directory_options::skip_permission_denied
                 | std::filesystem::directory_options::follow_directory_symlink,
             ec);
-        if (ec) {
-            return ImportResult::failure(ImportErrorKind::CannotRead,
-                                         "cannot read directory " + path.string() + ": " + ec.message());
-        }
+        if (ec)
+            return cannotRead("cannot read directory " + path.string() + ": " + ec.message());
         // The canonical paths of the folders listed (each added when it is met, before anything inside it), and
         // this folder's ancestors, so that a link to one of them is a loop.
         std::set<std::filesystem::path> listedFolders;
@@ -179,12 +175,12 @@ ImportResult probeSource(const std::filesystem::path& path, SourceProbe& out)
                 break;
         }
         std::sort(out.entries.begin(), out.entries.end());
-        return {};
+        return out;
     }
     std::string error;
     auto stream = InputStream::open(path, error);
     if (!stream)
-        return ImportResult::failure(ImportErrorKind::CannotRead, error);
+        return cannotRead(error);
     out.compression = InputStream::compressionName(stream->compression());
     auto readUpTo = [&](std::size_t want) {
         std::size_t got = out.head.size();
@@ -204,29 +200,27 @@ ImportResult probeSource(const std::filesystem::path& path, SourceProbe& out)
     if (more && out.head.size() > kHeadBytes)
         readUpTo(out.head.size() + kHeadBytes); // the first events after the key
     out.truncated = stream->truncated();
-    if (out.head.empty() && !stream->error().empty()) {
-        return ImportResult::failure(ImportErrorKind::CannotRead,
-                                     "cannot read " + path.string() + ": " + stream->error());
-    }
+    if (out.head.empty() && !stream->error().empty())
+        return cannotRead("cannot read " + path.string() + ": " + stream->error());
     if (out.head.empty() && out.truncated) {
-        return ImportResult::failure(ImportErrorKind::CannotRead,
-                                     path.string() + ": the " + out.compression
-                                         + " stream is truncated: it ends before any data (after "
-                                         + std::to_string(stream->fileBytesRead())
-                                         + " bytes; was the file cut while it was being written or copied?)");
+        return cannotRead(path.string() + ": the " + out.compression
+                          + " stream is truncated: it ends before any data (after "
+                          + std::to_string(stream->fileBytesRead())
+                          + " bytes; was the file cut while it was being written or copied?)");
     }
-    return {};
+    return out;
 }
 
 ImportResult loadTrace(const std::filesystem::path& path, const ImportOptions& options, ProgressSink& progress)
 {
-    SourceProbe probe;
-    if (ImportResult r = probeSource(path, probe); r.errorKind != ImportErrorKind::None)
-        return r;
+    model::Expected<SourceProbe> probed = probeSource(path);
+    if (!probed.ok())
+        return probed.status();
+    const SourceProbe& probe = probed.value();
     if (!probe.isDirectory && probe.head.empty()) {
         // (A cut compressed stream with no content was already reported as truncated by probeSource.)
-        return ImportResult::failure(ImportErrorKind::NotRecognised,
-                                     path.string() + ": the file is empty; expected a profiler trace");
+        return model::Status(model::StatusKind::NotRecognised,
+                             path.string() + ": the file is empty; expected a profiler trace");
     }
 
     auto importers = allImporters();
@@ -241,39 +235,44 @@ ImportResult loadTrace(const std::filesystem::path& path, const ImportOptions& o
         why += "; " + p;
     if (!best) {
         const std::string what = probe.isDirectory ? "directory" : "file";
-        return ImportResult::failure(ImportErrorKind::NotRecognised,
-                                     path.string() + ": not a trace Timesink knows (this " + what + " is not "
-                                         + supportedFormatsSentence() + ")" + why);
+        return model::Status(model::StatusKind::NotRecognised,
+                             path.string() + ": not a trace Timesink knows (this " + what + " is not "
+                                 + supportedFormatsSentence() + ")" + why);
     }
     ImportResult result;
     try {
         result = best->import(probe, options, progress);
     } catch (const std::bad_alloc&) {
         // A trace too big for this machine (or a bomb under the limits): a clean error, never an abort.
-        return ImportResult::failure(
-            ImportErrorKind::CannotRead,
+        return model::Status(
+            model::StatusKind::CannotRead,
             path.string() + ": out of memory while importing; the decompressed size limit is "
                 + std::to_string(options.maxDecompressedBytes >> 20) + " MiB per file (and "
                 + std::to_string(options.maxDecompressedRatio)
                 + "× the compressed size): lower it with --max-decompressed, or use a machine with more memory");
     } catch (const std::length_error& e) {
         // A column or the args store past what the model can address (more than 4 GiB of args).
-        return ImportResult::failure(ImportErrorKind::CannotRead, path.string() + ": too big to import: " + e.what());
+        return model::Status(model::StatusKind::CannotRead, path.string() + ": too big to import: " + e.what());
     }
-    if (!result.ok() && result.errorKind == ImportErrorKind::None)
-        result.errorKind = ImportErrorKind::Malformed;
-    if (!result.ok() && !probe.isDirectory && probe.truncated && result.error.find("truncated") == std::string::npos)
-        result.error += why;
-    if (!result.ok() && probe.isDirectory && !probe.problems.empty())
-        result.error += why;
-    return result;
+    if (result.ok())
+        return result;
+    // An importer that failed without saying how found nothing usable. What detection could not see goes after the
+    // importer's own message.
+    const model::StatusKind kind
+        = result.status().kind() == model::StatusKind::Failed ? model::StatusKind::Malformed : result.status().kind();
+    const std::string& message = result.status().message();
+    const bool truncatedUnsaid
+        = !probe.isDirectory && probe.truncated && message.find("truncated") == std::string::npos;
+    const bool folderProblems = probe.isDirectory && !probe.problems.empty();
+    return model::Status(kind, truncatedUnsaid || folderProblems ? message + why : message);
 }
 
 std::string recogniseSource(const std::filesystem::path& path)
 {
-    SourceProbe probe;
-    if (ImportResult r = probeSource(path, probe); r.errorKind != ImportErrorKind::None)
+    const model::Expected<SourceProbe> probed = probeSource(path);
+    if (!probed.ok())
         return {};
+    const SourceProbe& probe = probed.value();
     if (!probe.isDirectory && probe.head.empty())
         return {};
     const auto importers = allImporters();

@@ -23,9 +23,9 @@ std::vector<std::string> supportedFilePatterns();
 /// The folder-name patterns of the profiler bundles: "*_ascend_pt", "PROF_*".
 std::vector<std::string> supportedFolderPatterns();
 
-/// Builds the detection view of `path` (directory listing or decompressed first bytes).
-/// Returns an error result when the path cannot be read.
-ImportResult probeSource(const std::filesystem::path& path, SourceProbe& out);
+/// Builds the detection view of `path` (directory listing or decompressed first bytes); CannotRead, naming the
+/// path, when it cannot be read.
+[[nodiscard]] model::Expected<SourceProbe> probeSource(const std::filesystem::path& path);
 
 /// The id of the importer that would read `path` (a file or a bundle directory), or "" when none recognises it
 /// or it cannot be read. Reads only what detection reads (the listing, the first decompressed bytes); never blocks

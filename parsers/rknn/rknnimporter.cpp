@@ -120,14 +120,14 @@ ImportResult RknnImporter::import(const SourceProbe& source, const ImportOptions
     std::string error;
     auto stream = InputStream::open(source.path, error, DecompressionLimits::from(options));
     if (!stream)
-        return ImportResult::failure(ImportErrorKind::CannotRead, error);
+        return model::Status(model::StatusKind::CannotRead, error);
 
     RknnPerfParser parser;
     LineSplitter lines(parser);
     std::string buffer(kChunkBytes, '\0');
     while (true) {
         if (progress.cancelled())
-            return ImportResult::failure(ImportErrorKind::Cancelled, path + ": import cancelled");
+            return model::Status(model::StatusKind::Cancelled, path + ": import cancelled");
         const std::size_t n = stream->read(buffer.data(), buffer.size());
         if (n == 0)
             break;
@@ -137,12 +137,12 @@ ImportResult RknnImporter::import(const SourceProbe& source, const ImportOptions
     lines.end();
     const bool overLimit = stream->limitHit();
     if (stream->bytesProduced() == 0 && !stream->error().empty())
-        return ImportResult::failure(ImportErrorKind::CannotRead, "cannot read " + path + ": " + stream->error());
+        return model::Status(model::StatusKind::CannotRead, "cannot read " + path + ": " + stream->error());
 
     RknnPerfReport report = parser.finish();
     if (report.frames.empty()) {
-        return ImportResult::failure(
-            ImportErrorKind::NotRecognised,
+        return model::Status(
+            model::StatusKind::NotRecognised,
             path
                 + ": not an RKNN perf table (no layer table header such as 'ID  OpType ... Time(us) ... FullName' or "
                   "'Layer ID  Name  Operator  Uid  Time(us)', no ranking table and no 'Total Time(us)' summary)");
@@ -152,10 +152,10 @@ ImportResult RknnImporter::import(const SourceProbe& source, const ImportOptions
         anyContent = anyContent || !f.layers.empty() || f.elapsedTotalNs || f.totalTimeNs || !f.ranking.empty();
     if (!anyContent) {
         std::string why = report.warnings.empty() ? std::string("no row under it") : report.warnings.front().message;
-        return ImportResult::failure(ImportErrorKind::Malformed,
-                                     path + ": RKNN perf table header at line "
-                                         + std::to_string(report.frames.front().headerLine)
-                                         + " but no layer could be read: " + why);
+        return model::Status(model::StatusKind::Malformed,
+                             path + ": RKNN perf table header at line "
+                                 + std::to_string(report.frames.front().headerLine)
+                                 + " but no layer could be read: " + why);
     }
     if (lines.longLines() > 0) {
         report.warnings.push_back(RknnWarning {model::ImportWarningKind::LongLine, lines.longLines(),
@@ -169,7 +169,7 @@ ImportResult RknnImporter::import(const SourceProbe& source, const ImportOptions
     if (overLimit)
         report.warnings.push_back(RknnWarning {model::ImportWarningKind::DecompressedLimit, 1, stream->limitMessage()});
     progress.report(stream->fileSize(), stream->fileSize(), "building trace");
-    return ImportResult::success(buildTrace(std::move(report), path));
+    return buildTrace(std::move(report), path);
 }
 
 } // namespace timesink::parsers

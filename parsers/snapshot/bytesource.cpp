@@ -56,9 +56,10 @@ bool MemorySource::readAt(std::uint64_t offset, void* dst, std::size_t size) con
     return true;
 }
 
-std::unique_ptr<ByteSource> openFileSource(const std::filesystem::path& file, std::string& error, ImportErrorKind& kind)
+model::Expected<std::unique_ptr<ByteSource>> openFileSource(const std::filesystem::path& file)
 {
     // openRegularFile never blocks on a FIFO (a cache entry or a user's path replaced by one).
+    std::string error;
     const int fd = openRegularFile(file, error);
     struct stat st
     {
@@ -68,10 +69,9 @@ std::unique_ptr<ByteSource> openFileSource(const std::filesystem::path& file, st
             error = "cannot open " + file.string() + ": " + std::strerror(errno);
             ::close(fd);
         }
-        kind = ImportErrorKind::CannotRead;
-        return nullptr;
+        return model::Status(model::StatusKind::CannotRead, error);
     }
-    return std::make_unique<FileSource>(fd, static_cast<std::uint64_t>(st.st_size));
+    return std::unique_ptr<ByteSource>(std::make_unique<FileSource>(fd, static_cast<std::uint64_t>(st.st_size)));
 }
 
 } // namespace timesink::parsers::snapshot

@@ -4,7 +4,7 @@
 // Where the snapshot reader gets its bytes: a file read at offsets from several threads at once, or a buffer in
 // memory (the fuzz target's).
 
-#include "parsers/common/importer.h"
+#include "model/expected.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -42,8 +42,7 @@ private:
     std::string_view m_bytes;
 };
 
-/// Opens `file` for reading at offsets (never blocking on a FIFO). Null with `error` and `kind` set when it cannot.
-std::unique_ptr<ByteSource> openFileSource(const std::filesystem::path& file, std::string& error,
-                                           ImportErrorKind& kind);
+/// Opens `file` for reading at offsets (never blocking on a FIFO); CannotRead, naming the file, when it cannot.
+model::Expected<std::unique_ptr<ByteSource>> openFileSource(const std::filesystem::path& file);
 
 } // namespace timesink::parsers::snapshot

@@ -76,8 +76,8 @@ std::string decompress(const ByteSource& source, const ColumnPlan& plan, const p
 
 } // namespace
 
-std::string decodeSections(const ByteSource& source, const ColumnPlan& plan, const ImportOptions& options,
-                           ProgressSink* progress)
+model::Status decodeSections(const ByteSource& source, const ColumnPlan& plan, const ImportOptions& options,
+                             ProgressSink* progress)
 {
     // Largest first, over a few threads: sections are independent and their targets disjoint.
     std::vector<const pb::Section*> order = plan.sections;
@@ -90,7 +90,7 @@ std::string decodeSections(const ByteSource& source, const ColumnPlan& plan, con
     std::atomic<std::uint64_t> done {0};
     std::atomic<bool> stop {false};
     std::mutex errorMutex;
-    std::string error;
+    model::Status failure; // the first thread's to fail
     auto work = [&](bool reports) {
         const std::unique_ptr<ZSTD_DCtx, decltype(&ZSTD_freeDCtx)> dctx(ZSTD_createDCtx(), &ZSTD_freeDCtx);
         if (!dctx)
@@ -101,13 +101,15 @@ std::string decodeSections(const ByteSource& source, const ColumnPlan& plan, con
         model::ColumnVector<char> input;
         model::ColumnVector<char> scratch;
         for (std::size_t i = next++; !stop && i < order.size(); i = next++) {
-            std::string e = decompress(source, plan, *order[i], dctx.get(), input, scratch);
-            if (e.empty() && progress && progress->cancelled())
-                e = "cancelled";
-            if (!e.empty()) {
+            model::Status status;
+            if (std::string e = decompress(source, plan, *order[i], dctx.get(), input, scratch); !e.empty())
+                status = model::Status(model::StatusKind::Malformed, std::move(e));
+            else if (progress && progress->cancelled())
+                status = model::Status(model::StatusKind::Cancelled, "cancelled");
+            if (!status.ok()) {
                 const std::lock_guard lock(errorMutex);
-                if (error.empty())
-                    error = std::move(e);
+                if (failure.ok())
+                    failure = std::move(status);
                 stop = true;
                 break;
             }
@@ -124,7 +126,7 @@ std::string decodeSections(const ByteSource& source, const ColumnPlan& plan, con
     }
     group.runHere([&work] { work(true); }); // the calling thread works too, and reports progress
     group.join();
-    return error;
+    return failure;
 }
 
 } // namespace timesink::parsers::snapshot

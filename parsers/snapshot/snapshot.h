@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/expected.h"
 #include "parsers/common/importer.h"
 
 #include <cstdint>
@@ -50,31 +51,33 @@ struct SourceIdentity
 /// 64-bit hash for change detection and cache keys (not cryptographic).
 [[nodiscard]] std::uint64_t hash64(std::string_view bytes, std::uint64_t seed = 0);
 
-/// Fills `out` for a file or directory; false with `error` set when it cannot be read.
-bool identifySource(const std::filesystem::path& source, SourceIdentity& out, std::string& error);
+/// The identity of a file or directory; CannotRead, naming it, when it cannot be read (or is a FIFO, device or
+/// socket, which is never opened).
+[[nodiscard]] model::Expected<SourceIdentity> identifySource(const std::filesystem::path& source);
 
 /// True when `head` (the first bytes of a file) starts like a snapshot.
 [[nodiscard]] bool looksLikeSnapshot(std::string_view head);
 
 /// Writes `trace` to `file` (a temporary file beside it, renamed when complete). `source` is recorded in the
-/// header, and `writer` (empty: this build's writerIdentity(); tests record others). Returns false with `error`
-/// naming the file when it cannot be written.
-bool writeSnapshot(const model::Trace& trace, const SourceIdentity& source, const std::filesystem::path& file,
-                   std::string& error, std::string_view writer = {});
+/// header, and `writer` (empty: this build's writerIdentity(); tests record others). Fails with a message naming
+/// the file when it cannot be written.
+[[nodiscard]] model::Status writeSnapshot(const model::Trace& trace, const SourceIdentity& source,
+                                          const std::filesystem::path& file, std::string_view writer = {});
 
 /// Who writes snapshots: "timesink VERSION importer REVISION", where REVISION is a hash of the model and importer
 /// sources of this build (cmake/ImporterRevision.cmake). Recorded in every snapshot's header.
 [[nodiscard]] std::string writerIdentity();
 
 /// Reads the header only: the format version, the identity of the source it was made from and, when `writer` is
-/// given, the writerIdentity() of the build that wrote it.
-bool readSnapshotSource(const std::filesystem::path& file, SourceIdentity& source, std::string& error,
-                        std::string* writer = nullptr);
+/// given, the writerIdentity() of the build that wrote it. Fails with a message naming the file (CannotRead,
+/// NotRecognised when it is no snapshot, Malformed).
+[[nodiscard]] model::Expected<SourceIdentity> readSnapshotSource(const std::filesystem::path& file,
+                                                                 std::string* writer = nullptr);
 
 /// Reads a snapshot back into a trace. The trace's metadata().sourcePath is `file`, or `sourcePathOverride`
 /// when it is not empty (the snapshot cache reports the trace the user opened). A snapshot of another format
-/// version, a truncated or corrupt one, is refused with an error naming the file (errorKind Malformed; a file
-/// that is no snapshot at all: NotRecognised).
+/// version, a truncated or corrupt one, is refused with an error naming the file (Malformed; a file that is no
+/// snapshot at all: NotRecognised; Cancelled when `progress` asked to stop).
 ImportResult readSnapshot(const std::filesystem::path& file, const ImportOptions& options, ProgressSink& progress,
                           const std::string& sourcePathOverride = {});
 

@@ -31,6 +31,12 @@ bool isEntry(const fs::directory_entry& e)
     return fs::is_regular_file(e.symlink_status(ec)) && e.path().extension() == kExtension;
 }
 
+/// The directory or an entry must not be used (docs/limits.md "The snapshot cache").
+model::Status untrusted(std::string why)
+{
+    return {model::StatusKind::CannotRead, std::move(why)};
+}
+
 std::vector<Entry> entries(const fs::path& dir)
 {
     std::vector<Entry> out;
@@ -62,40 +68,35 @@ fs::path SnapshotCache::entryFor(const SourceIdentity& source) const
     return m_directory / (std::string(name) + std::string(kExtension));
 }
 
-bool SnapshotCache::trusted(std::string& why) const
+model::Status SnapshotCache::trusted() const
 {
     struct stat st
     {
     };
     if (::stat(m_directory.c_str(), &st) != 0)
-        return true; // not there yet: store() creates it, private
-    if (!S_ISDIR(st.st_mode)) {
-        why = "the snapshot cache " + m_directory.string() + " is not a folder; not used";
-        return false;
-    }
-    if (st.st_uid != ::geteuid()) {
-        why = "the snapshot cache " + m_directory.string() + " is owned by another user; not used";
-        return false;
-    }
+        return {}; // not there yet: store() creates it, private
+    if (!S_ISDIR(st.st_mode))
+        return untrusted("the snapshot cache " + m_directory.string() + " is not a folder; not used");
+    if (st.st_uid != ::geteuid())
+        return untrusted("the snapshot cache " + m_directory.string() + " is owned by another user; not used");
     if ((st.st_mode & (S_IWGRP | S_IWOTH)) != 0 && ::chmod(m_directory.c_str(), st.st_mode & 0700) != 0) {
-        why = "the snapshot cache " + m_directory.string()
-            + " can be written by other users and its permissions cannot be tightened; not used";
-        return false;
+        return untrusted("the snapshot cache " + m_directory.string()
+                         + " can be written by other users and its permissions cannot be tightened; not used");
     }
-    return true;
+    return {};
 }
 
-bool SnapshotCache::createDirectory(std::string& error) const
+model::Status SnapshotCache::createDirectory() const
 {
     std::error_code ec;
     const bool created = fs::create_directories(m_directory, ec);
     if (ec) {
-        error = "cannot create the snapshot cache " + m_directory.string() + ": " + ec.message();
-        return false;
+        return {model::StatusKind::Failed,
+                "cannot create the snapshot cache " + m_directory.string() + ": " + ec.message()};
     }
     if (created)
         ::chmod(m_directory.c_str(), 0700);
-    return trusted(error);
+    return trusted();
 }
 
 // NOLINTNEXTLINE(readability-make-member-function-const): it removes stale entries, which changes the cache
@@ -106,47 +107,45 @@ ImportResult SnapshotCache::load(const SourceIdentity& source, const std::string
     std::error_code ec;
     const fs::file_status status = fs::symlink_status(entry, ec);
     if (ec || !fs::exists(status))
-        return ImportResult::failure(ImportErrorKind::NotRecognised, {});
-    std::string why;
-    if (!trusted(why))
-        return ImportResult::failure(ImportErrorKind::CannotRead, why);
+        return model::Status(model::StatusKind::NotRecognised, {});
+    if (model::Status why = trusted(); !why.ok())
+        return why;
     if (!fs::is_regular_file(status)) {
         // A symlink or a special file under an entry's name was not written by Timesink: it is never followed
         // (it could lead to a FIFO, a device or another user's file), and the name is freed for a real entry.
         fs::remove(entry, ec);
-        return ImportResult::failure(ImportErrorKind::CannotRead,
-                                     "the cache entry " + entry.string() + " is not a regular file; removed");
+        return untrusted("the cache entry " + entry.string() + " is not a regular file; removed");
     }
     struct stat st
     {
     };
     if (::lstat(entry.c_str(), &st) != 0 || st.st_uid != ::geteuid())
-        return ImportResult::failure(ImportErrorKind::CannotRead,
-                                     "the cache entry " + entry.string() + " belongs to another user; not used");
-    SourceIdentity recorded;
+        return untrusted("the cache entry " + entry.string() + " belongs to another user; not used");
     std::string writer;
-    std::string error;
-    if (!readSnapshotSource(entry, recorded, error, &writer)) {
+    const model::Expected<SourceIdentity> header = readSnapshotSource(entry, &writer);
+    if (!header.ok()) {
+        // Whatever is wrong with the header (unreadable, no snapshot, damaged), the entry is damaged.
         fs::remove(entry, ec);
-        return ImportResult::failure(ImportErrorKind::Malformed, error);
+        return model::Status(model::StatusKind::Malformed, header.status().message());
     }
+    const SourceIdentity& recorded = header.value();
     if (recorded.path != source.path || !recorded.sameContents(source)) {
         // The source changed since (or, rarely, another path hashes to the same name): the entry is stale.
         fs::remove(entry, ec);
-        return ImportResult::failure(ImportErrorKind::NotRecognised,
-                                     "the cached snapshot of " + displayPath + " is out of date");
+        return model::Status(model::StatusKind::NotRecognised,
+                             "the cached snapshot of " + displayPath + " is out of date");
     }
     if (writer != writerIdentity()) {
         // Another build of Timesink made it: its importers may have read the source differently (a fix since, or
         // a newer version). A cache must give what importing the source would give now.
         fs::remove(entry, ec);
-        return ImportResult::failure(ImportErrorKind::NotRecognised,
-                                     "the cached snapshot of " + displayPath + " was made by another Timesink build ("
-                                         + writer + ")");
+        return model::Status(model::StatusKind::NotRecognised,
+                             "the cached snapshot of " + displayPath + " was made by another Timesink build (" + writer
+                                 + ")");
     }
     ImportResult r = readSnapshot(entry, options, progress, displayPath);
     if (!r.ok()) {
-        if (r.errorKind != ImportErrorKind::Cancelled)
+        if (!r.status().cancelled())
             fs::remove(entry, ec);
         return r;
     }
@@ -154,20 +153,18 @@ ImportResult SnapshotCache::load(const SourceIdentity& source, const std::string
     return r;
 }
 
-bool SnapshotCache::store(const model::Trace& trace, const SourceIdentity& source, std::string& error)
+model::Status SnapshotCache::store(const model::Trace& trace, const SourceIdentity& source)
 {
-    if (!createDirectory(error))
-        return false;
+    if (model::Status created = createDirectory(); !created.ok())
+        return created;
     const fs::path entry = entryFor(source);
-    if (!writeSnapshot(trace, source, entry, error))
-        return false;
+    if (model::Status written = writeSnapshot(trace, source, entry); !written.ok())
+        return written;
     trim();
     std::error_code ec;
-    if (!fs::exists(entry, ec)) {
-        error = "the snapshot of " + source.path + " is larger than the cache's capacity";
-        return false;
-    }
-    return true;
+    if (!fs::exists(entry, ec))
+        return {model::StatusKind::Failed, "the snapshot of " + source.path + " is larger than the cache's capacity"};
+    return {};
 }
 
 std::uint64_t SnapshotCache::sizeOnDisk() const
@@ -178,17 +175,15 @@ std::uint64_t SnapshotCache::sizeOnDisk() const
     return total;
 }
 
-bool SnapshotCache::clear(std::string& error)
+model::Status SnapshotCache::clear()
 {
-    bool ok = true;
+    model::Status result;
     for (const Entry& e : entries(m_directory)) {
         std::error_code ec;
-        if (!fs::remove(e.path, ec) && ec) {
-            error = "cannot remove " + e.path.string() + ": " + ec.message();
-            ok = false;
-        }
+        if (!fs::remove(e.path, ec) && ec) // the others are still removed; the last failure is said
+            result = {model::StatusKind::Failed, "cannot remove " + e.path.string() + ": " + ec.message()};
     }
-    return ok;
+    return result;
 }
 
 void SnapshotCache::trim()

@@ -33,33 +33,34 @@ public:
     [[nodiscard]] const std::filesystem::path& directory() const { return m_directory; }
     [[nodiscard]] std::uint64_t capacityBytes() const { return m_capacity; }
 
-    /// True when the directory may be used (it may not exist yet); false with `why` ("… is owned by another
+    /// Success when the directory may be used (it may not exist yet); CannotRead saying why ("… is owned by another
     /// user; not used") when it must not be read or written.
-    [[nodiscard]] bool trusted(std::string& why) const;
+    [[nodiscard]] model::Status trusted() const;
 
     /// Where the snapshot of `source` lives (whether or not it exists).
     [[nodiscard]] std::filesystem::path entryFor(const SourceIdentity& source) const;
 
     /// The trace of `source` from its snapshot when one is current; its sourcePath is `displayPath`. Otherwise a
-    /// failed result whose error says why (empty when there is simply no entry); a stale or unreadable entry is
-    /// removed. errorKind NotRecognised: no entry, or an out-of-date one (routine); CannotRead: the directory or
-    /// the entry is not trusted; Malformed: a damaged entry. Callers fall back to importing the source either way.
+    /// failure whose message says why (empty when there is simply no entry); a stale or unreadable entry is
+    /// removed. NotRecognised: no entry, or an out-of-date one (routine); CannotRead: the directory or the entry is
+    /// not trusted; Malformed: a damaged entry; Cancelled: `progress` asked to stop (the entry is kept). Callers fall
+    /// back to importing the source on any failure but Cancelled.
     ImportResult load(const SourceIdentity& source, const std::string& displayPath, const ImportOptions& options,
                       ProgressSink& progress);
 
-    /// Writes the snapshot of `trace` for `source`, then trims the directory to the capacity. False with `error`
-    /// when the entry could not be written (or does not fit the capacity at all).
-    bool store(const model::Trace& trace, const SourceIdentity& source, std::string& error);
+    /// Writes the snapshot of `trace` for `source`, then trims the directory to the capacity. Fails saying why when
+    /// the entry could not be written (or does not fit the capacity at all).
+    [[nodiscard]] model::Status store(const model::Trace& trace, const SourceIdentity& source);
 
     /// Bytes the entries take on disk.
     [[nodiscard]] std::uint64_t sizeOnDisk() const;
-    /// Removes every entry; false with `error` when one could not be removed.
-    bool clear(std::string& error);
+    /// Removes every entry; fails naming an entry that could not be removed.
+    [[nodiscard]] model::Status clear();
     /// Removes least recently used entries until the directory fits the capacity.
     void trim();
 
 private:
-    bool createDirectory(std::string& error) const;
+    [[nodiscard]] model::Status createDirectory() const;
 
     std::filesystem::path m_directory;
     std::uint64_t m_capacity;

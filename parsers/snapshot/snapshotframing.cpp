@@ -33,11 +33,9 @@ std::uint64_t getU64(const char* p)
     return v;
 }
 
-HeaderRead failed(std::string message)
+model::Status failed(std::string message)
 {
-    HeaderRead r;
-    r.error = std::move(message);
-    return r;
+    return {model::StatusKind::Malformed, std::move(message)};
 }
 
 } // namespace
@@ -82,14 +80,12 @@ void encodePreamble(char (&out)[kPreambleBytes], std::uint64_t headerOffset, std
     putU64(out + 32, hashBytes(header.data(), header.size(), 0));
 }
 
-HeaderRead readHeader(const ByteSource& source, pb::Header& header)
+model::Expected<std::uint64_t> readHeader(const ByteSource& source, pb::Header& header)
 {
     char pre[kPreambleBytes];
     if (source.size() < kPreambleBytes || !source.readAt(0, pre, kPreambleBytes)
         || std::string_view(pre, kMagic.size()) != kMagic) {
-        HeaderRead r = failed("not a Timesink snapshot (no .tsnap signature)");
-        r.notSnapshot = true;
-        return r;
+        return model::Status(model::StatusKind::NotRecognised, "not a Timesink snapshot (no .tsnap signature)");
     }
     const std::uint32_t version = getU32(pre + 8);
     if (version != kFormatVersion) {
@@ -120,10 +116,7 @@ HeaderRead readHeader(const ByteSource& source, pb::Header& header)
         return failed("the snapshot is corrupt (unreadable header)");
     if (header.format_version() != kFormatVersion)
         return failed("the snapshot is corrupt (header and preamble disagree on the format version)");
-    HeaderRead r;
-    r.ok = true;
-    r.sectionsEnd = headerOffset;
-    return r;
+    return headerOffset;
 }
 
 } // namespace timesink::parsers::snapshot

@@ -61,17 +61,10 @@ static_assert(sizeof(model::Flow) == 20 && offsetof(model::Flow, to) == 8 && off
 /// `headerOffset`.
 void encodePreamble(char (&out)[kPreambleBytes], std::uint64_t headerOffset, std::string_view header);
 
-/// What readHeader() found.
-struct HeaderRead
-{
-    bool ok = false;
-    bool notSnapshot = false;      // no signature: not a snapshot at all
-    std::string error;             // when !ok: what is wrong, without the file's name
-    std::uint64_t sectionsEnd = 0; // when ok: where the header starts, so where every section must end
-};
-
 /// Reads and checks the preamble and the header of an untrusted file: signature, format version, the header's
-/// place inside the file and its size limit, its hash, its protobuf.
-[[nodiscard]] HeaderRead readHeader(const ByteSource& source, pb::Header& header);
+/// place inside the file and its size limit, its hash, its protobuf. Returns where the header starts, so where every
+/// section must end; or what is wrong, without the file's name (NotRecognised: no signature, not a snapshot at all;
+/// Malformed: anything else).
+[[nodiscard]] model::Expected<std::uint64_t> readHeader(const ByteSource& source, pb::Header& header);
 
 } // namespace timesink::parsers::snapshot

@@ -20,66 +20,60 @@ namespace {
 ImportResult readFrom(const ByteSource& source, const std::string& name, const ImportOptions& options,
                       ProgressSink* progress, const std::string& sourcePath)
 {
-    auto failure = [&name](ImportErrorKind kind, const std::string& what) {
-        return ImportResult::failure(kind, name + ": " + what);
-    };
+    auto failure
+        = [&name](model::StatusKind kind, const std::string& what) { return model::Status(kind, name + ": " + what); };
     pb::Header h;
-    const HeaderRead read = readHeader(source, h);
-    if (!read.ok)
-        return failure(read.notSnapshot ? ImportErrorKind::NotRecognised : ImportErrorKind::Malformed, read.error);
+    const model::Expected<std::uint64_t> sectionsEnd = readHeader(source, h);
+    if (!sectionsEnd.ok())
+        return failure(sectionsEnd.status().kind(), sectionsEnd.status().message());
     auto trace = model::SnapshotAccess::makeTrace();
     ColumnPlan plan;
-    std::string error = planColumns(h, read.sectionsEnd, options.maxDecompressedBytes, *trace, plan);
-    if (error.empty())
-        error = decodeSections(source, plan, options, progress);
-    if (error == "cancelled")
-        return failure(ImportErrorKind::Cancelled, error);
-    if (error.empty())
-        error = restoreStrings(plan.strings, *trace);
+    if (const std::string error = planColumns(h, sectionsEnd.value(), options.maxDecompressedBytes, *trace, plan);
+        !error.empty())
+        return failure(model::StatusKind::Malformed, error);
+    // Cancelled or damaged: the decoder's kind is kept, so that callers tell the two apart.
+    if (const model::Status decoded = decodeSections(source, plan, options, progress); !decoded.ok())
+        return failure(decoded.kind(), decoded.message());
+    std::string error = restoreStrings(plan.strings, *trace);
     if (error.empty())
         error = validateTrace(h, *trace, options.threads);
     if (!error.empty())
-        return failure(ImportErrorKind::Malformed, error);
+        return failure(model::StatusKind::Malformed, error);
     restoreFromHeader(h, sourcePath, *trace);
     // The rules every imported trace obeys (model/tracerules.h: times in range, parents before and around their
     // children, extents and steps that hold), which the analyses rely on without checks.
     if (const std::string issue = model::traceStructureIssue(*trace); !issue.empty())
-        return failure(ImportErrorKind::Malformed, corruptSnapshot(issue));
-    return ImportResult::success(model::TracePtr(trace.release()));
+        return failure(model::StatusKind::Malformed, corruptSnapshot(issue));
+    return model::TracePtr(trace.release());
 }
 
 } // namespace
 
-bool readSnapshotSource(const std::filesystem::path& file, SourceIdentity& source, std::string& error,
-                        std::string* writer)
+model::Expected<SourceIdentity> readSnapshotSource(const std::filesystem::path& file, std::string* writer)
 {
-    ImportErrorKind kind = ImportErrorKind::None;
-    auto f = openFileSource(file, error, kind);
+    auto f = openFileSource(file);
     if (!f)
-        return false;
+        return f.status();
     pb::Header header;
-    if (const HeaderRead read = readHeader(*f, header); !read.ok) {
-        error = file.string() + ": " + read.error;
-        return false;
-    }
+    if (const model::Expected<std::uint64_t> read = readHeader(*f.value(), header); !read.ok())
+        return model::Status(read.status().kind(), file.string() + ": " + read.status().message());
+    SourceIdentity source;
     source.path = header.source().path();
     source.size = header.source().size();
     source.mtimeNs = header.source().mtime_ns();
     source.contentHash = header.source().content_hash();
     if (writer)
         *writer = header.writer();
-    return true;
+    return source;
 }
 
 ImportResult readSnapshot(const std::filesystem::path& file, const ImportOptions& options, ProgressSink& progress,
                           const std::string& sourcePathOverride)
 {
-    std::string error;
-    ImportErrorKind kind = ImportErrorKind::None;
-    auto f = openFileSource(file, error, kind);
+    auto f = openFileSource(file);
     if (!f)
-        return ImportResult::failure(kind, error);
-    return readFrom(*f, file.string(), options, &progress,
+        return f.status();
+    return readFrom(*f.value(), file.string(), options, &progress,
                     sourcePathOverride.empty() ? file.string() : sourcePathOverride);
 }
 

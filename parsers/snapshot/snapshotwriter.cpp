@@ -236,8 +236,8 @@ std::string writerIdentity()
     return "timesink " TIMESINK_IMPORTER_VERSION " importer " TIMESINK_IMPORTER_REVISION;
 }
 
-bool writeSnapshot(const model::Trace& trace, const SourceIdentity& source, const fs::path& file, std::string& error,
-                   std::string_view writer)
+model::Status writeSnapshot(const model::Trace& trace, const SourceIdentity& source, const fs::path& file,
+                            std::string_view writer)
 {
     pb::Header header;
     fillHeader(trace, source, writer.empty() ? writerIdentity() : writer, header);
@@ -256,9 +256,10 @@ bool writeSnapshot(const model::Trace& trace, const SourceIdentity& source, cons
         bytes += pool.view(model::StringId(static_cast<std::uint32_t>(i)));
 
     fs::path temp;
+    std::string error;
     std::FILE* f = createTemporaryBeside(file, temp, error);
     if (!f)
-        return false;
+        return {model::StatusKind::Failed, error};
     char preamble[kPreambleBytes] = {};
     bool ok = std::fwrite(preamble, 1, sizeof preamble, f) == sizeof preamble;
     SectionWriter w(f, header);
@@ -335,10 +336,10 @@ bool writeSnapshot(const model::Trace& trace, const SourceIdentity& source, cons
     }
     if (!ok) {
         fs::remove(temp, ec);
-        error = "cannot write " + file.string() + ": " + std::strerror(savedErrno ? savedErrno : EIO);
-        return false;
+        return {model::StatusKind::Failed,
+                "cannot write " + file.string() + ": " + std::strerror(savedErrno ? savedErrno : EIO)};
     }
-    return true;
+    return {};
 }
 
 } // namespace timesink::parsers::snapshot

@@ -58,22 +58,21 @@ bool hashEnds(const fs::path& path, std::uint64_t size, std::uint64_t& hash, std
 
 } // namespace
 
-bool identifySource(const fs::path& source, SourceIdentity& out, std::string& error)
+model::Expected<SourceIdentity> identifySource(const fs::path& source)
 {
-    out = SourceIdentity {};
+    auto cannotRead
+        = [](std::string message) { return model::Status(model::StatusKind::CannotRead, std::move(message)); };
+    SourceIdentity out;
     std::error_code ec;
     const fs::path absolute = fs::absolute(source, ec);
     out.path = (ec ? source : absolute.lexically_normal()).string();
     const auto status = fs::status(source, ec);
     if (ec || !fs::exists(status)) {
-        error = "cannot open " + source.string() + ": no such file or directory";
-        return false;
+        return cannotRead("cannot open " + source.string() + ": no such file or directory");
     }
     // A FIFO, device or socket has no identity to cache by, and opening one to hash it could block forever.
-    if (std::string why = notRegularFileReason(source, true); !why.empty()) {
-        error = std::move(why);
-        return false;
-    }
+    if (std::string why = notRegularFileReason(source, true); !why.empty())
+        return cannotRead(std::move(why));
     if (fs::is_directory(status)) {
         // A bundle: every regular file below it, in name order, by name, size, time and ends.
         std::vector<fs::path> files;
@@ -82,37 +81,33 @@ bool identifySource(const fs::path& source, SourceIdentity& out, std::string& er
             if (it->is_regular_file(ec))
                 files.push_back(it->path());
         }
-        if (ec) {
-            error = "cannot read directory " + source.string() + ": " + ec.message();
-            return false;
-        }
+        if (ec)
+            return cannotRead("cannot read directory " + source.string() + ": " + ec.message());
         std::sort(files.begin(), files.end());
         std::uint64_t hash = 0;
         for (const fs::path& f : files) {
             const std::uint64_t size = fs::file_size(f, ec);
             const std::int64_t mtime = ec ? 0 : mtimeNs(f, ec);
-            if (ec) {
-                error = "cannot read " + f.string() + ": " + ec.message();
-                return false;
-            }
+            if (ec)
+                return cannotRead("cannot read " + f.string() + ": " + ec.message());
             const std::string name = fs::relative(f, source, ec).generic_string();
             hash = hashBytes(name.data(), name.size(), hash);
-            if (!hashEnds(f, size, hash, error))
-                return false;
+            if (std::string error; !hashEnds(f, size, hash, error))
+                return cannotRead(std::move(error));
             out.size += size;
             out.mtimeNs = std::max(out.mtimeNs, mtime);
         }
         out.contentHash = hash;
-        return true;
+        return out;
     }
     out.size = fs::file_size(source, ec);
     if (!ec)
         out.mtimeNs = mtimeNs(source, ec);
-    if (ec) {
-        error = "cannot read " + source.string() + ": " + ec.message();
-        return false;
-    }
-    return hashEnds(source, out.size, out.contentHash, error);
+    if (ec)
+        return cannotRead("cannot read " + source.string() + ": " + ec.message());
+    if (std::string error; !hashEnds(source, out.size, out.contentHash, error))
+        return cannotRead(std::move(error));
+    return out;
 }
 
 } // namespace timesink::parsers::snapshot

@@ -403,7 +403,7 @@ private slots:
                 = parsers::loadTrace(testing::kFixturesDir / f, parsers::ImportOptions {}, progress);
             if (!loaded.ok())
                 continue; // fixtures of other purposes (the board-test excerpt) are the importers' tests' business
-            const EfficiencyReport r = efficiencyOf(*loaded.trace);
+            const EfficiencyReport r = efficiencyOf(*loaded.value());
             for (const OperatorEfficiency& o : r.operators) {
                 checkBounded(o.rooflineFraction, f + " " + o.name + " " + o.shapes);
                 checkBounded(o.measured, f + " " + o.name);

@@ -30,8 +30,8 @@ model::TracePtr loadTable(const std::string& name)
     parsers::ProgressSink progress;
     parsers::ImportResult result = parsers::loadTrace(kTables / name, parsers::ImportOptions {}, progress);
     if (!result.ok())
-        qWarning("%s", result.error.c_str());
-    return result.trace;
+        qWarning("%s", result.status().message().c_str());
+    return result.ok() ? result.value() : nullptr;
 }
 
 AnalysisResult run(const model::Trace& t)

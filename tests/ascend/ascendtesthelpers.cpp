@@ -30,14 +30,14 @@ std::filesystem::path writeFile(const QTemporaryDir& dir, const std::string& rel
 
 parsers::ImportResult importAscend(const std::filesystem::path& path)
 {
-    parsers::SourceProbe probe;
-    if (parsers::ImportResult r = parsers::probeSource(path, probe); r.errorKind != parsers::ImportErrorKind::None)
-        return r;
+    const model::Expected<parsers::SourceProbe> probe = parsers::probeSource(path);
+    if (!probe.ok())
+        return probe.status();
     parsers::AscendImporter importer;
-    if (importer.probe(probe) == 0)
-        return parsers::ImportResult::failure(parsers::ImportErrorKind::NotRecognised, "probe said no");
+    if (importer.probe(probe.value()) == 0)
+        return model::Status(model::StatusKind::NotRecognised, "probe said no");
     parsers::ProgressSink progress;
-    return importer.import(probe, parsers::ImportOptions {}, progress);
+    return importer.import(probe.value(), parsers::ImportOptions {}, progress);
 }
 
 parsers::ImportResult loadAny(const std::filesystem::path& path)

@@ -121,8 +121,8 @@ private slots:
         QFETCH(int, memcpy);
         QFETCH(int, counterSamples);
         const auto r = loadAny(fixture(path)); // the loader, as `timesink-cli info` does
-        QVERIFY2(r.ok(), r.error.c_str());
-        const Trace& t = *r.trace;
+        QVERIFY2(r.ok(), r.status().message().c_str());
+        const Trace& t = *r.value();
         QCOMPARE(QString::fromStdString(t.metadata().format), format);
         QCOMPARE(deviceTaskCount(t), std::size_t(deviceTasks));
         QCOMPARE(t.categoryCount(SliceCategory::FallbackOp), std::uint64_t(fallback));
@@ -143,8 +143,8 @@ private slots:
     void level1Details()
     {
         const auto r = loadAny(fixture(QStringLiteral("torch_npu/msinsight_text_level1_rank0_ascend_pt")));
-        QVERIFY2(r.ok(), r.error.c_str());
-        const Trace& t = *r.trace;
+        QVERIFY2(r.ok(), r.status().message().c_str());
+        const Trace& t = *r.value();
         QCOMPARE(t.metadata().rank, 0);
         QCOMPARE(t.metadata().profilerLevel, std::string("Level1"));
         // Every kernel_details row (including the 4 HCCL rows, whose start differs by 1 ns) joins a task.
@@ -162,26 +162,26 @@ private slots:
     void level0ReportsMissingCann()
     {
         const auto r = loadAny(fixture(QStringLiteral("torch_npu/msinsight_text_level0_rank0_ascend_pt")));
-        QVERIFY2(r.ok(), r.error.c_str());
+        QVERIFY2(r.ok(), r.status().message().c_str());
         // Level0 has HostToDevice starts on a pid with no events (no CANN process): 210 s + 5 extra f ends.
-        QCOMPARE(warningCount(*r.trace, "flow_unresolved"), std::uint64_t(215));
-        QCOMPARE(r.trace->metadata().profilerLevel, std::string("Level0"));
+        QCOMPARE(warningCount(*r.value(), "flow_unresolved"), std::uint64_t(215));
+        QCOMPARE(r.value()->metadata().profilerLevel, std::string("Level0"));
     }
 
     void differentRunsDisagree()
     {
         // The 2023 kernel_details comes from another run than its trace_view: every row is reported unjoined.
         const auto r = loadAny(fixture(QStringLiteral("torch_npu/mstt_advisor_ut_2023")));
-        QVERIFY2(r.ok(), r.error.c_str());
-        QCOMPARE(warningCount(*r.trace, "csv_timeline_mismatch"), std::uint64_t(591));
-        QVERIFY(warningMentions(*r.trace, "kernel_details.csv: 591 of 591 rows"));
+        QVERIFY2(r.ok(), r.status().message().c_str());
+        QCOMPARE(warningCount(*r.value(), "csv_timeline_mismatch"), std::uint64_t(591));
+        QVERIFY(warningMentions(*r.value(), "kernel_details.csv: 591 of 591 rows"));
     }
 
     void databaseMetadata()
     {
         const auto r = loadAny(fixture(QStringLiteral("msprof/msinsight_db_level1_rank0_ascend_pt")));
-        QVERIFY2(r.ok(), r.error.c_str());
-        const Trace& t = *r.trace;
+        QVERIFY2(r.ok(), r.status().message().c_str());
+        const Trace& t = *r.value();
         QCOMPARE(t.metadata().devices.size(), std::size_t(1));
         QCOMPARE(t.metadata().devices[0].name, std::string("Ascend910B"));
         QCOMPARE(t.metadata().formatVersion, std::string("1.0.0"));
@@ -190,9 +190,9 @@ private slots:
         QVERIFY(t.steps()[0].marker.isValid()); // STEP_TIME joined to the ProfilerStep#50 PYTORCH_API row
 
         const auto r2 = loadAny(fixture(QStringLiteral("msprof/msinsight_test_full_db_msprof_0.db")));
-        QVERIFY2(r2.ok(), r2.error.c_str());
-        QCOMPARE(r2.trace->metadata().devices.size(), std::size_t(8));                   // NPU_INFO has 8 Ascend910B
-        QCOMPARE(r2.trace->categoryCount(SliceCategory::Annotation), std::uint64_t(13)); // MSTX_EVENTS
+        QVERIFY2(r2.ok(), r2.status().message().c_str());
+        QCOMPARE(r2.value()->metadata().devices.size(), std::size_t(8));                   // NPU_INFO has 8 Ascend910B
+        QCOMPARE(r2.value()->categoryCount(SliceCategory::Annotation), std::uint64_t(13)); // MSTX_EVENTS
     }
 
     void databasesAreNotModified_data()
@@ -213,7 +213,7 @@ private slots:
         const auto mtime = std::filesystem::last_write_time(copy);
         const QByteArray before = digest(copy);
         const auto r = loadAny(copy);
-        QVERIFY2(r.ok(), r.error.c_str());
+        QVERIFY2(r.ok(), r.status().message().c_str());
         QCOMPARE(digest(copy), before);
         QVERIFY(std::filesystem::last_write_time(copy) == mtime);
         const QStringList entries = QDir(dir.path()).entryList(QDir::Files | QDir::Hidden);

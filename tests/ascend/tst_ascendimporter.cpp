@@ -172,7 +172,7 @@ void TestAscendImporter::dumpTorchNpuBundle()
     QTemporaryDir dir;
     writeBundle(dir);
     const auto r = importAscend(bundlePath(dir));
-    QVERIFY2(r.ok(), r.error.c_str());
+    QVERIFY2(r.ok(), r.status().message().c_str());
     // Times are relative to the trace start (the first counter sample at 1000 µs).
     const std::string expected = R"(track AI Core Freq / AI Core Freq (MHz) role=counter kind=npu device=0 samples=2
 track Ascend Hardware / Stream 2 role=device_compute kind=npu device=0
@@ -203,7 +203,7 @@ flow Thread 100:acl_memcpy_host_to_device -> Stream 2:MEMCPY_ASYNC launch
 flow Thread 100:aten::add -> Thread 101:AddBackward0 fwdbwd
 step 7 ProfilerStep#7 0 +100000 marker
 )";
-    const std::string actual = dumpTrace(*r.trace);
+    const std::string actual = dumpTrace(*r.value());
     if (actual != expected)
         qWarning("actual dump:\n%s", actual.c_str());
     QCOMPARE(actual, expected);
@@ -214,8 +214,8 @@ void TestAscendImporter::metadataAndCounts()
     QTemporaryDir dir;
     writeBundle(dir);
     const auto r = loadAny(bundlePath(dir));
-    QVERIFY2(r.ok(), r.error.c_str());
-    const Trace& t = *r.trace;
+    QVERIFY2(r.ok(), r.status().message().c_str());
+    const Trace& t = *r.value();
     QCOMPARE(t.metadata().format, std::string("torch_npu"));
     QCOMPARE(t.metadata().rank, 3);
     QCOMPARE(t.metadata().profilerLevel, std::string("Level1"));
@@ -237,10 +237,10 @@ void TestAscendImporter::singleTraceViewFile()
     QTemporaryDir dir;
     const auto path = writeFile(dir, "trace_view.json", kTraceView);
     const auto r = loadAny(path); // through the loader: must not be taken for Kineto
-    QVERIFY2(r.ok(), r.error.c_str());
-    QCOMPARE(r.trace->metadata().format, std::string("torch_npu"));
-    QCOMPARE(deviceTaskCount(*r.trace), std::size_t(5));
-    QCOMPARE(r.trace->categoryCount(SliceCategory::FallbackOp), std::uint64_t(1));
+    QVERIFY2(r.ok(), r.status().message().c_str());
+    QCOMPARE(r.value()->metadata().format, std::string("torch_npu"));
+    QCOMPARE(deviceTaskCount(*r.value()), std::size_t(5));
+    QCOMPARE(r.value()->categoryCount(SliceCategory::FallbackOp), std::uint64_t(1));
 }
 
 void TestAscendImporter::csvOnlyBundle()
@@ -248,8 +248,8 @@ void TestAscendImporter::csvOnlyBundle()
     QTemporaryDir dir;
     writeBundle(dir, /*trace=*/false);
     const auto r = importAscend(bundlePath(dir));
-    QVERIFY2(r.ok(), r.error.c_str());
-    const Trace& t = *r.trace;
+    QVERIFY2(r.ok(), r.status().message().c_str());
+    const Trace& t = *r.value();
     QCOMPARE(warningCount(t, "no_timeline"), std::uint64_t(1));
     QVERIFY(warningMentions(t, "kernel_details.csv"));
     QCOMPARE(deviceTaskCount(t), std::size_t(2)); // the HCCL row goes to a communication track
@@ -265,11 +265,11 @@ void TestAscendImporter::jsonOnlyBundle()
     QTemporaryDir dir;
     writeFile(dir, "r_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json", kTraceView);
     const auto r = importAscend(bundlePath(dir));
-    QVERIFY2(r.ok(), r.error.c_str());
-    QCOMPARE(r.trace->categoryCount(SliceCategory::FallbackOp), std::uint64_t(1)); // from Task Type alone
-    QCOMPARE(r.trace->categoryCount(SliceCategory::Kernel), std::uint64_t(1));
-    QVERIFY(r.trace->warnings().empty());
-    QCOMPARE(r.trace->metadata().rank, -1);
+    QVERIFY2(r.ok(), r.status().message().c_str());
+    QCOMPARE(r.value()->categoryCount(SliceCategory::FallbackOp), std::uint64_t(1)); // from Task Type alone
+    QCOMPARE(r.value()->categoryCount(SliceCategory::Kernel), std::uint64_t(1));
+    QVERIFY(r.value()->warnings().empty());
+    QCOMPARE(r.value()->metadata().rank, -1);
 }
 
 void TestAscendImporter::csvWithMissingColumns()
@@ -278,10 +278,10 @@ void TestAscendImporter::csvWithMissingColumns()
     writeBundle(dir, true, false);
     writeFile(dir, "r_ascend_pt/ASCEND_PROFILER_OUTPUT/kernel_details.csv", "Step Id,Name,Type\n7,Conv2D1,Conv2D\n");
     const auto r = importAscend(bundlePath(dir));
-    QVERIFY2(r.ok(), r.error.c_str());
-    QCOMPARE(warningCount(*r.trace, "csv_unreadable"), std::uint64_t(1));
-    QVERIFY(warningMentions(*r.trace, "kernel_details.csv: missing required columns \"Start Time(us)\""));
-    QCOMPARE(deviceTaskCount(*r.trace), std::size_t(5)); // the timeline still loads
+    QVERIFY2(r.ok(), r.status().message().c_str());
+    QCOMPARE(warningCount(*r.value(), "csv_unreadable"), std::uint64_t(1));
+    QVERIFY(warningMentions(*r.value(), "kernel_details.csv: missing required columns \"Start Time(us)\""));
+    QCOMPARE(deviceTaskCount(*r.value()), std::size_t(5)); // the timeline still loads
 }
 
 void TestAscendImporter::csvWithExtraColumns()
@@ -293,10 +293,10 @@ void TestAscendImporter::csvWithExtraColumns()
     csv.replace("FLOAT;FLOAT\r\n", "FLOAT;FLOAT,1.5,surplus\r\n"); // one row with a cell too many
     writeFile(dir, "r_ascend_pt/ASCEND_PROFILER_OUTPUT/kernel_details.csv", csv);
     const auto r = importAscend(bundlePath(dir));
-    QVERIFY2(r.ok(), r.error.c_str());
-    QCOMPARE(metaProperty(*r.trace, "kernel_rows_joined"), std::string("3/3"));
-    QCOMPARE(warningCount(*r.trace, "csv_extra_cells"), std::uint64_t(1));
-    QCOMPARE(warningCount(*r.trace, "csv_short_row"), std::uint64_t(2)); // rows without the new metric
+    QVERIFY2(r.ok(), r.status().message().c_str());
+    QCOMPARE(metaProperty(*r.value(), "kernel_rows_joined"), std::string("3/3"));
+    QCOMPARE(warningCount(*r.value(), "csv_extra_cells"), std::uint64_t(1));
+    QCOMPARE(warningCount(*r.value(), "csv_short_row"), std::uint64_t(2)); // rows without the new metric
 }
 
 void TestAscendImporter::jsonAndCsvDisagree()
@@ -309,8 +309,8 @@ void TestAscendImporter::jsonAndCsvDisagree()
     writeFile(dir, "r_ascend_pt/ASCEND_PROFILER_OUTPUT/step_trace_time.csv",
               QByteArray(kStepTrace).append("8,1,1,0,1,1,1,0,1,1\r\n"));
     const auto r = importAscend(bundlePath(dir));
-    QVERIFY2(r.ok(), r.error.c_str());
-    const Trace& t = *r.trace;
+    QVERIFY2(r.ok(), r.status().message().c_str());
+    const Trace& t = *r.value();
     QCOMPARE(warningCount(t, "csv_timeline_mismatch"), std::uint64_t(1));
     QVERIFY(warningMentions(t, "kernel_details.csv: 1 of 4 rows have no device task"));
     // op_statistic (1 AI_CPU) vs kernel_details (2 AI_CPU rows), and step 8 missing from the timeline.
@@ -327,14 +327,14 @@ void TestAscendImporter::truncatedTraceView()
     const int cut = kTraceView.indexOf("\"name\":\"EVENT_WAIT\"");
     writeFile(dir, "r_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json", kTraceView.left(cut));
     const auto r = importAscend(bundlePath(dir));
-    QVERIFY2(r.ok(), r.error.c_str());
-    QVERIFY(warningCount(*r.trace, "truncated") >= 1);
-    QVERIFY(warningMentions(*r.trace, "trace_view.json"));
+    QVERIFY2(r.ok(), r.status().message().c_str());
+    QVERIFY(warningCount(*r.value(), "truncated") >= 1);
+    QVERIFY(warningMentions(*r.value(), "trace_view.json"));
     // Everything before the cut is there: 4 device tasks; process names were after the cut, so lanes come from
     // the events themselves (Task Type → device, AscendCL@ → CANN, cpu_op → Python).
-    QCOMPARE(deviceTaskCount(*r.trace), std::size_t(4));
-    QCOMPARE(r.trace->categoryCount(SliceCategory::RuntimeApi), std::uint64_t(1));
-    QCOMPARE(r.trace->steps().size(), std::size_t(1));
+    QCOMPARE(deviceTaskCount(*r.value()), std::size_t(4));
+    QCOMPARE(r.value()->categoryCount(SliceCategory::RuntimeApi), std::uint64_t(1));
+    QCOMPARE(r.value()->steps().size(), std::size_t(1));
 }
 
 namespace {
@@ -366,11 +366,11 @@ void TestAscendImporter::processNamesFirstOrLast()
     writeFile(first, "r_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json", namesFirst(kTraceView));
     const auto a = importAscend(bundlePath(last));
     const auto b = importAscend(bundlePath(first));
-    QVERIFY2(a.ok(), a.error.c_str());
-    QVERIFY2(b.ok(), b.error.c_str());
-    QCOMPARE(dumpTrace(*b.trace), dumpTrace(*a.trace));
-    QCOMPARE(metaProperty(*a.trace, "timeline_passes"), std::string());
-    QCOMPARE(metaProperty(*b.trace, "timeline_passes"), std::string());
+    QVERIFY2(a.ok(), a.status().message().c_str());
+    QVERIFY2(b.ok(), b.status().message().c_str());
+    QCOMPARE(dumpTrace(*b.value()), dumpTrace(*a.value()));
+    QCOMPARE(metaProperty(*a.value(), "timeline_passes"), std::string());
+    QCOMPARE(metaProperty(*b.value(), "timeline_passes"), std::string());
 }
 
 void TestAscendImporter::processNameContradictsGuess()
@@ -391,14 +391,14 @@ void TestAscendImporter::processNameContradictsGuess()
     const auto earlyFile = writeFile(early, "trace_view.json", namesFirst(trace));
     const auto a = importAscend(lateFile);
     const auto b = importAscend(earlyFile);
-    QVERIFY2(a.ok(), a.error.c_str());
-    QVERIFY2(b.ok(), b.error.c_str());
-    QCOMPARE(dumpTrace(*a.trace), dumpTrace(*b.trace));
-    QCOMPARE(a.trace->categoryCount(SliceCategory::RuntimeApi), std::uint64_t(0));
-    QCOMPARE(a.trace->categoryCount(SliceCategory::HostOp), std::uint64_t(2));
-    QVERIFY(dumpTrace(*a.trace).find("track Python / Thread 100") != std::string::npos);
-    QVERIFY(metaProperty(*a.trace, "timeline_passes").starts_with("2 "));
-    QCOMPARE(metaProperty(*b.trace, "timeline_passes"), std::string());
+    QVERIFY2(a.ok(), a.status().message().c_str());
+    QVERIFY2(b.ok(), b.status().message().c_str());
+    QCOMPARE(dumpTrace(*a.value()), dumpTrace(*b.value()));
+    QCOMPARE(a.value()->categoryCount(SliceCategory::RuntimeApi), std::uint64_t(0));
+    QCOMPARE(a.value()->categoryCount(SliceCategory::HostOp), std::uint64_t(2));
+    QVERIFY(dumpTrace(*a.value()).find("track Python / Thread 100") != std::string::npos);
+    QVERIFY(metaProperty(*a.value(), "timeline_passes").starts_with("2 "));
+    QCOMPARE(metaProperty(*b.value(), "timeline_passes"), std::string());
 }
 
 void TestAscendImporter::processRenamedAfterUse()
@@ -413,12 +413,12 @@ void TestAscendImporter::processRenamedAfterUse()
 ])";
     QTemporaryDir dir;
     const auto r = importAscend(writeFile(dir, "trace_view.json", trace));
-    QVERIFY2(r.ok(), r.error.c_str());
-    const std::string dump = dumpTrace(*r.trace);
+    QVERIFY2(r.ok(), r.status().message().c_str());
+    const std::string dump = dumpTrace(*r.value());
     QVERIFY2(dump.find("track Freq / ") != std::string::npos, dump.c_str());
     QVERIFY2(dump.find("track AI Core Freq") == std::string::npos, dump.c_str());
-    QCOMPARE(counterSampleCount(*r.trace), std::size_t(1));
-    QVERIFY(metaProperty(*r.trace, "timeline_passes").starts_with("2 "));
+    QCOMPARE(counterSampleCount(*r.value()), std::size_t(1));
+    QVERIFY(metaProperty(*r.value(), "timeline_passes").starts_with("2 "));
 }
 
 namespace {
@@ -466,12 +466,12 @@ void TestAscendImporter::beginEndPairsAreSlices()
     // Each B/E pair becomes the slice its X twin would: same track, lane, category, depth, step and flow.
     QTemporaryDir dir;
     const auto r = importAscend(writeFile(dir, "be/trace_view.json", kBeginEnd));
-    QVERIFY2(r.ok(), r.error.c_str());
+    QVERIFY2(r.ok(), r.status().message().c_str());
     const auto x = importAscend(writeFile(dir, "x/trace_view.json", kBeginEndAsComplete));
-    QVERIFY2(x.ok(), x.error.c_str());
-    const std::string dump = dumpTrace(*r.trace);
-    QCOMPARE(dump, dumpTrace(*x.trace));
-    QVERIFY2(r.trace->warnings().empty(), dump.c_str());
+    QVERIFY2(x.ok(), x.status().message().c_str());
+    const std::string dump = dumpTrace(*r.value());
+    QCOMPARE(dump, dumpTrace(*x.value()));
+    QVERIFY2(r.value()->warnings().empty(), dump.c_str());
     // The pairs closed as nested: matmul in linear in the step, the DataLoader slice on its own thread.
     QVERIFY2(dump.find("  15000 +10000 d2 host_op aten::matmul\n") != std::string::npos, dump.c_str());
     QVERIFY2(dump.find("  10000 +30000 d1 host_op aten::linear\n") != std::string::npos, dump.c_str());
@@ -480,8 +480,8 @@ void TestAscendImporter::beginEndPairsAreSlices()
     QVERIFY2(dump.find("  16500 +1500 d0 runtime AscendCL@aclnnMatmul [level=acl]\n") != std::string::npos,
              dump.c_str());
     QVERIFY2(dump.find("step 3 ProfilerStep#3 0 +100000 marker\n") != std::string::npos, dump.c_str());
-    QCOMPARE(r.trace->flows().size(), std::size_t(1));
-    QCOMPARE(deviceTaskCount(*r.trace), std::size_t(1));
+    QCOMPARE(r.value()->flows().size(), std::size_t(1));
+    QCOMPARE(deviceTaskCount(*r.value()), std::size_t(1));
 }
 
 void TestAscendImporter::beginEndUnmatched()
@@ -499,8 +499,8 @@ void TestAscendImporter::beginEndUnmatched()
 ])";
     QTemporaryDir dir;
     const auto r = importAscend(writeFile(dir, "trace_view.json", trace));
-    QVERIFY2(r.ok(), r.error.c_str());
-    const Trace& t = *r.trace;
+    QVERIFY2(r.ok(), r.status().message().c_str());
+    const Trace& t = *r.value();
     const std::string dump = dumpTrace(t);
     QCOMPARE(warningCount(t, "unmatched_end"), std::uint64_t(1));
     QCOMPARE(warningCount(t, "unmatched_begin"), std::uint64_t(1));
@@ -534,10 +534,10 @@ void TestAscendImporter::garbageAfterEventsKeepsThem()
     QTemporaryDir dir;
     writeFile(dir, "r_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json", trace);
     const auto r = importAscend(bundlePath(dir));
-    QVERIFY2(r.ok(), r.error.c_str());
-    QCOMPARE(deviceTaskCount(*r.trace), std::size_t(2));
-    QCOMPARE(warningCount(*r.trace, "timeline_unreadable"), std::uint64_t(1));
-    QVERIFY(warningMentions(*r.trace, "trace_view.json: not a trace"));
+    QVERIFY2(r.ok(), r.status().message().c_str());
+    QCOMPARE(deviceTaskCount(*r.value()), std::size_t(2));
+    QCOMPARE(warningCount(*r.value(), "timeline_unreadable"), std::uint64_t(1));
+    QVERIFY(warningMentions(*r.value(), "trace_view.json: not a trace"));
 }
 
 void TestAscendImporter::emptyAndGarbageFiles_data()
@@ -565,9 +565,9 @@ void TestAscendImporter::emptyAndGarbageFiles()
     const auto path = writeFile(dir, name.toStdString(), content);
     const auto r = importAscend(path);
     if (r.ok()) {
-        QVERIFY(!r.trace->warnings().empty());
+        QVERIFY(!r.value()->warnings().empty());
     } else {
-        QVERIFY2(r.error.find(mention.toStdString()) != std::string::npos, r.error.c_str());
+        QVERIFY2(r.status().message().find(mention.toStdString()) != std::string::npos, r.status().message().c_str());
     }
 }
 
@@ -588,8 +588,8 @@ void TestAscendImporter::slicedMsprofTimeline()
               "Task Duration(us),Task Wait Time(us),Block Dim\n"
               "1,4294967295,0,7,k1,MatMul,dynamic,MIX_AIC,1000.000,5,0,24\n");
     const auto r = loadAny(std::filesystem::path(dir.path().toStdString()));
-    QVERIFY2(r.ok(), r.error.c_str());
-    const Trace& t = *r.trace;
+    QVERIFY2(r.ok(), r.status().message().c_str());
+    const Trace& t = *r.value();
     QCOMPARE(t.metadata().format, std::string("msprof"));
     QCOMPARE(metaProperty(t, "timeline_slices"), std::string("2"));
     QCOMPARE(metaProperty(t, "timeline_source"),
@@ -607,12 +607,12 @@ void TestAscendImporter::severalRanksInOneFolder()
     writeFile(dir, "job/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json", kTraceView);
     writeFile(dir, "job/rank1_ascend_pt/ASCEND_PROFILER_OUTPUT/kernel_details.csv", kKernelDetails);
     const auto r = importAscend(std::filesystem::path(dir.filePath(QStringLiteral("job")).toStdString()));
-    QVERIFY2(r.ok(), r.error.c_str());
-    QCOMPARE(warningCount(*r.trace, "multiple_runs"), std::uint64_t(1));
-    QVERIFY(warningMentions(*r.trace, "2 profiler runs found"));
-    QVERIFY(warningMentions(*r.trace, "imported rank0_ascend_pt"));
-    QCOMPARE(metaProperty(*r.trace, "timeline_source"), std::string("trace_view.json"));
-    QCOMPARE(metaProperty(*r.trace, "kernel_table"), std::string()); // rank1's CSV is not mixed in
+    QVERIFY2(r.ok(), r.status().message().c_str());
+    QCOMPARE(warningCount(*r.value(), "multiple_runs"), std::uint64_t(1));
+    QVERIFY(warningMentions(*r.value(), "2 profiler runs found"));
+    QVERIFY(warningMentions(*r.value(), "imported rank0_ascend_pt"));
+    QCOMPARE(metaProperty(*r.value(), "timeline_source"), std::string("trace_view.json"));
+    QCOMPARE(metaProperty(*r.value(), "kernel_table"), std::string()); // rank1's CSV is not mixed in
 }
 
 void TestAscendImporter::databaseMapping()
@@ -621,7 +621,7 @@ void TestAscendImporter::databaseMapping()
     const std::filesystem::path db = std::filesystem::path(dir.path().toStdString()) / "msprof_20260101.db";
     writeTinyDb(db);
     const auto r = loadAny(db);
-    QVERIFY2(r.ok(), r.error.c_str());
+    QVERIFY2(r.ok(), r.status().message().c_str());
     // Relative to the first slice (900 ns); STEP_TIME starts before it. The MEMCPY_ASYNC was launched by the
     // synchronous aclrtMemcpy, which does not say the direction.
     const std::string expected = R"(track Ascend Hardware / Stream 2 role=device_compute kind=npu device=0
@@ -635,12 +635,12 @@ flow Thread 7:AscendCL@aclnnConv -> Stream 2:Conv2D1 launch
 flow Thread 7:AscendCL@aclrtMemcpy -> Stream 2:MEMCPY_ASYNC launch
 step 4 ProfilerStep#4 -100 +700
 )";
-    const std::string actual = dumpTrace(*r.trace);
+    const std::string actual = dumpTrace(*r.value());
     if (actual != expected)
         qWarning("actual dump:\n%s", actual.c_str());
     QCOMPARE(actual, expected);
-    QCOMPARE(r.trace->metadata().format, std::string("msprof-db"));
-    QCOMPARE(r.trace->metadata().devices.at(0).name, std::string("Ascend910B"));
+    QCOMPARE(r.value()->metadata().format, std::string("msprof-db"));
+    QCOMPARE(r.value()->metadata().devices.at(0).name, std::string("Ascend910B"));
 }
 
 void TestAscendImporter::databasePreferredOverText()
@@ -649,12 +649,12 @@ void TestAscendImporter::databasePreferredOverText()
     writeBundle(dir);
     writeTinyDb(bundlePath(dir) / "ASCEND_PROFILER_OUTPUT" / "ascend_pytorch_profiler_3.db");
     const auto r = importAscend(bundlePath(dir));
-    QVERIFY2(r.ok(), r.error.c_str());
-    QCOMPARE(r.trace->metadata().format, std::string("torch_npu-db"));
-    QCOMPARE(metaProperty(*r.trace, "timeline_source"), std::string("ascend_pytorch_profiler_3.db"));
-    QCOMPARE(warningCount(*r.trace, "export_choice"), std::uint64_t(1));
-    QVERIFY(warningMentions(*r.trace, "imported the database only"));
-    QCOMPARE(deviceTaskCount(*r.trace), std::size_t(3)); // the database's tasks, not the JSON's five
+    QVERIFY2(r.ok(), r.status().message().c_str());
+    QCOMPARE(r.value()->metadata().format, std::string("torch_npu-db"));
+    QCOMPARE(metaProperty(*r.value(), "timeline_source"), std::string("ascend_pytorch_profiler_3.db"));
+    QCOMPARE(warningCount(*r.value(), "export_choice"), std::uint64_t(1));
+    QVERIFY(warningMentions(*r.value(), "imported the database only"));
+    QCOMPARE(deviceTaskCount(*r.value()), std::size_t(3)); // the database's tasks, not the JSON's five
 }
 
 void TestAscendImporter::notADatabase()
@@ -663,11 +663,11 @@ void TestAscendImporter::notADatabase()
     writeBundle(dir);
     writeFile(dir, "r_ascend_pt/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_3.db", "definitely not sqlite\n");
     const auto r = importAscend(bundlePath(dir));
-    QVERIFY2(r.ok(), r.error.c_str());
-    QCOMPARE(warningCount(*r.trace, "db_unreadable"), std::uint64_t(1));
-    QVERIFY(warningMentions(*r.trace, "ascend_pytorch_profiler_3.db"));
-    QCOMPARE(r.trace->metadata().format, std::string("torch_npu"));
-    QCOMPARE(deviceTaskCount(*r.trace), std::size_t(5));
+    QVERIFY2(r.ok(), r.status().message().c_str());
+    QCOMPARE(warningCount(*r.value(), "db_unreadable"), std::uint64_t(1));
+    QVERIFY(warningMentions(*r.value(), "ascend_pytorch_profiler_3.db"));
+    QCOMPARE(r.value()->metadata().format, std::string("torch_npu"));
+    QCOMPARE(deviceTaskCount(*r.value()), std::size_t(5));
 
     // A real SQLite file without msprof tables, alone: an error naming it.
     const std::filesystem::path other = std::filesystem::path(dir.path().toStdString()) / "msprof_9.db";
@@ -677,8 +677,8 @@ void TestAscendImporter::notADatabase()
     sqlite3_close(db);
     const auto r2 = importAscend(other);
     QVERIFY(!r2.ok());
-    QVERIFY2(r2.error.find("msprof_9.db") != std::string::npos, r2.error.c_str());
-    QVERIFY2(r2.error.find("without msprof tables") != std::string::npos, r2.error.c_str());
+    QVERIFY2(r2.status().message().find("msprof_9.db") != std::string::npos, r2.status().message().c_str());
+    QVERIFY2(r2.status().message().find("without msprof tables") != std::string::npos, r2.status().message().c_str());
 }
 
 void TestAscendImporter::lockedDatabase()
@@ -693,8 +693,8 @@ void TestAscendImporter::lockedDatabase()
         SQLITE_OK);
     const QByteArray before = fileDigest(path);
     const auto r = importAscend(path); // immutable=1 takes no lock, so an exclusive writer does not block us
-    QVERIFY2(r.ok(), r.error.c_str());
-    QCOMPARE(deviceTaskCount(*r.trace), std::size_t(3));
+    QVERIFY2(r.ok(), r.status().message().c_str());
+    QCOMPARE(deviceTaskCount(*r.value()), std::size_t(3));
     QCOMPARE(fileDigest(path), before);
     sqlite3_exec(writer, "ROLLBACK;", nullptr, nullptr, nullptr);
     sqlite3_close(writer);
@@ -714,10 +714,10 @@ void TestAscendImporter::walDatabaseWithPendingChanges()
              SQLITE_OK);
     const QByteArray before = fileDigest(path);
     const auto r = importAscend(path);
-    QVERIFY2(r.ok(), r.error.c_str());
-    QCOMPARE(warningCount(*r.trace, "db_wal_ignored"), std::uint64_t(1));
-    QVERIFY(warningMentions(*r.trace, "msprof_1.db-wal"));
-    QCOMPARE(deviceTaskCount(*r.trace), std::size_t(3)); // the row still in the WAL is not read
+    QVERIFY2(r.ok(), r.status().message().c_str());
+    QCOMPARE(warningCount(*r.value(), "db_wal_ignored"), std::uint64_t(1));
+    QVERIFY(warningMentions(*r.value(), "msprof_1.db-wal"));
+    QCOMPARE(deviceTaskCount(*r.value()), std::size_t(3)); // the row still in the WAL is not read
     QCOMPARE(fileDigest(path), before);
     sqlite3_close(writer);
 }
@@ -737,10 +737,10 @@ void TestAscendImporter::corruptDatabase()
     f.close();
     const auto r = importAscend(path);
     if (r.ok()) {
-        QVERIFY(!r.trace->warnings().empty());
-        QVERIFY(warningMentions(*r.trace, "msprof_1.db"));
+        QVERIFY(!r.value()->warnings().empty());
+        QVERIFY(warningMentions(*r.value(), "msprof_1.db"));
     } else {
-        QVERIFY2(r.error.find("msprof_1.db") != std::string::npos, r.error.c_str());
+        QVERIFY2(r.status().message().find("msprof_1.db") != std::string::npos, r.status().message().c_str());
     }
 }
 

@@ -145,7 +145,7 @@ bool readAll(const std::string& path, EventCollector& sink)
 {
     const ChromeReadResult r = readWith(path, sink, 0);
     if (!r.ok())
-        qWarning("%s", r.error.c_str());
+        qWarning("%s", r.status.message().c_str());
     return r.ok();
 }
 
@@ -439,7 +439,7 @@ void TestChromeEventReader::readerDecodesEventsInOrder()
             for (unsigned threads : {1U, 3U}) {
                 EventCollector sink;
                 const ChromeReadResult r = readWith(path, sink, threads, chunk, batch);
-                QVERIFY2(r.ok(), r.error.c_str());
+                QVERIFY2(r.ok(), r.status.message().c_str());
                 QCOMPARE(r.events, std::uint64_t(3));
                 QVERIFY(r.wrapperObject);
                 QVERIFY(!r.truncated);
@@ -561,7 +561,7 @@ void TestChromeEventReader::readerKeepsUnescapedStringsPastLaterBatches()
         for (unsigned threads : {2U, 3U}) {
             Checker sink;
             const ChromeReadResult r = readWith(path, sink, threads, 0, batch);
-            QVERIFY2(r.ok(), r.error.c_str());
+            QVERIFY2(r.ok(), r.status.message().c_str());
             QCOMPARE(sink.seen, kEvents);
             QVERIFY2(sink.wrong.empty(), sink.wrong.empty() ? "" : sink.wrong.front().c_str());
         }
@@ -638,7 +638,7 @@ void TestChromeEventReader::readerParsesEventsWhereTheyWereRead()
         for (unsigned threads : {1U, 3U}) {
             EventCollector sink;
             const ChromeReadResult r = readWith(path, sink, threads, chunk);
-            QVERIFY2(r.ok(), r.error.c_str());
+            QVERIFY2(r.ok(), r.status.message().c_str());
             QCOMPARE(r.events, std::uint64_t(kEvents));
             QVERIFY(!r.truncated);
             if (sink.log != expected) {
@@ -710,8 +710,8 @@ std::string dumpRead(const std::string& path, bool plain, std::size_t chunk, std
     const ChromeReadResult r = reader.read(sink);
     if (bySimdjson)
         *bySimdjson = phases.simdjsonEvents;
-    return std::to_string(static_cast<int>(r.errorKind)) + " " + r.error + " events " + std::to_string(r.events)
-        + (r.truncated ? " truncated" : "") + "\n" + sink.log;
+    return std::to_string(static_cast<int>(r.status.kind())) + " " + r.status.message() + " events "
+        + std::to_string(r.events) + (r.truncated ? " truncated" : "") + "\n" + sink.log;
 }
 
 // Events the plain decoder must read exactly as simdjson does, or leave to it: each line is one event.

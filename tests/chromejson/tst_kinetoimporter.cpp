@@ -4,6 +4,7 @@
 #include "parsers/registry/traceloader.h"
 #include "report/analysis/tracesummary.h"
 #include "report/writers/json/jsonwriter.h"
+#include "tests/common/status.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -134,13 +135,12 @@ std::string zstdBytes(const std::string& in)
 
 ImportResult importDirect(const std::string& path, const ImportOptions& options = {})
 {
-    SourceProbe probe;
-    ImportResult r = probeSource(path, probe);
-    if (r.errorKind != ImportErrorKind::None)
-        return r;
+    const Expected<SourceProbe> probe = probeSource(path);
+    if (!probe.ok())
+        return probe.status();
     ProgressSink progress;
     chromejson::KinetoImporter importer;
-    return importer.import(probe, options, progress);
+    return importer.import(probe.value(), options, progress);
 }
 
 ImportResult load(const std::string& path, const ImportOptions& options = {})
@@ -208,7 +208,7 @@ void TestKinetoImporter::dump()
     QTemporaryDir dir;
     const std::string path = writeFile(dir, "dump.json", trace);
     const ImportResult r = load(path);
-    QVERIFY2(r.ok(), r.error.c_str());
+    QVERIFY2(r.ok(), r.status().message().c_str());
     const std::string expected = R"J(format kineto
 track python (10) / main [host_thread cpu dev=-1 stream=-1]
   100000+100000 step ProfilerStep#5
@@ -235,11 +235,11 @@ step 5 ProfilerStep#5 100000..200000
 warning missing_ts x1
 warning bad_field x1
 )J";
-    const std::string actual = dumpTrace(*r.trace);
+    const std::string actual = dumpTrace(*r.value());
     if (actual != expected)
         qWarning("%s", actual.c_str());
     QCOMPARE(actual, expected);
-    const TraceMetadata& meta = r.trace->metadata();
+    const TraceMetadata& meta = r.value()->metadata();
     QCOMPARE(meta.rank, 1);
     QCOMPARE(meta.worldSize, 4);
     QCOMPARE(meta.formatVersion, std::string("1"));
@@ -261,7 +261,7 @@ void TestKinetoImporter::beginEndAndLegacy()
 ])";
     QTemporaryDir dir;
     const ImportResult r = load(writeFile(dir, "legacy.json", trace));
-    QVERIFY2(r.ok(), r.error.c_str());
+    QVERIFY2(r.ok(), r.status().message().c_str());
     const std::string expected = R"(format kineto-legacy
 track process CPU functions / thread 1 [host_thread cpu dev=-1 stream=-1]
   10000+10000 step ProfilerStep#1
@@ -273,7 +273,7 @@ step 1 ProfilerStep#1 10000..20000
 warning unmatched_end x1
 warning unmatched_begin x1
 )";
-    const std::string actual = dumpTrace(*r.trace);
+    const std::string actual = dumpTrace(*r.value());
     if (actual != expected)
         qWarning("%s", actual.c_str());
     QCOMPARE(actual, expected);
@@ -291,7 +291,7 @@ void TestKinetoImporter::flowWhenLaunchHasNoCorrelation()
 ]})";
     QTemporaryDir dir;
     const ImportResult r = load(writeFile(dir, "flow.json", trace));
-    QVERIFY2(r.ok(), r.error.c_str());
+    QVERIFY2(r.ok(), r.status().message().c_str());
     const std::string expected = R"(format kineto
 track process 5 / thread 5 [host_thread cpu dev=-1 stream=-1]
   10000+5000 runtime cudaLaunchKernel
@@ -300,7 +300,7 @@ track GPU 0 / stream 7 [device_compute gpu dev=0 stream=7]
 flow launch cudaLaunchKernel -> k
 step 0 whole trace 10000..25000 synthetic
 )";
-    const std::string actual = dumpTrace(*r.trace);
+    const std::string actual = dumpTrace(*r.value());
     if (actual != expected)
         qWarning("%s", actual.c_str());
     QCOMPARE(actual, expected);
@@ -324,8 +324,8 @@ void TestKinetoImporter::flowDialect()
 ]})";
     QTemporaryDir dir;
     const ImportResult r = load(writeFile(dir, "flows.json", trace));
-    QVERIFY2(r.ok(), r.error.c_str());
-    const std::string actual = dumpTrace(*r.trace);
+    QVERIFY2(r.ok(), r.status().message().c_str());
+    const std::string actual = dumpTrace(*r.value());
     qInfo("%s", actual.c_str());
     QVERIFY(actual.find("flow fwdbwd a -> c\n") != std::string::npos);
     QVERIFY(actual.find("-> d") == std::string::npos);
@@ -355,7 +355,7 @@ void TestKinetoImporter::exportedTraceConventions()
 ]})J";
     QTemporaryDir dir;
     const ImportResult r = load(writeFile(dir, "exported.json", trace));
-    QVERIFY2(r.ok(), r.error.c_str());
+    QVERIFY2(r.ok(), r.status().message().c_str());
     const std::string expected = R"(format kineto
 track process 42 / main [host_thread cpu dev=-1 stream=-1]
   10000+10000 host_op a
@@ -369,7 +369,7 @@ track GPU 3 / stream 7 [device_compute gpu dev=3 stream=7]
 step 0 whole trace 10000..41000 synthetic
 warning exported_findings_skipped x2
 )";
-    const std::string actual = dumpTrace(*r.trace);
+    const std::string actual = dumpTrace(*r.value());
     if (actual != expected)
         qWarning("%s", actual.c_str());
     QCOMPARE(actual, expected);
@@ -386,8 +386,8 @@ void TestKinetoImporter::lateBaseTime()
     for (const auto& [name, bytes] : {std::pair {"late.json", trace}, std::pair {"late.json.gz", gzipBytes(trace)},
                                       std::pair {"late.json.zst", zstdBytes(trace)}}) {
         const ImportResult r = load(writeFile(dir, name, bytes));
-        QVERIFY2(r.ok(), r.error.c_str());
-        const Track& t = r.trace->tracks()[0];
+        QVERIFY2(r.ok(), r.status().message().c_str());
+        const Track& t = r.value()->tracks()[0];
         QCOMPARE(t.size(), std::size_t(1));
         QCOMPARE(t.ts(0), TimeNs(1751410836000000000LL + 1419247332972313LL));
         QCOMPARE(t.dur(0), TimeNs(1500));
@@ -462,8 +462,8 @@ void TestKinetoImporter::fixtures()
     QFETCH(int, dataloader);
     QFETCH(int, correlationFlows);
     const ImportResult r = load(fixture(file.toUtf8().constData()));
-    QVERIFY2(r.ok(), r.error.c_str());
-    const Trace& t = *r.trace;
+    QVERIFY2(r.ok(), r.status().message().c_str());
+    const Trace& t = *r.value();
     QCOMPARE(t.metadata().format,
              std::string(file.startsWith(QLatin1String("torch_cpu_legacy")) ? "kineto-legacy" : "kineto"));
     QCOMPARE(t.categoryCount(SliceCategory::Kernel), std::uint64_t(kernels));
@@ -540,8 +540,8 @@ void TestKinetoImporter::launchFlowsFollowCorrelation()
     QFETCH(int, memcpyLaunches);
     QFETCH(int, memsetLaunches);
     const ImportResult r = load(fixture(file.toUtf8().constData()));
-    QVERIFY2(r.ok(), r.error.c_str());
-    const Trace& t = *r.trace;
+    QVERIFY2(r.ok(), r.status().message().c_str());
+    const Trace& t = *r.value();
     std::map<std::pair<std::uint32_t, std::uint32_t>, int> launchesOf;
     std::map<std::string, int> byCall;
     for (const Flow& f : t.flows()) {
@@ -570,9 +570,9 @@ void TestKinetoImporter::exactTimestamps()
     // Python: int(Decimal('1712195495505582.988') * 1000) = 1712195495505582988 (a double gives ...582912).
     {
         const ImportResult r = load(fixture("hta_v100_ns_resolution_rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz"));
-        QVERIFY2(r.ok(), r.error.c_str());
+        QVERIFY2(r.ok(), r.status().message().c_str());
         bool found = false;
-        for (const Track& tr : r.trace->tracks()) {
+        for (const Track& tr : r.value()->tracks()) {
             if (tr.role != TrackRole::DeviceCompute || tr.streamId != 7)
                 continue;
             const auto ts = tr.timestamps();
@@ -582,7 +582,7 @@ void TestKinetoImporter::exactTimestamps()
             const auto i = static_cast<std::uint32_t>(it - ts.begin());
             QCOMPARE(tr.dur(i), TimeNs(4928));
             QVERIFY(
-                r.trace->str(tr.sliceName(i)).starts_with("void at::native::(anonymous namespace)::CatArrayBatched"));
+                r.value()->str(tr.sliceName(i)).starts_with("void at::native::(anonymous namespace)::CatArrayBatched"));
             found = true;
         }
         QVERIFY(found);
@@ -591,14 +591,14 @@ void TestKinetoImporter::exactTimestamps()
     // is "ts": 1419247333430.849, "dur": 3.136 → 1751410836000000000 + 1419247333430849 = 1752830083333430849.
     {
         const ImportResult r = load(fixture("tracelens_h100_gaunernst_bert-small-uncased__1016001.json.gz"));
-        QVERIFY2(r.ok(), r.error.c_str());
+        QVERIFY2(r.ok(), r.status().message().c_str());
         bool found = false;
-        for (const Track& tr : r.trace->tracks()) {
+        for (const Track& tr : r.value()->tracks()) {
             if (tr.role != TrackRole::DeviceCompute || tr.streamId != 7)
                 continue;
             QCOMPARE(tr.ts(0), TimeNs(1752830083333430849LL));
             QCOMPARE(tr.dur(0), TimeNs(3136));
-            QVERIFY(r.trace->str(tr.sliceName(0)).starts_with("void at::native::(anonymous namespace)::indexSelect"));
+            QVERIFY(r.value()->str(tr.sliceName(0)).starts_with("void at::native::(anonymous namespace)::indexSelect"));
             found = true;
         }
         QVERIFY(found);
@@ -634,8 +634,8 @@ void TestKinetoImporter::infoSummary()
     QFETCH(int, steps);
     QFETCH(int, kernels);
     const ImportResult r = load(fixture(file.toUtf8().constData()));
-    QVERIFY2(r.ok(), r.error.c_str());
-    const nlohmann::ordered_json j = report::traceSummaryJson(*r.trace);
+    QVERIFY2(r.ok(), r.status().message().c_str());
+    const nlohmann::ordered_json j = report::traceSummaryJson(*r.value());
     QCOMPARE(QString::fromStdString(j.at("format").get<std::string>()), format);
     QCOMPARE(int(j.at("devices").size()), devices);
     if (devices > 0)
@@ -650,23 +650,22 @@ void TestKinetoImporter::badInput_data()
     QTest::addColumn<QByteArray>("bytes");
     QTest::addColumn<int>("kind");
     QTest::addColumn<QString>("message");
-    QTest::newRow("empty") << QByteArray() << int(ImportErrorKind::NotRecognised) << "the file is empty";
-    QTest::newRow("whitespace only") << QByteArray(" \n\t ") << int(ImportErrorKind::NotRecognised)
-                                     << "the file is empty";
-    QTest::newRow("not json") << QByteArray("hello, world") << int(ImportErrorKind::NotRecognised)
+    QTest::newRow("empty") << QByteArray() << int(StatusKind::NotRecognised) << "the file is empty";
+    QTest::newRow("whitespace only") << QByteArray(" \n\t ") << int(StatusKind::NotRecognised) << "the file is empty";
+    QTest::newRow("not json") << QByteArray("hello, world") << int(StatusKind::NotRecognised)
                               << "expected a Chrome trace";
     QTest::newRow("object without traceEvents")
-        << QByteArray(R"({"a": 1})") << int(ImportErrorKind::NotRecognised) << "no \"traceEvents\" array";
-    QTest::newRow("array of numbers") << QByteArray("[1, 2, 3]") << int(ImportErrorKind::NotRecognised)
+        << QByteArray(R"({"a": 1})") << int(StatusKind::NotRecognised) << "no \"traceEvents\" array";
+    QTest::newRow("array of numbers") << QByteArray("[1, 2, 3]") << int(StatusKind::NotRecognised)
                                       << "holds no event objects";
-    QTest::newRow("no usable events") << QByteArray(R"({"traceEvents": [{"ph": "X"}]})")
-                                      << int(ImportErrorKind::Malformed) << "no usable events";
+    QTest::newRow("no usable events") << QByteArray(R"({"traceEvents": [{"ph": "X"}]})") << int(StatusKind::Malformed)
+                                      << "no usable events";
     QTest::newRow("gzip of garbage") << QByteArray::fromStdString(gzipBytes("<html></html>"))
-                                     << int(ImportErrorKind::NotRecognised) << "expected a Chrome trace";
+                                     << int(StatusKind::NotRecognised) << "expected a Chrome trace";
     QTest::newRow("gzip cut inside its header") << QByteArray::fromStdString(gzipBytes(manyEvents(3)).substr(0, 6))
-                                                << int(ImportErrorKind::CannotRead) << "ends before any data";
-    QTest::newRow("corrupt gzip") << QByteArray("\x1f\x8b\x08\x00garbagegarbage", 18)
-                                  << int(ImportErrorKind::CannotRead) << "cannot read";
+                                                << int(StatusKind::CannotRead) << "ends before any data";
+    QTest::newRow("corrupt gzip") << QByteArray("\x1f\x8b\x08\x00garbagegarbage", 18) << int(StatusKind::CannotRead)
+                                  << "cannot read";
 }
 
 void TestKinetoImporter::badInput()
@@ -679,13 +678,13 @@ void TestKinetoImporter::badInput()
     // The importer itself (the loader would already refuse most of these at detection).
     const ImportResult r = importDirect(path);
     QVERIFY(!r.ok());
-    QCOMPARE(int(r.errorKind), kind);
-    QVERIFY2(r.error.find(path) != std::string::npos, r.error.c_str());
-    QVERIFY2(r.error.find(message.toStdString()) != std::string::npos, r.error.c_str());
+    QCOMPARE(int(r.status().kind()), kind);
+    QVERIFY2(r.status().message().find(path) != std::string::npos, r.status().message().c_str());
+    QVERIFY2(r.status().message().find(message.toStdString()) != std::string::npos, r.status().message().c_str());
     // And through detection: never a crash, always an error naming the file.
     const ImportResult viaLoader = load(path);
     QVERIFY(!viaLoader.ok());
-    QVERIFY2(viaLoader.error.find(path) != std::string::npos, viaLoader.error.c_str());
+    QVERIFY2(viaLoader.status().message().find(path) != std::string::npos, viaLoader.status().message().c_str());
 }
 
 void TestKinetoImporter::truncated_data()
@@ -714,19 +713,19 @@ void TestKinetoImporter::truncated()
         bytes = packed.substr(0, packed.size() / 2);
     }
     const ImportResult r = load(writeFile(dir, "cut.json", bytes));
-    QVERIFY2(r.ok(), r.error.c_str());
-    const std::uint64_t n = r.trace->categoryCount(SliceCategory::HostOp);
-    QCOMPARE(warningCount(*r.trace, "truncated"), std::uint64_t(1));
+    QVERIFY2(r.ok(), r.status().message().c_str());
+    const std::uint64_t n = r.value()->categoryCount(SliceCategory::HostOp);
+    QCOMPARE(warningCount(*r.value(), "truncated"), std::uint64_t(1));
     if (eventsBeforeCut > 0) {
         QCOMPARE(n, std::uint64_t(eventsBeforeCut));
     } else {
         QVERIFY(n > 1000 && n < 20000);
         // The events kept are exactly the first n, in order.
-        const Track& t = r.trace->tracks()[0];
-        QCOMPARE(r.trace->str(t.sliceName(static_cast<std::uint32_t>(n - 1))),
+        const Track& t = r.value()->tracks()[0];
+        QCOMPARE(r.value()->str(t.sliceName(static_cast<std::uint32_t>(n - 1))),
                  std::string_view("aten::op" + std::to_string(n - 1)));
     }
-    for (const ImportWarning& w : r.trace->warnings()) {
+    for (const ImportWarning& w : r.value()->warnings()) {
         if (w.kind == "truncated")
             QVERIFY2(w.message.find("every event before the cut was kept") != std::string::npos, w.message.c_str());
     }
@@ -749,11 +748,11 @@ void TestKinetoImporter::hugeAndDeepEvents()
     ImportOptions options;
     options.maxEventBytes = 512 * 1024;
     const ImportResult r = load(writeFile(dir, "odd.json", trace), options);
-    QVERIFY2(r.ok(), r.error.c_str());
-    QCOMPARE(r.trace->sliceCount(), std::size_t(3));
-    QCOMPARE(warningCount(*r.trace, "event_too_large"), std::uint64_t(1));
-    QCOMPARE(warningCount(*r.trace, "malformed_event"), std::uint64_t(1));
-    QCOMPARE(warningCount(*r.trace, "bad_field"), std::uint64_t(1));
+    QVERIFY2(r.ok(), r.status().message().c_str());
+    QCOMPARE(r.value()->sliceCount(), std::size_t(3));
+    QCOMPARE(warningCount(*r.value(), "event_too_large"), std::uint64_t(1));
+    QCOMPARE(warningCount(*r.value(), "malformed_event"), std::uint64_t(1));
+    QCOMPARE(warningCount(*r.value(), "bad_field"), std::uint64_t(1));
 }
 
 void TestKinetoImporter::decompressionBomb()
@@ -769,10 +768,10 @@ void TestKinetoImporter::decompressionBomb()
     ImportOptions options;
     options.maxDecompressedBytes = 4 << 20;
     const ImportResult r = load(path, options);
-    QVERIFY2(r.ok(), r.error.c_str());
-    QCOMPARE(r.trace->sliceCount(), std::size_t(100));
-    QCOMPARE(warningCount(*r.trace, "decompressed_limit"), std::uint64_t(1));
-    QCOMPARE(warningCount(*r.trace, "truncated"), std::uint64_t(1));
+    QVERIFY2(r.ok(), r.status().message().c_str());
+    QCOMPARE(r.value()->sliceCount(), std::size_t(100));
+    QCOMPARE(warningCount(*r.value(), "decompressed_limit"), std::uint64_t(1));
+    QCOMPARE(warningCount(*r.value(), "truncated"), std::uint64_t(1));
 }
 
 void TestKinetoImporter::cancel()
@@ -786,8 +785,9 @@ void TestKinetoImporter::cancel()
     };
     QTemporaryDir dir;
     const std::string path = writeFile(dir, "big.json", manyEvents(100000));
-    SourceProbe probe;
-    QCOMPARE(int(probeSource(path, probe).errorKind), int(ImportErrorKind::None));
+    const Expected<SourceProbe> probed = probeSource(path);
+    QVERIFY_OK(probed);
+    const SourceProbe& probe = probed.value();
     chromejson::KinetoImporter importer;
     QVERIFY(importer.probe(probe) > 0);
     // The threaded pipeline and the one-thread import (each rank of a job) stop alike.
@@ -797,8 +797,8 @@ void TestKinetoImporter::cancel()
         options.threads = threads;
         const ImportResult r = importer.import(probe, options, progress);
         QVERIFY(!r.ok());
-        QCOMPARE(int(r.errorKind), int(ImportErrorKind::Cancelled));
-        QVERIFY(r.error.find(path) != std::string::npos);
+        QCOMPARE(int(r.status().kind()), int(StatusKind::Cancelled));
+        QVERIFY(r.status().message().find(path) != std::string::npos);
     }
 }
 

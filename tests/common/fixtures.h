@@ -30,6 +30,6 @@ inline const std::filesystem::path kFixturesDir = TIMESINK_FIXTURES_DIR;
         ::timesink::parsers::ProgressSink progress;                                                                    \
         ::timesink::parsers::ImportResult result = ::timesink::parsers::loadTrace(                                     \
             ::timesink::testing::kFixturesDir / (rel), ::timesink::parsers::ImportOptions {}, progress);               \
-        QVERIFY2(result.ok(), result.error.c_str());                                                                   \
-        var = result.trace;                                                                                            \
+        QVERIFY2(result.ok(), result.status().message().c_str());                                                      \
+        var = result.value();                                                                                          \
     } while (false)

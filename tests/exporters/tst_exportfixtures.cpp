@@ -30,8 +30,8 @@ model::TracePtr load(const QString& relative)
     const auto result
         = parsers::loadTrace(std::string(TIMESINK_FIXTURES_DIR "/") + relative.toStdString(), {}, progress);
     if (!result.ok())
-        qWarning("%s", result.error.c_str());
-    return result.trace;
+        qWarning("%s", result.status().message().c_str());
+    return result.ok() ? result.value() : nullptr;
 }
 
 } // namespace

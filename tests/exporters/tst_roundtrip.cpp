@@ -151,11 +151,11 @@ private Q_SLOTS:
         std::ofstream(lying) << j.dump();
         parsers::ProgressSink progress;
         const parsers::ImportResult r = parsers::loadTrace(lying, {}, progress);
-        QVERIFY2(r.ok(), r.error.c_str());
-        QCOMPARE(r.trace->metadata().format.substr(0, 6), std::string("kineto"));
-        QCOMPARE(r.trace->metadata().rank, -1);
+        QVERIFY2(r.ok(), r.status().message().c_str());
+        QCOMPARE(r.value()->metadata().format.substr(0, 6), std::string("kineto"));
+        QCOMPARE(r.value()->metadata().rank, -1);
         bool named = false;
-        for (const model::ImportWarning& w : r.trace->warnings())
+        for (const model::ImportWarning& w : r.value()->warnings())
             named = named || w.message.find(warning.toStdString()) != std::string::npos;
         QVERIFY2(named, qPrintable(warning));
     }
@@ -190,8 +190,8 @@ private Q_SLOTS:
         }
         parsers::ProgressSink progress;
         const parsers::ImportResult again = parsers::loadTrace(exported, {}, progress);
-        QVERIFY2(again.ok(), again.error.c_str());
-        const analysis::AnalysisResult result2 = analysis::analyze(*again.trace, {}, cancel);
+        QVERIFY2(again.ok(), again.status().message().c_str());
+        const analysis::AnalysisResult result2 = analysis::analyze(*again.value(), {}, cancel);
 
         // The tracks themselves: names, device, stream, role and order. A host process whose pid is not a number
         // (Kineto's "Spans", "CPU functions") is exported with a synthetic pid (from 100000000 up); its
@@ -214,7 +214,7 @@ private Q_SLOTS:
             return rows;
         };
         const auto rowsBefore = describe(*original);
-        const auto rowsAfter = describe(*again.trace);
+        const auto rowsAfter = describe(*again.value());
         QCOMPARE(rowsAfter.size(), rowsBefore.size());
         for (std::size_t i = 0; i < rowsBefore.size(); ++i)
             QCOMPARE(QString::fromStdString(rowsAfter[i]), QString::fromStdString(rowsBefore[i]));
@@ -246,9 +246,9 @@ private Q_SLOTS:
                     + " args " + argsText(t, track.args(i));
             };
             for (const model::Track& track : original->tracks()) {
-                const model::Track& back = again.trace->track(track.id);
+                const model::Track& back = again.value()->track(track.id);
                 for (std::uint32_t i = 0; i < track.size(); ++i)
-                    QCOMPARE(QString::fromStdString(slice(*again.trace, back, i)),
+                    QCOMPARE(QString::fromStdString(slice(*again.value(), back, i)),
                              QString::fromStdString(slice(*original, track, i)));
                 QVERIFY(std::ranges::equal(back.counterTimes(), track.counterTimes()));
                 QVERIFY(std::ranges::equal(back.counterValues(), track.counterValues()));
@@ -265,11 +265,11 @@ private Q_SLOTS:
                         + (s.synthetic ? " synthetic" : "")));
                 return rows;
             };
-            QCOMPARE(stepsOf(*again.trace), stepsOf(*original));
+            QCOMPARE(stepsOf(*again.value()), stepsOf(*original));
         }
 
         auto before = report::reportJson(report::buildReportModel(*original, result));
-        auto after = report::reportJson(report::buildReportModel(*again.trace, result2));
+        auto after = report::reportJson(report::buildReportModel(*again.value(), result2));
         QCOMPARE(after["trace"]["path"].get<std::string>(), exported.string());
         QCOMPARE(after["trace"]["unlinked_flows"].get<std::size_t>(), std::size_t(0));
         QCOMPARE(after["trace"]["properties"].contains("compression"), false);

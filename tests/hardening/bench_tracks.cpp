@@ -71,13 +71,13 @@ Timing importSeconds(const std::filesystem::path& path)
     auto r = timesink::parsers::loadTrace(path, {}, progress);
     t.import = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (!r.ok()) {
-        std::fprintf(stderr, "bench_tracks: %s\n", r.error.c_str());
+        std::fprintf(stderr, "bench_tracks: %s\n", r.status().message().c_str());
         std::exit(1);
     }
-    t.tracks = r.trace->tracks().size();
-    t.devices = r.trace->metadata().devices.size();
+    t.tracks = r.value()->tracks().size();
+    t.devices = r.value()->metadata().devices.size();
     start = std::chrono::steady_clock::now();
-    r.trace.reset();
+    r.value().reset();
     t.teardown = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return t;
 }

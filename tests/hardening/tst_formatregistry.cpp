@@ -108,7 +108,7 @@ private slots:
         parsers::ProgressSink progress;
         const parsers::ImportResult r = parsers::loadTrace(garbage, {}, progress);
         QVERIFY(!r.ok());
-        QVERIFY2(r.error.find(sentence) != std::string::npos, r.error.c_str());
+        QVERIFY2(r.status().message().find(sentence) != std::string::npos, r.status().message().c_str());
         // Patterns are listed once each, in registry order.
         const std::vector<std::string> files = parsers::supportedFilePatterns();
         QVERIFY(std::set<std::string>(files.begin(), files.end()).size() == files.size());

@@ -8,6 +8,7 @@
 #include "parsers/common/inputstream.h"
 #include "parsers/common/regularfile.h"
 #include "parsers/registry/traceloader.h"
+#include "tests/common/status.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -211,8 +212,9 @@ private slots:
         fs::create_directory_symlink("../storage/output", run / "ASCEND_PROFILER_OUTPUT");
         fs::create_directory_symlink("../../rank0_ascend_pt", data / "back_to_the_run");
 
-        parsers::SourceProbe probe;
-        QCOMPARE(parsers::probeSource(run, probe).errorKind, parsers::ImportErrorKind::None);
+        const model::Expected<parsers::SourceProbe> probed = parsers::probeSource(run);
+        QVERIFY_OK(probed);
+        const parsers::SourceProbe& probe = probed.value();
         const auto listed = [&](const std::string& entry) {
             return std::find(probe.entries.begin(), probe.entries.end(), fs::path(entry)) != probe.entries.end();
         };
@@ -226,12 +228,12 @@ private slots:
 
         parsers::ProgressSink progress;
         const parsers::ImportResult viaLink = parsers::loadTrace(run, {}, progress);
-        QVERIFY2(viaLink.ok(), viaLink.error.c_str());
+        QVERIFY2(viaLink.ok(), viaLink.status().message().c_str());
         const parsers::ImportResult direct = parsers::loadTrace(fixture, {}, progress);
-        QVERIFY2(direct.ok(), direct.error.c_str());
-        QCOMPARE(viaLink.trace->sliceCount(), direct.trace->sliceCount());
-        QCOMPARE(viaLink.trace->flows().size(), direct.trace->flows().size());
-        QCOMPARE(viaLink.trace->metadata().format, direct.trace->metadata().format);
+        QVERIFY2(direct.ok(), direct.status().message().c_str());
+        QCOMPARE(viaLink.value()->sliceCount(), direct.value()->sliceCount());
+        QCOMPARE(viaLink.value()->flows().size(), direct.value()->flows().size());
+        QCOMPARE(viaLink.value()->metadata().format, direct.value()->metadata().format);
     }
 
     // Many distinct pid/tid pairs: one track each (correctness; the time is measured by bench_tracks).
@@ -250,9 +252,9 @@ private slots:
         QVERIFY(writeBytes(path, json));
         parsers::ProgressSink progress;
         const parsers::ImportResult r = parsers::loadTrace(path.toStdString(), {}, progress);
-        QVERIFY2(r.ok(), r.error.c_str());
-        QCOMPARE(r.trace->tracks().size(), std::size_t(kThreads));
-        QCOMPARE(r.trace->sliceCount(), std::size_t(kThreads));
+        QVERIFY2(r.ok(), r.status().message().c_str());
+        QCOMPARE(r.value()->tracks().size(), std::size_t(kThreads));
+        QCOMPARE(r.value()->sliceCount(), std::size_t(kThreads));
     }
 };
 

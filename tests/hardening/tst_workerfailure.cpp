@@ -9,6 +9,7 @@
 #include "model/workers.h"
 #include "parsers/registry/traceloader.h"
 #include "parsers/snapshot/snapshot.h"
+#include "tests/common/status.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -244,11 +245,13 @@ private slots:
             result = parsers::loadTrace(kKineto, options, progress);
         }
         QVERIFY(!result.ok());
-        QVERIFY2(result.error.find("out of memory") != std::string::npos, result.error.c_str());
-        QVERIFY2(result.error.find("hta_a100_nccl_data") != std::string::npos, result.error.c_str());
+        QVERIFY2(result.status().message().find("out of memory") != std::string::npos,
+                 result.status().message().c_str());
+        QVERIFY2(result.status().message().find("hta_a100_nccl_data") != std::string::npos,
+                 result.status().message().c_str());
         // And the same call, unarmed, loads the trace: the failure left nothing behind.
         result = parsers::loadTrace(kKineto, options, progress);
-        QVERIFY2(result.ok(), result.error.c_str());
+        QVERIFY2(result.ok(), result.status().message().c_str());
     }
 
     // A snapshot's sections are decompressed on a few threads (a big trace: many sections, so a worker surely
@@ -260,10 +263,9 @@ private slots:
         const model::TracePtr trace = b.finalize();
         QTemporaryDir dir;
         const std::filesystem::path file = std::filesystem::path(dir.path().toStdString()) / "trace.tsnap";
-        parsers::snapshot::SourceIdentity source;
-        std::string error;
-        QVERIFY2(parsers::snapshot::identifySource(kKineto, source, error), error.c_str());
-        QVERIFY2(parsers::snapshot::writeSnapshot(*trace, source, file, error), error.c_str());
+        const model::Expected<parsers::snapshot::SourceIdentity> source = parsers::snapshot::identifySource(kKineto);
+        QVERIFY_OK(source);
+        QVERIFY_OK(parsers::snapshot::writeSnapshot(*trace, source.value(), file));
         parsers::ImportOptions options;
         options.threads = 2;
         parsers::ProgressSink progress;
@@ -273,9 +275,10 @@ private slots:
             result = parsers::loadTrace(file, options, progress);
         }
         QVERIFY(!result.ok());
-        QVERIFY2(result.error.find("out of memory") != std::string::npos, result.error.c_str());
+        QVERIFY2(result.status().message().find("out of memory") != std::string::npos,
+                 result.status().message().c_str());
         result = parsers::loadTrace(file, options, progress);
-        QVERIFY2(result.ok(), result.error.c_str());
+        QVERIFY2(result.ok(), result.status().message().c_str());
     }
 
     // The job's rank workers: each rank's failure is that rank's "out of memory" error, or the job's exception on

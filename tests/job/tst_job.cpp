@@ -404,8 +404,8 @@ private Q_SLOTS:
             timesink::parsers::ProgressSink quiet;
             timesink::parsers::ImportResult r = timesink::parsers::loadTrace(path, {}, quiet);
             if (!r.ok())
-                throw std::runtime_error(r.error);
-            trace = r.trace;
+                throw std::runtime_error(r.status().message());
+            trace = r.value();
             return analysis::computeCommunicationProfile(*trace, analysis::StepClock(*trace), analysis::CancelToken());
         };
         const std::filesystem::path rank0 = fixture("torch_npu/msinsight_text_level1_rank0_ascend_pt");

@@ -101,10 +101,10 @@ void writeReport(const std::filesystem::path& trace, const std::filesystem::path
     timesink::parsers::ProgressSink quiet;
     timesink::parsers::ImportResult loaded = timesink::parsers::loadTrace(trace, {}, quiet);
     if (!loaded.ok())
-        throw std::runtime_error(loaded.error);
+        throw std::runtime_error(loaded.status().message());
     timesink::analysis::CancelToken cancel;
-    const analysis::AnalysisResult result = analysis::analyze(*loaded.trace, {}, cancel);
-    const timesink::report::ReportModel model = timesink::report::buildReportModel(*loaded.trace, result, {});
+    const analysis::AnalysisResult result = analysis::analyze(*loaded.value(), {}, cancel);
+    const timesink::report::ReportModel model = timesink::report::buildReportModel(*loaded.value(), result, {});
     std::ofstream(out) << timesink::report::reportJson(model).dump(-1, ' ', false,
                                                                    nlohmann::ordered_json::error_handler_t::replace);
 }

@@ -4,6 +4,7 @@
 #include "parsers/rknn/rknnimporter.h"
 #include "parsers/rknn/rknnperfparser.h"
 #include "parsers/rknn/rknntext.h"
+#include "tests/common/status.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -226,8 +227,8 @@ private Q_SLOTS:
         QFETCH(qulonglong, tracks);
         QFETCH(QString, expectedWarning);
         const ImportResult r = load(kFixtures + file.toStdString());
-        QVERIFY2(r.ok(), r.error.c_str());
-        const model::Trace& t = *r.trace;
+        QVERIFY2(r.ok(), r.status().message().c_str());
+        const model::Trace& t = *r.value();
         QCOMPARE(t.metadata().format, std::string("rknn"));
         QCOMPARE(QString::fromStdString(t.metadata().formatVersion), version);
         QVERIFY(t.metadata().syntheticTimestamps);
@@ -265,8 +266,8 @@ private Q_SLOTS:
     void fixtureDetails2x()
     {
         const ImportResult r = load(kFixtures + "toolkit2_2.3.2_rk3588_eval_perf_layers_yolov8n_640.txt");
-        QVERIFY2(r.ok(), r.error.c_str());
-        const model::Trace& t = *r.trace;
+        QVERIFY2(r.ok(), r.status().message().c_str());
+        const model::Trace& t = *r.value();
         const auto slices = flatten(t);
         QCOMPARE(slices.size(), std::size_t(119));
         // ID 2: ConvExSwish on the NPU, 1861 us, MAC usage per core.
@@ -344,51 +345,51 @@ private Q_SLOTS:
     void fixtureDetailsV1AndLegacy()
     {
         const ImportResult r = load(kFixtures + "toolkit1_rv1126_eval_perf_issue388_excerpt.txt");
-        QVERIFY2(r.ok(), r.error.c_str());
-        const auto slices = flatten(*r.trace);
+        QVERIFY2(r.ok(), r.status().message().c_str());
+        const auto slices = flatten(*r.value());
         QCOMPARE(slices.size(), std::size_t(5));
         QCOMPARE(slices[0].name, std::string("TENSOR_TRANS"));
-        QCOMPARE(argString(*r.trace, slices[0].ref, "full_name"),
+        QCOMPARE(argString(*r.value(), slices[0].ref, "full_name"),
                  std::string("MobilenetV1/MobilenetV1/Conv2d_0/Relu6_1_RKNN_mark_perm_60_0"));
-        QCOMPARE(argString(*r.trace, slices[0].ref, "uid"), std::string("60"));
-        QCOMPARE(argString(*r.trace, slices[2].ref, "full_name"),
+        QCOMPARE(argString(*r.value(), slices[0].ref, "uid"), std::string("60"));
+        QCOMPARE(argString(*r.value(), slices[2].ref, "full_name"),
                  std::string("MobilenetV1/MobilenetV1/Conv2d_1_depthwise/Relu6_3_2"));
-        QCOMPARE(argString(*r.trace, slices[2].ref, "layer_id"), std::string("3"));
+        QCOMPARE(argString(*r.value(), slices[2].ref, "layer_id"), std::string("3"));
         QCOMPARE(slices[2].name, std::string("DEPTH_WISE_CONV"));
         // The excerpt stops after layer 5 without its continuation line: the name is what was printed.
-        QCOMPARE(argString(*r.trace, slices[4].ref, "full_name"),
+        QCOMPARE(argString(*r.value(), slices[4].ref, "full_name"),
                  std::string("MobilenetV1/MobilenetV1/Conv2d_2_depthwi"));
 
         const ImportResult r15 = load(kFixtures + "toolkit2_1.5.1_rk3588_board_test_readme_perf_excerpt.txt");
-        QVERIFY2(r15.ok(), r15.error.c_str());
-        const auto s15 = flatten(*r15.trace);
+        QVERIFY2(r15.ok(), r15.status().message().c_str());
+        const auto s15 = flatten(*r15.value());
         QCOMPARE(s15.size(), std::size_t(2));
         QCOMPARE(s15[1].name, std::string("ConvRelu"));
-        QCOMPARE(argString(*r15.trace, s15[1].ref, "workload"), std::string("0.0%/0.0%/0.0%"));
-        QCOMPARE(argString(*r15.trace, s15[1].ref, "workload_improve"), std::string("0.0%"));
-        QCOMPARE(argString(*r15.trace, s15[1].ref, "task_number"), std::string("0"));
-        QCOMPARE(argString(*r15.trace, s15[1].ref, "regcmd_size"), std::string("0"));
-        QCOMPARE(argString(*r15.trace, s15[1].ref, "npu_cycles"), std::string("10584"));
-        QCOMPARE(argString(*r15.trace, s15[1].ref, "rw_kb"), std::to_string(543.75));
-        QCOMPARE(argString(*r15.trace, s15[1].ref, "full_name"), std::string("Conv:conv1"));
-        QCOMPARE(metaProperty(*r15.trace, "memory_rw_per_frame"), std::string("0 MB"));
+        QCOMPARE(argString(*r15.value(), s15[1].ref, "workload"), std::string("0.0%/0.0%/0.0%"));
+        QCOMPARE(argString(*r15.value(), s15[1].ref, "workload_improve"), std::string("0.0%"));
+        QCOMPARE(argString(*r15.value(), s15[1].ref, "task_number"), std::string("0"));
+        QCOMPARE(argString(*r15.value(), s15[1].ref, "regcmd_size"), std::string("0"));
+        QCOMPARE(argString(*r15.value(), s15[1].ref, "npu_cycles"), std::string("10584"));
+        QCOMPARE(argString(*r15.value(), s15[1].ref, "rw_kb"), std::to_string(543.75));
+        QCOMPARE(argString(*r15.value(), s15[1].ref, "full_name"), std::string("Conv:conv1"));
+        QCOMPARE(metaProperty(*r15.value(), "memory_rw_per_frame"), std::string("0 MB"));
         // The ranking still shows the CPU op that the elided rows hide (exSoftmax13, 387 us CPU time).
-        QCOMPARE(metaProperty(*r15.trace, "ranking_cpu_fallback"), std::string("exSoftmax13 387 us"));
-        QVERIFY(metaProperty(*r15.trace, "ranking").find("ConvRelu 36x 13166 us") == 0);
-        QCOMPARE(metaProperty(*r15.trace, "frame_counter").substr(0, 3), std::string("the"));
+        QCOMPARE(metaProperty(*r15.value(), "ranking_cpu_fallback"), std::string("exSoftmax13 387 us"));
+        QVERIFY(metaProperty(*r15.value(), "ranking").find("ConvRelu 36x 13166 us") == 0);
+        QCOMPARE(metaProperty(*r15.value(), "frame_counter").substr(0, 3), std::string("the"));
     }
 
     void summaryOnly()
     {
         const ImportResult r = load(kFixtures + "toolkit2_2.3.2_rk3588_eval_perf_summary.txt");
-        QVERIFY2(r.ok(), r.error.c_str());
-        QCOMPARE(r.trace->sliceCount(), std::size_t(0));
-        QCOMPARE(r.trace->spanNs(), TimeNs(17219000));
-        QCOMPARE(metaProperty(*r.trace, "fps"), std::string("58.08"));
-        QCOMPARE(metaProperty(*r.trace, "total_time_us"), std::string("17219"));
-        QCOMPARE(metaProperty(*r.trace, "ddr_frequencies_hz"), std::string("2112000000"));
-        QCOMPARE(metaProperty(*r.trace, "perf_debug_note"), std::string("<none>"));
-        QCOMPARE(r.trace->tracks()[0].role, model::TrackRole::Counter);
+        QVERIFY2(r.ok(), r.status().message().c_str());
+        QCOMPARE(r.value()->sliceCount(), std::size_t(0));
+        QCOMPARE(r.value()->spanNs(), TimeNs(17219000));
+        QCOMPARE(metaProperty(*r.value(), "fps"), std::string("58.08"));
+        QCOMPARE(metaProperty(*r.value(), "total_time_us"), std::string("17219"));
+        QCOMPARE(metaProperty(*r.value(), "ddr_frequencies_hz"), std::string("2112000000"));
+        QCOMPARE(metaProperty(*r.value(), "perf_debug_note"), std::string("<none>"));
+        QCOMPARE(r.value()->tracks()[0].role, model::TrackRole::Counter);
     }
 
     // ---- Detection -------------------------------------------------------------------------------------
@@ -404,8 +405,9 @@ private Q_SLOTS:
     void probeFixtures()
     {
         QFETCH(QString, file);
-        SourceProbe probe;
-        QVERIFY(probeSource(kFixtures + file.toStdString(), probe).errorKind == ImportErrorKind::None);
+        const model::Expected<SourceProbe> probed = probeSource(kFixtures + file.toStdString());
+        QVERIFY_OK(probed);
+        const SourceProbe& probe = probed.value();
         QVERIFY(RknnImporter().probe(probe) >= 50);
     }
 
@@ -436,8 +438,9 @@ private Q_SLOTS:
             tmp = std::make_unique<TempFile>(content.toStdString());
             p = tmp->path;
         }
-        SourceProbe probe;
-        QVERIFY(probeSource(p, probe).errorKind == ImportErrorKind::None);
+        const model::Expected<SourceProbe> probed = probeSource(p);
+        QVERIFY_OK(probed);
+        const SourceProbe& probe = probed.value();
         QCOMPARE(RknnImporter().probe(probe), 0);
     }
 
@@ -445,14 +448,15 @@ private Q_SLOTS:
     {
         // A text file that the probe would not pick is still refused with a clear error when forced.
         TempFile f("hello\nthis is a log\nwith nothing of RKNN in it\n", "notes.txt");
-        SourceProbe probe;
-        QVERIFY(probeSource(f.path, probe).errorKind == ImportErrorKind::None);
+        const model::Expected<SourceProbe> probed = probeSource(f.path);
+        QVERIFY_OK(probed);
+        const SourceProbe& probe = probed.value();
         NullProgress progress;
         const ImportResult r = RknnImporter().import(probe, ImportOptions {}, progress);
         QVERIFY(!r.ok());
-        QCOMPARE(r.errorKind, ImportErrorKind::NotRecognised);
-        QVERIFY(r.error.find(f.path) != std::string::npos);
-        QVERIFY(r.error.find("not an RKNN perf table") != std::string::npos);
+        QCOMPARE(r.status().kind(), model::StatusKind::NotRecognised);
+        QVERIFY(r.status().message().find(f.path) != std::string::npos);
+        QVERIFY(r.status().message().find("not an RKNN perf table") != std::string::npos);
     }
 
     void headerWithoutRows()
@@ -460,9 +464,9 @@ private Q_SLOTS:
         TempFile f(join({aligned(k2xHeader, k2xWidths), rule(), "garbage line one", "1 2 3"}));
         const ImportResult r = load(f.path);
         QVERIFY(!r.ok());
-        QCOMPARE(r.errorKind, ImportErrorKind::Malformed);
-        QVERIFY(r.error.find(f.path) != std::string::npos);
-        QVERIFY(r.error.find("line 1") != std::string::npos);
+        QCOMPARE(r.status().kind(), model::StatusKind::Malformed);
+        QVERIFY(r.status().message().find(f.path) != std::string::npos);
+        QVERIFY(r.status().message().find("line 1") != std::string::npos);
     }
 
     // ---- Hand-written tables: layouts and their traps ---------------------------------------------------
@@ -547,8 +551,8 @@ private Q_SLOTS:
         });
         TempFile f(text);
         const ImportResult r = load(f.path);
-        QVERIFY2(r.ok(), r.error.c_str());
-        const model::Trace& t = *r.trace;
+        QVERIFY2(r.ok(), r.status().message().c_str());
+        const model::Trace& t = *r.value();
         QCOMPARE(t.metadata().formatVersion, std::string("rknpu2-runtime"));
         QCOMPARE(t.metadata().devices[0].name, std::string("RK3588"));
         QCOMPARE(t.sliceCount(), std::size_t(3));
@@ -603,8 +607,8 @@ private Q_SLOTS:
         });
         TempFile f(text);
         const ImportResult r = load(f.path);
-        QVERIFY2(r.ok(), r.error.c_str());
-        const model::Trace& t = *r.trace;
+        QVERIFY2(r.ok(), r.status().message().c_str());
+        const model::Trace& t = *r.value();
         QCOMPARE(t.metadata().formatVersion, std::string("toolkit1"));
         QCOMPARE(t.sliceCount(), std::size_t(3));
         QCOMPARE(t.spanNs(), TimeNs(1300000));
@@ -643,8 +647,8 @@ private Q_SLOTS:
         QCOMPARE(warningCount(bad, "total_mismatch"), std::uint64_t(0));
         TempFile f(table("31", "36"));
         const ImportResult r = load(f.path);
-        QVERIFY2(r.ok(), r.error.c_str());
-        QCOMPARE(warningCount(*r.trace, "ranking_mismatch"), std::uint64_t(2));
+        QVERIFY2(r.ok(), r.status().message().c_str());
+        QCOMPARE(warningCount(*r.value(), "ranking_mismatch"), std::uint64_t(2));
 
         // The same table with an agreeing ranking: no warning (the check can pass as well as fail).
         const RknnPerfReport ok = parse(table("30", "35"));
@@ -671,10 +675,10 @@ private Q_SLOTS:
         });
         TempFile f(text);
         const ImportResult r = load(f.path);
-        QVERIFY2(r.ok(), r.error.c_str());
-        QCOMPARE(r.trace->sliceCount(), std::size_t(0));
-        QCOMPARE(r.trace->spanNs(), TimeNs(13032000));
-        QCOMPARE(metaProperty(*r.trace, "ranking_cpu_fallback"), std::string("Transpose 590 us"));
+        QVERIFY2(r.ok(), r.status().message().c_str());
+        QCOMPARE(r.value()->sliceCount(), std::size_t(0));
+        QCOMPARE(r.value()->spanNs(), TimeNs(13032000));
+        QCOMPARE(metaProperty(*r.value(), "ranking_cpu_fallback"), std::string("Transpose 590 us"));
     }
 
     void totalMismatchExtendsSpan()
@@ -685,11 +689,11 @@ private Q_SLOTS:
                                        "Total Operator Elapsed Per Frame Time(us): 50"});
         TempFile f(text);
         const ImportResult r = load(f.path);
-        QVERIFY2(r.ok(), r.error.c_str());
-        QCOMPARE(r.trace->spanNs(), TimeNs(50000));
-        QCOMPARE(r.trace->sliceCount(), std::size_t(1));
-        QCOMPARE(warningCount(*r.trace, "total_mismatch"), std::uint64_t(1));
-        QCOMPARE(r.trace->steps()[0].end, TimeNs(50000));
+        QVERIFY2(r.ok(), r.status().message().c_str());
+        QCOMPARE(r.value()->spanNs(), TimeNs(50000));
+        QCOMPARE(r.value()->sliceCount(), std::size_t(1));
+        QCOMPARE(warningCount(*r.value(), "total_mismatch"), std::uint64_t(1));
+        QCOMPARE(r.value()->steps()[0].end, TimeNs(50000));
     }
 
     void csvTable()
@@ -707,8 +711,8 @@ private Q_SLOTS:
         });
         TempFile f(text + "\nsaved to eval_perf.csv, done\n", "eval_perf.csv");
         const ImportResult r = load(f.path);
-        QVERIFY2(r.ok(), r.error.c_str());
-        const model::Trace& t = *r.trace;
+        QVERIFY2(r.ok(), r.status().message().c_str());
+        const model::Trace& t = *r.value();
         QCOMPARE(t.metadata().formatVersion, std::string("csv"));
         QCOMPARE(t.sliceCount(), std::size_t(4));
         QCOMPARE(t.spanNs(), TimeNs(4000 + 1861500 + 164000 + 590000));
@@ -779,9 +783,9 @@ private Q_SLOTS:
         QFETCH(QString, warning);
         TempFile f(text.toStdString());
         const ImportResult r = load(f.path);
-        QVERIFY2(r.ok(), r.error.c_str());
-        QCOMPARE(int(r.trace->sliceCount()), layers);
-        QVERIFY2(warningCount(*r.trace, warning.toStdString()) >= 1, warning.toStdString().c_str());
+        QVERIFY2(r.ok(), r.status().message().c_str());
+        QCOMPARE(int(r.value()->sliceCount()), layers);
+        QVERIFY2(warningCount(*r.value(), warning.toStdString()) >= 1, warning.toStdString().c_str());
     }
 
     void unknownExtraColumn()
@@ -835,12 +839,12 @@ private Q_SLOTS:
                     "Total Operator Elapsed Per Frame Time(us): 10"});
         TempFile f(table + "some log line\n" + table);
         const ImportResult r = load(f.path);
-        QVERIFY2(r.ok(), r.error.c_str());
-        QCOMPARE(r.trace->sliceCount(), std::size_t(2));
-        QCOMPARE(r.trace->steps().size(), std::size_t(2));
-        QCOMPARE(r.trace->steps()[1].start, TimeNs(10000));
-        QCOMPARE(r.trace->spanNs(), TimeNs(20000));
-        QCOMPARE(metaProperty(*r.trace, "frames"), std::string("2"));
+        QVERIFY2(r.ok(), r.status().message().c_str());
+        QCOMPARE(r.value()->sliceCount(), std::size_t(2));
+        QCOMPARE(r.value()->steps().size(), std::size_t(2));
+        QCOMPARE(r.value()->steps()[1].start, TimeNs(10000));
+        QCOMPARE(r.value()->spanNs(), TimeNs(20000));
+        QCOMPARE(metaProperty(*r.value(), "frames"), std::string("2"));
     }
 
     void gpuTargetAndZeroTimes()
@@ -854,9 +858,9 @@ private Q_SLOTS:
                     "Total Operator Elapsed Per Frame Time(us): 7"});
         TempFile f(text);
         const ImportResult r = load(f.path);
-        QVERIFY2(r.ok(), r.error.c_str());
-        QCOMPARE(r.trace->spanNs(), TimeNs(7000));
-        const auto slices = flatten(*r.trace);
+        QVERIFY2(r.ok(), r.status().message().c_str());
+        QCOMPARE(r.value()->spanNs(), TimeNs(7000));
+        const auto slices = flatten(*r.value());
         QCOMPARE(slices.size(), std::size_t(4));
         QCOMPARE(slices[2].device, model::DeviceKind::Gpu);
         QCOMPARE(slices[2].category, SliceCategory::Kernel);
@@ -881,10 +885,10 @@ private Q_SLOTS:
             crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
         TempFile f(crlf);
         const ImportResult r = load(f.path);
-        QVERIFY2(r.ok(), r.error.c_str());
-        QCOMPARE(r.trace->sliceCount(), std::size_t(119));
-        QCOMPARE(r.trace->spanNs(), TimeNs(20663000));
-        QCOMPARE(r.trace->warnings().size(), std::size_t(0));
+        QVERIFY2(r.ok(), r.status().message().c_str());
+        QCOMPARE(r.value()->sliceCount(), std::size_t(119));
+        QCOMPARE(r.value()->spanNs(), TimeNs(20663000));
+        QCOMPARE(r.value()->warnings().size(), std::size_t(0));
         // A BOM right before a bare header line.
         const RknnPerfReport bare = parse("\xEF\xBB\xBF" + aligned(k2xHeader, k2xWidths) + "\n"
                                           + row2x("1", "Conv", "NPU", "(1)", "3", "", "100.0%", "Conv:a") + "\n");
@@ -905,9 +909,9 @@ private Q_SLOTS:
         QCOMPARE(gzwrite(out, text.data(), static_cast<unsigned>(text.size())), int(text.size()));
         gzclose(out);
         const ImportResult r = load(gz);
-        QVERIFY2(r.ok(), r.error.c_str());
-        QCOMPARE(r.trace->sliceCount(), std::size_t(108));
-        QCOMPARE(r.trace->spanNs(), TimeNs(128441000));
+        QVERIFY2(r.ok(), r.status().message().c_str());
+        QCOMPARE(r.value()->sliceCount(), std::size_t(108));
+        QCOMPARE(r.value()->spanNs(), TimeNs(128441000));
 
         // Cut the compressed file in half: the layers before the cut load, with warnings.
         std::ifstream gin(gz, std::ios::binary);
@@ -917,11 +921,11 @@ private Q_SLOTS:
         const std::string cutPath = dir.path().toStdString() + "/cut.log.gz";
         std::ofstream(cutPath, std::ios::binary) << whole.substr(0, whole.size() / 2);
         const ImportResult cut = load(cutPath);
-        QVERIFY2(cut.ok(), cut.error.c_str());
-        QVERIFY(cut.trace->sliceCount() > 0);
-        QVERIFY(cut.trace->sliceCount() < 108);
-        QCOMPARE(warningCount(*cut.trace, "truncated"), std::uint64_t(1));
-        QCOMPARE(warningCount(*cut.trace, "table_unterminated"), std::uint64_t(1));
+        QVERIFY2(cut.ok(), cut.status().message().c_str());
+        QVERIFY(cut.value()->sliceCount() > 0);
+        QVERIFY(cut.value()->sliceCount() < 108);
+        QCOMPARE(warningCount(*cut.value(), "truncated"), std::uint64_t(1));
+        QCOMPARE(warningCount(*cut.value(), "table_unterminated"), std::uint64_t(1));
     }
 
     void cutAtEveryPosition_data()
@@ -1005,14 +1009,14 @@ private Q_SLOTS:
         });
         TempFile f(text);
         const ImportResult r = load(f.path);
-        QVERIFY2(r.ok(), r.error.c_str());
-        QCOMPARE(r.trace->metadata().formatVersion, std::string("toolkit1"));
-        QCOMPARE(r.trace->sliceCount(), std::size_t(2));
-        QCOMPARE(r.trace->spanNs(), TimeNs(1250000));
-        QCOMPARE(metaProperty(*r.trace, "fps_600mhz"), std::string("600.00"));
-        QCOMPARE(metaProperty(*r.trace, "fps_800mhz"), std::string("800.00"));
-        QCOMPARE(metaProperty(*r.trace, "note"), std::string("Time of each layer is converted according to 800MHz!"));
-        QCOMPARE(r.trace->warnings().size(), std::size_t(0));
+        QVERIFY2(r.ok(), r.status().message().c_str());
+        QCOMPARE(r.value()->metadata().formatVersion, std::string("toolkit1"));
+        QCOMPARE(r.value()->sliceCount(), std::size_t(2));
+        QCOMPARE(r.value()->spanNs(), TimeNs(1250000));
+        QCOMPARE(metaProperty(*r.value(), "fps_600mhz"), std::string("600.00"));
+        QCOMPARE(metaProperty(*r.value(), "fps_800mhz"), std::string("800.00"));
+        QCOMPARE(metaProperty(*r.value(), "note"), std::string("Time of each layer is converted according to 800MHz!"));
+        QCOMPARE(r.value()->warnings().size(), std::size_t(0));
     }
 
     void documentedSeparateCyclesLayout()

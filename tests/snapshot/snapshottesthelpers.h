@@ -36,11 +36,11 @@ inline std::vector<std::string> allFixtures()
     const fs::path root = TIMESINK_FIXTURES_DIR;
     std::vector<std::string> out;
     auto opens = [](const fs::path& p) {
-        parsers::SourceProbe probe;
-        if (parsers::probeSource(p, probe).errorKind != parsers::ImportErrorKind::None)
+        const model::Expected<parsers::SourceProbe> probe = parsers::probeSource(p);
+        if (!probe.ok())
             return false;
         for (const auto& importer : parsers::allImporters()) {
-            if (importer->probe(probe) > 0)
+            if (importer->probe(probe.value()) > 0)
                 return true;
         }
         return false;

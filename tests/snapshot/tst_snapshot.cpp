@@ -12,6 +12,7 @@
 #include "report/analysis/tracesummary.h"
 #include "report/writers/json/jsonwriter.h"
 #include "snapshottesthelpers.h"
+#include "tests/common/status.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -37,8 +38,8 @@ model::TracePtr load(const fs::path& path, std::string* error = nullptr)
     parsers::ProgressSink progress;
     parsers::ImportResult r = parsers::loadTrace(path, {}, progress);
     if (error)
-        *error = r.error;
-    return r.trace;
+        *error = r.status().message();
+    return r.ok() ? r.value() : nullptr;
 }
 
 /// Returns the first difference between two traces (everything but metadata().sourcePath), or "".
@@ -198,7 +199,7 @@ private Q_SLOTS:
         const auto trace = smallTrace();
         const fs::path file = dir.filePath(QStringLiteral("small.tsnap")).toStdString();
         std::string error;
-        QVERIFY2(snap::writeSnapshot(*trace, {"/x/small.json", 1, 2, 3}, file, error), error.c_str());
+        QVERIFY_OK(snap::writeSnapshot(*trace, {"/x/small.json", 1, 2, 3}, file));
         const auto back = load(file, &error);
         QVERIFY2(back, error.c_str());
         QCOMPARE(difference(*trace, *back), std::string());
@@ -208,8 +209,9 @@ private Q_SLOTS:
         QVERIFY(s && s->type == model::ArgValue::Type::String);
         QCOMPARE(back->str(model::StringId(s->s)), std::string_view("text"));
 
-        snap::SourceIdentity recorded;
-        QVERIFY(snap::readSnapshotSource(file, recorded, error));
+        const model::Expected<snap::SourceIdentity> header = snap::readSnapshotSource(file);
+        QVERIFY_OK(header);
+        const snap::SourceIdentity& recorded = header.value();
         QCOMPARE(recorded.path, std::string("/x/small.json"));
         QCOMPARE(recorded.size, std::uint64_t(1));
         QCOMPARE(recorded.mtimeNs, std::int64_t(2));
@@ -223,9 +225,8 @@ private Q_SLOTS:
         const auto trace = smallTrace();
         const fs::path a = dir.filePath(QStringLiteral("a.tsnap")).toStdString();
         const fs::path b = dir.filePath(QStringLiteral("b.tsnap")).toStdString();
-        std::string error;
-        QVERIFY(snap::writeSnapshot(*trace, {}, a, error));
-        QVERIFY(snap::writeSnapshot(*trace, {}, b, error));
+        QVERIFY_OK(snap::writeSnapshot(*trace, {}, a));
+        QVERIFY_OK(snap::writeSnapshot(*trace, {}, b));
         QVERIFY(readFile(a) == readFile(b));
     }
 
@@ -247,11 +248,11 @@ private Q_SLOTS:
         QVERIFY2(trace, error.c_str());
         // What the importers build obeys the rules the reader enforces on files (model/tracerules.h).
         QCOMPARE(model::traceStructureIssue(*trace), std::string());
-        snap::SourceIdentity id;
-        QVERIFY2(snap::identifySource(source, id, error), error.c_str());
+        const model::Expected<snap::SourceIdentity> id = snap::identifySource(source);
+        QVERIFY_OK(id);
         QTemporaryDir dir;
         const fs::path file = dir.filePath(QStringLiteral("f.tsnap")).toStdString();
-        QVERIFY2(snap::writeSnapshot(*trace, id, file, error), error.c_str());
+        QVERIFY_OK(snap::writeSnapshot(*trace, id.value(), file));
         const auto back = load(file, &error);
         QVERIFY2(back, error.c_str());
         QCOMPARE(difference(*trace, *back), std::string());
@@ -274,7 +275,7 @@ private Q_SLOTS:
         const auto trace = smallTrace();
         const fs::path good = dir.filePath(QStringLiteral("good.tsnap")).toStdString();
         std::string error;
-        QVERIFY(snap::writeSnapshot(*trace, {}, good, error));
+        QVERIFY_OK(snap::writeSnapshot(*trace, {}, good));
         const std::string bytes = readFile(good);
         const fs::path bad = dir.filePath(QStringLiteral("bad.tsnap")).toStdString();
         auto refused = [&](const std::string& content, const char* expected) {
@@ -283,8 +284,9 @@ private Q_SLOTS:
             const auto r = snap::readSnapshot(bad, {}, progress);
             if (r.ok())
                 return std::string("accepted");
-            if (r.error.find(bad.string()) == std::string::npos || r.error.find(expected) == std::string::npos)
-                return "message: " + r.error;
+            if (r.status().message().find(bad.string()) == std::string::npos
+                || r.status().message().find(expected) == std::string::npos)
+                return "message: " + r.status().message();
             return std::string();
         };
         std::string older = bytes;
@@ -324,8 +326,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const auto trace = smallTrace();
         const fs::path good = dir.filePath(QStringLiteral("good.tsnap")).toStdString();
-        std::string error;
-        QVERIFY(snap::writeSnapshot(*trace, {}, good, error));
+        QVERIFY_OK(snap::writeSnapshot(*trace, {}, good));
         const std::string bytes = readFile(good);
         std::uint64_t headerOffset = 0;
         std::uint64_t headerSize = 0;
@@ -365,8 +366,8 @@ private Q_SLOTS:
         for (const auto& [what, edit] : edits) {
             const parsers::ImportResult r = read(edit);
             QVERIFY2(!r.ok(), what);
-            QVERIFY2(r.error.find("the snapshot is corrupt (track 0)") != std::string::npos,
-                     (std::string(what) + ": " + r.error).c_str());
+            QVERIFY2(r.status().message().find("the snapshot is corrupt (track 0)") != std::string::npos,
+                     (std::string(what) + ": " + r.status().message()).c_str());
         }
     }
 
@@ -423,22 +424,22 @@ private Q_SLOTS:
         edit(*hostile);
         QTemporaryDir dir;
         const fs::path file = dir.filePath(QStringLiteral("hostile.tsnap")).toStdString();
-        std::string error;
-        QVERIFY2(snap::writeSnapshot(*hostile, {}, file, error), error.c_str());
+        QVERIFY_OK(snap::writeSnapshot(*hostile, {}, file));
         if (const char* out = std::getenv("TIMESINK_WRITE_HOSTILE_SNAPSHOTS")) {
             std::string name = QTest::currentDataTag();
             std::replace_if(
                 name.begin(), name.end(), [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); }, '_');
             writeFile(fs::path(out) / ("hostile_" + name + ".tsnap"), readFile(file));
             const fs::path unedited = fs::path(out) / "small_trace.tsnap";
-            QVERIFY2(snap::writeSnapshot(*smallTrace(), {}, unedited, error), error.c_str());
+            QVERIFY_OK(snap::writeSnapshot(*smallTrace(), {}, unedited));
         }
         parsers::ProgressSink progress;
         const parsers::ImportResult r = snap::readSnapshot(file, {}, progress);
         QVERIFY2(!r.ok(), "accepted");
-        QVERIFY2(r.error.find(file.string()) != std::string::npos, r.error.c_str());
-        QVERIFY2(r.error.find("the snapshot is corrupt (") != std::string::npos, r.error.c_str());
-        QVERIFY2(r.error.find(expected.toStdString()) != std::string::npos, r.error.c_str());
+        QVERIFY2(r.status().message().find(file.string()) != std::string::npos, r.status().message().c_str());
+        QVERIFY2(r.status().message().find("the snapshot is corrupt (") != std::string::npos,
+                 r.status().message().c_str());
+        QVERIFY2(r.status().message().find(expected.toStdString()) != std::string::npos, r.status().message().c_str());
     }
 
     void cache()
@@ -448,57 +449,59 @@ private Q_SLOTS:
         fs::copy_file(fs::path(TIMESINK_FIXTURES_DIR) / "torch/torch_cpu_legacy_resnet18_train_2steps.json", source);
         const auto trace = load(source);
         QVERIFY(trace);
-        snap::SourceIdentity id;
-        std::string error;
-        QVERIFY(snap::identifySource(source, id, error));
+        const model::Expected<snap::SourceIdentity> identified = snap::identifySource(source);
+        QVERIFY_OK(identified);
+        const snap::SourceIdentity id = identified.value();
         snap::SnapshotCache cache(dir.filePath(QStringLiteral("cache")).toStdString());
         parsers::ProgressSink progress;
         auto miss = cache.load(id, "shown.json", {}, progress);
         QVERIFY(!miss.ok());
-        QVERIFY(miss.error.empty());
-        QVERIFY2(cache.store(*trace, id, error), error.c_str());
+        QVERIFY(miss.status().message().empty());
+        QVERIFY_OK(cache.store(*trace, id));
         QVERIFY(fs::exists(cache.entryFor(id)));
         auto hit = cache.load(id, "shown.json", {}, progress);
-        QVERIFY2(hit.ok(), hit.error.c_str());
-        QCOMPARE(hit.trace->metadata().sourcePath, std::string("shown.json"));
-        QCOMPARE(difference(*trace, *hit.trace), std::string());
+        QVERIFY2(hit.ok(), hit.status().message().c_str());
+        QCOMPARE(hit.value()->metadata().sourcePath, std::string("shown.json"));
+        QCOMPARE(difference(*trace, *hit.value()), std::string());
 
         // A changed source (same size, new time) makes the entry stale: not used, and removed.
         fs::last_write_time(source, fs::last_write_time(source) + std::chrono::seconds(5));
-        snap::SourceIdentity changed;
-        QVERIFY(snap::identifySource(source, changed, error));
+        const model::Expected<snap::SourceIdentity> identifiedAgain = snap::identifySource(source);
+        QVERIFY_OK(identifiedAgain);
+        const snap::SourceIdentity changed = identifiedAgain.value();
         QVERIFY(!changed.sameContents(id));
         auto stale = cache.load(changed, "shown.json", {}, progress);
         QVERIFY(!stale.ok());
-        QVERIFY(stale.error.find("out of date") != std::string::npos);
+        QVERIFY(stale.status().message().find("out of date") != std::string::npos);
         QVERIFY(!fs::exists(cache.entryFor(id)));
 
         // An entry another build of Timesink wrote (importers may have changed since) is not used, and removed;
         // an explicit .tsnap from that build still opens.
         QVERIFY(snap::writerIdentity().find(" importer ") != std::string::npos);
-        QVERIFY(snap::writeSnapshot(*trace, changed, cache.entryFor(changed), error, "timesink 0.0.9 importer 0123"));
+        QVERIFY_OK(snap::writeSnapshot(*trace, changed, cache.entryFor(changed), "timesink 0.0.9 importer 0123"));
         auto otherBuild = cache.load(changed, "shown.json", {}, progress);
         QVERIFY(!otherBuild.ok());
-        QVERIFY2(otherBuild.error.find("another Timesink build (timesink 0.0.9 importer 0123)") != std::string::npos,
-                 otherBuild.error.c_str());
+        QVERIFY2(otherBuild.status().message().find("another Timesink build (timesink 0.0.9 importer 0123)")
+                     != std::string::npos,
+                 otherBuild.status().message().c_str());
         QVERIFY(!fs::exists(cache.entryFor(changed)));
         const fs::path exported = dir.filePath(QStringLiteral("older.tsnap")).toStdString();
-        QVERIFY(snap::writeSnapshot(*trace, changed, exported, error, "timesink 0.0.9 importer 0123"));
+        QVERIFY_OK(snap::writeSnapshot(*trace, changed, exported, "timesink 0.0.9 importer 0123"));
         QVERIFY(load(exported));
-        QVERIFY2(cache.store(*trace, changed, error), error.c_str());
+        QVERIFY_OK(cache.store(*trace, changed));
         QVERIFY(cache.load(changed, "shown.json", {}, progress).ok());
 
         // A damaged entry is refused and removed.
-        QVERIFY(cache.store(*trace, changed, error));
+        QVERIFY_OK(cache.store(*trace, changed));
         const std::string entry = readFile(cache.entryFor(changed));
         writeFile(cache.entryFor(changed), entry.substr(0, entry.size() / 2));
         auto damaged = cache.load(changed, "shown.json", {}, progress);
         QVERIFY(!damaged.ok());
-        QVERIFY(!damaged.error.empty());
+        QVERIFY(!damaged.status().message().empty());
         QVERIFY(!fs::exists(cache.entryFor(changed)));
 
         // LRU: with room for two entries, storing a third removes the least recently used one.
-        QVERIFY(cache.store(*trace, changed, error));
+        QVERIFY_OK(cache.store(*trace, changed));
         const std::uint64_t one = fs::file_size(cache.entryFor(changed));
         snap::SnapshotCache small(cache.directory(), one * 2 + one / 2);
         snap::SourceIdentity b = changed, c = changed;
@@ -506,15 +509,15 @@ private Q_SLOTS:
         c.path += ".c";
         const auto older = fs::file_time_type::clock::now() - std::chrono::hours(2);
         fs::last_write_time(cache.entryFor(changed), older);
-        QVERIFY(small.store(*trace, b, error));
+        QVERIFY_OK(small.store(*trace, b));
         fs::last_write_time(small.entryFor(b), older + std::chrono::hours(1));
         QVERIFY(small.load(changed, "x", {}, progress).ok()); // a hit makes `changed` the most recent
-        QVERIFY(small.store(*trace, c, error));
+        QVERIFY_OK(small.store(*trace, c));
         QVERIFY(fs::exists(small.entryFor(changed)));
         QVERIFY(!fs::exists(small.entryFor(b)));
         QVERIFY(fs::exists(small.entryFor(c)));
         QVERIFY(small.sizeOnDisk() <= small.capacityBytes());
-        QVERIFY(small.clear(error));
+        QVERIFY_OK(small.clear());
         QCOMPARE(small.sizeOnDisk(), std::uint64_t(0));
     }
 };

@@ -8,6 +8,7 @@
 #include "report/analysis/tracesummary.h"
 #include "report/writers/json/jsonwriter.h"
 #include "snapshottesthelpers.h"
+#include "tests/common/status.h"
 
 #include <QAction>
 #include <QPushButton>
@@ -52,18 +53,17 @@ private Q_SLOTS:
         const fs::path dir = m_dir.filePath(QStringLiteral("cache")).toStdString();
         parsers::ProgressSink progress;
         gui::CachedLoad first = gui::loadThroughSnapshotCache(m_source, progress, dir, 1 << 30);
-        QVERIFY2(first.result.ok(), first.result.error.c_str());
+        QVERIFY2(first.result.ok(), first.result.status().message().c_str());
         QVERIFY(!first.fromSnapshot);
         QVERIFY(first.store.has_value());
-        std::string error;
-        QVERIFY2(gui::storeInSnapshotCache(*first.result.trace, *first.store, dir, 1 << 30, error), error.c_str());
+        QVERIFY_OK(gui::storeInSnapshotCache(*first.result.value(), *first.store, dir, 1 << 30));
 
         gui::CachedLoad second = gui::loadThroughSnapshotCache(m_source, progress, dir, 1 << 30);
         QVERIFY(second.result.ok());
         QVERIFY(second.fromSnapshot);
         QVERIFY(!second.store);
-        QCOMPARE(summary(*second.result.trace), summary(*first.result.trace));
-        QCOMPARE(second.result.trace->metadata().sourcePath, m_source.string());
+        QCOMPARE(summary(*second.result.value()), summary(*first.result.value()));
+        QCOMPARE(second.result.value()->metadata().sourcePath, m_source.string());
 
         // A damaged entry: the source is imported instead, and the entry is stored anew.
         const fs::path entry = parsers::snapshot::SnapshotCache(dir).entryFor(*first.store);
@@ -74,7 +74,7 @@ private Q_SLOTS:
         QVERIFY(!third.fromSnapshot);
         QVERIFY(!third.note.isEmpty());
         QVERIFY(third.store.has_value());
-        QCOMPARE(summary(*third.result.trace), summary(*first.result.trace));
+        QCOMPARE(summary(*third.result.value()), summary(*first.result.value()));
 
         // Capacity 0 is off: nothing read, nothing to store.
         gui::CachedLoad off = gui::loadThroughSnapshotCache(m_source, progress, dir, 0);
@@ -90,11 +90,10 @@ private Q_SLOTS:
         QSignalSpy done(&job, &gui::TraceLoadJob::finished);
         job.start(QString::fromStdString(m_source.string()));
         QVERIFY(done.wait(60000));
-        parsers::snapshot::SourceIdentity id;
-        std::string error;
-        QVERIFY(parsers::snapshot::identifySource(m_source, id, error));
+        const model::Expected<parsers::snapshot::SourceIdentity> id = parsers::snapshot::identifySource(m_source);
+        QVERIFY_OK(id);
         const fs::path entry
-            = parsers::snapshot::SnapshotCache(gui::snapshotCacheDirectory().toStdString()).entryFor(id);
+            = parsers::snapshot::SnapshotCache(gui::snapshotCacheDirectory().toStdString()).entryFor(id.value());
         QTRY_VERIFY_WITH_TIMEOUT(fs::exists(entry), 30000);
     }
 

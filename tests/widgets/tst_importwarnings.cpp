@@ -60,7 +60,7 @@ private slots:
         f.close();
         parsers::ProgressSink progress;
         const parsers::ImportResult r = parsers::loadTrace(path.toStdString(), {}, progress);
-        QVERIFY2(r.ok(), r.error.c_str());
+        QVERIFY2(r.ok(), r.status().message().c_str());
 
         gui::MainWindow w;
         w.resize(1400, 800);
@@ -68,13 +68,13 @@ private slots:
         auto* banner = w.findChild<widgets::ImportWarningsBanner*>();
         QVERIFY(banner);
         QVERIFY(!banner->isVisible());
-        w.showTrace(gui::LoadedTrace {r.trace, {}, std::nullopt, path});
+        w.showTrace(gui::LoadedTrace {r.value(), {}, std::nullopt, path});
         QVERIFY(banner->isVisible());
         QVERIFY2(banner->text().contains(QStringLiteral("Truncated")), qPrintable(banner->text()));
         QVERIFY(banner->text().contains(QStringLiteral("events")));
 
         std::uint64_t total = 0;
-        for (const model::ImportWarning& warning : r.trace->warnings())
+        for (const model::ImportWarning& warning : r.value()->warnings())
             total += warning.count;
         QAction* action = findAction(w, QStringLiteral("importWarningsAction"));
         QVERIFY(action);
@@ -92,7 +92,7 @@ private slots:
         QVERIFY(dialog);
         QTRY_VERIFY(dialog->isVisible());
         QTableWidget* table = dialog->table();
-        QCOMPARE(table->rowCount(), static_cast<int>(r.trace->warnings().size()));
+        QCOMPARE(table->rowCount(), static_cast<int>(r.value()->warnings().size()));
         QCOMPARE(table->item(0, 0)->text(), QStringLiteral("truncated")); // serious ones first
         std::uint64_t listed = 0;
         for (int row = 0; row < table->rowCount(); ++row)
@@ -103,9 +103,9 @@ private slots:
         const parsers::ImportResult clean
             = parsers::loadTrace(TIMESINK_FIXTURES_DIR "/torch/hta_triton_example.json.gz", {}, progress);
         QVERIFY(clean.ok());
-        w.showTrace(gui::LoadedTrace {clean.trace, {}, std::nullopt, QString()});
+        w.showTrace(gui::LoadedTrace {clean.value(), {}, std::nullopt, QString()});
         bool serious = false;
-        for (const model::ImportWarning& warning : clean.trace->warnings())
+        for (const model::ImportWarning& warning : clean.value()->warnings())
             serious = serious || widgets::isSeriousImportWarning(warning.kind);
         QCOMPARE(banner->isVisible(), serious);
     }

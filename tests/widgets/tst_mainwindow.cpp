@@ -192,7 +192,7 @@ void TestMainWindow::cancelKeepsPreviousTrace()
             sink.report(done += 1024, 1 << 30, "reading events");
             std::this_thread::sleep_for(std::chrono::milliseconds(2));
         }
-        return parsers::ImportResult::failure(parsers::ImportErrorKind::Cancelled, "cancelled");
+        return parsers::ImportResult(model::Status(model::StatusKind::Cancelled, "cancelled"));
     });
     w.loadJob().setAnalyzeFunction(noAnalysis);
     QList<RecordedError> errors;
@@ -239,9 +239,8 @@ void TestMainWindow::timelineShownBeforeAnalysis()
     w.show();
     FinishCounter finished(w);
     const auto trace = testing::smallTrainingTrace();
-    w.loadJob().setLoadFunction([trace](const std::filesystem::path&, parsers::ProgressSink&) {
-        return parsers::ImportResult::success(trace);
-    });
+    w.loadJob().setLoadFunction(
+        [trace](const std::filesystem::path&, parsers::ProgressSink&) { return parsers::ImportResult(trace); });
     HeldAnalysis analysis;
     w.loadJob().setAnalyzeFunction(analysis.function());
     w.openPath(m_dir.filePath(QStringLiteral("early.json")));
@@ -277,9 +276,8 @@ void TestMainWindow::cancelledAnalysisKeepsTimeline()
     MainWindow w;
     FinishCounter finished(w);
     const auto trace = testing::smallTrainingTrace();
-    w.loadJob().setLoadFunction([trace](const std::filesystem::path&, parsers::ProgressSink&) {
-        return parsers::ImportResult::success(trace);
-    });
+    w.loadJob().setLoadFunction(
+        [trace](const std::filesystem::path&, parsers::ProgressSink&) { return parsers::ImportResult(trace); });
     HeldAnalysis analysis;
     w.loadJob().setAnalyzeFunction(analysis.function());
     w.openPath(m_dir.filePath(QStringLiteral("stopped.json")));
@@ -333,7 +331,7 @@ void TestMainWindow::badFileShowsErrorAndStaysUsable()
     const QString good = m_dir.filePath(QStringLiteral("good.json"));
     QVERIFY(QFile(good).open(QIODevice::WriteOnly));
     w.loadJob().setLoadFunction([](const std::filesystem::path&, parsers::ProgressSink&) {
-        return parsers::ImportResult::success(testing::smallTrainingTrace());
+        return parsers::ImportResult(testing::smallTrainingTrace());
     });
     w.loadJob().setAnalyzeFunction(noAnalysis);
     w.openPath(good);
@@ -359,7 +357,7 @@ void TestMainWindow::workerExceptionsAreErrors()
     QVERIFY(QFile(path).open(QIODevice::WriteOnly));
 
     w.loadJob().setLoadFunction([](const std::filesystem::path&, parsers::ProgressSink&) {
-        return parsers::ImportResult::success(testing::smallTrainingTrace());
+        return parsers::ImportResult(testing::smallTrainingTrace());
     });
     w.loadJob().setAnalyzeFunction(
         [](const model::Trace&, const analysis::CancelToken&) -> analysis::AnalysisResult { throw std::bad_alloc(); });
@@ -379,7 +377,7 @@ void TestMainWindow::workerExceptionsAreErrors()
 
     // The window still loads the next trace.
     w.loadJob().setLoadFunction([](const std::filesystem::path&, parsers::ProgressSink&) {
-        return parsers::ImportResult::success(testing::smallTrainingTrace());
+        return parsers::ImportResult(testing::smallTrainingTrace());
     });
     w.loadJob().setAnalyzeFunction(noAnalysis);
     w.openPath(path);
@@ -540,7 +538,7 @@ void TestMainWindow::initialViewAndFindingAfterLoad()
     w.show();
     FinishCounter finished(w);
     w.loadJob().setLoadFunction([](const std::filesystem::path&, parsers::ProgressSink&) {
-        return parsers::ImportResult::success(testing::smallTrainingTrace());
+        return parsers::ImportResult(testing::smallTrainingTrace());
     });
     w.loadJob().setAnalyzeFunction([](const model::Trace& t, const analysis::CancelToken&) {
         analysis::AnalysisResult r;
