@@ -5,6 +5,7 @@
 // rank report, merged as three ranks of a job and written in every job format.
 
 #include "analysis/job/job.h"
+#include "model/expected.h"
 #include "report/job/rankreportreader.h"
 #include "report/reportoutput.h"
 
@@ -13,6 +14,7 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <utility>
 
 namespace timesink::fuzz {
 
@@ -30,13 +32,14 @@ inline std::optional<analysis::RankSummary> readRankReport(const std::uint8_t* d
     const nlohmann::json j = nlohmann::json::parse(data, data + size, nullptr, false);
     if (j.is_discarded())
         return std::nullopt;
-    analysis::RankSummary summary;
-    std::string error;
-    if (!report::rankSummaryFromReportJson(j, "fuzz.report.json", summary, error)) {
-        check(!error.empty() && error.find("fuzz.report.json") != std::string::npos);
+    model::Expected<analysis::RankSummary> summary = report::rankSummaryFromReportJson(j, "fuzz.report.json");
+    if (!summary) {
+        const model::Status& why = summary.status();
+        check(why.kind() != model::StatusKind::Cancelled
+              && why.message().find("fuzz.report.json") != std::string::npos);
         return std::nullopt;
     }
-    return summary;
+    return std::move(summary).value();
 }
 
 /// `summary` as ranks r, r + 1 and r + 2 of a job.

@@ -193,10 +193,10 @@ bool collectJobInputs(const std::vector<fs::path>& paths, std::vector<JobInput>&
     return true;
 }
 
-bool summarizeRank(const JobInput& input, const JobRunOptions& options, analysis::RankSummary& out, std::string& error)
+model::Expected<analysis::RankSummary> summarizeRank(const JobInput& input, const JobRunOptions& options)
 {
     if (input.report)
-        return report::readRankReport(input.path, out, error);
+        return report::readRankReport(input.path);
     parsers::ProgressSink quiet;
     std::optional<parsers::snapshot::SnapshotCache> cache;
     if (!options.snapshotCache.empty())
@@ -204,10 +204,8 @@ bool summarizeRank(const JobInput& input, const JobRunOptions& options, analysis
     parsers::CachedLoad load
         = parsers::loadThroughSnapshotCache(input.path, options.import, quiet, cache ? &*cache : nullptr);
     parsers::ImportResult& loaded = load.result;
-    if (!loaded.ok()) {
-        error = loaded.status().message();
-        return false;
-    }
+    if (!loaded.ok())
+        return loaded.status();
     model::TracePtr& trace = loaded.value();
     if (load.store && options.storeSnapshots) {
         // A rank that cannot be cached is still analysed; the next run imports it again.
@@ -220,11 +218,12 @@ bool summarizeRank(const JobInput& input, const JobRunOptions& options, analysis
     reportOptions.analysisOptions = options.analysis;
     const report::ReportModel model = report::buildReportModel(*trace, result, reportOptions);
     trace.reset(); // only the summary outlives this call
-    if (!report::rankSummaryFromModel(model, out, error))
-        return false;
-    out.source = input.path.string();
-    out.tracePath = out.source; // what the viewer opens (a profiler folder, not one file inside it)
-    return true;
+    model::Expected<analysis::RankSummary> summary = report::rankSummaryFromModel(model);
+    if (summary) {
+        summary.value().source = input.path.string();
+        summary.value().tracePath = summary.value().source; // what the viewer opens (a profiler folder, not a file)
+    }
+    return summary;
 }
 
 void tuneAllocatorForJobs()
@@ -253,9 +252,7 @@ JobRun runJob(const std::vector<JobInput>& inputs, const JobRunOptions& options,
               const std::function<void(std::size_t, std::size_t)>& progress)
 {
     JobRun run;
-    std::vector<analysis::RankSummary> summaries(inputs.size());
-    std::vector<std::string> errors(inputs.size());
-    std::vector<char> ok(inputs.size(), 0);
+    std::vector<model::Expected<analysis::RankSummary>> summaries(inputs.size());
     std::atomic<std::size_t> done {0};
     const unsigned cores = model::hardwareThreads();
     const unsigned threads
@@ -268,7 +265,7 @@ JobRun runJob(const std::vector<JobInput>& inputs, const JobRunOptions& options,
     model::parallelFor(inputs.size(), threads, [&](std::size_t i) {
         if (cancel && cancel->load())
             return;
-        ok[i] = summarizeRank(inputs[i], rankOptions, summaries[i], errors[i]) ? 1 : 0;
+        summaries[i] = summarizeRank(inputs[i], rankOptions);
 #if defined(__GLIBC__) && !defined(TIMESINK_ADDRESS_SANITIZER)
         // The rank's trace is gone, but glibc keeps its freed pages in this thread's arena (and the import
         // threads' arenas) for reuse; give them back so the next rank starts from the summaries alone.
@@ -284,10 +281,12 @@ JobRun runJob(const std::vector<JobInput>& inputs, const JobRunOptions& options,
     }
     std::vector<analysis::RankSummary> good;
     for (std::size_t i = 0; i < inputs.size(); ++i) {
-        if (ok[i])
-            good.push_back(std::move(summaries[i]));
+        if (summaries[i])
+            good.push_back(std::move(summaries[i]).value());
+        else if (const std::string& why = summaries[i].status().message(); !why.empty())
+            run.errors.push_back(why);
         else
-            run.errors.push_back(errors[i].empty() ? inputs[i].path.string() + ": could not be read" : errors[i]);
+            run.errors.push_back(inputs[i].path.string() + ": could not be read");
     }
     run.result = analysis::analyzeJob(std::move(good), options.job);
     run.result.warnings.insert(run.result.warnings.begin(), options.inputWarnings.begin(), options.inputWarnings.end());

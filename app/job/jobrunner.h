@@ -3,6 +3,7 @@
 
 #include "analysis/core/pass.h"
 #include "analysis/job/job.h"
+#include "model/expected.h"
 #include "parsers/common/importer.h"
 
 #include <atomic>
@@ -77,6 +78,7 @@ JobRun runJob(const std::vector<JobInput>& inputs, const JobRunOptions& options,
               const std::function<void(std::size_t, std::size_t)>& progress = {});
 
 /// The summary of one rank (a worker's task; exposed for tests and the GUI).
-bool summarizeRank(const JobInput& input, const JobRunOptions& options, analysis::RankSummary& out, std::string& error);
+/// A failure's message names the input.
+model::Expected<analysis::RankSummary> summarizeRank(const JobInput& input, const JobRunOptions& options);
 
 } // namespace timesink::app

@@ -165,12 +165,10 @@ std::string activityProblem(const analysis::StepActivity& activity, TimeNs durat
     return {};
 }
 
-bool limitRankReport(RankReportDraft draft, const std::string& source, analysis::RankSummary& out, std::string& error)
+model::Expected<analysis::RankSummary> limitRankReport(RankReportDraft draft, const std::string& source)
 {
-    error.clear();
     const auto fail = [&](const std::string& what) {
-        error = source + ": not a timesink.report/1 object (" + what + ")";
-        return false;
+        return model::Status(model::StatusKind::Malformed, source + ": not a timesink.report/1 object (" + what + ")");
     };
     // What cannot be a time at all refuses the report; a step, a collective or a finding that breaks the limits is
     // left out with a warning naming it (docs/limits.md "Reports from other machines").
@@ -180,7 +178,7 @@ bool limitRankReport(RankReportDraft draft, const std::string& source, analysis:
     if (analysedNs < 0 || analysedNs > model::kMaxTimeNs || (draft.traceSpanNs >= 0 && analysedNs > draft.traceSpanNs))
         return fail("\"analysed_ns\": " + std::to_string(analysedNs) + " is not within the trace's span");
 
-    out = std::move(draft.summary);
+    analysis::RankSummary out = std::move(draft.summary);
     out.source = source;
     out.traceStartNs = draft.traceStartNs;
     out.steps.clear();
@@ -270,7 +268,7 @@ bool limitRankReport(RankReportDraft draft, const std::string& source, analysis:
         out.findings.push_back(std::move(rf));
     }
     problems.finish();
-    return true;
+    return out;
 }
 
 } // namespace timesink::report

@@ -4,6 +4,7 @@
 #include "analysis/core/intervals.h"
 #include "analysis/core/stepactivity.h"
 #include "analysis/job/job.h"
+#include "model/expected.h"
 #include "model/types.h"
 
 #include <cstddef>
@@ -114,9 +115,9 @@ struct RankReportDraft
 };
 
 /// The summary a job merges, from `draft` under the limits above: what breaks one is left out or coarsened with a
-/// warning in `out.warnings`. False with `error` naming `source` when a number cannot be a time at all (the trace's
-/// start or span, the analysed time): then the report is refused.
-bool limitRankReport(RankReportDraft draft, const std::string& source, analysis::RankSummary& out, std::string& error);
+/// warning in the summary's `warnings`. A Malformed status naming `source` when a number cannot be a time at all (the
+/// trace's start or span, the analysed time): then the report is refused.
+model::Expected<analysis::RankSummary> limitRankReport(RankReportDraft draft, const std::string& source);
 
 /// Why a step read from a report cannot be true ("duration_ns -5 is negative"), or empty. The same limits as
 /// an import: times within ±2^62 ns, durations not negative, the step inside the trace's span when the report

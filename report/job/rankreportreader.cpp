@@ -19,7 +19,8 @@ namespace {
 struct Reader
 {
     const std::string& source;
-    std::string& error;
+    std::string error;
+    model::StatusKind kind = model::StatusKind::Malformed;
 
     bool fail(const std::string& what)
     {
@@ -147,22 +148,17 @@ bool readStep(const nlohmann::json& s, DraftStep& d, Reader& r)
     return true;
 }
 
-} // namespace
-
-bool rankSummaryFromReportJson(const nlohmann::json& j, const std::string& source, analysis::RankSummary& out,
-                               std::string& error)
+/// Reads the report object `j` into `d` as given; false with r.error (and r.kind) when it is not one.
+bool readDraft(const nlohmann::json& j, Reader& r, RankReportDraft& d)
 {
-    error.clear();
-    Reader r {source, error};
-    if (!j.is_object())
-        return r.fail("not a JSON object");
-    const auto schema = j.find("schema");
-    if (schema == j.end() || !schema->is_string() || *schema != kReportSchema)
-        return r.fail("no \"schema\": \"timesink.report/1\"");
+    const auto schema = j.find("schema"); // end() when j is no object
+    if (!j.is_object() || schema == j.end() || !schema->is_string() || *schema != kReportSchema) {
+        r.kind = model::StatusKind::NotRecognised;
+        return r.fail(j.is_object() ? "no \"schema\": \"timesink.report/1\"" : "not a JSON object");
+    }
     const auto trace = j.find("trace");
     if (trace == j.end() || !trace->is_object())
         return r.fail("missing \"trace\"");
-    RankReportDraft d;
     analysis::RankSummary& sum = d.summary;
     if (!r.integer(*trace, "rank", d.rank, false) || !r.integer(*trace, "world_size", d.worldSize, false)
         || !r.text(*trace, "format", sum.format) || !r.text(j, "platform", sum.platform))
@@ -217,31 +213,37 @@ bool rankSummaryFromReportJson(const nlohmann::json& j, const std::string& sourc
             d.findings.push_back(std::move(rf));
         }
     }
-    return limitRankReport(std::move(d), source, out, error);
+    return true;
 }
 
-bool readRankReport(const std::filesystem::path& path, analysis::RankSummary& out, std::string& error)
+} // namespace
+
+model::Expected<analysis::RankSummary> rankSummaryFromReportJson(const nlohmann::json& j, const std::string& source)
+{
+    Reader r {source, {}};
+    RankReportDraft d;
+    if (!readDraft(j, r, d))
+        return model::Status(r.kind, r.error);
+    return limitRankReport(std::move(d), source);
+}
+
+model::Expected<analysis::RankSummary> readRankReport(const std::filesystem::path& path)
 {
     // A report is a summary (kilobytes; a 1,000-step rank with its collectives a few MB): anything far larger is not
     // one, and is refused before it is parsed into memory.
     constexpr std::uintmax_t kMaxReportBytes = std::uintmax_t {256} << 20;
     std::error_code ec;
-    if (const std::uintmax_t size = std::filesystem::file_size(path, ec); !ec && size > kMaxReportBytes) {
-        error = path.string() + ": " + std::to_string(size >> 20)
-            + " MiB is too large for a timesink.report/1 file (at most 256 MiB)";
-        return false;
-    }
+    if (const std::uintmax_t size = std::filesystem::file_size(path, ec); !ec && size > kMaxReportBytes)
+        return model::Status(model::StatusKind::NotRecognised,
+                             path.string() + ": " + std::to_string(size >> 20)
+                                 + " MiB is too large for a timesink.report/1 file (at most 256 MiB)");
     std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        error = path.string() + ": cannot be read";
-        return false;
-    }
-    nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
-    if (j.is_discarded()) {
-        error = path.string() + ": not valid JSON";
-        return false;
-    }
-    return rankSummaryFromReportJson(j, path.string(), out, error);
+    if (!in)
+        return model::Status(model::StatusKind::CannotRead, path.string() + ": cannot be read");
+    const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+    if (j.is_discarded())
+        return model::Status(model::StatusKind::Malformed, path.string() + ": not valid JSON");
+    return rankSummaryFromReportJson(j, path.string());
 }
 
 } // namespace timesink::report

@@ -49,7 +49,7 @@ DraftStep draftStep(const ReportModel& m, std::size_t i)
 
 } // namespace
 
-bool rankSummaryFromModel(const ReportModel& m, analysis::RankSummary& out, std::string& error)
+model::Expected<analysis::RankSummary> rankSummaryFromModel(const ReportModel& m)
 {
     const model::TraceMetadata& meta = m.trace.metadata;
     RankReportDraft d;
@@ -82,7 +82,7 @@ bool rankSummaryFromModel(const ReportModel& m, analysis::RankSummary& out, std:
         d.findings.push_back(
             {f.kind, f.title, f.lostNs, std::isfinite(f.lostFraction) ? f.lostFraction : 0.0, f.occurrences});
     }
-    return limitRankReport(std::move(d), meta.sourcePath, out, error);
+    return limitRankReport(std::move(d), meta.sourcePath);
 }
 
 } // namespace timesink::report

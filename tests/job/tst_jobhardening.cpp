@@ -95,9 +95,9 @@ void writeJson(const QString& path, const nlohmann::json& j)
 
 analysis::RankSummary readSummary(const nlohmann::json& j, std::string& error, const std::string& source = "r.json")
 {
-    analysis::RankSummary out;
-    report::rankSummaryFromReportJson(j, source, out, error);
-    return out;
+    timesink::model::Expected<analysis::RankSummary> read = report::rankSummaryFromReportJson(j, source);
+    error = read.status().message();
+    return read ? std::move(read).value() : analysis::RankSummary {};
 }
 
 bool anyContains(const std::vector<std::string>& texts, const std::string& part)

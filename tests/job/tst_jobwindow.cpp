@@ -17,6 +17,7 @@
 #include "report/writers/html/jobcharts.h"
 #include "report/writers/json/jsonwriter.h"
 #include "tests/common/clirunner.h"
+#include "tests/common/status.h"
 #include "tests/job/plantedjob.h"
 #include "widgets/compareview.h"
 #include "widgets/detailspanel.h"
@@ -497,9 +498,9 @@ private Q_SLOTS:
         for (auto& step : j["steps"])
             step["device_activity"] = {{"resolution_ns", 1}, {"compute", {{0, 99 * kMs}}}};
         std::ofstream(old) << j.dump();
-        analysis::RankSummary broken;
-        std::string error;
-        QVERIFY(timesink::report::readRankReport(old, broken, error));
+        const timesink::model::Expected<analysis::RankSummary> read = timesink::report::readRankReport(old);
+        QVERIFY_OK(read);
+        const analysis::RankSummary& broken = read.value();
         QCOMPARE(broken.steps.size(), std::size_t(3));
         QVERIFY(!broken.steps[1].hasActivity);
         QCOMPARE(broken.warnings.size(), std::size_t(3));

@@ -12,6 +12,7 @@
 #include "report/job/ranksummary.h"
 #include "report/writers/json/jsonwriter.h"
 #include "tests/common/fixtures.h"
+#include "tests/common/status.h"
 
 #include <QTest>
 
@@ -31,9 +32,9 @@ analysis::RankSummary throughJson(const report::ReportModel& m, std::string& err
 {
     const nlohmann::json j = nlohmann::json::parse(
         report::reportJson(m).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
-    analysis::RankSummary out;
-    report::rankSummaryFromReportJson(j, m.trace.metadata.sourcePath, out, error);
-    return out;
+    model::Expected<analysis::RankSummary> read = report::rankSummaryFromReportJson(j, m.trace.metadata.sourcePath);
+    error = read.status().message();
+    return read ? std::move(read).value() : analysis::RankSummary {};
 }
 
 std::string intervals(const analysis::IntervalList& l)
@@ -122,9 +123,9 @@ private slots:
         analysis::CancelToken cancel;
         const analysis::AnalysisResult result = analysis::analyze(*trace, {}, cancel);
         const report::ReportModel m = report::buildReportModel(*trace, result);
-        analysis::RankSummary typed;
-        std::string typedError;
-        QVERIFY2(report::rankSummaryFromModel(m, typed, typedError), typedError.c_str());
+        const model::Expected<analysis::RankSummary> fromModel = report::rankSummaryFromModel(m);
+        QVERIFY_OK(fromModel);
+        const analysis::RankSummary& typed = fromModel.value();
         std::string jsonError;
         const analysis::RankSummary json = throughJson(m, jsonError);
         QVERIFY2(jsonError.empty(), jsonError.c_str());
@@ -192,9 +193,9 @@ private slots:
             m.findings.push_back(f);
         }
 
-        analysis::RankSummary typed;
-        std::string typedError;
-        QVERIFY2(report::rankSummaryFromModel(m, typed, typedError), typedError.c_str());
+        const model::Expected<analysis::RankSummary> fromModel = report::rankSummaryFromModel(m);
+        QVERIFY_OK(fromModel);
+        const analysis::RankSummary& typed = fromModel.value();
         std::string jsonError;
         const analysis::RankSummary json = throughJson(m, jsonError);
         QVERIFY2(jsonError.empty(), jsonError.c_str());
@@ -231,9 +232,10 @@ private slots:
         m.trace.metadata.sourcePath = "broken-rank";
         m.trace.spanNs = 1'000;
         m.summary.analysedNs = 2'000; // longer than the trace
-        analysis::RankSummary typed;
-        std::string typedError;
-        QVERIFY(!report::rankSummaryFromModel(m, typed, typedError));
+        const model::Expected<analysis::RankSummary> refused = report::rankSummaryFromModel(m);
+        QVERIFY(!refused);
+        QCOMPARE(refused.status().kind(), model::StatusKind::Malformed);
+        const std::string& typedError = refused.status().message();
         std::string jsonError;
         (void)throughJson(m, jsonError);
         QCOMPARE(typedError, jsonError);
