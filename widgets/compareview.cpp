@@ -179,6 +179,18 @@ CompareView::CompareView(QWidget* parent)
     m_classes->setHeaderLabels(
         {tr("Class"), tr("Baseline"), tr("Candidate"), tr("Delta"), tr("Baseline calls"), tr("Candidate calls")});
     m_tabs->addTab(m_classes, tr("Kernel classes"));
+    auto* efficiencyBox = new QWidget(this);
+    auto* efficiencyLayout = new QVBoxLayout(efficiencyBox);
+    m_efficiencyHeadline = new QLabel(efficiencyBox);
+    m_efficiencyHeadline->setWordWrap(true);
+    m_efficiency = new QTreeWidget(efficiencyBox);
+    m_efficiency->setObjectName(QStringLiteral("efficiencyClasses"));
+    m_efficiency->setRootIsDecorated(false);
+    m_efficiency->setWordWrap(true);
+    m_efficiency->setHeaderLabels({tr("Class"), tr("Baseline"), tr("Candidate"), tr("Speed"), tr("Limit"), tr("Why")});
+    efficiencyLayout->addWidget(m_efficiencyHeadline);
+    efficiencyLayout->addWidget(m_efficiency, 1);
+    m_tabs->addTab(efficiencyBox, tr("Efficiency"));
     m_layers = new LayerCompareView(this);
     m_layers->hide(); // a tab only for two edge runs (setRuns)
     main->addWidget(m_tabs);
@@ -341,6 +353,7 @@ bool CompareView::setRuns(model::TracePtr baseline, std::vector<analysis::Findin
     }
     for (int col = 0; col < 6; ++col)
         m_classes->resizeColumnToContents(col);
+    fillEfficiency();
     const int layersTab = m_tabs->indexOf(m_layers);
     if (m_result.layers.present) {
         m_layers->setLayers(m_result.layers, baseTotal, candTotal);
@@ -407,6 +420,27 @@ void CompareView::onOperatorSelectionChanged()
     m_baseTimeline->setHighlighted(op ? op->baselineOccurrences : std::vector<model::SliceRef> {});
     m_candTimeline->setHighlighted(op ? op->candidateOccurrences : std::vector<model::SliceRef> {});
     emit operatorSelected(op ? QString::fromStdString(op->name) : QString());
+}
+
+void CompareView::fillEfficiency()
+{
+    const analysis::efficiency::CompareEfficiency& e = m_result.efficiency;
+    m_efficiency->clear();
+    m_efficiencyHeadline->setText(
+        e.classes.empty() ? tr("Neither run has operators whose work Timesink can tell (shapes not recorded).")
+                          : QString::fromStdString(analysis::efficiency::efficiencyHeadline(e)));
+    for (const analysis::efficiency::EfficiencyRow& row : analysis::efficiency::efficiencyRows(e)) {
+        auto* item = new QTreeWidgetItem(m_efficiency,
+                                         {QString::fromStdString(row.cls), QString::fromStdString(row.baseline),
+                                          QString::fromStdString(row.candidate), QString::fromStdString(row.speed),
+                                          QString::fromUtf8(row.cause.data(), static_cast<qsizetype>(row.cause.size())),
+                                          QString::fromStdString(row.why)});
+        item->setTextAlignment(3, Qt::AlignRight | Qt::AlignVCenter);
+        // The sentence is the widest cell: the column stretches, and the full text is a tooltip when it is cut.
+        item->setToolTip(5, QString::fromStdString(row.why));
+    }
+    for (int col = 0; col < 5; ++col)
+        m_efficiency->resizeColumnToContents(col);
 }
 
 void CompareView::fillFindings()

@@ -80,6 +80,9 @@ public:
     [[nodiscard]] QTabWidget* bottomTabs() const { return m_tabs; }
     [[nodiscard]] WaterfallChart* waterfall() const { return m_waterfall; }
     [[nodiscard]] QTreeWidget* kernelClasses() const { return m_classes; }
+    /// "Efficiency" tab: per work class, each run against its own chip, and the limit of a class that got slower.
+    [[nodiscard]] QTreeWidget* efficiencyClasses() const { return m_efficiency; }
+    [[nodiscard]] QLabel* efficiencyHeadline() const { return m_efficiencyHeadline; }
     /// The layer comparison of two edge (RKNN) runs (result().layers). It is a tab, "Layers (edge runs)", shown
     /// first and selected only when both runs are RKNN layer tables.
     [[nodiscard]] LayerCompareView* layerCompare() const { return m_layers; }
@@ -104,6 +107,7 @@ private:
     void syncFrom(TimelineView* source);
     void onOperatorSelectionChanged();
     void fillFindings();
+    void fillEfficiency();
     void highlightFinding(bool baseline);
 
     TimelineView* m_baseTimeline = nullptr;
@@ -122,6 +126,8 @@ private:
     QTabWidget* m_tabs = nullptr;
     WaterfallChart* m_waterfall = nullptr;
     QTreeWidget* m_classes = nullptr;
+    QTreeWidget* m_efficiency = nullptr;
+    QLabel* m_efficiencyHeadline = nullptr;
     LayerCompareView* m_layers = nullptr;
     QLineEdit* m_stepsEdit = nullptr;
     QLabel* m_stepsError = nullptr;

@@ -498,6 +498,9 @@ bool compareRuns(const model::Trace& baseline, std::span<const Finding> baseline
     buildWaterfall(result);
     compareLayersOfEdgeRuns(baseline, candidate, baseSel, candSel, result);
     explainFindings(baselineFindings, candidateFindings, baseSel, candSel, result);
+    const efficiency::PeakTable& peaks = options.peaks ? *options.peaks : efficiency::builtinPeakTable();
+    result.efficiency = efficiency::compareEfficiency(efficiency::computeEfficiency(baseline, peaks),
+                                                      efficiency::computeEfficiency(candidate, peaks));
     error.clear();
     return true;
 }

@@ -8,6 +8,7 @@
 #include "analysis/compare/comparetimesplit.h"
 #include "analysis/core/finding.h"
 #include "analysis/core/kernelclass.h"
+#include "analysis/efficiency/compareefficiency.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -23,7 +24,8 @@ struct CompareOptions
 {
     CompareStepSelection baselineSteps; // default: every step
     CompareStepSelection candidateSteps;
-    const CompareOpMap* opMap = nullptr; // nullptr: CompareOpMap::builtIn()
+    const CompareOpMap* opMap = nullptr;          // nullptr: CompareOpMap::builtIn()
+    const efficiency::PeakTable* peaks = nullptr; // nullptr: efficiency::builtinPeakTable()
 };
 
 /// One pair of aligned steps.
@@ -129,6 +131,9 @@ struct CompareResult
     std::vector<CompareExplanation> explanations; // by |delta| descending, then kind, then title
     /// Edge runs (both sides RKNN layer tables): the layers matched one by one (comparelayers.h).
     CompareLayers layers;
+    /// Per work class, each run's efficiency against its own chip over the whole trace, and for a class that got
+    /// slower whether the chip or the port is the limit (efficiency/compareefficiency.h).
+    efficiency::CompareEfficiency efficiency;
     std::vector<std::string> notes; // caveats for people: unpaired steps, host vs device time, …
     [[nodiscard]] model::TimeNs baselineStepsNs() const;
     [[nodiscard]] model::TimeNs candidateStepsNs() const;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "model/tracebuilder.h"
+#include "tests/common/fixtures.h"
 #include "widgets/compareview.h"
 #include "widgets/operatordiffmodel.h"
 #include "widgets/timelineview.h"
@@ -7,6 +8,7 @@
 
 #include <QComboBox>
 #include <QImage>
+#include <QLabel>
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
@@ -108,12 +110,13 @@ private Q_SLOTS:
     }
 
     /// The Waterfall tab chains its bars from the baseline's step time (2 × 10 µs) to the candidate's (2 × 12 µs);
-    /// the Kernel classes tab lists the convolution (4 → 6 µs) and the elementwise kernels.
+    /// the Kernel classes tab lists the convolution (4 → 6 µs) and the elementwise kernels; Efficiency comes last.
     void waterfallAndClasses()
     {
         Fixture f;
-        QCOMPARE(f.view.bottomTabs()->count(), 3);
+        QCOMPARE(f.view.bottomTabs()->count(), 4);
         QCOMPARE(f.view.bottomTabs()->tabText(1), QStringLiteral("Waterfall"));
+        QCOMPARE(f.view.bottomTabs()->tabText(3), QStringLiteral("Efficiency"));
         const auto& bars = f.view.waterfall()->bars();
         QVERIFY(bars.size() >= 3);
         QCOMPARE(bars.front().to - bars.front().from, TimeNs(20'000));
@@ -282,6 +285,33 @@ private Q_SLOTS:
         QCOMPARE(f.view.operatorProxy()->index(0, 0).data().toString(), QStringLiteral("aten::relu"));
         f.view.operatorTable()->sortByColumn(OperatorDiffModel::Delta, Qt::DescendingOrder);
         QCOMPARE(f.view.operatorProxy()->index(0, 0).data().toString(), QStringLiteral("aten::conv2d"));
+    }
+
+    /// The Efficiency tab of an H100 run against an MI300 run (TraceLens's Qwen traces): a row per class with each
+    /// side's share of its own chip, the limit, and the sentence in full as a tooltip.
+    void efficiencyTabOnRealRuns()
+    {
+        LOAD_FIXTURE(h100, std::string("torch/tracelens_h100_Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz"));
+        LOAD_FIXTURE(mi300, std::string("torch/tracelens_mi300_Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz"));
+        CompareView view;
+        view.resize(1600, 1000);
+        QString error;
+        QVERIFY2(view.setRuns(h100, {}, mi300, {}, {}, error), qPrintable(error));
+        const analysis::efficiency::CompareEfficiency& e = view.result().efficiency;
+        QVERIFY(!e.classes.empty());
+        QVERIFY(view.efficiencyHeadline()->text().contains(QStringLiteral("H100")));
+        QVERIFY(view.efficiencyHeadline()->text().contains(QStringLiteral("MI300")));
+        const QTreeWidget* table = view.efficiencyClasses();
+        QCOMPARE(table->topLevelItemCount(), static_cast<int>(e.classes.size()));
+        const std::vector<analysis::efficiency::EfficiencyRow> rows = analysis::efficiency::efficiencyRows(e);
+        for (int i = 0; i < table->topLevelItemCount(); ++i) {
+            const QTreeWidgetItem* item = table->topLevelItem(i);
+            QCOMPARE(item->text(0).toStdString(), rows[static_cast<std::size_t>(i)].cls);
+            QCOMPARE(item->text(1).toStdString(), rows[static_cast<std::size_t>(i)].baseline);
+            QCOMPARE(item->text(4).toStdString(), std::string(rows[static_cast<std::size_t>(i)].cause));
+            QCOMPARE(item->toolTip(5), item->text(5));
+            QVERIFY(!item->text(5).isEmpty());
+        }
     }
 
     void badStepSelectionKeepsTheView()

@@ -203,7 +203,7 @@ private Q_SLOTS:
         QVERIFY(view.setRuns(baseline(), {}, baseline(), {}, {}, error));
         QVERIFY(!view.result().layers.present);
         QCOMPARE(view.bottomTabs()->indexOf(view.layerCompare()), -1);
-        QCOMPARE(view.bottomTabs()->count(), 3);
+        QCOMPARE(view.bottomTabs()->count(), 4); // operators, waterfall, kernel classes, efficiency
     }
 
 private:

@@ -296,6 +296,19 @@ void writeCompareHtml(const CompareRun& b, const CompareRun& c, const analysis::
         }
         out << "</tbody></table></section>\n";
     }
+    if (!r.efficiency.classes.empty()) {
+        out << "<section id=\"efficiency\"><h2>Efficiency by class</h2><p>"
+            << escapeHtml(analysis::efficiency::efficiencyHeadline(r.efficiency))
+            << " Speed is the candidate's TFLOP/s over the baseline's.</p><table><thead><tr><th>class</th><th>"
+               "baseline</th><th>candidate</th><th class=\"num\">speed</th><th>limit</th><th>why</th></tr></thead>"
+               "<tbody>\n";
+        for (const analysis::efficiency::EfficiencyRow& row : analysis::efficiency::efficiencyRows(r.efficiency)) {
+            out << "<tr><td>" << escapeHtml(row.cls) << "</td><td>" << escapeHtml(row.baseline) << "</td><td>"
+                << escapeHtml(row.candidate) << "</td><td class=\"num\">" << escapeHtml(row.speed) << "</td><td>"
+                << escapeHtml(row.cause) << "</td><td>" << escapeHtml(row.why) << "</td></tr>\n";
+        }
+        out << "</tbody></table></section>\n";
+    }
 
     if (r.layers.present)
         htmlLayers(r.layers, options.topOperators, out);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "report/core/textformat.h"
+#include "report/writers/json/efficiencyjson.h"
 #include "report/writers/json/jsonwriter.h"
 
 #include <map>
@@ -138,7 +139,9 @@ nlohmann::ordered_json compareJson(const CompareRun& baseline, const CompareRun&
     ordered_json j;
     j["schema"] = "timesink.compare/1";
     j["baseline"] = sideJson(baseline, result.baseline);
+    j["baseline"]["efficiency"] = efficiencyJson(result.efficiency.baseline);
     j["candidate"] = sideJson(candidate, result.candidate);
+    j["candidate"]["efficiency"] = efficiencyJson(result.efficiency.candidate);
 
     ordered_json steps = ordered_json::array();
     for (const analysis::CompareStepPair& p : result.steps) {
@@ -181,6 +184,7 @@ nlohmann::ordered_json compareJson(const CompareRun& baseline, const CompareRun&
                            {"candidate_calls", c.candidateCalls}});
     }
     j["classes"] = std::move(classes);
+    j["efficiency_by_class"] = efficiencyByClassJson(result.efficiency);
 
     ordered_json waterfall = ordered_json::array();
     for (const analysis::WaterfallPart& p : result.waterfall) {

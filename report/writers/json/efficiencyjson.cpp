@@ -115,4 +115,30 @@ ordered_json efficiencyJson(const EfficiencyReport& r, std::size_t maxOperators)
     return j;
 }
 
+ordered_json efficiencyByClassJson(const analysis::efficiency::CompareEfficiency& e)
+{
+    const auto side = [](const std::optional<analysis::efficiency::ClassSide>& c) {
+        if (!c)
+            return ordered_json(nullptr);
+        ordered_json j {{"calls", c->cls.calls},
+                        {"flops", c->cls.flops},
+                        {"bytes", c->cls.bytes},
+                        {"device_ns", c->cls.deviceNs},
+                        {"tflops_per_s", c->cls.tflopsPerS}};
+        putFraction(j, "fraction_of_peak", c->cls.fractionOfPeak);
+        j["roofline_fraction"] = c->rooflineFraction ? ordered_json(*c->rooflineFraction) : ordered_json(nullptr);
+        return j;
+    };
+    ordered_json rows = ordered_json::array();
+    for (const analysis::efficiency::CompareEfficiencyClass& c : e.classes) {
+        rows.push_back({{"class", std::string(analysis::efficiency::workClassKey(c.workClass))},
+                        {"baseline", side(c.baseline)},
+                        {"candidate", side(c.candidate)},
+                        {"speed_ratio", c.speedRatio ? ordered_json(*c.speedRatio) : ordered_json(nullptr)},
+                        {"limit", std::string(analysis::efficiency::slowdownCauseKey(c.cause))},
+                        {"why", c.why}});
+    }
+    return rows;
+}
+
 } // namespace timesink::report

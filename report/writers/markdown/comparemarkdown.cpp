@@ -137,6 +137,18 @@ void writeCompareMarkdown(const CompareRun& b, const CompareRun& c, const analys
         }
         out << '\n';
     }
+    if (!r.efficiency.classes.empty()) {
+        out << "## Efficiency by class\n\n"
+            << escapeMarkdown(analysis::efficiency::efficiencyHeadline(r.efficiency))
+            << " Speed is the candidate's TFLOP/s over the baseline's; the limit of a class that got slower is the "
+               "chip when the candidate runs as close to its roofline as the baseline, the port when it runs far "
+               "below.\n\n| class | baseline | candidate | speed | limit | why |\n|---|---|---|---:|---|---|\n";
+        for (const analysis::efficiency::EfficiencyRow& row : analysis::efficiency::efficiencyRows(r.efficiency)) {
+            out << "| " << row.cls << " | " << row.baseline << " | " << row.candidate << " | " << row.speed << " | "
+                << row.cause << " | " << escapeMarkdown(row.why) << " |\n";
+        }
+        out << '\n';
+    }
 
     if (r.layers.present)
         markdownLayers(r.layers, options.topOperators, out);

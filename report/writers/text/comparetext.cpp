@@ -67,6 +67,25 @@ std::string idColumn(const std::optional<std::int64_t>& id)
     return id ? std::to_string(*id) : std::string("–");
 }
 
+/// Per work class, each run's efficiency against its own chip and, for a class that got slower, the chip or the port.
+void writeEfficiencyByClass(const analysis::efficiency::CompareEfficiency& e, std::ostream& out)
+{
+    if (e.classes.empty())
+        return;
+    out << "\nEfficiency by class (whole traces)\n  " << terminalText(analysis::efficiency::efficiencyHeadline(e))
+        << "\n  " << column("class", 14) << column("baseline", 37) << column("candidate", 37) << rightColumn("speed", 7)
+        << "  "
+        << "limit\n";
+    for (const analysis::efficiency::EfficiencyRow& row : analysis::efficiency::efficiencyRows(e)) {
+        out << "  " << column(row.cls, 14) << column(row.baseline, 37) << column(row.candidate, 37)
+            << rightColumn(row.speed, 7) << "  " << row.cause << '\n';
+    }
+    for (const analysis::efficiency::EfficiencyRow& row : analysis::efficiency::efficiencyRows(e)) {
+        if (row.cause == "chip" || row.cause == "port" || row.cause == "chip_and_port")
+            out << "  " << row.cls << ": " << terminalText(row.why) << '\n';
+    }
+}
+
 /// The layer comparison of two edge runs: op types, the layers whose placement changed, the layers by delta.
 void printLayers(const analysis::CompareLayers& l, std::size_t top, std::ostream& out)
 {
@@ -186,6 +205,7 @@ void printText(const model::Trace& base, std::span<const analysis::Finding> base
                 << rightColumn(signedDuration(c.deltaNs()), 12) << '\n';
         }
     }
+    writeEfficiencyByClass(r.efficiency, out);
 
     out << "\nOperators with the largest deltas (over the compared steps)\n  " << column("operator", 44)
         << rightColumn("baseline", 11) << rightColumn("calls", 7) << rightColumn("candidate", 11)
