@@ -433,7 +433,8 @@ void CompareView::fillEfficiency()
         auto* item = new QTreeWidgetItem(m_efficiency,
                                          {QString::fromStdString(row.cls), QString::fromStdString(row.baseline),
                                           QString::fromStdString(row.candidate), QString::fromStdString(row.speed),
-                                          QString::fromUtf8(row.cause.data(), static_cast<qsizetype>(row.cause.size())),
+                                          QString::fromUtf8(row.cause.data(), static_cast<qsizetype>(row.cause.size()))
+                                              .replace(QLatin1Char('_'), QLatin1Char(' ')),
                                           QString::fromStdString(row.why)});
         item->setTextAlignment(3, Qt::AlignRight | Qt::AlignVCenter);
         // The sentence is the widest cell: the column stretches, and the full text is a tooltip when it is cut.

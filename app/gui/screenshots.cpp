@@ -258,7 +258,8 @@ int main(int argc, char** argv)
             settle();
         }
     }
-    // The same model on an H100 and an MI300X (TraceLens's sample pair): the waterfall and the kernel classes.
+    // The same model on an H100 and an MI300X (TraceLens's sample pair): the waterfall, the kernel classes and the
+    // efficiency of each against its own chip.
     if (open(w, fx + QStringLiteral("/torch/tracelens_h100_Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz"))) {
         w.compareWith(fx + QStringLiteral("/torch/tracelens_mi300_Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz"));
         if (widgets::CompareView* compare = awaitCompareWindow(screen)) {
@@ -266,6 +267,8 @@ int main(int argc, char** argv)
             shoot(QStringLiteral("compare_waterfall"));
             compare->bottomTabs()->setCurrentIndex(2);
             shoot(QStringLiteral("compare_classes"));
+            compare->bottomTabs()->setCurrentIndex(3);
+            shoot(QStringLiteral("compare_efficiency"));
             compare->close();
             settle();
         }
