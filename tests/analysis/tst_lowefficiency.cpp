@@ -300,7 +300,7 @@ private Q_SLOTS:
 
     // Real fixtures; the expected figures are tests/analysis/low_efficiency_reference.py's over the raw files:
     //   python3 tests/analysis/low_efficiency_reference.py tests/data/torch/FIXTURE BF16 FP32 TF32 GBPS 8
-    // with H100 SXM 989.4 67 494.7 3350 and MI300X 1307.4 163.4 653.7 5300.
+    // with H100 SXM 989.4 67 494.7 3350, MI300X 1307.4 163.4 653.7 5300 and B200 2250 75 1100 8000.
     void realFixtures_data()
     {
         QTest::addColumn<QString>("fixture");
@@ -321,6 +321,9 @@ private Q_SLOTS:
         // FP32 outer product (a bmm [1,32,1]x[1,1,559]).
         QTest::newRow("h100 qwen") << "torch/tracelens_h100_Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz"
                                    << "elementwise_chain,fp32_matmul";
+        // B200: 888-token addmm GEMMs of 6–8 µs a call over 36 calls at 12–18 %.
+        QTest::newRow("b200") << "torch/tracelens_b200_eager_trace.json.gz"
+                              << "tiny_gemm";
         // On MI300X the same eps-add and rsqrt take 4.5 µs each.
         QTest::newRow("mi300 qwen") << "torch/tracelens_mi300_Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz"
                                     << "elementwise_chain,fp32_matmul";
@@ -340,6 +343,7 @@ private Q_SLOTS:
             {"h100 bert", {"misaligned_dims", 4, 26, 197'598, 0.115536, 127'662}},
             {"h100 qwen", {"elementwise_chain", 1, 49, 79'073, 0.013236, 176}},
             {"h100 qwen", {"fp32_matmul", 1, 1, 3'520, 0.003134, 1'519}},
+            {"b200", {"tiny_gemm", 3, 108, 751'258, 0.161977, 519'885}},
             {"mi300 qwen", {"elementwise_chain", 3, 100, 446'166, 0.003207, 247'449}},
             {"mi300 qwen", {"fp32_matmul", 1, 1, 27'342, 0.000255, 25'342}},
         };
