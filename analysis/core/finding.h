@@ -43,6 +43,8 @@ struct WhatIf
     std::vector<model::SliceRef> asyncCopies;   // copies made asynchronous: off their stream's order, no host wait
     std::vector<model::SliceRef> scaledDevice;  // device operations that take `scale` of their time
     double scale = 1.0;
+    /// Per operation: parallel to scaledDevice, each one's own share of its time (0–1); empty: all take `scale`.
+    std::vector<double> scales;
     [[nodiscard]] bool empty() const
     {
         return removedHost.empty() && hostRanges.empty() && syncRanges.empty() && removedDevice.empty()

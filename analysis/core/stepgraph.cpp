@@ -8,6 +8,7 @@
 #include "model/workers.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <memory>
 #include <mutex>
@@ -177,9 +178,15 @@ struct ResolvedWhatIf
     std::unordered_map<std::uint32_t, IntervalList> host; // per host track, with hostRanges merged in
     IntervalList hostAll;
     IntervalList sync;
-    /// Device operations it touches (key()), with what happens to each, sorted by key (merged with a step's own).
-    std::vector<std::pair<std::uint64_t, std::uint8_t>> device;
-    double scale = 1.0;
+    /// A device operation it touches (key()), what happens to it, and the share of its time it keeps when scaled.
+    struct DeviceChange
+    {
+        std::uint64_t first = 0; // key()
+        std::uint8_t second = 0; // the k…Op flags
+        double scale = 1.0;
+    };
+    /// Sorted by key (merged with a step's own), one entry per operation.
+    std::vector<DeviceChange> device;
     enum : std::uint8_t { kRemovedOp = 1, kAsyncOp = 2, kScaledOp = 4 };
 };
 
@@ -562,22 +569,26 @@ ResolvedWhatIf Retimer::resolve(const WhatIf& w) const
         r.host.emplace(track, uniteSorted(unite(std::move(list)), r.hostAll));
     r.device.reserve(w.removedDevice.size() + w.asyncCopies.size() + w.scaledDevice.size());
     for (const auto& s : w.removedDevice)
-        r.device.emplace_back(key(s), ResolvedWhatIf::kRemovedOp);
+        r.device.push_back({key(s), ResolvedWhatIf::kRemovedOp, 1.0});
     for (const auto& s : w.asyncCopies)
-        r.device.emplace_back(key(s), ResolvedWhatIf::kAsyncOp);
-    for (const auto& s : w.scaledDevice)
-        r.device.emplace_back(key(s), ResolvedWhatIf::kScaledOp);
-    std::sort(r.device.begin(), r.device.end());
-    // One entry per operation, with every flag it got.
+        r.device.push_back({key(s), ResolvedWhatIf::kAsyncOp, 1.0});
+    for (std::size_t i = 0; i < w.scaledDevice.size(); ++i) {
+        const double scale = i < w.scales.size() ? w.scales[i] : w.scale;
+        r.device.push_back({key(w.scaledDevice[i]), ResolvedWhatIf::kScaledOp,
+                            std::isfinite(scale) ? std::clamp(scale, 0.0, 1.0) : 1.0});
+    }
+    std::sort(r.device.begin(), r.device.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    // One entry per operation, with every flag it got and the smallest scale.
     std::size_t kept = 0;
     for (std::size_t i = 0; i < r.device.size(); ++i) {
-        if (kept > 0 && r.device[kept - 1].first == r.device[i].first)
+        if (kept > 0 && r.device[kept - 1].first == r.device[i].first) {
             r.device[kept - 1].second |= r.device[i].second;
-        else
+            r.device[kept - 1].scale = std::min(r.device[kept - 1].scale, r.device[i].scale);
+        } else {
             r.device[kept++] = r.device[i];
+        }
     }
     r.device.resize(kept);
-    r.scale = std::clamp(w.scale, 0.0, 1.0);
     return r;
 }
 
@@ -1140,6 +1151,7 @@ Retimer::StepOutcome Retimer::retimeStep(std::size_t step, std::span<const Resol
     }
     std::vector<std::uint8_t> flags(count, 0);
     std::vector<std::uint8_t> deviceOp(count, 0); // the cause's ResolvedWhatIf flags per device node
+    std::vector<double> deviceScale(count, 1.0);  // … and the share of its time a scaled node keeps
     std::vector<std::uint32_t> touched;
     struct Change
     {
@@ -1165,6 +1177,7 @@ Retimer::StepOutcome Retimer::retimeStep(std::size_t step, std::span<const Resol
                     ++b;
                 } else {
                     deviceOp[b->second] = a->second;
+                    deviceScale[b->second] = a->scale;
                     touched.push_back(b->second);
                     ++a;
                     ++b;
@@ -1187,7 +1200,7 @@ Retimer::StepOutcome Retimer::retimeStep(std::size_t step, std::span<const Resol
                 d = 0;
                 fl |= kRemoved;
             } else if ((op & ResolvedWhatIf::kScaledOp) != 0) {
-                d = static_cast<TimeNs>(static_cast<double>(d) * r.scale);
+                d = static_cast<TimeNs>(static_cast<double>(d) * deviceScale[i]);
             }
             if ((op & ResolvedWhatIf::kAsyncOp) != 0)
                 fl |= kDetached;
@@ -1428,9 +1441,10 @@ WhatIf mergeWhatIfs(std::span<const Finding> findings)
         all.syncRanges.insert(all.syncRanges.end(), w.syncRanges.begin(), w.syncRanges.end());
         all.removedDevice.insert(all.removedDevice.end(), w.removedDevice.begin(), w.removedDevice.end());
         all.asyncCopies.insert(all.asyncCopies.end(), w.asyncCopies.begin(), w.asyncCopies.end());
-        if (!w.scaledDevice.empty()) {
-            all.scaledDevice.insert(all.scaledDevice.end(), w.scaledDevice.begin(), w.scaledDevice.end());
-            all.scale = std::min(all.scale, w.scale);
+        // Each operation keeps its own finding's scale (resolve() takes the smallest where several scale it).
+        for (std::size_t i = 0; i < w.scaledDevice.size(); ++i) {
+            all.scaledDevice.push_back(w.scaledDevice[i]);
+            all.scales.push_back(i < w.scales.size() ? w.scales[i] : w.scale);
         }
     }
     all.hostRanges = unite(std::move(all.hostRanges));

@@ -89,6 +89,7 @@ struct Call
     TimeNs ts = 0;
     TimeNs deviceNs = 0;
     std::optional<double> measured; // RKNN MacUsage, as a share of the chip
+    std::vector<SliceRef> work;     // the device slices it ran, when they are kept
 };
 
 /// The data type whose peak judges this work: matrix work at its own type's tensor/cube rate, the rest at FP32's
@@ -195,7 +196,7 @@ WorkEstimate rknnWork(std::string_view opType, std::string_view inShape, std::st
 /// Kineto: every launch flow from the host into device work is charged to the innermost operator of the work model
 /// that encloses the launching call (aten::mm under aten::linear, not linear).
 std::vector<Call> kinetoCalls(const Trace& trace, const Keys& keys, const CancelToken* cancel,
-                              std::vector<NotAssessedOperators>& skipped)
+                              std::vector<NotAssessedOperators>& skipped, bool keepWork)
 {
     // Operator of each name, looked up once per name (kUnseen until then).
     constexpr auto kUnseen = static_cast<std::uint8_t>(0xff);
@@ -216,6 +217,7 @@ std::vector<Call> kinetoCalls(const Trace& trace, const Keys& keys, const Cancel
     std::uint32_t lastCall = kNoCall;
     std::vector<std::pair<SliceRef, TorchOp>> slices;
     std::vector<TimeNs> deviceNs;
+    std::vector<std::pair<std::uint32_t, SliceRef>> launched; // (call, device slice), when kept
     std::size_t n = 0;
     for (const model::Flow& f : trace.flows()) {
         if ((++n & 0xfffff) == 0 && cancel && cancel->cancelled())
@@ -247,13 +249,21 @@ std::vector<Call> kinetoCalls(const Trace& trace, const Keys& keys, const Cancel
                     lastCall = calls[i.value];
                 }
                 deviceNs[lastCall] += to.dur(f.to.index.value);
+                if (keepWork)
+                    launched.emplace_back(lastCall, f.to);
                 break;
             }
             i = from.parent(i.value);
         }
     }
+    std::stable_sort(launched.begin(), launched.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    auto nextLaunched = launched.begin();
     std::vector<Call> calls;
     for (std::size_t k = 0; k < slices.size(); ++k) {
+        const auto launchedEnd = std::find_if(nextLaunched, launched.end(),
+                                              [&](const auto& l) { return l.first != static_cast<std::uint32_t>(k); });
+        const auto launchedBegin = nextLaunched;
+        nextLaunched = launchedEnd;
         const auto& [ref, op] = slices[k];
         const model::Track& t = trace.track(ref.track);
         const model::ArgSetId set = t.args(ref.index.value);
@@ -276,13 +286,16 @@ std::vector<Call> kinetoCalls(const Trace& trace, const Keys& keys, const Cancel
         c.ts = t.ts(ref.index.value);
         c.deviceNs = deviceNs[k];
         c.estimate = std::move(e);
+        for (auto l = launchedBegin; l != launchedEnd; ++l)
+            c.work.push_back(l->second);
         calls.push_back(std::move(c));
     }
     return calls;
 }
 
 /// Ascend and RKNN: the device slices carry their own shapes (kernel_details / the layer table).
-std::vector<Call> deviceSideCalls(const Trace& trace, const Keys& keys, bool rknn, const CancelToken* cancel)
+std::vector<Call> deviceSideCalls(const Trace& trace, const Keys& keys, bool rknn, const CancelToken* cancel,
+                                  bool keepWork)
 {
     std::vector<Call> calls;
     if ((rknn ? keys.rknnOpType : keys.opType).isEmpty())
@@ -319,6 +332,8 @@ std::vector<Call> deviceSideCalls(const Trace& trace, const Keys& keys, bool rkn
                 if (!c.estimate.work && c.estimate.notAssessed == "operator type not in the work model")
                     continue; // TransData, MemSet, …: no arithmetic to judge
             }
+            if (keepWork)
+                c.work.push_back(SliceRef {t.id, model::SliceIndex(i)});
             calls.push_back(std::move(c));
         }
     }
@@ -415,6 +430,7 @@ std::vector<std::size_t> groupOperators(const std::vector<Call>& calls, Efficien
         o.flops += w.flops;
         o.bytes += w.bytes;
         o.deviceNs += c.deviceNs;
+        o.deviceWork.insert(o.deviceWork.end(), c.work.begin(), c.work.end());
         if (c.measured) {
             measuredWeighted[it->second] += *c.measured * static_cast<double>(c.deviceNs);
             measuredNs[it->second] += c.deviceNs;
@@ -526,7 +542,8 @@ BoundedFraction boundFraction(double raw, std::string_view why)
     return b;
 }
 
-EfficiencyReport computeEfficiency(const Trace& trace, const PeakTable& table, const CancelToken* cancel)
+EfficiencyReport computeEfficiency(const Trace& trace, const PeakTable& table, const CancelToken* cancel,
+                                   bool keepDeviceWork)
 {
     EfficiencyReport r;
     const Keys keys(trace);
@@ -539,14 +556,14 @@ EfficiencyReport computeEfficiency(const Trace& trace, const PeakTable& table, c
     // The device-side tables first (RKNN layers, Ascend kernels carry their own shapes), else Kineto's host
     // operators. Decided by what the slices carry, never by which keys the string pool happens to hold, so that a
     // trace exported and read back gives the same report.
-    std::vector<Call> calls = deviceSideCalls(trace, keys, true, cancel);
+    std::vector<Call> calls = deviceSideCalls(trace, keys, true, cancel, keepDeviceWork);
     r.source = "rknn layer table";
     if (calls.empty()) {
-        calls = deviceSideCalls(trace, keys, false, cancel);
+        calls = deviceSideCalls(trace, keys, false, cancel, keepDeviceWork);
         r.source = "ascend kernel table";
     }
     if (calls.empty()) {
-        calls = kinetoCalls(trace, keys, cancel, r.notAssessedOperators);
+        calls = kinetoCalls(trace, keys, cancel, r.notAssessedOperators, keepDeviceWork);
         r.source = "kineto record_shapes";
     }
     if (calls.empty() && r.notAssessedOperators.empty())

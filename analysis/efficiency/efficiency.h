@@ -46,6 +46,9 @@ struct OperatorEfficiency
     std::string bound;                               // "compute" or "memory" where the device is known; empty otherwise
     std::optional<BoundedFraction> rooflineFraction; // the roofline time over the measured time, where known
     std::optional<BoundedFraction> measured;         // what the chip counted itself (RKNN MacUsage), where it did
+    /// The kernels and memsets its calls ran (Kineto: what they launched; Ascend, RKNN: the tasks or layers
+    /// themselves); only filled when computeEfficiency is asked to keep them (the low_efficiency pass re-times them).
+    std::vector<model::SliceRef> deviceWork;
 };
 
 /// Per step: model FLOPs of the step's operators over the step's time at the chip's peak for each one's data type
@@ -97,7 +100,8 @@ struct EfficiencyReport
 /// The efficiency of every operator of the trace it can assess, against `table` (builtinPeakTable()). Reads host
 /// operators' Kineto shapes and the device time they launched (flows), or Ascend kernels' own shape columns, or
 /// RKNN layers' memory traffic and MacUsage. Pure function of the trace; one pass over the flows or device slices.
+/// With `keepDeviceWork`, every operator also lists the device slices its calls ran (OperatorEfficiency::deviceWork).
 EfficiencyReport computeEfficiency(const model::Trace& trace, const PeakTable& table,
-                                   const CancelToken* cancel = nullptr);
+                                   const CancelToken* cancel = nullptr, bool keepDeviceWork = false);
 
 } // namespace timesink::analysis::efficiency

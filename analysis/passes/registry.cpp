@@ -11,6 +11,7 @@
 #include "analysis/passes/cpufallbackpass.h"
 #include "analysis/passes/dataloaderstarvationpass.h"
 #include "analysis/passes/datamovementpass.h"
+#include "analysis/passes/lowefficiencypass.h"
 #include "analysis/passes/lowmacusagepass.h"
 #include "analysis/passes/memoryboundpass.h"
 #include "analysis/passes/memorypressurepass.h"
@@ -43,6 +44,8 @@ const std::vector<std::unique_ptr<Pass>>& passRegistry()
         passes.push_back(std::make_unique<PrecisionPass>());
         passes.push_back(std::make_unique<MemoryPressurePass>());
         passes.push_back(std::make_unique<CommunicationPass>());
+        // Issue 51: operators far below their roofline (analysis/efficiency/), with the cause the trace shows.
+        passes.push_back(std::make_unique<LowEfficiencyPass>());
         // The edge NPU advisor (docs/analysis.md "RKNN"): what an RKNN perf table's columns say; other traces skip it.
         passes.push_back(std::make_unique<CoreImbalancePass>());
         passes.push_back(std::make_unique<MemoryBoundPass>());
