@@ -60,7 +60,7 @@ QString argValueHtml(const model::Trace& trace, const model::Arg& a)
     else if (a.value.type == model::ArgValue::Type::String)
         text = trace.str(model::StringId(a.value.s));
     const std::string readable = analysis::rknnArgText(trace.str(a.key), text, number);
-    if (readable.empty())
+    if (readable.empty() || qs(readable) == raw) // "0" cycles read "0": no need to say it twice
         return raw;
     return qs(readable) + QStringLiteral(" <span style='color:gray'>(") + raw + QStringLiteral(")</span>");
 }
