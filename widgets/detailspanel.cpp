@@ -2,6 +2,7 @@
 #include "widgets/detailspanel.h"
 
 #include "analysis/core/deviceactivity.h"
+#include "analysis/core/rknnlayers.h"
 #include "analysis/core/textformat.h"
 #include "analysis/explore/calltree.h"
 #include "widgets/timeformat.h"
@@ -41,6 +42,27 @@ QString argText(const model::Trace& trace, const model::ArgValue& v)
         return qs(trace.str(model::StringId(v.s)));
     }
     return {};
+}
+
+/// An arg's value; for the cells of an RKNN layer table, as people read them with the printed value after it in
+/// grey: "core 0: 0.77%, core 1: 0.77%, core 2: 0.77% (0.77/0.77/0.77)", "1,222,645 (1222645)".
+QString argValueHtml(const model::Trace& trace, const model::Arg& a)
+{
+    const QString raw = argText(trace, a.value);
+    if (trace.metadata().platform != model::Platform::Rknn)
+        return raw;
+    std::optional<double> number;
+    std::string_view text;
+    if (a.value.type == model::ArgValue::Type::Int)
+        number = static_cast<double>(a.value.i);
+    else if (a.value.type == model::ArgValue::Type::Double)
+        number = a.value.d;
+    else if (a.value.type == model::ArgValue::Type::String)
+        text = trace.str(model::StringId(a.value.s));
+    const std::string readable = analysis::rknnArgText(trace.str(a.key), text, number);
+    if (readable.empty() || qs(readable) == raw) // "0" cycles read "0": no need to say it twice
+        return raw;
+    return qs(readable) + QStringLiteral(" <span style='color:gray'>(") + raw + QStringLiteral(")</span>");
 }
 
 /// A finding number in its unit, the raw value after it in grey: "131 GiB (140649195952)".
@@ -202,7 +224,7 @@ QString DetailsPanel::sliceHtml(const model::Trace& trace, model::SliceRef slice
     if (!args.empty()) {
         html += QStringLiteral("<h4>") + tr("Arguments") + QStringLiteral("</h4><table>");
         for (const model::Arg& a : args)
-            html += row(qs(trace.str(a.key)), argText(trace, a.value));
+            html += row(qs(trace.str(a.key)), argValueHtml(trace, a));
         html += QStringLiteral("</table>");
     }
     const auto out = trace.flowsFrom(slice);

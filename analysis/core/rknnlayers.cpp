@@ -93,7 +93,8 @@ RknnLayerTable readRknnLayers(const model::Trace& trace)
     if (trace.metadata().platform != model::Platform::Rknn)
         return table;
     for (const model::Track& t : trace.tracks()) {
-        if (t.role == model::TrackRole::Counter)
+        // The "NPU core N" lanes (Synthetic) repeat the layers of the NPU track: each layer is read once.
+        if (t.role == model::TrackRole::Counter || t.role == model::TrackRole::Synthetic)
             continue;
         for (std::uint32_t i = 0; i < t.size(); ++i) {
             const model::SliceRef ref {t.id, model::SliceIndex(i)};
@@ -136,6 +137,7 @@ RknnLayerTable readRknnLayers(const model::Trace& trace)
                 else if (tot > 0) {
                     l.ddrCycles = d;
                     l.npuCycles = n;
+                    l.totalCycles = tot;
                 }
             }
 
@@ -172,6 +174,7 @@ RknnLayerTable readRknnLayers(const model::Trace& trace)
                 if (!values || std::any_of(values->begin(), values->end(), [](double v) { return v < 0 || v > 100; })) {
                     flag("MacUsage '" + cleanText(mac) + "' is not a list of percentages");
                 } else {
+                    l.macPerCore = *values;
                     // The cores that ran the layer: those with a WorkLoad share, else those with any MAC usage.
                     double sum = 0;
                     int n = 0;
@@ -251,6 +254,56 @@ bool isRknnDataMovement(std::string_view opType)
             return true;
     }
     return false;
+}
+
+std::string rknnArgText(std::string_view key, std::string_view text, std::optional<double> number)
+{
+    if (number && std::isfinite(*number)) {
+        const auto whole = static_cast<std::int64_t>(std::llround(*number));
+        if (key == "ddr_cycles" || key == "npu_cycles" || key == "total_cycles")
+            return formatGrouped(whole);
+        if (key == "rw_kb") {
+            const std::string kb
+                = static_cast<double>(whole) == *number ? formatGrouped(whole) : formatFixed(*number, 2);
+            return kb + " KB (" + formatBytes(static_cast<std::int64_t>(std::llround(*number * 1024.0))) + ")";
+        }
+        if (key == "time_us")
+            return formatDuration(static_cast<model::TimeNs>(std::llround(*number * 1000.0)));
+        return {};
+    }
+    if ((key == "input_shape" || key == "output_shape") && text == "\\")
+        return "none";
+    if (key == "mac_usage") {
+        const auto values = slashNumbers(text, false);
+        if (!values)
+            return {};
+        std::string out;
+        for (std::size_t c = 0; c < values->size(); ++c)
+            out += (c ? ", core " : "core ") + std::to_string(c) + ": " + formatFixed((*values)[c], 2) + "%";
+        return out;
+    }
+    if (key == "workload") {
+        const auto shares = slashNumbers(text, true);
+        if (!shares)
+            return {};
+        std::vector<std::size_t> ran;
+        for (std::size_t c = 0; c < shares->size(); ++c) {
+            if ((*shares)[c] > 0)
+                ran.push_back(c);
+        }
+        if (ran.empty())
+            return "no core share printed";
+        if (ran.size() == 1)
+            return "core " + std::to_string(ran[0]) + " only";
+        const bool even
+            = std::all_of(ran.begin(), ran.end(), [&](std::size_t c) { return (*shares)[c] == (*shares)[ran[0]]; });
+        std::string out = "cores ";
+        for (std::size_t k = 0; k < ran.size(); ++k)
+            out += (k ? ", " : "") + std::to_string(ran[k])
+                + (even ? "" : " " + formatFixed((*shares)[ran[k]], 1) + "%");
+        return even ? out + ": " + formatFixed((*shares)[ran[0]], 1) + "% each" : out;
+    }
+    return {};
 }
 
 std::string rknnToolkitText(const model::Trace& trace)

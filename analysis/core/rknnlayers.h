@@ -31,12 +31,15 @@ struct RknnLayerRow
     /// cells are implausible (then `problem` says why).
     std::optional<std::int64_t> ddrCycles;
     std::optional<std::int64_t> npuCycles;
+    std::optional<std::int64_t> totalCycles; // max(DDR, NPU), present with the other two
     /// WorkLoad(0/1/2) shares in percent per core ({100, 0, 0}); empty without the column, when every share is 0
     /// (toolkit2 1.x prints 0.0% for NPU layers) and when the cell is implausible.
     std::vector<double> workload;
     std::string_view workloadText; // the WorkLoad cell as printed, "100.0%/0.0%/0.0%"
     /// MacUsage(%) of the cores that ran the layer (their mean); absent for "\", empty cells and without the column.
     std::optional<double> macUsage;
+    /// MacUsage(%) as printed per core ({0.77, 0.77, 0.77}); empty when macUsage is absent for want of a value.
+    std::vector<double> macPerCore;
     std::optional<double> rwKb;
     /// Why a cell of this layer was left out ("WorkLoad 50.0%/0.0%/0.0% adds up to 50 %, not 100 %"), or empty.
     std::string problem;
@@ -95,6 +98,14 @@ std::string rknnLayerText(const RknnLayerRow& layer);
 /// True for op types that only move or rearrange data (Split, Concat, Reshape, Transpose, Resize, Slice, Permute,
 /// Flatten, (Un)Squeeze, Upsample, DepthToSpace/SpaceToDepth, v1 TENSOR_TRANS …): the `data_movement` kind.
 bool isRknnDataMovement(std::string_view opType);
+
+/// An RKNN layer's arg (the importer's keys) as people read it, or empty when the raw value says it all:
+///   ("mac_usage", "2.32/0.00/0.00") → "core 0: 2.32%, core 1: 0.00%, core 2: 0.00%";
+///   ("workload", "33.3%/33.3%/33.3%") → "cores 0, 1, 2: 33.3% each"; "100.0%/0.0%/0.0%" → "core 0 only";
+///   ("ddr_cycles", 1222645) → "1,222,645" (npu_cycles, total_cycles alike); ("rw_kb", 6122) → "6,122 KB (5.98 MiB)";
+///   ("time_us", 9524) → "9.52 ms"; ("input_shape", "\\") → "none" (output_shape alike).
+/// `text` is a string arg's value, `number` a numeric one's (the other is ignored).
+std::string rknnArgText(std::string_view key, std::string_view text, std::optional<double> number);
 
 /// "rknn-toolkit2 1.6.0" / "librknnrt 1.6.0" from the trace's properties, or empty when the log names none.
 std::string rknnToolkitText(const model::Trace& trace);

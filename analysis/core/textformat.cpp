@@ -74,6 +74,19 @@ std::string formatWithUnit(std::string_view key, double value)
     return {};
 }
 
+std::string formatGrouped(std::int64_t value)
+{
+    const auto magnitude = value < 0 ? static_cast<std::uint64_t>(-(value + 1)) + 1 : static_cast<std::uint64_t>(value);
+    const std::string digits = std::to_string(magnitude);
+    std::string out = value < 0 ? "-" : "";
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0)
+            out += ',';
+        out += digits[i];
+    }
+    return out;
+}
+
 std::string formatPercent(double fraction)
 {
     if (!std::isfinite(fraction))

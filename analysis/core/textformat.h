@@ -25,6 +25,8 @@ std::string formatPercent(double fraction);
 std::string formatMilliseconds(model::TimeNs ns);
 /// Milliseconds rounded to three decimals, for aligned text tables: 412'000'623 → "412.001", 1'500 → "0.002".
 std::string formatMillisecondsRounded(model::TimeNs ns);
+/// An integer with its thousands grouped by commas, as in English text: 1222645 → "1,222,645", -1000 → "-1,000".
+std::string formatGrouped(std::int64_t value);
 /// Fixed notation: (12.345, 1) → "12.3".
 std::string formatFixed(double value, int decimals);
 /// Shortest form with at most `significant` digits: (0.2, 6) → "0.2", (1e-7, 6) → "1e-07"; NaN → "nan".

@@ -449,7 +449,8 @@ bool ChainSearch::scanDeviceSequences()
     std::vector<Element> seq;
     for (const model::Track& t : m_trace.tracks()) {
         const bool device = isDeviceTrack(t);
-        if (!device && !(m_rknn && t.role != model::TrackRole::Counter))
+        // RKNN's "NPU core N" lanes (Synthetic) repeat the NPU track's layers: not a sequence of their own.
+        if (!device && !(m_rknn && t.role != model::TrackRole::Counter && t.role != model::TrackRole::Synthetic))
             continue;
         if (m_cancel.cancelled())
             return false;

@@ -5,6 +5,7 @@
 #include "app/gui/viewhub.h"
 #include "widgets/detailspanel.h"
 #include "widgets/flamegraphview.h"
+#include "widgets/layertableview.h"
 #include "widgets/operatorview.h"
 #include "widgets/rangestatsview.h"
 #include "widgets/trackspanel.h"
@@ -72,6 +73,16 @@ QWidget* flameGraph(ViewHub& hub, QWidget* parent)
     return scroll;
 }
 
+QWidget* layers(ViewHub& hub, QWidget* parent)
+{
+    auto* view = new widgets::LayerTableView(parent);
+    view->setMinimumHeight(kExplorerMinimumHeight);
+    QObject::connect(&hub, &ViewHub::traceChanged, view, &widgets::LayerTableView::setTrace);
+    QObject::connect(&hub, &ViewHub::sliceSelected, view, &widgets::LayerTableView::showSlice);
+    QObject::connect(view, &widgets::LayerTableView::sliceRequested, &hub, &ViewHub::sliceRequested);
+    return view;
+}
+
 QWidget* details(ViewHub& hub, QWidget* parent)
 {
     auto* panel = new widgets::DetailsPanel(parent);
@@ -103,6 +114,10 @@ std::vector<DockRegistration> mainWindowDocks()
          .area = Qt::BottomDockWidgetArea,
          .defaultExtent = 240,
          .create = findings},
+        {.objectName = QStringLiteral("LayersDock"),
+         .title = title("Layers (RKNN)"),
+         .area = Qt::BottomDockWidgetArea,
+         .create = layers},
         {.objectName = QStringLiteral("StatsDock"),
          .title = title("Selection Statistics"),
          .area = Qt::BottomDockWidgetArea,

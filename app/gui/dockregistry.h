@@ -36,8 +36,8 @@ struct DockRegistration
     std::function<QWidget*(ViewHub& hub, QWidget* parent)> create;
 };
 
-/// The docks of the main window, in the order they are created and listed in the View menu: findings, selection
-/// statistics, operators and flame graph at the bottom; details and tracks at the right.
+/// The docks of the main window, in the order they are created and listed in the View menu: findings, the layers of
+/// an RKNN run, selection statistics, operators and flame graph at the bottom; details and tracks at the right.
 std::vector<DockRegistration> mainWindowDocks();
 
 } // namespace timesink::gui

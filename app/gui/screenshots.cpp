@@ -6,6 +6,7 @@
 #include "widgets/compareview.h"
 #include "widgets/flamegraphview.h"
 #include "widgets/layercompareview.h"
+#include "widgets/layertableview.h"
 #include "widgets/operatorview.h"
 #include "widgets/rangestatsview.h"
 #include "widgets/timelineview.h"
@@ -282,6 +283,26 @@ int main(int argc, char** argv)
             compare->close();
             settle();
         }
+    }
+    // The three-core run itself: a lane per NPU core under the NPU track, the Layers dock sorted by time, a layer
+    // split over the three cores selected in it (Details reads its cells), the whole frame in view.
+    if (open(w, fx + QStringLiteral("/rknn/rknpu2_2.0.0b0_rk3588_perf_detail_yolov8n_1920x1088_multicore.txt"))) {
+        dock(w, "LayersDock")->raise();
+        dock(w, "DetailsDock")->raise();
+        if (auto* layers = w.findChild<widgets::LayerTableView*>()) {
+            layers->table()->sortByColumn(layers->column(QStringLiteral("Time")), Qt::DescendingOrder);
+            // The slowest layer split over the cores.
+            for (int row = 0; row < layers->proxy()->rowCount(); ++row) {
+                const QModelIndex cores = layers->proxy()->index(row, layers->column(QStringLiteral("Cores")));
+                if (cores.data().toString().startsWith(QStringLiteral("cores "))) {
+                    layers->table()->selectRow(row);
+                    break;
+                }
+            }
+        }
+        w.timeline()->fitAll();
+        shoot(QStringLiteral("rknn_cores"));
+        dock(w, "FindingsDock")->raise();
     }
     if (open(w, fx + QStringLiteral("/rknn/toolkit2_2.3.2_rk3588_eval_perf_layers_yolov8n_640.txt"))) {
         if (selectFinding(w, QStringLiteral("Cpu fallback")))

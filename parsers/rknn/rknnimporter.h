@@ -22,7 +22,13 @@ namespace timesink::parsers {
 ///    sequences and fusions read directly off the timeline; args: layer_id, op_type, full_name,
 ///    source_op ("Conv" of "Conv:/model.0/conv/Conv"), node, data_type, target, input_shape, output_shape,
 ///    ddr_cycles, npu_cycles, total_cycles, time_us, mac_usage, workload, workload_improve, cores_used,
-///    rw_kb, uid and the unknown columns by their title ("task_number");
+///    rw_kb, uid and the unknown columns by their title ("task_number"); a MacUsage cell of "\\" (1.6) or blank
+///    (2.3.2: a layer without MAC work) gives no mac_usage arg;
+///  * a run whose NPU layers ran on more than one core (WorkLoad shares) also gets one "NPU core N" track per core
+///    (EdgeNpu, Synthetic, like Kineto's annotation lanes): each NPU layer's slice again, with the same name,
+///    category and args, on every core it has a share of, from the layer's start for duration · share / largest
+///    share (a layer split 33.3%/33.3%/33.3% lies on all three lanes, a single-core layer on its core's). The
+///    "NPU" track stays the device's one sequence of layers, so nothing is counted twice as device time;
 ///  * a layer printed as 0 µs (below the table's resolution) lasts 1 ns taken from its neighbour, so it
 ///    stays in sequence at depth 0 instead of nesting under the next layer, and the frame still adds up
 ///    to its total; args.time_us keeps the printed value;

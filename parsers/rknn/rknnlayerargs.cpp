@@ -63,7 +63,8 @@ std::vector<Arg> RknnLayerArgs::of(const RknnLayer& l) const
         args.push_back({m_timeUs, ArgValue::fromInt(l.timeNs / 1000)});
     else
         args.push_back({m_timeUs, ArgValue::fromDouble(static_cast<double>(l.timeNs) / 1000.0)});
-    if (!l.macUsage.empty())
+    // 1.6 prints "\\" where 2.3.2 leaves the cell blank (a layer without MAC work): neither is a value.
+    if (!l.macUsage.empty() && l.macUsage != "\\")
         args.push_back({m_macUsage, ArgValue::fromString(m_b.intern(l.macUsage))});
     if (!l.workload.empty()) {
         args.push_back({m_workload, ArgValue::fromString(m_b.intern(l.workload))});

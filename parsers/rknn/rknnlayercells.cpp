@@ -27,29 +27,41 @@ std::int64_t coresUsed(std::string_view workload)
     return n;
 }
 
+namespace {
+
+// "33.3%/33.3%/33.3%" → {33.3, 33.3, 33.3} (percent signs dropped when `percent`); a part that is no number → nullopt.
+std::optional<std::vector<double>> slashNumbers(std::string_view cell, bool percent)
+{
+    std::vector<double> out;
+    while (true) {
+        const std::size_t slash = cell.find('/');
+        std::string_view part = cell.substr(0, slash);
+        if (percent && !part.empty() && part.back() == '%')
+            part.remove_suffix(1);
+        const auto v = rknntext::parseDouble(part);
+        if (!v)
+            return std::nullopt;
+        out.push_back(*v);
+        if (slash == std::string_view::npos)
+            return out;
+        cell.remove_prefix(slash + 1);
+    }
+}
+
+} // namespace
+
+std::optional<std::vector<double>> workloadShares(std::string_view workload)
+{
+    return slashNumbers(workload, true);
+}
+
 std::string implausibleCells(const RknnLayer& l)
 {
     constexpr std::int64_t kMaxCycles = 10'000'000'000'000;
     std::string why;
     const auto add = [&why](const std::string& what) { why += (why.empty() ? "" : "; ") + what; };
-    const auto shares = [](std::string_view cell, bool percent) -> std::optional<std::vector<double>> {
-        std::vector<double> out;
-        while (true) {
-            const std::size_t slash = cell.find('/');
-            std::string_view part = cell.substr(0, slash);
-            if (percent && !part.empty() && part.back() == '%')
-                part.remove_suffix(1);
-            const auto v = rknntext::parseDouble(part);
-            if (!v)
-                return std::nullopt;
-            out.push_back(*v);
-            if (slash == std::string_view::npos)
-                return out;
-            cell.remove_prefix(slash + 1);
-        }
-    };
     if (!l.workload.empty()) {
-        if (const auto w = shares(l.workload, true)) {
+        if (const auto w = slashNumbers(l.workload, true)) {
             double sum = 0;
             bool inRange = true;
             for (double v : *w) {
@@ -76,7 +88,7 @@ std::string implausibleCells(const RknnLayer& l)
             add("Total cycles " + std::to_string(t) + " are not max(DDR, NPU)");
     }
     if (!l.macUsage.empty() && l.macUsage != "\\") {
-        const auto m = shares(l.macUsage, false);
+        const auto m = slashNumbers(l.macUsage, false);
         if (!m || std::any_of(m->begin(), m->end(), [](double v) { return v < 0.0 || v > 100.0; }))
             add("MacUsage " + l.macUsage + " is outside 0-100 %");
     }

@@ -7,13 +7,19 @@
 #include "parsers/rknn/rknnperfreport.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace timesink::parsers::rknncells {
 
 /// Number of NPU cores a workload cell shows busy: "33.3%/33.3%/33.3%" → 3, "100.0%/0.0%/0.0%" → 1.
 [[nodiscard]] std::int64_t coresUsed(std::string_view workload);
+
+/// The shares of a WorkLoad cell in percent per core: "33.3%/33.3%/33.3%" → {33.3, 33.3, 33.3}; nullopt when a
+/// part is no number.
+[[nodiscard]] std::optional<std::vector<double>> workloadShares(std::string_view workload);
 
 /// Why a layer's WorkLoad, cycles, MacUsage or RW cell cannot be right, or empty. The same rules make
 /// analysis::readRknnLayers leave the cell out (analysis/core/rknnlayers.h), so the advisor draws no finding

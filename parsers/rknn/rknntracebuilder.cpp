@@ -10,6 +10,8 @@
 #include "parsers/rknn/rknntimeline.h"
 
 #include <algorithm>
+#include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -85,6 +87,28 @@ public:
         return *slot;
     }
 
+    /// "NPU core N": where the NPU layers ran, drawn from their WorkLoad shares. A Synthetic track, like Kineto's
+    /// annotation lanes: its slices repeat the "NPU" track's layers, so no analysis counts them as device time.
+    model::TrackId forCore(std::size_t core)
+    {
+        if (m_cores.size() <= core)
+            m_cores.resize(core + 1);
+        if (!m_cores[core].isValid()) {
+            // TrackInfo holds views: the texts live here until addTrack has interned them.
+            const std::string name = "NPU core " + std::to_string(core);
+            const std::string key = "npu_core_" + std::to_string(core);
+            model::TrackInfo info = base();
+            info.name = name;
+            info.threadName = name;
+            info.threadKey = key;
+            info.deviceKind = model::DeviceKind::EdgeNpu;
+            info.role = model::TrackRole::Synthetic;
+            info.sortIndex = static_cast<int>(10 + core);
+            m_cores[core] = m_b.addTrack(info);
+        }
+        return m_cores[core];
+    }
+
     model::TrackId addFrameCounter()
     {
         model::TrackInfo info = base();
@@ -112,7 +136,54 @@ private:
     model::TrackId m_npu;
     model::TrackId m_cpu;
     model::TrackId m_gpu;
+    std::vector<model::TrackId> m_cores;
 };
+
+/// A layer's WorkLoad shares when it ran on the NPU and they can be right (rknncells::implausibleCells), else empty.
+std::vector<double> npuShares(const RknnLayer& l)
+{
+    if (l.target != "NPU" || l.workload.empty() || !rknncells::implausibleCells(l).empty())
+        return {};
+    std::optional<std::vector<double>> shares = rknncells::workloadShares(l.workload);
+    return shares ? std::move(*shares) : std::vector<double> {};
+}
+
+/// Whether the report's NPU layers ran on more than one core, by their WorkLoad shares: only then do per-core lanes
+/// show more than the "NPU" track does.
+bool usesSeveralCores(const RknnPerfReport& report)
+{
+    std::vector<bool> used;
+    for (const RknnFrame& f : report.frames) {
+        for (const RknnLayer& l : f.layers) {
+            const std::vector<double> shares = npuShares(l);
+            used.resize(std::max(used.size(), shares.size()), false);
+            for (std::size_t c = 0; c < shares.size(); ++c)
+                used[c] = used[c] || shares[c] > 0.0;
+        }
+    }
+    return std::count(used.begin(), used.end(), true) >= 2;
+}
+
+/// The layer's slice again on each "NPU core N" lane its WorkLoad gives a share, from the layer's start for as long
+/// as it kept that core busy: duration · share / largest share (the most loaded core sets the layer's time; the
+/// same rule as analysis::npuCoreUse). Same name, category and args as the layer's slice on the "NPU" track.
+void addCoreSlices(const RknnLayer& l, const model::SliceInput& layer, RknnTracks& tracks, model::TraceBuilder& b)
+{
+    const std::vector<double> shares = npuShares(l);
+    if (shares.empty())
+        return;
+    const double top = *std::max_element(shares.begin(), shares.end());
+    if (top <= 0.0)
+        return;
+    for (std::size_t c = 0; c < shares.size(); ++c) {
+        if (shares[c] <= 0.0)
+            continue;
+        model::SliceInput copy = layer;
+        copy.dur = std::max<model::TimeNs>(layer.dur > 0 ? 1 : 0,
+                                           std::llround(static_cast<double>(layer.dur) * (shares[c] / top)));
+        b.addSlice(tracks.forCore(c), copy);
+    }
+}
 
 /// What the layers' slices add up to, for the properties and warnings.
 struct LayerTally
@@ -124,9 +195,10 @@ struct LayerTally
     std::string firstImplausible;
 };
 
-/// One slice per layer of `f`, end to end from the frame's start, on its target's track.
+/// One slice per layer of `f`, end to end from the frame's start, on its target's track; with `coreLanes`, an NPU
+/// layer also on the lane of each core it ran on.
 void addLayerSlices(const RknnFrame& f, const FrameLayout& layout, const RknnLayerArgs& layerArgs, RknnTracks& tracks,
-                    model::TraceBuilder& b, LayerTally& tally)
+                    bool coreLanes, model::TraceBuilder& b, LayerTally& tally)
 {
     model::TimeNs t = layout.start;
     for (std::size_t i = 0; i < f.layers.size(); ++i) {
@@ -153,6 +225,8 @@ void addLayerSlices(const RknnFrame& f, const FrameLayout& layout, const RknnLay
             in.category = model::SliceCategory::Kernel;
         }
         b.addSlice(tracks.forTarget(l.target), in);
+        if (coreLanes)
+            addCoreSlices(l, in, tracks, b);
         t += layout.durations[i];
     }
     tally.layers += f.layers.size();
@@ -213,7 +287,7 @@ bool addFrames(const std::vector<FrameLayout>& layouts, RknnTracks& tracks, mode
 }
 
 /// The whole report's counts and notes, then the parser's own properties.
-void addSummaryProperties(const RknnPerfReport& report, const LayerTally& tally, bool frameCounter,
+void addSummaryProperties(const RknnPerfReport& report, const LayerTally& tally, bool frameCounter, bool coreLanes,
                           std::vector<std::pair<std::string, std::string>>& props)
 {
     props.emplace_back("frames", std::to_string(report.frames.size()));
@@ -228,6 +302,11 @@ void addSummaryProperties(const RknnPerfReport& report, const LayerTally& tally,
                            "per-layer times come from a perf_debug run, which inflates them; compare with the "
                            "Total Time / FPS of a run without perf_debug, not with other per-layer tables' sums");
     }
+    if (coreLanes)
+        props.emplace_back("npu_core_lanes",
+                           "the 'NPU core N' tracks repeat each NPU layer on the cores its WorkLoad shares name, "
+                           "for time x share / largest share; derived rows, not counted as device time (the 'NPU' "
+                           "track is)");
     if (frameCounter)
         props.emplace_back("frame_counter",
                            "the printed total is longer than the layers; the 'Frame' counter track "
@@ -247,13 +326,14 @@ model::TracePtr RknnImporter::buildTrace(RknnPerfReport report, const std::strin
     const RknnLayerArgs layerArgs(b);
     const std::vector<FrameLayout> layouts = rknntimeline::layOutFrames(report.frames);
     LayerTally tally;
+    const bool coreLanes = usesSeveralCores(report);
     for (std::size_t fi = 0; fi < report.frames.size(); ++fi) {
-        addLayerSlices(report.frames[fi], layouts[fi], layerArgs, tracks, b, tally);
+        addLayerSlices(report.frames[fi], layouts[fi], layerArgs, tracks, coreLanes, b, tally);
         addFrameProperties(fi, report.frames[fi], layouts[fi], props);
     }
     const bool frameCounter = addFrames(layouts, tracks, b);
 
-    addSummaryProperties(report, tally, frameCounter, props);
+    addSummaryProperties(report, tally, frameCounter, coreLanes, props);
     for (auto& p : report.properties)
         props.push_back(std::move(p));
     for (const RknnWarning& w : report.warnings)

@@ -8,6 +8,7 @@
 #include "analysis/core/breakdown.h"
 #include "analysis/core/pass.h"
 #include "analysis/core/rknnlayers.h"
+#include "analysis/core/textformat.h"
 #include "report/writers/json/jsonwriter.h"
 #include "tests/analysis/findinglookup.h"
 #include "tests/common/fixtures.h"
@@ -257,6 +258,31 @@ private slots:
         QCOMPARE(kindLabel("core_imbalance"), std::string("NPU core imbalance"));
         QCOMPARE(kindLabel("memory_bound"), std::string("Memory-bound layers"));
         QCOMPARE(kindLabel("data_movement"), std::string("Data movement"));
+    }
+
+    // An RKNN layer's cells as Details shows them (issue #47 item 2): per-core percentages, grouped cycles, KB with
+    // their binary size, printed µs as a duration, "\\" shapes as none; other keys and unparsable cells stay raw.
+    void cellText()
+    {
+        QCOMPARE(rknnArgText("mac_usage", "0.77/0.77/0.77", std::nullopt),
+                 std::string("core 0: 0.77%, core 1: 0.77%, core 2: 0.77%"));
+        QCOMPARE(rknnArgText("workload", "33.3%/33.3%/33.3%", std::nullopt), std::string("cores 0, 1, 2: 33.3% each"));
+        QCOMPARE(rknnArgText("workload", "100.0%/0.0%/0.0%", std::nullopt), std::string("core 0 only"));
+        QCOMPARE(rknnArgText("workload", "60.0%/40.0%/0.0%", std::nullopt), std::string("cores 0 60.0%, 1 40.0%"));
+        QCOMPARE(rknnArgText("workload", "0.0%/0.0%/0.0%", std::nullopt), std::string("no core share printed"));
+        QCOMPARE(rknnArgText("ddr_cycles", {}, 1222645.0), std::string("1,222,645"));
+        QCOMPARE(rknnArgText("total_cycles", {}, 0.0), std::string("0"));
+        QCOMPARE(rknnArgText("rw_kb", {}, 6122.0), std::string("6,122 KB (5.98 MiB)")); // 6122 / 1024 = 5.979
+        QCOMPARE(rknnArgText("rw_kb", {}, 543.75), std::string("543.75 KB (544 KiB)"));
+        QCOMPARE(rknnArgText("time_us", {}, 9524.0), std::string("9.52 ms"));
+        QCOMPARE(rknnArgText("input_shape", "\\", std::nullopt), std::string("none"));
+        QCOMPARE(rknnArgText("input_shape", "(1,3,640,640)", std::nullopt), std::string());
+        QCOMPARE(rknnArgText("mac_usage", "n/a", std::nullopt), std::string());
+        QCOMPARE(rknnArgText("layer_id", {}, 4.0), std::string());
+        QCOMPARE(formatGrouped(0), std::string("0"));
+        QCOMPARE(formatGrouped(999), std::string("999"));
+        QCOMPARE(formatGrouped(1000), std::string("1,000"));
+        QCOMPARE(formatGrouped(-1234567), std::string("-1,234,567"));
     }
 
     // The core mask a log prints: a core list, or nothing for AUTO and bit masks.
