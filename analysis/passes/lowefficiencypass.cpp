@@ -62,8 +62,8 @@ std::uint64_t keyOf(SliceRef r)
 std::vector<Dims> dimsOf(const std::string& shapes)
 {
     std::string json = "[";
-    for (std::size_t i = 0; i < shapes.size(); ++i)
-        json += shapes[i] == 'x' ? ',' : shapes[i];
+    for (const char c : shapes)
+        json += c == 'x' ? ',' : c;
     json += ']';
     return efficiency::parseKinetoDims(json).value_or(std::vector<Dims> {});
 }
@@ -185,7 +185,7 @@ std::optional<Flagged> judge(const OperatorEfficiency& o, const efficiency::Devi
 std::optional<std::uint32_t> neighbourKernel(const model::Track& t, std::uint32_t i, int dir)
 {
     for (int step = 1; step <= 4; ++step) {
-        const std::int64_t j = static_cast<std::int64_t>(i) + dir * step;
+        const std::int64_t j = static_cast<std::int64_t>(i) + static_cast<std::int64_t>(dir) * step;
         if (j < 0 || j >= static_cast<std::int64_t>(t.size()))
             return std::nullopt;
         if (t.category(static_cast<std::uint32_t>(j)) == model::SliceCategory::Kernel)
