@@ -76,11 +76,12 @@ void writeEfficiencyByClass(const analysis::efficiency::CompareEfficiency& e, st
         << "\n  " << column("class", 14) << column("baseline", 37) << column("candidate", 37) << rightColumn("speed", 7)
         << "  "
         << "limit\n";
-    for (const analysis::efficiency::EfficiencyRow& row : analysis::efficiency::efficiencyRows(e)) {
+    const std::vector<analysis::efficiency::EfficiencyRow> rows = analysis::efficiency::efficiencyRows(e);
+    for (const analysis::efficiency::EfficiencyRow& row : rows) {
         out << "  " << column(row.cls, 14) << column(row.baseline, 37) << column(row.candidate, 37)
             << rightColumn(row.speed, 7) << "  " << row.cause << '\n';
     }
-    for (const analysis::efficiency::EfficiencyRow& row : analysis::efficiency::efficiencyRows(e)) {
+    for (const analysis::efficiency::EfficiencyRow& row : rows) {
         if (row.cause == "chip" || row.cause == "port" || row.cause == "chip_and_port")
             out << "  " << row.cls << ": " << terminalText(row.why) << '\n';
     }
