@@ -30,6 +30,18 @@ QString qs(std::string_view s)
 
 constexpr quintptr kTopLevel = 0; // internalId of rows under the root (flat rows or the root's children)
 
+/// A rate with three significant digits ("612", "61.9", "0.0412").
+QString rate(double v)
+{
+    return QString::number(v, 'g', v >= 1000.0 ? 4 : 3);
+}
+
+QString fractionText(const analysis::efficiency::BoundedFraction& f)
+{
+    return QString::number(f.value * 100.0, 'f', 1) + QStringLiteral(" %")
+        + (f.clamped ? QStringLiteral(" !") : QString());
+}
+
 } // namespace
 
 CallTreeModel::CallTreeModel(QObject* parent)
@@ -45,6 +57,29 @@ void CallTreeModel::setTree(const model::Trace* trace, analysis::CallTree tree, 
     m_tree = std::move(tree);
     m_operators = mode == Mode::Operators ? analysis::flattenOperators(m_tree) : std::vector<analysis::OperatorRow> {};
     endResetModel();
+}
+
+void CallTreeModel::setEfficiency(const std::shared_ptr<const analysis::efficiency::EfficiencyReport>& report)
+{
+    m_efficiency.clear();
+    if (report) {
+        for (analysis::efficiency::NameEfficiency& e : analysis::efficiency::efficiencyByName(*report)) {
+            std::string name = e.name;
+            m_efficiency.emplace(std::move(name), std::move(e));
+        }
+    }
+    if (m_mode == Mode::Operators && !m_operators.empty())
+        emit dataChanged(index(0, Tflops), index(static_cast<int>(m_operators.size()) - 1, Bound));
+}
+
+const analysis::efficiency::NameEfficiency* CallTreeModel::efficiency(const QModelIndex& index) const
+{
+    if (!index.isValid() || !m_trace || m_mode != Mode::Operators
+        || static_cast<std::size_t>(index.row()) >= m_operators.size())
+        return nullptr;
+    const auto it
+        = m_efficiency.find(std::string(m_trace->str(m_operators[static_cast<std::size_t>(index.row())].name)));
+    return it == m_efficiency.end() ? nullptr : &it->second;
 }
 
 // internalId: the node index of the row's parent in m_tree (0 = root), so parent() is a lookup.
@@ -113,6 +148,8 @@ QVariant CallTreeModel::data(const QModelIndex& index, int role) const
 {
     if (!index.isValid() || !m_trace)
         return {};
+    if (index.column() >= Tflops)
+        return efficiencyData(index, role);
     model::StringId name;
     std::uint64_t calls = 0;
     model::TimeNs host = 0, self = 0, device = 0, max = 0;
@@ -182,6 +219,52 @@ QVariant CallTreeModel::data(const QModelIndex& index, int role) const
     return {};
 }
 
+QVariant CallTreeModel::efficiencyData(const QModelIndex& index, int role) const
+{
+    const analysis::efficiency::NameEfficiency* e = efficiency(index);
+    if (role == Qt::TextAlignmentRole)
+        return QVariant::fromValue(Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
+    if (!e)
+        return role == kSortRole ? QVariant(-1.0) : QVariant();
+    if (role == Qt::DisplayRole) {
+        switch (index.column()) {
+        case Tflops:
+            return e->flops > 0 ? rate(e->tflopsPerS) : QString();
+        case Roofline:
+            return e->rooflineFraction ? fractionText(*e->rooflineFraction) : QString();
+        case Bound:
+            return QString::fromStdString(e->bound);
+        default:
+            return {};
+        }
+    }
+    if (role == kSortRole) {
+        switch (index.column()) {
+        case Tflops:
+            return e->tflopsPerS;
+        case Roofline:
+            return e->rooflineFraction ? e->rooflineFraction->value : -1.0;
+        case Bound:
+            return QString::fromStdString(e->bound);
+        default:
+            return {};
+        }
+    }
+    if (role == Qt::ToolTipRole) {
+        QString tip = tr("%1 calls assessed: %2 GFLOP, %3 MB over %4 of device time (%5 TB/s)")
+                          .arg(e->calls)
+                          .arg(rate(e->flops / 1e9), rate(e->bytes / 1e6), TimeFormat::formatDuration(e->deviceNs),
+                               rate(e->tbPerS));
+        if (e->rooflineFraction && e->rooflineFraction->clamped)
+            tip += QLatin1Char('\n')
+                + tr("Clamped to 100 %: %1").arg(QString::fromStdString(e->rooflineFraction->reason));
+        if (e->measured)
+            tip += QLatin1Char('\n') + tr("Measured by the chip: %1").arg(fractionText(*e->measured));
+        return tip;
+    }
+    return {};
+}
+
 QVariant CallTreeModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
     if (orientation != Qt::Horizontal)
@@ -196,6 +279,14 @@ QVariant CallTreeModel::headerData(int section, Qt::Orientation orientation, int
             return tr("Device time of the work launched from inside (through launch flows / correlation ids)");
         case Max:
             return tr("The slowest call; double-click a row to jump to it");
+        case Tflops:
+            return tr("Achieved TFLOP/s over the whole trace: the FLOPs of its calls (from their shapes) over the "
+                      "device time they launched");
+        case Roofline:
+            return tr("Share of the roofline over the whole trace: the time the chip's peak or memory bandwidth "
+                      "allows, over the time it took (weighted by device time over its shapes)");
+        case Bound:
+            return tr("What limits it on this chip: compute (peak FLOP/s) or memory (bandwidth)");
         default:
             return {};
         }
@@ -217,6 +308,12 @@ QVariant CallTreeModel::headerData(int section, Qt::Orientation orientation, int
         return tr("Device");
     case Max:
         return tr("Slowest");
+    case Tflops:
+        return tr("TFLOP/s");
+    case Roofline:
+        return tr("Roofline");
+    case Bound:
+        return tr("Bound");
     default:
         return {};
     }
@@ -285,6 +382,22 @@ void OperatorView::setTrace(model::TracePtr trace)
     m_selection.reset();
     refillScopes();
     markDirty();
+}
+
+void OperatorView::setEfficiency(std::shared_ptr<const analysis::efficiency::EfficiencyReport> report)
+{
+    m_efficiency = std::move(report);
+    m_model->setEfficiency(m_efficiency);
+    updateEfficiencyColumns();
+}
+
+void OperatorView::updateEfficiencyColumns()
+{
+    // The figures cover the whole trace and name operators: other scopes and the trees do not show them.
+    const bool shown = m_efficiency && !m_efficiency->operators.empty()
+        && m_model->mode() == CallTreeModel::Mode::Operators && m_scope->currentData().toInt() == -1;
+    for (const int c : {CallTreeModel::Tflops, CallTreeModel::Roofline, CallTreeModel::Bound})
+        m_view->setColumnHidden(c, !shown);
 }
 
 void OperatorView::setTimeSelection(std::optional<analysis::RangeSelection> selection)
@@ -405,6 +518,7 @@ void OperatorView::recompute()
             }
             m_model->setTree(trace.get(), std::move(*tree), mode);
             m_view->setRootIsDecorated(mode != CallTreeModel::Mode::Operators);
+            updateEfficiencyColumns();
             QString summary = tr("device %1 launched").arg(TimeFormat::formatDuration(device));
             if (outside > 0)
                 summary += tr(" (%1 outside operators)").arg(TimeFormat::formatDuration(outside));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "analysis/efficiency/efficiencybyname.h"
 #include "analysis/explore/calltree.h"
 #include "model/trace.h"
 
@@ -8,7 +9,10 @@
 #include <QWidget>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
+#include <string>
+#include <unordered_map>
 
 class QCheckBox;
 class QComboBox;
@@ -20,18 +24,23 @@ class QTreeView;
 namespace timesink::widgets {
 
 /// Operators as a flat table (one row per name) or a call tree (top-down or bottom-up), over a CallTree.
-/// Columns: name, calls, host time, self time, mean, device time launched, slowest call.
+/// Columns: name, calls, host time, self time, mean, device time launched, slowest call, and (operators only, over
+/// the whole trace) achieved TFLOP/s, share of the roofline and the bound, from the efficiency report.
 /// Qt::DisplayRole gives text with adaptive units; kSortRole the raw numbers.
 class CallTreeModel : public QAbstractItemModel
 {
     Q_OBJECT
 public:
     enum class Mode { Operators, TopDown, BottomUp };
-    enum Column { Name, Calls, Host, Self, Mean, Device, Max, ColumnCount };
+    enum Column { Name, Calls, Host, Self, Mean, Device, Max, Tflops, Roofline, Bound, ColumnCount };
     static constexpr int kSortRole = Qt::UserRole + 1;
 
     explicit CallTreeModel(QObject* parent = nullptr);
     void setTree(const model::Trace* trace, analysis::CallTree tree, Mode mode);
+    /// The efficiency of the trace's operators (nullptr: none yet); rows find theirs by name.
+    void setEfficiency(const std::shared_ptr<const analysis::efficiency::EfficiencyReport>& report);
+    /// The efficiency figures of an operator-table row, or nullptr (not an operator row, or nothing assessed).
+    [[nodiscard]] const analysis::efficiency::NameEfficiency* efficiency(const QModelIndex& index) const;
     [[nodiscard]] Mode mode() const { return m_mode; }
     [[nodiscard]] const analysis::CallTree& tree() const { return m_tree; }
     [[nodiscard]] const std::vector<analysis::OperatorRow>& operators() const { return m_operators; }
@@ -47,10 +56,13 @@ public:
                                       int role = Qt::DisplayRole) const override;
 
 private:
+    [[nodiscard]] QVariant efficiencyData(const QModelIndex& index, int role) const;
+
     const model::Trace* m_trace = nullptr;
     analysis::CallTree m_tree;
     std::vector<analysis::OperatorRow> m_operators;
     Mode m_mode = Mode::Operators;
+    std::unordered_map<std::string, analysis::efficiency::NameEfficiency> m_efficiency;
 };
 
 /// The operator table of the whole trace, one step or the time selection: framework operators with their host
@@ -63,6 +75,8 @@ public:
     explicit OperatorView(QWidget* parent = nullptr);
 
     void setTrace(model::TracePtr trace);
+    /// The efficiency report of the trace shown (nullptr while it is computed, or for none): the efficiency columns.
+    void setEfficiency(std::shared_ptr<const analysis::efficiency::EfficiencyReport> report);
     /// The time selection offered as a scope (nullopt: none).
     void setTimeSelection(std::optional<analysis::RangeSelection> selection);
     void setMode(CallTreeModel::Mode mode);
@@ -93,8 +107,10 @@ private:
     void refillScopes();
     void recompute();
     void markDirty();
+    void updateEfficiencyColumns();
 
     model::TracePtr m_trace;
+    std::shared_ptr<const analysis::efficiency::EfficiencyReport> m_efficiency;
     std::optional<analysis::RangeSelection> m_selection;
     CallTreeModel* m_model = nullptr;
     QSortFilterProxyModel* m_proxy = nullptr;

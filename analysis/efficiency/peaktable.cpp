@@ -59,6 +59,9 @@ std::optional<double> DevicePeaks::peakFlops(DataType t) const
     case DataType::Fp32:
         tflops = fp32;
         break;
+    case DataType::Tf32:
+        tflops = tf32;
+        break;
     case DataType::Bf16:
         tflops = bf16;
         break;

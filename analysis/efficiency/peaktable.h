@@ -20,8 +20,9 @@ struct DevicePeaks
     std::optional<double> bandwidthGBps;
     std::string source;
 
-    /// The peak in FLOP/s for arithmetic in `t`: fp32 → fp32, bf16/fp16/fp8/int8 → theirs; nothing for other types
-    /// or a unit the chip lacks (fp64 is not in the table: no roofline rather than a wrong one).
+    /// The peak in FLOP/s for arithmetic in `t`: fp32 → fp32 (vector units), tf32/bf16/fp16/fp8/int8 → theirs;
+    /// nothing for other types or a unit the chip lacks (fp64 is not in the table: no roofline rather than a wrong
+    /// one).
     [[nodiscard]] std::optional<double> peakFlops(DataType t) const;
     /// Bytes per second.
     [[nodiscard]] std::optional<double> bandwidth() const;

@@ -8,6 +8,7 @@
 #include "widgets/layertableview.h"
 #include "widgets/operatorview.h"
 #include "widgets/rangestatsview.h"
+#include "widgets/rooflineview.h"
 #include "widgets/trackspanel.h"
 
 #include <QCoreApplication>
@@ -54,8 +55,22 @@ QWidget* operators(ViewHub& hub, QWidget* parent)
     view->setMinimumHeight(kExplorerMinimumHeight);
     // The whole trace's operator table is aggregated once the new timeline is on screen.
     QObject::connect(&hub, &ViewHub::traceShown, view, &widgets::OperatorView::setTrace);
+    QObject::connect(&hub, &ViewHub::analysisChanged, view,
+                     [view](const LoadedTrace& current, bool) { view->setEfficiency(current.efficiency); });
     QObject::connect(&hub, &ViewHub::rangeSelectionChanged, view, &widgets::OperatorView::setTimeSelection);
     QObject::connect(view, &widgets::OperatorView::sliceRequested, &hub, &ViewHub::sliceRequested);
+    return view;
+}
+
+QWidget* roofline(ViewHub& hub, QWidget* parent)
+{
+    auto* view = new widgets::RooflineView(parent);
+    view->setMinimumHeight(kExplorerMinimumHeight);
+    QObject::connect(&hub, &ViewHub::analysisChanged, view, [view](const LoadedTrace& current, bool) {
+        view->setEfficiency(current.trace, current.efficiency);
+    });
+    QObject::connect(view, &widgets::RooflineView::sliceRequested, &hub, &ViewHub::sliceRequested);
+    QObject::connect(view, &widgets::RooflineView::highlightRequested, &hub, &ViewHub::highlightRequested);
     return view;
 }
 
@@ -127,6 +142,10 @@ std::vector<DockRegistration> mainWindowDocks()
          .title = title("Operators"),
          .area = Qt::BottomDockWidgetArea,
          .create = operators},
+        {.objectName = QStringLiteral("RooflineDock"),
+         .title = title("Roofline"),
+         .area = Qt::BottomDockWidgetArea,
+         .create = roofline},
         {.objectName = QStringLiteral("FlameGraphDock"),
          .title = title("Flame Graph"),
          .area = Qt::BottomDockWidgetArea,

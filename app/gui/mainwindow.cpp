@@ -608,6 +608,12 @@ void MainWindow::showTrace(LoadedTrace loaded)
 {
     if (!loaded.summary && loaded.trace)
         loaded.summary = widgets::SummaryData::compute(*loaded.trace, loaded.analysis);
+    // The load job judges efficiency on its worker; a trace handed in otherwise (a test, a preview's final state)
+    // gets it here. The preview shown while the analyses run waits for the job's; a cancelled analysis gets none.
+    if (!loaded.efficiency && loaded.trace && !m_analysing && !loaded.analysis.cancelled)
+        loaded.efficiency
+            = std::make_shared<const analysis::efficiency::EfficiencyReport>(analysis::efficiency::computeEfficiency(
+                *loaded.trace, analysis::efficiency::builtinPeakTable(), nullptr, true));
     // The analysis of the trace on screen arrived: the views keep their zoom, scroll and selection.
     const bool sameTrace = loaded.trace != nullptr && loaded.trace == m_current.trace;
     m_current = std::move(loaded);

@@ -9,6 +9,7 @@
 #include "widgets/layertableview.h"
 #include "widgets/operatorview.h"
 #include "widgets/rangestatsview.h"
+#include "widgets/rooflineview.h"
 #include "widgets/timelineview.h"
 #include "widgets/trackspanel.h"
 
@@ -320,5 +321,22 @@ int main(int argc, char** argv)
     }
     if (open(w, fx + QStringLiteral("/torch/hta_cpu_only_rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz")))
         shoot(QStringLiteral("cpu_not_assessed"));
+    // The roofline of an H100 inference run: the dock made tall, the longest operator clicked (its kernels outlined
+    // on the timeline, the longest one selected).
+    if (open(w, fx + QStringLiteral("/torch/tracelens_h100_Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz"))) {
+        QDockWidget* roofline = dock(w, "RooflineDock");
+        roofline->raise();
+        w.resizeDocks({roofline}, {560}, Qt::Vertical);
+        settle();
+        if (auto* view = w.findChild<widgets::RooflineView*>())
+            view->activateOperator(0);
+        shoot(QStringLiteral("roofline"));
+        dock(w, "OperatorsDock")->raise();
+        w.operators()->setScope(-1);
+        settleUntil([&] { return !w.operators()->computing(); });
+        shoot(QStringLiteral("h100_operators"));
+        w.resizeDocks({roofline}, {240}, Qt::Vertical);
+        dock(w, "FindingsDock")->raise();
+    }
     return 0;
 }

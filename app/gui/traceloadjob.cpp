@@ -94,6 +94,14 @@ void TraceLoadJob::start(const QString& path)
                 out.cancelled = true;
                 return out;
             }
+            state->setPhase("judging efficiency");
+            out.loaded.efficiency = std::make_shared<const analysis::efficiency::EfficiencyReport>(
+                analysis::efficiency::computeEfficiency(*result.value(), analysis::efficiency::builtinPeakTable(),
+                                                        &state->token, true));
+            if (state->cancelled()) {
+                out.cancelled = true;
+                return out;
+            }
             state->setPhase("summarising");
             out.loaded.summary = widgets::SummaryData::compute(*result.value(), analysed);
             out.loaded.trace = std::move(result).value();

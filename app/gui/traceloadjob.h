@@ -2,6 +2,7 @@
 #pragma once
 
 #include "analysis/core/pass.h"
+#include "analysis/efficiency/efficiency.h"
 #include "parsers/common/importer.h"
 #include "widgets/summarydata.h"
 
@@ -30,6 +31,9 @@ struct LoadedTrace
     analysis::AnalysisResult analysis;
     std::optional<widgets::SummaryData> summary; // computed on the UI thread when absent
     QString path;
+    /// How close each operator ran to the chip's roofline (computeEfficiency, with the device work of each kept for
+    /// the roofline chart's click); computed on the worker after the analysis, on the UI thread when absent.
+    std::shared_ptr<const analysis::efficiency::EfficiencyReport> efficiency;
 };
 
 /// Loads and analyses one trace at a time on a worker thread (QtConcurrent), so the window never freezes.

@@ -157,11 +157,11 @@ private Q_SLOTS:
         QStringList names;
         for (const DockRegistration& r : registry)
             names << r.objectName;
-        QCOMPARE(
-            names,
-            (QStringList {QStringLiteral("FindingsDock"), QStringLiteral("LayersDock"), QStringLiteral("StatsDock"),
-                          QStringLiteral("OperatorsDock"), QStringLiteral("FlameGraphDock"),
-                          QStringLiteral("DetailsDock"), QStringLiteral("TracksDock")}));
+        QCOMPARE(names,
+                 (QStringList {QStringLiteral("FindingsDock"), QStringLiteral("LayersDock"),
+                               QStringLiteral("StatsDock"), QStringLiteral("OperatorsDock"),
+                               QStringLiteral("RooflineDock"), QStringLiteral("FlameGraphDock"),
+                               QStringLiteral("DetailsDock"), QStringLiteral("TracksDock")}));
     }
 
     // A window built without a single dock still shows a trace, selects a range and a finding: nothing in it
