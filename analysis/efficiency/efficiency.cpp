@@ -6,8 +6,9 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <map>
+#include <deque>
 #include <tuple>
+#include <unordered_map>
 
 namespace timesink::analysis::efficiency {
 
@@ -54,6 +55,18 @@ std::string_view stringArg(const Trace& t, model::ArgSetId set, StringId key)
     return {};
 }
 
+/// The interned string of a string arg (empty when absent or not a string): what equal args share.
+StringId stringArgId(const Trace& t, model::ArgSetId set, StringId key)
+{
+    if (key.isEmpty())
+        return {};
+    for (const model::Arg a : t.args(set)) {
+        if (a.key == key)
+            return a.value.type == model::ArgValue::Type::String ? StringId(a.value.s) : StringId {};
+    }
+    return {};
+}
+
 std::optional<double> numberArg(const Trace& t, model::ArgSetId set, StringId key)
 {
     if (key.isEmpty())
@@ -84,8 +97,8 @@ void countSkipped(std::vector<NotAssessedOperators>& skipped, std::string_view r
 /// One call with its work, before aggregation.
 struct Call
 {
-    WorkEstimate estimate;
-    std::string_view name; // into the trace's string pool
+    const WorkEstimate* estimate = nullptr; // into the EstimateStore of the computeEfficiency run
+    std::string_view name;                  // into the trace's string pool
     TimeNs ts = 0;
     TimeNs deviceNs = 0;
     std::optional<double> measured; // RKNN MacUsage, as a share of the chip
@@ -193,10 +206,31 @@ WorkEstimate rknnWork(std::string_view opType, std::string_view inShape, std::st
     return WorkEstimate {std::move(w), {}};
 }
 
+/// Every call's work, kept once for the run: calls point into it. Kineto calls with the same operator and the same
+/// interned shape args share one (a training loop repeats a few hundred shapes millions of times); device-side calls
+/// have one each.
+struct EstimateStore
+{
+    struct Key
+    {
+        std::uint64_t opAndDims, typesAndConcrete;
+        bool operator==(const Key&) const = default;
+    };
+    struct KeyHash
+    {
+        std::size_t operator()(const Key& k) const
+        {
+            return std::hash<std::uint64_t> {}((k.opAndDims * 0x9e3779b97f4a7c15ULL) ^ k.typesAndConcrete);
+        }
+    };
+    std::unordered_map<Key, WorkEstimate, KeyHash> kineto; // nodes do not move: pointers stay valid
+    std::deque<WorkEstimate> deviceSide;
+};
+
 /// Kineto: every launch flow from the host into device work is charged to the innermost operator of the work model
 /// that encloses the launching call (aten::mm under aten::linear, not linear).
 std::vector<Call> kinetoCalls(const Trace& trace, const Keys& keys, const CancelToken* cancel,
-                              std::vector<NotAssessedOperators>& skipped, bool keepWork)
+                              std::vector<NotAssessedOperators>& skipped, bool keepWork, EstimateStore& store)
 {
     // Operator of each name, looked up once per name (kUnseen until then).
     constexpr auto kUnseen = static_cast<std::uint8_t>(0xff);
@@ -259,6 +293,7 @@ std::vector<Call> kinetoCalls(const Trace& trace, const Keys& keys, const Cancel
     std::stable_sort(launched.begin(), launched.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     auto nextLaunched = launched.begin();
     std::vector<Call> calls;
+    calls.reserve(slices.size()); // a Call is large: growing the vector would move millions of them
     for (std::size_t k = 0; k < slices.size(); ++k) {
         const auto launchedEnd = std::find_if(nextLaunched, launched.end(),
                                               [&](const auto& l) { return l.first != static_cast<std::uint32_t>(k); });
@@ -267,16 +302,26 @@ std::vector<Call> kinetoCalls(const Trace& trace, const Keys& keys, const Cancel
         const auto& [ref, op] = slices[k];
         const model::Track& t = trace.track(ref.track);
         const model::ArgSetId set = t.args(ref.index.value);
-        // Calls without work are only counted: a trace recorded without shapes has millions of them.
-        const auto dims = parseKinetoDims(stringArg(trace, set, keys.inputDims));
-        if (!dims) {
-            countSkipped(skipped, "recorded without record_shapes=True (no Input Dims)", deviceNs[k]);
-            continue;
+        // The shapes are interned strings: calls with the same operator and the same three args have the same work,
+        // worked out once (a training loop repeats a few hundred shapes millions of times).
+        const StringId dimsId = stringArgId(trace, set, keys.inputDims);
+        const StringId typesId = stringArgId(trace, set, keys.inputType);
+        const StringId concreteId = stringArgId(trace, set, keys.concrete);
+        const auto [memoIt, fresh] = store.kineto.try_emplace(EstimateStore::Key {
+            (std::uint64_t(op) << 32) | dimsId.value, (std::uint64_t(typesId.value) << 32) | concreteId.value});
+        if (fresh) {
+            const auto dims = parseKinetoDims(trace.str(dimsId));
+            if (!dims || dimsId.isEmpty()) {
+                memoIt->second.notAssessed = "recorded without record_shapes=True (no Input Dims)";
+            } else {
+                const auto types = parseKinetoStrings(trace.str(typesId));
+                const auto concrete = parseKinetoStrings(trace.str(concreteId));
+                memoIt->second = torchWork(op, *dims, types.value_or(std::vector<std::string> {}),
+                                           concrete.value_or(std::vector<std::string> {}));
+            }
         }
-        const auto types = parseKinetoStrings(stringArg(trace, set, keys.inputType));
-        const auto concrete = parseKinetoStrings(stringArg(trace, set, keys.concrete));
-        WorkEstimate e = torchWork(op, *dims, types.value_or(std::vector<std::string> {}),
-                                   concrete.value_or(std::vector<std::string> {}));
+        const WorkEstimate& e = memoIt->second;
+        // Calls without work are only counted: a trace recorded without shapes has millions of them.
         if (!e.work) {
             countSkipped(skipped, e.notAssessed, deviceNs[k]);
             continue;
@@ -285,7 +330,7 @@ std::vector<Call> kinetoCalls(const Trace& trace, const Keys& keys, const Cancel
         c.name = trace.str(t.sliceName(ref.index.value));
         c.ts = t.ts(ref.index.value);
         c.deviceNs = deviceNs[k];
-        c.estimate = std::move(e);
+        c.estimate = &e;
         for (auto l = launchedBegin; l != launchedEnd; ++l)
             c.work.push_back(l->second);
         calls.push_back(std::move(c));
@@ -295,7 +340,7 @@ std::vector<Call> kinetoCalls(const Trace& trace, const Keys& keys, const Cancel
 
 /// Ascend and RKNN: the device slices carry their own shapes (kernel_details / the layer table).
 std::vector<Call> deviceSideCalls(const Trace& trace, const Keys& keys, bool rknn, const CancelToken* cancel,
-                                  bool keepWork)
+                                  bool keepWork, EstimateStore& store)
 {
     std::vector<Call> calls;
     if ((rknn ? keys.rknnOpType : keys.opType).isEmpty())
@@ -317,20 +362,21 @@ std::vector<Call> deviceSideCalls(const Trace& trace, const Keys& keys, bool rkn
                 if (op.empty())
                     continue;
                 c.name = op;
-                c.estimate = rknnWork(op, stringArg(trace, set, keys.rknnInputShape),
-                                      stringArg(trace, set, keys.rknnOutputShape),
-                                      stringArg(trace, set, keys.rknnDataType), numberArg(trace, set, keys.rknnRwKb));
+                c.estimate = &store.deviceSide.emplace_back(rknnWork(
+                    op, stringArg(trace, set, keys.rknnInputShape), stringArg(trace, set, keys.rknnOutputShape),
+                    stringArg(trace, set, keys.rknnDataType), numberArg(trace, set, keys.rknnRwKb)));
                 c.measured = parseMacUsage(stringArg(trace, set, keys.rknnMacUsage));
             } else {
                 const std::string_view op = stringArg(trace, set, keys.opType);
                 if (op.empty())
                     continue;
                 c.name = op;
-                c.estimate
+                WorkEstimate e
                     = ascendWork(op, stringArg(trace, set, keys.inputShapes),
                                  stringArg(trace, set, keys.inputDataTypes), stringArg(trace, set, keys.outputShapes));
-                if (!c.estimate.work && c.estimate.notAssessed == "operator type not in the work model")
+                if (!e.work && e.notAssessed == "operator type not in the work model")
                     continue; // TransData, MemSet, …: no arithmetic to judge
+                c.estimate = &store.deviceSide.emplace_back(std::move(e));
             }
             if (keepWork)
                 c.work.push_back(SliceRef {t.id, model::SliceIndex(i)});
@@ -403,17 +449,27 @@ void fillRoofline(OperatorEfficiency& o, const std::optional<DevicePeaks>& devic
 std::vector<std::size_t> groupOperators(const std::vector<Call>& calls, EfficiencyReport& r,
                                         std::vector<double>& measuredWeighted, std::vector<TimeNs>& measuredNs)
 {
-    std::map<std::tuple<std::string_view, std::string, DataType>, std::size_t> byKey;
+    // Keys view the calls' own strings (`calls` outlives the map); hashed, since every call looks its operator up.
+    struct KeyHash
+    {
+        std::size_t operator()(const std::tuple<std::string_view, std::string_view, DataType>& k) const
+        {
+            const std::hash<std::string_view> h;
+            return h(std::get<0>(k)) * 31 ^ h(std::get<1>(k)) ^ (std::size_t(std::get<2>(k)) << 7);
+        }
+    };
+    std::unordered_map<std::tuple<std::string_view, std::string_view, DataType>, std::size_t, KeyHash> byKey;
     std::vector<std::size_t> opOfCall(calls.size(), SIZE_MAX);
     for (std::size_t ci = 0; ci < calls.size(); ++ci) {
         const Call& c = calls[ci];
-        if (!c.estimate.work) {
-            countSkipped(r.notAssessedOperators, c.estimate.notAssessed, c.deviceNs);
+        if (!c.estimate->work) {
+            countSkipped(r.notAssessedOperators, c.estimate->notAssessed, c.deviceNs);
             continue;
         }
-        const OperatorWork& w = *c.estimate.work;
+        const OperatorWork& w = *c.estimate->work;
         r.modelledDeviceNs += c.deviceNs;
-        auto [it, fresh] = byKey.emplace(std::make_tuple(c.name, w.shapes, w.dtype), r.operators.size());
+        auto [it, fresh]
+            = byKey.emplace(std::make_tuple(c.name, std::string_view(w.shapes), w.dtype), r.operators.size());
         if (fresh) {
             OperatorEfficiency o;
             o.name = std::string(c.name);
@@ -455,7 +511,7 @@ void sumStepsAndClasses(const Trace& trace, const std::vector<Call>& calls, cons
         if (opOfCall[ci] == SIZE_MAX)
             continue;
         const Call& c = calls[ci];
-        const OperatorWork& w = *c.estimate.work;
+        const OperatorWork& w = *c.estimate->work;
         const OperatorEfficiency& o = r.operators[opOfCall[ci]];
         const std::size_t k = static_cast<std::size_t>(w.workClass);
         classes[k].calls += 1;
@@ -556,14 +612,15 @@ EfficiencyReport computeEfficiency(const Trace& trace, const PeakTable& table, c
     // The device-side tables first (RKNN layers, Ascend kernels carry their own shapes), else Kineto's host
     // operators. Decided by what the slices carry, never by which keys the string pool happens to hold, so that a
     // trace exported and read back gives the same report.
-    std::vector<Call> calls = deviceSideCalls(trace, keys, true, cancel, keepDeviceWork);
+    EstimateStore store;
+    std::vector<Call> calls = deviceSideCalls(trace, keys, true, cancel, keepDeviceWork, store);
     r.source = "rknn layer table";
     if (calls.empty()) {
-        calls = deviceSideCalls(trace, keys, false, cancel, keepDeviceWork);
+        calls = deviceSideCalls(trace, keys, false, cancel, keepDeviceWork, store);
         r.source = "ascend kernel table";
     }
     if (calls.empty()) {
-        calls = kinetoCalls(trace, keys, cancel, r.notAssessedOperators, keepDeviceWork);
+        calls = kinetoCalls(trace, keys, cancel, r.notAssessedOperators, keepDeviceWork, store);
         r.source = "kineto record_shapes";
     }
     if (calls.empty() && r.notAssessedOperators.empty())

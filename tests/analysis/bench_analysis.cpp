@@ -6,6 +6,7 @@
 #include "analysis/core/context.h"
 #include "analysis/core/pass.h"
 #include "analysis/efficiency/efficiency.h"
+#include "model/argnames.h"
 #include "model/tracebuilder.h"
 
 #include <QTest>
@@ -46,6 +47,24 @@ model::TracePtr buildTrace()
     static constexpr std::array<const char*, 8> kOps
         = {"aten::conv2d", "aten::batch_norm", "aten::relu_", "aten::linear",
            "aten::add",    "aten::gelu",       "aten::mul",   "aten::sum"};
+    // Recorded with record_shapes=True, as real traces the efficiency model reads are: every op carries its
+    // `Input Dims` and `Input type` (one ResNet/MLP-sized shape per op name), so computeEfficiency does its full work.
+    static constexpr std::array<const char*, 8> kDims
+        = {"[[32, 256, 28, 28], [256, 256, 3, 3], [], [], [], [], []]",
+           "[[32, 256, 28, 28], [256], [256], [256], [256], [], [], [], []]",
+           "[[32, 256, 28, 28]]",
+           "[[32, 1024], [4096, 1024], [4096]]",
+           "[[32, 4096], [32, 4096], []]",
+           "[[32, 4096]]",
+           "[[32, 4096], [32, 4096]]",
+           "[[32, 4096], [], [], []]"};
+    const model::StringId dimsKey = b.intern(model::argnames::kInputDims);
+    const model::StringId typeKey = b.intern(model::argnames::kInputType);
+    const model::StringId bf16 = b.intern(R"(["c10::BFloat16", "c10::BFloat16", "c10::BFloat16"])");
+    std::array<std::array<model::Arg, 2>, kOps.size()> shapes {};
+    for (std::size_t k = 0; k < kOps.size(); ++k)
+        shapes[k] = {model::Arg {dimsKey, model::ArgValue::fromString(b.intern(kDims[k]))},
+                     model::Arg {typeKey, model::ArgValue::fromString(bf16)}};
     // Slices per op: host op + launch + kernel = 3; per step overhead is small.
     const std::size_t opsPerStep = kTargetSlices / 3 / kSteps;
     TimeNs t = 0;
@@ -66,7 +85,7 @@ model::TracePtr buildTrace()
         for (std::size_t i = 0; i < opsPerStep; ++i) {
             const char* name = kOps[i % kOps.size()];
             const TimeNs hostDur = (i % 997 == 0) ? 120'000 : 9'000; // an occasional slow host op
-            b.slice(host, SliceCategory::HostOp, name, t, hostDur);
+            b.slice(host, SliceCategory::HostOp, name, t, hostDur, shapes[i % kOps.size()]);
             const auto launch
                 = b.slice(host, SliceCategory::RuntimeApi, "cudaLaunchKernel", t + hostDur - 4'000, 3'000);
             const TimeNs kernelDur = (i % 5 == 0) ? 3'000 : 7'000; // the device keeps up, with short gaps
