@@ -132,6 +132,7 @@ std::vector<DockRegistration> mainWindowDocks()
         {.objectName = QStringLiteral("LayersDock"),
          .title = title("Layers (RKNN)"),
          .area = Qt::BottomDockWidgetArea,
+         .raiseFor = [](const model::Trace& trace) { return trace.metadata().format == "rknn"; },
          .create = layers},
         {.objectName = QStringLiteral("StatsDock"),
          .title = title("Selection Statistics"),

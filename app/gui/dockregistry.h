@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/trace.h"
+
 #include <QString>
 #include <Qt>
 
@@ -31,6 +33,9 @@ struct DockRegistration
     int defaultExtent = 0;
     /// Brought to the front whenever the explorer's range selection is set (Shift+drag).
     bool raiseOnRangeSelection = false;
+    /// Brought to the front when a trace it is made for is opened (the layer table for an RKNN run); when another
+    /// trace is opened while it is in front, the first dock of its area takes the front back. Empty: never.
+    std::function<bool(const model::Trace&)> raiseFor {};
     /// Makes the view (parented to `parent`, the window; the dock then takes it) and connects it to `hub`: which of
     /// the window's announcements it follows, and which of its own signals become requests.
     std::function<QWidget*(ViewHub& hub, QWidget* parent)> create;

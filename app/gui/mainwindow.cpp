@@ -461,6 +461,11 @@ void MainWindow::createDocks(std::vector<DockRegistration> docks)
         }
         if (registration.raiseOnRangeSelection)
             m_raiseOnRangeSelection.push_back(dock);
+        if (registration.raiseFor) {
+            const auto area = std::find_if(m_areaDocks.begin(), m_areaDocks.end(),
+                                           [&](const AreaDock& a) { return a.area == registration.area; });
+            m_raiseForTrace.push_back({dock, area->dock, std::move(registration.raiseFor)});
+        }
     }
     resizeAreaDocks();
 
@@ -631,6 +636,14 @@ void MainWindow::showTrace(LoadedTrace loaded)
         m_statsRange.reset();
         emit m_hub->traceChanged(m_current.trace);
         if (m_current.trace) {
+            // The docks made for this kind of trace come forward; one left in front from another kind steps back.
+            for (TraceDock& d : m_raiseForTrace) {
+                const bool wasRaised = std::exchange(d.raised, d.raiseFor(*m_current.trace));
+                if (d.raised)
+                    d.dock->raise();
+                else if (wasRaised && d.dock != d.firstOfArea)
+                    d.firstOfArea->raise();
+            }
             // The tracks as they were arranged last time for a trace of this kind.
             const QVariant saved
                 = QSettings().value(kTrackStatePrefix + QString::fromStdString(m_current.trace->metadata().format));

@@ -214,6 +214,14 @@ private:
     };
     std::vector<AreaDock> m_areaDocks;
     std::vector<QDockWidget*> m_raiseOnRangeSelection;
+    struct TraceDock
+    {
+        QDockWidget* dock = nullptr;
+        QDockWidget* firstOfArea = nullptr; // takes the front back for other traces
+        std::function<bool(const model::Trace&)> raiseFor;
+        bool raised = false; // brought forward for the trace on screen
+    };
+    std::vector<TraceDock> m_raiseForTrace;
     QByteArray m_defaultState;
     QElapsedTimer m_loadClock;
     bool m_applyingTrackState = false;

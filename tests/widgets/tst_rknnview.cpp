@@ -141,6 +141,35 @@ private slots:
     }
 
     // The Layers dock: every layer, numeric sorts, and a row selects its layer on the timeline and in Details.
+    // Opening an RKNN run brings the Layers tab forward; opening another kind of trace gives the front back to the
+    // findings.
+    void layersComeForwardForRknnRuns()
+    {
+        gui::MainWindow w;
+        w.resize(1600, 1000);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto* layers = w.findChild<QDockWidget*>(QStringLiteral("LayersDock"));
+        auto* findings = w.findChild<QDockWidget*>(QStringLiteral("FindingsDock"));
+        QVERIFY(layers && findings);
+        QTRY_VERIFY(!findings->visibleRegion().isEmpty());
+        QVERIFY(layers->visibleRegion().isEmpty());
+
+        LOAD_FIXTURE(rknn, std::string(kMulticore));
+        gui::LoadedTrace edge;
+        edge.trace = rknn;
+        w.showTrace(edge);
+        QTRY_VERIFY(!layers->visibleRegion().isEmpty());
+        QVERIFY(findings->visibleRegion().isEmpty());
+
+        LOAD_FIXTURE(kineto, std::string("torch/torch_cpu_legacy_resnet18_train_2steps.json"));
+        gui::LoadedTrace other;
+        other.trace = kineto;
+        w.showTrace(other);
+        QTRY_VERIFY(!findings->visibleRegion().isEmpty());
+        QVERIFY(layers->visibleRegion().isEmpty());
+    }
+
     void layerTableSelectsTheLayer()
     {
         LOAD_FIXTURE(trace, std::string(kMulticore));
