@@ -396,6 +396,12 @@ PassOutput LowEfficiencyPass::run(const AnalysisContext& context) const
     const model::Trace& trace = context.trace();
     if (std::string why = context.noDeviceWorkReason("there is no device efficiency"); !why.empty())
         return PassOutput::notAssessed(std::move(why));
+    // An RKNN table measures each layer's MAC usage itself: low_mac_usage reports the under-used convolutions and
+    // data_movement the layers that compute nothing; a roofline estimate of the same layers would count them twice.
+    if (trace.metadata().platform == Platform::Rknn)
+        return PassOutput::notAssessed(
+            "RKNN layers carry their measured MAC usage: low_mac_usage and data_movement "
+            "report the layers that fall short, the Roofline view shows each against the chip");
     const efficiency::EfficiencyReport r
         = efficiency::computeEfficiency(trace, efficiency::builtinPeakTable(), &context.cancel(), true);
     if (context.cancel().cancelled())

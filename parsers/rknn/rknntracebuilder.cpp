@@ -164,6 +164,32 @@ bool usesSeveralCores(const RknnPerfReport& report)
     return std::count(used.begin(), used.end(), true) >= 2;
 }
 
+/// The NPU cores the table's WorkLoad column has a share for (every layer lists all the chip's cores), 0 without it.
+std::size_t workloadCores(const RknnPerfReport& report)
+{
+    std::size_t cores = 0;
+    for (const RknnFrame& f : report.frames)
+        for (const RknnLayer& l : f.layers)
+            cores = std::max(cores, npuShares(l).size());
+    return cores;
+}
+
+/// The chip: as the log names it, else RK3588 when the WorkLoad column has three cores (the RK3588/RK3588S NPU is
+/// the only three-core RKNPU: RK3576 has two, RV1103/RV1106 one; the tables' MacUsage agrees with its 6.144 TOPS,
+/// docs/analysis.md), else unknown. An inference says so in the trace's properties.
+std::string chipOf(const RknnPerfReport& report, model::TraceMetadata& meta)
+{
+    if (!report.deviceName.empty())
+        return report.deviceName;
+    if (workloadCores(report) == 3) {
+        meta.properties.emplace_back("device_inferred",
+                                     "RK3588: the layer table's WorkLoad column has three NPU cores, and the RK3588 "
+                                     "is the only three-core RKNPU");
+        return "RK3588";
+    }
+    return "RKNN NPU";
+}
+
 /// The layer's slice again on each "NPU core N" lane its WorkLoad gives a share, from the layer's start for as long
 /// as it kept that core busy: duration · share / largest share (the most loaded core sets the layer's time; the
 /// same rule as analysis::npuCoreUse). Same name, category and args as the layer's slice on the "NPU" track.
@@ -318,7 +344,7 @@ void addSummaryProperties(const RknnPerfReport& report, const LayerTally& tally,
 model::TracePtr RknnImporter::buildTrace(RknnPerfReport report, const std::string& sourcePath)
 {
     model::TraceBuilder b;
-    const std::string deviceName = report.deviceName.empty() ? std::string("RKNN NPU") : report.deviceName;
+    const std::string deviceName = chipOf(report, b.metadata());
     describeSource(report, deviceName, sourcePath, b.metadata());
     auto& props = b.metadata().properties;
 

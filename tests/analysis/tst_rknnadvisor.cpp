@@ -238,7 +238,7 @@ private slots:
         QVERIFY(b.device.npuCores.has_value());
         QCOMPARE(b.device.npuCores->cores, 1);
         QCOMPARE(b.device.npuCores->coreTimeNs, TimeNs {127'303'000});
-        QCOMPARE(busyHeadline(b.device), std::string("NPU busy 99 % of the step, NPU cores busy 99 % (1 core)"));
+        QCOMPARE(busyHeadline(b.device), std::string("NPU busy 99 % of the step, NPU cores busy 99 % (1 core of 3)"));
     }
 
     // Other platforms: the RKNN kinds neither fire nor add a not-assessed line.
