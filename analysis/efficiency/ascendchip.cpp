@@ -16,6 +16,10 @@ namespace {
 constexpr double kAgreeWithin = 0.01;  // a task's figure agrees with the median within 1 %
 constexpr double kAgreeingShare = 0.8; // … for at least 80 % of the tasks
 constexpr double kWholeWithin = 0.02;  // a core count is a whole number within 2 %
+// … over at least 3 tasks: one or two are no evidence. A task with more blocks than the chip has cores (a MIX task of
+// 256 blocks) runs several blocks a core, so its cycles over aicore_time × Block Dim understate the clock; only
+// agreement across tasks tells the figure apart from such a task (the neo-pan fixture's two give 164 MHz).
+constexpr std::size_t kMinTasks = 3;
 constexpr double kTera = 1e12;
 
 struct PmuKeys
@@ -62,7 +66,7 @@ TaskCounters countersOf(const model::Trace& t, model::ArgSetId set, const PmuKey
 /// The median of `values` when at least 80 % of them lie within 1 % of it; nothing otherwise.
 std::optional<double> agreedMedian(std::vector<double> values)
 {
-    if (values.empty())
+    if (values.size() < kMinTasks)
         return std::nullopt;
     std::sort(values.begin(), values.end());
     const double median = values[values.size() / 2];

@@ -20,8 +20,9 @@ namespace timesink::analysis::efficiency {
 ///            the cycles over what the whole chip could run in the task's duration (24 on the msinsight ResNet run,
 ///            20 on msprof-analyze's 2025 table).
 ///
-/// Each is the median over the tasks that have the columns, kept only when at least 80 % of them agree within 1 %
-/// (and, for the core count, the median is within 2 % of a whole number): counters that disagree give no figure.
+/// Each is the median over the tasks that have the columns, kept only when there are at least 3 and 80 % of them
+/// agree within 1 % (and, for the core count, the median is within 2 % of a whole number): counters that disagree,
+/// or too few tasks, give no figure.
 struct AscendChipFacts
 {
     std::int32_t aiCores = 0; // 0: unknown
