@@ -131,6 +131,7 @@ AscendChipFacts ascendChipFacts(const model::Trace& trace, const model::Device& 
     }
     if (f.clockMHz <= 0.0) {
         std::vector<double> clocks;
+        clocks.reserve(counters.size());
         for (const TaskCounters& c : counters)
             clocks.push_back(c.cycles / (c.aicoreUs * c.blockDim));
         if (const auto clock = agreedMedian(clocks)) {
