@@ -189,8 +189,15 @@ private:
         d["rank"] = meta.rank;
         d["world_size"] = meta.worldSize;
         ordered_json devices = ordered_json::array();
-        for (const model::Device& dev : meta.devices)
-            devices.push_back({{"kind", model::deviceKindKey(dev.kind)}, {"index", dev.index}, {"name", dev.name}});
+        for (const model::Device& dev : meta.devices) {
+            ordered_json one {{"kind", model::deviceKindKey(dev.kind)}, {"index", dev.index}, {"name", dev.name}};
+            if (dev.aiCores > 0 || dev.aiCoreClockMHz > 0.0) { // what an Ascend trace said about its AI cores
+                one["ai_cores"] = dev.aiCores;
+                one["ai_core_clock_mhz"] = dev.aiCoreClockMHz;
+                one["compute_source"] = dev.computeSource;
+            }
+            devices.push_back(std::move(one));
+        }
         d["devices"] = std::move(devices);
         ordered_json properties = ordered_json::array();
         for (const auto& [key, value] : meta.properties) {

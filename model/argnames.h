@@ -23,6 +23,20 @@ inline constexpr std::string_view kOutputShapes = "Output Shapes";
 inline constexpr std::string_view kOpType = "OP Type";
 /// An Ascend kernel's input data types, "FLOAT16;INT64" (kernel_details.csv, the msprof database).
 inline constexpr std::string_view kInputDataTypes = "Input Data Types";
+/// An Ascend AI-core task's PMU counters (kernel_details.csv / op_summary at Level1+ with aic_metrics; the database's
+/// TASK_PMU_INFO), under kernel_details.csv's column names and units: the AI-core time per core in µs, the cycles
+/// of all its cores, the share of that time the cube did multiply-adds (aic_mac_ratio; older
+/// ArithmeticUtilization tables split it by type) and the share MTE2 moved data in, and the cube's busy share of
+/// the whole chip over the task's duration (cube_utilization(%), text exports only).
+inline constexpr std::string_view kAicoreTime = "aicore_time(us)";
+inline constexpr std::string_view kAicTotalCycles = "aic_total_cycles";
+inline constexpr std::string_view kAicMacRatio = "aic_mac_ratio";
+inline constexpr std::string_view kAicMte2Ratio = "aic_mte2_ratio";
+inline constexpr std::string_view kAicMacFp16Ratio = "aic_mac_fp16_ratio";
+inline constexpr std::string_view kAicMacInt8Ratio = "aic_mac_int8_ratio";
+inline constexpr std::string_view kCubeUtilization = "cube_utilization(%)";
+/// An Ascend kernel's block count (the AI cores it ran on), kernel_details.csv's "Block Dim".
+inline constexpr std::string_view kBlockDim = "Block Dim";
 /// The Python call stack of a framework op, frames separated by ";" (Kineto with with_stack=True).
 inline constexpr std::string_view kCallStack = "Call stack";
 /// The id that joins a runtime launch to the device work it started (Kineto, torch_npu).

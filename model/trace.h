@@ -44,9 +44,24 @@ struct Step
 
 struct Device
 {
+    Device() = default;
+    /// What every importer knows; the compute facts below only some say.
+    Device(DeviceKind k, std::int32_t i, std::string n)
+        : kind(k)
+        , index(i)
+        , name(std::move(n))
+    {
+    }
+
     DeviceKind kind = DeviceKind::Gpu;
     std::int32_t index = 0;
     std::string name; // "NVIDIA A100-SXM4-80GB", "Ascend910B", "RK3588"
+    /// What the trace itself says about the device's compute units, where it says it (0 = not said): an Ascend
+    /// chip's AI-core count and AI-core clock (a PROF folder's info.json: ai_core_num, aic_frequency; the msprof
+    /// database's AICORE_FREQ), and where each came from, for people ("info.json.0", "AICORE_FREQ").
+    std::int32_t aiCores = 0;
+    double aiCoreClockMHz = 0.0;
+    std::string computeSource;
 };
 
 struct ImportWarning

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/efficiency/efficiency.h"
 
+#include "analysis/efficiency/ascendchip.h"
 #include "model/argnames.h"
 
 #include <algorithm>
@@ -38,10 +39,15 @@ struct Keys
         , rknnDataType(t.strings().find("data_type"))
         , rknnMacUsage(t.strings().find("mac_usage"))
         , rknnRwKb(t.strings().find("rw_kb"))
+        , aicoreTime(t.strings().find(model::argnames::kAicoreTime))
+        , aicMacRatio(t.strings().find(model::argnames::kAicMacRatio))
+        , aicMacFp16Ratio(t.strings().find(model::argnames::kAicMacFp16Ratio))
+        , aicMacInt8Ratio(t.strings().find(model::argnames::kAicMacInt8Ratio))
     {
     }
     StringId inputDims, inputType, concrete, inputShapes, outputShapes, inputDataTypes, opType;
     StringId rknnOpType, rknnInputShape, rknnOutputShape, rknnDataType, rknnMacUsage, rknnRwKb;
+    StringId aicoreTime, aicMacRatio, aicMacFp16Ratio, aicMacInt8Ratio;
 };
 
 std::string_view stringArg(const Trace& t, model::ArgSetId set, StringId key)
@@ -112,6 +118,8 @@ DataType peakType(const std::optional<DevicePeaks>& d, WorkClass c, DataType t, 
 {
     if (!isMatrixClass(c))
         return DataType::Fp32;
+    if (d && t == DataType::Fp32 && d->fp32MatrixAs && !d->peakFlops(DataType::Fp32))
+        return *d->fp32MatrixAs; // Ascend's cube: no FP32 figure of its own, judged at FP16 like operator_mfu
     if (d && t == DataType::Fp32 && d->tf32) {
         const auto fp32 = d->peakFlops(DataType::Fp32);
         if (!fp32 || achievedFlopsPerS > *fp32)
@@ -120,19 +128,30 @@ DataType peakType(const std::optional<DevicePeaks>& d, WorkClass c, DataType t, 
     return t;
 }
 
-std::optional<double> peakOf(const DevicePeaks& d, DataType t)
-{
-    if (t == DataType::Tf32)
-        return d.tf32 ? std::optional<double>(*d.tf32 * 1e12) : std::nullopt;
-    return d.peakFlops(t);
-}
-
 const char* const kRooflineWhy = "achieved more than the chip's peak allows: the recorded shapes, the data type "
                                  "or the peak table is wrong";
 // A memory-bound operator can beat the device-memory roofline when its operands were still in the on-chip cache
 // (a gradient accumulated right after it was computed): real, but not what the HBM roofline describes.
 const char* const kCacheWhy = "moved its bytes faster than device memory allows: the operands were served from the "
                               "on-chip cache (L2), or the recorded shapes overstate the traffic";
+
+/// An Ascend AI-core task's cube MAC share as its PMU counted it: aic_mac_ratio (the cube's multiply-add cycles over
+/// the AI-core cycles of the cores the task ran on), or the FP16 and INT8 shares of older ArithmeticUtilization
+/// tables added up. Nothing for a task off the AI cores (aicore_time 0: a vector task, whose aic_* read 0) or
+/// without the counters.
+std::optional<double> ascendMacRatio(const Trace& t, model::ArgSetId set, const Keys& k)
+{
+    const auto time = numberArg(t, set, k.aicoreTime);
+    if (!time || *time <= 0.0)
+        return std::nullopt;
+    if (const auto mac = numberArg(t, set, k.aicMacRatio))
+        return mac;
+    const auto fp16 = numberArg(t, set, k.aicMacFp16Ratio);
+    const auto int8 = numberArg(t, set, k.aicMacInt8Ratio);
+    if (!fp16 && !int8)
+        return std::nullopt;
+    return fp16.value_or(0.0) + int8.value_or(0.0);
+}
 
 /// "0.77/0.77/0.77" (the whole NPU, repeated per core) or "17.90/0.00/0.00" (per core): the share of the chip's
 /// MACs, 0–1. Equal values are one figure for the chip; different ones are per core and averaged over the cores.
@@ -377,6 +396,7 @@ std::vector<Call> deviceSideCalls(const Trace& trace, const Keys& keys, bool rkn
                 if (!e.work && e.notAssessed == "operator type not in the work model")
                     continue; // TransData, MemSet, …: no arithmetic to judge
                 c.estimate = &store.deviceSide.emplace_back(std::move(e));
+                c.measured = ascendMacRatio(trace, set, keys);
             }
             if (keepWork)
                 c.work.push_back(SliceRef {t.id, model::SliceIndex(i)});
@@ -386,20 +406,39 @@ std::vector<Call> deviceSideCalls(const Trace& trace, const Keys& keys, bool rkn
     return calls;
 }
 
-/// The trace's device name and the table row for it, or why there is none.
+/// The trace's device name and its peaks, or why there are none. An Ascend chip's peaks follow from its AI-core
+/// count and clock where the trace gives both (ascendchip.h), else from a table row its name selects (910B2 …);
+/// a generic name ("Ascend910B", "Ascend NPU") without both facts says which are missing.
 void resolvePeaks(const Trace& trace, const PeakTable& table, EfficiencyReport& r)
 {
+    const model::Device* device = nullptr;
     for (const model::Device& d : trace.metadata().devices) {
         if (d.kind == model::DeviceKind::Cpu || d.name.empty())
             continue;
-        r.deviceName = d.name;
+        device = &d;
         break;
     }
-    if (r.deviceName.empty()) {
+    if (!device) {
         r.deviceNotResolved = "the trace names no device";
         return;
     }
-    if (const DevicePeaks* row = resolveDevice(table, r.deviceName)) {
+    r.deviceName = device->name;
+    const DevicePeaks* row = resolveDevice(table, r.deviceName);
+    if (isAscendDevice(trace, *device)) {
+        const AscendChipFacts facts = ascendChipFacts(trace, *device);
+        if (facts.complete()) {
+            r.device = ascendDevicePeaks(r.deviceName, facts, row);
+            return;
+        }
+        if (row && (row->fp16 || row->bf16 || row->int8)) {
+            r.device = *row;
+            r.device->fp32MatrixAs = DataType::Fp16;
+            return;
+        }
+        r.deviceNotResolved = ascendNotResolved(r.deviceName, facts, row);
+        return;
+    }
+    if (row) {
         r.device = *row;
         return;
     }
@@ -434,7 +473,7 @@ void fillRoofline(OperatorEfficiency& o, const std::optional<DevicePeaks>& devic
     if (!device)
         return;
     o.peakType = peakType(device, o.workClass, o.dtype, o.flops / seconds);
-    const std::optional<double> peak = peakOf(*device, o.peakType);
+    const std::optional<double> peak = device->peakFlops(o.peakType);
     const std::optional<double> bw = device->bandwidth();
     const double c = peak && o.flops > 0 ? o.flops / *peak : 0.0;
     const double m = bw && o.bytes > 0 ? o.bytes / *bw : 0.0;
@@ -518,7 +557,7 @@ void sumStepsAndClasses(const Trace& trace, const std::vector<Call>& calls, cons
         classes[k].flops += w.flops;
         classes[k].bytes += w.bytes;
         classes[k].deviceNs += c.deviceNs;
-        const std::optional<double> peak = r.device ? peakOf(*r.device, o.peakType) : std::nullopt;
+        const std::optional<double> peak = r.device ? r.device->peakFlops(o.peakType) : std::nullopt;
         const bool judged = peak && w.flops > 0;
         if (judged) {
             classPeakSeconds[k] += w.flops / *peak;
@@ -628,6 +667,11 @@ EfficiencyReport computeEfficiency(const Trace& trace, const PeakTable& table, c
     if (cancel && cancel->cancelled())
         return r;
     aggregate(trace, calls, r);
+    if (std::any_of(r.operators.begin(), r.operators.end(), [](const OperatorEfficiency& o) { return o.measured; }))
+        r.measuredSource = r.source == "rknn layer table"
+            ? "MacUsage: the layer's share of the NPU's MACs (RKNN perf table)"
+            : "aic_mac_ratio: the share of the AI-core cycles, on the cores the task ran on, that the cube spent "
+              "multiplying (Ascend PMU, time-weighted over the calls)";
     if (r.notAssessed.empty() && r.operators.empty()) {
         // The reason that covers the most device time speaks for the trace.
         const auto most = std::max_element(

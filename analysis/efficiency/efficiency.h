@@ -45,7 +45,9 @@ struct OperatorEfficiency
     double intensity = 0.0;                          // flops per byte
     std::string bound;                               // "compute" or "memory" where the device is known; empty otherwise
     std::optional<BoundedFraction> rooflineFraction; // the roofline time over the measured time, where known
-    std::optional<BoundedFraction> measured;         // what the chip counted itself (RKNN MacUsage), where it did
+    /// What the chip counted itself, where it did: RKNN MacUsage (a share of the NPU's MACs), Ascend aic_mac_ratio
+    /// (a share of the AI-core cycles on the cores it ran on; AI-core tasks only), time-weighted over the calls.
+    std::optional<BoundedFraction> measured;
     /// The kernels and memsets its calls ran (Kineto: what they launched; Ascend, RKNN: the tasks or layers
     /// themselves); only filled when computeEfficiency is asked to keep them (the low_efficiency pass re-times them).
     std::vector<model::SliceRef> deviceWork;
@@ -89,6 +91,7 @@ struct EfficiencyReport
     std::string deviceName; // as the trace names it
     std::optional<DevicePeaks> device;
     std::string deviceNotResolved;             // why no peak applies; empty when `device` is set
+    std::string measuredSource;                // what OperatorEfficiency::measured is; empty when none has one
     std::vector<OperatorEfficiency> operators; // by device time, longest first (all of them)
     std::vector<StepEfficiency> steps;         // parallel to Trace::steps()
     std::vector<ClassEfficiency> classes;      // classes with calls, in WorkClass order

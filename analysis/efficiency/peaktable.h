@@ -3,6 +3,7 @@
 
 #include "analysis/efficiency/tensorshapes.h"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -19,6 +20,12 @@ struct DevicePeaks
     std::optional<double> fp32, tf32, bf16, fp16, fp8, int8;
     std::optional<double> bandwidthGBps;
     std::string source;
+    /// The type whose matrix peak judges FP32 matrix work on a chip that publishes no FP32 matrix rate: FP16 on
+    /// Ascend's cube (as msprof-analyze's operator_mfu does); nothing elsewhere.
+    std::optional<DataType> fp32MatrixAs;
+    /// An Ascend chip's AI-core count and clock where the peaks were computed from them (0 otherwise).
+    std::int32_t aiCores = 0;
+    double aiCoreClockMHz = 0.0;
 
     /// The peak in FLOP/s for arithmetic in `t`: fp32 → fp32 (vector units), tf32/bf16/fp16/fp8/int8 → theirs;
     /// nothing for other types or a unit the chip lacks (fp64 is not in the table: no roofline rather than a wrong

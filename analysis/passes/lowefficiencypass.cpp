@@ -118,8 +118,9 @@ std::optional<std::pair<double, DataType>> halfPrecisionFraction(const OperatorE
 {
     if (o.dtype != DataType::Fp32 || !efficiency::isMatrixClass(o.workClass) || o.deviceNs <= 0)
         return std::nullopt;
-    const std::optional<double> ran
-        = o.peakType == DataType::Tf32 && d.tf32 ? std::optional<double>(*d.tf32 * 1e12) : d.peakFlops(DataType::Fp32);
+    std::optional<double> ran = o.peakType == DataType::Tf32 ? d.peakFlops(DataType::Tf32) : std::nullopt;
+    if (!ran)
+        ran = d.peakFlops(DataType::Fp32);
     DataType half = DataType::Bf16;
     std::optional<double> peak = d.peakFlops(DataType::Bf16);
     if (const auto fp16 = d.peakFlops(DataType::Fp16); fp16 && (!peak || *fp16 > *peak)) {

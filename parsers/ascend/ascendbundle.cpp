@@ -58,6 +58,17 @@ std::string runFolder(const std::filesystem::path& rel)
 
 } // namespace
 
+bool isDeviceInfoName(const std::filesystem::path& relative)
+{
+    const std::string name = relative.filename().string();
+    const std::string parent = relative.parent_path().filename().string();
+    const auto digits = [](std::string_view s) {
+        return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+    };
+    const bool infoName = name == "info.json" || (startsWith(name, "info.json.") && digits(name.substr(10)));
+    return infoName && startsWith(parent, "device_") && digits(std::string_view(parent).substr(7));
+}
+
 std::string ascendFileRole(const std::filesystem::path& relative)
 {
     const std::string name = relative.filename().string();
@@ -186,6 +197,11 @@ AscendBundle collectAscendBundle(const std::filesystem::path& root, bool isDirec
             && (runs.size() <= 1 || runFolder(rel) == chosenRun) && !(hasMergedOutput && inRawProf)
             && b.communication.empty())
             b.communication = base / rel;
+        // info.json likewise only adds the device's facts (msprof keeps it in the raw PROF_*/device_N/ output,
+        // also inside a torch_npu rank folder): the first one of the chosen run.
+        if (role.empty() && isDirectory && isDeviceInfoName(rel) && (runs.size() <= 1 || runFolder(rel) == chosenRun)
+            && b.deviceInfo.empty())
+            b.deviceInfo = base / rel;
         if (role.empty())
             continue;
         if (runs.size() > 1 && runFolder(rel) != chosenRun)

@@ -31,6 +31,7 @@ struct AscendBundle
     std::filesystem::path profilerInfo;  // profiler_info_<rank>.json
     std::filesystem::path memoryRecord;  // memory_record.csv (profile_memory=True): allocator counters only
     std::filesystem::path communication; // communication.json (Level1+, distributed): per-op wait and transit
+    std::filesystem::path deviceInfo;    // PROF_*/device_N/info.json.N: the chip's AI-core count and clock
     std::vector<std::string> notes;      // e.g. "3 rank folders found; imported rank0_ascend_pt"
 
     /// torch_npu (trace_view / kernel_details / profiler_info / ascend_pytorch_profiler db) vs plain msprof.
@@ -50,6 +51,9 @@ struct AscendBundle
 /// Classifies a relative path as an Ascend output file role; empty when it is none (for detection).
 /// "ASCEND_PROFILER_OUTPUT/kernel_details.csv" → "kernel_details"; "x/msprof_slice_0_1.json" → "msprof_json".
 std::string ascendFileRole(const std::filesystem::path& relative);
+
+/// msprof's device facts file: "PROF_001/device_0/info.json.0" (or "…/device_3/info.json") → true.
+bool isDeviceInfoName(const std::filesystem::path& relative);
 
 /// Classifies a CSV file by its header line when its name says nothing (a renamed kernel_details.csv):
 /// "Step Id,Name,Type,Accelerator Core,Start Time(us),…" → "kernel_details"; "Device_id,…,Op Name,…,Task Start

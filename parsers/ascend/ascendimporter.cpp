@@ -13,6 +13,8 @@
 #include "parsers/common/regularfile.h"
 
 #include <algorithm>
+#include <charconv>
+#include <cmath>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -118,6 +120,75 @@ void readProfilerInfo(const std::filesystem::path& path, model::TraceBuilder& b)
         if (auto t = e->find("collectionTimeEnd"); t != e->end() && t->is_number_integer())
             meta.properties.emplace_back("collection_end_ns", std::to_string(t->get<std::int64_t>()));
     }
+}
+
+/// msprof's PROF_*/device_N/info.json.N: DeviceInfo[0]'s ai_core_num and aic_frequency (MHz, a string or a
+/// number), the facts msprof-analyze's operator_mfu computes the chip's peak from. They go to the device of that
+/// index (else the only Ascend device); a file that does not read, or says neither, is a warning and adds nothing.
+void readDeviceInfo(const std::filesystem::path& path, model::TraceBuilder& b)
+{
+    std::string text;
+    std::string error;
+    if (!readSmallRegularFile(path, 16ULL << 20, "device info", text, error)) {
+        b.warn(model::ImportWarningKind::DeviceInfoUnreadable, error);
+        return;
+    }
+    const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+    const nlohmann::json* info = nullptr;
+    if (!j.is_discarded() && j.is_object()) {
+        if (auto d = j.find("DeviceInfo"); d != j.end() && d->is_array() && !d->empty() && d->front().is_object())
+            info = &d->front();
+    }
+    const auto number = [&](const char* key) -> double {
+        if (!info)
+            return 0.0;
+        const auto it = info->find(key);
+        if (it == info->end())
+            return 0.0;
+        double v = 0.0;
+        if (it->is_number()) {
+            v = it->get<double>();
+        } else if (it->is_string()) {
+            const std::string& s = it->get_ref<const std::string&>();
+            const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+            if (ec != std::errc() || ptr != s.data() + s.size())
+                return 0.0;
+        }
+        return std::isfinite(v) && v > 0.0 ? v : 0.0;
+    };
+    const double cores = number("ai_core_num");
+    const double clock = number("aic_frequency");
+    if (cores <= 0.0 && clock <= 0.0) {
+        b.warn(model::ImportWarningKind::DeviceInfoUnreadable,
+               path.string()
+                   + " names neither ai_core_num nor aic_frequency in DeviceInfo; the chip's peak is "
+                     "not known from it");
+        return;
+    }
+    const auto id = static_cast<std::int32_t>(number("id"));
+    model::Device* target = nullptr;
+    int npus = 0;
+    for (model::Device& d : b.metadata().devices) {
+        if (d.kind != model::DeviceKind::Npu)
+            continue;
+        ++npus;
+        if (!target || (d.index == id && target->index != id))
+            target = &d;
+    }
+    if (!target)
+        return;
+    std::string said;
+    if (cores > 0.0 && cores < 4096.0) {
+        target->aiCores = static_cast<std::int32_t>(cores);
+        said = "ai_core_num " + std::to_string(target->aiCores);
+    }
+    if (clock > 0.0 && clock < 1e5) {
+        target->aiCoreClockMHz = clock; // the nominal clock: it wins over the AICORE_FREQ samples
+        said
+            += (said.empty() ? "" : ", ") + std::string("aic_frequency ") + std::to_string(std::lround(clock)) + " MHz";
+    }
+    target->computeSource = path.parent_path().filename().string() + "/" + path.filename().string() + " (" + said
+        + (npus > 1 ? ", device " + std::to_string(target->index) : std::string()) + ")";
 }
 
 std::string fileName(const std::filesystem::path& p)
@@ -650,6 +721,8 @@ ImportResult BundleImport::finishTrace()
         // The text exports do not name the chip (the database's NPU_INFO does).
         meta.devices.push_back(model::Device {model::DeviceKind::Npu, device, "Ascend NPU"});
     }
+    if (!bundle.deviceInfo.empty())
+        readDeviceInfo(bundle.deviceInfo, b);
     if (meta.format.empty())
         meta.format = torchNpu ? "torch_npu" : "msprof";
     meta.platform = model::Platform::TorchNpuCann; // every Ascend output, with or without device work

@@ -5,6 +5,7 @@
 #include "model/tracebuilder.h"
 #include "parsers/ascendcsv/ascendcsvtables.h"
 
+#include <array>
 #include <vector>
 
 namespace timesink::parsers {
@@ -24,8 +25,13 @@ public:
 
     /// Appends the row's args to `args` in the order above (OP Type, Accelerator Core, Input Shapes, Block Dim),
     /// then Input Data Types, Input Formats, Output Data Types, Output Formats, Output Shapes (the efficiency
-    /// analysis reads a matmul's M and N and a convolution's output from it).
+    /// analysis reads a matmul's M and N and a convolution's output from it), then the AI-core PMU counters the
+    /// row has (aicore_time(us), aic_total_cycles, aic_mac_ratio, …: numbers under the column names, see
+    /// model/argnames.h; their keys are interned on first use, so a table without them adds no strings).
     void append(const KernelRow& k, std::vector<model::Arg>& args) const;
+
+    /// The PMU counters of one task as args (the database's TASK_PMU_INFO goes through here too).
+    void appendPmu(const KernelPmu& pmu, std::vector<model::Arg>& args) const;
 
     /// "OP Type", for slices that carry only the op type (HCCL lanes).
     [[nodiscard]] model::StringId opTypeKey() const { return m_opType; }
@@ -41,6 +47,7 @@ private:
     model::StringId m_outTypes;
     model::StringId m_outFormats;
     model::StringId m_outShapes;
+    mutable std::array<model::StringId, 7> m_pmu {}; // in KernelPmu's order, interned on first use
 };
 
 } // namespace timesink::parsers

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "parsers/ascendcsv/ascendcsvtables.h"
 
+#include "model/argnames.h"
 #include "parsers/ascendcsv/csvreader.h"
 #include "parsers/common/decimaltime.h"
 
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -114,6 +116,20 @@ std::string badRow(const std::filesystem::path& path, std::uint64_t line, std::s
         + std::string(trimCell(cell)) + "\" is not a number";
 }
 
+/// A PMU counter cell: a finite, non-negative number; nothing for N/A, an empty cell or text (a counter that does
+/// not read is no figure, and not worth a warning: older tables write N/A for tasks off the AI cores).
+std::optional<double> parseCounter(std::string_view cell)
+{
+    cell = trimCell(cell);
+    if (isNullCell(cell))
+        return std::nullopt;
+    double v = 0.0;
+    const auto [ptr, ec] = std::from_chars(cell.data(), cell.data() + cell.size(), v);
+    if (ec != std::errc() || ptr != cell.data() + cell.size() || !std::isfinite(v) || v < 0.0)
+        return std::nullopt;
+    return v;
+}
+
 /// Parses a µs cell into ns; -1 for an N/A cell (or a missing column).
 model::TimeNs microsOrMinusOne(std::string_view cell)
 {
@@ -131,6 +147,7 @@ KernelTable readKernelTable(const std::filesystem::path& path)
     {
         int step, device, model, stream, task, name, type, core, start, dur, wait, block, inShapes, inTypes, inFormats,
             outShapes, outTypes, outFormats;
+        std::array<int, 7> pmu; // in KernelPmu's order
     } c {};
     t.error = readCsv(
         path, t.issues,
@@ -154,6 +171,10 @@ KernelTable readKernelTable(const std::filesystem::path& path)
             c.outShapes = h.find({"Output Shapes"});
             c.outTypes = h.find({"Output Data Types"});
             c.outFormats = h.find({"Output Formats"});
+            c.pmu = {h.find({model::argnames::kAicoreTime}),      h.find({model::argnames::kAicTotalCycles}),
+                     h.find({model::argnames::kAicMacRatio}),     h.find({model::argnames::kAicMte2Ratio}),
+                     h.find({model::argnames::kAicMacFp16Ratio}), h.find({model::argnames::kAicMacInt8Ratio}),
+                     h.find({model::argnames::kCubeUtilization})};
             std::vector<std::string_view> missing;
             if (c.name < 0)
                 missing.push_back("Name");
@@ -205,6 +226,11 @@ KernelTable readKernelTable(const std::filesystem::path& path)
                 r.outputDataTypes = std::string(trimCell(v));
             if (const auto v = csvCell(row, c.outFormats); !isNullCell(v))
                 r.outputFormats = std::string(trimCell(v));
+            std::array<std::optional<double>*, 7> pmu {
+                &r.pmu.aicoreTimeUs,    &r.pmu.aicTotalCycles,  &r.pmu.aicMacRatio,           &r.pmu.aicMte2Ratio,
+                &r.pmu.aicMacFp16Ratio, &r.pmu.aicMacInt8Ratio, &r.pmu.cubeUtilizationPercent};
+            for (std::size_t i = 0; i < pmu.size(); ++i)
+                *pmu[i] = parseCounter(csvCell(row, c.pmu[i]));
             t.rows.push_back(std::move(r));
         });
     return t;

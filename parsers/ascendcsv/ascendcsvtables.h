@@ -28,6 +28,19 @@ struct CsvIssues
     [[nodiscard]] std::uint64_t count(model::ImportWarningKind kind) const;
 };
 
+/// The AI-core PMU columns of a kernel table collected with aic_metrics (Level1+): empty where the column is
+/// missing or N/A. Names and units as in model/argnames.h (kAicoreTime …).
+struct KernelPmu
+{
+    std::optional<double> aicoreTimeUs;           // aicore_time(us)
+    std::optional<double> aicTotalCycles;         // aic_total_cycles
+    std::optional<double> aicMacRatio;            // aic_mac_ratio (PipeUtilization)
+    std::optional<double> aicMte2Ratio;           // aic_mte2_ratio
+    std::optional<double> aicMacFp16Ratio;        // aic_mac_fp16_ratio (ArithmeticUtilization, older tables)
+    std::optional<double> aicMacInt8Ratio;        // aic_mac_int8_ratio
+    std::optional<double> cubeUtilizationPercent; // cube_utilization(%)
+};
+
 /// One device task from torch_npu's `kernel_details.csv` or msprof's `op_summary_*.csv` (the same table under
 /// two sets of column names: `Name/Type/Accelerator Core/Start Time(us)` vs `Op Name/OP Type/Task Type/Task
 /// Start Time(us)`). Ids are -1 when the column is missing or `N/A` (HCCL rows, Level0 files).
@@ -52,7 +65,8 @@ struct KernelRow
     std::string outputShapes;
     std::string outputDataTypes; // FLOAT16
     std::string outputFormats;   // NCHW
-    std::uint64_t line = 0;      // CSV line, for messages
+    KernelPmu pmu;
+    std::uint64_t line = 0; // CSV line, for messages
 };
 
 struct KernelTable

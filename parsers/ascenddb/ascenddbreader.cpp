@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <map>
 #include <unordered_map>
 #include <vector>
@@ -121,6 +122,9 @@ private:
     void readPytorchApi();
     void readCannApi();
     void readTasks();
+    /// TASK_PMU_INFO's AI-core counters per globalTaskId, in kPmuNames' order (aic_total_time in µs, as
+    /// kernel_details.csv's aicore_time(us)); empty without the table.
+    std::unordered_map<std::int64_t, std::array<std::optional<double>, 6>> readTaskPmu();
     void readCommunicationOps();
     void readSteps();
     void readOverlap();
@@ -389,6 +393,52 @@ void DbLoader::readCannApi()
         queryFailed("CANN_API", q);
 }
 
+/// The TASK_PMU_INFO counters kept, and the arg each becomes (model/argnames.h: kernel_details.csv's names).
+constexpr std::array<std::pair<std::string_view, std::string_view>, 6> kPmuNames {{
+    {"aic_total_time", model::argnames::kAicoreTime},
+    {"aic_total_cycles", model::argnames::kAicTotalCycles},
+    {"aic_mac_ratio", model::argnames::kAicMacRatio},
+    {"aic_mte2_ratio", model::argnames::kAicMte2Ratio},
+    {"aic_mac_fp16_ratio", model::argnames::kAicMacFp16Ratio},
+    {"aic_mac_int8_ratio", model::argnames::kAicMacInt8Ratio},
+}};
+
+std::unordered_map<std::int64_t, std::array<std::optional<double>, 6>> DbLoader::readTaskPmu()
+{
+    std::unordered_map<std::int64_t, std::array<std::optional<double>, 6>> out;
+    if (!m_db.hasTable("TASK_PMU_INFO"))
+        return out;
+    // The counter names are STRING_IDS ids: the few kept ones, looked up once.
+    std::unordered_map<std::int64_t, std::size_t> slotOf;
+    for (const auto& [id, text] : m_strings) {
+        for (std::size_t i = 0; i < kPmuNames.size(); ++i) {
+            if (text == kPmuNames[i].first)
+                slotOf.emplace(id, i);
+        }
+    }
+    if (slotOf.empty())
+        return out;
+    SqliteQuery q(m_db,
+                  "SELECT " + col("TASK_PMU_INFO", "p", {"globalTaskId", "global_task_id"}) + ", "
+                      + col("TASK_PMU_INFO", "p", {"name"}) + ", " + col("TASK_PMU_INFO", "p", {"value"})
+                      + " FROM TASK_PMU_INFO p");
+    while (q.step()) {
+        const auto task = q.int64(0);
+        const auto name = q.int64(1);
+        const auto value = q.real(2);
+        if (!task || !name || !value || !std::isfinite(*value) || *value < 0.0)
+            continue;
+        const auto slot = slotOf.find(*name);
+        if (slot == slotOf.end())
+            continue;
+        // aic_total_time is in ns in the database, µs in kernel_details.csv.
+        out[*task][slot->second] = slot->second == 0 ? *value / 1000.0 : *value;
+    }
+    if (!q.error().empty())
+        queryFailed("TASK_PMU_INFO", q);
+    return out;
+}
+
 void DbLoader::readTasks()
 {
     if (!m_db.hasTable("TASK"))
@@ -471,6 +521,12 @@ void DbLoader::readTasks()
     const std::array<model::StringId, 4> keyTypesFormats {m_b.intern(model::argnames::kInputDataTypes),
                                                           m_b.intern("Input Formats"), m_b.intern("Output Data Types"),
                                                           m_b.intern("Output Formats")};
+    const auto pmu = readTaskPmu();
+    std::array<model::StringId, kPmuNames.size()> keyPmu {};
+    if (!pmu.empty()) {
+        for (std::size_t i = 0; i < kPmuNames.size(); ++i)
+            keyPmu[i] = m_b.intern(kPmuNames[i].second);
+    }
     std::uint64_t rows = 0;
     while (q.step()) {
         if ((++rows & 0xffff) == 0 && cancelled())
@@ -526,6 +582,14 @@ void DbLoader::readTasks()
         }
         if (const auto v = strView(q.int64(26)); !v.empty())
             args.push_back(Arg {keyOutShapes, ArgValue::fromString(m_b.intern(v))});
+        if (const auto task = q.int64(13); task && !pmu.empty()) {
+            if (const auto counters = pmu.find(*task); counters != pmu.end()) {
+                for (std::size_t i = 0; i < kPmuNames.size(); ++i) {
+                    if (counters->second[i])
+                        args.push_back(Arg {keyPmu[i], ArgValue::fromDouble(*counters->second[i])});
+                }
+            }
+        }
 
         if (cls.category == SliceCategory::Memcpy && cls.hostDeviceCopy && conn) {
             // The DB does not keep the copy engine; the framework op or API that launched the copy may say.
@@ -705,12 +769,29 @@ void DbLoader::readCounters()
                       "SELECT " + col("AICORE_FREQ", "f", {"deviceId", "device_id"}) + ", "
                           + col("AICORE_FREQ", "f", {"timestampNs", "timestamp_ns"}) + ", "
                           + col("AICORE_FREQ", "f", {"freq"}) + " FROM AICORE_FREQ f ORDER BY 2");
+        std::map<std::int32_t, std::pair<double, double>> range; // device → lowest and highest sample
+        std::map<std::int32_t, std::uint64_t> samples;
         while (q.step()) {
             const auto ts = q.int64(1);
             const auto v = q.real(2);
             const auto dev = static_cast<std::int32_t>(q.int64(0).value_or(m_device));
             if (ts && v)
                 m_b.addCounterSample(m_tracks.counter("AI Core Freq", "MHz", dev), *ts, *v);
+            if (v && std::isfinite(*v) && *v > 0.0) {
+                auto [it, fresh] = range.try_emplace(dev, *v, *v);
+                it->second = {std::min(it->second.first, *v), std::max(it->second.second, *v)};
+                ++samples[dev];
+            }
+        }
+        // The device's clock for the efficiency analysis: the highest sample, the nominal clock that DVFS lowers
+        // (a peak at the highest clock never overstates a fraction of it).
+        for (model::Device& d : m_b.metadata().devices) {
+            const auto r = range.find(d.index);
+            if (d.kind != model::DeviceKind::Npu || r == range.end() || d.aiCoreClockMHz > 0.0)
+                continue;
+            d.aiCoreClockMHz = r->second.second;
+            d.computeSource = "AI-core clock from AICORE_FREQ (" + std::to_string(samples[d.index]) + " samples"
+                + (r->second.first < r->second.second ? ", the highest" : ", all equal") + ")";
         }
     }
     if (m_db.hasTable("HBM")) {

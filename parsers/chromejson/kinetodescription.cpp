@@ -5,6 +5,8 @@
 #include "model/checkedmath.h"
 #include "model/tracebuilder.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -104,6 +106,14 @@ std::optional<ExportDescription> parseDescription(const nlohmann::json& j, std::
         if (!k)
             return fail("unknown device kind \"" + kind + "\"");
         out.kind = *k;
+        // An Ascend device's AI-core count and clock, where the source said them (optional: older exports lack them).
+        if (const auto c = dev.find("ai_cores"); c != dev.end() && c->is_number_integer())
+            out.aiCores = static_cast<std::int32_t>(std::clamp<std::int64_t>(c->get<std::int64_t>(), 0, 1 << 20));
+        if (const auto c = dev.find("ai_core_clock_mhz");
+            c != dev.end() && c->is_number() && std::isfinite(c->get<double>()) && c->get<double>() > 0.0)
+            out.aiCoreClockMHz = c->get<double>();
+        if (const auto c = dev.find("compute_source"); c != dev.end() && c->is_string())
+            out.computeSource = c->get<std::string>();
         m.devices.push_back(std::move(out));
     }
     for (const json& p : *properties) {

@@ -26,7 +26,9 @@ namespace timesink::parsers::snapshot {
 /// Version 2: the header carries the platform (TraceMetadata::platform).
 /// Version 3: args stored by schema (model::ArgStore): values, one schema per set, the schemas' keys.
 /// Version 4: arg values packed (model::argcoding), sets' offsets in bytes.
-inline constexpr std::uint32_t kFormatVersion = 4;
+/// Version 5: devices carry their AI-core count and clock (model::Device), Ascend kernels their PMU counters: a
+/// version-4 snapshot of an Ascend trace would lack what the importer now keeps.
+inline constexpr std::uint32_t kFormatVersion = 5;
 inline constexpr std::string_view kMagic {"\x89TSNAP\r\n", 8};
 inline constexpr std::string_view kExtension = ".tsnap";
 inline constexpr std::size_t kPreambleBytes = 40;

@@ -26,6 +26,9 @@ void fillHeader(const model::Trace& trace, const SourceIdentity& source, std::st
         pd->set_kind(static_cast<std::uint32_t>(d.kind));
         pd->set_index(d.index);
         pd->set_name(d.name);
+        pd->set_ai_cores(d.aiCores);
+        pd->set_ai_core_clock_mhz(d.aiCoreClockMHz);
+        pd->set_compute_source(d.computeSource);
     }
     h.set_rank(meta.rank);
     h.set_world_size(meta.worldSize);
@@ -124,8 +127,16 @@ void restoreFromHeader(const pb::Header& h, const std::string& sourcePath, model
     meta.format = h.format();
     meta.formatVersion = h.format_version_text();
     meta.sourcePath = sourcePath;
-    for (const pb::Device& d : h.devices())
-        meta.devices.push_back(model::Device {static_cast<model::DeviceKind>(d.kind()), d.index(), d.name()});
+    for (const pb::Device& d : h.devices()) {
+        model::Device device;
+        device.kind = static_cast<model::DeviceKind>(d.kind());
+        device.index = d.index();
+        device.name = d.name();
+        device.aiCores = d.ai_cores();
+        device.aiCoreClockMHz = d.ai_core_clock_mhz();
+        device.computeSource = d.compute_source();
+        meta.devices.push_back(std::move(device));
+    }
     meta.rank = h.rank();
     meta.worldSize = h.world_size();
     meta.profilerLevel = h.profiler_level();

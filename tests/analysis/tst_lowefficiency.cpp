@@ -362,11 +362,12 @@ private Q_SLOTS:
         checkBounds(r);
     }
 
-    // The torch_npu fixture with shapes names its chip "Ascend NPU" (the text export), which no row of the peak table
-    // matches: no peaks, so no finding, and the reason names the device.
+    // The database fixture with shapes names its chip "Ascend910B" (no variant) and gives the AI-core clock but not
+    // the AI-core count (the text export's counters give both, docs/analysis.md "Ascend chips"): no peaks, so no
+    // finding, and the reason names the device and the missing fact.
     void ascendWithoutVariantClaimsNothing()
     {
-        LOAD_FIXTURE(trace, std::string("torch_npu/msinsight_text_level1_rank0_ascend_pt"));
+        LOAD_FIXTURE(trace, std::string("msprof/msinsight_db_level1_rank0_ascend_pt"));
         const AnalysisResult r = run(*trace);
         QVERIFY(ofKind(r, "low_efficiency").empty());
         const auto it = std::find_if(r.notAssessed.begin(), r.notAssessed.end(),
@@ -374,6 +375,7 @@ private Q_SLOTS:
         QVERIFY(it != r.notAssessed.end());
         qInfo("%s", it->reason.c_str());
         QVERIFY(it->reason.find("no peaks") != std::string::npos);
+        QVERIFY(it->reason.find("AI-core count") != std::string::npos);
     }
 
     // The kind is registered, so the CLI's list of kinds and the man page (both from the registry) carry it.

@@ -84,7 +84,7 @@ private Q_SLOTS:
         // Before, they came back as `kineto` GPU traces: torch_npu level 1 lost its profiler level and 15
         // properties, counted 871 kernels instead of 187 and 4 communication slices instead of 300.
         QTest::newRow("torch_npu text, level 1") << "torch_npu/msinsight_text_level1_rank0_ascend_pt" << qsizetype(1)
-                                                 << qsizetype(0) << qsizetype(611) << qsizetype(56) << qsizetype(15);
+                                                 << qsizetype(0) << qsizetype(611) << qsizetype(56) << qsizetype(16);
         QTest::newRow("torch_npu text, 2023 trace_view")
             << "torch_npu/mstt_advisor_ut_2023" << qsizetype(1) << qsizetype(0) << qsizetype(713) << qsizetype(10)
             << qsizetype(18);

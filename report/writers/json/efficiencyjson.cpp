@@ -49,6 +49,12 @@ ordered_json deviceJson(const EfficiencyReport& r)
     put("int8", p.int8);
     d["peak_tflops"] = std::move(peaks);
     d["peak_bandwidth_gbps"] = p.bandwidthGBps ? ordered_json(*p.bandwidthGBps) : ordered_json(nullptr);
+    if (p.fp32MatrixAs)
+        d["fp32_matrix_peak"] = std::string(analysis::efficiency::dataTypeKey(*p.fp32MatrixAs));
+    if (p.aiCores > 0) {
+        d["ai_cores"] = p.aiCores;
+        d["ai_core_clock_mhz"] = p.aiCoreClockMHz;
+    }
     d["source"] = p.source;
     return d;
 }
@@ -61,6 +67,7 @@ ordered_json efficiencyJson(const EfficiencyReport& r, std::size_t maxOperators)
     j["source"] = r.source;
     j["not_assessed"] = r.notAssessed.empty() ? ordered_json(nullptr) : ordered_json(r.notAssessed);
     j["device"] = deviceJson(r);
+    j["measured_source"] = r.measuredSource.empty() ? ordered_json(nullptr) : ordered_json(r.measuredSource);
     j["device_ns"] = r.deviceNs;
     j["modelled_device_ns"] = r.modelledDeviceNs;
     ordered_json steps = ordered_json::array();

@@ -36,6 +36,8 @@ void writeEfficiencyText(const EfficiencyReport& r, std::ostream& out, std::size
         out << "  not assessed: " << terminalText(r.notAssessed) << '\n';
         return;
     }
+    if (!r.measuredSource.empty())
+        out << "  measured: " << terminalText(r.measuredSource) << '\n';
     if (r.deviceNs > 0)
         out << "  modelled operators cover " << analysis::formatDuration(r.modelledDeviceNs) << " of "
             << analysis::formatDuration(r.deviceNs) << " of device work\n";
