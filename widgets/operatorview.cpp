@@ -30,18 +30,6 @@ QString qs(std::string_view s)
 
 constexpr quintptr kTopLevel = 0; // internalId of rows under the root (flat rows or the root's children)
 
-/// A rate with three significant digits ("612", "61.9", "0.0412").
-QString rate(double v)
-{
-    return QString::number(v, 'g', v >= 1000.0 ? 4 : 3);
-}
-
-QString fractionText(const analysis::efficiency::BoundedFraction& f)
-{
-    return QString::number(f.value * 100.0, 'f', 1) + QStringLiteral(" %")
-        + (f.clamped ? QStringLiteral(" !") : QString());
-}
-
 } // namespace
 
 CallTreeModel::CallTreeModel(QObject* parent)
@@ -229,9 +217,9 @@ QVariant CallTreeModel::efficiencyData(const QModelIndex& index, int role) const
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
         case Tflops:
-            return e->flops > 0 ? rate(e->tflopsPerS) : QString();
+            return e->flops > 0 ? TimeFormat::formatNumber(e->tflopsPerS) : QString();
         case Roofline:
-            return e->rooflineFraction ? fractionText(*e->rooflineFraction) : QString();
+            return e->rooflineFraction ? TimeFormat::formatFraction(*e->rooflineFraction) : QString();
         case Bound:
             return QString::fromStdString(e->bound);
         default:
@@ -253,13 +241,13 @@ QVariant CallTreeModel::efficiencyData(const QModelIndex& index, int role) const
     if (role == Qt::ToolTipRole) {
         QString tip = tr("%1 calls assessed: %2 GFLOP, %3 MB over %4 of device time (%5 TB/s)")
                           .arg(e->calls)
-                          .arg(rate(e->flops / 1e9), rate(e->bytes / 1e6), TimeFormat::formatDuration(e->deviceNs),
-                               rate(e->tbPerS));
+                          .arg(TimeFormat::formatNumber(e->flops / 1e9), TimeFormat::formatNumber(e->bytes / 1e6),
+                               TimeFormat::formatDuration(e->deviceNs), TimeFormat::formatNumber(e->tbPerS));
         if (e->rooflineFraction && e->rooflineFraction->clamped)
             tip += QLatin1Char('\n')
                 + tr("Clamped to 100 %: %1").arg(QString::fromStdString(e->rooflineFraction->reason));
         if (e->measured)
-            tip += QLatin1Char('\n') + tr("Measured by the chip: %1").arg(fractionText(*e->measured));
+            tip += QLatin1Char('\n') + tr("Measured by the chip: %1").arg(TimeFormat::formatFraction(*e->measured));
         return tip;
     }
     return {};

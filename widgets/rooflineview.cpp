@@ -38,18 +38,6 @@ QString qs(std::string_view s)
     return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
 }
 
-/// Three significant digits ("612", "61.9", "0.0412").
-QString number(double v)
-{
-    return QString::number(v, 'g', std::abs(v) >= 1000.0 ? 4 : 3);
-}
-
-QString fractionText(const eff::BoundedFraction& f)
-{
-    return QString::number(f.value * 100.0, 'f', 1) + QStringLiteral(" %")
-        + (f.clamped ? QStringLiteral(" !") : QString());
-}
-
 QString typeName(eff::DataType t)
 {
     return qs(eff::dataTypeKey(t)).toUpper();
@@ -113,15 +101,16 @@ QString pointTip(const eff::OperatorEfficiency& o)
     QString tip = QStringLiteral("%1 %2 %3\n").arg(qs(o.name), qs(o.shapes), typeName(o.dtype));
     tip += QObject::tr("%1 calls, %2 of device time\n%3 TFLOP/s, %4 TB/s, %5 FLOP/byte")
                .arg(o.calls)
-               .arg(TimeFormat::formatDuration(o.deviceNs), number(o.tflopsPerS), number(o.tbPerS),
-                    number(o.intensity));
+               .arg(TimeFormat::formatDuration(o.deviceNs), TimeFormat::formatNumber(o.tflopsPerS),
+                    TimeFormat::formatNumber(o.tbPerS), TimeFormat::formatNumber(o.intensity));
     if (o.rooflineFraction) {
-        tip += QObject::tr("\n%1 of its roofline (%2-bound)").arg(fractionText(*o.rooflineFraction), qs(o.bound));
+        tip += QObject::tr("\n%1 of its roofline (%2-bound)")
+                   .arg(TimeFormat::formatFraction(*o.rooflineFraction), qs(o.bound));
         if (o.rooflineFraction->clamped)
             tip += QObject::tr("\nClamped to 100 %: %1").arg(qs(o.rooflineFraction->reason));
     }
     if (o.measured)
-        tip += QObject::tr("\nMeasured by the chip: %1").arg(fractionText(*o.measured));
+        tip += QObject::tr("\nMeasured by the chip: %1").arg(TimeFormat::formatFraction(*o.measured));
     return tip + QObject::tr("\nClick: outline its kernels on the timeline");
 }
 
@@ -248,9 +237,9 @@ void RooflineView::rebuild()
         if (r->device) {
             QStringList peaks;
             for (const Roof& roof : m_roofs)
-                peaks << tr("%1 %2 TFLOP/s").arg(typeName(roof.type), number(roof.peakTflops));
+                peaks << tr("%1 %2 TFLOP/s").arg(typeName(roof.type), TimeFormat::formatNumber(roof.peakTflops));
             if (const auto bw = r->device->bandwidth())
-                peaks << tr("%1 TB/s").arg(number(*bw / 1e12));
+                peaks << tr("%1 TB/s").arg(TimeFormat::formatNumber(*bw / 1e12));
             text = tr("<b>%1</b> (%2): %3.")
                        .arg(qs(r->device->device).toHtmlEscaped(), qs(r->deviceName).toHtmlEscaped(),
                             peaks.join(QStringLiteral(", ")));
@@ -288,13 +277,16 @@ void RooflineView::fillTable()
             << textItem(className(o.workClass), className(o.workClass))
             << numberItem(QString::number(o.calls), static_cast<double>(o.calls))
             << numberItem(TimeFormat::formatDuration(o.deviceNs), static_cast<double>(o.deviceNs))
-            << numberItem(number(o.flops / 1e9), o.flops) << numberItem(number(o.bytes / 1e6), o.bytes)
-            << numberItem(number(o.tflopsPerS), o.tflopsPerS) << numberItem(number(o.tbPerS), o.tbPerS)
-            << numberItem(o.bytes > 0 ? number(o.intensity) : QString(), o.intensity)
+            << numberItem(TimeFormat::formatNumber(o.flops / 1e9), o.flops)
+            << numberItem(TimeFormat::formatNumber(o.bytes / 1e6), o.bytes)
+            << numberItem(TimeFormat::formatNumber(o.tflopsPerS), o.tflopsPerS)
+            << numberItem(TimeFormat::formatNumber(o.tbPerS), o.tbPerS)
+            << numberItem(o.bytes > 0 ? TimeFormat::formatNumber(o.intensity) : QString(), o.intensity)
             << textItem(qs(o.bound), qs(o.bound))
-            << numberItem(o.rooflineFraction ? fractionText(*o.rooflineFraction) : QString(),
+            << numberItem(o.rooflineFraction ? TimeFormat::formatFraction(*o.rooflineFraction) : QString(),
                           o.rooflineFraction ? o.rooflineFraction->value : -1.0)
-            << numberItem(o.measured ? fractionText(*o.measured) : QString(), o.measured ? o.measured->value : -1.0);
+            << numberItem(o.measured ? TimeFormat::formatFraction(*o.measured) : QString(),
+                          o.measured ? o.measured->value : -1.0);
         if (o.rooflineFraction && o.rooflineFraction->clamped)
             row[static_cast<qsizetype>(column(tr("Roofline")))]->setToolTip(
                 tr("Clamped to 100 %: %1").arg(qs(o.rooflineFraction->reason)));
@@ -483,27 +475,13 @@ bool RooflineView::eventFilter(QObject* watched, QEvent* event)
     return QWidget::eventFilter(watched, event);
 }
 
-std::optional<std::size_t> RooflineView::operatorAt(const QScatterSeries* series, QPointF point) const
+std::optional<std::size_t> RooflineView::operatorOf(const QScatterSeries* series, int point) const
 {
-    if (!m_report)
-        return std::nullopt;
     for (const Drawn& d : m_drawn) {
-        if (d.series != series)
-            continue;
-        // Qt hands back the point as it was appended: the nearest one in log space is it.
-        std::optional<std::size_t> best;
-        double bestDistance = HUGE_VAL;
-        for (const std::size_t op : d.ops) {
-            const eff::OperatorEfficiency& o = m_report->operators[op];
-            const double dx = std::log10(o.intensity) - std::log10(std::max(point.x(), 1e-300));
-            const double dy = std::log10(o.tflopsPerS) - std::log10(std::max(point.y(), 1e-300));
-            const double distance = dx * dx + dy * dy;
-            if (distance < bestDistance) {
-                bestDistance = distance;
-                best = op;
-            }
-        }
-        return best;
+        if (d.series == series)
+            return point >= 0 && static_cast<std::size_t>(point) < d.ops.size()
+                ? std::optional<std::size_t>(d.ops[static_cast<std::size_t>(point)])
+                : std::nullopt;
     }
     return std::nullopt;
 }

@@ -58,8 +58,8 @@ public:
     /// its row and point, outlines its device work and asks for its longest kernel. False when there is no such
     /// operator.
     bool activateOperator(std::size_t op);
-    /// The operator drawn at `point` of `series` (what a click on it means), if one is.
-    [[nodiscard]] std::optional<std::size_t> operatorAt(const QScatterSeries* series, QPointF point) const;
+    /// The operator drawn as point `point` (its index) of `series`, if there is one.
+    [[nodiscard]] std::optional<std::size_t> operatorOf(const QScatterSeries* series, int point) const;
     /// The operator whose drawn point covers `viewportPos` of the chart view (the nearest centre), if one does.
     [[nodiscard]] std::optional<std::size_t> operatorNear(QPoint viewportPos) const;
 

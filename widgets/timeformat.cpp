@@ -40,6 +40,16 @@ QString TimeFormat::formatPercent(double fraction)
     return QString::fromStdString(analysis::formatPercent(fraction));
 }
 
+QString TimeFormat::formatNumber(double value)
+{
+    return QString::fromStdString(analysis::formatGeneral(value, std::abs(value) >= 1000.0 ? 4 : 3));
+}
+
+QString TimeFormat::formatFraction(const analysis::efficiency::BoundedFraction& fraction)
+{
+    return QString::fromStdString(analysis::efficiency::formatFraction(fraction));
+}
+
 QString TimeFormat::formatOffset(model::TimeNs ns, model::TimeNs step, model::TimeNs magnitude)
 {
     // The unit fits the largest label in view (at most ~1,000 steps away, so at most three decimals), not the step:

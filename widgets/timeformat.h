@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "analysis/efficiency/efficiency.h"
 #include "model/types.h"
 
 #include <QString>
@@ -18,6 +19,11 @@ public:
     static QString formatDuration(model::TimeNs ns);
     /// A fraction as a percentage with one decimal, "41.2%" (analysis::formatPercent).
     static QString formatPercent(double fraction);
+    /// A rate or size with three significant digits, four from 1000 so that no exponent shows: "0.0412", "61.9",
+    /// "1307" (analysis::formatGeneral).
+    static QString formatNumber(double value);
+    /// A bounded share, "61.9%" or "100.0% (clamped)" (analysis::efficiency::formatFraction).
+    static QString formatFraction(const analysis::efficiency::BoundedFraction& fraction);
     /// Offset label for the ruler, with just enough decimals to tell ticks `step` apart ("12.5 ms"), in the unit of
     /// the larger of `step` and `magnitude` (the largest offset in view), so that all labels of a view share a unit:
     /// formatOffset(3'000, 500, 8'000) == "3.0 µs".

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/efficiency/efficiency.h"
 
+#include "analysis/core/textformat.h"
 #include "analysis/efficiency/ascendchip.h"
 #include "model/argnames.h"
 
@@ -50,17 +51,6 @@ struct Keys
     StringId aicoreTime, aicMacRatio, aicMacFp16Ratio, aicMacInt8Ratio;
 };
 
-std::string_view stringArg(const Trace& t, model::ArgSetId set, StringId key)
-{
-    if (key.isEmpty())
-        return {};
-    for (const model::Arg a : t.args(set)) {
-        if (a.key == key)
-            return a.value.type == model::ArgValue::Type::String ? t.str(StringId(a.value.s)) : std::string_view {};
-    }
-    return {};
-}
-
 /// The interned string of a string arg (empty when absent or not a string): what equal args share.
 StringId stringArgId(const Trace& t, model::ArgSetId set, StringId key)
 {
@@ -71,6 +61,12 @@ StringId stringArgId(const Trace& t, model::ArgSetId set, StringId key)
             return a.value.type == model::ArgValue::Type::String ? StringId(a.value.s) : StringId {};
     }
     return {};
+}
+
+std::string_view stringArg(const Trace& t, model::ArgSetId set, StringId key)
+{
+    const StringId id = stringArgId(t, set, key);
+    return id.isEmpty() ? std::string_view {} : t.str(id);
 }
 
 std::optional<double> numberArg(const Trace& t, model::ArgSetId set, StringId key)
@@ -635,6 +631,11 @@ BoundedFraction boundFraction(double raw, std::string_view why)
     }
     b.value = raw;
     return b;
+}
+
+std::string formatFraction(const BoundedFraction& f)
+{
+    return formatPercent(f.value) + (f.clamped ? " (clamped)" : "");
 }
 
 EfficiencyReport computeEfficiency(const Trace& trace, const PeakTable& table, const CancelToken* cancel,

@@ -25,6 +25,8 @@ struct BoundedFraction
 };
 /// `raw` clamped to [0, 1]; above 1 flagged with `why` (what, for this figure, could be wrong).
 BoundedFraction boundFraction(double raw, std::string_view why);
+/// For people: "61.9%", or "100.0% (clamped)" when the figure came out above 1 (the reason is said beside it).
+std::string formatFraction(const BoundedFraction& f);
 
 /// One operator (name, shapes, data type), summed over its calls.
 struct OperatorEfficiency

@@ -67,8 +67,7 @@ std::vector<NameEfficiency> efficiencyByName(const EfficiencyReport& report)
         }
         if (s.judgedNs > 0) {
             // Each fraction is at most 1, so their weighted mean is too; a clamped one keeps its flag and reason.
-            BoundedFraction f = boundFraction(s.rooflineNs / static_cast<double>(s.judgedNs),
-                                              s.firstClamped ? s.firstClamped->reason : std::string_view {});
+            BoundedFraction f = boundFraction(s.rooflineNs / static_cast<double>(s.judgedNs), {});
             if (s.firstClamped) {
                 f.clamped = true;
                 f.reason = s.firstClamped->reason;

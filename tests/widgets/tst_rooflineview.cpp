@@ -101,8 +101,9 @@ private slots:
         // Each point sits where its operator's figures say and maps back to it.
         std::size_t seen = 0;
         for (QScatterSeries* s : view.pointSeries()) {
-            for (const QPointF& p : s->points()) {
-                const std::optional<std::size_t> op = view.operatorAt(s, p);
+            for (int i = 0; i < s->count(); ++i) {
+                const QPointF p = s->at(i);
+                const std::optional<std::size_t> op = view.operatorOf(s, i);
                 QVERIFY(op);
                 const eff::OperatorEfficiency& o = report->operators[*op];
                 QVERIFY(drawable(o));
@@ -140,10 +141,10 @@ private slots:
         QScatterSeries* series = nullptr;
         QPointF point;
         for (QScatterSeries* s : view.pointSeries())
-            for (const QPointF& p : s->points())
-                if (view.operatorAt(s, p) == std::optional<std::size_t>(0)) {
+            for (int i = 0; i < s->count(); ++i)
+                if (view.operatorOf(s, i) == std::optional<std::size_t>(0)) {
                     series = s;
-                    point = p;
+                    point = s->at(i);
                 }
         QVERIFY(series);
         auto* chartView = view.findChild<QChartView*>();

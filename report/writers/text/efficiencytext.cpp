@@ -18,7 +18,7 @@ std::string percent(const std::optional<BoundedFraction>& f)
 {
     if (!f)
         return "-";
-    return analysis::formatPercent(f->value) + (f->clamped ? " (clamped)" : "");
+    return analysis::efficiency::formatFraction(*f);
 }
 
 } // namespace
