@@ -37,6 +37,14 @@ function(timesink_add_test name)
     # code is measured, so it keeps the preset's optimisation.
     if(NOT "bench" IN_LIST ARG_LABELS)
         target_compile_options(${name} PRIVATE $<$<CONFIG:RelWithDebInfo>:-O0>)
+        # The Qt, standard and JSON headers, parsed once for all tests (timesink_add_test_pch); a benchmark's -O2
+        # would not match them.
+        if(TARGET timesink_testpch)
+            target_precompile_headers(${name} REUSE_FROM timesink_testpch)
+            # AUTOMOC's mocs_compilation.cpp is (nearly) empty: loading the header would cost it more than it saves.
+            set_source_files_properties("${CMAKE_CURRENT_BINARY_DIR}/${name}_autogen/mocs_compilation.cpp"
+                                        PROPERTIES SKIP_PRECOMPILE_HEADERS ON)
+        endif()
     endif()
     add_test(NAME ${name} COMMAND ${name})
     if(NOT ARG_TIMEOUT)
@@ -48,6 +56,35 @@ function(timesink_add_test name)
         set_tests_properties(${name} PROPERTIES ENVIRONMENT_MODIFICATION "QT_QPA_PLATFORM=set:offscreen")
     endif()
     timesink_test_cost(${name})
+endfunction()
+
+# timesink_add_test_pch(): the precompiled header that every test but the benchmarks reuses (TIMESINK_TEST_PCH):
+# QtCore as <QTest> includes it, the standard library and nlohmann/json, about 2 s of each test's 5 s of compile
+# time at -O0, parsed once instead of ~85 times per build. Only headers from outside the project, so that editing
+# the project never rebuilds it. GCC uses a precompiled header only where the macros defined when it was made are
+# defined alike (CMake adds -Winvalid-pch, an error under -Werror): its target therefore defines only what every
+# test defines (Qt6::Core's; not Qt6::Test's QT_TESTCASE_BUILDDIR, which differs per folder) and compiles like a
+# test (-O0 in RelWithDebInfo). The header is force-included first, before the test's own includes, which then
+# add nothing: what a test sees is what it included, plus declarations it did not ask for. ccache caches these
+# compilations only with `sloppiness = pch_defines,time_macros` (docs/HACKING.md).
+function(timesink_add_test_pch)
+    if(NOT TIMESINK_TEST_PCH)
+        return()
+    endif()
+    set(_source "${CMAKE_CURRENT_BINARY_DIR}/timesink_testpch.cpp")
+    file(CONFIGURE OUTPUT "${_source}" CONTENT "// The precompiled header's own translation unit (timesink_add_test_pch).\n")
+    add_library(timesink_testpch OBJECT "${_source}")
+    target_link_libraries(timesink_testpch PRIVATE Qt6::Core nlohmann_json::nlohmann_json)
+    timesink_set_warnings(timesink_testpch)
+    target_compile_options(timesink_testpch PRIVATE $<$<CONFIG:RelWithDebInfo>:-O0>)
+    target_precompile_headers(timesink_testpch PRIVATE
+        # What <QTest> includes from QtCore (qtest.h and qtestcase.h themselves test QT_TESTCASE_BUILDDIR and
+        # QT_WIDGETS_LIB, which differ between tests), and what most tests include beside it.
+        <QAbstractItemModel> <QBitArray> <QByteArray> <QCborArray> <QCborMap> <QCborValue> <QCoreApplication>
+        <QDateTime> <QDir> <QFile> <QMetaObject> <QMetaType> <QObject> <QPoint> <QProcess> <QRect>
+        <QSharedPointer> <QSize> <QString> <QStringList> <QTemporaryDir> <QThread> <QUrl> <QUuid> <QVariant>
+        <algorithm> <cstdint> <cstring> <filesystem> <fstream> <memory> <sstream> <string> <vector>
+        <nlohmann/json.hpp>)
 endfunction()
 
 # timesink_isolate_test(NAME): the test (and every CLI or GUI it starts) gets a cache, config and data home of its
