@@ -9,6 +9,7 @@
 #include <charconv>
 #include <cmath>
 #include <deque>
+#include <span>
 #include <tuple>
 #include <unordered_map>
 
@@ -84,28 +85,6 @@ std::optional<double> numberArg(const Trace& t, model::ArgSetId set, StringId ke
     }
     return std::nullopt;
 }
-
-/// Counts a call whose work cannot be told under its reason (a handful of literals: a linear search beats a map).
-void countSkipped(std::vector<NotAssessedOperators>& skipped, std::string_view reason, TimeNs deviceNs)
-{
-    auto it = std::find_if(skipped.begin(), skipped.end(),
-                           [&](const NotAssessedOperators& n) { return n.reason == reason; });
-    if (it == skipped.end())
-        it = skipped.insert(it, {std::string(reason), 0, 0});
-    it->calls += 1;
-    it->deviceNs += deviceNs;
-}
-
-/// One call with its work, before aggregation.
-struct Call
-{
-    const WorkEstimate* estimate = nullptr; // into the EstimateStore of the computeEfficiency run
-    std::string_view name;                  // into the trace's string pool
-    TimeNs ts = 0;
-    TimeNs deviceNs = 0;
-    std::optional<double> measured; // RKNN MacUsage, as a share of the chip
-    std::vector<SliceRef> work;     // the device slices it ran, when they are kept
-};
 
 /// The data type whose peak judges this work: matrix work at its own type's tensor/cube rate, the rest at FP32's
 /// (vector units). An FP32 matrix operator that ran faster than the FP32 peak can only have run on TF32 units
@@ -242,10 +221,248 @@ struct EstimateStore
     std::deque<WorkEstimate> deviceSide;
 };
 
+void fillRoofline(OperatorEfficiency& o, const std::optional<DevicePeaks>& device);
+
+/// Calls folded into their operators as they are met, never kept one by one (a training trace has millions of them):
+/// an operator's sums, the not-assessed counts, and per step the FLOPs of each operator (judged at the operator's
+/// peak once all its calls are in).
+class OperatorSums
+{
+public:
+    OperatorSums(const Trace& trace, EfficiencyReport& r, bool keepWork)
+        : m_trace(trace)
+        , m_r(r)
+        , m_steps(trace.steps())
+        , m_keepWork(keepWork)
+    {
+    }
+
+    /// A call of the operator named `name` (an interned string) doing the work `e` (which outlives this), starting
+    /// at `ts`: counted, and the slot its device work goes to returned. Calls with the same name and estimate share
+    /// a slot, so a repeated shape costs one hash lookup.
+    std::uint32_t open(StringId name, const WorkEstimate& e, TimeNs ts)
+    {
+        ++m_opened;
+        const auto [memo, fresh] = m_slotOf.try_emplace(SlotKey {name.value, &e}, std::uint32_t(m_slots.size()));
+        if (fresh)
+            m_slots.push_back(newSlot(name, e));
+        const Slot& slot = m_slots[memo->second];
+        if (slot.op == kNone) {
+            m_r.notAssessedOperators[slot.skipped].calls += 1;
+            return memo->second;
+        }
+        const OperatorWork& w = *e.work;
+        OperatorEfficiency& o = m_r.operators[slot.op];
+        o.calls += 1;
+        o.flops += w.flops;
+        o.bytes += w.bytes;
+        if (w.flops > 0) {
+            // The step whose window holds the call's start (steps are ordered and do not overlap).
+            const auto s = std::upper_bound(m_steps.begin(), m_steps.end(), ts,
+                                            [](TimeNs t, const model::Step& st) { return t < st.start; });
+            if (s != m_steps.begin() && ts < std::prev(s)->end) {
+                const auto si = static_cast<std::uint64_t>(std::distance(m_steps.begin(), s) - 1);
+                m_stepFlops[(si << 32) | slot.op] += w.flops;
+            }
+        }
+        return memo->second;
+    }
+
+    /// Device work of the call last opened in `slot`.
+    void addDevice(std::uint32_t slotIndex, TimeNs ns, SliceRef work)
+    {
+        const Slot& slot = m_slots[slotIndex];
+        if (slot.op == kNone) {
+            m_r.notAssessedOperators[slot.skipped].deviceNs += ns;
+            return;
+        }
+        OperatorEfficiency& o = m_r.operators[slot.op];
+        o.deviceNs += ns;
+        m_r.modelledDeviceNs += ns;
+        if (slot.hasFlops)
+            m_ops[slot.op].flopsNs += ns;
+        if (m_keepWork)
+            o.deviceWork.push_back(work);
+    }
+
+    /// What the chip counted for that work (RKNN MacUsage, Ascend aic_mac_ratio), weighted by its time.
+    void addMeasured(std::uint32_t slotIndex, double measured, TimeNs ns)
+    {
+        const Slot& slot = m_slots[slotIndex];
+        if (slot.op == kNone)
+            return;
+        m_ops[slot.op].measuredWeighted += measured * static_cast<double>(ns);
+        m_ops[slot.op].measuredNs += ns;
+    }
+
+    bool anyCall() const { return m_opened > 0; }
+
+    /// The roofline of every operator, the steps' MFU and the classes; operators by device time, longest first.
+    void finish()
+    {
+        for (std::size_t i = 0; i < m_r.operators.size(); ++i) {
+            fillRoofline(m_r.operators[i], m_r.device);
+            if (m_ops[i].measuredNs > 0)
+                m_r.operators[i].measured
+                    = boundFraction(m_ops[i].measuredWeighted / static_cast<double>(m_ops[i].measuredNs),
+                                    "the profiler's own counter reads above 100 %");
+        }
+        sumSteps();
+        sumClasses();
+        std::sort(m_r.operators.begin(), m_r.operators.end(),
+                  [](const OperatorEfficiency& a, const OperatorEfficiency& b) {
+                      if (a.deviceNs != b.deviceNs)
+                          return a.deviceNs > b.deviceNs;
+                      return std::tie(a.name, a.shapes) < std::tie(b.name, b.shapes);
+                  });
+    }
+
+private:
+    static constexpr std::uint32_t kNone = UINT32_MAX;
+    struct Slot
+    {
+        std::uint32_t op = kNone;      // into m_r.operators; kNone for work that cannot be told
+        std::uint32_t skipped = kNone; // into m_r.notAssessedOperators when op is kNone
+        bool hasFlops = false;
+    };
+    struct SlotKey
+    {
+        std::uint32_t name;
+        const WorkEstimate* estimate;
+        bool operator==(const SlotKey&) const = default;
+    };
+    struct SlotKeyHash
+    {
+        std::size_t operator()(const SlotKey& k) const
+        {
+            return std::hash<const void*> {}(k.estimate) ^ (std::size_t(k.name) * 0x9e3779b97f4a7c15ULL);
+        }
+    };
+    /// Sums of an operator that only the aggregation needs.
+    struct OpExtra
+    {
+        TimeNs flopsNs = 0; // device time of its calls with FLOPs (those judged against a peak)
+        double measuredWeighted = 0.0;
+        TimeNs measuredNs = 0;
+    };
+    using OpKey = std::tuple<std::string_view, std::string_view, DataType>;
+    struct OpKeyHash
+    {
+        std::size_t operator()(const OpKey& k) const
+        {
+            const std::hash<std::string_view> h;
+            return h(std::get<0>(k)) * 31 ^ h(std::get<1>(k)) ^ (std::size_t(std::get<2>(k)) << 7);
+        }
+    };
+
+    /// The operator (name, shapes, data type) a new slot adds to, or the not-assessed reason it counts under.
+    Slot newSlot(StringId name, const WorkEstimate& e)
+    {
+        Slot slot;
+        if (!e.work) {
+            auto it = std::find_if(m_r.notAssessedOperators.begin(), m_r.notAssessedOperators.end(),
+                                   [&](const NotAssessedOperators& n) { return n.reason == e.notAssessed; });
+            if (it == m_r.notAssessedOperators.end())
+                it = m_r.notAssessedOperators.insert(it, {std::string(e.notAssessed), 0, 0});
+            slot.skipped = static_cast<std::uint32_t>(std::distance(m_r.notAssessedOperators.begin(), it));
+            return slot;
+        }
+        const OperatorWork& w = *e.work;
+        // Keys view the trace's strings and the estimates' shapes, both of which outlive the map.
+        const auto [it, fresh] = m_opOf.try_emplace(OpKey {m_trace.str(name), std::string_view(w.shapes), w.dtype},
+                                                    std::uint32_t(m_r.operators.size()));
+        if (fresh) {
+            OperatorEfficiency o;
+            o.name = std::string(m_trace.str(name));
+            o.shapes = w.shapes;
+            o.dtype = w.dtype;
+            o.workClass = w.workClass;
+            m_r.operators.push_back(std::move(o));
+            m_ops.emplace_back();
+        }
+        slot.op = it->second;
+        slot.hasFlops = w.flops > 0;
+        return slot;
+    }
+
+    /// Per step: Σ FLOPs / peak over the step's calls (by the start of each call), each at its operator's peak type.
+    void sumSteps()
+    {
+        m_r.steps.resize(m_steps.size());
+        std::vector<double> peakSeconds(m_steps.size(), 0.0);
+        std::vector<bool> hasPeak(m_steps.size(), false);
+        // In (step, operator) order, so that the sums do not depend on the hash map's layout.
+        std::vector<std::pair<std::uint64_t, double>> byStep(m_stepFlops.begin(), m_stepFlops.end());
+        std::sort(byStep.begin(), byStep.end());
+        for (const auto& [key, flops] : byStep) {
+            const auto si = static_cast<std::size_t>(key >> 32);
+            const OperatorEfficiency& o = m_r.operators[key & 0xffffffffU];
+            m_r.steps[si].flops += flops;
+            if (const auto peak = m_r.device ? m_r.device->peakFlops(o.peakType) : std::nullopt) {
+                peakSeconds[si] += flops / *peak;
+                hasPeak[si] = true;
+            }
+        }
+        for (std::size_t i = 0; i < m_steps.size(); ++i) {
+            m_r.steps[i].number = m_steps[i].number;
+            m_r.steps[i].durationNs = m_steps[i].duration();
+            if (hasPeak[i] && m_steps[i].duration() > 0)
+                m_r.steps[i].mfu
+                    = boundFraction(peakSeconds[i] / (static_cast<double>(m_steps[i].duration()) / kNsPerSecond),
+                                    "the step's model FLOPs exceed what the chip can do in the step: the shapes "
+                                    "or the peak table are wrong");
+        }
+    }
+
+    /// Per class: its operators' sums, and their FLOPs at each one's peak over the time of the calls judged.
+    void sumClasses()
+    {
+        std::array<ClassEfficiency, kWorkClassCount> classes {};
+        std::array<double, kWorkClassCount> peakSeconds {};
+        std::array<TimeNs, kWorkClassCount> peakNs {};
+        for (std::size_t i = 0; i < m_r.operators.size(); ++i) {
+            const OperatorEfficiency& o = m_r.operators[i];
+            const auto k = static_cast<std::size_t>(o.workClass);
+            classes[k].calls += o.calls;
+            classes[k].flops += o.flops;
+            classes[k].bytes += o.bytes;
+            classes[k].deviceNs += o.deviceNs;
+            const std::optional<double> peak = m_r.device ? m_r.device->peakFlops(o.peakType) : std::nullopt;
+            if (peak && o.flops > 0) {
+                peakSeconds[k] += o.flops / *peak;
+                peakNs[k] += m_ops[i].flopsNs;
+            }
+        }
+        for (std::size_t k = 0; k < kWorkClassCount; ++k) {
+            ClassEfficiency c = classes[k];
+            if (c.calls == 0)
+                continue;
+            c.workClass = static_cast<WorkClass>(k);
+            if (c.deviceNs > 0)
+                c.tflopsPerS = c.flops / (static_cast<double>(c.deviceNs) / kNsPerSecond) / 1e12;
+            if (peakNs[k] > 0)
+                c.fractionOfPeak
+                    = boundFraction(peakSeconds[k] / (static_cast<double>(peakNs[k]) / kNsPerSecond), kRooflineWhy);
+            m_r.classes.push_back(c);
+        }
+    }
+
+    const Trace& m_trace;
+    EfficiencyReport& m_r;
+    std::span<const model::Step> m_steps;
+    bool m_keepWork;
+    std::uint64_t m_opened = 0;
+    std::vector<Slot> m_slots;
+    std::unordered_map<SlotKey, std::uint32_t, SlotKeyHash> m_slotOf;
+    std::unordered_map<OpKey, std::uint32_t, OpKeyHash> m_opOf;
+    std::vector<OpExtra> m_ops;                            // parallel to m_r.operators until finish() sorts them
+    std::unordered_map<std::uint64_t, double> m_stepFlops; // (step << 32 | operator) → FLOPs
+};
+
 /// Kineto: every launch flow from the host into device work is charged to the innermost operator of the work model
 /// that encloses the launching call (aten::mm under aten::linear, not linear).
-std::vector<Call> kinetoCalls(const Trace& trace, const Keys& keys, const CancelToken* cancel,
-                              std::vector<NotAssessedOperators>& skipped, bool keepWork, EstimateStore& store)
+void kinetoCalls(const Trace& trace, const Keys& keys, const CancelToken* cancel, EstimateStore& store,
+                 OperatorSums& sums)
 {
     // Operator of each name, looked up once per name (kUnseen until then).
     constexpr auto kUnseen = static_cast<std::uint8_t>(0xff);
@@ -258,67 +475,10 @@ std::vector<Call> kinetoCalls(const Trace& trace, const Keys& keys, const Cancel
             cached = static_cast<std::uint8_t>(torchOpOf(trace.str(name)));
         return static_cast<TorchOp>(cached);
     };
-    // The call of each operator slice, per host track (allocated for the tracks that launch): the launches under
-    // one operator are mostly consecutive flows (flows are sorted by source), so the last call is tried first.
-    constexpr std::uint32_t kNoCall = UINT32_MAX;
-    std::vector<std::vector<std::uint32_t>> callOf(trace.tracks().size());
-    SliceRef lastOp;
-    std::uint32_t lastCall = kNoCall;
-    std::vector<std::pair<SliceRef, TorchOp>> slices;
-    std::vector<TimeNs> deviceNs;
-    std::vector<std::pair<std::uint32_t, SliceRef>> launched; // (call, device slice), when kept
-    std::size_t n = 0;
-    for (const model::Flow& f : trace.flows()) {
-        if ((++n & 0xfffff) == 0 && cancel && cancel->cancelled())
-            return {};
-        if (f.kind != model::FlowKind::Launch || !f.isLinked())
-            continue;
-        const model::Track& to = trace.track(f.to.track);
-        const model::Track& from = trace.track(f.from.track);
-        if (!model::isDeviceTrack(to) || model::isDeviceTrack(from))
-            continue;
-        const model::SliceCategory cat = to.category(f.to.index.value);
-        if (cat != model::SliceCategory::Kernel && cat != model::SliceCategory::Memset)
-            continue;
-        model::SliceIndex i = f.from.index;
-        while (i.isValid()) {
-            const TorchOp op = opOf(from.sliceName(i.value));
-            if (op != TorchOp::Unknown) {
-                const SliceRef ref {f.from.track, i};
-                if (ref != lastOp) {
-                    std::vector<std::uint32_t>& calls = callOf[f.from.track.value];
-                    if (calls.empty())
-                        calls.assign(from.size(), kNoCall);
-                    if (calls[i.value] == kNoCall) {
-                        calls[i.value] = static_cast<std::uint32_t>(slices.size());
-                        slices.emplace_back(ref, op);
-                        deviceNs.push_back(0);
-                    }
-                    lastOp = ref;
-                    lastCall = calls[i.value];
-                }
-                deviceNs[lastCall] += to.dur(f.to.index.value);
-                if (keepWork)
-                    launched.emplace_back(lastCall, f.to);
-                break;
-            }
-            i = from.parent(i.value);
-        }
-    }
-    std::stable_sort(launched.begin(), launched.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    auto nextLaunched = launched.begin();
-    std::vector<Call> calls;
-    calls.reserve(slices.size()); // a Call is large: growing the vector would move millions of them
-    for (std::size_t k = 0; k < slices.size(); ++k) {
-        const auto launchedEnd = std::find_if(nextLaunched, launched.end(),
-                                              [&](const auto& l) { return l.first != static_cast<std::uint32_t>(k); });
-        const auto launchedBegin = nextLaunched;
-        nextLaunched = launchedEnd;
-        const auto& [ref, op] = slices[k];
-        const model::Track& t = trace.track(ref.track);
-        const model::ArgSetId set = t.args(ref.index.value);
-        // The shapes are interned strings: calls with the same operator and the same three args have the same work,
-        // worked out once (a training loop repeats a few hundred shapes millions of times).
+    // The work of an operator slice. The shapes are interned strings: calls with the same operator and the same
+    // three args have the same work, worked out once (a training loop repeats a few hundred shapes millions of times).
+    const auto estimateOf = [&](const model::Track& t, std::uint32_t index, TorchOp op) -> const WorkEstimate& {
+        const model::ArgSetId set = t.args(index);
         const StringId dimsId = stringArgId(trace, set, keys.inputDims);
         const StringId typesId = stringArgId(trace, set, keys.inputType);
         const StringId concreteId = stringArgId(trace, set, keys.concrete);
@@ -335,71 +495,91 @@ std::vector<Call> kinetoCalls(const Trace& trace, const Keys& keys, const Cancel
                                            concrete.value_or(std::vector<std::string> {}));
             }
         }
-        const WorkEstimate& e = memoIt->second;
-        // Calls without work are only counted: a trace recorded without shapes has millions of them.
-        if (!e.work) {
-            countSkipped(skipped, e.notAssessed, deviceNs[k]);
+        return memoIt->second;
+    };
+    // The slot of each operator slice's call, per host track (allocated for the tracks that launch): the launches
+    // under one operator are mostly consecutive flows (flows are sorted by source), so the last call is tried first.
+    constexpr std::uint32_t kNoCall = UINT32_MAX;
+    std::vector<std::vector<std::uint32_t>> slotOf(trace.tracks().size());
+    SliceRef lastOp;
+    std::uint32_t lastSlot = kNoCall;
+    std::size_t n = 0;
+    for (const model::Flow& f : trace.flows()) {
+        if ((++n & 0xfffff) == 0 && cancel && cancel->cancelled())
+            return;
+        if (f.kind != model::FlowKind::Launch || !f.isLinked())
             continue;
+        const model::Track& to = trace.track(f.to.track);
+        const model::Track& from = trace.track(f.from.track);
+        if (!model::isDeviceTrack(to) || model::isDeviceTrack(from))
+            continue;
+        const model::SliceCategory cat = to.category(f.to.index.value);
+        if (cat != model::SliceCategory::Kernel && cat != model::SliceCategory::Memset)
+            continue;
+        model::SliceIndex i = f.from.index;
+        while (i.isValid()) {
+            const StringId name = from.sliceName(i.value);
+            const TorchOp op = opOf(name);
+            if (op != TorchOp::Unknown) {
+                const SliceRef ref {f.from.track, i};
+                if (ref != lastOp) {
+                    std::vector<std::uint32_t>& slots = slotOf[f.from.track.value];
+                    if (slots.empty())
+                        slots.assign(from.size(), kNoCall);
+                    if (slots[i.value] == kNoCall)
+                        slots[i.value] = sums.open(name, estimateOf(from, i.value, op), from.ts(i.value));
+                    lastOp = ref;
+                    lastSlot = slots[i.value];
+                }
+                sums.addDevice(lastSlot, to.dur(f.to.index.value), f.to);
+                break;
+            }
+            i = from.parent(i.value);
         }
-        Call c;
-        c.name = trace.str(t.sliceName(ref.index.value));
-        c.ts = t.ts(ref.index.value);
-        c.deviceNs = deviceNs[k];
-        c.estimate = &e;
-        for (auto l = launchedBegin; l != launchedEnd; ++l)
-            c.work.push_back(l->second);
-        calls.push_back(std::move(c));
     }
-    return calls;
 }
 
 /// Ascend and RKNN: the device slices carry their own shapes (kernel_details / the layer table).
-std::vector<Call> deviceSideCalls(const Trace& trace, const Keys& keys, bool rknn, const CancelToken* cancel,
-                                  bool keepWork, EstimateStore& store)
+void deviceSideCalls(const Trace& trace, const Keys& keys, bool rknn, const CancelToken* cancel, EstimateStore& store,
+                     OperatorSums& sums)
 {
-    std::vector<Call> calls;
     if ((rknn ? keys.rknnOpType : keys.opType).isEmpty())
-        return calls; // no slice can carry a key the trace never interned
+        return; // no slice can carry a key the trace never interned
     for (const model::Track& t : trace.tracks()) {
         if (!model::isDeviceTrack(t))
             continue;
         if (cancel && cancel->cancelled())
-            return {};
+            return;
         for (std::uint32_t i = 0; i < t.size(); ++i) {
             if (t.category(i) != model::SliceCategory::Kernel)
                 continue;
             const model::ArgSetId set = t.args(i);
-            Call c;
-            c.ts = t.ts(i);
-            c.deviceNs = t.dur(i);
+            const StringId name = stringArgId(trace, set, rknn ? keys.rknnOpType : keys.opType);
+            if (name.isEmpty() || trace.str(name).empty())
+                continue;
+            const std::string_view op = trace.str(name);
+            const WorkEstimate* e = nullptr;
+            std::optional<double> measured;
             if (rknn) {
-                const std::string_view op = stringArg(trace, set, keys.rknnOpType);
-                if (op.empty())
-                    continue;
-                c.name = op;
-                c.estimate = &store.deviceSide.emplace_back(rknnWork(
+                e = &store.deviceSide.emplace_back(rknnWork(
                     op, stringArg(trace, set, keys.rknnInputShape), stringArg(trace, set, keys.rknnOutputShape),
                     stringArg(trace, set, keys.rknnDataType), numberArg(trace, set, keys.rknnRwKb)));
-                c.measured = parseMacUsage(stringArg(trace, set, keys.rknnMacUsage));
+                measured = parseMacUsage(stringArg(trace, set, keys.rknnMacUsage));
             } else {
-                const std::string_view op = stringArg(trace, set, keys.opType);
-                if (op.empty())
-                    continue;
-                c.name = op;
-                WorkEstimate e
+                WorkEstimate w
                     = ascendWork(op, stringArg(trace, set, keys.inputShapes),
                                  stringArg(trace, set, keys.inputDataTypes), stringArg(trace, set, keys.outputShapes));
-                if (!e.work && e.notAssessed == "operator type not in the work model")
+                if (!w.work && w.notAssessed == "operator type not in the work model")
                     continue; // TransData, MemSet, …: no arithmetic to judge
-                c.estimate = &store.deviceSide.emplace_back(std::move(e));
-                c.measured = ascendMacRatio(trace, set, keys);
+                e = &store.deviceSide.emplace_back(std::move(w));
+                measured = ascendMacRatio(trace, set, keys);
             }
-            if (keepWork)
-                c.work.push_back(SliceRef {t.id, model::SliceIndex(i)});
-            calls.push_back(std::move(c));
+            const std::uint32_t slot = sums.open(name, *e, t.ts(i));
+            sums.addDevice(slot, t.dur(i), SliceRef {t.id, model::SliceIndex(i)});
+            if (measured)
+                sums.addMeasured(slot, *measured, t.dur(i));
         }
     }
-    return calls;
 }
 
 /// The trace's device name and its peaks, or why there are none. An Ascend chip's peaks follow from its AI-core
@@ -479,141 +659,6 @@ void fillRoofline(OperatorEfficiency& o, const std::optional<DevicePeaks>& devic
     o.rooflineFraction = boundFraction(std::max(c, m) / seconds, c >= m ? kRooflineWhy : kCacheWhy);
 }
 
-/// Calls → operators (name, shapes, data type) and the not-assessed counts; returns each call's operator index
-/// (SIZE_MAX for a call without work).
-std::vector<std::size_t> groupOperators(const std::vector<Call>& calls, EfficiencyReport& r,
-                                        std::vector<double>& measuredWeighted, std::vector<TimeNs>& measuredNs)
-{
-    // Keys view the calls' own strings (`calls` outlives the map); hashed, since every call looks its operator up.
-    struct KeyHash
-    {
-        std::size_t operator()(const std::tuple<std::string_view, std::string_view, DataType>& k) const
-        {
-            const std::hash<std::string_view> h;
-            return h(std::get<0>(k)) * 31 ^ h(std::get<1>(k)) ^ (std::size_t(std::get<2>(k)) << 7);
-        }
-    };
-    std::unordered_map<std::tuple<std::string_view, std::string_view, DataType>, std::size_t, KeyHash> byKey;
-    std::vector<std::size_t> opOfCall(calls.size(), SIZE_MAX);
-    for (std::size_t ci = 0; ci < calls.size(); ++ci) {
-        const Call& c = calls[ci];
-        if (!c.estimate->work) {
-            countSkipped(r.notAssessedOperators, c.estimate->notAssessed, c.deviceNs);
-            continue;
-        }
-        const OperatorWork& w = *c.estimate->work;
-        r.modelledDeviceNs += c.deviceNs;
-        auto [it, fresh]
-            = byKey.emplace(std::make_tuple(c.name, std::string_view(w.shapes), w.dtype), r.operators.size());
-        if (fresh) {
-            OperatorEfficiency o;
-            o.name = std::string(c.name);
-            o.shapes = w.shapes;
-            o.dtype = w.dtype;
-            o.workClass = w.workClass;
-            r.operators.push_back(std::move(o));
-            measuredWeighted.push_back(0.0);
-            measuredNs.push_back(0);
-        }
-        opOfCall[ci] = it->second;
-        OperatorEfficiency& o = r.operators[it->second];
-        o.calls += 1;
-        o.flops += w.flops;
-        o.bytes += w.bytes;
-        o.deviceNs += c.deviceNs;
-        o.deviceWork.insert(o.deviceWork.end(), c.work.begin(), c.work.end());
-        if (c.measured) {
-            measuredWeighted[it->second] += *c.measured * static_cast<double>(c.deviceNs);
-            measuredNs[it->second] += c.deviceNs;
-        }
-    }
-    return opOfCall;
-}
-
-/// Per step (Σ FLOPs / peak over the step's calls, by the start of each call) and per class, with each call judged
-/// at its operator's peak type.
-void sumStepsAndClasses(const Trace& trace, const std::vector<Call>& calls, const std::vector<std::size_t>& opOfCall,
-                        EfficiencyReport& r)
-{
-    const auto steps = trace.steps();
-    r.steps.resize(steps.size());
-    std::vector<double> stepPeakSeconds(steps.size(), 0.0);
-    std::vector<bool> stepHasPeak(steps.size(), false);
-    std::array<ClassEfficiency, kWorkClassCount> classes {};
-    std::array<double, kWorkClassCount> classPeakSeconds {};
-    std::array<TimeNs, kWorkClassCount> classPeakNs {};
-    for (std::size_t ci = 0; ci < calls.size(); ++ci) {
-        if (opOfCall[ci] == SIZE_MAX)
-            continue;
-        const Call& c = calls[ci];
-        const OperatorWork& w = *c.estimate->work;
-        const OperatorEfficiency& o = r.operators[opOfCall[ci]];
-        const std::size_t k = static_cast<std::size_t>(w.workClass);
-        classes[k].calls += 1;
-        classes[k].flops += w.flops;
-        classes[k].bytes += w.bytes;
-        classes[k].deviceNs += c.deviceNs;
-        const std::optional<double> peak = r.device ? r.device->peakFlops(o.peakType) : std::nullopt;
-        const bool judged = peak && w.flops > 0;
-        if (judged) {
-            classPeakSeconds[k] += w.flops / *peak;
-            classPeakNs[k] += c.deviceNs;
-        }
-        // The step whose window holds the call's start (steps are ordered and do not overlap).
-        const auto s = std::upper_bound(steps.begin(), steps.end(), c.ts,
-                                        [](TimeNs ts, const model::Step& st) { return ts < st.start; });
-        if (s != steps.begin() && c.ts < std::prev(s)->end) {
-            const auto si = static_cast<std::size_t>(std::distance(steps.begin(), s) - 1);
-            r.steps[si].flops += w.flops;
-            if (judged) {
-                stepPeakSeconds[si] += w.flops / *peak;
-                stepHasPeak[si] = true;
-            }
-        }
-    }
-    for (std::size_t i = 0; i < steps.size(); ++i) {
-        r.steps[i].number = steps[i].number;
-        r.steps[i].durationNs = steps[i].duration();
-        if (stepHasPeak[i] && steps[i].duration() > 0)
-            r.steps[i].mfu
-                = boundFraction(stepPeakSeconds[i] / (static_cast<double>(steps[i].duration()) / kNsPerSecond),
-                                "the step's model FLOPs exceed what the chip can do in the step: the shapes "
-                                "or the peak table are wrong");
-    }
-    for (std::size_t k = 0; k < kWorkClassCount; ++k) {
-        ClassEfficiency c = classes[k];
-        if (c.calls == 0)
-            continue;
-        c.workClass = static_cast<WorkClass>(k);
-        if (c.deviceNs > 0)
-            c.tflopsPerS = c.flops / (static_cast<double>(c.deviceNs) / kNsPerSecond) / 1e12;
-        if (classPeakNs[k] > 0)
-            c.fractionOfPeak = boundFraction(classPeakSeconds[k] / (static_cast<double>(classPeakNs[k]) / kNsPerSecond),
-                                             kRooflineWhy);
-        r.classes.push_back(c);
-    }
-}
-
-/// Calls → operators with their roofline, steps and classes.
-void aggregate(const Trace& trace, const std::vector<Call>& calls, EfficiencyReport& r)
-{
-    std::vector<double> measuredWeighted;
-    std::vector<TimeNs> measuredNs;
-    const std::vector<std::size_t> opOfCall = groupOperators(calls, r, measuredWeighted, measuredNs);
-    for (std::size_t i = 0; i < r.operators.size(); ++i) {
-        fillRoofline(r.operators[i], r.device);
-        if (measuredNs[i] > 0)
-            r.operators[i].measured = boundFraction(measuredWeighted[i] / static_cast<double>(measuredNs[i]),
-                                                    "the profiler's own counter reads above 100 %");
-    }
-    sumStepsAndClasses(trace, calls, opOfCall, r);
-    std::sort(r.operators.begin(), r.operators.end(), [](const OperatorEfficiency& a, const OperatorEfficiency& b) {
-        if (a.deviceNs != b.deviceNs)
-            return a.deviceNs > b.deviceNs;
-        return std::tie(a.name, a.shapes) < std::tie(b.name, b.shapes);
-    });
-}
-
 } // namespace
 
 BoundedFraction boundFraction(double raw, std::string_view why)
@@ -653,21 +698,22 @@ EfficiencyReport computeEfficiency(const Trace& trace, const PeakTable& table, c
     // operators. Decided by what the slices carry, never by which keys the string pool happens to hold, so that a
     // trace exported and read back gives the same report.
     EstimateStore store;
-    std::vector<Call> calls = deviceSideCalls(trace, keys, true, cancel, keepDeviceWork, store);
+    OperatorSums sums(trace, r, keepDeviceWork);
+    deviceSideCalls(trace, keys, true, cancel, store, sums);
     r.source = "rknn layer table";
-    if (calls.empty()) {
-        calls = deviceSideCalls(trace, keys, false, cancel, keepDeviceWork, store);
+    if (!sums.anyCall()) {
+        deviceSideCalls(trace, keys, false, cancel, store, sums);
         r.source = "ascend kernel table";
     }
-    if (calls.empty()) {
-        calls = kinetoCalls(trace, keys, cancel, r.notAssessedOperators, keepDeviceWork, store);
+    if (!sums.anyCall()) {
+        kinetoCalls(trace, keys, cancel, store, sums);
         r.source = "kineto record_shapes";
     }
-    if (calls.empty() && r.notAssessedOperators.empty())
+    if (!sums.anyCall())
         r.source = "none";
     if (cancel && cancel->cancelled())
         return r;
-    aggregate(trace, calls, r);
+    sums.finish();
     if (std::any_of(r.operators.begin(), r.operators.end(), [](const OperatorEfficiency& o) { return o.measured; }))
         r.measuredSource = r.source == "rknn layer table"
             ? "MacUsage: the layer's share of the NPU's MACs (RKNN perf table)"

@@ -31,6 +31,14 @@ double threadCpuSeconds()
     return double(ts.tv_sec) + double(ts.tv_nsec) / 1e9;
 }
 
+// CPU time of every thread of the process: analyze() runs its passes side by side.
+double processCpuSeconds()
+{
+    timespec ts {};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return double(ts.tv_sec) + double(ts.tv_nsec) / 1e9;
+}
+
 constexpr std::size_t kTargetSlices = 5'000'000;
 constexpr int kSteps = 100;
 
@@ -132,10 +140,12 @@ private Q_SLOTS:
 
         analysis::CancelToken cancel;
         const double ac0 = threadCpuSeconds();
+        const double ap0 = processCpuSeconds();
         const auto a0 = Clock::now();
         const analysis::AnalysisResult result = analysis::analyze(*trace, analysis::AnalysisOptions {}, cancel);
         const auto a1 = Clock::now();
         const double ac1 = threadCpuSeconds();
+        const double ap1 = processCpuSeconds();
         QVERIFY(!result.findings.empty());
 
         const double buildS = std::chrono::duration<double>(b1 - b0).count();
@@ -147,16 +157,23 @@ private Q_SLOTS:
         std::printf("baseline linear scan: %.3f s wall, %.3f s CPU\n", scanS, scanCpu);
         std::printf("analyze (all %zu passes): %.3f s wall, %.3f s CPU = %.1f× the linear scan (CPU)\n",
                     analysis::passRegistry().size(), analyzeS, analyzeCpu, scanCpu > 0 ? analyzeCpu / scanCpu : 0.0);
-        // The efficiency model (issue 51: at most 10 % of analyze) over the same trace, in the same run.
+        // The efficiency model (issue 51: at most 10 % of analyze) over the same trace, in the same run, made as
+        // analyze() makes it once (with each operator's device work, which the low_efficiency pass and the views
+        // read): its CPU time against the CPU time of all of analyze's threads.
+        QVERIFY(result.efficiency != nullptr);
         const double ec0 = threadCpuSeconds();
         const auto e0 = Clock::now();
         const analysis::efficiency::EfficiencyReport eff
-            = analysis::efficiency::computeEfficiency(*trace, analysis::efficiency::builtinPeakTable());
+            = analysis::efficiency::computeEfficiency(*trace, analysis::efficiency::builtinPeakTable(), nullptr, true);
         const auto e1 = Clock::now();
         const double ec1 = threadCpuSeconds();
         const double effS = std::chrono::duration<double>(e1 - e0).count();
-        std::printf("efficiency: %.3f s wall, %.3f s CPU = %.1f %% of analyze's wall time (%zu calls not assessed)\n",
-                    effS, ec1 - ec0, analyzeS > 0 ? 100.0 * effS / analyzeS : 0.0,
+        const double analyzeAllCpu = ap1 - ap0;
+        std::printf("analyze: %.3f s CPU over all its threads\n", analyzeAllCpu);
+        std::printf("efficiency: %.3f s wall, %.3f s CPU = %.1f %% of analyze's CPU time, %.1f %% of its wall time "
+                    "(%zu operators, %zu calls not assessed)\n",
+                    effS, ec1 - ec0, analyzeAllCpu > 0 ? 100.0 * (ec1 - ec0) / analyzeAllCpu : 0.0,
+                    analyzeS > 0 ? 100.0 * effS / analyzeS : 0.0, eff.operators.size(),
                     eff.notAssessedOperators.empty() ? std::size_t(0)
                                                      : std::size_t(eff.notAssessedOperators.front().calls));
         // What the passes share (step clock, device activity, idle split), built once as analyze() does, then each

@@ -4,11 +4,11 @@
 //   gen_kineto OUT.json SIZE_MB [--gzip]
 //
 // Shape per training step: a ProfilerStep#N annotation, a DataLoader span, then operators: each `cpu_op`
-// (aten::…, record_shapes args) launches a kernel through `cudaLaunchKernel` (correlation, External id, cbid),
-// linked by an `ac2g` s/f flow pair, and the kernel runs on one of two streams of GPU 0 with the usual CUPTI
-// args (grid, block, registers, occupancy …). Every 50th operator copies memory (cudaMemcpyAsync +
-// "Memcpy HtoD (Pinned -> Device)"). Times are epoch µs with three decimals, as recent Kineto writes them.
-// Output is deterministic. With --gzip the same text is also written to OUT.gz.
+// (aten::…, with the `Input Dims` and `Input type` args of record_shapes=True, one shape per operator name) launches a
+// kernel through `cudaLaunchKernel` (correlation, External id, cbid), linked by an `ac2g` s/f flow pair, and the kernel
+// runs on one of two streams of GPU 0 with the usual CUPTI args (grid, block, registers, occupancy …). Every 50th
+// operator copies memory (cudaMemcpyAsync + "Memcpy HtoD (Pinned -> Device)"). Times are epoch µs with three decimals,
+// as recent Kineto writes them. Output is deterministic. With --gzip the same text is also written to OUT.gz.
 #include <algorithm>
 #include <cinttypes>
 #include <cstdarg>
@@ -22,6 +22,19 @@ namespace {
 
 const char* const kOps[] = {"aten::linear", "aten::addmm", "aten::relu",       "aten::conv2d",  "aten::batch_norm",
                             "aten::add_",   "aten::mul",   "aten::layer_norm", "aten::softmax", "aten::matmul"};
+// What record_shapes=True writes for each of kOps (the `Input Dims` and `Input type` args), as JSON text.
+const char* const kShapes[] = {
+    R"("Input Dims": [[64, 1024], [4096, 1024], [4096]], "Input type": ["float", "float", "float"])",
+    R"("Input Dims": [[4096], [64, 1024], [1024, 4096], [], []], "Input type": ["float", "float", "float", "Scalar", "Scalar"])",
+    R"("Input Dims": [[64, 4096]], "Input type": ["float"])",
+    R"("Input Dims": [[32, 64, 56, 56], [64, 64, 3, 3], [], [], [], [], []], "Input type": ["float", "float", "", "ScalarList", "ScalarList", "ScalarList", "Int"])",
+    R"("Input Dims": [[32, 64, 56, 56], [64], [64], [64], [64], [], [], [], []], "Input type": ["float", "float", "float", "float", "float", "Scalar", "Scalar", "Scalar", "Scalar"])",
+    R"("Input Dims": [[64, 4096], [64, 4096], []], "Input type": ["float", "float", "Scalar"])",
+    R"("Input Dims": [[64, 4096], [64, 4096]], "Input type": ["float", "float"])",
+    R"("Input Dims": [[64, 4096], [], [4096], [4096], [], []], "Input type": ["float", "ScalarList", "float", "float", "Scalar", "Scalar"])",
+    R"("Input Dims": [[64, 16, 128, 128], [], []], "Input type": ["float", "Scalar", ""])",
+    R"("Input Dims": [[64, 16, 128, 64], [64, 16, 64, 128]], "Input type": ["float", "float"])",
+};
 const char* const kKernels[] = {
     "void at::native::elementwise_kernel<128, 2, at::native::gpu_kernel_impl<at::native::AddFunctor<float> >(at::"
     "TensorIteratorBase&, at::native::AddFunctor<float> const&)::{lambda(int)#1}>(int, at::native::AddFunctor<float>)",
@@ -165,6 +178,7 @@ int main(int argc, char** argv)
             const std::int64_t opDur = 9000 + static_cast<std::int64_t>(next() % 4000);
             const std::uint64_t r = next();
             const char* op = kOps[r % 10];
+            const char* shapes = kShapes[r % 10];
             const bool copy = (i % 50) == 0;
             const char* kernel = kKernels[(r >> 8) % 6];
             const int stream = (r >> 16) % 4 == 0 ? 13 : 7;
@@ -172,8 +186,8 @@ int main(int argc, char** argv)
             const std::int64_t launchDur = 4000 + static_cast<std::int64_t>(next() % 1500);
             w.printf("  {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"%s\", \"pid\": %d, \"tid\": %d, \"ts\": %s, "
                      "\"dur\": %s, \"args\": {\"External id\": %" PRId64
-                     ", \"Record function id\": 0, \"Ev Idx\": %" PRIu64 "}},\n",
-                     op, pid, tid, us(hostNs).c_str(), us(opDur).c_str(), ext, events);
+                     ", \"Record function id\": 0, \"Ev Idx\": %" PRIu64 ", %s}},\n",
+                     op, pid, tid, us(hostNs).c_str(), us(opDur).c_str(), ext, events, shapes);
             w.printf("  {\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"%s\", \"pid\": %d, \"tid\": %d, "
                      "\"ts\": %s, \"dur\": %s, \"args\": {\"External id\": %" PRId64
                      ", \"cbid\": %d, \"correlation\": %" PRId64 "}},\n",
