@@ -17,6 +17,12 @@
 
 namespace timesink::analysis {
 
+namespace efficiency {
+// Computed above this layer (analysis/efficiency/efficiency.h) and carried here only as a shared handle, so that the
+// passes, the reports and the views read the one report an analyze() run made.
+struct EfficiencyReport;
+} // namespace efficiency
+
 /// Thresholds, with documented defaults (docs/analysis.md) and CLI flags.
 struct AnalysisOptions
 {
@@ -38,6 +44,8 @@ struct PassOutput
 {
     std::vector<Finding> findings;
     std::string notAssessedReason; // empty when the pass could assess the trace
+    /// The efficiency report the pass judged (low_efficiency), handed to AnalysisResult::efficiency; null otherwise.
+    std::shared_ptr<const efficiency::EfficiencyReport> efficiency;
 
     /// The output of a pass that could not assess the trace, and why (shown in every report).
     static PassOutput notAssessed(std::string reason)
@@ -103,6 +111,10 @@ struct AnalysisResult
     std::vector<StepBreakdown> stepBreakdown;
     DeviceSummary device;
     CommunicationProfile communication;
+    /// How close each operator ran to the chip's roofline (efficiency::computeEfficiency over the built-in peak table,
+    /// with each operator's device work), computed once per analyze() run: the low_efficiency pass judges it, the
+    /// reports and the views show it. Null only for a cancelled run or a result made another way.
+    std::shared_ptr<const efficiency::EfficiencyReport> efficiency;
 };
 
 /// Runs every registered pass on one AnalysisContext and ranks the findings (analysis/passes/registry.cpp).

@@ -395,22 +395,28 @@ Finding finish(Cause cause, std::vector<Flagged>& ops, const AnalysisContext& co
 PassOutput LowEfficiencyPass::run(const AnalysisContext& context) const
 {
     const model::Trace& trace = context.trace();
+    // The report is made whatever this pass concludes: analyze() hands it to the reports and the views.
+    const auto report = std::make_shared<const efficiency::EfficiencyReport>(
+        efficiency::computeEfficiency(trace, efficiency::builtinPeakTable(), &context.cancel(), true));
+    if (context.cancel().cancelled())
+        return {};
+    const auto notAssessed = [&](std::string why) {
+        PassOutput out = PassOutput::notAssessed(std::move(why));
+        out.efficiency = report;
+        return out;
+    };
     if (std::string why = context.noDeviceWorkReason("there is no device efficiency"); !why.empty())
-        return PassOutput::notAssessed(std::move(why));
+        return notAssessed(std::move(why));
     // An RKNN table measures each layer's MAC usage itself: low_mac_usage reports the under-used convolutions and
     // data_movement the layers that compute nothing; a roofline estimate of the same layers would count them twice.
     if (trace.metadata().platform == Platform::Rknn)
-        return PassOutput::notAssessed(
-            "RKNN layers carry their measured MAC usage: low_mac_usage and data_movement "
-            "report the layers that fall short, the Roofline view shows each against the chip");
-    const efficiency::EfficiencyReport r
-        = efficiency::computeEfficiency(trace, efficiency::builtinPeakTable(), &context.cancel(), true);
-    if (context.cancel().cancelled())
-        return {};
+        return notAssessed("RKNN layers carry their measured MAC usage: low_mac_usage and data_movement "
+                           "report the layers that fall short, the Roofline view shows each against the chip");
+    const efficiency::EfficiencyReport& r = *report;
     if (!r.device)
-        return PassOutput::notAssessed("no peaks for the device (" + r.deviceNotResolved + ")");
+        return notAssessed("no peaks for the device (" + r.deviceNotResolved + ")");
     if (!r.notAssessed.empty())
-        return PassOutput::notAssessed("no operator's work is known: " + r.notAssessed);
+        return notAssessed("no operator's work is known: " + r.notAssessed);
     const Platform platform = trace.metadata().platform;
     std::array<std::vector<Flagged>, kCauseCount> byCause;
     std::unordered_set<std::uint64_t> vectorWork; // kernels of memory-bound non-matrix operators
@@ -431,6 +437,7 @@ PassOutput LowEfficiencyPass::run(const AnalysisContext& context) const
         byCause[static_cast<std::size_t>(f->cause)].push_back(std::move(*f));
     }
     PassOutput out;
+    out.efficiency = report;
     const StepClock& clock = context.clock();
     for (std::size_t c = 0; c < kCauseCount; ++c) {
         if (context.cancel().cancelled())

@@ -613,8 +613,11 @@ void MainWindow::showTrace(LoadedTrace loaded)
 {
     if (!loaded.summary && loaded.trace)
         loaded.summary = widgets::SummaryData::compute(*loaded.trace, loaded.analysis);
-    // The load job judges efficiency on its worker; a trace handed in otherwise (a test, a preview's final state)
-    // gets it here. The preview shown while the analyses run waits for the job's; a cancelled analysis gets none.
+    // The analysis made the efficiency report; a trace handed in with a result made otherwise (a test, a preview's
+    // final state) gets it here. The preview shown while the analyses run waits for the job's; a cancelled analysis
+    // gets none.
+    if (!loaded.efficiency)
+        loaded.efficiency = loaded.analysis.efficiency;
     if (!loaded.efficiency && loaded.trace && !m_analysing && !loaded.analysis.cancelled)
         loaded.efficiency
             = std::make_shared<const analysis::efficiency::EfficiencyReport>(analysis::efficiency::computeEfficiency(

@@ -94,14 +94,7 @@ void TraceLoadJob::start(const QString& path)
                 out.cancelled = true;
                 return out;
             }
-            state->setPhase("judging efficiency");
-            out.loaded.efficiency = std::make_shared<const analysis::efficiency::EfficiencyReport>(
-                analysis::efficiency::computeEfficiency(*result.value(), analysis::efficiency::builtinPeakTable(),
-                                                        &state->token, true));
-            if (state->cancelled()) {
-                out.cancelled = true;
-                return out;
-            }
+            out.loaded.efficiency = analysed.efficiency; // made once, by the analysis
             state->setPhase("summarising");
             out.loaded.summary = widgets::SummaryData::compute(*result.value(), analysed);
             out.loaded.trace = std::move(result).value();

@@ -32,7 +32,8 @@ struct LoadedTrace
     std::optional<widgets::SummaryData> summary; // computed on the UI thread when absent
     QString path;
     /// How close each operator ran to the chip's roofline (computeEfficiency, with the device work of each kept for
-    /// the roofline chart's click); computed on the worker after the analysis, on the UI thread when absent.
+    /// the roofline chart's click): the analysis' own (AnalysisResult::efficiency), made on the UI thread only for a
+    /// result that has none.
     std::shared_ptr<const analysis::efficiency::EfficiencyReport> efficiency;
 };
 

@@ -20,7 +20,10 @@ ReportModel buildReportModel(const model::Trace& trace, const analysis::Analysis
     m.generator = options.generator;
     m.options = options.analysisOptions;
     m.trace = summarizeTrace(trace);
-    m.efficiency = analysis::efficiency::computeEfficiency(trace, analysis::efficiency::builtinPeakTable());
+    m.efficiency = result.efficiency
+        ? result.efficiency
+        : std::make_shared<const analysis::efficiency::EfficiencyReport>(
+            analysis::efficiency::computeEfficiency(trace, analysis::efficiency::builtinPeakTable()));
     const model::TraceMetadata& meta = m.trace.metadata;
     ReportSummary& s = m.summary;
     // Only devices with work in this trace: a Kineto trace lists every GPU of the node, one rank uses one.

@@ -9,6 +9,7 @@
 #include "report/analysis/tracesummary.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -82,7 +83,9 @@ struct ReportModel
     /// from the analysis (AnalysisResult::stepActivity). The job's rank lanes draw it.
     std::vector<analysis::StepActivity> stepActivity;
     /// FLOPs, bytes, roofline and MFU per operator, class and step (analysis/efficiency/efficiency.h).
-    analysis::efficiency::EfficiencyReport efficiency;
+    /// The analysis result's own (AnalysisResult::efficiency), made here only for a result that has none; null in
+    /// a model made by hand, which the writers read as an empty report.
+    std::shared_ptr<const analysis::efficiency::EfficiencyReport> efficiency;
 };
 
 struct ReportOptions

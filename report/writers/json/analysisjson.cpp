@@ -202,7 +202,8 @@ nlohmann::ordered_json reportJson(const ReportModel& m)
                        {"fraction", op.fraction}});
     }
     j["top_operators"] = std::move(ops);
-    j["efficiency"] = efficiencyJson(m.efficiency);
+    static const analysis::efficiency::EfficiencyReport kNoReport;
+    j["efficiency"] = efficiencyJson(m.efficiency ? *m.efficiency : kNoReport);
     return j;
 }
 

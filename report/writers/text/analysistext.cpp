@@ -132,7 +132,8 @@ void writeAnalysisText(const ReportModel& model, std::ostream& out)
         print(out, "   why: %s\n", terminalText(f.explanation).c_str());
         print(out, "   do:  %s\n", terminalText(f.recommendation).c_str());
     }
-    writeEfficiencyText(model.efficiency, out);
+    static const analysis::efficiency::EfficiencyReport kNoReport;
+    writeEfficiencyText(model.efficiency ? *model.efficiency : kNoReport, out);
 }
 
 } // namespace timesink::report
