@@ -163,6 +163,34 @@ WorkEstimate torchGemm(TorchOp op, const std::vector<Dims>& d, const std::vector
 
 /// Attention over q[B, H_Q, N_Q, d_qk], k[B, H_KV, N_KV, d_qk], v[B, H_KV, N_KV, d_v]: Q·Kᵀ and P·V, 4·B·H_Q·N_Q·N_KV·d
 /// (softmax left out: d times smaller), halved when causal (TraceLens's SDPA model; flash-attention's benchmark).
+/// Attention of `b` batches, `hq` query heads over `hkv` key/value heads, `nq` queries against `nkv` keys, head
+/// sizes `dqk` and `dv`. Forward: Q·Kᵀ and P·V, 2·N_Q·N_KV·(d_qk + d_v) per query head; Q, K, V read and O written.
+/// Flash backward: Q·Kᵀ recomputed, then dV, dP, dQ, dK: 2·(3·d_qk + 2·d_v)·N_Q·N_KV per head (plus the GQA sums of
+/// dK and dV over the heads sharing them); Q, K, V, dO read and dQ, dK, dV written. Causal: half the score matrix.
+struct AttentionDims
+{
+    double b = 0, hq = 0, hkv = 0, nq = 0, nkv = 0, dqk = 0, dv = 0;
+};
+OperatorWork attentionWork(const AttentionDims& a, bool backward, bool causal, int bpe, DataType dtype)
+{
+    OperatorWork w;
+    w.workClass = WorkClass::Attention;
+    w.dtype = dtype;
+    const double qkv = a.b * (a.nq * a.hq * a.dqk + a.nkv * a.hkv * a.dqk + a.nkv * a.hkv * a.dv);
+    if (!backward) {
+        w.flops = a.b * a.hq * (2.0 * a.nq * a.nkv * a.dqk + 2.0 * a.nq * a.nkv * a.dv);
+        w.bytes = (qkv + a.b * a.nq * a.hq * a.dv) * bpe;
+    } else {
+        w.flops = a.b * a.hq * a.nq * a.nkv * (6.0 * a.dqk + 4.0 * a.dv);
+        const double gqa = a.hkv > 0 ? a.hq / a.hkv - 1.0 : 0.0;
+        w.flops += a.b * a.nkv * (a.dv + a.dqk) * std::max(0.0, gqa);
+        w.bytes = (2.0 * qkv + a.b * a.nq * a.hq * a.dv) * bpe;
+    }
+    if (causal)
+        w.flops /= 2.0;
+    return w;
+}
+
 WorkEstimate torchAttention(TorchOp op, const std::vector<Dims>& d, const std::vector<std::string>& types,
                             const std::vector<std::string>& concrete)
 {
@@ -189,35 +217,20 @@ WorkEstimate torchAttention(TorchOp op, const std::vector<Dims>& d, const std::v
         break;
     }
     const bool causal = isTrue(concrete, causalAt);
-    const double b = static_cast<double>(d[q][0]);
-    const double hq = static_cast<double>(d[q][1]);
-    const double nq = static_cast<double>(d[q][2]);
-    const double dqk = static_cast<double>(d[q][3]);
-    const double hkv = static_cast<double>(d[q + 1][1]);
-    const double nkv = static_cast<double>(d[q + 1][2]);
-    const double dv = static_cast<double>(d[q + 2][3]);
-    if (causal && nq != nkv)
+    AttentionDims a;
+    a.b = static_cast<double>(d[q][0]);
+    a.hq = static_cast<double>(d[q][1]);
+    a.nq = static_cast<double>(d[q][2]);
+    a.dqk = static_cast<double>(d[q][3]);
+    a.hkv = static_cast<double>(d[q + 1][1]);
+    a.nkv = static_cast<double>(d[q + 1][2]);
+    a.dv = static_cast<double>(d[q + 2][3]);
+    if (causal && a.nq != a.nkv)
         return missing("causal attention with N_Q != N_KV");
     const int bpe = bpeAt(types, q);
     if (bpe <= 0)
         return missing(kNoBytes);
-    OperatorWork w;
-    w.workClass = WorkClass::Attention;
-    w.dtype = computeType(types);
-    const double qkv = b * (nq * hq * dqk + nkv * hkv * dqk + nkv * hkv * dv);
-    if (!backward) {
-        w.flops = b * hq * (2.0 * nq * nkv * dqk + 2.0 * nq * nkv * dv);
-        w.bytes = (qkv + b * nq * hq * dv) * bpe;
-    } else {
-        // Flash backward: Q·Kᵀ recomputed, then dV, dP, dQ, dK: 2·(3·d_qk + 2·d_v)·N_Q·N_KV per head.
-        w.flops = b * hq * nq * nkv * (6.0 * dqk + 4.0 * dv);
-        const double gqa = hkv > 0 ? hq / hkv - 1.0 : 0.0;
-        w.flops += b * nkv * (dv + dqk) * std::max(0.0, gqa);
-        w.bytes = (2.0 * qkv + b * nq * hq * dv) * bpe; // q, k, v and dO read; dQ, dK, dV written
-    }
-    if (causal)
-        w.flops /= 2.0;
-    return done(std::move(w), d);
+    return done(attentionWork(a, backward, causal, bpe, computeType(types)), d);
 }
 
 /// 2 · prod(output) · prod(weight[1:]) (+ prod(output) for a bias); input, weight, bias read and output written once.
@@ -418,6 +431,61 @@ WorkEstimate ascendMatmul(const std::vector<Dims>& in, const std::vector<Dims>& 
     return gemm(batch, m, n, static_cast<int64_t>(kA), bias, bpe, bpe, dt, in);
 }
 
+/// Ascend FlashAttentionScore (and its Grad). The layout (BSH, SBH, BNSD, BSND) is an attribute the table does not
+/// keep, and a 3-D query does not give its head count; the softmax statistics do: softmax_max is [B, N1, S1, 8]
+/// (an output of the forward, an input of the Grad). From B, N1 and S1 the query's layout follows, and the key's
+/// sequence length sits where the query's does. The score matrix is computed whole unless the mask is the
+/// compressed 2048×2048 one of the causal sparse modes (2–4), which skips the upper half. Variable-length (TND)
+/// calls carry no [B, N1, S1, 8] statistics: not assessed.
+WorkEstimate ascendAttention(const std::vector<Dims>& in, const std::vector<Dims>& out, DataType dt, int bpe,
+                             bool backward)
+{
+    if (in.size() < 3 || in[0].size() < 3 || in[1].size() != in[0].size() || in[2].size() != in[0].size())
+        return missing("attention without query, key and value shapes");
+    const std::vector<Dims>& stats = backward ? in : out;
+    const auto softmaxMax = std::find_if(stats.begin() + (backward ? 3 : 0), stats.end(),
+                                         [](const Dims& d) { return d.size() == 4 && d[3] == 8; });
+    if (softmaxMax == stats.end())
+        return missing("attention without its [B, N, S, 8] softmax statistics (variable-length TND layout)");
+    const int64_t b = (*softmaxMax)[0];
+    const int64_t n1 = (*softmaxMax)[1];
+    const int64_t s1 = (*softmaxMax)[2];
+    const Dims& q = in[0];
+    const Dims& k = in[1];
+    const Dims& v = in[2];
+    AttentionDims a;
+    a.b = static_cast<double>(b);
+    a.hq = static_cast<double>(n1);
+    a.nq = static_cast<double>(s1);
+    if (q.size() == 3 && ((q[0] == b && q[1] == s1) || (q[0] == s1 && q[1] == b))) {
+        // BSH or SBH: H1 = N1·D; the key's sequence at the query's position.
+        const std::size_t seq = q[1] == s1 && q[0] == b ? 1 : 0;
+        if (n1 <= 0 || q[2] % n1 != 0)
+            return missing("attention hidden size not a multiple of its head count");
+        const int64_t d = q[2] / n1;
+        a.dqk = static_cast<double>(d);
+        a.dv = a.dqk;
+        a.nkv = static_cast<double>(k[seq]);
+        a.hkv = d > 0 ? static_cast<double>(k[2] / d) : 0.0;
+    } else if (q.size() == 4 && q[0] == b && ((q[1] == n1 && q[2] == s1) || (q[1] == s1 && q[2] == n1))) {
+        // BNSD or BSND.
+        const bool bnsd = q[1] == n1 && q[2] == s1;
+        a.dqk = static_cast<double>(q[3]);
+        a.dv = static_cast<double>(v[3]);
+        a.nkv = static_cast<double>(bnsd ? k[2] : k[1]);
+        a.hkv = static_cast<double>(bnsd ? k[1] : k[2]);
+    } else {
+        return missing("attention layout not told by its shapes");
+    }
+    if (a.nkv <= 0 || a.hkv <= 0 || a.dqk <= 0)
+        return missing("attention with an empty key or head");
+    // The compressed causal mask: 2048×2048 whatever the sequence lengths (the mask input follows the three or four
+    // tensors: the first 2-D one).
+    const auto mask = std::find_if(in.begin() + 3, in.end(), [](const Dims& d) { return d.size() == 2; });
+    const bool causal = mask != in.end() && (*mask)[0] == 2048 && (*mask)[1] == 2048 && (s1 != 2048 || a.nkv != 2048);
+    return done(attentionWork(a, backward, causal, bpe, dt), in);
+}
+
 /// Ascend Conv2D: input NCHW or NC1HWC0, weight NCHW [C_out, C_in/g, kh, kw] or FRACTAL_Z [C1·kh·kw, C_out/16, 16,
 /// C0], output NCHW or NC1HWC0. Either way prod(weight) = C_out·C_in/g·kh·kw (with the channel padding the cube
 /// computes), so the work is 2·prod(output)·prod(weight)/C_out.
@@ -575,7 +643,7 @@ WorkEstimate ascendWork(std::string_view opType, std::string_view inputShapes, s
     if (t == "Conv2D")
         return ascendConv(*in, outs, dt, bpe);
     if (t == "FlashAttentionScore" || t == "FlashAttentionScoreGrad")
-        return missing("attention layout's head count is not in the table");
+        return ascendAttention(*in, outs, dt, bpe, t == "FlashAttentionScoreGrad");
     static constexpr std::array<std::string_view, 8> kBinary {"Add", "Sub",     "Mul",     "RealDiv",
                                                               "Div", "Maximum", "Minimum", "AddV2"};
     static constexpr std::array<std::string_view, 11> kUnary {"Relu", "Gelu",  "Swish", "Sigmoid",  "Tanh",    "Exp",

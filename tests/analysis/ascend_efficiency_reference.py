@@ -15,6 +15,10 @@ For each fixture, from the raw kernel_details.csv or the msprof database (never 
    peak = ai_core_num x aic_frequency (MHz) x 1e6 x 16*16*16*2 (x 16*32*16*2 for INT8); per kernel
    MFU = FLOPs / (task duration in s) / peak. Here ai_core_num and aic_frequency are 1. and 2. (the fixtures have no
    info.json, which is where msprof-analyze reads them).
+5. FlashAttentionScore and its Grad, by the textbook count (Dao et al.'s benchmark): forward 4·B·N·S1·S2·D (Q·Kᵀ
+   and P·V), backward 2.5 times that, halved under a causal mask; B, N and S1 from the [B, N, S1, 8] softmax_max
+   (an output of the forward, an input of the Grad), D = H / N for a 3-D query, S2 from the key where the query
+   holds S1 (a hidden size that no head count divides is no real call: left out). Per operator: calls, FLOPs, device time and TFLOP/s.
 4. Per operator as Timesink groups them (op type, input shapes, data type): calls, FLOPs, the duration-weighted
    mean of the kernels' MFU (= sum FLOPs / peak / sum duration, Timesink's roofline fraction without a memory
    bandwidth) and the duration-weighted aic_mac_ratio of the AI-core tasks.
@@ -51,6 +55,31 @@ def operator_mfu_flops(in_shapes, out_shapes):
     a = ins[0]
     k = a[0] if a[0] != m else a[1]
     return 2 * m * n * k
+
+
+def attention_flops(op, in_shapes, out_shapes):
+    """Textbook FlashAttention FLOPs for the SBH/BSH and BNSD/BSND layouts; None for anything else (TND)."""
+    ins, outs = parse_shapes(in_shapes), parse_shapes(out_shapes)
+    grad = op == "FlashAttentionScoreGrad"
+    stats = [s for s in (ins[3:] if grad else outs) if len(s) == 4 and s[3] == 8]
+    if len(ins) < 3 or not stats:
+        return None
+    b, heads, s1, _ = stats[0]
+    q, k = ins[0], ins[1]
+    if len(q) == 3 and q[:2] in ([b, s1], [s1, b]):
+        if q[2] % heads:
+            return None  # a hidden size that is no multiple of the head count: the shapes are not the kernel's
+        s2 = k[q[:2].index(s1)] if q[0] != q[1] else k[1]
+        d = q[2] // heads
+    elif len(q) == 4 and q[:3] in ([b, heads, s1], [b, s1, heads]):
+        s2 = k[q[:3].index(s1)]
+        d = q[3]
+    else:
+        return None
+    masks = [m for m in ins[3:] if len(m) == 2]
+    causal = bool(masks) and masks[0] == [2048, 2048] and (s1 != 2048 or s2 != 2048)
+    forward = 4 * b * heads * s1 * s2 * d / (2 if causal else 1)
+    return forward * 2.5 if grad else forward
 
 
 def number(v):
@@ -97,6 +126,20 @@ def report(name, tasks, clock_note="", info_json=None):
         if t["aicore_us"] > 0 and t["mac"] is not None:
             g["mac_dur"] += t["mac"] * t["dur_ns"]
             g["mac_ns"] += t["dur_ns"]
+    attention = {}
+    for t in tasks:
+        if t["op"] not in ("FlashAttentionScore", "FlashAttentionScoreGrad"):
+            continue
+        flops = attention_flops(t["op"], t["in_shapes"], t["out_shapes"])
+        if flops is None:
+            continue
+        a = attention.setdefault((t["op"], t["in_shapes"].strip('"')), {"calls": 0, "flops": 0, "dur": 0})
+        a["calls"] += 1
+        a["flops"] += flops
+        a["dur"] += t["dur_ns"]
+    for (op, shapes), a in sorted(attention.items()):
+        emit(f"  attention {op} [{shapes}]: calls {a['calls']} flops {a['flops']:.0f} device_ns {a['dur']} "
+             f"tflops {a['flops'] / (a['dur'] * 1e-9) / 1e12:.4f}")
     for (op, shapes, dtype), g in sorted(groups.items()):
         mfu = f"{g['mfu_dur'] / g['dur']:.6f}" if peak else "n/a"
         mac = f"{g['mac_dur'] / g['mac_ns']:.6f}" if g["mac_ns"] else "n/a"

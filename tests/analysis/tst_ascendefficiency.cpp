@@ -12,6 +12,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 
@@ -194,6 +195,47 @@ private slots:
         for (const NotAssessedOperators& n : r.notAssessedOperators)
             refused += n.reason.find("disagree") != std::string::npos ? n.calls : 0;
         QCOMPARE(refused, std::uint64_t(12));
+    }
+
+    // FlashAttentionScore and its Grad (SBH layout: the head count from the softmax statistics) against the textbook
+    // count ascend_efficiency_reference.py makes from the raw table: 4·B·N·S1·S2·D forward, 2.5 times that backward.
+    void flashAttention()
+    {
+        LOAD_FIXTURE(trace, std::string("torch_npu/mstt_advisor_ut_2025_kernel_details.csv"));
+        const EfficiencyReport r = efficiencyOf(*trace);
+        QVERIFY(r.device.has_value());
+        struct Expected
+        {
+            const char* op;
+            std::uint64_t calls;
+            double flops;
+            model::TimeNs deviceNs;
+            double tflops;
+        };
+        const std::vector<Expected> expected {{"FlashAttentionScore", 4, 274877906944.0, 1628552, 168.7867},
+                                              {"FlashAttentionScoreGrad", 4, 687194767360.0, 3038440, 226.1670}};
+        for (const Expected& e : expected) {
+            const auto o = std::find_if(r.operators.begin(), r.operators.end(), [&](const OperatorEfficiency& op) {
+                return op.name == e.op && op.calls == e.calls;
+            });
+            QVERIFY2(o != r.operators.end(), e.op);
+            QCOMPARE(o->workClass, WorkClass::Attention);
+            QCOMPARE(o->dtype, DataType::Bf16);
+            QCOMPARE(o->flops, e.flops);
+            QCOMPARE(o->deviceNs, e.deviceNs);
+            QVERIFY2(std::abs(o->tflopsPerS - e.tflops) < 1e-4, std::to_string(o->tflopsPerS).c_str());
+            // Compute-bound on the 20-core 910B: the TFLOP/s over its BF16 peak, well under 100 %.
+            QCOMPARE(o->bound, std::string("compute"));
+            QVERIFY(o->rooflineFraction && !o->rooflineFraction->clamped);
+            QVERIFY2(std::abs(o->rooflineFraction->value - e.tflops / 294.912) < 1e-6,
+                     std::to_string(o->rooflineFraction->value).c_str());
+        }
+        // The planted call whose query hidden size (511) no head count divides is not a real call: not assessed.
+        const auto odd = std::find_if(
+            r.notAssessedOperators.begin(), r.notAssessedOperators.end(),
+            [](const NotAssessedOperators& n) { return n.reason.find("head count") != std::string::npos; });
+        QVERIFY(odd != r.notAssessedOperators.end());
+        QCOMPARE(odd->calls, std::uint64_t(1));
     }
 
     // No counters, a generic name: which facts are missing, never another chip's numbers.
