@@ -52,6 +52,10 @@ function(timesink_add_test name)
     endif()
     set_tests_properties(${name} PROPERTIES LABELS "${ARG_LABELS}" TIMEOUT ${ARG_TIMEOUT})
     timesink_isolate_test(${name})
+    # Qt Test's own watchdog stops a test function after 300 s whatever ctest allows: the two agree, so that a slow
+    # machine (the sanitizer suite on two busy cores) meets ctest's TIMEOUT, not a "fatal error" from Qt at 300 s.
+    math(EXPR _qtest_ms "${ARG_TIMEOUT} * 1000")
+    set_property(TEST ${name} APPEND PROPERTY ENVIRONMENT "QTEST_FUNCTION_TIMEOUT=${_qtest_ms}")
     if(ARG_GUI)
         set_tests_properties(${name} PROPERTIES ENVIRONMENT_MODIFICATION "QT_QPA_PLATFORM=set:offscreen")
     endif()
