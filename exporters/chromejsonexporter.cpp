@@ -100,8 +100,8 @@ private:
     }
 
     /// The top-level keys of a Kineto trace, so that re-importing the file gives the same trace description:
-    /// schemaVersion (the format version), deviceProperties (devices and their memory), distributedInfo (rank,
-    /// world size, backend) and the remaining properties as plain keys. `compression` describes the source file,
+    /// schemaVersion (the format version), deviceProperties (devices, their memory and SM count), distributedInfo
+    /// (rank, world size, backend) and the remaining properties as plain keys. `compression` describes the source file,
     /// not this one, and is left out; displayTimeUnit is written only when the source said it.
     void writeHeader()
     {
@@ -133,6 +133,8 @@ private:
                     if (index == std::to_string(d.index) && ec == std::errc() && end == bytes.data() + bytes.size())
                         dev["totalGlobalMem"] = value;
                 }
+                if (d.computeUnits > 0)
+                    dev["numSms"] = d.computeUnits;
                 devices.push_back(std::move(dev));
             }
             head["deviceProperties"] = std::move(devices);

@@ -62,6 +62,11 @@ struct Device
     std::int32_t aiCores = 0;
     double aiCoreClockMHz = 0.0;
     std::string computeSource;
+    /// What a Kineto trace's deviceProperties say (0 = not said): the streaming multiprocessors (NVIDIA) or compute
+    /// units (AMD) of the device as the framework sees it (numSms), and its memory in bytes (totalGlobalMem). The
+    /// efficiency analysis tells chips that share a name apart by them (peaks.tsv's units and memory_gb).
+    std::int32_t computeUnits = 0;
+    std::int64_t memoryBytes = 0;
 };
 
 struct ImportWarning

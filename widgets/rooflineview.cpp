@@ -96,7 +96,16 @@ QStandardItem* numberItem(const QString& text, double sortKey)
     return item;
 }
 
-QString pointTip(const eff::OperatorEfficiency& o)
+/// What the Measured column is (the report's measured_source: RKNN MacUsage, Ascend aic_mac_ratio), for its header
+/// and cells; empty when no operator has a measured figure.
+QString measuredTip(const eff::EfficiencyReport* r)
+{
+    if (!r || r->measuredSource.empty())
+        return {};
+    return QObject::tr("Measured by the chip's counters: %1").arg(qs(r->measuredSource));
+}
+
+QString pointTip(const eff::OperatorEfficiency& o, const std::string& measuredSource)
 {
     QString tip = QStringLiteral("%1 %2 %3\n").arg(qs(o.name), qs(o.shapes), typeName(o.dtype));
     tip += QObject::tr("%1 calls, %2 of device time\n%3 TFLOP/s, %4 TB/s, %5 FLOP/byte")
@@ -109,8 +118,11 @@ QString pointTip(const eff::OperatorEfficiency& o)
         if (o.rooflineFraction->clamped)
             tip += QObject::tr("\nClamped to 100 %: %1").arg(qs(o.rooflineFraction->reason));
     }
-    if (o.measured)
+    if (o.measured) {
         tip += QObject::tr("\nMeasured by the chip: %1").arg(TimeFormat::formatFraction(*o.measured));
+        if (!measuredSource.empty())
+            tip += QStringLiteral(" (%1)").arg(qs(measuredSource));
+    }
     return tip + QObject::tr("\nClick: outline its kernels on the timeline");
 }
 
@@ -256,7 +268,16 @@ void RooflineView::rebuild()
                        TimeFormat::formatDuration(r->deviceNs), TimeFormat::formatPercent(share));
     }
     m_summary->setText(text);
-    m_summary->setToolTip(r && r->device ? qs(r->device->source) : QString());
+    QString deviceTip;
+    if (r && r->device) {
+        deviceTip = qs(r->device->source);
+        if (!r->deviceResolvedBy.empty())
+            deviceTip += tr("\nResolved by %1").arg(qs(r->deviceResolvedBy))
+                + (r->deviceComputeUnits > 0 ? tr(" (%1 SMs/CUs)").arg(r->deviceComputeUnits) : QString());
+        if (!r->deviceResolutionNote.empty())
+            deviceTip += QLatin1Char('\n') + qs(r->deviceResolutionNote);
+    }
+    m_summary->setToolTip(deviceTip);
     fillTable();
     fillChart();
 }
@@ -264,6 +285,8 @@ void RooflineView::rebuild()
 void RooflineView::fillTable()
 {
     m_model->removeRows(0, m_model->rowCount());
+    const int measured = column(tr("Measured"));
+    m_model->setHeaderData(measured, Qt::Horizontal, measuredTip(m_report.get()), Qt::ToolTipRole);
     if (!m_report)
         return;
     const auto& ops = m_report->operators;
@@ -272,7 +295,7 @@ void RooflineView::fillTable()
         QList<QStandardItem*> row;
         QStandardItem* name = textItem(qs(o.name), qs(o.name));
         name->setData(QVariant::fromValue<qulonglong>(i), kOperatorRole);
-        name->setToolTip(pointTip(o));
+        name->setToolTip(pointToolTip(i));
         row << name << textItem(qs(o.shapes), qs(o.shapes)) << textItem(typeName(o.dtype), typeName(o.dtype))
             << textItem(className(o.workClass), className(o.workClass))
             << numberItem(QString::number(o.calls), static_cast<double>(o.calls))
@@ -290,6 +313,8 @@ void RooflineView::fillTable()
         if (o.rooflineFraction && o.rooflineFraction->clamped)
             row[static_cast<qsizetype>(column(tr("Roofline")))]->setToolTip(
                 tr("Clamped to 100 %: %1").arg(qs(o.rooflineFraction->reason)));
+        if (o.measured)
+            row[static_cast<qsizetype>(measured)]->setToolTip(measuredTip(m_report.get()));
         m_model->appendRow(row);
     }
     m_table->horizontalHeader()->resizeSections(QHeaderView::ResizeToContents);
@@ -454,6 +479,13 @@ std::optional<std::size_t> RooflineView::operatorNear(QPoint viewportPos) const
     return best;
 }
 
+QString RooflineView::pointToolTip(std::size_t op) const
+{
+    if (!m_report || op >= m_report->operators.size())
+        return {};
+    return pointTip(m_report->operators[op], m_report->measuredSource);
+}
+
 bool RooflineView::eventFilter(QObject* watched, QEvent* event)
 {
     if (watched == m_chartView->viewport()) {
@@ -467,7 +499,7 @@ bool RooflineView::eventFilter(QObject* watched, QEvent* event)
             const auto* e = static_cast<QMouseEvent*>(event);
             const std::optional<std::size_t> op = operatorNear(e->position().toPoint());
             if (op && m_report)
-                QToolTip::showText(e->globalPosition().toPoint(), pointTip(m_report->operators[*op]), m_chartView);
+                QToolTip::showText(e->globalPosition().toPoint(), pointToolTip(*op), m_chartView);
             else
                 QToolTip::hideText();
         }

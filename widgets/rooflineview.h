@@ -63,6 +63,10 @@ public:
     /// The operator whose drawn point covers `viewportPos` of the chart view (the nearest centre), if one does.
     [[nodiscard]] std::optional<std::size_t> operatorNear(QPoint viewportPos) const;
 
+    /// The text shown when hovering operator `op`'s point (also its table row's name tooltip): its figures, and for a
+    /// measured utilisation the counter it comes from (the report's measured_source). Empty for no such operator.
+    [[nodiscard]] QString pointToolTip(std::size_t op) const;
+
     [[nodiscard]] const analysis::efficiency::EfficiencyReport* report() const { return m_report.get(); }
     [[nodiscard]] const std::vector<Roof>& roofs() const { return m_roofs; }
     /// The scatter series of the chart (per class and point size, and for the operators above their roof).

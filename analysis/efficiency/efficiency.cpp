@@ -584,7 +584,9 @@ void deviceSideCalls(const Trace& trace, const Keys& keys, bool rknn, const Canc
 
 /// The trace's device name and its peaks, or why there are none. An Ascend chip's peaks follow from its AI-core
 /// count and clock where the trace gives both (ascendchip.h), else from a table row its name selects (910B2 …);
-/// a generic name ("Ascend910B", "Ascend NPU") without both facts says which are missing.
+/// a generic name ("Ascend910B", "Ascend NPU") without both facts says which are missing. Any other chip by its
+/// name and the SM/CU count and memory the trace states (resolveDevice: "AMD Radeon Graphics" with 104 CUs and
+/// 64 GB is one GCD of an MI250).
 void resolvePeaks(const Trace& trace, const PeakTable& table, EfficiencyReport& r)
 {
     const model::Device* device = nullptr;
@@ -599,27 +601,33 @@ void resolvePeaks(const Trace& trace, const PeakTable& table, EfficiencyReport& 
         return;
     }
     r.deviceName = device->name;
-    const DevicePeaks* row = resolveDevice(table, r.deviceName);
+    r.deviceComputeUnits = device->computeUnits;
     if (isAscendDevice(trace, *device)) {
+        const DevicePeaks* row = resolveDevice(table, r.deviceName);
         const AscendChipFacts facts = ascendChipFacts(trace, *device);
         if (facts.complete()) {
             r.device = ascendDevicePeaks(r.deviceName, facts, row);
+            r.deviceResolvedBy = "AI cores and clock";
             return;
         }
         if (row && (row->fp16 || row->bf16 || row->int8)) {
             r.device = *row;
             r.device->fp32MatrixAs = DataType::Fp16;
+            r.deviceResolvedBy = "name";
             return;
         }
         r.deviceNotResolved = ascendNotResolved(r.deviceName, facts, row);
         return;
     }
-    if (row) {
-        r.device = *row;
+    DeviceResolution resolved
+        = resolveDevice(table, DeviceFacts {r.deviceName, device->computeUnits, device->memoryBytes});
+    if (resolved.row) {
+        r.device = *resolved.row;
+        r.deviceResolvedBy = std::move(resolved.resolvedBy);
+        r.deviceResolutionNote = std::move(resolved.note);
         return;
     }
-    r.deviceNotResolved = "no row of the peak table matches \"" + r.deviceName
-        + "\": no roofline (a chip's numbers are never borrowed from another)";
+    r.deviceNotResolved = std::move(resolved.notResolved);
 }
 
 TimeNs deviceWorkNs(const Trace& trace)

@@ -92,8 +92,13 @@ struct EfficiencyReport
     std::string source;     // "kineto record_shapes", "ascend kernel table", "rknn layer table"
     std::string deviceName; // as the trace names it
     std::optional<DevicePeaks> device;
-    std::string deviceNotResolved;             // why no peak applies; empty when `device` is set
-    std::string measuredSource;                // what OperatorEfficiency::measured is; empty when none has one
+    std::string deviceNotResolved; // why no peak applies; empty when `device` is set
+    /// How `device` was resolved (DeviceResolution::resolvedBy; "AI cores and clock" for an Ascend chip's own
+    /// facts), and where the trace's SM/CU count overruled the row its name selects, why; empty when not resolved.
+    std::string deviceResolvedBy;
+    std::string deviceResolutionNote;
+    std::int32_t deviceComputeUnits = 0; // the SM/CU count the trace states (model::Device::computeUnits); 0: none
+    std::string measuredSource;          // what OperatorEfficiency::measured is; empty when none has one
     std::vector<OperatorEfficiency> operators; // by device time, longest first (all of them)
     std::vector<StepEfficiency> steps;         // parallel to Trace::steps()
     std::vector<ClassEfficiency> classes;      // classes with calls, in WorkClass order

@@ -4,15 +4,17 @@
 #include "analysis/efficiency/peaktabledefault.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <charconv>
+#include <cmath>
 
 namespace timesink::analysis::efficiency {
 
 namespace {
 
 constexpr double kTera = 1e12;
-constexpr std::size_t kColumns = 10;
+constexpr std::size_t kColumns = 12;
 
 std::vector<std::string_view> split(std::string_view s, char sep)
 {
@@ -42,12 +44,53 @@ bool readPeak(std::string_view cell, std::optional<double>& out)
     return true;
 }
 
+/// "-" → 0; a positive whole number → it; anything else → false.
+bool readUnits(std::string_view cell, std::int32_t& out)
+{
+    out = 0;
+    if (cell == "-")
+        return true;
+    const auto [ptr, ec] = std::from_chars(cell.data(), cell.data() + cell.size(), out);
+    return ec == std::errc() && ptr == cell.data() + cell.size() && out > 0;
+}
+
 std::string lower(std::string_view s)
 {
     std::string out(s);
     std::transform(out.begin(), out.end(), out.begin(),
                    [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     return out;
+}
+
+bool anyOccurs(const std::vector<std::string>& patterns, const std::string& lowerName)
+{
+    return std::any_of(patterns.begin(), patterns.end(),
+                       [&](const std::string& m) { return lowerName.find(m) != std::string::npos; });
+}
+
+/// Whether a row with a generic pattern occurring in the name exists (the name alone cannot tell the chip).
+bool genericRow(const PeakTable& table, const std::string& lowerName)
+{
+    return std::any_of(table.rows.begin(), table.rows.end(),
+                       [&](const DevicePeaks& row) { return anyOccurs(row.genericMatches, lowerName); });
+}
+
+/// The trace's memory agrees with the row's nominal size N GB: vendors write GB for 10^9 bytes (B200's 192 GB)
+/// or for 2^30 (MI250's 64 GB HBM2e: 68,702,699,520 bytes seen), and the driver keeps some: between 90 % of
+/// N·10^9 and N·2^30 (+1 %). A row that names no memory agrees with any; a trace that states none with none.
+bool memoryAgrees(const DevicePeaks& row, std::int64_t bytes)
+{
+    if (!(row.memoryGB > 0.0))
+        return true;
+    const auto b = static_cast<double>(bytes);
+    return bytes > 0 && b >= 0.9 * row.memoryGB * 1e9 && b <= 1.01 * row.memoryGB * 1073741824.0;
+}
+
+std::string formatGB(double gb)
+{
+    std::array<char, 32> buf {};
+    const auto [ptr, ec] = std::to_chars(buf.data(), buf.data() + buf.size(), std::round(gb * 10.0) / 10.0);
+    return ec == std::errc() ? std::string(buf.data(), ptr) : std::string("?");
 }
 
 } // namespace
@@ -108,13 +151,20 @@ PeakTable parsePeakTable(std::string_view tsv)
         if (ok) {
             row.device = std::string(cells[0]);
             for (std::string_view m : split(cells[1], '|')) {
-                if (!m.empty())
+                if (m.starts_with('~') && m.size() > 1)
+                    row.genericMatches.push_back(lower(m.substr(1)));
+                else if (!m.empty() && m != "~")
                     row.matches.push_back(lower(m));
             }
-            ok = readPeak(cells[2], row.fp32) && readPeak(cells[3], row.tf32) && readPeak(cells[4], row.bf16)
-                && readPeak(cells[5], row.fp16) && readPeak(cells[6], row.fp8) && readPeak(cells[7], row.int8)
-                && readPeak(cells[8], row.bandwidthGBps) && !row.matches.empty();
-            row.source = std::string(cells[9]);
+            std::optional<double> memory;
+            ok = readUnits(cells[2], row.units) && readPeak(cells[3], memory) && readPeak(cells[4], row.fp32)
+                && readPeak(cells[5], row.tf32) && readPeak(cells[6], row.bf16) && readPeak(cells[7], row.fp16)
+                && readPeak(cells[8], row.fp8) && readPeak(cells[9], row.int8) && readPeak(cells[10], row.bandwidthGBps)
+                && (!row.matches.empty() || !row.genericMatches.empty())
+                // a generic name selects a row only by its count and memory: without them it would take any chip
+                && (row.genericMatches.empty() || (row.units > 0 && memory));
+            row.memoryGB = memory.value_or(0.0);
+            row.source = std::string(cells[11]);
         }
         if (ok)
             table.rows.push_back(std::move(row));
@@ -134,12 +184,66 @@ const DevicePeaks* resolveDevice(const PeakTable& table, std::string_view device
 {
     const std::string name = lower(deviceName);
     for (const DevicePeaks& row : table.rows) {
-        for (const std::string& m : row.matches) {
-            if (name.find(m) != std::string::npos)
-                return &row;
-        }
+        if (anyOccurs(row.matches, name))
+            return &row;
     }
     return nullptr;
+}
+
+DeviceResolution resolveDevice(const PeakTable& table, const DeviceFacts& facts)
+{
+    DeviceResolution out;
+    const std::string name = lower(facts.name);
+    const DevicePeaks* byName = resolveDevice(table, facts.name);
+    const std::string quoted = "\"" + std::string(facts.name) + "\"";
+    const std::string never = ": no roofline (a chip's numbers are never borrowed from another)";
+    if (facts.computeUnits <= 0) {
+        if (byName) {
+            out.row = byName;
+            out.resolvedBy = "name";
+        } else if (genericRow(table, name)) {
+            out.notResolved
+                = quoted + " is a name several chips share; the trace states no SM/CU count to tell which" + never;
+        } else {
+            out.notResolved = "no row of the peak table matches " + quoted + never;
+        }
+        return out;
+    }
+    const std::string count = std::to_string(facts.computeUnits) + " SMs/CUs";
+    std::string selected; // the rows the name selects and their counts, for the report of a count none has
+    // The rows a name pattern selects first; a generic pattern only where none of those has the count.
+    for (const bool generic : {false, true}) {
+        for (const DevicePeaks& row : table.rows) {
+            if (!anyOccurs(generic ? row.genericMatches : row.matches, name)
+                || (generic && anyOccurs(row.matches, name))) // judged by its name pattern already
+                continue;
+            if (row.units > 0 && row.units != facts.computeUnits) {
+                selected += (selected.empty() ? "" : ", ") + row.device + " has " + std::to_string(row.units);
+                continue;
+            }
+            if (generic && !memoryAgrees(row, facts.memoryBytes)) {
+                selected += (selected.empty() ? "" : ", ") + row.device + " has " + formatGB(row.memoryGB) + " GB";
+                continue;
+            }
+            out.row = &row;
+            if (generic)
+                out.resolvedBy = "compute units and memory";
+            else
+                out.resolvedBy = row.units > 0 ? "name and compute units" : "name";
+            if (byName && byName != &row)
+                out.note = "the name alone selects " + byName->device + " (" + std::to_string(byName->units)
+                    + " SMs/CUs); the trace's " + count + " are " + row.device + "'s";
+            return out;
+        }
+    }
+    if (selected.empty()) {
+        out.notResolved = "no row of the peak table matches " + quoted + never;
+        return out;
+    }
+    out.notResolved = "the trace says " + quoted + " with " + count
+        + (facts.memoryBytes > 0 ? " and " + formatGB(static_cast<double>(facts.memoryBytes) / 1e9) + " GB" : "")
+        + ", which no chip of that name has (" + selected + ")" + never;
+    return out;
 }
 
 std::optional<double> ascendPeakFlops(int aiCores, double frequencyMHz, DataType t)

@@ -71,11 +71,20 @@ void KinetoSink::onTopLevel(std::string_view key, std::string_view raw)
                 dev.index = it->get<std::int32_t>();
             if (auto it = d.find("name"); it != d.end() && it->is_string())
                 dev.name = it->get<std::string>();
-            // The device's memory, for judging how close the allocator's peak comes to it (memory_pressure).
+            // The device's memory, for judging how close the allocator's peak comes to it (memory_pressure) and for
+            // telling chips that share a generic name apart (efficiency's peak table).
             if (auto it = d.find("totalGlobalMem");
-                it != d.end() && it->is_number_integer() && it->get<std::int64_t>() > 0)
+                it != d.end() && it->is_number_integer() && it->get<std::int64_t>() > 0) {
+                dev.memoryBytes = it->get<std::int64_t>();
                 meta.properties.emplace_back("device_memory_bytes." + std::to_string(dev.index),
-                                             std::to_string(it->get<std::int64_t>()));
+                                             std::to_string(dev.memoryBytes));
+            }
+            // Its SMs (NVIDIA) or CUs (ROCm), which tell chips apart that share a name (efficiency's peak table).
+            if (auto it = d.find("numSms"); it != d.end() && it->is_number_integer()) {
+                const std::int64_t sms = it->get<std::int64_t>();
+                if (sms > 0 && sms <= (1 << 20))
+                    dev.computeUnits = static_cast<std::int32_t>(sms);
+            }
             meta.devices.push_back(std::move(dev));
         }
     } else if (key == "distributedInfo" && j.is_object()) {

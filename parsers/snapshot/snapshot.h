@@ -28,7 +28,9 @@ namespace timesink::parsers::snapshot {
 /// Version 4: arg values packed (model::argcoding), sets' offsets in bytes.
 /// Version 5: devices carry their AI-core count and clock (model::Device), Ascend kernels their PMU counters: a
 /// version-4 snapshot of an Ascend trace would lack what the importer now keeps.
-inline constexpr std::uint32_t kFormatVersion = 5;
+/// Version 6: devices carry the SM/CU count and memory a Kineto trace states (model::Device::computeUnits,
+/// memoryBytes), by which the efficiency analysis tells chips apart: a version-5 snapshot would lack them.
+inline constexpr std::uint32_t kFormatVersion = 6;
 inline constexpr std::string_view kMagic {"\x89TSNAP\r\n", 8};
 inline constexpr std::string_view kExtension = ".tsnap";
 inline constexpr std::size_t kPreambleBytes = 40;

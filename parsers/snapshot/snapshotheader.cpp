@@ -3,6 +3,9 @@
 
 #include "model/snapshotaccess.h"
 
+#include <algorithm>
+#include <cstdint>
+
 namespace timesink::parsers::snapshot {
 
 using model::SnapshotAccess;
@@ -29,6 +32,8 @@ void fillHeader(const model::Trace& trace, const SourceIdentity& source, std::st
         pd->set_ai_cores(d.aiCores);
         pd->set_ai_core_clock_mhz(d.aiCoreClockMHz);
         pd->set_compute_source(d.computeSource);
+        pd->set_compute_units(d.computeUnits);
+        pd->set_memory_bytes(d.memoryBytes);
     }
     h.set_rank(meta.rank);
     h.set_world_size(meta.worldSize);
@@ -135,6 +140,8 @@ void restoreFromHeader(const pb::Header& h, const std::string& sourcePath, model
         device.aiCores = d.ai_cores();
         device.aiCoreClockMHz = d.ai_core_clock_mhz();
         device.computeSource = d.compute_source();
+        device.computeUnits = std::max(d.compute_units(), 0); // an untrusted file: negative is "not said"
+        device.memoryBytes = std::max<std::int64_t>(d.memory_bytes(), 0);
         meta.devices.push_back(std::move(device));
     }
     meta.rank = h.rank();

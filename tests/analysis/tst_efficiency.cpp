@@ -262,7 +262,7 @@ private slots:
         QVERIFY(worstBytes <= 0.01);
     }
 
-    // The devices of the TraceLens traces resolve; an MI250 reported as "AMD Radeon Graphics" does not.
+    // The devices of the TraceLens traces resolve by name; "AMD Radeon Graphics" alone does not.
     void deviceResolution()
     {
         const PeakTable& table = builtinPeakTable();
@@ -276,17 +276,154 @@ private slots:
         QCOMPARE(resolveDevice(table, "NVIDIA A100-PG509-200")->device, std::string("NVIDIA A100 SXM4 40GB"));
         QCOMPARE(resolveDevice(table, "Tesla V100-SXM2-32GB")->device, std::string("NVIDIA V100 SXM2"));
         QCOMPARE(resolveDevice(table, "NVIDIA B200")->device, std::string("NVIDIA B200"));
-        QVERIFY(!resolveDevice(table, "AMD Radeon Graphics"));
+        QCOMPARE(resolveDevice(table, "AMD Instinct MI250X")->device, std::string("AMD Instinct MI250X (one GCD)"));
+        QCOMPARE(resolveDevice(table, "AMD Instinct MI250")->device, std::string("AMD Instinct MI250 (one GCD)"));
+        QVERIFY(!resolveDevice(table, "AMD Radeon Graphics")); // a generic name: only with its CU count
+        QVERIFY(!resolveDevice(table, "NVIDIA H100"));
         QVERIFY(!resolveDevice(table, "Ascend910B")); // the variant decides the AI-core count
         QVERIFY(!resolveDevice(table, "Ascend NPU"));
         QCOMPARE(*resolveDevice(table, "NVIDIA H100 80GB HBM3")->peakFlops(DataType::Bf16), 989.4e12);
+    }
 
+    // The SM/CU counts of the NVIDIA and AMD rows, as their data sheets give them (per GCD for the MI250s).
+    void deviceUnits()
+    {
+        const PeakTable& table = builtinPeakTable();
+        const std::pair<const char*, int> expected[] = {
+            {"NVIDIA V100 SXM2", 80},
+            {"NVIDIA V100 PCIe", 80},
+            {"NVIDIA A100 SXM4 80GB", 108},
+            {"NVIDIA A100 PCIe 80GB", 108},
+            {"NVIDIA A100 PCIe 40GB", 108},
+            {"NVIDIA A100 SXM4 40GB", 108},
+            {"NVIDIA H100 PCIe", 114},
+            {"NVIDIA H100 NVL", 132},
+            {"NVIDIA H100 SXM", 132},
+            {"NVIDIA H200 SXM", 132},
+            {"NVIDIA B200", 148},
+            {"AMD Instinct MI250X (one GCD)", 110},
+            {"AMD Instinct MI250 (one GCD)", 104},
+            {"AMD Instinct MI325X", 304},
+            {"AMD Instinct MI300X", 304},
+        };
+        for (const auto& [device, units] : expected) {
+            const auto row = std::find_if(table.rows.begin(), table.rows.end(),
+                                          [&](const DevicePeaks& p) { return p.device == device; });
+            QVERIFY2(row != table.rows.end(), device);
+            QCOMPARE(row->units, units);
+            QVERIFY2(row->source.find(std::to_string(units) + (device[0] == 'N' ? " SMs" : " CUs"))
+                         != std::string::npos,
+                     device); // the source says where the count comes from
+        }
+    }
+
+    // What Kineto's deviceProperties say decides where the name does not: numSms and totalGlobalMem.
+    void deviceResolutionByComputeUnits()
+    {
+        const PeakTable& table = builtinPeakTable();
+        constexpr std::int64_t kMi250Memory = 68702699520; // the fixture's totalGlobalMem (64 GiB less 16 MiB)
+        constexpr std::int64_t kH100Memory = 85018279936;  // the TraceLens H100 fixtures'
+
+        // ROCm's generic name, one MI250 GCD: 104 CUs and 64 GB.
+        DeviceResolution mi250 = resolveDevice(table, DeviceFacts {"AMD Radeon Graphics", 104, kMi250Memory});
+        QVERIFY2(mi250.row, mi250.notResolved.c_str());
+        QCOMPARE(mi250.row->device, std::string("AMD Instinct MI250 (one GCD)"));
+        QCOMPARE(mi250.resolvedBy, std::string("compute units and memory"));
+        QCOMPARE(*mi250.row->peakFlops(DataType::Fp16), 181.05e12); // 362.1 / 2
+        QCOMPARE(*mi250.row->peakFlops(DataType::Fp32), 45.25e12);  // 90.5 / 2
+        QCOMPARE(*mi250.row->bandwidth(), 1638.4e9);                // 3.2768 TB/s / 2
+        // 110 CUs are an MI250X GCD; 104 CUs without the memory, or with another, are not told.
+        QCOMPARE(resolveDevice(table, DeviceFacts {"AMD Radeon Graphics", 110, kMi250Memory}).row->device,
+                 std::string("AMD Instinct MI250X (one GCD)"));
+        const DeviceResolution noMemory = resolveDevice(table, DeviceFacts {"AMD Radeon Graphics", 104, 0});
+        QVERIFY(!noMemory.row);
+        QVERIFY2(noMemory.notResolved.find("no roofline") != std::string::npos, noMemory.notResolved.c_str());
+        QVERIFY(!resolveDevice(table, DeviceFacts {"AMD Radeon Graphics", 104, 16LL << 30}).row); // an APU's 16 GB
+        // The generic name without a count says so.
+        const DeviceResolution bare = resolveDevice(table, DeviceFacts {"AMD Radeon Graphics", 0, kMi250Memory});
+        QVERIFY(!bare.row);
+        QVERIFY2(bare.notResolved.find("no SM/CU count") != std::string::npos, bare.notResolved.c_str());
+
+        // An H100: the count decides between the SXM (132 SMs) and the PCIe (114) rows.
+        DeviceResolution sxm = resolveDevice(table, DeviceFacts {"NVIDIA H100 80GB HBM3", 132, kH100Memory});
+        QCOMPARE(sxm.row->device, std::string("NVIDIA H100 SXM"));
+        QCOMPARE(sxm.resolvedBy, std::string("name and compute units"));
+        QVERIFY(sxm.note.empty());
+        DeviceResolution pcie = resolveDevice(table, DeviceFacts {"NVIDIA H100 80GB HBM3", 114, kH100Memory});
+        QVERIFY2(pcie.row, pcie.notResolved.c_str());
+        QCOMPARE(pcie.row->device, std::string("NVIDIA H100 PCIe"));
+        QCOMPARE(pcie.resolvedBy, std::string("compute units and memory"));
+        QVERIFY2(pcie.note.find("NVIDIA H100 SXM") != std::string::npos, pcie.note.c_str());
+        QCOMPARE(resolveDevice(table, DeviceFacts {"NVIDIA H100 PCIe", 114, kH100Memory}).resolvedBy,
+                 std::string("name and compute units"));
+        QCOMPARE(resolveDevice(table, DeviceFacts {"NVIDIA H100", 132, kH100Memory}).row->device,
+                 std::string("NVIDIA H100 SXM"));
+        QCOMPARE(resolveDevice(table, DeviceFacts {"NVIDIA H100 NVL", 132, 0}).row->device,
+                 std::string("NVIDIA H100 NVL"));
+
+        // A count that no H100 has (a MIG slice's 16 SMs) is reported, never used with a whole chip's peaks.
+        const DeviceResolution mig = resolveDevice(table, DeviceFacts {"NVIDIA H100 80GB HBM3", 16, kH100Memory});
+        QVERIFY(!mig.row);
+        QVERIFY(mig.resolvedBy.empty());
+        QVERIFY2(mig.notResolved.find("16 SMs/CUs") != std::string::npos
+                     && mig.notResolved.find("NVIDIA H100 SXM has 132") != std::string::npos
+                     && mig.notResolved.find("NVIDIA H100 PCIe has 114") != std::string::npos,
+                 mig.notResolved.c_str());
+        QVERIFY(!resolveDevice(table, DeviceFacts {"NVIDIA A100-SXM4-80GB", 98, 0}).row);
+
+        // No count (an older Kineto, another importer): the name alone, as before.
+        DeviceResolution byName = resolveDevice(table, DeviceFacts {"NVIDIA H100 80GB HBM3", 0, 0});
+        QCOMPARE(byName.row->device, std::string("NVIDIA H100 SXM"));
+        QCOMPARE(byName.resolvedBy, std::string("name"));
+        QCOMPARE(resolveDevice(table, DeviceFacts {"RK3588", 0, 0}).row->device, std::string("Rockchip RK3588 NPU"));
+        // A row without a count takes any: the name decides.
+        QCOMPARE(resolveDevice(table, DeviceFacts {"RK3588", 3, 0}).resolvedBy, std::string("name"));
+
+        // An unknown name: no roofline, whatever its count.
+        const DeviceResolution unknown = resolveDevice(table, DeviceFacts {"Imaginary GPU 9000", 132, kH100Memory});
+        QVERIFY(!unknown.row);
+        QVERIFY2(unknown.notResolved.find("no row of the peak table matches") != std::string::npos,
+                 unknown.notResolved.c_str());
+    }
+
+    // The MI250 fixture ("AMD Radeon Graphics", 104 CUs, 64 GB) is measured against one MI250 GCD's peaks, with no
+    // figure above 100 %.
+    void mi250Fixture()
+    {
         LOAD_FIXTURE(mi250, std::string("torch/hta_mi250_minitoy_train_ROCm6_2_kineto.json.gz"));
         const EfficiencyReport r = efficiencyOf(*mi250);
-        QVERIFY(!r.device.has_value());
-        QVERIFY(!r.deviceNotResolved.empty());
-        for (const OperatorEfficiency& o : r.operators)
-            QVERIFY(!o.rooflineFraction.has_value());
+        QVERIFY2(r.device.has_value(), r.deviceNotResolved.c_str());
+        QCOMPARE(r.device->device, std::string("AMD Instinct MI250 (one GCD)"));
+        QCOMPARE(r.deviceName, std::string("AMD Radeon Graphics"));
+        QCOMPARE(r.deviceResolvedBy, std::string("compute units and memory"));
+        QCOMPARE(r.deviceComputeUnits, 104);
+        QVERIFY(r.deviceNotResolved.empty());
+        for (const OperatorEfficiency& o : r.operators) {
+            if (o.rooflineFraction)
+                QVERIFY2(!o.rooflineFraction->clamped, o.name.c_str());
+        }
+    }
+
+    // The table refuses a generic pattern without the count and memory that must decide it.
+    void peakTableColumns()
+    {
+        const std::string header
+            = "device\tmatch\tunits\tmemory_gb\tfp32\ttf32\tbf16\tfp16\tfp8\tint8\tbandwidth_gbps\tsource\n";
+        const PeakTable t = parsePeakTable(header
+                                           + "A\tA1|~Gen\t10\t16\t1\t-\t-\t-\t-\t-\t100\ts\n" // fine
+                                             "B\t~Gen\t-\t16\t1\t-\t-\t-\t-\t-\t100\ts\n"     // generic, no count
+                                             "C\t~Gen\t12\t-\t1\t-\t-\t-\t-\t-\t100\ts\n"     // generic, no memory
+                                             "D\tD1\t0\t-\t1\t-\t-\t-\t-\t-\t100\ts\n"        // a count of 0
+                                             "E\tE1\t1.5\t-\t1\t-\t-\t-\t-\t-\t100\ts\n"      // not whole
+                                             "F\tF1\t-\t-\t1\t-\t-\t-\t-\t-\t100\n");         // 11 columns
+        QCOMPARE(t.rows.size(), std::size_t(1));
+        QCOMPARE(t.rejected, std::size_t(5));
+        QCOMPARE(t.rows[0].units, 10);
+        QCOMPARE(t.rows[0].memoryGB, 16.0);
+        QCOMPARE(t.rows[0].matches, std::vector<std::string> {"a1"});
+        QCOMPARE(t.rows[0].genericMatches, std::vector<std::string> {"gen"});
+        QVERIFY(!resolveDevice(t, "Gen"));
+        QCOMPARE(resolveDevice(t, DeviceFacts {"Gen", 10, 16LL << 30}).row, &t.rows[0]);
     }
 
     // msprof-analyze's operator_mfu (chip_peak_flops.py): AI cores × frequency (MHz) × 10^6 × 16·16·16·2 for FP16,

@@ -32,6 +32,7 @@ private Q_SLOTS:
     void flowDialect();
     void exportedTraceConventions();
     void lateBaseTime();
+    void deviceProperties();
     void fixtures_data();
     void fixtures();
     void exactTimestamps();
@@ -245,6 +246,25 @@ warning bad_field x1
     QCOMPARE(meta.formatVersion, std::string("1"));
     QCOMPARE(meta.devices.size(), std::size_t(1));
     QCOMPARE(meta.devices[0].name, std::string("Test GPU"));
+    QCOMPARE(meta.devices[0].computeUnits, 0); // numSms and totalGlobalMem not said
+    QCOMPARE(meta.devices[0].memoryBytes, std::int64_t(0));
+}
+
+void TestKinetoImporter::deviceProperties()
+{
+    // deviceProperties' numSms and totalGlobalMem, as the file says them:
+    //   python3 -c "import gzip,json; d=json.load(gzip.open(F)); print([(p['name'],p['numSms'],p['totalGlobalMem'])
+    //   for p in d['deviceProperties']])"
+    // gives 4 x ('AMD Radeon Graphics', 104, 68702699520): ROCm names an MI250's GCDs generically.
+    const ImportResult r = load(fixture("hta_mi250_minitoy_train_ROCm6_2_kineto.json.gz"));
+    QVERIFY2(r.ok(), r.status().message().c_str());
+    const TraceMetadata& meta = r.value()->metadata();
+    QCOMPARE(meta.devices.size(), std::size_t(4));
+    for (const model::Device& d : meta.devices) {
+        QCOMPARE(d.name, std::string("AMD Radeon Graphics"));
+        QCOMPARE(d.computeUnits, 104);
+        QCOMPARE(d.memoryBytes, std::int64_t(68702699520));
+    }
 }
 
 void TestKinetoImporter::beginEndAndLegacy()

@@ -137,8 +137,9 @@ private Q_SLOTS:
     {
         eff::EfficiencyReport base;
         eff::EfficiencyReport cand;
-        base.device = eff::DevicePeaks {"Chip A", {}, 100.0, {}, {}, {}, {}, {}, 2000.0, "test", {}, 0, 0.0};
-        cand.device = eff::DevicePeaks {"Chip B", {}, 50.0, {}, {}, {}, {}, {}, 1000.0, "test", {}, 0, 0.0};
+        base.device
+            = eff::DevicePeaks {"Chip A", {}, 100.0, {}, {}, {}, {}, {}, 2000.0, "test", {}, 0, 0.0, {}, 0, 0.0};
+        cand.device = eff::DevicePeaks {"Chip B", {}, 50.0, {}, {}, {}, {}, {}, 1000.0, "test", {}, 0, 0.0, {}, 0, 0.0};
         // GEMM: slower, and the candidate reaches 0.6 of its roofline where the baseline reaches 0.7: the chip.
         base.operators.push_back(op(eff::WorkClass::Gemm, 3000, 0.7));
         cand.operators.push_back(op(eff::WorkClass::Gemm, 6000, 0.6));

@@ -135,7 +135,11 @@ std::string difference(const model::Trace& a, const model::Trace& b)
         return "metadata";
     for (std::size_t i = 0; i < m.devices.size(); ++i) {
         if (m.devices[i].kind != n.devices[i].kind || m.devices[i].index != n.devices[i].index
-            || m.devices[i].name != n.devices[i].name)
+            || m.devices[i].name != n.devices[i].name || m.devices[i].aiCores != n.devices[i].aiCores
+            || m.devices[i].aiCoreClockMHz != n.devices[i].aiCoreClockMHz
+            || m.devices[i].computeSource != n.devices[i].computeSource
+            || m.devices[i].computeUnits != n.devices[i].computeUnits
+            || m.devices[i].memoryBytes != n.devices[i].memoryBytes)
             return "device " + std::to_string(i);
     }
     for (int c = 0; c < model::kSliceCategoryCount; ++c) {
@@ -154,6 +158,8 @@ model::TracePtr smallTrace()
     b.metadata().format = "kineto";
     b.metadata().sourcePath = "small.json";
     b.metadata().devices.push_back(model::Device {model::DeviceKind::Gpu, 0, "A100"});
+    b.metadata().devices.back().computeUnits = 108; // Kineto's numSms and totalGlobalMem (format version 6)
+    b.metadata().devices.back().memoryBytes = 42297524224;
     b.metadata().properties.emplace_back("key", "value");
     const auto host = b.hostThread("main");
     const auto gpu = b.deviceStream(0, 7);

@@ -29,9 +29,11 @@ ordered_json deviceJson(const EfficiencyReport& r)
 {
     ordered_json d;
     d["trace_name"] = r.deviceName;
+    const ordered_json units = r.deviceComputeUnits > 0 ? ordered_json(r.deviceComputeUnits) : ordered_json(nullptr);
     if (!r.device) {
         d["name"] = nullptr;
         d["not_resolved"] = r.deviceNotResolved;
+        d["compute_units"] = units;
         return d;
     }
     const DevicePeaks& p = *r.device;
@@ -56,6 +58,10 @@ ordered_json deviceJson(const EfficiencyReport& r)
         d["ai_core_clock_mhz"] = p.aiCoreClockMHz;
     }
     d["source"] = p.source;
+    d["resolved_by"] = r.deviceResolvedBy;
+    d["compute_units"] = units;
+    if (!r.deviceResolutionNote.empty())
+        d["resolution_note"] = r.deviceResolutionNote;
     return d;
 }
 

@@ -27,8 +27,15 @@ void writeEfficiencyText(const EfficiencyReport& r, std::ostream& out, std::size
 {
     out << "\nEfficiency (" << r.source << ")\n";
     if (r.device) {
-        out << "  device: " << terminalText(r.device->device) << " (from \"" << terminalText(r.deviceName)
-            << "\"); peaks: " << terminalText(r.device->source) << '\n';
+        out << "  device: " << terminalText(r.device->device) << " (from \"" << terminalText(r.deviceName) << "\"";
+        if (!r.deviceResolvedBy.empty()) {
+            out << ", by " << r.deviceResolvedBy;
+            if (r.deviceComputeUnits > 0)
+                out << "; " << r.deviceComputeUnits << " SMs/CUs";
+        }
+        out << "); peaks: " << terminalText(r.device->source) << '\n';
+        if (!r.deviceResolutionNote.empty())
+            out << "  device note: " << terminalText(r.deviceResolutionNote) << '\n';
     } else {
         out << "  device: " << terminalText(r.deviceNotResolved) << '\n';
     }
