@@ -691,8 +691,11 @@ std::string formatFraction(const BoundedFraction& f)
     return formatPercent(f.value) + (f.clamped ? " (clamped)" : "");
 }
 
-EfficiencyReport computeEfficiency(const Trace& trace, const PeakTable& table, const CancelToken* cancel,
-                                   bool keepDeviceWork)
+namespace {
+
+/// computeEfficiency without its clock.
+EfficiencyReport efficiencyOf(const Trace& trace, const PeakTable& table, const CancelToken* cancel,
+                              bool keepDeviceWork)
 {
     EfficiencyReport r;
     const Keys keys(trace);
@@ -735,6 +738,17 @@ EfficiencyReport computeEfficiency(const Trace& trace, const PeakTable& table, c
         r.notAssessed = most != r.notAssessedOperators.end() ? most->reason
                                                              : "no operator of the work model launched device work";
     }
+    return r;
+}
+
+} // namespace
+
+EfficiencyReport computeEfficiency(const Trace& trace, const PeakTable& table, const CancelToken* cancel,
+                                   bool keepDeviceWork)
+{
+    const auto started = std::chrono::steady_clock::now();
+    EfficiencyReport r = efficiencyOf(trace, table, cancel, keepDeviceWork);
+    r.computeWall = std::chrono::steady_clock::now() - started;
     return r;
 }
 

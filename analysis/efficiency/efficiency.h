@@ -7,6 +7,7 @@
 #include "model/trace.h"
 
 #include <array>
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -105,6 +106,8 @@ struct EfficiencyReport
     std::vector<NotAssessedOperators> notAssessedOperators;
     model::TimeNs modelledDeviceNs = 0; // device time of the operators with work
     model::TimeNs deviceNs = 0;         // all kernel and memset time on the device
+    /// How long computeEfficiency took: for `--phases` and the benchmarks, never in a report.
+    std::chrono::nanoseconds computeWall {0};
 };
 
 /// The efficiency of every operator of the trace it can assess, against `table` (builtinPeakTable()). Reads host

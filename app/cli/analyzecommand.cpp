@@ -3,6 +3,7 @@
 
 #include "analysis/core/pass.h"
 #include "analysis/core/totallost.h"
+#include "analysis/efficiency/efficiency.h"
 #include "clicommon.h"
 #include "model/checkedmath.h"
 #include "reportdestination.h"
@@ -160,6 +161,9 @@ int runAnalyze(int argc, char** argv)
         std::fprintf(stderr, "phases: analysis %.3f s (passes %.3f s, critical paths and savings %.3f s)\n",
                      seconds(std::chrono::steady_clock::now() - analysisStarted), seconds(result.passesWall),
                      seconds(result.savingsWall));
+        if (result.efficiency)
+            std::fprintf(stderr, "phases: efficiency %.3f s (inside the passes, beside the others)\n",
+                         seconds(result.efficiency->computeWall));
     }
     report::ReportOptions reportOptions;
     reportOptions.generator = "timesink-cli " TIMESINK_VERSION;
