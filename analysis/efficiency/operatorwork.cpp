@@ -463,10 +463,13 @@ WorkEstimate ascendAttention(const std::vector<Dims>& in, const std::vector<Dims
         if (n1 <= 0 || q[2] % n1 != 0)
             return missing("attention hidden size not a multiple of its head count");
         const int64_t d = q[2] / n1;
+        if (d <= 0 || k[2] % d != 0)
+            return missing("attention key hidden size not a multiple of the head size");
+        const int64_t kvHeads = k[2] / d;
         a.dqk = static_cast<double>(d);
         a.dv = a.dqk;
         a.nkv = static_cast<double>(k[seq]);
-        a.hkv = d > 0 ? static_cast<double>(k[2] / d) : 0.0;
+        a.hkv = static_cast<double>(kvHeads);
     } else if (q.size() == 4 && q[0] == b && ((q[1] == n1 && q[2] == s1) || (q[1] == s1 && q[2] == n1))) {
         // BNSD or BSND.
         const bool bnsd = q[1] == n1 && q[2] == s1;
