@@ -56,7 +56,7 @@ QWidget* operators(ViewHub& hub, QWidget* parent)
     // The whole trace's operator table is aggregated once the new timeline is on screen.
     QObject::connect(&hub, &ViewHub::traceShown, view, &widgets::OperatorView::setTrace);
     QObject::connect(&hub, &ViewHub::analysisChanged, view,
-                     [view](const LoadedTrace& current, bool) { view->setEfficiency(current.efficiency); });
+                     [view](const LoadedTrace& current, bool) { view->setEfficiency(current.analysis.efficiency); });
     QObject::connect(&hub, &ViewHub::rangeSelectionChanged, view, &widgets::OperatorView::setTimeSelection);
     QObject::connect(view, &widgets::OperatorView::sliceRequested, &hub, &ViewHub::sliceRequested);
     return view;
@@ -67,7 +67,7 @@ QWidget* roofline(ViewHub& hub, QWidget* parent)
     auto* view = new widgets::RooflineView(parent);
     view->setMinimumHeight(kExplorerMinimumHeight);
     QObject::connect(&hub, &ViewHub::analysisChanged, view, [view](const LoadedTrace& current, bool) {
-        view->setEfficiency(current.trace, current.efficiency);
+        view->setEfficiency(current.trace, current.analysis.efficiency);
     });
     QObject::connect(view, &widgets::RooflineView::sliceRequested, &hub, &ViewHub::sliceRequested);
     QObject::connect(view, &widgets::RooflineView::highlightRequested, &hub, &ViewHub::highlightRequested);

@@ -613,13 +613,11 @@ void MainWindow::showTrace(LoadedTrace loaded)
 {
     if (!loaded.summary && loaded.trace)
         loaded.summary = widgets::SummaryData::compute(*loaded.trace, loaded.analysis);
-    // The analysis made the efficiency report; a trace handed in with a result made otherwise (a test, a preview's
-    // final state) gets it here. The preview shown while the analyses run waits for the job's; a cancelled analysis
-    // gets none.
-    if (!loaded.efficiency)
-        loaded.efficiency = loaded.analysis.efficiency;
-    if (!loaded.efficiency && loaded.trace && !m_analysing && !loaded.analysis.cancelled)
-        loaded.efficiency
+    // The analysis made the efficiency report (AnalysisResult::efficiency, with each operator's device work for the
+    // Roofline view's click); a trace handed in with a result made otherwise (a test, a preview's final state) gets
+    // it here. The preview shown while the analyses run waits for the job's; a cancelled analysis gets none.
+    if (!loaded.analysis.efficiency && loaded.trace && !m_analysing && !loaded.analysis.cancelled)
+        loaded.analysis.efficiency
             = std::make_shared<const analysis::efficiency::EfficiencyReport>(analysis::efficiency::computeEfficiency(
                 *loaded.trace, analysis::efficiency::builtinPeakTable(), nullptr, true));
     // The analysis of the trace on screen arrived: the views keep their zoom, scroll and selection.

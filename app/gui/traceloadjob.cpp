@@ -94,7 +94,6 @@ void TraceLoadJob::start(const QString& path)
                 out.cancelled = true;
                 return out;
             }
-            out.loaded.efficiency = analysed.efficiency; // made once, by the analysis
             state->setPhase("summarising");
             out.loaded.summary = widgets::SummaryData::compute(*result.value(), analysed);
             out.loaded.trace = std::move(result).value();

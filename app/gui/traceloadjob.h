@@ -31,10 +31,6 @@ struct LoadedTrace
     analysis::AnalysisResult analysis;
     std::optional<widgets::SummaryData> summary; // computed on the UI thread when absent
     QString path;
-    /// How close each operator ran to the chip's roofline (computeEfficiency, with the device work of each kept for
-    /// the roofline chart's click): the analysis' own (AnalysisResult::efficiency), made on the UI thread only for a
-    /// result that has none.
-    std::shared_ptr<const analysis::efficiency::EfficiencyReport> efficiency;
 };
 
 /// Loads and analyses one trace at a time on a worker thread (QtConcurrent), so the window never freezes.

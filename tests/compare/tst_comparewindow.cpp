@@ -84,7 +84,7 @@ private Q_SLOTS:
         gui::MainWindow w;
         QStringList errors;
         w.setErrorReporter([&errors](const QString& title, const QString&) { errors << title; });
-        w.showTrace(gui::LoadedTrace {baseline(), {}, std::nullopt, QStringLiteral("base.json"), nullptr});
+        w.showTrace(gui::LoadedTrace {baseline(), {}, std::nullopt, QStringLiteral("base.json")});
         w.compareWith(m_dir.filePath(QStringLiteral("missing.json")));
         QTRY_COMPARE(errors, QStringList {QStringLiteral("Cannot compare")});
         QVERIFY(!openCompareView());
@@ -95,7 +95,7 @@ private Q_SLOTS:
         gui::MainWindow w;
         QStringList errors;
         w.setErrorReporter([&errors](const QString& title, const QString& message) { errors << title + message; });
-        w.showTrace(gui::LoadedTrace {baseline(), {}, std::nullopt, QStringLiteral("base.json"), nullptr});
+        w.showTrace(gui::LoadedTrace {baseline(), {}, std::nullopt, QStringLiteral("base.json")});
         w.compareWith(QStringLiteral(TIMESINK_FIXTURES_DIR "/torch/hta_a100_trace_diff_control.json.gz"));
         widgets::CompareView* view = nullptr;
         QTRY_VERIFY_WITH_TIMEOUT((view = openCompareView()) != nullptr, 60000);

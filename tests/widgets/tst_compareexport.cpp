@@ -165,7 +165,7 @@ void TestCompareExport::compareWindowHasTheAction()
     QStringList errors;
     w.setErrorReporter([&errors](const QString& title, const QString& message) { errors << title + message; });
     const QString base = m_dir.filePath(QStringLiteral("base.json"));
-    w.showTrace(gui::LoadedTrace {testing::smallTrainingTrace(), {}, std::nullopt, base, nullptr});
+    w.showTrace(gui::LoadedTrace {testing::smallTrainingTrace(), {}, std::nullopt, base});
     const QString sample = QStringLiteral(TIMESINK_SOURCE_DIR "/resources/samples/resnet18_cpu_legacy_2steps.json");
     w.compareWith(sample);
     widgets::CompareView* view = nullptr;

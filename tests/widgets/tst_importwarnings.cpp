@@ -68,7 +68,7 @@ private slots:
         auto* banner = w.findChild<widgets::ImportWarningsBanner*>();
         QVERIFY(banner);
         QVERIFY(!banner->isVisible());
-        w.showTrace(gui::LoadedTrace {r.value(), {}, std::nullopt, path, nullptr});
+        w.showTrace(gui::LoadedTrace {r.value(), {}, std::nullopt, path});
         QVERIFY(banner->isVisible());
         QVERIFY2(banner->text().contains(QStringLiteral("Truncated")), qPrintable(banner->text()));
         QVERIFY(banner->text().contains(QStringLiteral("events")));
@@ -103,7 +103,7 @@ private slots:
         const parsers::ImportResult clean
             = parsers::loadTrace(TIMESINK_FIXTURES_DIR "/torch/hta_triton_example.json.gz", {}, progress);
         QVERIFY(clean.ok());
-        w.showTrace(gui::LoadedTrace {clean.value(), {}, std::nullopt, QString(), nullptr});
+        w.showTrace(gui::LoadedTrace {clean.value(), {}, std::nullopt, QString()});
         bool serious = false;
         for (const model::ImportWarning& warning : clean.value()->warnings())
             serious = serious || widgets::isSeriousImportWarning(warning.kind);

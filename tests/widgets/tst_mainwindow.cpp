@@ -138,7 +138,7 @@ void TestMainWindow::showTraceFillsFindings()
     QAbstractItemModelTester tester(w.findingsModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     const auto trace = testing::smallTrainingTrace();
     w.showTrace(gui::LoadedTrace {trace, analysed(testing::smallFindings(*trace), 2000, trace.get()), std::nullopt,
-                                  QStringLiteral("/tmp/run1.json"), nullptr});
+                                  QStringLiteral("/tmp/run1.json")});
     QCOMPARE(w.findingsModel()->rowCount(), 2);
     QCOMPARE(w.timeline()->trace(), trace);
     QVERIFY(w.windowTitle().startsWith(QStringLiteral("run1.json")));
@@ -167,8 +167,7 @@ void TestMainWindow::selectingFindingShowsEvidence()
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
     const auto trace = testing::smallTrainingTrace();
-    w.showTrace(
-        gui::LoadedTrace {trace, analysed(testing::smallFindings(*trace), 2000), std::nullopt, QString(), nullptr});
+    w.showTrace(gui::LoadedTrace {trace, analysed(testing::smallFindings(*trace), 2000), std::nullopt, QString()});
     w.timeline()->showRange(0, 20); // somewhere else first
     w.findingsView()->setCurrentIndex(w.findingsProxy()->mapFromSource(w.findingsModel()->index(row, 0)));
     const auto& zoom = w.timeline()->zoom();
@@ -183,7 +182,7 @@ void TestMainWindow::cancelKeepsPreviousTrace()
 {
     MainWindow w;
     const auto first = testing::smallTrainingTrace();
-    w.showTrace(gui::LoadedTrace {first, {}, std::nullopt, QStringLiteral("first.json"), nullptr});
+    w.showTrace(gui::LoadedTrace {first, {}, std::nullopt, QStringLiteral("first.json")});
     std::atomic<bool> started {false};
     w.loadJob().setLoadFunction([&started](const std::filesystem::path&, parsers::ProgressSink& sink) {
         // A load that only ends when cancelled, reporting progress like an importer.
@@ -307,7 +306,7 @@ void TestMainWindow::badFileShowsErrorAndStaysUsable()
     QList<RecordedError> errors;
     w.setErrorReporter([&errors](const QString& t, const QString& m) { errors.append({t, m}); });
     const auto first = testing::smallTrainingTrace();
-    w.showTrace(gui::LoadedTrace {first, {}, std::nullopt, QStringLiteral("first.json"), nullptr});
+    w.showTrace(gui::LoadedTrace {first, {}, std::nullopt, QStringLiteral("first.json")});
     FinishCounter finished(w);
 
     // Garbage through the real loader: no importer accepts it.
@@ -451,7 +450,7 @@ void TestMainWindow::searchFieldStepsThroughMatches()
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
     const auto trace = testing::smallTrainingTrace();
-    w.showTrace(gui::LoadedTrace {trace, {}, std::nullopt, QString(), nullptr});
+    w.showTrace(gui::LoadedTrace {trace, {}, std::nullopt, QString()});
     // Typing searches once the keys pause, not at every keystroke; Enter runs a pending search at once.
     w.searchField()->setText(QStringLiteral("relu"));
     QCOMPARE(w.timeline()->search().count(), std::size_t(0));
@@ -498,8 +497,7 @@ void TestMainWindow::singleKeyShortcutsActFromTables()
     w.activateWindow();
     QVERIFY(QTest::qWaitForWindowActive(&w));
     const auto trace = testing::smallTrainingTrace();
-    w.showTrace(
-        gui::LoadedTrace {trace, analysed(testing::smallFindings(*trace), 2000), std::nullopt, QString(), nullptr});
+    w.showTrace(gui::LoadedTrace {trace, analysed(testing::smallFindings(*trace), 2000), std::nullopt, QString()});
     QTableView* table = w.findingsView();
     table->setCurrentIndex(w.findingsProxy()->mapFromSource(w.findingsModel()->index(1, 0)));
     table->setFocus();
@@ -628,7 +626,7 @@ void TestMainWindow::notAssessedShownAndExported()
     }
 
     // A trace with everything assessed hides the line again.
-    w.showTrace(gui::LoadedTrace {testing::smallTrainingTrace(), {}, std::nullopt, QString(), nullptr});
+    w.showTrace(gui::LoadedTrace {testing::smallTrainingTrace(), {}, std::nullopt, QString()});
     QVERIFY(label->isHidden());
 }
 
@@ -640,7 +638,7 @@ void TestMainWindow::traceExportRunsOffTheUiThread()
     w.show();
     const QString input = m_dir.filePath(QStringLiteral("offthread.json"));
     writeFile(input, "{}");
-    w.showTrace(gui::LoadedTrace {testing::smallTrainingTrace(), {}, std::nullopt, input, nullptr});
+    w.showTrace(gui::LoadedTrace {testing::smallTrainingTrace(), {}, std::nullopt, input});
 
     // An export that only returns when the test lets it: the window must stay responsive meanwhile.
     std::mutex mutex;
@@ -707,7 +705,7 @@ void TestMainWindow::traceExportWritesOrReports()
     const QString input = m_dir.filePath(QStringLiteral("exported-input.json"));
     writeFile(input, "{}");
     const auto trace = testing::smallTrainingTrace();
-    w.showTrace(gui::LoadedTrace {trace, analysed(testing::smallFindings(*trace), 2000), std::nullopt, input, nullptr});
+    w.showTrace(gui::LoadedTrace {trace, analysed(testing::smallFindings(*trace), 2000), std::nullopt, input});
 
     // Refused before any work: the extension names no trace format.
     QVERIFY(w.startTraceExport(m_dir.filePath(QStringLiteral("t.txt"))).contains(QStringLiteral(".pftrace")));
@@ -750,7 +748,7 @@ void TestMainWindow::trackListModelIsConsistent()
     QAbstractItemModel* model = w.tracksPanel()->tree()->model();
     QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     const auto trace = testing::smallTrainingTrace();
-    w.showTrace(gui::LoadedTrace {trace, analysed({}, 0), std::nullopt, QStringLiteral("/tmp/run1.json"), nullptr});
+    w.showTrace(gui::LoadedTrace {trace, analysed({}, 0), std::nullopt, QStringLiteral("/tmp/run1.json")});
     const widgets::TrackLayout& layout = w.timeline()->layout();
     QCOMPARE(model->rowCount(), static_cast<int>(layout.groups().size()));
     for (int g = 0; g < model->rowCount(); ++g) {
