@@ -392,12 +392,18 @@ Finding finish(Cause cause, std::vector<Flagged>& ops, const AnalysisContext& co
 
 } // namespace
 
+std::shared_ptr<const efficiency::EfficiencyReport> makeEfficiencyReport(const model::Trace& trace,
+                                                                         const CancelToken* cancel)
+{
+    return std::make_shared<const efficiency::EfficiencyReport>(
+        efficiency::computeEfficiency(trace, efficiency::builtinPeakTable(), cancel, true));
+}
+
 PassOutput LowEfficiencyPass::run(const AnalysisContext& context) const
 {
     const model::Trace& trace = context.trace();
     // The report is made whatever this pass concludes: analyze() hands it to the reports and the views.
-    const auto report = std::make_shared<const efficiency::EfficiencyReport>(
-        efficiency::computeEfficiency(trace, efficiency::builtinPeakTable(), &context.cancel(), true));
+    const auto report = makeEfficiencyReport(trace, &context.cancel());
     if (context.cancel().cancelled())
         return {};
     const auto notAssessed = [&](std::string why) {

@@ -3,6 +3,8 @@
 
 #include "analysis/core/pass.h"
 
+#include <memory>
+
 namespace timesink::analysis {
 
 /// `low_efficiency` (issue 51): operators far below their roofline (analysis/efficiency/), with the cause where the
@@ -25,6 +27,11 @@ public:
     [[nodiscard]] std::string_view kind() const override { return "low_efficiency"; }
     [[nodiscard]] PassOutput run(const AnalysisContext& context) const override;
 };
+
+/// The efficiency report as an analyze() run keeps it (AnalysisResult::efficiency): the built-in peak table, with
+/// each operator's device work. The pass makes it for its findings; analyze() makes it only when the pass did not.
+std::shared_ptr<const efficiency::EfficiencyReport> makeEfficiencyReport(const model::Trace& trace,
+                                                                         const CancelToken* cancel);
 
 /// The efficiency a fixed operator is re-timed at: 60 % of its roofline (well-tuned GEMMs and fused elementwise
 /// kernels reach 60–80 % of the peak or the bandwidth; 60 % is a target a fix can be expected to reach).

@@ -4,7 +4,6 @@
 #include "analysis/core/pass.h"
 #include "analysis/core/stepclock.h"
 #include "analysis/core/stepgraph.h"
-#include "analysis/efficiency/efficiency.h"
 #include "analysis/passes/communicationpass.h"
 #include "analysis/passes/conversionpass.h"
 #include "analysis/passes/copyhotspotpass.h"
@@ -65,13 +64,6 @@ void fillStepFigures(const AnalysisContext& context, AnalysisResult& result)
 {
     result.stepBreakdown = computeStepBreakdown(context.trace(), context.clock());
     result.device = computeDeviceSummary(context.trace(), context.clock(), context.activity(), result.stepBreakdown);
-}
-
-/// The efficiency report as analyze() keeps it (the low_efficiency pass makes the same one when it runs).
-std::shared_ptr<const efficiency::EfficiencyReport> efficiencyOf(const model::Trace& trace, const CancelToken* cancel)
-{
-    return std::make_shared<const efficiency::EfficiencyReport>(
-        efficiency::computeEfficiency(trace, efficiency::builtinPeakTable(), cancel, true));
 }
 
 } // namespace
@@ -146,7 +138,7 @@ AnalysisResult analyze(const model::Trace& trace, const AnalysisOptions& options
     }
     result.cancelled = result.cancelled || cancel.cancelled();
     if (!result.efficiency && !result.cancelled)
-        result.efficiency = efficiencyOf(trace, &cancel);
+        result.efficiency = makeEfficiencyReport(trace, &cancel);
     context.releaseActivity(); // the re-timing reads neither; the passes and the step lanes are done with them
     const auto passesDone = std::chrono::steady_clock::now();
     // Ranks them too (by saving, then lost time).
@@ -164,7 +156,7 @@ void fillTraceFigures(const model::Trace& trace, const AnalysisOptions& options,
     const AnalysisContext context(trace, options, never);
     fillStepFigures(context, result);
     result.communication = context.communication();
-    result.efficiency = efficiencyOf(trace, nullptr);
+    result.efficiency = makeEfficiencyReport(trace, nullptr);
 }
 
 } // namespace timesink::analysis
