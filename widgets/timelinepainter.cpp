@@ -498,11 +498,9 @@ std::optional<QRectF> TimelinePainter::sliceRect(const model::Trace& trace, cons
     if (slice.index.value >= track.size())
         return std::nullopt;
     const std::uint32_t i = slice.index.value;
-    if (track.depth(i) >= layout.visibleDepth(slice.track))
-        return std::nullopt; // below the levels shown
     const int y = layout.depthY(slice.track, track.depth(i));
     if (y < 0)
-        return std::nullopt;
+        return std::nullopt; // a level not drawn (folded, below a limit) or the track hidden
     const bool pinned = layout.rows()[static_cast<std::size_t>(layout.rowOfTrack(slice.track))].pinned;
     const double xa = std::clamp(zoom.xAt(track.ts(i)), -10.0, zoom.width() + 10.0);
     const double xb = std::clamp(zoom.xAt(track.end(i)), -10.0, zoom.width() + 10.0);
@@ -578,12 +576,13 @@ TimelinePainter::Stats TimelinePainter::paint(QPainter& painter, QSize size, con
             drawCounter(f, track, y, row.height, f.fills[static_cast<std::size_t>(SliceCategory::Annotation)]);
             return;
         }
+        const std::size_t first = layout.firstDepth(row.track);
         const std::size_t depths = layout.visibleDepth(row.track);
         for (std::size_t d = 0; d < depths; ++d) {
             const int dy = y + static_cast<int>(d) * TrackLayout::kDepthHeight;
             if (dy + TrackLayout::kDepthHeight < kRulerHeight || dy > size.height())
                 continue;
-            drawDepth(f, track, d, dy);
+            drawDepth(f, track, first + d, dy);
         }
     };
     // Search matches: culled per track and depth like slices, one outline per pixel column at most.
@@ -592,9 +591,10 @@ TimelinePainter::Stats TimelinePainter::paint(QPainter& painter, QSize size, con
             return;
         const QColor match = CategoryPalette::searchMatch(f.dark);
         const model::Track& track = trace.track(row.track);
+        const std::size_t first = layout.firstDepth(row.track);
         const std::size_t depths = layout.visibleDepth(row.track);
         for (std::size_t d = 0; d < depths; ++d) {
-            const auto hits = decorations.search->matchesAt(row.track, d);
+            const auto hits = decorations.search->matchesAt(row.track, first + d);
             auto it = std::partition_point(hits.begin(), hits.end(),
                                            [&](std::uint32_t i) { return track.end(i) < zoom.start(); });
             const int y = rowScreenY(row) + static_cast<int>(d) * TrackLayout::kDepthHeight;
@@ -646,7 +646,7 @@ TimelinePainter::Stats TimelinePainter::paint(QPainter& painter, QSize size, con
             const double xb = zoom.xAt(seg.end);
             if (xb < 0 || xa > f.width)
                 continue;
-            const int y = layout.depthY(seg.track, 0);
+            const int y = layout.depthY(seg.track, layout.firstDepth(seg.track));
             if (y < 0)
                 continue;
             const bool pinned = layout.rows()[static_cast<std::size_t>(layout.rowOfTrack(seg.track))].pinned;

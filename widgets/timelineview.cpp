@@ -95,8 +95,9 @@ model::SliceRef TimelineView::sliceAt(QPoint pos) const
     if (row.isHeader())
         return {};
     const model::Track& track = m_trace->track(row.track);
-    const auto depth = static_cast<std::size_t>((y - row.y) / TrackLayout::kDepthHeight);
-    if (depth >= m_layout.visibleDepth(row.track))
+    const auto depth
+        = m_layout.firstDepth(row.track) + static_cast<std::size_t>((y - row.y) / TrackLayout::kDepthHeight);
+    if (!m_layout.isDepthShown(row.track, depth))
         return {};
     const double x = pos.x() - TimelinePainter::kLabelWidth;
     const model::TimeNs t = m_zoom.timeAt(x);
@@ -183,16 +184,28 @@ QMenu* TimelineView::labelMenu(int rowIndex)
             QMenu* depth = menu->addMenu(tr("Stack Depth"));
             depth->setObjectName(QStringLiteral("stackDepth"));
             const std::size_t shown = m_layout.visibleDepth(track);
+            const std::size_t below = t.depthCount() - m_layout.firstDepth(track);
             for (int levels : {0, 1, 2, 3, 5, 8, 12}) {
-                if (levels != 0 && static_cast<std::size_t>(levels) >= t.depthCount())
+                if (levels != 0 && static_cast<std::size_t>(levels) >= below)
                     continue;
                 QAction* a = depth->addAction(
-                    levels == 0 ? tr("All %1 levels").arg(t.depthCount())
+                    levels == 0 ? tr("All %1 levels").arg(below)
                                 : (levels == 1 ? tr("Top level only") : tr("Top %1 levels").arg(levels)),
                     this,
                     [this, track, levels] { changeLayout([&](TrackLayout& l) { l.setDepthLimit(track, levels); }); });
                 a->setCheckable(true);
-                a->setChecked(levels == 0 ? shown == t.depthCount() : shown == static_cast<std::size_t>(levels));
+                a->setChecked(levels == 0 ? shown == below : shown == static_cast<std::size_t>(levels));
+            }
+            if (const std::size_t trunk = m_layout.trunkDepth(track); trunk > 0) {
+                // The Python-only levels above the first framework op, folded when the trace opened.
+                depth->addSeparator();
+                QAction* fold = depth->addAction(tr("Fold the %1 Python-Only Levels at the Top").arg(trunk), this,
+                                                 [this, track, folded = m_layout.firstDepth(track) > 0] {
+                                                     changeLayout([&](TrackLayout& l) { l.showTrunk(track, folded); });
+                                                 });
+                fold->setObjectName(QStringLiteral("foldTrunk"));
+                fold->setCheckable(true);
+                fold->setChecked(m_layout.firstDepth(track) > 0);
             }
         }
         const bool picked
@@ -248,6 +261,9 @@ void TimelineView::selectSlice(model::SliceRef slice, bool reveal)
             const model::TimeNs centre = ts + (end - ts) / 2;
             m_zoom.setRange(centre - half, centre - half + m_zoom.span());
         }
+        // A slice in the folded Python levels at the top of its thread: unfold them to show it.
+        if (track.depth(slice.index.value) < m_layout.firstDepth(slice.track))
+            changeLayout([&](TrackLayout& l) { l.showTrunk(slice.track, true); });
         revealTrack(slice.track);
     }
     const bool changed = slice != m_decorations.selected;
@@ -595,7 +611,8 @@ bool TimelineView::viewportEvent(QEvent* event)
 {
     if (event->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(event);
-        const QString text = tooltipFor(sliceAt(help->pos()));
+        const QString text = help->pos().x() < TimelinePainter::kLabelWidth ? labelTooltip(rowAtPos(help->pos()))
+                                                                            : tooltipFor(sliceAt(help->pos()));
         if (text.isEmpty())
             QToolTip::hideText();
         else
@@ -603,6 +620,30 @@ bool TimelineView::viewportEvent(QEvent* event)
         return true;
     }
     return QAbstractScrollArea::viewportEvent(event);
+}
+
+QString TimelineView::labelTooltip(int rowIndex) const
+{
+    if (!m_trace || rowIndex < 0 || static_cast<std::size_t>(rowIndex) >= m_layout.rows().size())
+        return {};
+    const TrackLayout::Row& row = m_layout.rows()[static_cast<std::size_t>(rowIndex)];
+    if (row.isHeader())
+        return m_layout.groups()[static_cast<std::size_t>(row.group)].title;
+    const model::Track& t = m_trace->track(row.track);
+    QString text = TrackLayout::trackLabel(*m_trace, t);
+    const std::size_t first = m_layout.firstDepth(row.track);
+    const std::size_t shown = m_layout.visibleDepth(row.track);
+    if (first > 0)
+        text += tr("\nThe top %1 levels hold only Python frames and are folded: levels %2–%3 of %4 are shown.")
+                    .arg(first)
+                    .arg(first + 1)
+                    .arg(first + shown)
+                    .arg(t.depthCount());
+    else if (shown < t.depthCount())
+        text += tr("\nThe top %1 of %2 levels are shown.").arg(shown).arg(t.depthCount());
+    if (shown < t.depthCount())
+        text += tr("\nRight-click → Stack Depth to change.");
+    return text;
 }
 
 void TimelineView::scrollContentsBy(int, int)

@@ -126,6 +126,8 @@ private:
     void updateScrollRange();
     [[nodiscard]] double anchorX() const;
     [[nodiscard]] QString tooltipFor(model::SliceRef slice) const;
+    /// The tooltip of a track label: its full name, and which of its levels are drawn when not all are.
+    [[nodiscard]] QString labelTooltip(int row) const;
 
     model::TracePtr m_trace;
     TimelineZoom m_zoom;

@@ -6,7 +6,9 @@
 #include <QRegularExpression>
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
+#include <span>
 #include <string>
 #include <tuple>
 
@@ -31,6 +33,25 @@ QString withoutIds(QString s)
 {
     static const QRegularExpression digits(QStringLiteral("\\d+"));
     return s.replace(digits, QStringLiteral("#"));
+}
+
+/// The number of levels at the top of a host thread that hold only Python frames, when there are at least
+/// TrackLayout::kMinTrunkLevels of them and a level below holds something else (a thread of Python frames alone keeps
+/// every level). Reads the levels from the top and stops at the first slice that is not a Python frame, so a
+/// framework-heavy thread costs a few slices.
+std::uint16_t pythonTrunk(const model::Track& t)
+{
+    if (t.role != model::TrackRole::HostThread || t.depthCount() <= TrackLayout::kMinTrunkLevels)
+        return 0;
+    for (std::size_t d = 0; d < t.depthCount(); ++d) {
+        const std::span<const std::uint32_t> level = t.slicesAtDepth(d);
+        const bool pythonOnly = std::all_of(level.begin(), level.end(), [&t](std::uint32_t i) {
+            return t.category(i) == model::SliceCategory::PythonFrame;
+        });
+        if (!pythonOnly)
+            return d >= TrackLayout::kMinTrunkLevels ? static_cast<std::uint16_t>(std::min<std::size_t>(d, 0xffff)) : 0;
+    }
+    return 0;
 }
 
 } // namespace
@@ -111,6 +132,12 @@ TrackLayout::TrackLayout(const model::Trace& trace)
     }
     m_hidden.assign(trace.tracks().size(), 0);
     m_depthLimit.assign(trace.tracks().size(), 0);
+    m_trunkShown.assign(trace.tracks().size(), 0);
+    m_trunk.assign(trace.tracks().size(), 0);
+    for (const Group& g : m_groups) {
+        for (model::TrackId id : g.tracks)
+            m_trunk[id.value] = pythonTrunk(trace.track(id));
+    }
 
     for (Group& g : m_groups) {
         std::stable_sort(g.tracks.begin(), g.tracks.end(), [&trace](model::TrackId a, model::TrackId b) {
@@ -256,7 +283,32 @@ std::size_t TrackLayout::visibleDepth(model::TrackId track) const
     int limit = track.value < m_depthLimit.size() ? m_depthLimit[track.value] : 0;
     if (limit == 0 && !isDeviceTrack(t))
         limit = m_hostDepthLimit;
-    return limit > 0 ? std::min(t.depthCount(), static_cast<std::size_t>(limit)) : t.depthCount();
+    const std::size_t below = t.depthCount() - std::min(t.depthCount(), firstDepth(track));
+    return limit > 0 ? std::min(below, static_cast<std::size_t>(limit)) : below;
+}
+
+std::size_t TrackLayout::trunkDepth(model::TrackId track) const
+{
+    return track.isValid() && track.value < m_trunk.size() ? m_trunk[track.value] : 0;
+}
+
+std::size_t TrackLayout::firstDepth(model::TrackId track) const
+{
+    return track.isValid() && track.value < m_trunkShown.size() && !m_trunkShown[track.value] ? trunkDepth(track) : 0;
+}
+
+void TrackLayout::showTrunk(model::TrackId track, bool shown)
+{
+    if (!track.isValid() || track.value >= m_trunkShown.size())
+        return;
+    m_trunkShown[track.value] = shown ? 1 : 0;
+    relayout();
+}
+
+bool TrackLayout::isDepthShown(model::TrackId track, std::size_t depth) const
+{
+    const std::size_t first = firstDepth(track);
+    return rowOfTrack(track) >= 0 && depth >= first && depth - first < visibleDepth(track);
 }
 
 QString TrackLayout::trackKey(model::TrackId track) const
@@ -284,6 +336,8 @@ TrackLayout::State TrackLayout::state() const
                 s.hidden << trackKey(id);
             if (m_depthLimit[id.value] > 0)
                 s.depthLimits.insert(trackKey(id), m_depthLimit[id.value]);
+            if (m_trunkShown[id.value] && m_trunk[id.value] > 0)
+                s.trunkShown << trackKey(id);
         }
     }
     s.hostDepthLimit = m_hostDepthLimit;
@@ -313,6 +367,7 @@ void TrackLayout::applyState(const State& state)
             else if (state.hidden.contains(key))
                 m_hidden[id.value] = 1;
             m_depthLimit[id.value] = state.depthLimits.value(key, 0).toInt();
+            m_trunkShown[id.value] = state.trunkShown.contains(key) ? 1 : 0;
         }
     }
     std::stable_sort(pins.begin(), pins.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
@@ -329,7 +384,8 @@ QVariantMap TrackLayout::State::toVariant() const
             {QStringLiteral("hiddenGroups"), hiddenGroups},
             {QStringLiteral("groupOrder"), groupOrder},
             {QStringLiteral("hostDepthLimit"), hostDepthLimit},
-            {QStringLiteral("depthLimits"), depthLimits}};
+            {QStringLiteral("depthLimits"), depthLimits},
+            {QStringLiteral("trunkShown"), trunkShown}};
 }
 
 TrackLayout::State TrackLayout::State::fromVariant(const QVariantMap& map)
@@ -341,13 +397,14 @@ TrackLayout::State TrackLayout::State::fromVariant(const QVariantMap& map)
     s.groupOrder = map.value(QStringLiteral("groupOrder")).toStringList();
     s.hostDepthLimit = map.value(QStringLiteral("hostDepthLimit")).toInt();
     s.depthLimits = map.value(QStringLiteral("depthLimits")).toMap();
+    s.trunkShown = map.value(QStringLiteral("trunkShown")).toStringList();
     return s;
 }
 
 bool TrackLayout::State::isDefault() const
 {
     return pinned.isEmpty() && hidden.isEmpty() && hiddenGroups.isEmpty() && hostDepthLimit == 0
-        && depthLimits.isEmpty();
+        && depthLimits.isEmpty() && trunkShown.isEmpty();
 }
 
 int TrackLayout::rowAt(int y) const
@@ -372,10 +429,10 @@ int TrackLayout::rowOfTrack(model::TrackId track) const
 
 int TrackLayout::depthY(model::TrackId track, std::size_t depth) const
 {
-    const int row = rowOfTrack(track);
-    if (row < 0)
+    if (!isDepthShown(track, depth))
         return -1;
-    return m_rows[static_cast<std::size_t>(row)].y + static_cast<int>(depth) * kDepthHeight;
+    const int row = rowOfTrack(track);
+    return m_rows[static_cast<std::size_t>(row)].y + static_cast<int>(depth - firstDepth(track)) * kDepthHeight;
 }
 
 QString TrackLayout::trackLabel(const model::Trace& trace, const model::Track& track)

@@ -27,7 +27,12 @@ namespace timesink::widgets {
 ///
 /// What people arrange: pinned tracks come first, above every group, in a band that does not scroll
 /// (pinnedHeight()); hidden tracks and groups get no rows; groups can be reordered; a host thread can show
-/// only its top `n` stack levels. state()/applyState() carry that arrangement by stable keys (digits in host
+/// only its top `n` stack levels.
+///
+/// Deep host stacks open at the framework: a host thread whose top kMinTrunkLevels or more levels hold only Python
+/// frames (a 20-level `python: main → run → …` trunk above the first framework op) starts with those levels folded
+/// away (firstDepth()), so its framework ops and the device rows below stay in view; the label marks the fold and
+/// showTrunk() brings the levels back. state()/applyState() carry that arrangement by stable keys (digits in host
 /// names, which are process and thread ids, do not count), so a trace of the same kind opens the same way.
 class TrackLayout
 {
@@ -36,6 +41,8 @@ public:
     static constexpr int kDepthHeight = 18;
     static constexpr int kCounterHeight = 36;
     static constexpr int kTrackGap = 2;
+    /// Fewest Python-only levels at the top of a host thread that are folded away when it opens.
+    static constexpr std::size_t kMinTrunkLevels = 3;
 
     struct Group
     {
@@ -66,6 +73,7 @@ public:
         QStringList groupOrder;   // group keys, in the order shown (groups not listed keep their place after)
         int hostDepthLimit = 0;   // 0: every level
         QVariantMap depthLimits;  // track key → levels
+        QStringList trunkShown;   // track keys whose folded Python trunk is shown
         [[nodiscard]] QVariantMap toVariant() const;
         static State fromVariant(const QVariantMap& map);
         [[nodiscard]] bool isDefault() const;
@@ -101,8 +109,17 @@ public:
     /// The same for every host thread that has no limit of its own (0: all).
     void setHostDepthLimit(int levels);
     [[nodiscard]] int hostDepthLimit() const { return m_hostDepthLimit; }
-    /// Depth levels of `track` that are drawn (its depth count, or less when limited).
+    /// Depth levels of `track` that are drawn, from firstDepth() on (its depth count, or less when folded or
+    /// limited; a limit counts from the first level drawn).
     [[nodiscard]] std::size_t visibleDepth(model::TrackId track) const;
+    /// The first depth drawn: the number of Python-only levels folded away at the top (0 when none are).
+    [[nodiscard]] std::size_t firstDepth(model::TrackId track) const;
+    /// The Python-only levels at the top of `track` that fold away (0 when fewer than kMinTrunkLevels), shown or not.
+    [[nodiscard]] std::size_t trunkDepth(model::TrackId track) const;
+    /// Shows (or folds again) the Python-only levels at the top of `track`.
+    void showTrunk(model::TrackId track, bool shown);
+    /// Whether `depth` of `track` is drawn (neither folded, below a limit, nor the track hidden).
+    [[nodiscard]] bool isDepthShown(model::TrackId track, std::size_t depth) const;
 
     [[nodiscard]] State state() const;
     void applyState(const State& state);
@@ -113,7 +130,7 @@ public:
     [[nodiscard]] int rowAt(int y) const;
     /// Index into rows() of the row of `track`, or -1 when the track is hidden (its group collapsed).
     [[nodiscard]] int rowOfTrack(model::TrackId track) const;
-    /// Content y of the top of depth `depth` of `track`, or -1 when hidden.
+    /// Content y of the top of depth `depth` of `track`, or -1 when it is not drawn (isDepthShown()).
     [[nodiscard]] int depthY(model::TrackId track, std::size_t depth) const;
 
     /// Label of a track for people: its name, or its thread/stream key when unnamed.
@@ -128,8 +145,10 @@ private:
     const model::Trace* m_trace = nullptr;
     std::vector<Group> m_groups;
     std::vector<model::TrackId> m_pinnedOrder;
-    std::vector<char> m_hidden;    // by TrackId
-    std::vector<int> m_depthLimit; // by TrackId, 0 = none of its own
+    std::vector<char> m_hidden;         // by TrackId
+    std::vector<int> m_depthLimit;      // by TrackId, 0 = none of its own
+    std::vector<std::uint16_t> m_trunk; // by TrackId: Python-only levels at the top that fold away
+    std::vector<char> m_trunkShown;     // by TrackId
     int m_hostDepthLimit = 0;
     int m_pinnedHeight = 0;
     std::vector<Row> m_rows;

@@ -275,6 +275,12 @@ int main(int argc, char** argv)
             settle();
         }
     }
+    // The MI300X run alone: its GPU on top and its Python thread opened at the framework ops, with the 20-odd levels of
+    // Python frames above them folded.
+    if (open(w, fx + QStringLiteral("/torch/tracelens_mi300_Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz"))) {
+        w.timeline()->fitAll();
+        shoot(QStringLiteral("mi300_full"));
+    }
     // Two edge runs: the single-core YOLOv8n against RKNN_NPU_CORE_0_1_2, the Layers tab of the compare window.
     if (open(w, fx + QStringLiteral("/rknn/rknpu2_1.6.0_rk3588_perf_detail_yolov8n_1920_singlecore.txt"))) {
         w.compareWith(fx + QStringLiteral("/rknn/rknpu2_2.0.0b0_rk3588_perf_detail_yolov8n_1920x1088_multicore.txt"));

@@ -565,6 +565,29 @@ private Q_SLOTS:
         QVERIFY(firstTrackRow != rows.end());
         QVERIFY(w.current().trace->track(firstTrackRow->track).deviceKind != model::DeviceKind::Cpu);
         QVERIFY(firstTrackRow->y + firstTrackRow->height < w.timeline()->viewport()->height());
+        // Deep host stacks start folded to the levels that hold framework ops: the Python thread's 40-level stack
+        // opens at its first framework op, and nothing but Python frames is folded away.
+        const model::Trace& mi300 = *w.current().trace;
+        std::size_t folded = 0;
+        for (const auto& g : layout.groups()) {
+            for (const model::TrackId id : g.tracks) {
+                const model::Track& t = mi300.track(id);
+                const std::size_t first = layout.firstDepth(id);
+                for (std::size_t d = 0; d < first; ++d) {
+                    for (const std::uint32_t i : t.slicesAtDepth(d))
+                        QCOMPARE(t.category(i), model::SliceCategory::PythonFrame);
+                }
+                if (first > 0) {
+                    const auto level = t.slicesAtDepth(first);
+                    QVERIFY(std::any_of(level.begin(), level.end(), [&t](std::uint32_t i) {
+                        return t.category(i) != model::SliceCategory::PythonFrame;
+                    }));
+                }
+                folded = std::max(folded, first);
+            }
+        }
+        qInfo("the deepest fold: %zu Python-only levels", folded);
+        QVERIFY2(folded >= widgets::TrackLayout::kMinTrunkLevels, qPrintable(QString::number(folded)));
 
         // Both panes of the H100 vs MI300 compare window start with their GPU.
         const QString h100

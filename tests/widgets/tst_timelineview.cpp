@@ -62,6 +62,7 @@ private slots:
     void paletteColoursDiffer();
     void stepLabelsInRuler_data();
     void stepLabelsInRuler();
+    void foldsPythonTrunk();
 
 private:
     std::unique_ptr<TimelineView> m_view;
@@ -347,6 +348,81 @@ void TestTimelineView::stepLabelsInRuler()
          TimelinePainter::stepLabels(*m_trace, zoom, QFontMetrics(QApplication::font())))
         got << QStringLiteral("%1:%2-%3:%4").arg(l.step).arg(l.x0).arg(l.x1).arg(l.text);
     QCOMPARE(got.join(QLatin1Char(';')), expected);
+}
+
+// Issue #47 item 1: a host thread whose top levels hold only Python frames opens at its first framework op; the
+// folded levels draw nothing and hit nothing, the label says so, and selecting a folded frame unfolds them.
+void TestTimelineView::foldsPythonTrunk()
+{
+    model::TraceBuilder b;
+    const auto gpu = b.deviceStream(0, 7);
+    const auto deep = b.hostThread("python", 1, 1);
+    // Five nested Python frames, then a framework op and its launch.
+    for (int d = 0; d < 5; ++d)
+        b.slice(deep, model::SliceCategory::PythonFrame, "frame " + std::to_string(d), d * 10LL, 10'000 - d * 20LL);
+    const auto op = b.slice(deep, model::SliceCategory::HostOp, "aten::mm", 100, 1000);
+    b.slice(deep, model::SliceCategory::RuntimeApi, "cudaLaunchKernel", 200, 50);
+    b.slice(gpu, model::SliceCategory::Kernel, "gemm", 400, 500);
+    // Two Python levels only: too shallow to fold.
+    const auto shallow = b.hostThread("python", 1, 2);
+    b.slice(shallow, model::SliceCategory::PythonFrame, "a", 0, 5000);
+    b.slice(shallow, model::SliceCategory::PythonFrame, "b", 10, 4000);
+    b.slice(shallow, model::SliceCategory::HostOp, "aten::add", 20, 100);
+    // Python frames alone: every level stays.
+    const auto pythonOnly = b.hostThread("python", 1, 3);
+    for (int d = 0; d < 6; ++d)
+        b.slice(pythonOnly, model::SliceCategory::PythonFrame, "p", d * 10LL, 10'000 - d * 20LL);
+    const model::TracePtr trace = b.finalize();
+    m_view->setTrace(trace);
+    const widgets::TrackLayout& layout = m_view->layout();
+    QCOMPARE(layout.trunkDepth(deep), std::size_t(5));
+    QCOMPARE(layout.firstDepth(deep), std::size_t(5));
+    QCOMPARE(layout.visibleDepth(deep), std::size_t(2)); // the op and its launch
+    QCOMPARE(layout.firstDepth(shallow), std::size_t(0));
+    QCOMPARE(layout.visibleDepth(shallow), std::size_t(3));
+    QCOMPARE(layout.firstDepth(pythonOnly), std::size_t(0));
+    QCOMPARE(layout.visibleDepth(pythonOnly), std::size_t(6));
+    QCOMPARE(layout.firstDepth(gpu), std::size_t(0));
+    // The op is the thread's first row and is hit there; a folded frame has no rectangle.
+    const int row = layout.rowOfTrack(deep);
+    QVERIFY(row >= 0);
+    QCOMPARE(layout.depthY(deep, 5), layout.rows()[static_cast<std::size_t>(row)].y);
+    QCOMPARE(layout.depthY(deep, 0), -1);
+    QCOMPARE(layout.rows()[static_cast<std::size_t>(row)].height, 2 * widgets::TrackLayout::kDepthHeight);
+    m_view->fitAll();
+    const QPoint p = centreOf(*m_view, op);
+    QVERIFY(p.y() >= 0);
+    QCOMPARE(m_view->sliceAt(p), op);
+    const model::SliceRef frame = testing::findSlice(*trace, "frame 2");
+    QVERIFY(!TimelinePainter::sliceRect(*trace, m_view->zoom(), layout, m_view->verticalScrollBar()->value(), frame));
+    // The label's tooltip says what is folded.
+    const QPoint label(20, p.y());
+    QHelpEvent help(QEvent::ToolTip, label, m_view->viewport()->mapToGlobal(label));
+    QApplication::sendEvent(m_view->viewport(), &help);
+    QTRY_VERIFY(QToolTip::isVisible());
+    QVERIFY2(QToolTip::text().contains(QStringLiteral("top 5 levels hold only Python frames")),
+             qPrintable(QToolTip::text()));
+    QToolTip::hideText();
+    // The arrangement is kept by key: unfolding is remembered, folding again is the default.
+    widgets::TrackLayout::State state = layout.state();
+    QVERIFY(state.isDefault());
+    // Selecting a folded frame (from search, say) unfolds its thread.
+    m_view->selectSlice(frame, true);
+    QCOMPARE(layout.firstDepth(deep), std::size_t(0));
+    QCOMPARE(layout.visibleDepth(deep), std::size_t(7));
+    QVERIFY(TimelinePainter::sliceRect(*trace, m_view->zoom(), layout, m_view->verticalScrollBar()->value(), frame));
+    state = layout.state();
+    QCOMPARE(state.trunkShown.size(), 1);
+    widgets::TrackLayout fresh(*trace);
+    QCOMPARE(fresh.firstDepth(deep), std::size_t(5));
+    fresh.applyState(widgets::TrackLayout::State::fromVariant(state.toVariant()));
+    QCOMPARE(fresh.firstDepth(deep), std::size_t(0));
+    // A limit counts from the first level drawn.
+    fresh.showTrunk(deep, false);
+    fresh.setDepthLimit(deep, 1);
+    QCOMPARE(fresh.visibleDepth(deep), std::size_t(1));
+    QVERIFY(fresh.isDepthShown(deep, 5));
+    QVERIFY(!fresh.isDepthShown(deep, 6));
 }
 
 QTEST_MAIN(TestTimelineView)
