@@ -484,18 +484,20 @@ void OperatorView::recompute()
         auto tree = std::make_shared<analysis::CallTree>();
         model::TimeNs device = 0;
         model::TimeNs outside = 0;
+        bool deviceOperators = false;
         QString error;
         try {
             *tree = analysis::buildCallTree(*trace, options);
             device = tree->root().deviceNs;
             outside = tree->unattributedDeviceNs;
+            deviceOperators = tree->deviceOperators;
             if (mode == CallTreeModel::Mode::BottomUp)
                 *tree = analysis::invertCallTree(*tree);
         } catch (const std::bad_alloc&) {
             *tree = {};
             error = tr("Out of memory building the call stacks of this scope");
         }
-        return [this, trace, tree, mode, device, outside, error, generation] {
+        return [this, trace, tree, mode, device, outside, deviceOperators, error, generation] {
             if (generation != m_generation)
                 return; // a newer trace, scope or mode took over meanwhile
             m_computing = false;
@@ -507,7 +509,10 @@ void OperatorView::recompute()
             m_model->setTree(trace.get(), std::move(*tree), mode);
             m_view->setRootIsDecorated(mode != CallTreeModel::Mode::Operators);
             updateEfficiencyColumns();
-            QString summary = tr("device %1 launched").arg(TimeFormat::formatDuration(device));
+            QString summary = deviceOperators
+                ? tr("device %1 in operators the device ran itself (the trace records no launches from the host)")
+                      .arg(TimeFormat::formatDuration(device))
+                : tr("device %1 launched").arg(TimeFormat::formatDuration(device));
             if (outside > 0)
                 summary += tr(" (%1 outside operators)").arg(TimeFormat::formatDuration(outside));
             m_summary->setText(summary);

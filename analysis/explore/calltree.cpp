@@ -37,6 +37,51 @@ model::TimeNs ownLaunchedTime(const model::Trace& trace, const CallSiteResolver&
     return sum;
 }
 
+/// Whether any flow links device work to the host slice that launched it.
+bool launchesLinked(const model::Trace& trace)
+{
+    return std::any_of(trace.flows().begin(), trace.flows().end(), [&trace](const model::Flow& f) {
+        return f.kind == model::FlowKind::Launch && f.isLinked() && isHostThread(trace.track(f.from.track))
+            && model::isDeviceTrack(trace.track(f.to.track));
+    });
+}
+
+/// CallTree::deviceOperators: without a single linked launch, each device operation in [a, b] is a top-level node.
+/// Derived lanes (an RKNN run's per-core copies of its layers) repeat the device rows and are left out.
+void addDeviceOperators(const model::Trace& trace, model::TimeNs a, model::TimeNs b, const RangeSelection& selection,
+                        CallTree& tree, std::unordered_map<std::uint64_t, int>& childOf)
+{
+    if (launchesLinked(trace))
+        return;
+    for (const model::Track& t : trace.tracks()) {
+        if (t.empty() || !model::isDeviceTrack(t) || !selected(selection, t.id))
+            continue;
+        tree.deviceOperators = true;
+        t.forEachInside(a, b, [&](std::uint32_t i) {
+            if (t.parent(i).isValid())
+                return; // a device row's nested slices are parts of their operation
+            const model::TimeNs c = std::max<model::TimeNs>(0, std::min(t.end(i), b) - std::max(t.ts(i), a));
+            const std::uint64_t key = t.sliceName(i).value; // parent node 0
+            auto [it, inserted] = childOf.try_emplace(key, static_cast<int>(tree.nodes.size()));
+            if (inserted) {
+                CallTreeNode n;
+                n.name = t.sliceName(i);
+                n.parent = 0;
+                n.depth = 1;
+                tree.nodes[0].children.push_back(it->second);
+                tree.nodes.push_back(n);
+            }
+            CallTreeNode& n = tree.nodes[static_cast<std::size_t>(it->second)];
+            ++n.calls;
+            n.deviceSelfNs += c;
+            if (!n.maxSlice.isValid() || c > n.maxNs) {
+                n.maxNs = c;
+                n.maxSlice = {t.id, model::SliceIndex(i)};
+            }
+        });
+    }
+}
+
 } // namespace
 
 CallTree buildCallTree(const model::Trace& trace, const CallTreeOptions& options)
@@ -71,7 +116,9 @@ CallTree buildCallTree(const model::Trace& trace, const CallTreeOptions& options
                     parentNode = nodeOfSlice[p - lo];
             }
             const model::TimeNs device = ownLaunchedTime(trace, resolver, {t.id, model::SliceIndex(i)});
-            if (options.frameworkOpsOnly && t.category(i) != model::SliceCategory::HostOp) {
+            // An operator the host ran in the device's place (an RKNN layer on the CPU) is one too.
+            if (options.frameworkOpsOnly && t.category(i) != model::SliceCategory::HostOp
+                && t.category(i) != model::SliceCategory::FallbackOp) {
                 nodeOfSlice[i - lo] = parentNode; // transparent: time and launches belong to the enclosing op
                 if (parentNode == 0)
                     tree.unattributedDeviceNs += device;
@@ -105,6 +152,7 @@ CallTree buildCallTree(const model::Trace& trace, const CallTreeOptions& options
                 tree.nodes[static_cast<std::size_t>(parentNode)].selfNs -= c;
         });
     }
+    addDeviceOperators(trace, a, b, options.selection, tree, childOf);
     // Children come after their parents: one backward sweep sums the inclusive figures.
     for (std::size_t n = tree.nodes.size(); n-- > 1;) {
         CallTreeNode& node = tree.nodes[n];

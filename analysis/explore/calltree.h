@@ -41,13 +41,17 @@ struct CallTree
     bool bottomUp = false;
     /// Device time launched by host slices that are under no node (frameworkOpsOnly: launches outside ops).
     model::TimeNs unattributedDeviceNs = 0;
+    /// The trace links no device work to a host launch (an RKNN run, a device-only msprof export): the device's own
+    /// operations are nodes at the top of the tree, by name, with their time in the range as device time (host
+    /// time 0), so an edge NPU's layers make an operator table of op types (Conv, MaxPool, …).
+    bool deviceOperators = false;
     [[nodiscard]] const CallTreeNode& root() const { return nodes.front(); }
 };
 
 struct CallTreeOptions
 {
-    RangeSelection selection; // tracks empty: every host thread; device tracks are never nodes
-    bool frameworkOpsOnly = false;
+    RangeSelection selection;      // tracks empty: every host thread; device tracks are never nodes
+    bool frameworkOpsOnly = false; // framework ops and host fallback ops (HostOp, FallbackOp) are the nodes
 };
 
 /// The top-down tree of the host slices in the selection.

@@ -21,6 +21,7 @@
 #include "tests/common/fixtures.h"
 #include "widgets/detailspanel.h"
 #include "widgets/layertableview.h"
+#include "widgets/operatorview.h"
 #include "widgets/timelineview.h"
 #include "widgets/tracklayout.h"
 
@@ -130,6 +131,50 @@ private slots:
 
         // The lanes repeat layers: the advisor still reads each layer once.
         QCOMPARE(analysis::readRknnLayers(*trace).layers.size(), std::size_t {108});
+    }
+
+    // The Operators tab of an edge run (issue #47 item 2): the NPU's layers by op type, each with its layers' count
+    // and NPU time (no host launches the layers), the CPU's Input/OutputOperators with their host time; the core
+    // lanes repeat layers and add nothing. From the fixture's text (the script above, grouped by op type and
+    // target): ConvExSwish 57 layers 69,273 us on the NPU, Concat 13 / 8,512 us, OutputOperator 9 / 536 us on the
+    // CPU, InputOperator 1 / 9 us; 98 NPU layers in all, 95,641 us.
+    void operatorsByOpType()
+    {
+        LOAD_FIXTURE(trace, std::string(kMulticore));
+        widgets::OperatorView view;
+        view.resize(1200, 400);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.setTrace(trace);
+        QTRY_VERIFY(!view.computing());
+        std::map<QString, std::pair<std::uint64_t, model::TimeNs>> device; // name → calls, device ns
+        std::map<QString, std::pair<std::uint64_t, model::TimeNs>> host;
+        model::TimeNs npuTotal = 0;
+        for (const analysis::OperatorRow& row : view.model()->operators()) {
+            const QString name = QString::fromUtf8(trace->str(row.name));
+            device[name] = {row.calls, row.deviceNs};
+            host[name] = {row.calls, row.hostNs};
+            npuTotal += row.deviceNs;
+        }
+        QCOMPARE(device.size(), std::size_t {11});
+        QCOMPARE(device[QStringLiteral("ConvExSwish")], std::make_pair(std::uint64_t {57}, model::TimeNs {69'273'000}));
+        QCOMPARE(device[QStringLiteral("Concat")], std::make_pair(std::uint64_t {13}, model::TimeNs {8'512'000}));
+        QCOMPARE(host[QStringLiteral("ConvExSwish")].second, model::TimeNs {0});
+        QCOMPARE(host[QStringLiteral("OutputOperator")], std::make_pair(std::uint64_t {9}, model::TimeNs {536'000}));
+        QCOMPARE(host[QStringLiteral("InputOperator")], std::make_pair(std::uint64_t {1}, model::TimeNs {9'000}));
+        QCOMPARE(npuTotal, model::TimeNs {95'641'000});
+        // Sorted by device time, the slowest op type first; its row jumps to its slowest layer (layer 4, 12,009 us).
+        view.proxy()->sort(widgets::CallTreeModel::Device, Qt::DescendingOrder);
+        QCOMPARE(view.proxy()->index(0, widgets::CallTreeModel::Name).data().toString(), QStringLiteral("ConvExSwish"));
+        const model::SliceRef slowest = view.jumpToSlowest(view.proxy()->index(0, 0));
+        QVERIFY(slowest.isValid());
+        QCOMPARE(trace->track(slowest.track).dur(slowest.index.value), model::TimeNs {12'009'000});
+        QVERIFY(trace->track(slowest.track).role != model::TrackRole::Synthetic);
+        QVERIFY(view.findChild<QLabel*>() != nullptr);
+        bool said = false;
+        for (const QLabel* label : view.findChildren<QLabel*>())
+            said = said || label->text().contains(QStringLiteral("records no launches from the host"));
+        QVERIFY(said);
     }
 
     // A run on one core has nothing for lanes to show beyond the NPU track.
