@@ -21,9 +21,12 @@ constexpr std::size_t idx(IdleCause c)
     return static_cast<std::size_t>(c);
 }
 
+// Compute, communication and copies are told apart by slice category, as `analyze` does (deviceactivity.h): a
+// TensorMove or MemSet kernel on an Ascend AI core is compute there and in msprof, so it is compute here too, in its
+// kernel class (Copy, Memset). Only category Memcpy/Memset work is a copy.
 bool isComputeClass(KernelClass c)
 {
-    return c != KernelClass::Copy && c != KernelClass::Memset && c != KernelClass::Communication;
+    return c != KernelClass::Communication;
 }
 
 /// Takes the part of `remaining` covered by `list` out of it and returns its length.
@@ -90,6 +93,7 @@ TraceTimeSplitter::TraceTimeSplitter(const model::Trace& trace)
 {
     std::array<IntervalList, kKernelClassCount> device;
     std::array<IntervalList, kIdleCauseCount> host;
+    IntervalList copies; // memcpy and memset (by category)
     KernelClassifier classifier(trace);
     // Per name: 0 not asked yet, else 1 + the cause a host call of that name is (NoHost = none of the named ones).
     std::vector<std::uint8_t> callCause(trace.strings().size(), 0);
@@ -128,7 +132,15 @@ TraceTimeSplitter::TraceTimeSplitter(const model::Trace& trace)
             if (onDevice) {
                 if (!isBusyCategory(cat))
                     continue;
-                const KernelClass c = classifier.classOf(model::SliceRef {t.id, model::SliceIndex(i)});
+                if (cat == model::SliceCategory::Memcpy || cat == model::SliceCategory::Memset) {
+                    copies.push_back(span);
+                    continue;
+                }
+                KernelClass c = cat == model::SliceCategory::Communication
+                    ? KernelClass::Communication
+                    : classifier.classOf(model::SliceRef {t.id, model::SliceIndex(i)});
+                if (c == KernelClass::Communication && cat != model::SliceCategory::Communication)
+                    c = KernelClass::Other; // a kernel named like a collective that the importer did not call one
                 device[idx(c)].push_back(span);
                 continue;
             }
@@ -158,6 +170,8 @@ TraceTimeSplitter::TraceTimeSplitter(const model::Trace& trace)
             compute = uniteSorted(compute, m_device[c]);
     }
     m_compute = std::move(compute);
+    m_copies = unite(std::move(copies));
+    m_hasDeviceWork = m_hasDeviceWork || !m_copies.empty();
     for (std::size_t c = 0; c < kIdleCauseCount; ++c)
         m_host[c] = unite(std::move(host[c]));
 }
@@ -166,7 +180,6 @@ StepTimeSplit TraceTimeSplitter::split(std::span<const Interval> windows) const
 {
     StepTimeSplit out;
     const IntervalList& comm = m_device[idx(KernelClass::Communication)];
-    const IntervalList copies = uniteSorted(m_device[idx(KernelClass::Copy)], m_device[idx(KernelClass::Memset)]);
     for (const Interval& w : windows) {
         if (w.end <= w.start)
             continue;
@@ -177,7 +190,7 @@ StepTimeSplit TraceTimeSplitter::split(std::span<const Interval> windows) const
                 out.computeNs[c] += take(remaining, m_device[c]);
         }
         out.exposedCommunicationNs += take(remaining, comm);
-        out.exposedCopyNs += take(remaining, copies);
+        out.exposedCopyNs += take(remaining, m_copies);
         for (std::size_t c = 0; c + 1 < kIdleCauseCount; ++c)
             out.idleNs[c] += take(remaining, m_host[c]);
         out.idleNs[idx(IdleCause::NoHost)] += totalLength(remaining);
@@ -188,15 +201,18 @@ StepTimeSplit TraceTimeSplitter::split(std::span<const Interval> windows) const
 std::optional<Interval> TraceTimeSplitter::busyHull(Interval w) const
 {
     std::optional<Interval> hull;
-    for (const IntervalList& list : m_device) {
+    const auto extend = [&](const IntervalList& list) {
         const IntervalList in = clip(list, w.start, w.end);
         if (in.empty())
-            continue;
+            return;
         if (!hull)
             hull = Interval {in.front().start, in.back().end};
         hull->start = std::min(hull->start, in.front().start);
         hull->end = std::max(hull->end, in.back().end);
-    }
+    };
+    for (const IntervalList& list : m_device)
+        extend(list);
+    extend(m_copies);
     return hull;
 }
 
@@ -208,8 +224,7 @@ DeviceBreakdown TraceTimeSplitter::deviceBreakdown(std::span<const Interval> dev
     out.windowNs = totalLength(windows);
     out.computeNs = take(windows, m_compute);
     out.exposedCommunicationNs = take(windows, m_device[idx(KernelClass::Communication)]);
-    out.exposedCopyNs
-        = take(windows, uniteSorted(m_device[idx(KernelClass::Copy)], m_device[idx(KernelClass::Memset)]));
+    out.exposedCopyNs = take(windows, m_copies);
     out.idleNs = totalLength(windows);
     return out;
 }

@@ -53,11 +53,13 @@ std::string_view idleCauseLabel(IdleCause c);
 /// One side's step time cut into exclusive parts that add up to it exactly. Every nanosecond of a step window goes
 /// to the first of: device compute (by kernel class; where kernels of two classes overlap, the class earlier in
 /// KernelClass's order takes it), exposed communication, exposed copies (memcpy and memset), and device idle time by
-/// its IdleCause.
+/// its IdleCause. Compute, communication and copies are told apart by slice category, as `analyze` tells them apart
+/// (deviceactivity.h); the kernel class only subdivides compute.
 struct StepTimeSplit
 {
     model::TimeNs windowNs = 0; // what the parts add up to: the step time of the compared steps
-    std::array<model::TimeNs, kKernelClassCount> computeNs {}; // Copy, Memset, Communication stay 0
+    std::array<model::TimeNs, kKernelClassCount> computeNs {}; // Communication stays 0; Copy and Memset hold
+                                                               // copy kernels (TensorMove) that run as compute
     model::TimeNs exposedCommunicationNs = 0;
     model::TimeNs exposedCopyNs = 0;
     std::array<model::TimeNs, kIdleCauseCount> idleNs {};
@@ -79,8 +81,9 @@ public:
     [[nodiscard]] std::optional<Interval> busyHull(Interval w) const;
 
 private:
-    std::array<IntervalList, kKernelClassCount> m_device; // device busy work by class (Copy holds memcpy, Memset …)
+    std::array<IntervalList, kKernelClassCount> m_device; // device compute and communication by class
     IntervalList m_compute;                               // union of the compute classes
+    IntervalList m_copies;                                // memcpy and memset work (slice category)
     std::array<IntervalList, kIdleCauseCount> m_host;     // host activity by cause (NoHost stays empty)
     bool m_hasDeviceWork = false;
 };

@@ -4,13 +4,17 @@
 // (tests/data/torch/tracelens_gpu_timeline/, copied unchanged from AMD-AGI/TraceLens, tests/data/SOURCES.md), and
 // the waterfall adding up exactly on every pair of real fixtures.
 #include "analysis/compare/compare.h"
+#include "analysis/compare/comparetimesplit.h"
 #include "model/tracebuilder.h"
 #include "tests/common/fixtures.h"
 
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
+#include <span>
+#include <vector>
 
 using namespace timesink;
 using model::SliceCategory;
@@ -218,6 +222,81 @@ private Q_SLOTS:
                                         .arg(ref.at(type), 0, 'f', 0)));
             }
         }
+    }
+
+    /// Compute, communication and copies by slice category, as `analyze` and msprof count them (issue #46's
+    /// accounting item): the Ascend level-1 fixture runs TensorMove and MemSet as AI-core kernels, which are compute,
+    /// not copies. The expected figures are plain interval arithmetic over the device slices, worked out here.
+    void copiesByCategoryAsAnalyzeCounts()
+    {
+        LOAD_FIXTURE(trace, std::string("torch_npu/msinsight_text_level1_rank0_ascend_pt"));
+        std::vector<std::pair<TimeNs, TimeNs>> compute;
+        std::vector<std::pair<TimeNs, TimeNs>> copies;
+        std::vector<std::pair<TimeNs, TimeNs>> comm;
+        std::size_t copyNamedKernels = 0;
+        for (const model::Track& t : trace->tracks()) {
+            if (!model::isDeviceTrack(t))
+                continue;
+            for (std::uint32_t i = 0; i < t.size(); ++i) {
+                const SliceCategory c = t.category(i);
+                const std::pair<TimeNs, TimeNs> span {t.ts(i), t.end(i)};
+                if (span.second <= span.first)
+                    continue;
+                const std::string_view name = trace->str(t.sliceName(i));
+                // "aclnnInplaceCopy_TensorMoveAiCore_TensorMove" (11), "aclnnMm_MatMulCommon_MemSet" (5), … on AI
+                // vector cores (kernel_details.csv's Type TensorMove / MemSet).
+                if (c == SliceCategory::Kernel && (name.ends_with("_TensorMove") || name.ends_with("_MemSet")))
+                    ++copyNamedKernels;
+                if (c == SliceCategory::Memcpy || c == SliceCategory::Memset)
+                    copies.push_back(span);
+                else if (c == SliceCategory::Communication)
+                    comm.push_back(span);
+                else if (c == SliceCategory::Kernel || c == SliceCategory::FallbackOp || c == SliceCategory::Other)
+                    compute.push_back(span);
+            }
+        }
+        QCOMPARE(copyNamedKernels, std::size_t(22));
+        // Length of the union of `a` less the union of each of `minus`, by a sweep over every boundary.
+        const auto exposed = [](std::vector<std::pair<TimeNs, TimeNs>> a,
+                                std::vector<const std::vector<std::pair<TimeNs, TimeNs>>*> minus) {
+            std::vector<std::pair<TimeNs, int>> edges; // +1/-1 for `a` (bit 0), +2/-2 for the others (bit 1)
+            for (const auto& [s, e] : a)
+                edges.insert(edges.end(), {{s, 1}, {e, -1}});
+            for (const auto* list : minus)
+                for (const auto& [s, e] : *list)
+                    edges.insert(edges.end(), {{s, 2}, {e, -2}});
+            std::sort(edges.begin(), edges.end());
+            TimeNs total = 0;
+            int inA = 0;
+            int inMinus = 0;
+            TimeNs at = edges.empty() ? 0 : edges.front().first;
+            for (const auto& [t, d] : edges) {
+                if (inA > 0 && inMinus == 0)
+                    total += t - at;
+                at = t;
+                (d == 1 || d == -1 ? inA : inMinus) += d == 1 || d == 2 ? 1 : -1;
+            }
+            return total;
+        };
+        const TimeNs expectedCompute = exposed(compute, {});
+        const TimeNs expectedComm = exposed(comm, {&compute});
+        std::vector<std::pair<TimeNs, TimeNs>> computeAndComm = compute;
+        computeAndComm.insert(computeAndComm.end(), comm.begin(), comm.end());
+        const TimeNs expectedCopies = exposed(copies, {&computeAndComm});
+        const analysis::TraceTimeSplitter splitter(*trace);
+        const analysis::Interval whole {trace->startNs(), trace->endNs()};
+        const analysis::DeviceBreakdown d = splitter.deviceBreakdown(std::span(&whole, 1));
+        qInfo("compute %.3f ms, exposed communication %.3f ms, exposed copies %.3f ms", double(d.computeNs) / 1e6,
+              double(d.exposedCommunicationNs) / 1e6, double(d.exposedCopyNs) / 1e6);
+        QCOMPARE(d.computeNs, expectedCompute);
+        QCOMPARE(d.exposedCommunicationNs, expectedComm);
+        QCOMPARE(d.exposedCopyNs, expectedCopies);
+        const analysis::StepTimeSplit split = splitter.split(std::span(&whole, 1));
+        QCOMPARE(split.exposedCopyNs, expectedCopies);
+        TimeNs splitCompute = 0;
+        for (const TimeNs ns : split.computeNs)
+            splitCompute += ns;
+        QCOMPARE(splitCompute, expectedCompute);
     }
 
     /// The waterfall adds up to the step-time delta exactly, and each side's split to its step time, on every pair

@@ -24,7 +24,10 @@ ordered_json names(const std::vector<std::string>& list)
     return out;
 }
 
-ordered_json sideJson(const CompareRun& run, const analysis::CompareSide& side)
+/// One side of the compare. Its step_ns are the paired steps' times as the compare measured them (each step's
+/// analysis window, as `analyze` reports it; CompareStepPair), the same figures as steps[] and totals.
+ordered_json sideJson(const CompareRun& run, const analysis::CompareSide& side,
+                      const std::vector<analysis::CompareStepPair>& steps, bool baseline)
 {
     const model::Trace& trace = run.trace;
     ordered_json j;
@@ -34,8 +37,9 @@ ordered_json sideJson(const CompareRun& run, const analysis::CompareSide& side)
     j["operator_time"] = side.deviceTimed ? "device" : "host";
     ordered_json stepNs = ordered_json::array();
     ordered_json stepNumbers = ordered_json::array();
-    for (std::size_t i : side.pairedSteps) {
-        stepNs.push_back(trace.steps()[i].duration());
+    for (const analysis::CompareStepPair& pair : steps) {
+        const std::size_t i = baseline ? pair.baselineIndex : pair.candidateIndex;
+        stepNs.push_back(baseline ? pair.baselineNs : pair.candidateNs);
         stepNumbers.push_back(trace.steps()[i].number);
     }
     j["step_ns"] = std::move(stepNs);
@@ -138,9 +142,9 @@ nlohmann::ordered_json compareJson(const CompareRun& baseline, const CompareRun&
 {
     ordered_json j;
     j["schema"] = "timesink.compare/1";
-    j["baseline"] = sideJson(baseline, result.baseline);
+    j["baseline"] = sideJson(baseline, result.baseline, result.steps, true);
     j["baseline"]["efficiency"] = efficiencyJson(result.efficiency.baseline);
-    j["candidate"] = sideJson(candidate, result.candidate);
+    j["candidate"] = sideJson(candidate, result.candidate, result.steps, false);
     j["candidate"]["efficiency"] = efficiencyJson(result.efficiency.candidate);
 
     ordered_json steps = ordered_json::array();
