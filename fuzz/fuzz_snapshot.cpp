@@ -1,12 +1,43 @@
 // SPDX-License-Identifier: MIT
 // The snapshot reader (.tsnap) on bytes from memory. Any refusal is fine; a crash, a hang, or a trace whose
 // indexes lead out of its columns is not, so an accepted trace is walked the way the analyses and widgets walk
-// it. In fuzzing builds (FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION) the reader skips the header hash and the zstd
-// checksums, so that mutations reach the checks behind them.
+// it. A mutated header could never get past the header's checksum, so the harness writes the checksum of whatever
+// header the input holds into its preamble first (the product reader keeps its check in every build: the tests of a
+// fuzzing build still see a flipped byte refused).
 #include "parsers/snapshot/snapshot.h"
 
 #include <cstdint>
+#include <cstring>
+#include <string>
 #include <string_view>
+
+namespace {
+
+std::uint64_t getU64(const char* p)
+{
+    std::uint64_t v = 0;
+    std::memcpy(&v, p, sizeof v); // the preamble is little-endian, as are the machines the fuzzers run on
+    return v;
+}
+
+/// The input with its preamble's header checksum (bytes 32..39) made to match its header, where the preamble's
+/// header offset and size (bytes 16..31) lie inside the input; otherwise the input as it is.
+std::string withHeaderChecksum(std::string_view input)
+{
+    using timesink::parsers::snapshot::kPreambleBytes;
+    std::string bytes(input);
+    if (bytes.size() < kPreambleBytes)
+        return bytes;
+    const std::uint64_t offset = getU64(bytes.data() + 16);
+    const std::uint64_t size = getU64(bytes.data() + 24);
+    if (offset < kPreambleBytes || size > bytes.size() || offset > bytes.size() - size)
+        return bytes;
+    const std::uint64_t hash = timesink::parsers::snapshot::hash64(std::string_view(bytes).substr(offset, size), 0);
+    std::memcpy(bytes.data() + 32, &hash, sizeof hash);
+    return bytes;
+}
+
+} // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
@@ -14,8 +45,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     parsers::ImportOptions options;
     options.threads = 1;
     options.maxDecompressedBytes = 64ULL << 20;
-    const auto r = parsers::snapshot::readSnapshotBuffer(std::string_view(reinterpret_cast<const char*>(data), size),
-                                                         options, "fuzz.tsnap");
+    const std::string input = withHeaderChecksum(std::string_view(reinterpret_cast<const char*>(data), size));
+    const auto r = parsers::snapshot::readSnapshotBuffer(input, options, "fuzz.tsnap");
     if (!r.ok())
         return 0;
     const model::Trace& t = *r.value();
