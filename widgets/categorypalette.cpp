@@ -67,4 +67,38 @@ QColor CategoryPalette::findingHighlight(bool dark)
     return dark ? QColor(255, 80, 80) : QColor(220, 0, 0);
 }
 
+QColor CategoryPalette::criticalPath(bool dark)
+{
+    return dark ? QColor(255, 120, 200) : QColor(200, 20, 130);
+}
+
+QColor CategoryPalette::pathClass(analysis::PathClass cls, bool dark)
+{
+    using analysis::PathClass;
+    using model::SliceCategory;
+    switch (cls) {
+    case PathClass::HostCompute:
+        return fill(SliceCategory::HostOp, dark);
+    case PathClass::Python:
+        return fill(SliceCategory::PythonFrame, dark);
+    case PathClass::Dataloader:
+        return fill(SliceCategory::Dataloader, dark);
+    case PathClass::Launch:
+        return fill(SliceCategory::RuntimeApi, dark);
+    case PathClass::Sync:
+        return fill(SliceCategory::Sync, dark);
+    case PathClass::DeviceCompute:
+        return fill(SliceCategory::Kernel, dark);
+    case PathClass::Copy:
+        return fill(SliceCategory::Memcpy, dark);
+    case PathClass::Communication:
+        return fill(SliceCategory::Communication, dark);
+    case PathClass::Fallback:
+        return fill(SliceCategory::FallbackOp, dark);
+    case PathClass::Latency:
+        break;
+    }
+    return dark ? QColor(80, 80, 88) : QColor(212, 212, 218);
+}
+
 } // namespace timesink::widgets

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "analysis/core/criticalpath.h"
 #include "model/types.h"
 
 #include <QColor>
@@ -26,6 +27,14 @@ public:
     static QColor selection(bool dark);
     static QColor searchMatch(bool dark);
     static QColor findingHighlight(bool dark);
+    /// The critical path on the timeline (View → Critical Path): a deep magenta that stays apart from the selection,
+    /// search and finding outlines and contrasts with every category fill, communication's included (darker on a light
+    /// palette, lighter on a dark one).
+    static QColor criticalPath(bool dark);
+    /// A class of a critical path's composition in the colour of the slices it stands for: host compute as host ops,
+    /// Python as Python frames, launch as runtime calls, device compute as kernels, copies as memcpys, and so on;
+    /// latency (time between work, no slice) grey.
+    static QColor pathClass(analysis::PathClass cls, bool dark);
 };
 
 } // namespace timesink::widgets

@@ -417,7 +417,146 @@ void drawFlowArrow(Frame& f, const QRectF& from, const QRectF& to, const QColor&
     f.p.setRenderHint(QPainter::Antialiasing, false);
 }
 
+/// Draws the critical path's stretches over the slices (View → Critical Path). A stretch with a slice (a device
+/// operation, a launch, a blocking call) lies on that slice's row, on kernel rows as on host threads: outlined where it
+/// is wide enough to leave the slice readable, filled where it is narrower, the narrow ones merged per row as slices
+/// are. Host time between calls (no slice) is a band along the bottom of its thread's first row. Only the stretches
+/// of rows that are `pinned` (or not) are drawn, so each pass stays inside its band's clip.
+class PathPainter
+{
+public:
+    PathPainter(Frame& f, const QColor& color)
+        : m_f(f)
+        , m_color(color)
+    {
+    }
+    PathPainter(const PathPainter&) = delete;
+    PathPainter& operator=(const PathPainter&) = delete;
+    ~PathPainter() { flush(); }
+
+    void draw(const CriticalPathOverlay& path, bool pinned)
+    {
+        const auto [first, last] = path.rangeIn(m_f.zoom.start(), m_f.zoom.end());
+        for (std::size_t k = first; k < last; ++k)
+            drawSegment(path.segments()[k], pinned);
+        flush();
+    }
+
+private:
+    static constexpr int kOutlineMinPx = 6; // narrower, an outline would hide the slice: filled instead
+    static constexpr int kBandHeight = 4;
+
+    struct Run
+    {
+        int y;
+        int h;
+        int x0;
+        int x1;
+    };
+
+    void drawSegment(const analysis::PathSegment& seg, bool pinned)
+    {
+        const model::Trace& trace = m_f.trace;
+        if (!seg.track.isValid() || seg.track.value >= trace.tracks().size() || seg.end < seg.start)
+            return;
+        const int row = m_f.layout.rowOfTrack(seg.track);
+        if (row < 0 || m_f.layout.rows()[static_cast<std::size_t>(row)].pinned != pinned)
+            return;
+        const std::size_t depths = m_f.layout.visibleDepth(seg.track);
+        if (depths == 0)
+            return;
+        const model::Track& track = trace.track(seg.track);
+        const bool onSlice
+            = seg.slice.isValid() && seg.slice.track == seg.track && seg.slice.index.value < track.size();
+        // A slice below the depth limit lies on the deepest row shown, inside its ancestor there; one in the folded
+        // Python levels at the top, on the first row shown.
+        const std::size_t first = m_f.layout.firstDepth(seg.track);
+        const std::size_t depth
+            = onSlice ? std::clamp<std::size_t>(track.depth(seg.slice.index.value), first, first + depths - 1) : first;
+        const int contentY = m_f.layout.depthY(seg.track, depth);
+        if (contentY < 0)
+            return;
+        int y = pinned ? contentY + TimelinePainter::kRulerHeight : m_f.screenY(contentY);
+        int h = TrackLayout::kDepthHeight - 1;
+        if (!onSlice) {
+            y += h - kBandHeight;
+            h = kBandHeight;
+        }
+        if (y + h < TimelinePainter::kRulerHeight || y > m_f.height)
+            return;
+        const double xa = std::clamp(m_f.zoom.xAt(seg.start), -4.0, m_f.width + 4.0);
+        const double xb = std::clamp(m_f.zoom.xAt(seg.end), -4.0, m_f.width + 4.0);
+        const int a = static_cast<int>(std::floor(xa));
+        const int b = static_cast<int>(std::ceil(xb));
+        if (onSlice && b - a >= kOutlineMinPx) {
+            outlineSlice(m_f, QRectF(TimelinePainter::kLabelWidth + a, y, b - a, h), m_color, 2, kOutlineMinPx);
+            return;
+        }
+        // At least 3 px wide, so a stretch of a few nanoseconds can still be seen.
+        addNarrow(y, h, a, std::max(b, a + 3));
+    }
+
+    void addNarrow(int y, int h, int x0, int x1)
+    {
+        // Few rows carry a path (its host threads and streams): a linear look-up of the row's open run.
+        for (Run& r : m_runs) {
+            if (r.y != y || r.h != h)
+                continue;
+            if (x0 <= r.x1) {
+                r.x1 = std::max(r.x1, x1);
+                return;
+            }
+            fill(r);
+            r.x0 = x0;
+            r.x1 = x1;
+            return;
+        }
+        m_runs.push_back({y, h, x0, x1});
+    }
+
+    void fill(const Run& r)
+    {
+        m_f.p.fillRect(QRect(TimelinePainter::kLabelWidth + r.x0, r.y, r.x1 - r.x0, r.h), m_color);
+        ++m_f.stats.rectsDrawn;
+    }
+
+    void flush()
+    {
+        for (const Run& r : m_runs)
+            fill(r);
+        m_runs.clear();
+    }
+
+    Frame& m_f;
+    QColor m_color;
+    std::vector<Run> m_runs;
+};
+
 } // namespace
+
+void CriticalPathOverlay::assign(std::vector<analysis::PathSegment> segments)
+{
+    m_segments = std::move(segments);
+    std::stable_sort(m_segments.begin(), m_segments.end(),
+                     [](const analysis::PathSegment& a, const analysis::PathSegment& b) { return a.start < b.start; });
+    m_reach.resize(m_segments.size());
+    TimeNs reach = std::numeric_limits<TimeNs>::min();
+    for (std::size_t i = 0; i < m_segments.size(); ++i) {
+        reach = std::max(reach, m_segments[i].end);
+        m_reach[i] = reach;
+    }
+}
+
+std::pair<std::size_t, std::size_t> CriticalPathOverlay::rangeIn(TimeNs t0, TimeNs t1) const
+{
+    const auto first = static_cast<std::size_t>(
+        std::partition_point(m_reach.begin(), m_reach.end(), [t0](TimeNs r) { return r < t0; }) - m_reach.begin());
+    const auto last = static_cast<std::size_t>(
+        std::partition_point(m_segments.begin() + static_cast<std::ptrdiff_t>(first), m_segments.end(),
+                             [t1](const analysis::PathSegment& s) { return s.start <= t1; })
+        - m_segments.begin());
+    return {first, last};
+}
 
 std::vector<TimelinePainter::StepLabel> TimelinePainter::stepLabels(const model::Trace& trace, const TimelineZoom& zoom,
                                                                     const QFontMetrics& metrics)
@@ -637,24 +776,15 @@ TimelinePainter::Stats TimelinePainter::paint(QPainter& painter, QSize size, con
     painter.setClipRect(QRect(kLabelWidth, kRulerHeight, f.width, size.height() - kRulerHeight));
 
     if (!decorations.criticalPath.empty()) {
-        // A band along the bottom of each track's first row where the critical path runs on it.
-        const QColor pathColor = f.dark ? QColor(255, 120, 200) : QColor(200, 20, 130);
-        for (const analysis::PathSegment& seg : decorations.criticalPath) {
-            if (!seg.track.isValid() || seg.track.value >= trace.tracks().size() || seg.end < seg.start)
-                continue;
-            const double xa = zoom.xAt(seg.start);
-            const double xb = zoom.xAt(seg.end);
-            if (xb < 0 || xa > f.width)
-                continue;
-            const int y = layout.depthY(seg.track, layout.firstDepth(seg.track));
-            if (y < 0)
-                continue;
-            const bool pinned = layout.rows()[static_cast<std::size_t>(layout.rowOfTrack(seg.track))].pinned;
-            const double top = y - (pinned ? 0 : scrollY) + kRulerHeight + TrackLayout::kDepthHeight - 4;
-            const double a = std::clamp(xa, -2.0, f.width + 2.0);
-            const double b = std::clamp(xb, -2.0, f.width + 2.0);
-            painter.fillRect(QRectF(kLabelWidth + a, top, std::max(1.0, b - a), 3), pathColor);
+        // The scrolled rows' stretches, then the pinned band's, each inside its band (as the rows are drawn).
+        PathPainter path(f, CategoryPalette::criticalPath(f.dark));
+        painter.setClipRect(QRect(kLabelWidth, scrollTop, f.width, size.height() - scrollTop));
+        path.draw(decorations.criticalPath, false);
+        if (pinnedBand > 0) {
+            painter.setClipRect(QRect(kLabelWidth, kRulerHeight, f.width, pinnedBand));
+            path.draw(decorations.criticalPath, true);
         }
+        painter.setClipRect(QRect(kLabelWidth, kRulerHeight, f.width, size.height() - kRulerHeight));
     }
     const QColor findingColor = CategoryPalette::findingHighlight(f.dark);
     for (const model::SliceRef& ref : decorations.highlighted) {

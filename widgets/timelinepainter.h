@@ -21,6 +21,24 @@ namespace timesink::widgets {
 
 class TimelineSearch;
 
+/// The steps' critical paths as the timeline draws them: their stretches in order of start, and for each the latest
+/// end among it and those before it, so that the stretches reaching into a view are found by binary search (the paths
+/// of several steps may overlap where a step's path begins with work queued in the step before).
+///   stretches [0, 10) [5, 40) [20, 30) [50, 60) → reach 10 40 40 60; in [35, 55]: [5, 40) … [50, 60)
+class CriticalPathOverlay
+{
+public:
+    void assign(std::vector<analysis::PathSegment> segments);
+    [[nodiscard]] bool empty() const { return m_segments.empty(); }
+    [[nodiscard]] const std::vector<analysis::PathSegment>& segments() const { return m_segments; }
+    /// [first, last) of segments(): a range holding every stretch that intersects [t0, t1].
+    [[nodiscard]] std::pair<std::size_t, std::size_t> rangeIn(model::TimeNs t0, model::TimeNs t1) const;
+
+private:
+    std::vector<analysis::PathSegment> m_segments;
+    std::vector<model::TimeNs> m_reach;
+};
+
 /// What is drawn on top of the slices: selection, a finding's events, search matches, a time range.
 struct TimelineDecorations
 {
@@ -31,8 +49,8 @@ struct TimelineDecorations
     std::optional<std::pair<model::TimeNs, model::TimeNs>> timeSelection;
     std::vector<model::TrackId> selectedTracks; // picked for the range statistics: their labels are highlighted
     bool shadeSteps = true;
-    /// The steps' critical paths (View → Critical Path): a band under each stretch of its track's first row.
-    std::vector<analysis::PathSegment> criticalPath;
+    /// The steps' critical paths (View → Critical Path): each stretch on its slice's row, host time on its thread's.
+    CriticalPathOverlay criticalPath;
 };
 
 /// The one painter for every track (as in Qt Creator's timeline): a label column on the left, a time

@@ -283,7 +283,7 @@ void TimelineView::setHighlighted(std::vector<model::SliceRef> events)
 
 void TimelineView::setCriticalPath(std::vector<analysis::PathSegment> segments)
 {
-    m_decorations.criticalPath = std::move(segments);
+    m_decorations.criticalPath.assign(std::move(segments));
     invalidate();
 }
 

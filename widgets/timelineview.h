@@ -68,9 +68,13 @@ public:
     void selectSlice(model::SliceRef slice, bool reveal = false);
     /// Outlines the events of a finding (empty clears).
     void setHighlighted(std::vector<model::SliceRef> events);
-    /// The critical path to draw (empty: none), as a band under the tracks it runs on.
+    /// The critical path to draw (empty: none): each stretch on its slice's row, host time on its thread's.
     void setCriticalPath(std::vector<analysis::PathSegment> segments);
-    [[nodiscard]] const std::vector<analysis::PathSegment>& criticalPath() const { return m_decorations.criticalPath; }
+    /// Its stretches in order of start.
+    [[nodiscard]] const std::vector<analysis::PathSegment>& criticalPath() const
+    {
+        return m_decorations.criticalPath.segments();
+    }
     [[nodiscard]] const std::vector<model::SliceRef>& highlighted() const { return m_decorations.highlighted; }
     void setTimeSelection(std::optional<std::pair<model::TimeNs, model::TimeNs>> range);
     /// As a Shift+drag over [range] would: sets the selection and emits timeSelectionChanged.

@@ -29,14 +29,21 @@ inline constexpr std::size_t kPathClassCount = 10;
 /// "communication", "fallback", "latency".
 std::string_view pathClassKey(PathClass c);
 
-/// A stretch of a critical path: a node's own time on its track (host thread or device stream).
+/// A stretch of a critical path: a node's own time on its track (host thread or device stream), with the slice it
+/// belongs to where there is one: the device operation, the launching runtime call or the blocking call (for a group
+/// of nested calls, the outermost). Host time between calls (Python, framework ops, DataLoader: `slice` invalid) is
+/// a stretch of its thread only. Sync stretches cover the end of their blocking call, from the end of the awaited
+/// work to the call's return.
 struct PathSegment
 {
-    model::TrackId track;
     model::TimeNs start = 0;
     model::TimeNs end = 0;
+    model::TrackId track;
     PathClass cls = PathClass::HostCompute;
+    model::SliceRef slice; // on `track` when valid
 };
+// Up to kMaxPathSegments per step are kept for the whole analysis: the slice fits in the padding the fields had.
+static_assert(sizeof(PathSegment) <= 32);
 
 /// The critical path of one step: the chain of host time, launches, device operations and waits that ends last.
 struct StepCriticalPath

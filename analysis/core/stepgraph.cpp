@@ -86,6 +86,14 @@ struct Node
     PathClass cls = PathClass::HostCompute;
 };
 
+/// The slice a node stands for on its track; none for host time between calls.
+model::SliceRef sliceOf(const Node& n)
+{
+    if (n.kind == NodeKind::HostGap)
+        return {};
+    return {n.track, model::SliceIndex(n.slice)};
+}
+
 struct Edge
 {
     std::uint32_t from = 0;
@@ -1041,7 +1049,11 @@ void Retimer::criticalPath(const Graph& g, const Sim& sim, std::uint32_t last, I
             if (arg >= 0) {
                 const Edge& ed = g.edges[static_cast<std::size_t>(arg)];
                 add(PathClass::Sync, sim.end[v] - sim.end[ed.from]);
-                keep({n.track, sim.end[ed.from], sim.end[v], PathClass::Sync});
+                keep({.start = sim.end[ed.from],
+                      .end = sim.end[v],
+                      .track = n.track,
+                      .cls = PathClass::Sync,
+                      .slice = sliceOf(n)});
                 v = ed.from;
                 continue;
             }
@@ -1068,10 +1080,10 @@ void Retimer::criticalPath(const Graph& g, const Sim& sim, std::uint32_t last, I
                 const PathClass main = dl >= work && dl * 2 >= b - a ? PathClass::Dataloader
                     : work * 2 >= b - a                              ? PathClass::HostCompute
                                                                      : PathClass::Python;
-                keep({n.track, a, b, main});
+                keep({.start = a, .end = b, .track = n.track, .cls = main, .slice = {}});
             } else {
                 add(n.cls, b - a);
-                keep({n.track, a, b, n.cls});
+                keep({.start = a, .end = b, .track = n.track, .cls = n.cls, .slice = sliceOf(n)});
             }
             atEnd = false;
             continue;

@@ -3,6 +3,7 @@
 
 #include "app/gui/findingspanel.h"
 #include "app/gui/viewhub.h"
+#include "widgets/criticalpathview.h"
 #include "widgets/detailspanel.h"
 #include "widgets/flamegraphview.h"
 #include "widgets/layertableview.h"
@@ -88,6 +89,19 @@ QWidget* flameGraph(ViewHub& hub, QWidget* parent)
     return scroll;
 }
 
+QWidget* criticalPath(ViewHub& hub, QWidget* parent)
+{
+    auto* view = new widgets::CriticalPathView(parent);
+    view->setMinimumHeight(kExplorerMinimumHeight);
+    QObject::connect(&hub, &ViewHub::analysisChanged, view, [view](const LoadedTrace& current, bool analysing) {
+        view->setAnalysis(current.trace, current.analysis, analysing);
+    });
+    QObject::connect(&hub, &ViewHub::sliceSelected, view, &widgets::CriticalPathView::showSlice);
+    QObject::connect(view, &widgets::CriticalPathView::sliceRequested, &hub, &ViewHub::sliceRequested);
+    QObject::connect(view, &widgets::CriticalPathView::rangeRequested, &hub, &ViewHub::rangeRequested);
+    return view;
+}
+
 QWidget* layers(ViewHub& hub, QWidget* parent)
 {
     auto* view = new widgets::LayerTableView(parent);
@@ -151,6 +165,10 @@ std::vector<DockRegistration> mainWindowDocks()
          .title = title("Flame Graph"),
          .area = Qt::BottomDockWidgetArea,
          .create = flameGraph},
+        {.objectName = QStringLiteral("CriticalPathDock"),
+         .title = title("Critical Path Breakdown"),
+         .area = Qt::BottomDockWidgetArea,
+         .create = criticalPath},
         {.objectName = QStringLiteral("DetailsDock"),
          .title = title("Details"),
          .area = Qt::RightDockWidgetArea,

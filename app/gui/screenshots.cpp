@@ -4,6 +4,7 @@
 // pictures are for people, the behaviour behind them is tested in tests/widgets.
 #include "app/gui/mainwindow.h"
 #include "widgets/compareview.h"
+#include "widgets/criticalpathview.h"
 #include "widgets/flamegraphview.h"
 #include "widgets/layercompareview.h"
 #include "widgets/layertableview.h"
@@ -25,6 +26,7 @@
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
+#include <QStandardItemModel>
 #include <QTabWidget>
 #include <QTableView>
 #include <QThread>
@@ -168,6 +170,33 @@ int main(int argc, char** argv)
         const model::Step& first = trace.steps()[0];
         w.timeline()->showRange(first.start - first.duration() / 50, first.end + first.duration() / 50);
         shoot(QStringLiteral("a100_critical_path"));
+
+        // The Critical Path Breakdown dock on the same step: its composition, and the path's longest kernel selected
+        // from the event list (outlined on the timeline, which shows the whole step again).
+        QDockWidget* breakdown = dock(w, "CriticalPathDock");
+        breakdown->raise();
+        const int height = breakdown->height();
+        w.resizeDocks({breakdown}, {360}, Qt::Vertical); // room for the composition's rows
+        if (auto* path = w.findChild<widgets::CriticalPathView*>()) {
+            path->setStep(0);
+            int longest = -1;
+            model::TimeNs longestNs = 0;
+            for (int r = 0; r < path->eventModel()->rowCount(); ++r) {
+                const analysis::PathSegment* seg = path->segmentOfRow(r);
+                if (seg && seg->cls == analysis::PathClass::DeviceCompute && seg->end - seg->start > longestNs) {
+                    longest = r;
+                    longestNs = seg->end - seg->start;
+                }
+            }
+            if (longest >= 0)
+                path->eventTable()->selectRow(
+                    path->eventProxy()->mapFromSource(path->eventModel()->index(longest, 0)).row());
+            w.timeline()->showRange(first.start - first.duration() / 50, first.end + first.duration() / 50);
+            shoot(QStringLiteral("a100_critical_path_breakdown"));
+            w.timeline()->selectSlice({});
+        }
+        w.resizeDocks({breakdown}, {height}, Qt::Vertical);
+        dock(w, "FindingsDock")->raise();
         critical->trigger();
     }
 

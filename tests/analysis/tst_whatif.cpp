@@ -339,7 +339,8 @@ private Q_SLOTS:
                 r.op("aten::mm", 40 * kUs, "ampere_sgemm_128x64_nn", 1 * kMs);
             r.sync();
         });
-        const AnalysisResult r = analyse(run.finish());
+        const model::TracePtr trace = run.finish();
+        const AnalysisResult r = analyse(trace);
         QCOMPARE(r.criticalPaths.size(), std::size_t(1));
         const StepCriticalPath& p = r.criticalPaths[0];
         QVERIFY(p.assessed);
@@ -349,6 +350,34 @@ private Q_SLOTS:
         QCOMPARE(sum, p.lengthNs());
         QCOMPARE(p.byClass[static_cast<std::size_t>(PathClass::DeviceCompute)], TimeNs(10 * kMs));
         QVERIFY(!p.segments.empty());
+
+        // Each stretch names the slice it is part of, on its own track: the ten kernels, the synchronize the host
+        // waits in at the end; host time between calls names none.
+        std::size_t kernels = 0;
+        std::size_t syncs = 0;
+        for (const PathSegment& s : p.segments) {
+            if (s.cls == PathClass::Python || s.cls == PathClass::HostCompute || s.cls == PathClass::Dataloader) {
+                QVERIFY(!s.slice.isValid());
+                continue;
+            }
+            QVERIFY(s.slice.isValid());
+            QCOMPARE(s.slice.track, s.track);
+            const model::Track& t = trace->track(s.track);
+            const std::uint32_t i = s.slice.index.value;
+            QVERIFY(t.ts(i) <= s.start && s.end <= t.end(i));
+            const std::string_view name = trace->str(t.sliceName(i));
+            if (s.cls == PathClass::DeviceCompute) {
+                QCOMPARE(name, std::string_view("ampere_sgemm_128x64_nn"));
+                ++kernels;
+            } else if (s.cls == PathClass::Sync) {
+                QCOMPARE(name, std::string_view("cudaDeviceSynchronize"));
+                ++syncs;
+            } else if (s.cls == PathClass::Launch) {
+                QCOMPARE(name, std::string_view("cudaLaunchKernel"));
+            }
+        }
+        QCOMPARE(kernels, std::size_t(10));
+        QCOMPARE(syncs, std::size_t(1));
     }
 
     // A host gap on the path is split by what its thread did there, even by slices that began in the previous step
@@ -434,9 +463,10 @@ private Q_SLOTS:
         path.assessed = true;
         path.startNs = 0;
         path.endNs = 1'000;
-        path.segments = {{model::TrackId {0}, 0, 100, PathClass::HostCompute},
-                         {model::TrackId {1}, 100, 400, PathClass::Sync},
-                         {model::TrackId {0}, 400, 1'000, PathClass::DeviceCompute}};
+        path.segments
+            = {{.start = 0, .end = 100, .track = model::TrackId {0}, .cls = PathClass::HostCompute, .slice = {}},
+               {.start = 100, .end = 400, .track = model::TrackId {1}, .cls = PathClass::Sync, .slice = {}},
+               {.start = 400, .end = 1'000, .track = model::TrackId {0}, .cls = PathClass::DeviceCompute, .slice = {}}};
         Finding f;
         f.savingMethod = "retimed";
         // Evidence on two tracks, overlapping in time: counted once. [50, 150) ∪ [120, 300) = [50, 300) → 250 on the

@@ -158,10 +158,10 @@ private Q_SLOTS:
         for (const DockRegistration& r : registry)
             names << r.objectName;
         QCOMPARE(names,
-                 (QStringList {QStringLiteral("FindingsDock"), QStringLiteral("LayersDock"),
-                               QStringLiteral("StatsDock"), QStringLiteral("OperatorsDock"),
-                               QStringLiteral("RooflineDock"), QStringLiteral("FlameGraphDock"),
-                               QStringLiteral("DetailsDock"), QStringLiteral("TracksDock")}));
+                 (QStringList {
+                     QStringLiteral("FindingsDock"), QStringLiteral("LayersDock"), QStringLiteral("StatsDock"),
+                     QStringLiteral("OperatorsDock"), QStringLiteral("RooflineDock"), QStringLiteral("FlameGraphDock"),
+                     QStringLiteral("CriticalPathDock"), QStringLiteral("DetailsDock"), QStringLiteral("TracksDock")}));
     }
 
     // A window built without a single dock still shows a trace, selects a range and a finding: nothing in it
