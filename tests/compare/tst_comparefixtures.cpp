@@ -227,8 +227,8 @@ private Q_SLOTS:
                 QCOMPARE(ns, steps[i].at(std::string(side) + "_ns").get<TimeNs>());
                 sum += ns;
                 const model::Trace& t = std::string_view(side) == "baseline" ? *h100 : *mi300;
-                const std::size_t index = std::string_view(side) == "baseline" ? r.steps[i].baselineIndex
-                                                                               : r.steps[i].candidateIndex;
+                const std::size_t index
+                    = std::string_view(side) == "baseline" ? r.steps[i].baselineIndex : r.steps[i].candidateIndex;
                 differsFromHost = differsFromHost || ns != t.steps()[index].duration();
             }
             QCOMPARE(sum, j.at("totals").at(std::string(side) + "_ns").get<TimeNs>());
