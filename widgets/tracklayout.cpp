@@ -348,12 +348,20 @@ void TrackLayout::applyState(const State& state)
 {
     if (!m_trace)
         return;
-    // Group order: the listed groups first in their saved order, the others after them as they were.
-    std::stable_sort(m_groups.begin(), m_groups.end(), [&state](const Group& a, const Group& b) {
-        const qsizetype ia = state.groupOrder.indexOf(a.key);
-        const qsizetype ib = state.groupOrder.indexOf(b.key);
-        return (ia < 0 ? state.groupOrder.size() : ia) < (ib < 0 ? state.groupOrder.size() : ib);
+    // Group order: the listed groups first in their saved order, the others after them as they were. A saved order
+    // that names none of this trace's devices comes from a trace with other devices ("GPU 0" saved, "GPU 2" here): it
+    // says nothing of where they go, so they stay first, above the listed host groups.
+    const bool devicesListed = std::any_of(m_groups.begin(), m_groups.end(), [&state](const Group& g) {
+        return g.device && state.groupOrder.contains(g.key);
     });
+    const auto rank = [&state, devicesListed](const Group& g) {
+        const qsizetype i = state.groupOrder.indexOf(g.key);
+        if (i >= 0)
+            return i;
+        return g.device && !devicesListed ? qsizetype {-1} : state.groupOrder.size();
+    };
+    std::stable_sort(m_groups.begin(), m_groups.end(),
+                     [&rank](const Group& a, const Group& b) { return rank(a) < rank(b); });
     m_pinnedOrder.clear();
     std::fill(m_hidden.begin(), m_hidden.end(), 0);
     std::fill(m_depthLimit.begin(), m_depthLimit.end(), 0);

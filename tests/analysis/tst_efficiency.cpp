@@ -308,7 +308,7 @@ private slots:
         };
         for (const auto& [device, units] : expected) {
             const auto row = std::find_if(table.rows.begin(), table.rows.end(),
-                                          [&](const DevicePeaks& p) { return p.device == device; });
+                                          [name = device](const DevicePeaks& p) { return p.device == name; });
             QVERIFY2(row != table.rows.end(), device);
             QCOMPARE(row->units, units);
             QVERIFY2(row->source.find(std::to_string(units) + (device[0] == 'N' ? " SMs" : " CUs"))

@@ -587,6 +587,19 @@ private Q_SLOTS:
             }
         }
         qInfo("the deepest fold: %zu Python-only levels", folded);
+        // A group order remembered from another Kineto trace (its GPU was "GPU 0", its host groups listed first)
+        // keeps the GPU on top here.
+        {
+            widgets::TrackLayout fresh(mi300);
+            widgets::TrackLayout::State saved;
+            for (const auto& g : layout.groups())
+                if (!g.device)
+                    saved.groupOrder << g.key;
+            saved.groupOrder << QStringLiteral("GPU 0");
+            fresh.applyState(saved);
+            QVERIFY(fresh.groups().front().device);
+            QVERIFY(fresh.groups().front().title.contains(QStringLiteral("GPU 2")));
+        }
         QVERIFY2(folded >= widgets::TrackLayout::kMinTrunkLevels, qPrintable(QString::number(folded)));
 
         // Both panes of the H100 vs MI300 compare window start with their GPU.
