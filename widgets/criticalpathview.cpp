@@ -2,6 +2,7 @@
 #include "widgets/criticalpathview.h"
 
 #include "widgets/categorypalette.h"
+#include "widgets/sortableitem.h"
 #include "widgets/tableheight.h"
 #include "widgets/timeformat.h"
 #include "widgets/tracklayout.h"
@@ -46,19 +47,12 @@ QString qs(std::string_view s)
 
 QStandardItem* textItem(const QString& text)
 {
-    auto* item = new QStandardItem(text);
-    item->setData(text, CriticalPathView::kSortRole);
-    item->setEditable(false);
-    return item;
+    return sortableTextItem(text, CriticalPathView::kSortRole);
 }
 
 QStandardItem* timeItem(const QString& text, TimeNs ns)
 {
-    auto* item = new QStandardItem(text);
-    item->setData(QVariant::fromValue<qlonglong>(ns), CriticalPathView::kSortRole);
-    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    item->setEditable(false);
-    return item;
+    return sortableNumberItem(text, QVariant::fromValue<qlonglong>(ns), CriticalPathView::kSortRole);
 }
 
 /// An offset from the step's start: "+1.25 ms", "−310 µs" for work the path waited on before the step began.

@@ -2,6 +2,7 @@
 #include "widgets/jobcompareview.h"
 
 #include "analysis/core/finding.h"
+#include "widgets/sortableitem.h"
 #include "widgets/tableheight.h"
 #include "widgets/timeformat.h"
 
@@ -31,19 +32,13 @@ QString signedDuration(model::TimeNs ns)
 
 QStandardItem* textItem(const QString& text)
 {
-    auto* item = new QStandardItem(text);
-    item->setData(text, JobCompareView::kSortRole);
-    item->setEditable(false);
-    return item;
+    return sortableTextItem(text, JobCompareView::kSortRole);
 }
 
 QStandardItem* durationItem(model::TimeNs ns, bool signedText = false)
 {
-    auto* item = new QStandardItem(signedText ? signedDuration(ns) : TimeFormat::formatDuration(ns));
-    item->setData(QVariant::fromValue<qlonglong>(ns), JobCompareView::kSortRole);
-    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    item->setEditable(false);
-    return item;
+    return sortableNumberItem(signedText ? signedDuration(ns) : TimeFormat::formatDuration(ns),
+                              QVariant::fromValue<qlonglong>(ns), JobCompareView::kSortRole);
 }
 
 /// A rank's figure on a side where the rank has no step: "—", sorted below every time.

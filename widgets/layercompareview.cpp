@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/layercompareview.h"
 
+#include "widgets/sortableitem.h"
 #include "widgets/tableheight.h"
 #include "widgets/timeformat.h"
 
@@ -39,19 +40,12 @@ double ratioSortKey(std::optional<double> ratio)
 
 QStandardItem* textItem(const QString& text)
 {
-    auto* item = new QStandardItem(text);
-    item->setData(text, LayerCompareView::kSortRole);
-    item->setEditable(false);
-    return item;
+    return sortableTextItem(text, LayerCompareView::kSortRole);
 }
 
 QStandardItem* numberItem(const QString& text, const QVariant& sortKey)
 {
-    auto* item = new QStandardItem(text);
-    item->setData(sortKey, LayerCompareView::kSortRole);
-    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    item->setEditable(false);
-    return item;
+    return sortableNumberItem(text, sortKey, LayerCompareView::kSortRole);
 }
 
 QStandardItem* durationItem(model::TimeNs ns, bool signedText = false)

@@ -2,6 +2,7 @@
 #include "widgets/layertableview.h"
 
 #include "analysis/core/textformat.h"
+#include "widgets/sortableitem.h"
 #include "widgets/tableheight.h"
 #include "widgets/timeformat.h"
 
@@ -30,19 +31,12 @@ QString qs(std::string_view s)
 
 QStandardItem* textItem(const QString& text)
 {
-    auto* item = new QStandardItem(text);
-    item->setData(text, LayerTableView::kSortRole);
-    item->setEditable(false);
-    return item;
+    return sortableTextItem(text, LayerTableView::kSortRole);
 }
 
 QStandardItem* numberItem(const QString& text, const QVariant& sortKey)
 {
-    auto* item = new QStandardItem(text);
-    item->setData(sortKey, LayerTableView::kSortRole);
-    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    item->setEditable(false);
-    return item;
+    return sortableNumberItem(text, sortKey, LayerTableView::kSortRole);
 }
 
 /// A count people read ("1,222,645"), blank and sorted first when the table printed none.

@@ -37,22 +37,14 @@ model::TimeNs ownLaunchedTime(const model::Trace& trace, const CallSiteResolver&
     return sum;
 }
 
-/// Whether any flow links device work to the host slice that launched it.
-bool launchesLinked(const model::Trace& trace)
-{
-    return std::any_of(trace.flows().begin(), trace.flows().end(), [&trace](const model::Flow& f) {
-        return f.kind == model::FlowKind::Launch && f.isLinked() && isHostThread(trace.track(f.from.track))
-            && model::isDeviceTrack(trace.track(f.to.track));
-    });
-}
-
 /// CallTree::deviceOperators: without a single linked launch, each device operation in [a, b] is a top-level node.
 /// Derived lanes (an RKNN run's per-core copies of its layers) repeat the device rows and are left out.
 void addDeviceOperators(const model::Trace& trace, model::TimeNs a, model::TimeNs b, const RangeSelection& selection,
                         CallTree& tree, std::unordered_map<std::uint64_t, int>& childOf)
 {
-    if (launchesLinked(trace))
-        return;
+    if (std::any_of(trace.flows().begin(), trace.flows().end(),
+                    [&trace](const model::Flow& f) { return isDeviceLaunch(trace, f); }))
+        return; // device work is launched from the host: it is under the host ops
     for (const model::Track& t : trace.tracks()) {
         if (t.empty() || !model::isDeviceTrack(t) || !selected(selection, t.id))
             continue;
