@@ -55,7 +55,7 @@ QStandardItem* timeItem(const QString& text, TimeNs ns)
     return sortableNumberItem(text, QVariant::fromValue<qlonglong>(ns), CriticalPathView::kSortRole);
 }
 
-/// An offset from the step's start: "+1.25 ms", "−310 µs" for work the path waited on before the step began.
+/// An offset from the step's start: "+1.25 ms".
 QString offsetText(TimeNs ns)
 {
     return (ns < 0 ? QStringLiteral("−") : QStringLiteral("+")) + TimeFormat::formatDuration(ns < 0 ? -ns : ns);
@@ -382,9 +382,6 @@ void CriticalPathView::showStep()
     QString text = tr("Critical path %1 of the step's %2 (%3)")
                        .arg(TimeFormat::formatDuration(path->lengthNs()), TimeFormat::formatDuration(stepNs),
                             shareText(path->lengthNs(), stepNs));
-    // The host step may begin before the device's part of the step does (the window the analysis measures).
-    if (path->startNs < stepStart)
-        text += tr(", from %1 before the step's start").arg(TimeFormat::formatDuration(stepStart - path->startNs));
     text += QStringLiteral(". ") + tr("Select an event to show it on the timeline.");
     m_summary->setText(text);
     m_body->show();

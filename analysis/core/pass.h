@@ -97,6 +97,9 @@ struct AnalysisResult
     std::string criticalPathNotAssessed;
     /// Steps whose dependency graph had a cycle (corrupt flows): their savings fell back to lost time.
     std::size_t cyclicSteps = 0;
+    /// Steps whose path or re-timing broke a physical bound (a bug, docs/analysis.md "Invariants"): their savings
+    /// fell back to lost time and their path is not reported.
+    std::size_t inconsistentSteps = 0;
     /// Wall time of analyze()'s two phases: the passes (with the shared context), and the step graphs with the
     /// re-timing of every finding (projectSavings). For `--phases` and the benchmarks; never in a report.
     std::chrono::nanoseconds passesWall {0};

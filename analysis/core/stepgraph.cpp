@@ -52,6 +52,8 @@ using model::TimeNs;
 constexpr TimeNs kNone = std::numeric_limits<TimeNs>::min();
 // How far back a blocking call looks on one stream for the operations it waited for.
 constexpr std::size_t kAwaitLookback = 32;
+// How far back a host thread looks for a call still running when a step's window begins.
+constexpr std::ptrdiff_t kStraddleLookback = 8;
 
 std::uint64_t key(model::SliceRef r)
 {
@@ -312,7 +314,7 @@ public:
     /// Ends the preparation (the blocking-name cache stops growing); after it, the Retimer is only read, so
     /// retimeStep may run on several steps at once.
     void freeze();
-    enum class StepOutcome : std::uint8_t { NotAssessed, Cyclic, Assessed };
+    enum class StepOutcome : std::uint8_t { NotAssessed, Cyclic, Inconsistent, Assessed };
     StepOutcome retimeStep(std::size_t step, std::span<const ResolvedWhatIf> whatIfs, NodeIndex& index,
                            Retiming& out) const;
 
@@ -352,6 +354,8 @@ private:
         std::vector<model::SliceRef> callOrder;           // the calls of the graph, in thread and program order
         std::vector<std::uint32_t> blockingNodes;         // the nodes of blocking calls
         std::vector<std::vector<std::uint32_t>> perTrack; // per device track: its operations' positions in the graph
+        Interval window {0, 0};                           // the step's analysis window
+        std::size_t linkedOutside = 0;                    // operations in the window launched by calls before it
     };
     struct Sim
     {
@@ -392,8 +396,9 @@ private:
     /// Walks the chain that set the step's end into `path`; `nodes` gets every node the chain passes through. Its
     /// host gaps lie in `hostWindow` (the measured run replays the measured times), where their threads' content
     /// is built.
-    void criticalPath(const Graph& g, const Sim& sim, std::uint32_t last, Interval hostWindow, StepCriticalPath& path,
-                      std::vector<std::uint32_t>& nodes) const;
+    /// The path and its composition are clipped to the step's `window`: it is as long as the step.
+    void criticalPath(const Graph& g, const Sim& sim, std::uint32_t last, Interval hostWindow, Interval window,
+                      StepCriticalPath& path, std::vector<std::uint32_t>& nodes) const;
 
     const model::Trace& m_trace;
     const StepClock& m_clock;
@@ -602,9 +607,14 @@ ResolvedWhatIf Retimer::resolve(const WhatIf& w) const
 
 bool Retimer::build(std::size_t step, Graph& g, NodeIndex& index, std::string& reason) const
 {
-    const Interval host = m_clock.hostWindow(step);
+    // One window: the graph covers the step's analysis window. The host threads take part from its start (work of
+    // the host step before it belongs to the previous window and is a fixed constraint) to the end of the host step
+    // (after it, the host is running the next step).
     const Interval window = m_clock.window(step);
+    const Interval hostStep = m_clock.hostWindow(step);
+    const Interval host {window.start, std::max(window.start, std::min(hostStep.end, window.end))};
     BuildState b {g, index, {}, {}, {}};
+    b.window = window;
     // The threads' count of calls sizes the graph ahead: a node per call and per gap, an edge between each, and
     // about one launched operation per call (with a launch and a stream edge). A step that is the whole trace holds
     // millions of nodes; grown by doubling, its arrays were copied and their fresh pages faulted in twice.
@@ -625,7 +635,8 @@ bool Retimer::build(std::size_t step, Graph& g, NodeIndex& index, std::string& r
         reason = "nothing ran in this step";
         return false;
     }
-    if (launched == 0 && unlaunchedWork) {
+    // Device work whose launches all lie outside the window (or nowhere) is pinned where it ran: nothing to re-time.
+    if (launched == 0 && (unlaunchedWork || b.linkedOutside > 0)) {
         reason = "no launch links (host → device flows) in this step";
         return false;
     }
@@ -645,10 +656,19 @@ std::vector<std::pair<std::uint32_t, std::size_t>> Retimer::threadsWithCalls(Int
     for (std::uint32_t ti = 0; ti < m_calls.size(); ++ti) {
         const auto& calls = m_calls[ti];
         const model::Track& t = m_trace.track(model::TrackId(ti));
-        const auto from
+        auto from
             = std::partition_point(calls.begin(), calls.end(), [&](std::uint32_t i) { return t.ts(i) < host.start; });
         const auto to = std::partition_point(from, calls.end(), [&](std::uint32_t i) { return t.ts(i) < host.end; });
-        if (to == from)
+        // A call that began before the window and is still running at its start (a synchronise waiting for the
+        // previous step's work) takes part from the window's start; a few calls back are enough (nested calls).
+        auto straddling = from;
+        for (auto back = from; back != calls.begin() && from - back < kStraddleLookback;) {
+            --back;
+            if (t.end(*back) > host.start)
+                straddling = back;
+        }
+        from = straddling;
+        if (to == from || host.end <= host.start)
             continue;
         threads.emplace_back(ti, static_cast<std::size_t>(from - calls.begin()));
         stepCalls += static_cast<std::size_t>(to - from);
@@ -695,12 +715,12 @@ void Retimer::addHostThread(std::uint32_t ti, std::size_t firstPos, Interval hos
             blocking = blocking || blockingCall[static_cast<std::size_t>(it - calls.begin())] != 0;
         }
         const auto endPos = static_cast<std::size_t>(it - calls.begin());
-        addGap(cursor, t.ts(first));
+        addGap(cursor, std::max(cursor, t.ts(first)));
         Node n;
         n.kind = NodeKind::Call;
         n.track = model::TrackId(ti);
         n.slice = first;
-        n.start0 = t.ts(first);
+        n.start0 = std::max(t.ts(first), host.start); // a call running when the window began counts from there
         n.end0 = groupEnd;
         n.dur = groupEnd - n.start0;
         n.blocking = blocking;
@@ -758,6 +778,9 @@ std::size_t Retimer::addLaunchedOps(BuildState& b) const
             const model::Track& dt = m_trace.track(f.to.track);
             if (!isOutermostBusy(dt, f.to.index.value))
                 continue;
+            // Work of the next window (the host runs ahead) is not this step's.
+            if (dt.ts(f.to.index.value) >= b.window.end || dt.end(f.to.index.value) <= b.window.start)
+                continue;
             addDeviceOp(f.to.track, opPosition(f.to.track, f.to.index.value), kNone, b);
             ++launched;
         }
@@ -779,6 +802,13 @@ bool Retimer::addUnlaunchedOps(Interval window, BuildState& b) const
             if (launchCall[pos] == kNoCall) {
                 addDeviceOp(model::TrackId(ti), pos, t.ts(*it), b);
                 unlaunchedWork = true;
+            } else if (b.index.ofCall[launchCall[pos]] == kNoNode) {
+                // Launched before the window began: the launch is a fixed constraint (addLaunchAndStreamEdges).
+                const std::uint32_t op = m_opBase[ti] + static_cast<std::uint32_t>(pos);
+                if (b.index.ofOp[op] == kNoNode) {
+                    addDeviceOp(model::TrackId(ti), pos, kNone, b);
+                    ++b.linkedOutside;
+                }
             }
         }
     }
@@ -808,21 +838,28 @@ void Retimer::addLaunchAndStreamEdges(BuildState& b) const
             const TimeNs predEnd = hasPred ? t.end(ops[pos - 1]) : kNone;
             std::int64_t callId = -1;
             TimeNs calledAt = 0;
-            if (d.launchCall[pos] != kNoCall) {
+            const bool linked = d.launchCall[pos] != kNoCall;
+            if (linked) {
+                calledAt = callStart(d.launchCall[pos]);
+                // The launch edge leaves its node's start: the group's first call, or the window's start for a call
+                // that began before it.
                 if (const std::uint32_t c = index.ofCall[d.launchCall[pos]]; c != kNoNode) {
                     callId = c;
-                    calledAt = callStart(d.launchCall[pos]);
+                    calledAt = g.nodes[c].start0;
                 }
             }
             TimeNs lagL = 0;
             TimeNs lagS = 0;
-            if (callId >= 0) {
+            if (linked) {
                 const TimeNs rawL = n.start0 - calledAt;
                 const TimeNs rawS = hasPred ? n.start0 - predEnd : 0;
                 const bool streamBound = hasPred && rawS - m_typGap <= rawL - m_typLag;
                 lagL = streamBound ? std::min(rawL, m_typLag) : rawL;
                 lagS = streamBound ? rawS : std::min(rawS, m_typGap);
-                g.addEdge(static_cast<std::uint32_t>(callId), id, lagL, EdgeKind::Launch, true, false);
+                if (callId >= 0)
+                    g.addEdge(static_cast<std::uint32_t>(callId), id, lagL, EdgeKind::Launch, true, false);
+                else // launched before the window: a fixed constraint
+                    g.release[id] = std::max(g.release[id], calledAt + lagL);
             } else if (hasPred) {
                 lagS = std::min(n.start0 - predEnd, m_typGap);
             }
@@ -843,7 +880,7 @@ void Retimer::addBlockingWaits(BuildState& b) const
     Graph& g = b.g;
     for (std::uint32_t id : b.blockingNodes) {
         Node& n = g.nodes[id];
-        const TimeNs s = n.start0;
+        const TimeNs s = m_trace.track(n.track).ts(n.slice); // the call's own start (start0 is clipped to the window)
         const TimeNs e = n.end0;
         struct Awaited
         {
@@ -874,8 +911,8 @@ void Retimer::addBlockingWaits(BuildState& b) const
                 break;
             }
         }
-        if (awaited.empty() || latest <= s) {
-            n.dur = e - s;
+        if (awaited.empty() || latest <= n.start0) {
+            n.dur = e - n.start0;
             continue;
         }
         const TimeNs ret = e - latest;
@@ -1010,24 +1047,32 @@ TimeNs Retimer::simulate(const Graph& g, const std::vector<TimeNs>& dur, const s
     return last;
 }
 
-void Retimer::criticalPath(const Graph& g, const Sim& sim, std::uint32_t last, Interval hostWindow,
+void Retimer::criticalPath(const Graph& g, const Sim& sim, std::uint32_t last, Interval hostWindow, Interval window,
                            StepCriticalPath& path, std::vector<std::uint32_t>& nodes) const
 {
-    path.endNs = sim.end[last];
+    path.endNs = std::min(sim.end[last], window.end);
     std::uint32_t v = last;
     bool atEnd = true;
     // The walk goes backwards in time and the path keeps its first kMaxPathSegments: the last ones found. A ring of
     // that many holds them (a step's whole path is ~10^6 segments at 10 GB, and every step's was kept until the end).
     std::vector<PathSegment> segments;
     std::uint64_t found = 0;
-    const auto keep = [&](const PathSegment& segment) {
+    const auto keep = [&](PathSegment segment) {
+        segment.start = std::max(segment.start, window.start);
+        segment.end = std::min(segment.end, window.end);
+        if (segment.end <= segment.start)
+            return;
         if (segments.size() < kMaxPathSegments)
             segments.push_back(segment);
         else
             segments[found % kMaxPathSegments] = segment;
         ++found;
     };
-    auto add = [&](PathClass c, TimeNs ns) { path.byClass[static_cast<std::size_t>(c)] += ns; };
+    // A stretch [a, b) of class c, the part of it inside the window.
+    auto add = [&](PathClass c, TimeNs a, TimeNs b) {
+        path.byClass[static_cast<std::size_t>(c)]
+            += std::max<TimeNs>(0, std::min(b, window.end) - std::max(a, window.start));
+    };
     // Per host thread on the path: what it did in the step (built when the path first reaches it), and where the
     // searches of it last landed: the walk moves back through each thread's time, so each starts near the last.
     struct Content
@@ -1048,7 +1093,7 @@ void Retimer::criticalPath(const Graph& g, const Sim& sim, std::uint32_t last, I
             const std::int64_t arg = sim.endArg[v];
             if (arg >= 0) {
                 const Edge& ed = g.edges[static_cast<std::size_t>(arg)];
-                add(PathClass::Sync, sim.end[v] - sim.end[ed.from]);
+                add(PathClass::Sync, sim.end[ed.from], sim.end[v]);
                 keep({.start = sim.end[ed.from],
                       .end = sim.end[v],
                       .track = n.track,
@@ -1058,12 +1103,12 @@ void Retimer::criticalPath(const Graph& g, const Sim& sim, std::uint32_t last, I
                 continue;
             }
             if (arg == -2) { // waited on work outside the step: the path begins there
-                add(PathClass::Sync, sim.end[v] - sim.start[v]);
+                add(PathClass::Sync, sim.start[v], sim.end[v]);
                 path.startNs = sim.start[v];
                 break;
             }
-            const TimeNs a = sim.start[v];
-            const TimeNs b = sim.end[v];
+            const TimeNs a = std::max(sim.start[v], window.start);
+            const TimeNs b = std::max(a, std::min(sim.end[v], window.end));
             if (n.kind == NodeKind::HostGap) {
                 if (n.track.value != contentTrack) {
                     contentTrack = n.track.value;
@@ -1074,15 +1119,15 @@ void Retimer::criticalPath(const Graph& g, const Sim& sim, std::uint32_t last, I
                 }
                 const TimeNs dl = overlapLength(content->hc.dataloader, a, b, content->hints[0]);
                 const TimeNs work = overlapLength(content->hc.work, a, b, content->hints[1]);
-                add(PathClass::Dataloader, dl);
-                add(PathClass::HostCompute, work);
-                add(PathClass::Python, (b - a) - dl - work);
+                path.byClass[static_cast<std::size_t>(PathClass::Dataloader)] += dl;
+                path.byClass[static_cast<std::size_t>(PathClass::HostCompute)] += work;
+                path.byClass[static_cast<std::size_t>(PathClass::Python)] += (b - a) - dl - work;
                 const PathClass main = dl >= work && dl * 2 >= b - a ? PathClass::Dataloader
                     : work * 2 >= b - a                              ? PathClass::HostCompute
                                                                      : PathClass::Python;
                 keep({.start = a, .end = b, .track = n.track, .cls = main, .slice = {}});
             } else {
-                add(n.cls, b - a);
+                add(n.cls, a, b);
                 keep({.start = a, .end = b, .track = n.track, .cls = n.cls, .slice = sliceOf(n)});
             }
             atEnd = false;
@@ -1095,10 +1140,20 @@ void Retimer::criticalPath(const Graph& g, const Sim& sim, std::uint32_t last, I
         }
         const Edge& ed = g.edges[static_cast<std::size_t>(arg)];
         const TimeNs from = ed.fromStart ? sim.start[ed.from] : sim.end[ed.from];
-        add(PathClass::Latency, sim.start[v] - from);
+        add(PathClass::Latency, from, sim.start[v]);
         v = ed.from;
         atEnd = !ed.fromStart;
     }
+    // One window: work before the step is a fixed constraint, so a path that began before the window starts at
+    // its start; one that begins later waited for what was fixed before it (a launch before the window, the
+    // previous step's work on its stream): that wait is latency.
+    if (path.startNs < window.start) {
+        path.startNs = window.start;
+    } else if (path.startNs > window.start && path.endNs > window.start) {
+        add(PathClass::Latency, window.start, std::min(path.startNs, path.endNs));
+        path.startNs = window.start;
+    }
+    path.startNs = std::min(path.startNs, path.endNs);
     // Oldest kept first (the ring's next slot once it wrapped), then reversed into time order.
     if (found > kMaxPathSegments) {
         std::rotate(segments.begin(), segments.begin() + static_cast<std::ptrdiff_t>(found % kMaxPathSegments),
@@ -1136,10 +1191,30 @@ Retimer::StepOutcome Retimer::retimeStep(std::size_t step, std::span<const Resol
         }
     }
     std::vector<std::uint32_t> pathNodes;
-    criticalPath(g, sim, last, m_clock.hostWindow(step), path, pathNodes);
+    const Interval window = m_clock.window(step);
+    criticalPath(g, sim, last, m_clock.hostWindow(step), window, path, pathNodes);
     path.assessed = true;
 
-    const TimeNs windowLen = m_clock.window(step).length();
+    const TimeNs windowLen = window.length();
+    // The step ends at its last end inside the window: work reaching past it is the next step's.
+    const TimeNs stepEnd = std::min(end0, window.end);
+    // Physical bounds (docs/analysis.md "Invariants"): the path's composition adds up to its length, and the path
+    // is as long as the step. A violation is a bug: the step is not reported, never a wrong figure.
+    const auto inconsistent = [&](std::string why) {
+        path = StepCriticalPath {};
+        path.reason = "internal check failed (" + std::move(why)
+            + "): this step's critical path and savings are not reported; please report this trace";
+        for (auto& column : out.savings)
+            column[step] = -1;
+        return StepOutcome::Inconsistent;
+    };
+    TimeNs composed = 0;
+    for (const TimeNs ns : path.byClass)
+        composed += ns;
+    if (composed != path.lengthNs())
+        return inconsistent("the path's composition does not add up to its length");
+    if (std::abs(path.lengthNs() - windowLen) > windowLen / 100 + 1000)
+        return inconsistent("the critical path is not as long as the step");
     const std::size_t count = g.nodes.size();
     std::vector<std::uint8_t> onPathNode(count, 0);
     for (std::uint32_t i : pathNodes)
@@ -1161,6 +1236,25 @@ Retimer::StepOutcome Retimer::retimeStep(std::size_t step, std::span<const Resol
         else
             hostRuns.push_back({n.track, i, i + 1});
     }
+    // The work no cause removes bounds every re-timing: each host thread runs its nodes one after another from the
+    // window's start, and each stream its operations of the window. Per node its group (a thread or a stream) and
+    // per group the measured sum; a what-if adjusts the sums by what it changes.
+    std::vector<std::uint32_t> groupOf(count, kNoNode);
+    std::vector<TimeNs> groupWork;
+    {
+        std::unordered_map<std::uint32_t, std::uint32_t> groupOfTrack;
+        for (std::uint32_t i = 0; i < count; ++i) {
+            const Node& n = g.nodes[i];
+            if (n.kind == NodeKind::Device && n.start0 < window.start)
+                continue; // began before the window: its stream may run part of it earlier
+            const auto [it, added] = groupOfTrack.try_emplace(n.track.value, std::uint32_t(groupWork.size()));
+            if (added)
+                groupWork.push_back(0);
+            groupOf[i] = it->second;
+            groupWork[it->second] += n.dur;
+        }
+    }
+    std::vector<TimeNs> floorWork;
     std::vector<std::uint8_t> flags(count, 0);
     std::vector<std::uint8_t> deviceOp(count, 0); // the cause's ResolvedWhatIf flags per device node
     std::vector<double> deviceScale(count, 1.0);  // … and the share of its time a scaled node keeps
@@ -1253,7 +1347,22 @@ Retimer::StepOutcome Retimer::retimeStep(std::size_t step, std::span<const Resol
             }
             // The measured run's times are no longer needed (its path is walked): its arrays are reused.
             const TimeNs end1 = simulate(g, dur, &flags, sim, false);
-            saving = std::clamp<TimeNs>(end0 - end1, 0, windowLen);
+            floorWork = groupWork;
+            for (const Change& c : changes) {
+                if (groupOf[c.node] == kNoNode)
+                    continue;
+                const bool detached = (c.flags & kDetached) != 0 && g.nodes[c.node].kind == NodeKind::Device;
+                floorWork[groupOf[c.node]] += (detached ? 0 : c.dur) - g.nodes[c.node].dur;
+            }
+            const TimeNs floor = floorWork.empty() ? 0 : *std::max_element(floorWork.begin(), floorWork.end());
+            if (end1 < window.start + floor) {
+                for (const Change& c : changes) {
+                    dur[c.node] = g.nodes[c.node].dur;
+                    flags[c.node] = 0;
+                }
+                return inconsistent("a re-timing ended sooner than the work it keeps allows");
+            }
+            saving = std::clamp<TimeNs>(stepEnd - end1, 0, windowLen);
             for (const Change& c : changes) {
                 dur[c.node] = g.nodes[c.node].dur;
                 flags[c.node] = 0;
@@ -1340,6 +1449,7 @@ Retiming retimeSteps(const RetimingPlan& plan, std::span<const WhatIf* const> wh
     for (Retimer::StepOutcome o : outcomes) {
         out.stepsAssessed += o == Retimer::StepOutcome::Assessed ? 1 : 0;
         out.cyclicSteps += o == Retimer::StepOutcome::Cyclic ? 1 : 0;
+        out.inconsistentSteps += o == Retimer::StepOutcome::Inconsistent ? 1 : 0;
     }
     return out;
 }
@@ -1437,6 +1547,7 @@ void projectSavings(const RetimingPlan& plan, const CancelToken& cancel, Analysi
     result.criticalPaths = std::move(r.steps);
     result.criticalPathNotAssessed = std::move(r.notAssessedReason);
     result.cyclicSteps = r.cyclicSteps;
+    result.inconsistentSteps = r.inconsistentSteps;
     for (Finding& f : findings)
         f.whatIf = WhatIf {};
     explainSavings(result);

@@ -24,7 +24,8 @@ struct Retiming
     std::vector<std::vector<model::TimeNs>> savings; // [what-if][step]: saving in ns, −1 where not re-timed
     std::string notAssessedReason;                   // the whole trace cannot be re-timed (empty otherwise)
     std::size_t stepsAssessed = 0;
-    std::size_t cyclicSteps = 0; // steps whose graph had a cycle (corrupt flows): warned, fallen back
+    std::size_t cyclicSteps = 0;       // steps whose graph had a cycle (corrupt flows): warned, fallen back
+    std::size_t inconsistentSteps = 0; // steps that broke a physical bound (a bug): warned, not reported
 };
 
 /// The trace-wide groundwork of re-timing, the same for every what-if: which call launched each device operation,

@@ -60,6 +60,7 @@ ReportModel buildReportModel(const model::Trace& trace, const analysis::Analysis
     s.savingNs = result.savingNs;
     s.savingFraction = result.savingFraction;
     s.cyclicSteps = result.cyclicSteps;
+    s.inconsistentSteps = result.inconsistentSteps;
     s.criticalPathNotAssessed = result.criticalPathNotAssessed;
     for (const analysis::StepCriticalPath& p : result.criticalPaths)
         s.criticalPathSteps += p.assessed ? 1 : 0;

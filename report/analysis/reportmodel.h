@@ -41,6 +41,7 @@ struct ReportSummary
     double savingFraction = 0.0;         // savingNs / analysedNs
     std::size_t criticalPathSteps = 0;   // steps whose critical path was found
     std::size_t cyclicSteps = 0;         // steps whose graph had a cycle (corrupt flows): fell back to lost time
+    std::size_t inconsistentSteps = 0;   // steps that broke a physical bound (a bug): fell back to lost time
     std::string criticalPathNotAssessed; // why no step could be re-timed, empty otherwise
 };
 

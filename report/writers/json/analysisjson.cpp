@@ -125,6 +125,7 @@ nlohmann::ordered_json reportJson(const ReportModel& m)
     j["saving_fraction"] = m.summary.savingFraction;
     j["critical_path"] = {{"steps_assessed", m.summary.criticalPathSteps},
                           {"cyclic_steps", m.summary.cyclicSteps},
+                          {"inconsistent_steps", m.summary.inconsistentSteps},
                           {"not_assessed", m.summary.criticalPathNotAssessed}};
     j["options"] = {{"bubble_threshold_ns", m.options.bubbleThresholdNs},
                     {"tiny_kernel_ns", m.options.tinyKernelNs},

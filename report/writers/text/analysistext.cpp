@@ -89,6 +89,11 @@ void writeAnalysisText(const ReportModel& model, std::ostream& out)
               analysis::formatMillisecondsRounded(summary.savingNs).c_str(),
               formatPercent(summary.savingFraction).c_str());
     }
+    if (summary.inconsistentSteps > 0)
+        print(out,
+              "Warning: %zu step(s) failed an internal check of the re-timing (a bug; please report the trace); "
+              "their savings are their lost time\n",
+              summary.inconsistentSteps);
     if (summary.cyclicSteps > 0)
         print(out,
               "Warning: %zu step(s) have a dependency graph with a cycle (corrupt flows); their savings are "
