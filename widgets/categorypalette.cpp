@@ -95,6 +95,9 @@ QColor CategoryPalette::pathClass(analysis::PathClass cls, bool dark)
         return fill(SliceCategory::Communication, dark);
     case PathClass::Fallback:
         return fill(SliceCategory::FallbackOp, dark);
+    case PathClass::Unrecorded:
+    case PathClass::ExternalWait:
+        return dark ? QColor(110, 90, 140) : QColor(190, 175, 215);
     case PathClass::Latency:
         break;
     }

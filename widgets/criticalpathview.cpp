@@ -271,6 +271,10 @@ QString CriticalPathView::classLabel(PathClass cls)
         return tr("CPU fallback");
     case PathClass::Latency:
         return tr("Latency");
+    case PathClass::Unrecorded:
+        return tr("Unrecorded device work");
+    case PathClass::ExternalWait:
+        return tr("External wait");
     }
     return {};
 }

@@ -73,6 +73,9 @@ struct StepBreakdown
     /// trace).
     model::TimeNs deviceBusyNs = 0;
     model::TimeNs deviceIdleNs = 0;
+    /// Of idleNs: device work the trace does not record (DeviceActivity::unrecorded: graph replays, launches held
+    /// by unrecorded work); not idle, never a bubble, nothing a finding can save.
+    model::TimeNs unrecordedNs = 0;
 };
 
 /// One entry per Trace::steps() element.

@@ -23,10 +23,12 @@ enum class PathClass : std::uint8_t {
     Communication, // collectives on the device
     Fallback,      // device-side CPU fallback tasks (Ascend AI_CPU)
     Latency,       // launch latency (call start → device start) and gaps between operations of one stream
+    Unrecorded,    // device work the trace does not record held the path (analysis/core/unrecorded.h)
+    ExternalWait,  // a blocking call that waited for no recorded device work (kUnrecordedMinNs or longer)
 };
-inline constexpr std::size_t kPathClassCount = 10;
+inline constexpr std::size_t kPathClassCount = 12;
 /// Stable key: "host_compute", "python", "dataloader", "launch", "sync", "device_compute", "copy",
-/// "communication", "fallback", "latency".
+/// "communication", "fallback", "latency", "unrecorded", "external_wait".
 std::string_view pathClassKey(PathClass c);
 
 /// A stretch of a critical path: a node's own time on its track (host thread or device stream), with the slice it

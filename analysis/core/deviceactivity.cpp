@@ -2,6 +2,7 @@
 #include "analysis/core/deviceactivity.h"
 
 #include "analysis/core/opclassifier.h"
+#include "analysis/core/unrecorded.h"
 
 #include <algorithm>
 #include <array>
@@ -200,6 +201,7 @@ DeviceActivity computeDeviceActivity(const model::Trace& trace, const AnalysisOp
         out.busy.push_back(f.range);
         out.busyAllTiny.push_back(f.allTiny);
     }
+    out.unrecorded = unrecordedDeviceWork(trace, out.busy);
     out.dataloader = unite(std::move(dataloader));
     out.hostFallback = unite(std::move(fallback));
     out.hostCompile = unite(std::move(compile));
@@ -273,8 +275,10 @@ IdleAttribution attributeIdle(const StepClock& clock, const DeviceActivity& acti
                     out.rest.push_back(p);
                 }
             };
-            // Host activity that claims idle time, in priority order; what none claims is left for bubbles.
-            const std::array<std::pair<const IntervalList*, std::vector<IdlePiece>*>, 4> claims {{
+            // Device work the trace does not record, then host activity that claims idle time, in priority order;
+            // what none claims is left for bubbles.
+            const std::array<std::pair<const IntervalList*, std::vector<IdlePiece>*>, 5> claims {{
+                {&activity.unrecorded, &out.unrecorded},
                 {&activity.dataloader, &out.dataloader},
                 {&activity.hostFallback, &out.fallback},
                 {&activity.hostCompile, &out.compile},

@@ -50,6 +50,9 @@ struct DeviceActivity
     std::vector<model::SliceRef> compileSlices;   // the calls behind hostCompile (nested ones too)
     std::vector<model::SliceRef> allocatorSlices; // the calls behind hostAllocator
     model::TrackId primaryDeviceTrack;            // device track with the most busy time (evidence for idle ranges)
+    /// Device time the trace does not record (unrecordedDeviceWork, analysis/core/unrecorded.h): not idle, never
+    /// a bubble.
+    IntervalList unrecorded;
 };
 
 DeviceActivity computeDeviceActivity(const model::Trace& trace, const AnalysisOptions& options,
@@ -74,16 +77,18 @@ struct IdlePiece
 /// Device idle time inside steps, split so that no nanosecond is attributed twice:
 /// the dataloader claims idle time overlapping dataloader spans first, then CPU fallbacks claim idle
 /// time overlapping host fallback ops, then operator compilation (host compile calls), then the
-/// allocator (host allocator calls), and the rest is left for pipeline bubbles.
+/// allocator (host allocator calls), and the rest is left for pipeline bubbles. Device work the trace does not
+/// record (DeviceActivity::unrecorded) is taken out of the gaps before any of them: it is not idle.
 /// Example: step [0,100), busy [0,10) and [60,100), dataloader [5,30) → dataloader [10,30), rest [30,60).
 struct IdleAttribution
 {
     std::vector<IdlePiece> dataloader;
     std::vector<IdlePiece> fallback;
-    std::vector<IdlePiece> compile;   // op_compile
-    std::vector<IdlePiece> allocator; // memory_pressure
-    std::vector<IdlePiece> rest;      // only pieces at least `minRestNs` long are kept …
-    model::TimeNs restTotalNs = 0;    // … but all of them are counted here
+    std::vector<IdlePiece> compile;    // op_compile
+    std::vector<IdlePiece> allocator;  // memory_pressure
+    std::vector<IdlePiece> rest;       // only pieces at least `minRestNs` long are kept …
+    model::TimeNs restTotalNs = 0;     // … but all of them are counted here
+    std::vector<IdlePiece> unrecorded; // device work the trace does not record (DeviceActivity::unrecorded), first
 };
 
 /// `minRestNs`: rest pieces shorter than this are only counted (a busy trace has millions of tiny gaps

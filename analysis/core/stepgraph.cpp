@@ -5,10 +5,12 @@
 #include "analysis/core/gallop.h"
 #include "analysis/core/opclassifier.h"
 #include "analysis/core/savingreason.h"
+#include "analysis/core/unrecorded.h"
 #include "model/workers.h"
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <memory>
 #include <mutex>
@@ -40,6 +42,10 @@ std::string_view pathClassKey(PathClass c)
         return "fallback";
     case PathClass::Latency:
         return "latency";
+    case PathClass::Unrecorded:
+        return "unrecorded";
+    case PathClass::ExternalWait:
+        return "external_wait";
     }
     return "host_compute";
 }
@@ -314,6 +320,7 @@ public:
     /// Ends the preparation (the blocking-name cache stops growing); after it, the Retimer is only read, so
     /// retimeStep may run on several steps at once.
     void freeze();
+    void setUnrecorded(IntervalList list) { m_unrecorded = std::move(list); }
     enum class StepOutcome : std::uint8_t { NotAssessed, Cyclic, Inconsistent, Assessed };
     StepOutcome retimeStep(std::size_t step, std::span<const ResolvedWhatIf> whatIfs, NodeIndex& index,
                            Retiming& out) const;
@@ -416,6 +423,7 @@ private:
     bool m_frozen = false;
     TimeNs m_typLag = 0;
     TimeNs m_typGap = 0;
+    IntervalList m_unrecorded;
 };
 
 bool Retimer::isBlockingCall(const model::Track& t, std::uint32_t i) const
@@ -834,6 +842,14 @@ void Retimer::addLaunchAndStreamEdges(BuildState& b) const
             const std::uint32_t id = index.ofOp[base + pos];
             g.deviceByKey.emplace_back(key(model::TrackId(ti), ops[pos]), id); // tracks and indices ascending
             Node& n = g.nodes[id];
+            // Device work the trace does not record is a fixed constraint, like earlier steps' work: what ran after
+            // a stretch of it in the window does not move before its end.
+            if (!m_unrecorded.empty()) {
+                const auto after = std::partition_point(m_unrecorded.begin(), m_unrecorded.end(),
+                                                        [&](const Interval& u) { return u.end <= n.start0; });
+                if (after != m_unrecorded.begin() && std::prev(after)->end > b.window.start)
+                    g.release[id] = std::max(g.release[id], std::prev(after)->end);
+            }
             const bool hasPred = pos > 0;
             const TimeNs predEnd = hasPred ? t.end(ops[pos - 1]) : kNone;
             std::int64_t callId = -1;
@@ -902,8 +918,13 @@ void Retimer::addBlockingWaits(BuildState& b) const
                 const auto pos = static_cast<std::size_t>(it - ops.begin());
                 const std::uint32_t op = b.index.ofOp[m_opBase[ti] + pos];
                 TimeNs launchStart = t.ts(*it);
-                if (d.launchCall[pos] != kNoCall)
+                if (d.launchCall[pos] != kNoCall) {
+                    // An operation the call launched itself (a synchronous copy's) is part of the call's own time:
+                    // a wait on it would make the graph cyclic. It waits for what its stream ran before.
+                    if (b.index.ofCall[d.launchCall[pos]] == id)
+                        continue;
                     launchStart = callStart(d.launchCall[pos]);
+                }
                 if (launchStart > s)
                     continue;
                 awaited.push_back({op != kNoNode ? std::int64_t(op) : -1, end});
@@ -913,6 +934,8 @@ void Retimer::addBlockingWaits(BuildState& b) const
         }
         if (awaited.empty() || latest <= n.start0) {
             n.dur = e - n.start0;
+            if (n.dur >= kUnrecordedMinNs)
+                n.cls = PathClass::ExternalWait; // it waited for nothing the trace records
             continue;
         }
         const TimeNs ret = e - latest;
@@ -1073,6 +1096,16 @@ void Retimer::criticalPath(const Graph& g, const Sim& sim, std::uint32_t last, I
         path.byClass[static_cast<std::size_t>(c)]
             += std::max<TimeNs>(0, std::min(b, window.end) - std::max(a, window.start));
     };
+    // Latency: the part over device work the trace does not record is that work's, the rest latency.
+    auto addLatency = [&](TimeNs a, TimeNs b) {
+        a = std::max(a, window.start);
+        b = std::min(b, window.end);
+        if (b <= a)
+            return;
+        const TimeNs unrecorded = overlapLength(m_unrecorded, a, b);
+        path.byClass[static_cast<std::size_t>(PathClass::Unrecorded)] += unrecorded;
+        path.byClass[static_cast<std::size_t>(PathClass::Latency)] += (b - a) - unrecorded;
+    };
     // Per host thread on the path: what it did in the step (built when the path first reaches it), and where the
     // searches of it last landed: the walk moves back through each thread's time, so each starts near the last.
     struct Content
@@ -1140,7 +1173,7 @@ void Retimer::criticalPath(const Graph& g, const Sim& sim, std::uint32_t last, I
         }
         const Edge& ed = g.edges[static_cast<std::size_t>(arg)];
         const TimeNs from = ed.fromStart ? sim.start[ed.from] : sim.end[ed.from];
-        add(PathClass::Latency, from, sim.start[v]);
+        addLatency(from, sim.start[v]);
         v = ed.from;
         atEnd = !ed.fromStart;
     }
@@ -1150,7 +1183,7 @@ void Retimer::criticalPath(const Graph& g, const Sim& sim, std::uint32_t last, I
     if (path.startNs < window.start) {
         path.startNs = window.start;
     } else if (path.startNs > window.start && path.endNs > window.start) {
-        add(PathClass::Latency, window.start, std::min(path.startNs, path.endNs));
+        addLatency(window.start, std::min(path.startNs, path.endNs));
         path.startNs = window.start;
     }
     path.startNs = std::min(path.startNs, path.endNs);
@@ -1407,6 +1440,11 @@ RetimingPlan::RetimingPlan(const model::Trace& trace, const StepClock& clock)
 }
 
 RetimingPlan::~RetimingPlan() = default;
+
+void RetimingPlan::setUnrecorded(IntervalList unrecorded)
+{
+    m_state->retimer.setUnrecorded(std::move(unrecorded));
+}
 
 Retiming retimeSteps(const model::Trace& trace, const StepClock& clock, std::span<const WhatIf* const> whatIfs,
                      const CancelToken& cancel)

@@ -45,6 +45,9 @@ public:
     /// Why no step of this trace can be re-timed (laid-out timestamps, no device work, no launch links), or empty.
     [[nodiscard]] const std::string& notAssessedReason() const { return m_reason; }
     [[nodiscard]] const StepClock& clock() const { return m_clock; }
+    /// Device work the trace does not record (DeviceActivity::unrecorded): launch latency over it is booked as
+    /// `unrecorded` on the paths. Set before retimeSteps, never while it runs.
+    void setUnrecorded(IntervalList unrecorded);
 
     struct State;
     [[nodiscard]] const State& state() const { return *m_state; }

@@ -63,6 +63,13 @@ namespace {
 void fillStepFigures(const AnalysisContext& context, AnalysisResult& result)
 {
     result.stepBreakdown = computeStepBreakdown(context.trace(), context.clock());
+    // Of each step's idle time, the device work the trace does not record (taken out of the idle gaps first).
+    if (!context.activity().unrecorded.empty()) {
+        for (const IdlePiece& p : context.idle().unrecorded) {
+            if (p.step < result.stepBreakdown.size())
+                result.stepBreakdown[p.step].unrecordedNs += p.range.length();
+        }
+    }
     result.device = computeDeviceSummary(context.trace(), context.clock(), context.activity(), result.stepBreakdown);
 }
 
@@ -139,6 +146,8 @@ AnalysisResult analyze(const model::Trace& trace, const AnalysisOptions& options
     result.cancelled = result.cancelled || cancel.cancelled();
     if (!result.efficiency && !result.cancelled)
         result.efficiency = makeEfficiencyReport(trace, &cancel);
+    if (plan && context.hasDeviceWork())
+        plan->setUnrecorded(context.activity().unrecorded); // the paths book launch latency over it as unrecorded
     context.releaseActivity(); // the re-timing reads neither; the passes and the step lanes are done with them
     const auto passesDone = std::chrono::steady_clock::now();
     // Ranks them too (by saving, then lost time).

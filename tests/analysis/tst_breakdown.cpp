@@ -358,6 +358,9 @@ private Q_SLOTS:
             rest[p.step] += p.range.length();
         for (const IdlePiece& p : idle.allocator)
             rest[p.step] += p.range.length();
+        // Device work the trace does not record is idle for the breakdown (its unrecorded_ns says how much).
+        for (const IdlePiece& p : idle.unrecorded)
+            rest[p.step] += p.range.length();
         for (const IdlePiece& p : idle.dataloader)
             loader[p.step] += p.range.length();
         for (const IdlePiece& p : idle.fallback)

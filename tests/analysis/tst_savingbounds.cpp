@@ -5,6 +5,8 @@
 // the bound the kept work sets (inconsistentSteps, checked in analysis/core/stepgraph.cpp). Expected figures of
 // single traces come from scripts over the raw files (scripts/checks/).
 #include "analysis/core/pass.h"
+#include "analysis/core/unrecorded.h"
+#include "model/tracebuilder.h"
 #include "tests/common/fixtures.h"
 
 #include <QTest>
@@ -103,6 +105,68 @@ private slots:
                 conversion += f.lostNs;
         }
         QCOMPARE(conversion, TimeNs {2'335'666});
+    }
+
+    // The sglang decode on MI300: four kernels launched at the start of the trace (after a hipStreamWaitEvent) start
+    // 463 ms later while nothing recorded runs: the stream waited on work the trace does not hold (a graph replay
+    // launched before the profiler began). scripts/checks/unrecorded_work.py over the raw JSON: 463,251,758 ns, held
+    // by launches 92158–92161. That is unrecorded device work, not idle: no bubble, and nothing saves it.
+    void sglangUnrecordedWork()
+    {
+        LOAD_FIXTURE(trace, std::string("torch/tracelens_rocm_sglang_Qwen3-8B_decode.json.gz"));
+        const AnalysisResult r = analyse(trace);
+        QCOMPARE(r.stepBreakdown.size(), std::size_t(1));
+        const TimeNs unrecorded = 463'251'758;
+        QCOMPARE(r.stepBreakdown[0].unrecordedNs, unrecorded);
+        const StepCriticalPath& p = r.criticalPaths[0];
+        QVERIFY2(p.assessed, p.reason.c_str());
+        QCOMPARE(p.byClass[static_cast<std::size_t>(PathClass::Unrecorded)], unrecorded);
+        for (const Finding& f : r.findings) {
+            QVERIFY2(f.lostNs < TimeNs {1'000'000}, f.title.c_str());
+            QVERIFY2(f.savingNs < TimeNs {1'000'000}, f.title.c_str());
+        }
+        QVERIFY(r.savingNs <= r.analysedNs - unrecorded);
+        QVERIFY(r.savingNs < TimeNs {1'000'000});
+    }
+
+    // A CUDA-graph replay whose kernels the profiler did not record (cudaGraphLaunch with no launch flow): the
+    // device runs it until the cudaStreamSynchronize after it returns. Each of two steps: a 100 µs kernel,
+    // the graph launch at 200 µs, a 20 ms sync. That is unrecorded device work, from the launch to the sync's
+    // end: no sync-wait bubble, no saving, and the path books it as an external wait.
+    void graphLaunchWithoutRecordedWork()
+    {
+        using model::SliceCategory;
+        constexpr TimeNs kUs = 1000;
+        model::TraceBuilder b;
+        const model::TrackId host = b.hostThread();
+        const model::TrackId stream = b.deviceStream(0, 7);
+        TimeNs t = 1'000'000'000;
+        for (std::int64_t n = 1; n <= 2; ++n) {
+            const TimeNs start = t;
+            const auto call = b.slice(host, SliceCategory::RuntimeApi, "cudaLaunchKernel", t, 5 * kUs);
+            const auto kernel = b.slice(stream, SliceCategory::Kernel, "gemm", t + 10 * kUs, 100 * kUs);
+            b.addFlow(call, kernel);
+            b.slice(host, SliceCategory::RuntimeApi, "cudaGraphLaunch", t + 200 * kUs, 30 * kUs);
+            b.slice(host, SliceCategory::RuntimeApi, "cudaStreamSynchronize", t + 240 * kUs, 20'000 * kUs);
+            t += 20'300 * kUs;
+            b.step(host, n, start, t - start);
+        }
+        const model::TracePtr trace = b.finalize();
+        QVERIFY(isGraphLaunchCall("cudaGraphLaunch") && isGraphLaunchCall("AscendCL@aclmdlExecuteAsync"));
+        QVERIFY(!isGraphLaunchCall("cudaGraphLaunchX") && !isGraphLaunchCall("cudaLaunchKernel"));
+        const AnalysisResult r = analyse(trace);
+        QCOMPARE(r.stepBreakdown.size(), std::size_t(2));
+        for (const StepBreakdown& s : r.stepBreakdown)
+            QCOMPARE(s.unrecordedNs, TimeNs {20'040 * kUs}); // [200 µs, 20,240 µs) of each step
+        for (const Finding& f : r.findings) {
+            QVERIFY2(f.lostNs < TimeNs {1'000 * kUs},
+                     f.title.c_str()); // the host gaps around it (300 µs), not the 20 ms
+            QVERIFY2(f.savingNs < TimeNs {1'000 * kUs}, f.title.c_str());
+        }
+        for (const StepCriticalPath& p : r.criticalPaths) {
+            QVERIFY2(p.assessed, p.reason.c_str());
+            QVERIFY(p.byClass[static_cast<std::size_t>(PathClass::ExternalWait)] >= TimeNs {20'000 * kUs});
+        }
     }
 };
 

@@ -113,6 +113,7 @@ private Q_SLOTS:
                                       {"device_end_ns", 500},
                                       {"device_busy_ns", 450},
                                       {"device_idle_ns", 550},
+                                      {"unrecorded_ns", 0},
                                       {"communication_wait_ns", 0},
                                       {"exposed_wait_ns", 0},
                                       {"exposed_transfer_ns", 100}, // no plane tasks: exposed − wait

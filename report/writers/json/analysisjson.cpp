@@ -177,6 +177,7 @@ nlohmann::ordered_json reportJson(const ReportModel& m)
               s.hasDeviceWindow ? nlohmann::ordered_json(s.deviceEndNs) : nlohmann::ordered_json(nullptr)},
              {"device_busy_ns", s.deviceBusyNs},
              {"device_idle_ns", s.deviceIdleNs},
+             {"unrecorded_ns", s.unrecordedNs},
              {"critical_path", i < m.criticalPaths.size() ? criticalPathJson(m.criticalPaths[i]) : ordered_json()}});
         if (i < m.stepActivity.size())
             step["device_activity"] = activityJson(m.stepActivity[i]);

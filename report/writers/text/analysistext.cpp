@@ -70,6 +70,15 @@ void writeAnalysisText(const ReportModel& model, std::ostream& out)
                   static_cast<unsigned long long>(device.launchesDelayedOver100us),
                   static_cast<unsigned long long>(device.launches));
     }
+    model::TimeNs unrecorded = 0;
+    for (const analysis::StepBreakdown& s : model.steps)
+        unrecorded += s.excluded ? 0 : s.unrecordedNs;
+    if (unrecorded > 0)
+        print(out,
+              "  unrecorded device work: %s (%s of the analysed time): the device ran work the trace does not hold "
+              "(a graph replay, or work a launch waited for); not idle, and no finding saves it\n",
+              formatDuration(unrecorded).c_str(),
+              formatPercent(summary.analysedNs > 0 ? double(unrecorded) / double(summary.analysedNs) : 0.0).c_str());
     print(out, "\n");
     if (model.findings.empty()) {
         print(out, "No findings.\n");
