@@ -4,6 +4,8 @@
 #include "report/writers/html/jobcharts.h"
 #include "report/writers/markdown/markdownwriter.h"
 
+#include <algorithm>
+
 namespace timesink::report {
 
 using analysis::JobResult;
@@ -100,6 +102,17 @@ void writeJobMarkdown(const JobResult& job, const std::string& generator, std::o
                 << (s.spreadNs > 0 ? formatMillisecondsRounded(s.spreadNs) + " (rank " + std::to_string(s.slowestRank)
                             + " slowest)"
                                    : std::string("–"))
+                << " |";
+        out << "\n";
+    }
+    // The straggler measure: how late the rank that reached the step's collectives last started the step.
+    if (std::any_of(job.steps.begin(), job.steps.end(), [](const analysis::JobStep& s) { return s.lateStartNs > 0; })) {
+        out << "| late start |";
+        for (const analysis::JobStep& s : job.steps)
+            out << " "
+                << (s.lateStartNs > 0
+                        ? formatMillisecondsRounded(s.lateStartNs) + " (rank " + std::to_string(s.lateRank) + ")"
+                        : std::string("–"))
                 << " |";
         out << "\n";
     }
