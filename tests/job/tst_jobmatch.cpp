@@ -5,6 +5,7 @@
 // the planted job's all-to-all and tensor-parallel sub-groups.
 #include "analysis/job/job.h"
 #include "app/job/jobrunner.h"
+#include "report/job/jobfacts.h"
 #include "tests/job/plantedjob.h"
 
 #include <QElapsedTimer>
@@ -306,6 +307,9 @@ private Q_SLOTS:
         QVERIFY2(f->title.find("Rank 1 starts 10.0 ms late and the others wait for it") != std::string::npos,
                  f->title.c_str());
         QVERIFY(f->explanation.find("It starts its steps 10.0 ms after the earliest rank") != std::string::npos);
+        // The job's step tables and the window's headline say it in words.
+        QCOMPARE(timesink::report::jobfacts::lateStartSentence(job),
+                 std::string("In step 1, rank 1 starts 10.0 ms late and the others wait for it (the latest start)."));
     }
 
     void manyRanksWithGroupsStayFast()

@@ -118,6 +118,8 @@ void writeJobMarkdown(const JobResult& job, const std::string& generator, std::o
     }
     if (const std::string sentence = spreadSentence(job); !sentence.empty())
         out << "\n" << mdCell(sentence) << "\n";
+    if (const std::string sentence = jobfacts::lateStartSentence(job); !sentence.empty())
+        out << "\n" << mdCell(sentence) << "\n";
     out << "\n"
         << mdImage("Heat map: step time by rank and step", jobHeatMapSvg(job, JobHeatMeasure::StepTime)) << "\n\n"
         << mdImage("Heat map: communication wait by rank and step",

@@ -89,6 +89,8 @@ void writeJobText(const JobResult& job, std::ostream& out)
     }
     if (const std::string sentence = spreadSentence(job); !sentence.empty())
         out << sentence << "\n";
+    if (const std::string sentence = jobfacts::lateStartSentence(job); !sentence.empty())
+        out << terminalText(sentence) << "\n";
     if (job.findings.empty()) {
         out << "\nNo findings.\n";
         return;
