@@ -513,6 +513,18 @@ void JobOverview::setJob(analysis::JobResult job)
                   .arg(widest->slowestRank)
                   .arg(TimeFormat::formatDuration(widest->spreadNs))
                   .arg(widest->fastestRank);
+    // The step whose last arriver started latest: ranks that start late and end together have the shortest steps.
+    const analysis::JobStep* late = nullptr;
+    for (const analysis::JobStep& s : m_job.steps) {
+        if (s.lateStartNs > 0 && s.lateRank >= 0 && (!late || s.lateStartNs > late->lateStartNs))
+            late = &s;
+    }
+    if (late)
+        headline += QStringLiteral("\n")
+            + tr("In step %1, rank %2 starts %3 late and the others wait for it (the latest start).")
+                  .arg(late->number)
+                  .arg(late->lateRank)
+                  .arg(TimeFormat::formatDuration(late->lateStartNs));
     for (const std::string& w : m_job.warnings)
         headline += QStringLiteral("\n") + tr("Warning: %1").arg(QString::fromStdString(w));
     m_headline->setText(headline);

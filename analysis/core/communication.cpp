@@ -7,6 +7,7 @@
 #include <array>
 #include <cctype>
 #include <cmath>
+#include <limits>
 
 namespace timesink::analysis {
 
@@ -84,6 +85,121 @@ bool isPointToPoint(std::string_view opKind)
     return opKind == "sendrecv" || opKind == "send" || opKind == "recv";
 }
 
+std::string hostCollectiveKind(std::string_view name)
+{
+    std::string s = squeeze(name);
+    if (s.rfind("nccl:", 0) == 0 || s.rfind("gloo:", 0) == 0 || s.rfind("hccl:", 0) == 0)
+        s = s.substr(5);
+    if (s.empty())
+        return {};
+    if (contains(s, "isendirecv") || contains(s, "sendrecv"))
+        return "sendrecv";
+    static constexpr std::array<std::string_view, 9> kKinds
+        = {"reducescatter", "allreduce", "allgather", "alltoall", "broadcast", "barrier", "reduce", "send", "recv"};
+    for (const std::string_view k : kKinds) {
+        if (contains(s, k))
+            return std::string(k);
+    }
+    return {};
+}
+
+std::vector<std::int32_t> parseRankList(std::string_view text)
+{
+    std::vector<std::int32_t> out;
+    std::size_t i = 0;
+    while (i < text.size() && (text[i] == ' ' || text[i] == '['))
+        ++i;
+    while (i < text.size()) {
+        if (text[i] == ']')
+            break;
+        if (text[i] == ',' || text[i] == ' ') {
+            ++i;
+            continue;
+        }
+        std::int64_t v = 0;
+        std::size_t digits = 0;
+        while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])) && digits < 10) {
+            v = v * 10 + (text[i] - '0');
+            ++i;
+            ++digits;
+        }
+        if (digits == 0 || v > std::numeric_limits<std::int32_t>::max() || out.size() >= 65536)
+            return {};
+        out.push_back(static_cast<std::int32_t>(v));
+    }
+    return out;
+}
+
+namespace {
+
+std::string_view stringArgOf(const model::Trace& trace, model::ArgSetId args, model::StringId key)
+{
+    if (key.isEmpty())
+        return {};
+    const std::optional<model::ArgValue> v = trace.argStore().find(args, key);
+    if (!v || v->type != model::ArgValue::Type::String)
+        return {};
+    return trace.str(model::StringId(v->s));
+}
+
+std::optional<std::int64_t> intArgOf(const model::Trace& trace, model::ArgSetId args, model::StringId key)
+{
+    if (key.isEmpty())
+        return std::nullopt;
+    const std::optional<model::ArgValue> v = trace.argStore().find(args, key);
+    if (!v || v->type != model::ArgValue::Type::Int)
+        return std::nullopt;
+    return v->i;
+}
+
+/// Fills what `args` says of the collective into `id` (only what is still unknown there).
+void readIdentityArgs(const model::Trace& trace, model::ArgSetId args, CollectiveIdentity& id)
+{
+    const model::StringPool& strings = trace.strings();
+    if (id.hostOpKind.empty())
+        id.hostOpKind = hostCollectiveKind(stringArgOf(trace, args, strings.find("Collective name")));
+    if (id.groupRanks.empty())
+        id.groupRanks = parseRankList(stringArgOf(trace, args, strings.find("Process Group Ranks")));
+    if (id.group.empty()) {
+        id.group = std::string(stringArgOf(trace, args, strings.find("Process Group Name")));
+        if (id.group.empty() && !id.groupRanks.empty())
+            id.group = std::string(stringArgOf(trace, args, strings.find("Process Group Ranks")));
+    }
+    if (id.seq < 0) {
+        if (const auto seq = intArgOf(trace, args, strings.find("Seq")); seq && *seq >= 0)
+            id.seq = *seq;
+    }
+}
+
+} // namespace
+
+CollectiveIdentity collectiveIdentity(const model::Trace& trace, model::SliceRef kernel)
+{
+    CollectiveIdentity id;
+    if (!kernel.isValid())
+        return id;
+    readIdentityArgs(trace, trace.track(kernel.track).args(kernel.index.value), id);
+    if (!id.hostOpKind.empty() && !id.group.empty())
+        return id;
+    // The host call that launched it, and the calls around that one.
+    for (const std::uint32_t fi : trace.flowIndicesTo(kernel)) {
+        const model::Flow& f = trace.flows()[fi];
+        if (f.kind != model::FlowKind::Launch || !f.from.isValid())
+            continue;
+        const model::Track& host = trace.track(f.from.track);
+        model::SliceIndex i = f.from.index;
+        for (int depth = 0; i.isValid() && depth < 32; ++depth, i = host.parent(i.value)) {
+            const std::string_view name = trace.str(host.sliceName(i.value));
+            if (name == "record_param_comms")
+                readIdentityArgs(trace, host.args(i.value), id);
+            else if (id.hostOpKind.empty() && (name.rfind("nccl:", 0) == 0 || name.rfind("gloo:", 0) == 0))
+                id.hostOpKind = hostCollectiveKind(name);
+        }
+        break;
+    }
+    return id;
+}
+
 namespace {
 
 // Signals a plane sends to its peers: instants, neither waiting nor moving data.
@@ -126,6 +242,7 @@ struct CommunicationScan
     std::vector<MeasuredOp> measured;     // operations carrying communication.json's "Wait Time(ms)"
     bool sawNccl = false;
     bool sawRccl = false;
+    bool sawKineto = false; // NCCL/RCCL kernels, whose args or launching host calls may say their collective
     bool sawHcom = false;
 };
 
@@ -163,13 +280,24 @@ void scanTrackCommunication(const model::Trace& trace, const model::Track& t, mo
         const std::string lower = squeeze(name);
         scan.sawNccl = scan.sawNccl || contains(lower, "nccl");
         scan.sawRccl = scan.sawRccl || contains(lower, "rccl");
+        scan.sawKineto = scan.sawNccl || scan.sawRccl;
         scan.sawHcom = scan.sawHcom || lower.rfind("hcom", 0) == 0;
         if (!waitKey.isEmpty()) {
             const std::optional<model::ArgValue> w = trace.argStore().find(t.args(i), waitKey);
             if (w && w->type == model::ArgValue::Type::Double && w->d >= 0 && w->d * 1e6 < double(e - s) * 2)
                 scan.measured.push_back({s, e, static_cast<TimeNs>(std::llround(w->d * 1e6))});
         }
-        scan.ops.push_back({std::move(kind), s, e, {}});
+        CollectiveOp op {std::move(kind), s, e, {}, {}, {}, -1};
+        if (scan.sawKineto) {
+            CollectiveIdentity id = collectiveIdentity(trace, {t.id, model::SliceIndex(i)});
+            // A send/recv kernel of an all-to-all (or any collective the host called) is that collective.
+            if (isPointToPoint(op.opKind) && !id.hostOpKind.empty() && !isPointToPoint(id.hostOpKind))
+                op.opKind = id.hostOpKind;
+            op.group = std::move(id.group);
+            op.groupRanks = std::move(id.groupRanks);
+            op.seq = id.seq;
+        }
+        scan.ops.push_back(std::move(op));
     }
     if (!own.empty())
         scan.commTracks.push_back({t.id, unite(std::move(own))});

@@ -37,7 +37,31 @@ struct CollectiveOp
     model::TimeNs start = 0;
     model::TimeNs end = 0;
     IntervalList exposed; // the parts of [start, end) inside its step that no device compute overlaps
+    /// Its process group, as the trace names it (Kineto `Process Group Name`, else the `Process Group Ranks` text);
+    /// "" when the trace does not say (the job's default group).
+    std::string group;
+    std::vector<std::int32_t> groupRanks; // `Process Group Ranks` as global ranks; empty when not given
+    std::int64_t seq = -1;                // `Seq` of the collective in its group; −1 when not given
 };
+
+/// What the trace says a device collective belongs to: the operation the host called and its process group, from
+/// the kernel's own args (Kineto copies `Collective name`, `Process Group Name`, `Process Group Ranks` onto NCCL
+/// kernels) or else from the host call that launched it (`record_param_comms`, `nccl:<op>` annotations).
+/// A point-to-point kernel (`ncclKernel_SendRecv_…`) launched by an all-to-all is that all-to-all: `opKind`
+/// becomes "alltoall", matched across the group like any collective; a genuine send/recv stays point-to-point.
+struct CollectiveIdentity
+{
+    std::string hostOpKind; // collective kind of the host call ("alltoall", "allreduce", "send", …); "" unknown
+    std::string group;
+    std::vector<std::int32_t> groupRanks;
+    std::int64_t seq = -1;
+};
+CollectiveIdentity collectiveIdentity(const model::Trace& trace, model::SliceRef kernel);
+/// The collective kind of a host-side collective name (`all_to_all`, `alltoall_base`, `allreduce`,
+/// `_all_gather_base`, `reduce_scatter_tensor_coalesced`, `send`, `recv`, `batch_isend_irecv`), "" unknown.
+std::string hostCollectiveKind(std::string_view name);
+/// "[0, 1, 4]" (Kineto's `Process Group Ranks`) as numbers; empty when the text is not such a list.
+std::vector<std::int32_t> parseRankList(std::string_view text);
 
 /// Communication inside one step window.
 struct StepCommunication

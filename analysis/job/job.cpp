@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <map>
 #include <set>
@@ -287,61 +288,219 @@ std::map<std::int64_t, std::vector<StepRef>> addRanksIndexSteps(const std::vecto
     return byNumber;
 }
 
-/// The collectives of one step matched across its ranks: the common prefix, by position, of the
-/// non-point-to-point operations.
-struct MatchedCollectives
+/// One collective matched across the ranks of its group: (position in the step's refs, index into its collectives).
+struct MatchedSet
 {
-    std::vector<std::vector<const RankCollective*>> seq; // per rank of the step, its non-point-to-point ones
-    std::vector<std::vector<std::size_t>> seqIndex;      // seq[p][k] is collectives[seqIndex[p][k]]
-    std::size_t matched = 0;                             // the length of the common prefix
+    std::vector<std::pair<std::size_t, std::size_t>> members;
 };
 
-/// Matches one step's collectives across its ranks; counts in `mismatched` the ranks whose sequence differs from the
-/// first rank's.
-MatchedCollectives matchCollectives(const std::vector<StepRef>& refs, std::size_t& mismatched)
+/// The collectives of one step matched within their process groups, ordered by where the first member ran them.
+struct MatchedCollectives
+{
+    std::vector<MatchedSet> sets;
+};
+
+/// What matching found wrong across the whole job, as warnings: each message once, with how often it happened.
+using MatchIssues = std::map<std::string, std::size_t>;
+
+std::string groupLabel(const std::string& key)
+{
+    return key.empty() ? std::string("the default group") : "process group \"" + key + "\"";
+}
+
+/// Matches one group's collectives among its participants (positions into refs, ≥ 2): by sequence number when
+/// every one of them gives one, else by position as long as the operations agree.
+void matchGroup(const std::vector<StepRef>& refs, const std::string& key, const std::vector<std::size_t>& parts,
+                const std::vector<std::vector<std::size_t>>& perRank, MatchedCollectives& m, MatchIssues& issues)
+{
+    const auto coll
+        = [&](std::size_t p, std::size_t i) -> const RankCollective& { return refs[p].step->collectives[i]; };
+    bool bySeq = true;
+    for (const std::size_t p : parts) {
+        for (const std::size_t i : perRank[p])
+            bySeq = bySeq && coll(p, i).seq >= 0;
+    }
+    if (bySeq) {
+        // seq → per participant its collective; a number missing on a member, or seen twice, matches nothing.
+        std::map<std::int64_t, std::vector<std::size_t>> bySeqNo;
+        bool repeated = false;
+        for (std::size_t q = 0; q < parts.size(); ++q) {
+            for (const std::size_t i : perRank[parts[q]]) {
+                auto& slot = bySeqNo[coll(parts[q], i).seq];
+                slot.resize(parts.size(), SIZE_MAX);
+                repeated = repeated || slot[q] != SIZE_MAX;
+                slot[q] = i;
+            }
+        }
+        if (repeated) {
+            ++issues["a sequence number of " + groupLabel(key) + " repeats on a rank within a step"];
+            return;
+        }
+        std::size_t unmatched = 0;
+        for (const auto& [seq, slot] : bySeqNo) {
+            const bool everywhere = std::none_of(slot.begin(), slot.end(), [](std::size_t i) { return i == SIZE_MAX; });
+            bool same = everywhere;
+            for (std::size_t q = 1; same && q < parts.size(); ++q)
+                same = coll(parts[q], slot[q]).opKind == coll(parts[0], slot[0]).opKind;
+            if (!same) {
+                ++unmatched;
+                continue;
+            }
+            MatchedSet set;
+            for (std::size_t q = 0; q < parts.size(); ++q)
+                set.members.emplace_back(parts[q], slot[q]);
+            m.sets.push_back(std::move(set));
+        }
+        if (unmatched > 0)
+            issues["collectives of " + groupLabel(key)
+                   + " whose sequence number is not on every member (or whose operation differs) were left "
+                     "unmatched"]
+                += unmatched;
+        return;
+    }
+    std::size_t matched = perRank[parts[0]].size();
+    std::size_t mismatched = 0;
+    for (std::size_t q = 1; q < parts.size(); ++q) {
+        const auto& a = perRank[parts[0]];
+        const auto& b = perRank[parts[q]];
+        std::size_t k = 0;
+        while (k < matched && k < b.size() && coll(parts[q], b[k]).opKind == coll(parts[0], a[k]).opKind)
+            ++k;
+        if (k != matched || b.size() != a.size())
+            ++mismatched;
+        matched = k;
+    }
+    if (mismatched > 0)
+        issues[std::string(key.empty() ? "" : "in " + groupLabel(key) + ", ")
+               + "rank-steps ran different collectives than the group's first rank; only the common prefix was "
+                 "aligned"]
+            += mismatched;
+    for (std::size_t k = 0; k < matched; ++k) {
+        MatchedSet set;
+        for (const std::size_t p : parts)
+            set.members.emplace_back(p, perRank[p][k]);
+        m.sets.push_back(std::move(set));
+    }
+}
+
+/// Matches one step's collectives across its ranks, group by group (point-to-point operations are left out).
+MatchedCollectives matchCollectives(const std::vector<StepRef>& refs, const JobResult& job, MatchIssues& issues)
 {
     MatchedCollectives m;
-    m.seq.resize(refs.size());
-    m.seqIndex.resize(refs.size());
+    struct Group
+    {
+        std::vector<std::vector<std::size_t>> perRank;   // per position in refs, its collectives of the group
+        std::set<std::vector<std::int32_t>> memberLists; // the members lists the ranks gave
+    };
+    std::map<std::string, Group> groups;
     for (std::size_t p = 0; p < refs.size(); ++p) {
         const auto& cs = refs[p].step->collectives;
         for (std::size_t i = 0; i < cs.size(); ++i) {
-            if (!isPointToPoint(cs[i].opKind)) {
-                m.seq[p].push_back(&cs[i]);
-                m.seqIndex[p].push_back(i);
+            if (isPointToPoint(cs[i].opKind))
+                continue;
+            Group& g = groups[cs[i].group];
+            g.perRank.resize(refs.size());
+            g.perRank[p].push_back(i);
+            if (!cs[i].groupRanks.empty())
+                g.memberLists.insert(cs[i].groupRanks);
+        }
+    }
+    if (refs.size() < 2)
+        return m;
+    for (auto& [key, g] : groups) {
+        if (g.memberLists.size() > 1) {
+            ++issues["the ranks disagree on the members of " + groupLabel(key)
+                     + "; its collectives were left unmatched"];
+            continue;
+        }
+        std::vector<std::size_t> parts;
+        if (!g.memberLists.empty()) {
+            std::vector<std::int32_t> members = *g.memberLists.begin();
+            std::sort(members.begin(), members.end());
+            std::vector<std::int64_t> absent;
+            bool outsider = false;
+            for (std::size_t p = 0; p < refs.size(); ++p) {
+                const bool listed = std::binary_search(members.begin(), members.end(), job.ranks[refs[p].rank].rank);
+                const bool has = !g.perRank[p].empty();
+                if (listed && has)
+                    parts.push_back(p);
+                else if (listed)
+                    absent.push_back(job.ranks[refs[p].rank].rank);
+                else if (has)
+                    outsider = true;
+            }
+            if (outsider) {
+                ++issues["ranks outside the members of " + groupLabel(key)
+                         + " ran its collectives; they were left unmatched"];
+                continue;
+            }
+            if (!absent.empty()) {
+                ++issues["collectives of " + groupLabel(key)
+                         + " were seen on only some of its members (missing on rank " + foldedList(absent)
+                         + "); they were left unmatched"];
+                continue;
+            }
+        } else {
+            // Members unknown: the default group is every rank of the step; a named group, the ranks that ran it.
+            for (std::size_t p = 0; p < refs.size(); ++p) {
+                if (key.empty() || !g.perRank[p].empty())
+                    parts.push_back(p);
             }
         }
+        if (parts.size() >= 2)
+            matchGroup(refs, key, parts, g.perRank, m, issues);
     }
-    if (refs.size() > 1) {
-        m.matched = m.seq[0].size();
-        for (std::size_t p = 1; p < refs.size(); ++p) {
-            std::size_t k = 0;
-            while (k < m.matched && k < m.seq[p].size() && m.seq[p][k]->opKind == m.seq[0][k]->opKind)
-                ++k;
-            if (k != m.matched || m.seq[p].size() != m.seq[0].size())
-                ++mismatched;
-            m.matched = k;
-        }
-    }
+    const auto startOf = [&](const MatchedSet& s) {
+        return refs[s.members.front().first].step->collectives[s.members.front().second].start;
+    };
+    std::stable_sort(m.sets.begin(), m.sets.end(), [&](const MatchedSet& a, const MatchedSet& b) {
+        return std::pair(a.members.front().first, startOf(a)) < std::pair(b.members.front().first, startOf(b));
+    });
     return m;
 }
 
-/// Each rank's clock offset from the first rank's in one step: the median difference of the matched collectives'
-/// ends, or of the step starts when none matched.
+/// Each rank's clock offset from the first rank's in one step: the median, over the collectives it shares with ranks
+/// already placed (the first rank first), of the difference of their ends, each on the common clock; a rank sharing
+/// none is placed by its step start. Each round is linear in the matched members; a round places every rank one
+/// collective away from a placed one.
 std::vector<TimeNs> clockOffsets(const std::vector<StepRef>& refs, const MatchedCollectives& m)
 {
     std::vector<TimeNs> offset(refs.size(), 0);
-    if (m.matched > 0) {
-        for (std::size_t p = 1; p < refs.size(); ++p) {
-            std::vector<TimeNs> diffs(m.matched);
-            for (std::size_t k = 0; k < m.matched; ++k) {
-                // Absolute end times on each rank's own clock.
-                diffs[k] = (refs[p].step->startNs + m.seq[p][k]->end) - (refs[0].step->startNs + m.seq[0][k]->end);
+    std::vector<bool> placed(refs.size(), false);
+    if (refs.empty())
+        return offset;
+    placed[0] = true;
+    const auto absEnd
+        = [&](std::size_t p, std::size_t i) { return refs[p].step->startNs + refs[p].step->collectives[i].end; };
+    std::vector<std::vector<TimeNs>> candidates(refs.size());
+    for (bool progress = true; progress;) {
+        progress = false;
+        for (const MatchedSet& set : m.sets) {
+            // The set's anchor: its placed member of the lowest position.
+            const std::pair<std::size_t, std::size_t>* anchor = nullptr;
+            for (const auto& mem : set.members) {
+                if (placed[mem.first] && (!anchor || mem.first < anchor->first))
+                    anchor = &mem;
             }
-            offset[p] = lowerMedian(std::move(diffs));
+            if (!anchor)
+                continue;
+            const TimeNs anchorEnd = absEnd(anchor->first, anchor->second) - offset[anchor->first];
+            for (const auto& [p, i] : set.members) {
+                if (!placed[p])
+                    candidates[p].push_back(absEnd(p, i) - anchorEnd);
+            }
         }
-    } else {
-        for (std::size_t p = 1; p < refs.size(); ++p)
+        for (std::size_t p = 1; p < refs.size(); ++p) {
+            if (placed[p] || candidates[p].empty())
+                continue;
+            offset[p] = lowerMedian(std::move(candidates[p]));
+            candidates[p].clear();
+            placed[p] = true;
+            progress = true;
+        }
+    }
+    for (std::size_t p = 1; p < refs.size(); ++p) {
+        if (!placed[p])
             offset[p] = refs[p].step->startNs - refs[0].step->startNs;
     }
     return offset;
@@ -357,8 +516,9 @@ struct ArrivalWaits
     std::vector<std::vector<JobCollective>> laneCollectives;
 };
 
-/// Finds, for each matched collective of one step, the rank that arrived last (on the aligned clocks) and charges
-/// the others' exposed waiting for it to that rank, each nanosecond once.
+/// For each matched collective: its transfer is the shortest duration among its members, the member with it
+/// arrived last (on ties, the one arriving latest on the aligned clocks), and every other member waited its duration
+/// above that from its start, charged where exposed to the last one, each nanosecond once.
 ArrivalWaits attributeArrivalWaits(const std::vector<StepRef>& refs, const MatchedCollectives& m,
                                    const std::vector<TimeNs>& offset)
 {
@@ -373,32 +533,42 @@ ArrivalWaits attributeArrivalWaits(const std::vector<StepRef>& refs, const Match
         for (const RankCollective& c : refs[p].step->collectives)
             w.laneCollectives[p].push_back({c.opKind, c.start, c.end, c.start, c.exposed, -1, false});
     }
-    for (std::size_t k = 0; k < m.matched; ++k) {
-        std::vector<TimeNs> arrival(refs.size());
+    for (std::size_t k = 0; k < m.sets.size(); ++k) {
+        const auto& members = m.sets[k].members;
+        const auto coll = [&](std::size_t q) -> const RankCollective& {
+            return refs[members[q].first].step->collectives[members[q].second];
+        };
         std::size_t last = 0;
-        for (std::size_t p = 0; p < refs.size(); ++p) {
-            arrival[p] = refs[p].step->startNs + m.seq[p][k]->start - offset[p];
-            if (arrival[p] > arrival[last])
-                last = p;
+        for (std::size_t q = 1; q < members.size(); ++q) {
+            const TimeNs d = coll(q).end - coll(q).start;
+            const TimeNs bestD = coll(last).end - coll(last).start;
+            const auto arrival = [&](std::size_t x) {
+                return refs[members[x].first].step->startNs + coll(x).start - offset[members[x].first];
+            };
+            if (d < bestD || (d == bestD && arrival(q) > arrival(last)))
+                last = q;
         }
-        ++w.lastCount[last];
-        for (std::size_t p = 0; p < refs.size(); ++p) {
-            JobCollective& lc = w.laneCollectives[p][m.seqIndex[p][k]];
+        const TimeNs shortest = std::max<TimeNs>(0, coll(last).end - coll(last).start);
+        const std::size_t lastRank = members[last].first;
+        ++w.lastCount[lastRank];
+        for (std::size_t q = 0; q < members.size(); ++q) {
+            const auto [p, i] = members[q];
+            JobCollective& lc = w.laneCollectives[p][i];
             lc.matchIndex = static_cast<int>(k);
-            lc.last = p == last;
-            const TimeNs lag = arrival[last] - arrival[p];
-            if (p == last || lag <= 0)
+            lc.last = q == last;
+            const RankCollective& c = coll(q);
+            const TimeNs lag = c.end - c.start - shortest;
+            if (q == last || lag <= 0)
                 continue;
-            const RankCollective& c = *m.seq[p][k];
-            lc.arrivalWaitEnd = std::min(c.end, c.start + lag);
-            const IntervalList waiting {{c.start, std::min(c.end, c.start + lag)}};
+            lc.arrivalWaitEnd = c.start + lag;
+            const IntervalList waiting {{c.start, c.start + lag}};
             const IntervalList exposedWait = subtract(intersect(waiting, c.exposed), claimed[p]);
             const TimeNs ns = totalLength(exposedWait);
             if (ns <= 0)
                 continue;
             claimed[p] = uniteSorted(claimed[p], exposedWait);
             w.alignedWait[p] += ns;
-            w.caused[last] += ns;
+            w.caused[lastRank] += ns;
         }
     }
     return w;
@@ -407,16 +577,20 @@ ArrivalWaits attributeArrivalWaits(const std::vector<StepRef>& refs, const Match
 /// One step across the ranks that have it: aligns their clocks on the matched collectives, attributes the arrival
 /// waits, puts each rank's view of the step into `rankSteps` and returns the job's (slowest, fastest, spread).
 JobStep alignStep(std::int64_t number, const std::vector<StepRef>& refs, const JobResult& job,
-                  std::vector<std::map<std::int64_t, JobRankStep>>& rankSteps, std::size_t& mismatched)
+                  std::vector<std::map<std::int64_t, JobRankStep>>& rankSteps, MatchIssues& issues)
 {
     JobStep js;
     js.number = number;
     js.ranks = refs.size();
-    const MatchedCollectives matched = matchCollectives(refs, mismatched);
-    js.alignedCollectives = matched.matched;
+    const MatchedCollectives matched = matchCollectives(refs, job, issues);
+    js.alignedCollectives = matched.sets.size();
     const std::vector<TimeNs> offset = clockOffsets(refs, matched);
     ArrivalWaits waits = attributeArrivalWaits(refs, matched, offset);
+    TimeNs earliest = std::numeric_limits<TimeNs>::max();
+    for (std::size_t p = 0; p < refs.size(); ++p)
+        earliest = std::min(earliest, model::saturatingSub(refs[p].step->startNs, offset[p]));
     TimeNs sum = 0;
+    std::uint32_t mostLasts = 0;
     for (std::size_t p = 0; p < refs.size(); ++p) {
         const RankStep& s = *refs[p].step;
         const JobRank& jr = job.ranks[refs[p].rank];
@@ -437,6 +611,12 @@ JobStep alignStep(std::int64_t number, const std::vector<StepRef>& refs, const J
         out.offsetNs = offset[p];
         out.causedWaitNs = waits.caused[p];
         out.lastArrivals = refs.size() > 1 ? waits.lastCount[p] : 0;
+        out.startLateNs = model::saturatingSub(model::saturatingSub(s.startNs, offset[p]), earliest);
+        if (out.lastArrivals > mostLasts) {
+            mostLasts = out.lastArrivals;
+            js.lateRank = jr.rank;
+            js.lateStartNs = out.startLateNs;
+        }
         js.communicationWaitNs += out.communicationWaitNs;
         sum += s.durationNs;
         if (js.slowestRank < 0 || s.durationNs > js.slowestNs) {
@@ -459,13 +639,16 @@ void alignSteps(const std::map<std::int64_t, std::vector<StepRef>>& byNumber, Jo
 {
     // Per rank and step: the job's view of the step.
     std::vector<std::map<std::int64_t, JobRankStep>> rankSteps(job.ranks.size());
-    std::size_t mismatched = 0;
+    MatchIssues issues;
     for (const auto& [number, refs] : byNumber)
-        job.steps.push_back(alignStep(number, refs, job, rankSteps, mismatched));
-    if (mismatched > 0)
-        job.warnings.push_back(std::to_string(mismatched)
-                               + " rank-steps ran different collectives than the first rank; only the common "
-                                 "prefix was aligned");
+        job.steps.push_back(alignStep(number, refs, job, rankSteps, issues));
+    for (const auto& [message, count] : issues) {
+        // "3 rank-steps ran …" reads as before for the default group; the others say how often.
+        if (message.rfind("rank-steps", 0) == 0)
+            job.warnings.push_back(std::to_string(count) + " " + message);
+        else
+            job.warnings.push_back(message + " (" + std::to_string(count) + (count == 1 ? " time)" : " times)"));
+    }
     for (std::size_t i = 0; i < job.ranks.size(); ++i) {
         for (auto& [number, s] : rankSteps[i])
             job.ranks[i].steps.push_back(s);
@@ -510,6 +693,9 @@ TimeNs addStragglerFindings(JobResult& job, const JobOptions& options, const Job
         std::vector<std::int64_t> steps;
         TimeNs extraCompute = 0;
         TimeNs lagSum = 0;
+        TimeNs lateSum = 0;
+        TimeNs idleBeforeFirst = 0; // device idle before its first collective, in those steps
+        TimeNs beforeFirst = 0;
         for (const JobRankStep& s : r.steps) {
             if (s.causedWaitNs <= 0)
                 continue;
@@ -531,22 +717,50 @@ TimeNs addStragglerFindings(JobResult& job, const JobOptions& options, const Job
                 extraCompute += std::max<TimeNs>(0, s.computeNs - lowerMedian(others));
                 lagSum += s.causedWaitNs / static_cast<TimeNs>(others.size());
             }
+            lateSum += s.startLateNs;
+            if (s.hasActivity && !s.collectives.empty()) {
+                const TimeNs first = std::clamp<TimeNs>(s.collectives.front().start, 0, s.durationNs);
+                beforeFirst += first;
+                idleBeforeFirst += totalLength(clip(s.activity.idle, 0, first));
+            }
         }
-        const bool compute = extraCompute * 2 >= lagSum;
-        f.title = "Rank " + std::to_string(r.rank) + " is a straggler: the other ranks wait " + formatDuration(caused)
-            + " for it in " + std::to_string(steps.size()) + (steps.size() == 1 ? " step" : " steps");
+        const TimeNs meanLate = steps.empty() ? 0 : lateSum / TimeNs(steps.size());
+        const TimeNs meanLag = steps.empty() ? 0 : lagSum / TimeNs(steps.size());
+        // It enters the step late, and that lateness is at least half of what the others wait for it.
+        const bool lateStart = meanLate > 0 && meanLate * 2 >= meanLag;
+        const bool compute = !lateStart && extraCompute * 2 >= lagSum;
+        f.title = lateStart
+            ? "Rank " + std::to_string(r.rank) + " starts " + formatDuration(meanLate)
+                + " late and the others wait for it: " + formatDuration(caused) + " in " + std::to_string(steps.size())
+                + (steps.size() == 1 ? " step" : " steps")
+            : "Rank " + std::to_string(r.rank) + " is a straggler: the other ranks wait " + formatDuration(caused)
+                + " for it in " + std::to_string(steps.size()) + (steps.size() == 1 ? " step" : " steps");
         f.details.push_back({"rank", std::int64_t(r.rank)});
         f.details.push_back({"steps", rankList(steps)});
         f.details.push_back({"caused_wait_ns", caused});
         f.details.push_back({"last_arrivals", static_cast<std::int64_t>(lasts)});
         f.details.push_back({"mean_lag_ns", steps.empty() ? TimeNs(0) : lagSum / TimeNs(steps.size())});
         f.details.push_back({"extra_compute_ns", extraCompute});
-        f.details.push_back({"cause", std::string(compute ? "compute" : "host")});
+        f.details.push_back({"start_late_ns", meanLate});
+        f.details.push_back({"cause", std::string(lateStart ? "late_start" : compute ? "compute" : "host")});
         f.explanation = "In a synchronous job every rank waits in each collective until the last rank arrives. Rank "
             + std::to_string(r.rank)
             + " reached the collectives last, so the other ranks spun in them; that waiting is the time this "
               "rank costs the job.";
-        if (compute)
+        if (lateStart) {
+            f.explanation += " It starts its steps " + formatDuration(meanLate)
+                + " after the earliest rank (mean, on the common clock) while every rank leaves the step's collectives "
+                  "together: its steps look shorter, not slower.";
+            if (idleBeforeFirst > 0)
+                f.explanation += " Before its first collective its device sat idle " + formatDuration(idleBeforeFirst)
+                    + " of " + formatDuration(beforeFirst) + ": the host issued the work late.";
+        }
+        if (lateStart)
+            f.recommendation = "Rank " + std::to_string(r.rank)
+                + " enters each step late while the others already wait in the first collective: look at what its "
+                  "host does between steps (data loading, logging or checkpointing on this rank, Python garbage "
+                  "collection, a slower or busier host CPU) and give every rank the same work there.";
+        else if (compute)
             f.recommendation = "Rank " + std::to_string(r.rank)
                 + " runs more device compute than its peers before the collectives: give every rank the same work "
                   "(equal batch and sequence lengths, e.g. length-bucketed sampling; balanced model shards) and "

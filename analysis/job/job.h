@@ -19,6 +19,13 @@ struct RankCollective
     model::TimeNs start = 0;
     model::TimeNs end = 0;
     IntervalList exposed; // the parts no device compute overlapped (relative, like start/end)
+    /// The process group it ran in: its name (Kineto `Process Group Name`), or "" for the job's default group (every
+    /// rank of the step). Collectives are matched only among the ranks of one group.
+    std::string group;
+    /// The group's members as global ranks (Kineto `Process Group Ranks`), when the trace lists them; empty unknown.
+    std::vector<std::int32_t> groupRanks;
+    /// Its sequence number in its group (Kineto `Seq`), −1 unknown: with it on every rank, matched by number.
+    std::int64_t seq = -1;
 };
 
 /// One step of one rank, as `analyze --format json` reports it (steps[] of timesink.report/1).
@@ -90,11 +97,11 @@ struct JobCollective
     std::string opKind;
     model::TimeNs start = 0;
     model::TimeNs end = 0;
-    /// [start, arrivalWaitEnd): the rank was in the collective before the last rank arrived (cross-rank alignment;
-    /// = start when it arrived last or the collective is not matched across the ranks).
+    /// [start, arrivalWaitEnd): the rank was in the collective before the last rank arrived: its duration above the
+    /// shortest among the collective's members (= start when it arrived last or the collective is not matched).
     model::TimeNs arrivalWaitEnd = 0;
     IntervalList exposed; // the parts no device compute overlapped
-    int matchIndex = -1;  // its position among the step's collectives matched across all ranks; −1 not matched
+    int matchIndex = -1;  // its position among the step's collectives matched across their group; −1 not matched
     bool last = false;    // this rank arrived last (the edge the others waited on)
 };
 
@@ -112,7 +119,9 @@ struct JobRankStep
     model::TimeNs idleNs = 0;
     model::TimeNs offsetNs = 0;     // this rank's clock minus the reference rank's in this step (0 when unaligned)
     model::TimeNs causedWaitNs = 0; // waiting of the other ranks on this rank's late arrival
-    std::uint32_t lastArrivals = 0; // collectives this rank reached last
+    /// How late the rank started the step on the common clock: its start less the earliest rank's (0 for that one).
+    model::TimeNs startLateNs = 0;
+    std::uint32_t lastArrivals = 0;         // collectives this rank reached last
     std::vector<JobCollective> collectives; // as the rank reported them (by start)
     bool hasActivity = false;               // RankStep::hasActivity
     StepActivity activity;                  // RankStep::activity
@@ -145,7 +154,12 @@ struct JobStep
     model::TimeNs spreadNs = 0; // slowest − fastest
     model::TimeNs meanNs = 0;
     model::TimeNs communicationWaitNs = 0; // sum over ranks
-    std::size_t alignedCollectives = 0;    // collectives matched across all ranks of the step
+    std::size_t alignedCollectives = 0;    // collectives matched across the ranks of their group in the step
+    /// The rank that arrived last at the most of the step's matched collectives (−1 none) and how late it started
+    /// the step against the earliest rank (common clock): the step's straggler measure. Ranks that all leave the
+    /// step's last collective together show the late starter's lag as a shorter step, never as a slower one.
+    std::int32_t lateRank = -1;
+    model::TimeNs lateStartNs = 0;
 };
 
 struct JobKindLoss
@@ -189,16 +203,20 @@ std::optional<JobMeasure> mostVaryingMeasure(const JobResult& job);
 std::uint32_t jobHeatColor(double t);
 
 /// Aligns the ranks and finds the stragglers.
-/// * Steps are matched by step number. In each step the collectives that are not point-to-point are matched by
-///   position (the n-th all-reduce of step 7 on every rank) as long as their operation agrees on all ranks.
-/// * Clocks: per step, a rank's offset is the median over the matched collectives of (its end − the reference
-///   rank's end): a collective ends on all ranks at about the same moment, whatever clock each rank has. A step
-///   with no matched collective is aligned at its start.
-/// * A rank's arrival at collective k is its start minus its offset; the waiting part of rank r is
-///   [start, start + (last arrival − its arrival)), clipped to the collective, counted where it was exposed.
-///   The rank that arrived last caused that waiting (its `straggler` lost time).
-/// Example: two ranks, step 1, an all-reduce at [20,54) on rank 0 and [40,54) on rank 1 (same clock): rank 0
-///   waited 20 ns for rank 1 → rank 1 is a straggler with 20 ns lost.
+/// * Steps are matched by step number. In each step the collectives that are not point-to-point are matched within
+///   their process group (RankCollective::group), among the ranks of that group: by sequence number where every
+///   member gives one, else by position (the n-th all-reduce of group g in step 7 on every member) as long as the
+///   operation agrees. A group seen on only some of its listed members, members lists that disagree, or sequence
+///   numbers that do not line up: warned, and those collectives stay unmatched.
+/// * A matched collective's transfer is the shortest duration among its members (the last arriver does not wait);
+///   each member's waiting is its duration above that, [start, start + (duration − shortest)), counted where it was
+///   exposed. The member with the shortest duration arrived last and caused that waiting (its `straggler` lost
+///   time). Durations need no common clock, so the clocks of the hosts never change the answer.
+/// * Clocks (for the lanes and the step start lateness only): per step, a rank's offset is the median over the
+///   collectives it shares with an already placed rank of (its end − that rank's end), starting from the first
+///   rank; a rank sharing none is placed by its step start.
+/// Example: two ranks, step 1, an all-reduce at [20,54) on rank 0 and [40,54) on rank 1 (any clocks): rank 0
+///   waited 34 − 14 = 20 ns for rank 1 → rank 1 is a straggler with 20 ns lost.
 JobResult analyzeJob(std::vector<RankSummary> ranks, const JobOptions& options = {});
 
 /// The ranks' steps as lanes on one time axis, for the job window and the job report (one owner of the geometry).

@@ -44,6 +44,25 @@ std::string spreadSentence(const JobResult& job)
         + " (the widest spread between ranks).";
 }
 
+const analysis::JobStep* latestStart(const JobResult& job)
+{
+    const analysis::JobStep* latest = nullptr;
+    for (const analysis::JobStep& s : job.steps) {
+        if (s.lateStartNs > 0 && s.lateRank >= 0 && (!latest || s.lateStartNs > latest->lateStartNs))
+            latest = &s;
+    }
+    return latest;
+}
+
+std::string lateStartSentence(const JobResult& job)
+{
+    const analysis::JobStep* s = latestStart(job);
+    if (!s)
+        return {};
+    return "In step " + std::to_string(s->number) + ", rank " + std::to_string(s->lateRank) + " starts "
+        + formatDuration(s->lateStartNs) + " late and the others wait for it (the latest start).";
+}
+
 } // namespace jobfacts
 
 } // namespace timesink::report

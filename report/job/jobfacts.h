@@ -25,5 +25,11 @@ const analysis::JobStep* widestSpread(const analysis::JobResult& job);
 
 /// "In step 3, rank 2 is 3.10 ms slower than rank 0 (the widest spread)."
 std::string spreadSentence(const analysis::JobResult& job);
+/// The step whose last arriver started latest against the earliest rank (JobStep::lateStartNs), or nullptr when no
+/// rank started any step late.
+const analysis::JobStep* latestStart(const analysis::JobResult& job);
+/// "In step 552, rank 1 starts 68.6 ms late and the others wait for it (the latest start)."; empty when no rank
+/// started late. Ranks that leave the collectives together but start late have the shortest steps: this names them.
+std::string lateStartSentence(const analysis::JobResult& job);
 
 } // namespace timesink::report::jobfacts

@@ -128,6 +128,7 @@ std::string limitCollectives(DraftStep& draft, const std::string& source, Bounde
     for (std::size_t ci = 0; ci < step.collectives.size(); ++ci) {
         analysis::RankCollective& rc = step.collectives[ci];
         rc.opKind = reportText(std::move(rc.opKind));
+        rc.group = reportText(std::move(rc.group));
         // Re-canonicalise: a hand-edited or foreign file must not break the interval arithmetic.
         rc.exposed = analysis::unite(std::move(rc.exposed));
         if (const std::size_t given = rc.exposed.size(); given > kMaxExposedRanges) {

@@ -113,6 +113,22 @@ bool readCollectives(const nlohmann::json& s, DraftStep& d, Reader& r)
                 rc.exposed.push_back({start, end});
             }
         }
+        if (!r.text(c, "group", rc.group) || !r.integer(c, "seq", rc.seq, false))
+            return false;
+        if (rc.seq < -1)
+            return r.fail("step " + std::to_string(d.step.number) + ", collective " + std::to_string(ci)
+                          + ": \"seq\" is negative");
+        if (const auto gr = c.find("group_ranks"); gr != c.end() && !gr->is_null()) {
+            if (!gr->is_array() || gr->size() > static_cast<std::size_t>(kMaxWorldSize))
+                return r.fail("\"group_ranks\" is not a list of at most " + std::to_string(kMaxWorldSize) + " ranks");
+            rc.groupRanks.reserve(gr->size());
+            for (const nlohmann::json& g : *gr) {
+                if (!g.is_number_integer() || g.get<std::int64_t>() < 0 || g.get<std::int64_t>() >= kMaxWorldSize)
+                    return r.fail("a rank of \"group_ranks\" is not a rank of 0 .. "
+                                  + std::to_string(kMaxWorldSize - 1));
+                rc.groupRanks.push_back(static_cast<std::int32_t>(g.get<std::int64_t>()));
+            }
+        }
         d.step.collectives.push_back(std::move(rc));
     }
     return true;

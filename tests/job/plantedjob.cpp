@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "plantedjob.h"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <fstream>
 #include <stdexcept>
+#include <string>
 
 namespace timesink::testing {
 
@@ -42,14 +44,54 @@ std::vector<std::filesystem::path> writePlantedJob(const std::filesystem::path& 
                 << "\", \"pid\": 0, \"tid\": " << stream << ", \"ts\": " << us(ts) << ", \"dur\": " << us(dur)
                 << ", \"args\": {\"device\": 0, \"stream\": " << stream << ", \"correlation\": " << corr++ << "}}";
         };
+        // The DLRM-style front of a step at t (plantedjob.h); returns its length B (0 without one).
+        const auto front = [&](std::int64_t t) -> std::int64_t {
+            if (job.allToAllNs <= 0)
+                return 0;
+            const std::int64_t e = job.embedNs + (r == job.allToAllStraggler ? job.allToAllLateNs : 0);
+            const std::int64_t a = job.embedNs + job.allToAllLateNs + job.allToAllNs;
+            kernel("void embedding_forward_kernel<float>", 7, t, e);
+            std::string world;
+            for (int q = 0; q < job.ranks; ++q)
+                world += (q ? ", " : "") + std::to_string(q);
+            // The host: record_param_comms around the launch of the send/recv kernel (correlation `corr`).
+            out << ",\n{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"record_param_comms\", \"pid\": " << pid
+                << ", \"tid\": " << pid << ", \"ts\": " << us(t + 100'000) << ", \"dur\": 50.000, \"args\": "
+                << "{\"Collective name\": \"all_to_all\", \"Process Group Name\": \"0\", \"Process Group Ranks\": \"["
+                << world << "]\", \"Group size\": " << job.ranks << ", \"dtype\": \"Float\"}}";
+            out << ",\n{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": " << pid
+                << ", \"tid\": " << pid << ", \"ts\": " << us(t + 110'000) << ", \"dur\": 5.000, \"args\": "
+                << "{\"correlation\": " << corr << ", \"cbid\": 211}}";
+            kernel("ncclDevKernel_SendRecv(ncclDevComm*, unsigned long, ncclWork*)", 20, t + e, a - e);
+            if (job.tpSize <= 1)
+                return a;
+            const int g = r / job.tpSize;
+            const std::int64_t m = job.tpComputeNs + (r == job.tpStraggler ? job.tpLateNs : 0);
+            const std::int64_t b = a + job.tpComputeNs + job.tpLateNs + job.tpNs;
+            kernel("ampere_sgemm_64x32_tn", 7, t + a, m);
+            std::string members;
+            for (int q = g * job.tpSize; q < std::min(job.ranks, (g + 1) * job.tpSize); ++q)
+                members += (q > g * job.tpSize ? ", " : "") + std::to_string(q);
+            out << ",\n{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"ncclDevKernel_AllReduce_Sum_f32_RING_LL\", "
+                   "\"pid\": 0, \"tid\": 22, \"ts\": "
+                << us(t + a + m) << ", \"dur\": " << us(b - a - m)
+                << ", \"args\": {\"device\": 0, \"stream\": 22, \"correlation\": " << corr++
+                << ", \"Collective name\": \"allreduce\", \"Process Group Name\": \"tp" << g
+                << "\", \"Process Group Ranks\": \"[" << members << "]\", \"Group size\": " << job.tpSize << "}}";
+            return b;
+        };
         const bool slow = r == job.straggler;
         const std::int64_t c = slow ? job.stragglerComputeNs : job.computeNs;
         for (int k = 1; k <= job.steps; ++k) {
-            const std::int64_t t
+            // t0: where the step would start; a late starter begins `late` after it and ends with the others.
+            const std::int64_t t0
                 = base + r * job.rankOffsetNs + (k - 1) * job.stepNs + std::int64_t(k) * r * job.driftNs;
+            const std::int64_t late = r == job.lateStartRank ? job.lateStartNs : 0;
+            std::int64_t t = t0 + late;
             out << ",\n{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"ProfilerStep#" << k
                 << "\", \"pid\": " << pid << ", \"tid\": " << pid << ", \"ts\": " << us(t)
-                << ", \"dur\": " << us(job.stepNs) << ", \"args\": {}}";
+                << ", \"dur\": " << us(job.stepNs - late) << ", \"args\": {}}";
+            t += front(t);
             if (job.copyNs > 0)
                 out << ",\n{\"ph\": \"X\", \"cat\": \"gpu_memcpy\", \"name\": \"Memcpy HtoD (Pinned -> Device)\", "
                        "\"pid\": 0, \"tid\": 21, \"ts\": "
@@ -58,7 +100,7 @@ std::vector<std::filesystem::path> writePlantedJob(const std::filesystem::path& 
                     << ", \"bytes\": 268435456}}";
             kernel("ampere_sgemm_128x64_tn", 7, t + job.copyNs + job.idleNs, c - job.copyNs - job.idleNs);
             kernel("void multi_tensor_apply_kernel<TensorListMetadata<4>, AdamFunctor<float>>", 8, t + c, job.tailNs);
-            kernel("ncclKernel_AllReduce_RING_LL_Sum_float", 20, t + c, job.stepNs - c);
+            kernel("ncclKernel_AllReduce_RING_LL_Sum_float", 20, t + c, t0 + job.stepNs - t - c);
             const std::int64_t spacing = job.fillerKernels > 0 ? c / job.fillerKernels : 0;
             for (int f = 0; f < job.fillerKernels; ++f) {
                 const std::int64_t ts = t + f * spacing;

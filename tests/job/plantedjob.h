@@ -14,6 +14,19 @@
 // With copyNs / idleNs (0 by default, every number above unchanged) each step begins with a copy and an idle gap
 // that the compute kernel leaves out: stream 21 memcpy [T, T + copyNs), nothing [T + copyNs, T + copyNs + idleNs),
 // and the compute kernel runs [T + copyNs + idleNs, T + c) instead (compute less copyNs + idleNs).
+//
+// Issue 50, a DLRM-style front (none by default, every number above unchanged): with allToAllNs > 0 each step first
+// runs an embedding kernel, then an all-to-all made of ncclDevKernel_SendRecv kernels (launched by cudaLaunchKernel
+// inside one record_param_comms "all_to_all" of process group "0", ranks 0..N−1); with tpSize > 1 then a
+// tensor-parallel all-reduce in groups of tpSize consecutive ranks (process group "tp<g>", its ranks on the kernel's
+// args, as Kineto writes them). Each part ends on every rank of its group together:
+//   stream 7:  embedding [T, T + e)           e = embedNs, + allToAllLateNs on allToAllStraggler
+//   stream 20: SendRecv  [T + e, T + A)       A = embedNs + allToAllLateNs + allToAllNs
+//   stream 7:  TP matmul [T + A, T + A + m)   m = tpComputeNs, + tpLateNs on tpStraggler
+//   stream 22: AllReduce [T + A + m, T + B)   B = A + tpComputeNs + tpLateNs + tpNs
+// and the layout above follows from T + B: c counts from there, the all-reduce still ends at T + stepNs.
+// So a rank of the all-to-all waits allToAllLateNs for its straggler, a rank of tpStraggler's group waits tpLateNs
+// for it, and the ranks of the other tensor-parallel groups wait for nobody there.
 
 #include <cstdint>
 #include <filesystem>
@@ -36,6 +49,19 @@ struct PlantedJob
     int fillerKernels = 0;                     // per step
     std::int64_t copyNs = 0;                   // a memcpy at the start of every step …
     std::int64_t idleNs = 0;                   // … then this much device idle before the compute kernel
+    std::int64_t allToAllNs = 0;               // > 0: the DLRM-style front above
+    std::int64_t embedNs = 4'000'000;
+    int allToAllStraggler = 1;
+    std::int64_t allToAllLateNs = 6'000'000;
+    int tpSize = 0; // > 1: tensor-parallel groups of this many consecutive ranks
+    std::int64_t tpComputeNs = 3'000'000;
+    int tpStraggler = 3;
+    std::int64_t tpLateNs = 5'000'000;
+    std::int64_t tpNs = 1'000'000;
+    /// ≥ 0: this rank starts every step lateStartNs after the others (everything in its step moves with it) and
+    /// ends it with them: its step is lateStartNs shorter, and the others wait for it in the all-reduce.
+    int lateStartRank = -1;
+    std::int64_t lateStartNs = 0;
 };
 
 /// Writes rank-0.json … rank-(N−1).json into `dir` (created); returns the paths. Deterministic.

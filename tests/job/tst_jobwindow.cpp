@@ -89,7 +89,7 @@ analysis::RankSummary rankOf(std::int32_t rank, std::int32_t world, const std::v
         st.durationNs = s.duration;
         st.computeNs = s.exposedFrom;
         st.communicationNs = s.duration - s.exposedFrom;
-        st.collectives.push_back({"allreduce", s.collStart, s.duration, {{s.exposedFrom, s.duration}}});
+        st.collectives.push_back({"allreduce", s.collStart, s.duration, {{s.exposedFrom, s.duration}}, {}, {}, -1});
         r.steps.push_back(st);
         r.analysedNs += s.duration;
     }

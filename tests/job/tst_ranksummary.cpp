@@ -167,7 +167,7 @@ private slots:
             analysis::StepCommunication c;
             c.waitNs = 5 * kMs;
             c.transferNs = 7 * kMs;
-            analysis::CollectiveOp op {"allreduce", s.startNs + 10 * kMs, s.startNs + 40 * kMs, {}};
+            analysis::CollectiveOp op {"allreduce", s.startNs + 10 * kMs, s.startNs + 40 * kMs, {}, {}, {}, -1};
             const int pieces = i == 1 ? 9'000 : 3;
             for (int p = 0; p < pieces; ++p)
                 op.exposed.push_back({op.start + p * 3'000 + (p % 7), op.start + p * 3'000 + 1'000});

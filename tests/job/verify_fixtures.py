@@ -102,18 +102,17 @@ for r in (0,1):
         print(r,'communication.json with op 0 at 30 ms: (mismatched, wait)',json_wait(r,H,ex,nw,tr,tamper=30.0))
     ops=sorted([[ns(e['ts']),ns(e['ts'])+ns(e['dur'])] for e in H if e['name'].startswith('hcom')])
     arr[r]=(s0,ops,ex)
-# cross-rank: offset = lower median of end diffs (rank1 - rank0)
-o0=arr[0][1]; o1=arr[1][1]
-d=sorted(b[1]-a[1] for a,b in zip(o0,o1)); off=d[(len(d)-1)//2]
-print('offset rank1', off)
-caused={0:0,1:0}
-for a,b in zip(o0,o1):
-    a0=a[0]; a1=b[0]-off
-    if a1>a0: last,p,op,lag=1,0,a,a1-a0
-    else: last,p,op,lag=0,1,b,a0-a1
-    wi=[[op[0],min(op[1],op[0]+lag)]]
-    caused[last]+=L(I(wi,arr[p][2]))
-print('caused', caused)
+# cross-rank (issue 50): a matched operation's transfer is the shorter duration; the other rank waits its duration above
+# that from its start, where exposed; the rank with the shorter one caused it.
+def caused_by_duration(o0,o1,ex0,ex1):
+    caused={0:0,1:0}
+    for a,b in zip(o0,o1):
+        d0=a[1]-a[0]; d1=b[1]-b[0]
+        if d0==d1: continue
+        last,op,ex,lag=(1,a,ex0,d0-d1) if d1<d0 else (0,b,ex1,d1-d0)
+        caused[last]+=L(I([[op[0],op[0]+lag]],ex))
+    return caused
+print('caused', caused_by_duration(arr[0][1],arr[1][1],arr[0][2],arr[1][2]))
 for r in (0,1):
     db=sqlite3.connect(DATA+f'/msprof/msinsight_db_level1_rank{r}_ascend_pt/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_{r}.db')
     c=db.cursor(); S_=dict(c.execute('select id,value from STRING_IDS'))
@@ -128,6 +127,14 @@ for r in (0,1):
     tr=U([[a,b] for a,b,tt,cn,isc,mt in tasks if mt is not None and S_.get(mt) not in ('Notify_Wait','Notify_Record')])
     ci=I(comm,win); ex=S(ci,comp); w=I(ex,S(nw,tr))
     print('db rank',r,'step',step,'communication',L(ci),'exposed',L(ex),'wait',L(w))
+    # Each operation as the importer keeps it: the task on the stream that ran it (same connectionId, neither a
+    # compute nor a plane task), which encloses the COMMUNICATION_OP span by a few µs; the longer of the two.
+    spans=[]
+    for a,b,cn in ops:
+        st=[[x,y] for x,y,tt,c2,isc,mt in tasks if c2==cn and not isc and mt is None]
+        spans.append([min([a]+[x for x,y in st]),max([b]+[y for x,y in st])])
+    arr[('db',r)]=(sorted([o for o in spans if any(ws<=o[0]<we for ws,we in win)]),ex)
+print('db caused', caused_by_duration(arr[('db',0)][0],arr[('db',1)][0],arr[('db',0)][1],arr[('db',1)][1]))
 
 print("== Ascend text: step device activity (the rank lanes: tst_jobwindow realAscendLanes)")
 # Device busy by the importer's task classes (parsers/ascendcommon/ascendtasktype.cpp): Ascend Hardware AI_CORE,

@@ -8,7 +8,8 @@ namespace timesink::report {
 namespace {
 
 // The step's collectives relative to the step start, for aligning ranks (timesink-cli job): each
-// {"op", "start_ns", "end_ns", "exposed": [[start, end], …]}.
+// {"op", "start_ns", "end_ns", "exposed": [[start, end], …]}, then what the trace says of its process group, where
+// it says it: "group" (the group's name), "group_ranks" (its members), "seq" (its number in the group).
 nlohmann::ordered_json collectivesJson(const analysis::StepCommunication* comm, model::TimeNs stepStart)
 {
     nlohmann::ordered_json out = nlohmann::ordered_json::array();
@@ -18,10 +19,17 @@ nlohmann::ordered_json collectivesJson(const analysis::StepCommunication* comm, 
         nlohmann::ordered_json exposed = nlohmann::ordered_json::array();
         for (const analysis::Interval& e : c.exposed)
             exposed.push_back({e.start - stepStart, e.end - stepStart});
-        out.push_back({{"op", c.opKind},
-                       {"start_ns", c.start - stepStart},
-                       {"end_ns", c.end - stepStart},
-                       {"exposed", std::move(exposed)}});
+        nlohmann::ordered_json o = {{"op", c.opKind},
+                                    {"start_ns", c.start - stepStart},
+                                    {"end_ns", c.end - stepStart},
+                                    {"exposed", std::move(exposed)}};
+        if (!c.group.empty())
+            o["group"] = c.group;
+        if (!c.groupRanks.empty())
+            o["group_ranks"] = c.groupRanks;
+        if (c.seq >= 0)
+            o["seq"] = c.seq;
+        out.push_back(std::move(o));
     }
     return out;
 }

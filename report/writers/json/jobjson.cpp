@@ -71,7 +71,9 @@ nlohmann::ordered_json jobJson(const JobResult& job, const std::string& generato
                          {"mean_ns", s.meanNs},
                          {"communication_wait_ns", s.communicationWaitNs}, // = exposed_wait_ns (job/1)
                          {"exposed_wait_ns", s.communicationWaitNs},
-                         {"aligned_collectives", s.alignedCollectives}});
+                         {"aligned_collectives", s.alignedCollectives},
+                         {"late_rank", s.lateRank},
+                         {"late_start_ns", s.lateStartNs}});
     }
     j["steps"] = std::move(steps);
     ordered_json findings = ordered_json::array();

@@ -4,6 +4,8 @@
 #include "report/writers/html/jobcharts.h"
 #include "report/writers/markdown/markdownwriter.h"
 
+#include <algorithm>
+
 namespace timesink::report {
 
 using analysis::JobResult;
@@ -103,7 +105,20 @@ void writeJobMarkdown(const JobResult& job, const std::string& generator, std::o
                 << " |";
         out << "\n";
     }
+    // The straggler measure: how late the rank that reached the step's collectives last started the step.
+    if (std::any_of(job.steps.begin(), job.steps.end(), [](const analysis::JobStep& s) { return s.lateStartNs > 0; })) {
+        out << "| late start |";
+        for (const analysis::JobStep& s : job.steps)
+            out << " "
+                << (s.lateStartNs > 0
+                        ? formatMillisecondsRounded(s.lateStartNs) + " (rank " + std::to_string(s.lateRank) + ")"
+                        : std::string("–"))
+                << " |";
+        out << "\n";
+    }
     if (const std::string sentence = spreadSentence(job); !sentence.empty())
+        out << "\n" << mdCell(sentence) << "\n";
+    if (const std::string sentence = jobfacts::lateStartSentence(job); !sentence.empty())
         out << "\n" << mdCell(sentence) << "\n";
     out << "\n"
         << mdImage("Heat map: step time by rank and step", jobHeatMapSvg(job, JobHeatMeasure::StepTime)) << "\n\n"

@@ -73,8 +73,24 @@ void writeJobText(const JobResult& job, std::ostream& out)
         }
         out << "\n";
     }
+    // The straggler measure: how late the rank that reached the step's collectives last started the step.
+    if (std::any_of(job.steps.begin(), job.steps.end(), [](const analysis::JobStep& s) { return s.lateStartNs > 0; })) {
+        std::snprintf(buf, sizeof buf, "%-6s", "late");
+        out << buf;
+        for (std::size_t i = 0; i < shownSteps; ++i) {
+            const analysis::JobStep& s = job.steps[i];
+            const std::string cell = s.lateStartNs > 0
+                ? formatMillisecondsRounded(s.lateStartNs) + " r" + std::to_string(s.lateRank)
+                : std::string("-");
+            std::snprintf(buf, sizeof buf, " %22s", cell.c_str());
+            out << buf;
+        }
+        out << "\n";
+    }
     if (const std::string sentence = spreadSentence(job); !sentence.empty())
         out << sentence << "\n";
+    if (const std::string sentence = jobfacts::lateStartSentence(job); !sentence.empty())
+        out << terminalText(sentence) << "\n";
     if (job.findings.empty()) {
         out << "\nNo findings.\n";
         return;
