@@ -26,7 +26,7 @@ bool isGraphLaunchCall(std::string_view name)
 
 namespace {
 
-// The first recorded busy start at or after t (kNone: none).
+// The first recorded busy start at or after t (−1: none).
 model::TimeNs nextBusyStart(const IntervalList& busy, model::TimeNs t)
 {
     const auto it = std::partition_point(busy.begin(), busy.end(), [&](const Interval& i) { return i.end <= t; });

@@ -6,7 +6,10 @@
 #include "analysis/core/pass.h"
 #include "tests/common/qteststring.h"
 
+#include <stdexcept>
+#include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 namespace timesink::testing {
@@ -20,6 +23,16 @@ inline std::vector<const analysis::Finding*> ofKind(const analysis::AnalysisResu
             out.push_back(&f);
     }
     return out;
+}
+
+/// A finding's detail of type T by key (throws when it has none): detail<std::int64_t>(f, "rank").
+template <typename T> T detail(const analysis::Finding& f, std::string_view key)
+{
+    for (const analysis::Detail& d : f.details) {
+        if (d.key == key)
+            return std::get<T>(d.value);
+    }
+    throw std::runtime_error("no detail " + std::string(key));
 }
 
 } // namespace timesink::testing

@@ -11,6 +11,7 @@
 #include "report/reportoutput.h"
 #include "report/writers/html/jobcharts.h"
 #include "report/writers/json/jsonwriter.h"
+#include "tests/analysis/findinglookup.h"
 #include "tests/common/clirunner.h"
 #include "tests/job/plantedjob.h"
 
@@ -53,14 +54,7 @@ const analysis::Finding* findKind(const analysis::JobResult& job, const std::str
     return nullptr;
 }
 
-template <typename T> T detail(const analysis::Finding& f, const std::string& key)
-{
-    for (const analysis::Detail& d : f.details) {
-        if (d.key == key)
-            return std::get<T>(d.value);
-    }
-    throw std::runtime_error("no detail " + key);
-}
+using timesink::testing::detail;
 
 app::JobRun runOn(const std::vector<std::filesystem::path>& paths, unsigned threads = 2)
 {

@@ -6,6 +6,7 @@
 #include "analysis/job/job.h"
 #include "app/job/jobrunner.h"
 #include "report/job/jobfacts.h"
+#include "tests/analysis/findinglookup.h"
 #include "tests/job/plantedjob.h"
 
 #include <QElapsedTimer>
@@ -91,14 +92,7 @@ const analysis::Finding* findStraggler(const analysis::JobResult& job, std::int6
     return nullptr;
 }
 
-template <typename T> T detail(const analysis::Finding& f, const std::string& key)
-{
-    for (const analysis::Detail& d : f.details) {
-        if (d.key == key)
-            return std::get<T>(d.value);
-    }
-    throw std::runtime_error("no detail " + key);
-}
+using timesink::testing::detail;
 
 } // namespace
 
