@@ -57,6 +57,9 @@ struct StepCriticalPath
     std::array<model::TimeNs, kPathClassCount> byClass {}; // adds up to endNs - startNs
     std::vector<PathSegment> segments;                     // own time of the nodes on the path, in time order
     std::uint64_t segmentsOmitted = 0;                     // left out past kMaxPathSegments
+    // Operations of the step held by another stream's operation that the trace records no wait for (inferred:
+    // it started right after that one ended, long after its launch and its own stream allowed).
+    std::uint64_t crossStreamWaits = 0;
     [[nodiscard]] model::TimeNs lengthNs() const { return endNs - startNs; }
 };
 

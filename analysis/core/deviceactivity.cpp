@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
+#include <unordered_map>
 
 namespace timesink::analysis {
 
@@ -51,6 +53,49 @@ bool hasDeviceWork(const model::Trace& trace)
         }
     }
     return false;
+}
+
+std::vector<std::uint32_t> hostThreadsOf(const model::Trace& trace)
+{
+    const auto tracks = trace.tracks();
+    std::vector<std::uint32_t> thread(tracks.size());
+    std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> lanes; // numeric thread id → host tracks
+    for (std::uint32_t ti = 0; ti < tracks.size(); ++ti) {
+        thread[ti] = ti;
+        const model::Track& t = tracks[ti];
+        if (isDeviceTrack(t) || t.role != model::TrackRole::HostThread)
+            continue;
+        const std::string_view key = trace.str(t.threadKey);
+        std::uint64_t tid = 0;
+        const auto [end, ec] = std::from_chars(key.data(), key.data() + key.size(), tid);
+        if (ec != std::errc() || end != key.data() + key.size() || tid <= 1)
+            continue; // not an OS thread id (Kineto's "PyTorch Profiler", a legacy trace's 0 or 1)
+        lanes[tid].push_back(ti);
+    }
+    for (const auto& [tid, list] : lanes) {
+        if (list.size() < 2)
+            continue;
+        // Lanes of one process with the same id are not two lanes of one thread: only distinct processes merge.
+        bool distinct = true;
+        for (std::size_t a = 0; a < list.size() && distinct; ++a) {
+            for (std::size_t b = a + 1; b < list.size(); ++b) {
+                if (tracks[list[a]].processKey == tracks[list[b]].processKey) {
+                    distinct = false;
+                    break;
+                }
+            }
+        }
+        if (!distinct)
+            continue;
+        std::uint32_t rep = list.front();
+        for (const std::uint32_t ti : list) {
+            if (tracks[ti].size() > tracks[rep].size())
+                rep = ti;
+        }
+        for (const std::uint32_t ti : list)
+            thread[ti] = rep;
+    }
+    return thread;
 }
 
 namespace {

@@ -25,6 +25,12 @@ bool isDeviceLaunch(const model::Trace& trace, const model::Flow& f);
 /// True when some device track holds a busy slice (stops at the first one found).
 bool hasDeviceWork(const model::Trace& trace);
 
+/// Per track, the OS thread it records, as that thread's representative track: host lanes of different processes
+/// with the same numeric thread id (above 1) are one thread (torch_npu records a thread's framework ops in the
+/// Python process and its AscendCL calls in the CANN process). The representative is the lane with the most
+/// slices (where the framework work and the DataLoader are); a track alone, or not a host thread, is its own.
+std::vector<std::uint32_t> hostThreadsOf(const model::Trace& trace);
+
 /// When the device was busy, and what the host did that the idle-based kinds attribute idle time to.
 /// All lists are canonical (sorted, disjoint). Busy is the union over all device tracks, so with several
 /// devices in one trace "idle" means every device was idle.

@@ -140,6 +140,11 @@ bool isBlockingRuntimeCall(std::string_view name)
     return false;
 }
 
+bool isSynchronisingFrameworkOp(std::string_view name)
+{
+    return name == "aten::_local_scalar_dense" || name == "aten::nonzero";
+}
+
 HostCallKind hostCallKind(std::string_view name)
 {
     const auto startsWith = [&](std::string_view p) { return name.substr(0, p.size()) == p; };

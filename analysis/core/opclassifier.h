@@ -75,4 +75,9 @@ bool mayHaveHostCall(const model::Trace& trace, std::initializer_list<HostCallKi
 /// aclrtSynchronizeStream, aclrtMemcpy, hipDeviceSynchronize, hipMemcpy, hipMemcpyWithStream …).
 bool isBlockingRuntimeCall(std::string_view name);
 
+/// Framework ops that copy a device value to the host and so wait for the device: `aten::_local_scalar_dense`
+/// (`.item()`), `aten::nonzero` (its output size). The blocking calls of a thread that records no runtime calls
+/// (a torch_npu Level0 export); where runtime calls are recorded, their synchronise is the blocking call.
+bool isSynchronisingFrameworkOp(std::string_view name);
+
 } // namespace timesink::analysis

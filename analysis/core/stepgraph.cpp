@@ -58,6 +58,11 @@ using model::TimeNs;
 constexpr TimeNs kNone = std::numeric_limits<TimeNs>::min();
 // How far back a blocking call looks on one stream for the operations it waited for.
 constexpr std::size_t kAwaitLookback = 32;
+// Cross-stream waits (an event wait the trace may not record): an operation held this much past what its launch
+// and its own stream allow …
+constexpr TimeNs kCrossStreamMinDelay = 20'000;
+// … that starts at most this long after an operation of another stream of its device ends waited for that one.
+constexpr TimeNs kCrossStreamMaxLag = 50'000;
 // How far back a host thread looks for a call still running when a step's window begins.
 constexpr std::ptrdiff_t kStraddleLookback = 8;
 
@@ -80,7 +85,7 @@ TimeNs median(std::vector<TimeNs> v, TimeNs fallback)
 }
 
 enum class NodeKind : std::uint8_t { HostGap, Call, Device };
-enum class EdgeKind : std::uint8_t { Program, Launch, Stream, Wait };
+enum class EdgeKind : std::uint8_t { Program, Launch, Stream, Wait, Queue, CrossStream, Part };
 
 struct Node
 {
@@ -123,8 +128,12 @@ struct DeviceOps
 {
     std::vector<std::uint32_t> ops; // outermost busy slices, in track order
     // By position in ops: the number of the call that launched it (kNoCall: nothing did; Retimer::callStart gives
-    // its start).
+    // its start): of several launch links, the one that began last (torch_npu links a task both to the framework op
+    // that enqueued it and to the CANN call on the task-queue thread that submitted it).
     std::vector<std::uint32_t> launchCall;
+    // … and the call that issued it: the link that began first (the enqueuing framework op); launchCall where there
+    // is one link. A blocking call waits for what was issued before it, whenever the queue submitted it.
+    std::vector<std::uint32_t> issueCall;
 };
 
 constexpr std::uint32_t kNoCall = std::numeric_limits<std::uint32_t>::max();
@@ -191,7 +200,7 @@ private:
 
 struct ResolvedWhatIf
 {
-    std::unordered_map<std::uint32_t, IntervalList> host; // per host track, with hostRanges merged in
+    std::unordered_map<std::uint32_t, IntervalList> host; // per host thread (Retimer::m_thread), hostRanges merged in
     IntervalList hostAll;
     IntervalList sync;
     /// A device operation it touches (key()), what happens to it, and the share of its time it keeps when scaled.
@@ -340,6 +349,11 @@ private:
         std::vector<TimeNs> endRelease;
         std::vector<std::uint32_t> order;                                 // topological
         std::vector<std::pair<std::uint64_t, std::uint32_t>> deviceByKey; // device nodes, sorted by key()
+        // (task, collective): a task nothing launched that ran inside a collective of its device on another track
+        // (HCCL's SDMA tasks on a hardware stream): part of it, removed or scaled with it.
+        std::vector<std::pair<std::uint32_t, std::uint32_t>> partOf;
+        std::size_t crossStreamWaits
+            = 0; // inferred waits of an operation on another stream's (addLaunchAndStreamEdges)
 
         /// Appends a node whose start is pinned at `pinnedAt` (kNone: not pinned).
         void addNode(const Node& n, TimeNs pinnedAt)
@@ -363,6 +377,7 @@ private:
         std::vector<std::vector<std::uint32_t>> perTrack; // per device track: its operations' positions in the graph
         Interval window {0, 0};                           // the step's analysis window
         std::size_t linkedOutside = 0;                    // operations in the window launched by calls before it
+        bool stepThread = false;                          // a thread that runs the step (m_stepThread) takes part
     };
     struct Sim
     {
@@ -374,6 +389,23 @@ private:
     enum : std::uint8_t { kRemoved = 1, kDetached = 2, kNoWait = 4 };
 
     bool isBlockingCall(const model::Track& t, std::uint32_t i) const;
+    /// A framework op that waits for the device (isSynchronisingFrameworkOp).
+    bool isSynchronisingFrameworkOp(const model::Track& t, std::uint32_t i) const
+    {
+        return t.category(i) == SliceCategory::HostOp
+            && analysis::isSynchronisingFrameworkOp(m_trace.str(t.sliceName(i)));
+    }
+    /// A host → host link between two threads that is not a launch: one thread queued work another takes (torch_npu's
+    /// `async_task_queue` enqueue → dequeue; `fwdbwd`: a forward op → its backward op on the autograd thread).
+    bool isQueueLink(const model::Flow& f) const
+    {
+        if (f.kind == model::FlowKind::Launch || !f.from.isValid() || !f.to.isValid())
+            return false;
+        const model::Track& a = m_trace.track(f.from.track);
+        const model::Track& b = m_trace.track(f.to.track);
+        return !isDeviceTrack(a) && !isDeviceTrack(b) && a.role == model::TrackRole::HostThread
+            && b.role == model::TrackRole::HostThread && m_thread[f.from.track.value] != m_thread[f.to.track.value];
+    }
     bool isOutermostBusy(const model::Track& t, std::uint32_t i) const;
     std::size_t opPosition(model::TrackId track, std::uint32_t index) const;
     /// The start of call number `call` (m_callBase numbering): its track is the last whose first number is at or
@@ -383,8 +415,12 @@ private:
     /// The host threads with calls in `host`, each with its first call there (a position in its calls), and their
     /// number of calls in it (`stepCalls`).
     std::vector<std::pair<std::uint32_t, std::size_t>> threadsWithCalls(Interval host, std::size_t& stepCalls) const;
-    /// One host thread's nodes in program order: a node per group of overlapping calls and per gap between them.
-    void addHostThread(std::uint32_t ti, std::size_t firstPos, Interval host, BuildState& b) const;
+    /// One host thread's nodes in program order: a node per group of overlapping calls (on any of its `lanes`,
+    /// each with its first call in the window) and per gap between them.
+    void addHostThread(std::span<const std::pair<std::uint32_t, std::size_t>> lanes, Interval host,
+                       BuildState& b) const;
+    /// Queue edges: a dequeuing call starts after the call that queued its work (+ the measured delay).
+    void addQueueEdges(BuildState& b) const;
     /// The node of operation `pos` of device track `track`, once; pinned at `release` (kNone: not pinned).
     void addDeviceOp(model::TrackId track, std::size_t pos, TimeNs release, BuildState& b) const;
     /// Nodes for the device operations the graph's calls launched; returns how many.
@@ -392,8 +428,11 @@ private:
     /// Nodes for the device operations in `window` that nothing in the trace launched, pinned at their start;
     /// true when there was any.
     bool addUnlaunchedOps(Interval window, BuildState& b) const;
-    /// Launch and stream edges of every device node.
+    /// Launch and stream edges of every device node, and cross-stream waits (counted in g.crossStreamWaits).
     void addLaunchAndStreamEdges(BuildState& b) const;
+    /// The operation of another stream of `track`'s device that ended last in [t − kCrossStreamMaxLag, t] (after
+    /// `after`): a (track, position) pair, or a track of kNoCall where none did.
+    std::pair<std::uint32_t, std::size_t> crossStreamCause(std::uint32_t track, TimeNs t, TimeNs after) const;
     /// Wait edges into every blocking call, from what it waited for on each stream.
     void addBlockingWaits(BuildState& b) const;
     /// Sorts the edges as the simulation reads them and orders the nodes topologically; false on a cycle.
@@ -412,8 +451,16 @@ private:
     std::vector<std::vector<std::uint32_t>> m_calls;       // per host track: launching or blocking calls
     std::vector<std::vector<std::uint8_t>> m_callBlocking; // per host track, by position in m_calls: blocking?
     std::vector<std::uint32_t> m_callBase;                 // per track: the number of its first call
-    std::vector<DeviceOps> m_device;                       // per track (empty for host tracks)
-    std::vector<std::uint32_t> m_opBase;                   // per track: the number of its first operation
+    // Per track: the OS thread it records, as its representative track (lanes of one thread: torch_npu's Python
+    // and CANN lanes); a track's own number where it is alone.
+    std::vector<std::uint32_t> m_thread;
+    // Per call number: the call on another thread that queued it (an enqueue → dequeue link), kNoCall where none.
+    std::vector<std::uint32_t> m_queueFrom;
+    // Per thread (representative track): 1 where a lane of it records the steps (ProfilerStep#N): the thread that
+    // runs the step until its end. The others (the autograd thread, a task queue) only work when given work.
+    std::vector<std::uint8_t> m_stepThread;
+    std::vector<DeviceOps> m_device;     // per track (empty for host tracks)
+    std::vector<std::uint32_t> m_opBase; // per track: the number of its first operation
     std::vector<std::uint32_t> m_deviceTracks;
     std::size_t m_opCount = 0;
     std::size_t m_callCount = 0;
@@ -481,11 +528,41 @@ void Retimer::prepare()
     m_callBase.assign(tracks.size(), 0);
     m_device.resize(tracks.size());
     m_opBase.assign(tracks.size(), 0);
-    for (const model::Flow& f : m_trace.flows()) {
-        if (!isDeviceLaunch(m_trace, f))
+    m_thread = hostThreadsOf(m_trace);
+    // Per thread: does any lane of it record runtime calls? Where none does (a torch_npu Level0 export has no CANN
+    // lane), the framework ops that synchronise are the blocking calls.
+    std::vector<std::uint8_t> threadHasRuntime(tracks.size(), 0);
+    m_stepThread.assign(tracks.size(), 0);
+    for (std::uint32_t ti = 0; ti < tracks.size(); ++ti) {
+        const model::Track& t = tracks[ti];
+        if (isDeviceTrack(t))
             continue;
-        m_calls[f.from.track.value].push_back(f.from.index.value);
-        m_hasLaunches = true;
+        if (m_stepThread[m_thread[ti]] == 0) {
+            for (std::uint32_t i = 0; i < t.size(); ++i) {
+                if (t.category(i) == SliceCategory::Step) {
+                    m_stepThread[m_thread[ti]] = 1;
+                    break;
+                }
+            }
+        }
+        if (threadHasRuntime[m_thread[ti]] != 0)
+            continue;
+        for (std::uint32_t i = 0; i < t.size(); ++i) {
+            const SliceCategory c = t.category(i);
+            if (c == SliceCategory::RuntimeApi || c == SliceCategory::Sync) {
+                threadHasRuntime[m_thread[ti]] = 1;
+                break;
+            }
+        }
+    }
+    for (const model::Flow& f : m_trace.flows()) {
+        if (isDeviceLaunch(m_trace, f)) {
+            m_calls[f.from.track.value].push_back(f.from.index.value);
+            m_hasLaunches = true;
+        } else if (isQueueLink(f)) {
+            m_calls[f.from.track.value].push_back(f.from.index.value);
+            m_calls[f.to.track.value].push_back(f.to.index.value);
+        }
     }
     for (std::uint32_t ti = 0; ti < tracks.size(); ++ti) {
         const model::Track& t = tracks[ti];
@@ -500,9 +577,13 @@ void Retimer::prepare()
                 m_deviceTracks.push_back(ti);
             continue;
         }
+        const bool frameworkSyncs = threadHasRuntime[m_thread[ti]] == 0;
+        const auto blockingAt = [&](std::uint32_t i) {
+            return isBlockingCall(t, i) || (frameworkSyncs && isSynchronisingFrameworkOp(t, i));
+        };
         auto& calls = m_calls[ti];
         for (std::uint32_t i = 0; i < t.size(); ++i) {
-            if (isBlockingCall(t, i))
+            if (blockingAt(i))
                 calls.push_back(i);
         }
         std::sort(calls.begin(), calls.end());
@@ -510,7 +591,7 @@ void Retimer::prepare()
         auto& blocking = m_callBlocking[ti];
         blocking.reserve(calls.size());
         for (std::uint32_t i : calls)
-            blocking.push_back(isBlockingCall(t, i) ? 1 : 0);
+            blocking.push_back(blockingAt(i) ? 1 : 0);
     }
     for (std::uint32_t ti = 0; ti < tracks.size(); ++ti) {
         m_callBase[ti] = static_cast<std::uint32_t>(m_callCount);
@@ -518,12 +599,29 @@ void Retimer::prepare()
         m_opBase[ti] = static_cast<std::uint32_t>(m_opCount);
         m_opCount += m_device[ti].ops.size();
     }
-    // Each operation's launching call, by position in its track's operations: the first launch flow into it in the
-    // trace's order. The flows sorted by target (same targets in the trace's order) and each track's operations
-    // ascend together, so one merge finds them (a table per device slice held 8 bytes a slice: 72 MB at 10 GB).
-    for (std::uint32_t ti : m_deviceTracks)
-        m_device[ti].launchCall.assign(m_device[ti].ops.size(), kNoCall);
+    const auto callNumber = [&](model::SliceRef r) {
+        const auto& calls = m_calls[r.track.value];
+        const auto pos = std::lower_bound(calls.begin(), calls.end(), r.index.value) - calls.begin();
+        return m_callBase[r.track.value] + static_cast<std::uint32_t>(pos);
+    };
+    // Enqueue → dequeue links: per dequeuing call, its first enqueue.
     const std::span<const model::Flow> flows = m_trace.flows();
+    for (const model::Flow& f : flows) {
+        if (!isQueueLink(f))
+            continue;
+        if (m_queueFrom.empty())
+            m_queueFrom.assign(m_callCount, kNoCall);
+        std::uint32_t& from = m_queueFrom[callNumber(f.to)];
+        if (from == kNoCall)
+            from = callNumber(f.from);
+    }
+    // Each operation's launching and issuing calls, by position in its track's operations. The flows sorted by
+    // target (same targets in the trace's order) and each track's operations ascend together, so one merge finds
+    // them (a table per device slice held 8 bytes a slice: 72 MB at 10 GB).
+    for (std::uint32_t ti : m_deviceTracks) {
+        m_device[ti].launchCall.assign(m_device[ti].ops.size(), kNoCall);
+        m_device[ti].issueCall.assign(m_device[ti].ops.size(), kNoCall);
+    }
     std::uint32_t currentTrack = std::numeric_limits<std::uint32_t>::max();
     std::size_t at = 0; // the position in the current track's operations
     for (const std::uint32_t k : m_trace.flowIndicesByTarget()) {
@@ -537,11 +635,21 @@ void Retimer::prepare()
         }
         while (at < d.ops.size() && d.ops[at] < f.to.index.value)
             ++at;
-        if (at == d.ops.size() || d.ops[at] != f.to.index.value || d.launchCall[at] != kNoCall)
+        if (at == d.ops.size() || d.ops[at] != f.to.index.value)
             continue;
-        const auto& calls = m_calls[f.from.track.value];
-        const auto pos = std::lower_bound(calls.begin(), calls.end(), f.from.index.value) - calls.begin();
-        d.launchCall[at] = m_callBase[f.from.track.value] + static_cast<std::uint32_t>(pos);
+        const std::uint32_t call = callNumber(f.from);
+        std::uint32_t& launch = d.launchCall[at];
+        std::uint32_t& issue = d.issueCall[at];
+        if (launch == kNoCall) {
+            launch = call;
+            issue = call;
+            continue;
+        }
+        const TimeNs s = callStart(call);
+        if (s > callStart(launch))
+            launch = call;
+        if (s < callStart(issue))
+            issue = call;
     }
     // Typical launch latency: operations whose stream was free when their call began. Typical stream gap:
     // operations that waited for their stream.
@@ -584,7 +692,7 @@ ResolvedWhatIf Retimer::resolve(const WhatIf& w) const
         const model::Track& t = m_trace.track(s.track);
         if (s.index.value >= t.size())
             continue;
-        raw[s.track.value].push_back({t.ts(s.index.value), t.end(s.index.value)});
+        raw[m_thread[s.track.value]].push_back({t.ts(s.index.value), t.end(s.index.value)});
     }
     for (auto& [track, list] : raw)
         r.host.emplace(track, uniteSorted(unite(std::move(list)), r.hostAll));
@@ -635,7 +743,19 @@ bool Retimer::build(std::size_t step, Graph& g, NodeIndex& index, std::string& r
     g.edges.reserve(4 * stepCalls);
     b.callOrder.reserve(stepCalls);
     for (const auto& [ti, firstPos] : threads)
-        addHostThread(ti, firstPos, host, b);
+        b.stepThread = b.stepThread || m_stepThread[m_thread[ti]] != 0;
+    // Lanes of one OS thread are one thread: threads() lists a thread's lanes one after another.
+    for (std::size_t k = 0; k < threads.size();) {
+        std::size_t e = k + 1;
+        while (e < threads.size() && m_thread[threads[e].first] == m_thread[threads[k].first])
+            ++e;
+        addHostThread(std::span(threads).subspan(k, e - k), host, b);
+        k = e;
+    }
+    // The calls in trace order (SliceRef order), as addLaunchedOps walks them beside the flows.
+    if (!std::is_sorted(b.callOrder.begin(), b.callOrder.end()))
+        std::sort(b.callOrder.begin(), b.callOrder.end());
+    addQueueEdges(b);
     b.perTrack.resize(m_device.size());
     const std::size_t launched = addLaunchedOps(b);
     const bool unlaunchedWork = addUnlaunchedOps(window, b);
@@ -681,15 +801,33 @@ std::vector<std::pair<std::uint32_t, std::size_t>> Retimer::threadsWithCalls(Int
         threads.emplace_back(ti, static_cast<std::size_t>(from - calls.begin()));
         stepCalls += static_cast<std::size_t>(to - from);
     }
+    std::stable_sort(threads.begin(), threads.end(),
+                     [&](const auto& a, const auto& b) { return m_thread[a.first] < m_thread[b.first]; });
     return threads;
 }
 
-void Retimer::addHostThread(std::uint32_t ti, std::size_t firstPos, Interval host, BuildState& b) const
+void Retimer::addHostThread(std::span<const std::pair<std::uint32_t, std::size_t>> lanes, Interval host,
+                            BuildState& b) const
 {
     Graph& g = b.g;
-    const auto& calls = m_calls[ti];
-    const model::Track& t = m_trace.track(model::TrackId(ti));
-    auto it = calls.begin() + static_cast<std::ptrdiff_t>(firstPos);
+    const std::uint32_t thread = m_thread[lanes.front().first];
+    // The thread's calls in the window, every lane's, in time order (lane by lane where they start together).
+    struct LaneCall
+    {
+        TimeNs ts;
+        TimeNs end;
+        std::uint32_t track;
+        std::uint32_t pos; // in m_calls[track]
+    };
+    std::vector<LaneCall> calls;
+    for (const auto& [ti, firstPos] : lanes) {
+        const model::Track& t = m_trace.track(model::TrackId(ti));
+        const auto& list = m_calls[ti];
+        for (std::size_t p = firstPos; p < list.size() && t.ts(list[p]) < host.end; ++p)
+            calls.push_back({t.ts(list[p]), t.end(list[p]), ti, static_cast<std::uint32_t>(p)});
+    }
+    if (lanes.size() > 1)
+        std::stable_sort(calls.begin(), calls.end(), [](const LaneCall& a, const LaneCall& c) { return a.ts < c.ts; });
     std::int64_t prev = -1;
     TimeNs cursor = host.start;
     auto append = [&](const Node& n) {
@@ -700,51 +838,86 @@ void Retimer::addHostThread(std::uint32_t ti, std::size_t firstPos, Interval hos
         prev = id;
         return id;
     };
-    auto addGap = [&](TimeNs a, TimeNs z) {
+    // Host time between calls; `waiting`: the thread only waited for work queued to it (the time is the queue
+    // edge's, addQueueEdges), so the gap takes no time of its own.
+    auto addGap = [&](TimeNs a, TimeNs z, bool waiting) {
         if (z <= a)
             return;
         Node n;
         n.kind = NodeKind::HostGap;
-        n.track = model::TrackId(ti);
+        n.track = model::TrackId(thread);
         n.start0 = a;
         n.end0 = z;
-        n.dur = z - a;
+        n.dur = waiting ? 0 : z - a;
         append(n);
     };
-    const auto& blockingCall = m_callBlocking[ti];
-    while (it != calls.end() && t.ts(*it) < host.end) {
-        // A group: a call and the calls nested in or overlapping it (positions in calls).
-        const auto groupPos = static_cast<std::size_t>(it - calls.begin());
-        const std::uint32_t first = *it;
-        TimeNs groupEnd = t.end(first);
-        bool blocking = blockingCall[groupPos] != 0;
-        for (++it; it != calls.end() && t.ts(*it) < groupEnd; ++it) {
-            groupEnd = std::max(groupEnd, t.end(*it));
-            blocking = blocking || blockingCall[static_cast<std::size_t>(it - calls.begin())] != 0;
+    for (std::size_t k = 0; k < calls.size();) {
+        // A group: a call and the calls nested in or overlapping it, on any lane of the thread.
+        const LaneCall& first = calls[k];
+        TimeNs groupEnd = first.end;
+        std::size_t e = k + 1;
+        while (e < calls.size() && calls[e].ts < groupEnd) {
+            groupEnd = std::max(groupEnd, calls[e].end);
+            ++e;
         }
-        const auto endPos = static_cast<std::size_t>(it - calls.begin());
-        addGap(cursor, std::max(cursor, t.ts(first)));
+        bool blocking = false;
+        bool waited = false; // the thread sat idle until work queued to it arrived
+        for (std::size_t m = k; m < e; ++m) {
+            blocking = blocking || m_callBlocking[calls[m].track][calls[m].pos] != 0;
+            if (!m_queueFrom.empty()) {
+                const std::uint32_t from = m_queueFrom[m_callBase[calls[m].track] + calls[m].pos];
+                waited = waited || (from != kNoCall && callStart(from) > cursor);
+            }
+        }
+        addGap(cursor, std::max(cursor, first.ts), waited);
         Node n;
         n.kind = NodeKind::Call;
-        n.track = model::TrackId(ti);
-        n.slice = first;
-        n.start0 = std::max(t.ts(first), host.start); // a call running when the window began counts from there
+        n.track = model::TrackId(first.track);
+        n.slice = m_calls[first.track][first.pos];
+        n.start0 = std::max(first.ts, host.start); // a call running when the window began counts from there
         n.end0 = groupEnd;
         n.dur = groupEnd - n.start0;
         n.blocking = blocking;
         n.cls = blocking ? PathClass::Sync : PathClass::Launch;
         const std::uint32_t id = append(n);
-        for (std::size_t m = groupPos; m < endPos; ++m) {
-            const std::uint32_t call = m_callBase[ti] + static_cast<std::uint32_t>(m);
+        for (std::size_t m = k; m < e; ++m) {
+            const std::uint32_t call = m_callBase[calls[m].track] + calls[m].pos;
             b.index.ofCall[call] = id;
             b.index.setCalls.push_back(call);
-            b.callOrder.push_back({model::TrackId(ti), model::SliceIndex(calls[m])});
+            b.callOrder.push_back(
+                {model::TrackId(calls[m].track), model::SliceIndex(m_calls[calls[m].track][calls[m].pos])});
         }
         if (blocking)
             b.blockingNodes.push_back(id);
         cursor = std::max(cursor, groupEnd);
+        k = e;
     }
-    addGap(cursor, host.end);
+    // After its last call a thread that does not run the step waits for work that never comes in this step (the
+    // thread that runs it holds the step to its end).
+    addGap(cursor, host.end, b.stepThread && m_stepThread[thread] == 0);
+}
+
+void Retimer::addQueueEdges(BuildState& b) const
+{
+    if (m_queueFrom.empty())
+        return;
+    Graph& g = b.g;
+    for (const std::uint32_t call : b.index.setCalls) {
+        const std::uint32_t from = m_queueFrom[call];
+        if (from == kNoCall)
+            continue;
+        const std::uint32_t to = b.index.ofCall[call];
+        const TimeNs dequeued = g.nodes[to].start0;
+        const std::uint32_t src = b.index.ofCall[from];
+        // The edge leaves the start of the enqueuing call's node, as a launch does; its lag is what the measured
+        // run took from there (the queue's own delay).
+        const TimeNs queuedAt = src != kNoNode ? g.nodes[src].start0 : callStart(from);
+        const TimeNs lag = std::max<TimeNs>(0, dequeued - queuedAt);
+        if (src != kNoNode && src != to)
+            g.addEdge(src, to, lag, EdgeKind::Queue, true, false);
+        else if (src == kNoNode) // queued before the window: a fixed constraint
+            g.release[to] = std::max(g.release[to], queuedAt + lag);
+    }
 }
 
 void Retimer::addDeviceOp(model::TrackId track, std::size_t pos, TimeNs release, BuildState& b) const
@@ -808,7 +981,9 @@ bool Retimer::addUnlaunchedOps(Interval window, BuildState& b) const
         for (; it != ops.end() && t.ts(*it) < window.end; ++it) {
             const auto pos = static_cast<std::size_t>(it - ops.begin());
             if (launchCall[pos] == kNoCall) {
-                addDeviceOp(model::TrackId(ti), pos, t.ts(*it), b);
+                // Pinned where it ran unless its stream or another stream's operation held it
+                // (addLaunchAndStreamEdges).
+                addDeviceOp(model::TrackId(ti), pos, kNone, b);
                 unlaunchedWork = true;
             } else if (b.index.ofCall[launchCall[pos]] == kNoNode) {
                 // Launched before the window began: the launch is a fixed constraint (addLaunchAndStreamEdges).
@@ -829,6 +1004,31 @@ void Retimer::addLaunchAndStreamEdges(BuildState& b) const
 {
     Graph& g = b.g;
     const NodeIndex& index = b.index;
+    // The step's collectives, by start: what a task nothing launched may be part of.
+    std::vector<std::uint32_t> collectives;
+    for (std::uint32_t i = 0; i < g.nodes.size(); ++i) {
+        if (g.nodes[i].kind == NodeKind::Device && g.nodes[i].cls == PathClass::Communication)
+            collectives.push_back(i);
+    }
+    std::sort(collectives.begin(), collectives.end(),
+              [&](std::uint32_t x, std::uint32_t y) { return g.nodes[x].start0 < g.nodes[y].start0; });
+    const auto collectiveHolding = [&](const Node& n) -> std::uint32_t {
+        if (n.cls == PathClass::Communication)
+            return kNoNode;
+        const std::int32_t device = m_trace.track(n.track).deviceIndex;
+        auto it = std::partition_point(collectives.begin(), collectives.end(),
+                                       [&](std::uint32_t c) { return g.nodes[c].start0 <= n.start0; });
+        // The innermost (latest-starting) collective around it; a few back are enough (a collective's planes).
+        for (std::size_t back = 0; back < 16 && it != collectives.begin(); ++back) {
+            --it;
+            const Node& c = g.nodes[*it];
+            if (c.track != n.track && c.end0 >= n.end0
+                && (device < 0 || m_trace.track(c.track).deviceIndex < 0
+                    || m_trace.track(c.track).deviceIndex == device))
+                return *it;
+        }
+        return kNoNode;
+    };
     for (std::uint32_t ti = 0; ti < b.perTrack.size(); ++ti) {
         auto& list = b.perTrack[ti];
         if (list.empty())
@@ -866,18 +1066,56 @@ void Retimer::addLaunchAndStreamEdges(BuildState& b) const
             }
             TimeNs lagL = 0;
             TimeNs lagS = 0;
+            // Held past what its launch and its stream allow, right after another stream's operation ended: it
+            // waited for that one (an event wait), which the edge says; its launch and stream get typical lags.
+            bool crossHeld = false;
+            if (linked || hasPred) {
+                TimeNs ready = linked ? calledAt + m_typLag : kNone;
+                if (hasPred)
+                    ready = std::max(ready, predEnd + m_typGap);
+                if (n.start0 - ready > kCrossStreamMinDelay) {
+                    const auto [ct, cpos] = crossStreamCause(ti, n.start0, ready);
+                    if (ct != kNoCall) {
+                        const model::Track& other = m_trace.track(model::TrackId(ct));
+                        const TimeNs causeEnd = other.end(m_device[ct].ops[cpos]);
+                        const TimeNs lag = n.start0 - causeEnd;
+                        if (const std::uint32_t c = index.ofOp[m_opBase[ct] + cpos]; c != kNoNode)
+                            g.addEdge(c, id, lag, EdgeKind::CrossStream, false, false);
+                        else
+                            g.release[id] = std::max(g.release[id], causeEnd + lag);
+                        crossHeld = true;
+                        ++g.crossStreamWaits;
+                    }
+                }
+            }
             if (linked) {
                 const TimeNs rawL = n.start0 - calledAt;
                 const TimeNs rawS = hasPred ? n.start0 - predEnd : 0;
                 const bool streamBound = hasPred && rawS - m_typGap <= rawL - m_typLag;
-                lagL = streamBound ? std::min(rawL, m_typLag) : rawL;
-                lagS = streamBound ? rawS : std::min(rawS, m_typGap);
+                lagL = streamBound || crossHeld ? std::min(rawL, m_typLag) : rawL;
+                lagS = streamBound && !crossHeld ? rawS : std::min(rawS, m_typGap);
                 if (callId >= 0)
                     g.addEdge(static_cast<std::uint32_t>(callId), id, lagL, EdgeKind::Launch, true, false);
                 else // launched before the window: a fixed constraint
                     g.release[id] = std::max(g.release[id], calledAt + lagL);
             } else if (hasPred) {
                 lagS = std::min(n.start0 - predEnd, m_typGap);
+            }
+            // Work nothing launched runs when what held it ends: an operation of another stream, or its stream's
+            // previous one when it followed that closely (a collective's tasks); otherwise it stays where it ran.
+            if (!linked) {
+                const std::uint32_t p = hasPred ? index.ofOp[base + pos - 1] : kNoNode;
+                const bool followed = p != kNoNode && n.start0 - predEnd <= m_typGap + kCrossStreamMinDelay;
+                const std::uint32_t holder = collectiveHolding(n);
+                if (holder != kNoNode)
+                    g.partOf.emplace_back(id, holder);
+                if (followed) {
+                    lagS = n.start0 - predEnd;
+                } else if (holder != kNoNode) { // runs when its collective got there
+                    g.addEdge(holder, id, n.start0 - g.nodes[holder].start0, EdgeKind::Part, true, false);
+                } else if (!crossHeld) {
+                    g.release[id] = std::max(g.release[id], n.start0);
+                }
             }
             if (!hasPred)
                 continue;
@@ -887,6 +1125,30 @@ void Retimer::addLaunchAndStreamEdges(BuildState& b) const
                 g.release[id] = std::max(g.release[id], predEnd + lagS);
         }
     }
+}
+
+std::pair<std::uint32_t, std::size_t> Retimer::crossStreamCause(std::uint32_t track, TimeNs t, TimeNs after) const
+{
+    const std::int32_t device = m_trace.track(model::TrackId(track)).deviceIndex;
+    std::pair<std::uint32_t, std::size_t> best {kNoCall, 0};
+    TimeNs bestEnd = std::max(after, t - kCrossStreamMaxLag);
+    for (const std::uint32_t ti : m_deviceTracks) {
+        const model::Track& o = m_trace.track(model::TrackId(ti));
+        if (ti == track || (device >= 0 && o.deviceIndex >= 0 && o.deviceIndex != device))
+            continue;
+        // A track's outermost operations do not overlap: their ends ascend with their starts.
+        const auto& ops = m_device[ti].ops;
+        auto it = std::partition_point(ops.begin(), ops.end(), [&](std::uint32_t i) { return o.end(i) <= t; });
+        if (it == ops.begin())
+            continue;
+        --it;
+        const TimeNs e = o.end(*it);
+        if (e >= bestEnd && o.dur(*it) > 0 && e <= t) {
+            bestEnd = e;
+            best = {ti, static_cast<std::size_t>(it - ops.begin())};
+        }
+    }
+    return best;
 }
 
 // Blocking calls wait, on each stream, for the last operation launched before them that ended before they
@@ -919,11 +1181,12 @@ void Retimer::addBlockingWaits(BuildState& b) const
                 const std::uint32_t op = b.index.ofOp[m_opBase[ti] + pos];
                 TimeNs launchStart = t.ts(*it);
                 if (d.launchCall[pos] != kNoCall) {
-                    // An operation the call launched itself (a synchronous copy's) is part of the call's own time:
-                    // a wait on it would make the graph cyclic. It waits for what its stream ran before.
-                    if (b.index.ofCall[d.launchCall[pos]] == id)
+                    // An operation the call launched or issued itself (a synchronous copy's) is part of the call's
+                    // own time: a wait on it would make the graph cyclic. It waits for what its stream ran before.
+                    if (b.index.ofCall[d.launchCall[pos]] == id || b.index.ofCall[d.issueCall[pos]] == id)
                         continue;
-                    launchStart = callStart(d.launchCall[pos]);
+                    // Work issued before the call is awaited, whenever a task queue submitted it.
+                    launchStart = callStart(d.issueCall[pos]);
                 }
                 if (launchStart > s)
                     continue;
@@ -1025,7 +1288,7 @@ TimeNs Retimer::simulate(const Graph& g, const std::vector<TimeNs>& dur, const s
             const Edge& ed = g.edges[k];
             if ((fl & kDetached) != 0 && ed.kind == EdgeKind::Stream)
                 continue;
-            if ((fl & kRemoved) != 0 && ed.kind == EdgeKind::Launch)
+            if ((fl & kRemoved) != 0 && (ed.kind == EdgeKind::Launch || ed.kind == EdgeKind::Part))
                 continue;
             const TimeNs base = ed.fromStart ? sim.start[ed.from] : sim.end[ed.from];
             if (base == kNone)
@@ -1116,6 +1379,27 @@ void Retimer::criticalPath(const Graph& g, const Sim& sim, std::uint32_t last, I
     std::unordered_map<std::uint32_t, Content> contents;
     std::uint32_t contentTrack = std::numeric_limits<std::uint32_t>::max();
     Content* content = nullptr;
+    // Host time [a, b) of a thread (its representative track), split by what the thread did then.
+    const auto addHostSpan = [&](model::TrackId track, TimeNs a, TimeNs b) {
+        if (b <= a)
+            return;
+        if (track.value != contentTrack) {
+            contentTrack = track.value;
+            auto [it, added] = contents.try_emplace(contentTrack);
+            if (added)
+                it->second.hc = hostContent(m_trace.track(track), hostWindow);
+            content = &it->second;
+        }
+        const TimeNs dl = overlapLength(content->hc.dataloader, a, b, content->hints[0]);
+        const TimeNs work = overlapLength(content->hc.work, a, b, content->hints[1]);
+        path.byClass[static_cast<std::size_t>(PathClass::Dataloader)] += dl;
+        path.byClass[static_cast<std::size_t>(PathClass::HostCompute)] += work;
+        path.byClass[static_cast<std::size_t>(PathClass::Python)] += (b - a) - dl - work;
+        const PathClass main = dl >= work && dl * 2 >= b - a ? PathClass::Dataloader
+            : work * 2 >= b - a                              ? PathClass::HostCompute
+                                                             : PathClass::Python;
+        keep({.start = a, .end = b, .track = track, .cls = main, .slice = {}});
+    };
     // Every move goes to an earlier node or from a node's end to its start, so the walk ends; the guard is for
     // safety against a broken invariant, never reached on a valid graph.
     for (std::size_t guard = 0; guard < 2 * (g.nodes.size() + g.edges.size()) + 2; ++guard) {
@@ -1143,22 +1427,7 @@ void Retimer::criticalPath(const Graph& g, const Sim& sim, std::uint32_t last, I
             const TimeNs a = std::max(sim.start[v], window.start);
             const TimeNs b = std::max(a, std::min(sim.end[v], window.end));
             if (n.kind == NodeKind::HostGap) {
-                if (n.track.value != contentTrack) {
-                    contentTrack = n.track.value;
-                    auto [it, added] = contents.try_emplace(contentTrack);
-                    if (added)
-                        it->second.hc = hostContent(m_trace.track(n.track), hostWindow);
-                    content = &it->second;
-                }
-                const TimeNs dl = overlapLength(content->hc.dataloader, a, b, content->hints[0]);
-                const TimeNs work = overlapLength(content->hc.work, a, b, content->hints[1]);
-                path.byClass[static_cast<std::size_t>(PathClass::Dataloader)] += dl;
-                path.byClass[static_cast<std::size_t>(PathClass::HostCompute)] += work;
-                path.byClass[static_cast<std::size_t>(PathClass::Python)] += (b - a) - dl - work;
-                const PathClass main = dl >= work && dl * 2 >= b - a ? PathClass::Dataloader
-                    : work * 2 >= b - a                              ? PathClass::HostCompute
-                                                                     : PathClass::Python;
-                keep({.start = a, .end = b, .track = n.track, .cls = main, .slice = {}});
+                addHostSpan(n.track, a, b);
             } else {
                 add(n.cls, a, b);
                 keep({.start = a, .end = b, .track = n.track, .cls = n.cls, .slice = sliceOf(n)});
@@ -1173,7 +1442,11 @@ void Retimer::criticalPath(const Graph& g, const Sim& sim, std::uint32_t last, I
         }
         const Edge& ed = g.edges[static_cast<std::size_t>(arg)];
         const TimeNs from = ed.fromStart ? sim.start[ed.from] : sim.end[ed.from];
-        addLatency(from, sim.start[v]);
+        if (ed.kind == EdgeKind::Queue) // the queuing thread's time until the work was taken: what it did then
+            addHostSpan(model::TrackId(m_thread[g.nodes[ed.from].track.value]), std::max(from, window.start),
+                        std::max(from, std::min(sim.start[v], window.end)));
+        else
+            addLatency(from, sim.start[v]);
         v = ed.from;
         atEnd = !ed.fromStart;
     }
@@ -1227,6 +1500,7 @@ Retimer::StepOutcome Retimer::retimeStep(std::size_t step, std::span<const Resol
     const Interval window = m_clock.window(step);
     criticalPath(g, sim, last, m_clock.hostWindow(step), window, path, pathNodes);
     path.assessed = true;
+    path.crossStreamWaits = g.crossStreamWaits;
 
     const TimeNs windowLen = window.length();
     // The step ends at its last end inside the window: work reaching past it is the next step's.
@@ -1252,7 +1526,8 @@ Retimer::StepOutcome Retimer::retimeStep(std::size_t step, std::span<const Resol
     std::vector<std::uint8_t> onPathNode(count, 0);
     for (std::uint32_t i : pathNodes)
         onPathNode[i] = 1;
-    // The host nodes of one thread are consecutive and in time order: runs of [begin, end) per thread.
+    // The host nodes of one thread are consecutive and in time order: runs of [begin, end) per thread (its
+    // representative track).
     struct HostRun
     {
         model::TrackId track;
@@ -1264,10 +1539,11 @@ Retimer::StepOutcome Retimer::retimeStep(std::size_t step, std::span<const Resol
         const Node& n = g.nodes[i];
         if (n.kind == NodeKind::Device)
             continue;
-        if (!hostRuns.empty() && hostRuns.back().track == n.track && hostRuns.back().end == i)
+        const model::TrackId thread(m_thread[n.track.value]);
+        if (!hostRuns.empty() && hostRuns.back().track == thread && hostRuns.back().end == i)
             ++hostRuns.back().end;
         else
-            hostRuns.push_back({n.track, i, i + 1});
+            hostRuns.push_back({thread, i, i + 1});
     }
     // The work no cause removes bounds every re-timing: each host thread runs its nodes one after another from the
     // window's start, and each stream its operations of the window. Per node its group (a thread or a stream) and
@@ -1280,7 +1556,8 @@ Retimer::StepOutcome Retimer::retimeStep(std::size_t step, std::span<const Resol
             const Node& n = g.nodes[i];
             if (n.kind == NodeKind::Device && n.start0 < window.start)
                 continue; // began before the window: its stream may run part of it earlier
-            const auto [it, added] = groupOfTrack.try_emplace(n.track.value, std::uint32_t(groupWork.size()));
+            const std::uint32_t group = n.kind == NodeKind::Device ? n.track.value : m_thread[n.track.value];
+            const auto [it, added] = groupOfTrack.try_emplace(group, std::uint32_t(groupWork.size()));
             if (added)
                 groupWork.push_back(0);
             groupOf[i] = it->second;
@@ -1322,6 +1599,15 @@ Retimer::StepOutcome Retimer::retimeStep(std::size_t step, std::span<const Resol
                     ++b;
                 }
             }
+        }
+        // A collective's tasks go, or shrink, with it.
+        for (const auto& [task, coll] : g.partOf) {
+            const std::uint8_t op = deviceOp[coll];
+            if (op == 0 || deviceOp[task] != 0)
+                continue;
+            deviceOp[task] = op & (ResolvedWhatIf::kRemovedOp | ResolvedWhatIf::kScaledOp);
+            deviceScale[task] = deviceScale[coll];
+            touched.push_back(task);
         }
         // What the cause changes: the device nodes it touches, and the host nodes of the threads whose time it
         // removes (or whose blocking calls it makes vanish). Every other node keeps its duration and no flags.

@@ -57,6 +57,7 @@ nlohmann::ordered_json criticalPathJson(const analysis::StepCriticalPath& p)
     nlohmann::ordered_json j = {{"assessed", true}, {"start_ns", p.startNs}, {"length_ns", p.lengthNs()}};
     for (std::size_t c = 0; c < analysis::kPathClassCount; ++c)
         j[std::string(analysis::pathClassKey(static_cast<analysis::PathClass>(c))) + "_ns"] = p.byClass[c];
+    j["cross_stream_waits_inferred"] = p.crossStreamWaits;
     return j;
 }
 
