@@ -378,6 +378,8 @@ private:
         Interval window {0, 0};                           // the step's analysis window
         std::size_t linkedOutside = 0;                    // operations in the window launched by calls before it
         bool stepThread = false;                          // a thread that runs the step (m_stepThread) takes part
+        std::vector<std::pair<std::uint32_t, std::uint32_t>> stepThreadNodes; // [begin, end) of each such thread
+        std::vector<std::uint32_t> handoffs; // first calls of helper threads that nothing links: see addQueueEdges
     };
     struct Sim
     {
@@ -729,7 +731,7 @@ bool Retimer::build(std::size_t step, Graph& g, NodeIndex& index, std::string& r
     const Interval window = m_clock.window(step);
     const Interval hostStep = m_clock.hostWindow(step);
     const Interval host {window.start, std::max(window.start, std::min(hostStep.end, window.end))};
-    BuildState b {g, index, {}, {}, {}};
+    BuildState b {g, index, {}, {}, {}, {0, 0}, 0, false, {}, {}};
     b.window = window;
     // The threads' count of calls sizes the graph ahead: a node per call and per gap, an edge between each, and
     // about one launched operation per call (with a launch and a stream edge). A step that is the whole trace holds
@@ -830,6 +832,10 @@ void Retimer::addHostThread(std::span<const std::pair<std::uint32_t, std::size_t
         std::stable_sort(calls.begin(), calls.end(), [](const LaneCall& a, const LaneCall& c) { return a.ts < c.ts; });
     std::int64_t prev = -1;
     TimeNs cursor = host.start;
+    const auto firstNode = static_cast<std::uint32_t>(g.nodes.size());
+    // A thread that does not run the step (the autograd thread, a worker) starts its work when the thread that runs
+    // it hands it over: before its first call it waits.
+    const bool helper = b.stepThread && m_stepThread[thread] == 0;
     auto append = [&](const Node& n) {
         const auto id = static_cast<std::uint32_t>(g.nodes.size());
         if (prev >= 0)
@@ -869,7 +875,13 @@ void Retimer::addHostThread(std::span<const std::pair<std::uint32_t, std::size_t
                 waited = waited || (from != kNoCall && callStart(from) > cursor);
             }
         }
-        addGap(cursor, std::max(cursor, first.ts), waited);
+        bool linked = false;
+        if (!m_queueFrom.empty()) {
+            for (std::size_t m = k; m < e && !linked; ++m)
+                linked = m_queueFrom[m_callBase[calls[m].track] + calls[m].pos] != kNoCall;
+        }
+        const bool handoff = helper && k == 0 && !linked;
+        addGap(cursor, std::max(cursor, first.ts), waited || handoff);
         Node n;
         n.kind = NodeKind::Call;
         n.track = model::TrackId(first.track);
@@ -889,19 +901,40 @@ void Retimer::addHostThread(std::span<const std::pair<std::uint32_t, std::size_t
         }
         if (blocking)
             b.blockingNodes.push_back(id);
+        if (handoff)
+            b.handoffs.push_back(id);
         cursor = std::max(cursor, groupEnd);
         k = e;
     }
     // After its last call a thread that does not run the step waits for work that never comes in this step (the
     // thread that runs it holds the step to its end).
-    addGap(cursor, host.end, b.stepThread && m_stepThread[thread] == 0);
+    addGap(cursor, host.end, helper);
+    if (b.stepThread && m_stepThread[thread] != 0)
+        b.stepThreadNodes.emplace_back(firstNode, static_cast<std::uint32_t>(g.nodes.size()));
 }
 
 void Retimer::addQueueEdges(BuildState& b) const
 {
+    Graph& g = b.g;
+    // A helper thread's first call that no flow links (Kineto before `fwdbwd` flows: the autograd thread's first
+    // backward op) was handed over by the thread that runs the step at that moment: an inferred queue edge from the
+    // node that thread was in, so the helper moves with it.
+    for (const std::uint32_t to : b.handoffs) {
+        const TimeNs at = g.nodes[to].start0;
+        for (const auto& [begin, end] : b.stepThreadNodes) {
+            const auto it = std::partition_point(g.nodes.begin() + begin, g.nodes.begin() + end,
+                                                 [&](const Node& n) { return n.start0 <= at; });
+            if (it == g.nodes.begin() + begin)
+                continue;
+            const auto from = static_cast<std::uint32_t>(std::prev(it) - g.nodes.begin());
+            if (g.nodes[from].end0 < at && it != g.nodes.begin() + end)
+                continue; // not running then (cannot happen: a thread's nodes tile its time)
+            g.addEdge(from, to, at - g.nodes[from].start0, EdgeKind::Queue, true, false);
+            break;
+        }
+    }
     if (m_queueFrom.empty())
         return;
-    Graph& g = b.g;
     for (const std::uint32_t call : b.index.setCalls) {
         const std::uint32_t from = m_queueFrom[call];
         if (from == kNoCall)
