@@ -257,6 +257,7 @@ std::map<std::int64_t, std::vector<StepRef>> addRanksIndexSteps(const std::vecto
         jr.traceStartNs = r.traceStartNs;
         jr.format = r.format;
         jr.backend = r.backend;
+        jr.device = r.device;
         jr.waitFromTasks = r.waitFromTasks;
         jr.waitFromCommunicationJson = r.waitFromCommunicationJson;
         jr.analysedNs = r.analysedNs;
@@ -514,13 +515,30 @@ struct ArrivalWaits
     std::vector<TimeNs> caused;
     std::vector<std::uint32_t> lastCount;
     std::vector<std::vector<JobCollective>> laneCollectives;
+    std::vector<std::pair<std::string, CollectiveRate>> rates; // one per matched collective with known bytes
 };
+
+/// The rate of a matched collective: `shortest` as its transfer, the members' largest bytes and group size, the link of
+/// `device` (the last arriver's).
+std::optional<CollectiveRate> matchedRate(const std::vector<const RankCollective*>& members, std::size_t last,
+                                          TimeNs shortest, const std::string& device)
+{
+    CollectiveOp op;
+    op.opKind = members[last]->opKind;
+    for (const RankCollective* c : members) {
+        op.bytes = std::max(op.bytes, c->bytes);
+        op.groupSize = std::max(op.groupSize, c->groupSize);
+    }
+    op.linkTransport = members[last]->linkTransport;
+    op.linkTransitNs = members[last]->linkTransitNs;
+    return collectiveRate(op, shortest, TransferSource::ShortestInGroup, device);
+}
 
 /// For each matched collective: its transfer is the shortest duration among its members, the member with it
 /// arrived last (on ties, the one arriving latest on the aligned clocks), and every other member waited its duration
 /// above that from its start, charged where exposed to the last one, each nanosecond once.
 ArrivalWaits attributeArrivalWaits(const std::vector<StepRef>& refs, const MatchedCollectives& m,
-                                   const std::vector<TimeNs>& offset)
+                                   const std::vector<TimeNs>& offset, const JobResult& job)
 {
     ArrivalWaits w;
     w.alignedWait.assign(refs.size(), 0);
@@ -550,6 +568,11 @@ ArrivalWaits attributeArrivalWaits(const std::vector<StepRef>& refs, const Match
         }
         const TimeNs shortest = std::max<TimeNs>(0, coll(last).end - coll(last).start);
         const std::size_t lastRank = members[last].first;
+        std::vector<const RankCollective*> memberOps;
+        for (std::size_t q = 0; q < members.size(); ++q)
+            memberOps.push_back(&coll(q));
+        if (const auto rate = matchedRate(memberOps, last, shortest, job.ranks[refs[lastRank].rank].device))
+            w.rates.emplace_back(coll(last).opKind, *rate);
         ++w.lastCount[lastRank];
         for (std::size_t q = 0; q < members.size(); ++q) {
             const auto [p, i] = members[q];
@@ -577,7 +600,8 @@ ArrivalWaits attributeArrivalWaits(const std::vector<StepRef>& refs, const Match
 /// One step across the ranks that have it: aligns their clocks on the matched collectives, attributes the arrival
 /// waits, puts each rank's view of the step into `rankSteps` and returns the job's (slowest, fastest, spread).
 JobStep alignStep(std::int64_t number, const std::vector<StepRef>& refs, const JobResult& job,
-                  std::vector<std::map<std::int64_t, JobRankStep>>& rankSteps, MatchIssues& issues)
+                  std::vector<std::map<std::int64_t, JobRankStep>>& rankSteps, MatchIssues& issues,
+                  std::vector<BandwidthSummary>& bandwidth)
 {
     JobStep js;
     js.number = number;
@@ -585,7 +609,9 @@ JobStep alignStep(std::int64_t number, const std::vector<StepRef>& refs, const J
     const MatchedCollectives matched = matchCollectives(refs, job, issues);
     js.alignedCollectives = matched.sets.size();
     const std::vector<TimeNs> offset = clockOffsets(refs, matched);
-    ArrivalWaits waits = attributeArrivalWaits(refs, matched, offset);
+    ArrivalWaits waits = attributeArrivalWaits(refs, matched, offset, job);
+    for (const auto& [kind, rate] : waits.rates)
+        addToSummary(bandwidth, kind, rate);
     TimeNs earliest = std::numeric_limits<TimeNs>::max();
     for (std::size_t p = 0; p < refs.size(); ++p)
         earliest = std::min(earliest, model::saturatingSub(refs[p].step->startNs, offset[p]));
@@ -640,8 +666,21 @@ void alignSteps(const std::map<std::int64_t, std::vector<StepRef>>& byNumber, Jo
     // Per rank and step: the job's view of the step.
     std::vector<std::map<std::int64_t, JobRankStep>> rankSteps(job.ranks.size());
     MatchIssues issues;
-    for (const auto& [number, refs] : byNumber)
-        job.steps.push_back(alignStep(number, refs, job, rankSteps, issues));
+    for (const auto& [number, refs] : byNumber) {
+        std::vector<BandwidthSummary> bandwidth;
+        job.steps.push_back(alignStep(number, refs, job, rankSteps, issues, bandwidth));
+        for (const BandwidthSummary& b : bandwidth) {
+            // Merge one step's kinds into the job's (sums of bytes, transfer and bytes × factor).
+            CollectiveRate sum;
+            sum.bytes = b.bytes;
+            sum.transferNs = b.transferNs;
+            sum.busbwGBps = b.busbwGBps;
+            sum.source = b.source;
+            sum.link = b.link;
+            sum.peakGBps = b.peakGBps;
+            addToSummary(job.bandwidth, b.opKind, sum, b.collectives);
+        }
+    }
     for (const auto& [message, count] : issues) {
         // "3 rank-steps ran …" reads as before for the default group; the others say how often.
         if (message.rfind("rank-steps", 0) == 0)
