@@ -302,6 +302,22 @@ private Q_SLOTS:
         QCOMPARE(b.link, std::string("NVLink3"));
         QCOMPARE(b.peakGBps, 300.0);
         QCOMPARE(b.source, analysis::TransferSource::ShortestInGroup);
+        // slow_link on the group's transfer: {0,1} moved 64 MiB in 6 ms (3.7 % of the peak), {2,3} in 1 ms
+        // (22.4 %); at the peak it takes 67108864 / 300 = 223696 ns, so each member lost, exposed, 6000000 − 223696
+        // = 5776304 ns in {0,1} and 1000000 − 223696 = 776304 ns in {2,3} (rank 2 after its 5 ms wait): per step
+        // 2 × 5776304 + 2 × 776304 = 13105216 ns, 39315648 over 3 steps. The ranks' own slow_link (their
+        // durations, waiting included) are not summed beside it.
+        const auto slow = std::find_if(job.findings.begin(), job.findings.end(),
+                                       [](const analysis::Finding& f) { return f.kind == "slow_link"; });
+        QVERIFY(slow != job.findings.end());
+        QCOMPARE(slow->lostNs, std::int64_t(39'315'648));
+        QCOMPARE(slow->occurrences, std::uint64_t(6));
+        QCOMPARE(slow->perStep.size(), std::size_t(3));
+        QCOMPARE(slow->perStep.front().lostNs, std::int64_t(13'105'216));
+        QCOMPARE(detail<std::string>(*slow, "link"), std::string("NVLink3"));
+        QCOMPARE(std::count_if(job.findings.begin(), job.findings.end(),
+                               [](const analysis::Finding& f) { return f.kind == "slow_link"; }),
+                 std::ptrdiff_t(1));
     }
 
     void lateStarterIsTheCause()
