@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/core/communication.h"
 
+#include "analysis/core/bandwidth.h"
 #include "analysis/core/deviceactivity.h"
 
 #include <algorithm>
@@ -169,6 +170,89 @@ void readIdentityArgs(const model::Trace& trace, model::ArgSetId args, Collectiv
         if (const auto seq = intArgOf(trace, args, strings.find("Seq")); seq && *seq >= 0)
             id.seq = *seq;
     }
+    if (id.groupSize < 0) {
+        if (const auto n = intArgOf(trace, args, strings.find("Group size")); n && *n > 0 && *n <= (1 << 24))
+            id.groupSize = static_cast<std::int32_t>(*n);
+    }
+    if (id.bytes < 0) {
+        const auto in = intArgOf(trace, args, strings.find("In msg nelems"));
+        const auto out = intArgOf(trace, args, strings.find("Out msg nelems"));
+        if (in || out)
+            id.bytes = collectiveBytes(in.value_or(0), out.value_or(0),
+                                       collectiveElementBytes(stringArgOf(trace, args, strings.find("dtype"))));
+    }
+}
+
+/// The element count of each top-level list of Kineto's `Input Dims` text, up to `most`:
+/// "[[382132224], [419430400], [], []]" → {382132224, 419430400}; an empty list counts 0; nothing on bad text.
+std::vector<std::int64_t> inputElementCounts(std::string_view text, std::size_t most)
+{
+    std::vector<std::int64_t> out;
+    std::size_t i = text.find('[');
+    if (i == std::string_view::npos)
+        return {};
+    ++i;
+    while (i < text.size() && out.size() < most) {
+        const std::size_t open = text.find('[', i);
+        if (open == std::string_view::npos)
+            break;
+        const std::size_t close = text.find(']', open);
+        if (close == std::string_view::npos)
+            return {};
+        std::int64_t product = 1;
+        bool any = false;
+        std::int64_t v = -1;
+        for (std::size_t k = open + 1; k <= close; ++k) {
+            const char c = text[k];
+            if (std::isdigit(static_cast<unsigned char>(c))) {
+                v = (v < 0 ? 0 : v) * 10 + (c - '0');
+                if (v > (std::int64_t(1) << 50))
+                    return {};
+            } else if (c == '[') {
+                return out; // a TensorList: its tensors are not one buffer
+            } else if (v >= 0) {
+                product = product > (std::int64_t(1) << 52) / std::max<std::int64_t>(v, 1) ? -1 : product * v;
+                if (product < 0)
+                    return {};
+                any = true;
+                v = -1;
+            }
+        }
+        out.push_back(any ? product : 0);
+        i = close + 1;
+    }
+    return out;
+}
+
+/// The first `most` strings of Kineto's `Input type` text ("[\"unsigned char\", \"Scalar\"]").
+std::vector<std::string_view> inputTypes(std::string_view text, std::size_t most)
+{
+    std::vector<std::string_view> out;
+    std::size_t i = 0;
+    while (out.size() < most) {
+        const std::size_t a = text.find('"', i);
+        if (a == std::string_view::npos)
+            break;
+        const std::size_t b = text.find('"', a + 1);
+        if (b == std::string_view::npos)
+            break;
+        out.push_back(text.substr(a + 1, b - a - 1));
+        i = b + 1;
+    }
+    return out;
+}
+
+/// Bytes of a `c10d::` call from its first two tensors (input and output buffer), the larger of the two.
+std::int64_t c10dCallBytes(const model::Trace& trace, model::ArgSetId args)
+{
+    const model::StringPool& strings = trace.strings();
+    const std::vector<std::int64_t> counts
+        = inputElementCounts(stringArgOf(trace, args, strings.find("Input Dims")), 2);
+    const std::vector<std::string_view> types = inputTypes(stringArgOf(trace, args, strings.find("Input type")), 2);
+    std::int64_t best = -1;
+    for (std::size_t k = 0; k < counts.size() && k < types.size(); ++k)
+        best = std::max(best, collectiveBytes(counts[k], 0, collectiveElementBytes(types[k])));
+    return best;
 }
 
 } // namespace
@@ -179,7 +263,7 @@ CollectiveIdentity collectiveIdentity(const model::Trace& trace, model::SliceRef
     if (!kernel.isValid())
         return id;
     readIdentityArgs(trace, trace.track(kernel.track).args(kernel.index.value), id);
-    if (!id.hostOpKind.empty() && !id.group.empty())
+    if (!id.hostOpKind.empty() && !id.group.empty() && id.bytes >= 0)
         return id;
     // The host call that launched it, and the calls around that one.
     for (const std::uint32_t fi : trace.flowIndicesTo(kernel)) {
@@ -192,11 +276,15 @@ CollectiveIdentity collectiveIdentity(const model::Trace& trace, model::SliceRef
             const std::string_view name = trace.str(host.sliceName(i.value));
             if (name == "record_param_comms")
                 readIdentityArgs(trace, host.args(i.value), id);
+            else if (id.bytes < 0 && name.rfind("c10d::", 0) == 0)
+                id.bytes = c10dCallBytes(trace, host.args(i.value));
             else if (id.hostOpKind.empty() && (name.rfind("nccl:", 0) == 0 || name.rfind("gloo:", 0) == 0))
                 id.hostOpKind = hostCollectiveKind(name);
         }
         break;
     }
+    if (id.groupSize < 0 && !id.groupRanks.empty())
+        id.groupSize = static_cast<std::int32_t>(id.groupRanks.size());
     return id;
 }
 
@@ -246,8 +334,33 @@ struct CommunicationScan
     bool sawHcom = false;
 };
 
+/// The arg keys of what communication.json measured on an HCCL operation (parsers/ascend/ascendcommunication.h).
+struct MeasuredKeys
+{
+    model::StringId wait;
+    model::StringId linkType;
+    model::StringId linkSize;
+    model::StringId linkTime;
+};
+
+/// The operation's main link, as the importer joined it from communication.json's "Communication Bandwidth Info".
+void readMeasuredLink(const model::Trace& trace, model::ArgSetId args, const MeasuredKeys& keys, CollectiveOp& op)
+{
+    const std::string_view type = stringArgOf(trace, args, keys.linkType);
+    const std::optional<model::ArgValue> size = trace.argStore().find(args, keys.linkSize);
+    const std::optional<model::ArgValue> time = trace.argStore().find(args, keys.linkTime);
+    if (type.empty() || !size || !time || size->type != model::ArgValue::Type::Double
+        || time->type != model::ArgValue::Type::Double || !(size->d > 0) || !(time->d > 0) || size->d > 1e9
+        || time->d > 1e9)
+        return;
+    op.linkTransport = std::string(type);
+    // MB and ms as the Ascend tools write them: 10^6 bytes, 10^-3 s (Bandwidth(GB/s) = MB / ms).
+    op.bytes = std::llround(size->d * 1e6);
+    op.linkTransitNs = std::llround(time->d * 1e6);
+}
+
 /// Scans one device track's slices into the scan.
-void scanTrackCommunication(const model::Trace& trace, const model::Track& t, model::StringId waitKey,
+void scanTrackCommunication(const model::Trace& trace, const model::Track& t, const MeasuredKeys& keys,
                             CommunicationScan& scan)
 {
     IntervalList own;
@@ -282,12 +395,14 @@ void scanTrackCommunication(const model::Trace& trace, const model::Track& t, mo
         scan.sawRccl = scan.sawRccl || contains(lower, "rccl");
         scan.sawKineto = scan.sawNccl || scan.sawRccl;
         scan.sawHcom = scan.sawHcom || lower.rfind("hcom", 0) == 0;
-        if (!waitKey.isEmpty()) {
-            const std::optional<model::ArgValue> w = trace.argStore().find(t.args(i), waitKey);
+        if (!keys.wait.isEmpty()) {
+            const std::optional<model::ArgValue> w = trace.argStore().find(t.args(i), keys.wait);
             if (w && w->type == model::ArgValue::Type::Double && w->d >= 0 && w->d * 1e6 < double(e - s) * 2)
                 scan.measured.push_back({s, e, static_cast<TimeNs>(std::llround(w->d * 1e6))});
         }
-        CollectiveOp op {std::move(kind), s, e, {}, {}, {}, -1};
+        CollectiveOp op {std::move(kind), s, e, {}, {}, {}, -1, -1, -1, {}, 0, {t.id, model::SliceIndex(i)}};
+        if (!keys.linkType.isEmpty())
+            readMeasuredLink(trace, t.args(i), keys, op);
         if (scan.sawKineto) {
             CollectiveIdentity id = collectiveIdentity(trace, {t.id, model::SliceIndex(i)});
             // A send/recv kernel of an all-to-all (or any collective the host called) is that collective.
@@ -296,6 +411,8 @@ void scanTrackCommunication(const model::Trace& trace, const model::Track& t, mo
             op.group = std::move(id.group);
             op.groupRanks = std::move(id.groupRanks);
             op.seq = id.seq;
+            op.bytes = id.bytes;
+            op.groupSize = id.groupSize;
         }
         scan.ops.push_back(std::move(op));
     }
@@ -403,12 +520,14 @@ CommunicationProfile computeCommunicationProfile(const model::Trace& trace, cons
     CommunicationProfile out;
     out.steps.resize(clock.size());
     CommunicationScan scan;
-    const model::StringId waitKey = trace.strings().find("Wait Time(ms)");
+    const model::StringPool& strings = trace.strings();
+    const MeasuredKeys keys {strings.find("Wait Time(ms)"), strings.find("Link Type"),
+                             strings.find("Link Transit Size(MB)"), strings.find("Link Transit Time(ms)")};
     for (const model::Track& t : trace.tracks()) {
         if (cancel.cancelled())
             return out;
         if (isDeviceTrack(t))
-            scanTrackCommunication(trace, t, waitKey, scan);
+            scanTrackCommunication(trace, t, keys, scan);
     }
     IntervalList comm;
     for (const CommunicationScan::TrackComm& tc : scan.commTracks)

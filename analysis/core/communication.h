@@ -42,6 +42,16 @@ struct CollectiveOp
     std::string group;
     std::vector<std::int32_t> groupRanks; // `Process Group Ranks` as global ranks; empty when not given
     std::int64_t seq = -1;                // `Seq` of the collective in its group; −1 when not given
+    /// Bytes it moved as NCCL-tests counts them (collectiveBytes(): the larger of `In msg nelems` and
+    /// `Out msg nelems` × the `dtype` size; Ascend: the main link's Transit Size); −1 unknown.
+    std::int64_t bytes = -1;
+    std::int32_t groupSize = -1; // `Group size`, else the `Process Group Ranks` count; −1 unknown
+    /// What the Ascend tools measured on the operation's main link (communication.json's "Communication Bandwidth
+    /// Info": the transport with the most bytes of HCCS, RDMA, PCIE, SIO): its name ("" not measured) and its transit
+    /// time, so bytes / linkTransitNs is the tools' "Bandwidth(GB/s)".
+    std::string linkTransport {};
+    model::TimeNs linkTransitNs = 0;
+    model::SliceRef slice {}; // its slice on the device track (the what-if of slow_link re-times it)
 };
 
 /// What the trace says a device collective belongs to: the operation the host called and its process group, from
@@ -55,6 +65,11 @@ struct CollectiveIdentity
     std::string group;
     std::vector<std::int32_t> groupRanks;
     std::int64_t seq = -1;
+    /// Bytes (CollectiveOp::bytes) from `In msg nelems`/`Out msg nelems`/`dtype` on the kernel or its
+    /// `record_param_comms`, else from the `Input Dims`/`Input type` of the launching `c10d::` call (older traces
+    /// without the msg fields: the larger of its first two tensors); −1 unknown.
+    std::int64_t bytes = -1;
+    std::int32_t groupSize = -1; // `Group size`, else the size of `Process Group Ranks`; −1 unknown
 };
 CollectiveIdentity collectiveIdentity(const model::Trace& trace, model::SliceRef kernel);
 /// The collective kind of a host-side collective name (`all_to_all`, `alltoall_base`, `allreduce`,

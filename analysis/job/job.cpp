@@ -4,6 +4,7 @@
 #include "analysis/core/communication.h"
 #include "analysis/core/textformat.h"
 #include "analysis/passes/communicationpass.h"
+#include "analysis/passes/slowlinkpass.h"
 #include "model/checkedmath.h"
 
 #include <algorithm>
@@ -257,6 +258,7 @@ std::map<std::int64_t, std::vector<StepRef>> addRanksIndexSteps(const std::vecto
         jr.traceStartNs = r.traceStartNs;
         jr.format = r.format;
         jr.backend = r.backend;
+        jr.device = r.device;
         jr.waitFromTasks = r.waitFromTasks;
         jr.waitFromCommunicationJson = r.waitFromCommunicationJson;
         jr.analysedNs = r.analysedNs;
@@ -514,13 +516,60 @@ struct ArrivalWaits
     std::vector<TimeNs> caused;
     std::vector<std::uint32_t> lastCount;
     std::vector<std::vector<JobCollective>> laneCollectives;
+    std::vector<std::pair<std::string, CollectiveRate>> rates; // one per matched collective with known bytes
+    /// Of the matched collectives far below their link's peak (SlowLinkPass's thresholds on the group's transfer):
+    /// the rank-time each member spent beyond the link's pace, where exposed, and their rates.
+    TimeNs slowLost = 0;
+    std::vector<CollectiveRate> slowRates;
 };
+
+/// The job's slow collectives: slow_link judged on the group's transfer, not on one rank's duration.
+struct JobSlowLinks
+{
+    std::map<std::int64_t, TimeNs> perStep; // lost rank-time by step number
+    TimeNs lost = 0;
+    std::uint64_t collectives = 0;
+    std::int64_t bytes = 0;
+    TimeNs transferNs = 0;
+    double busBytes = 0.0; // Σ bytes × factor
+    std::string link;
+    double peakGBps = 0.0;
+    double worstShare = 1.0;
+};
+
+/// The share of its link's peak a matched collective reached when it is slow (SlowLinkPass::kMinBytes and
+/// kSlowShare), else nothing.
+std::optional<double> slowShare(const CollectiveRate& r)
+{
+    if (r.peakGBps <= 0 || r.busbwGBps <= 0 || r.bytes < SlowLinkPass::kMinBytes)
+        return std::nullopt;
+    const double share = r.busbwGBps / r.peakGBps;
+    if (share >= SlowLinkPass::kSlowShare)
+        return std::nullopt;
+    return share;
+}
+
+/// The rate of a matched collective: `shortest` as its transfer, the members' largest bytes and group size, the link of
+/// `device` (the last arriver's).
+std::optional<CollectiveRate> matchedRate(const std::vector<const RankCollective*>& members, std::size_t last,
+                                          TimeNs shortest, const std::string& device)
+{
+    CollectiveOp op;
+    op.opKind = members[last]->opKind;
+    for (const RankCollective* c : members) {
+        op.bytes = std::max(op.bytes, c->bytes);
+        op.groupSize = std::max(op.groupSize, c->groupSize);
+    }
+    op.linkTransport = members[last]->linkTransport;
+    op.linkTransitNs = members[last]->linkTransitNs;
+    return collectiveRate(op, shortest, TransferSource::ShortestInGroup, device);
+}
 
 /// For each matched collective: its transfer is the shortest duration among its members, the member with it
 /// arrived last (on ties, the one arriving latest on the aligned clocks), and every other member waited its duration
 /// above that from its start, charged where exposed to the last one, each nanosecond once.
 ArrivalWaits attributeArrivalWaits(const std::vector<StepRef>& refs, const MatchedCollectives& m,
-                                   const std::vector<TimeNs>& offset)
+                                   const std::vector<TimeNs>& offset, const JobResult& job)
 {
     ArrivalWaits w;
     w.alignedWait.assign(refs.size(), 0);
@@ -550,6 +599,23 @@ ArrivalWaits attributeArrivalWaits(const std::vector<StepRef>& refs, const Match
         }
         const TimeNs shortest = std::max<TimeNs>(0, coll(last).end - coll(last).start);
         const std::size_t lastRank = members[last].first;
+        std::vector<const RankCollective*> memberOps;
+        for (std::size_t q = 0; q < members.size(); ++q)
+            memberOps.push_back(&coll(q));
+        const auto rate = matchedRate(memberOps, last, shortest, job.ranks[refs[lastRank].rank].device);
+        if (rate)
+            w.rates.emplace_back(coll(last).opKind, *rate);
+        if (const std::optional<double> share = rate ? slowShare(*rate) : std::nullopt) {
+            // Each member moved the data in the collective's last `shortest` (after its wait); the part of it beyond
+            // the link's pace is lost where no compute hid it.
+            const TimeNs beyond = shortest - static_cast<TimeNs>(std::llround(double(shortest) * *share));
+            for (std::size_t q = 0; q < members.size(); ++q) {
+                const RankCollective& c = coll(q);
+                const TimeNs from = c.end - std::min(shortest, c.end - c.start);
+                w.slowLost += std::min(beyond, overlapLength(c.exposed, from, c.end));
+            }
+            w.slowRates.push_back(*rate);
+        }
         ++w.lastCount[lastRank];
         for (std::size_t q = 0; q < members.size(); ++q) {
             const auto [p, i] = members[q];
@@ -577,7 +643,8 @@ ArrivalWaits attributeArrivalWaits(const std::vector<StepRef>& refs, const Match
 /// One step across the ranks that have it: aligns their clocks on the matched collectives, attributes the arrival
 /// waits, puts each rank's view of the step into `rankSteps` and returns the job's (slowest, fastest, spread).
 JobStep alignStep(std::int64_t number, const std::vector<StepRef>& refs, const JobResult& job,
-                  std::vector<std::map<std::int64_t, JobRankStep>>& rankSteps, MatchIssues& issues)
+                  std::vector<std::map<std::int64_t, JobRankStep>>& rankSteps, MatchIssues& issues,
+                  std::vector<BandwidthSummary>& bandwidth, JobSlowLinks& slow)
 {
     JobStep js;
     js.number = number;
@@ -585,7 +652,22 @@ JobStep alignStep(std::int64_t number, const std::vector<StepRef>& refs, const J
     const MatchedCollectives matched = matchCollectives(refs, job, issues);
     js.alignedCollectives = matched.sets.size();
     const std::vector<TimeNs> offset = clockOffsets(refs, matched);
-    ArrivalWaits waits = attributeArrivalWaits(refs, matched, offset);
+    ArrivalWaits waits = attributeArrivalWaits(refs, matched, offset, job);
+    for (const auto& [kind, rate] : waits.rates)
+        addToSummary(bandwidth, kind, rate);
+    if (waits.slowLost > 0) {
+        slow.perStep[number] += waits.slowLost;
+        slow.lost += waits.slowLost;
+        for (const CollectiveRate& r : waits.slowRates) {
+            ++slow.collectives;
+            slow.bytes += r.bytes;
+            slow.transferNs += r.transferNs;
+            slow.busBytes += r.busbwGBps * double(r.transferNs);
+            slow.link = r.link;
+            slow.peakGBps = r.peakGBps;
+            slow.worstShare = std::min(slow.worstShare, r.busbwGBps / r.peakGBps);
+        }
+    }
     TimeNs earliest = std::numeric_limits<TimeNs>::max();
     for (std::size_t p = 0; p < refs.size(); ++p)
         earliest = std::min(earliest, model::saturatingSub(refs[p].step->startNs, offset[p]));
@@ -635,13 +717,26 @@ JobStep alignStep(std::int64_t number, const std::vector<StepRef>& refs, const J
 }
 
 /// Aligns every step (JobResult::steps, in step order) and gives each rank its steps, in step order.
-void alignSteps(const std::map<std::int64_t, std::vector<StepRef>>& byNumber, JobResult& job)
+void alignSteps(const std::map<std::int64_t, std::vector<StepRef>>& byNumber, JobResult& job, JobSlowLinks& slow)
 {
     // Per rank and step: the job's view of the step.
     std::vector<std::map<std::int64_t, JobRankStep>> rankSteps(job.ranks.size());
     MatchIssues issues;
-    for (const auto& [number, refs] : byNumber)
-        job.steps.push_back(alignStep(number, refs, job, rankSteps, issues));
+    for (const auto& [number, refs] : byNumber) {
+        std::vector<BandwidthSummary> bandwidth;
+        job.steps.push_back(alignStep(number, refs, job, rankSteps, issues, bandwidth, slow));
+        for (const BandwidthSummary& b : bandwidth) {
+            // Merge one step's kinds into the job's (sums of bytes, transfer and bytes × factor).
+            CollectiveRate sum;
+            sum.bytes = b.bytes;
+            sum.transferNs = b.transferNs;
+            sum.busbwGBps = b.busbwGBps;
+            sum.source = b.source;
+            sum.link = b.link;
+            sum.peakGBps = b.peakGBps;
+            addToSummary(job.bandwidth, b.opKind, sum, b.collectives);
+        }
+    }
     for (const auto& [message, count] : issues) {
         // "3 rank-steps ran …" reads as before for the default group; the others say how often.
         if (message.rfind("rank-steps", 0) == 0)
@@ -857,6 +952,38 @@ void addCommunicationFinding(JobResult& job, const JobOptions& options, const Jo
     job.findings.push_back(std::move(f));
 }
 
+/// slow_link over the job: the matched collectives far below their link's peak with the group's shortest duration as
+/// the transfer (the ranks' own slow_link judge their durations, waiting included, and are left out).
+void addSlowLinkFinding(JobResult& job, const JobOptions& options, const JobBasis& basis, const JobSlowLinks& slow)
+{
+    if (slow.lost <= 0 || slow.lost < options.minLostNs)
+        return;
+    Finding f;
+    f.kind = "slow_link";
+    f.lostNs = slow.lost;
+    f.lostFraction = basis.share(slow.lost);
+    f.platform = basis.platform;
+    f.occurrences = slow.collectives;
+    for (const auto& [number, ns] : slow.perStep)
+        f.perStep.push_back({valueAt(basis.stepIndex, number), number, ns, valueAt(basis.rankTimeOfStep, number)});
+    const double busbw = slow.transferNs > 0 ? slow.busBytes / double(slow.transferNs) : 0.0;
+    f.title = "Slow " + slow.link + " link: " + std::to_string(slow.collectives) + " collective"
+        + (slow.collectives == 1 ? "" : "s") + " at " + formatFixed(busbw, 1) + " GB/s bus bandwidth of "
+        + formatFixed(slow.peakGBps, 0) + " GB/s peak, " + formatDuration(slow.lost) + " of rank-time";
+    f.details.push_back({"link", slow.link});
+    f.details.push_back({"peak_gbps", slow.peakGBps});
+    f.details.push_back({"busbw_gbps", busbw});
+    f.details.push_back({"worst_share_of_peak", slow.worstShare});
+    f.details.push_back({"bytes", slow.bytes});
+    f.details.push_back({"transfer_ns", slow.transferNs});
+    f.details.push_back({"transfer_source", std::string("shortest_in_group")});
+    f.explanation = "Collectives matched across their group moved at least 1 MiB at under a quarter of the " + slow.link
+        + " link's peak, their transfer the shortest duration among the members (the last arriver did not wait). "
+          "Lost: on every member, the part of that transfer beyond the link's pace where no compute hid it.";
+    f.recommendation = slowLinkRecommendation(basis.backend == "hccl", slow.link);
+    job.findings.push_back(std::move(f));
+}
+
 /// Every other kind: one job finding per kind, the ranks' own findings of that kind summed.
 void addSummedKindFindings(JobResult& job, const JobOptions& options, const JobBasis& basis)
 {
@@ -874,7 +1001,8 @@ void addSummedKindFindings(JobResult& job, const JobOptions& options, const JobB
     for (const JobRank& r : job.ranks) {
         std::map<std::string, TimeNs> perKind;
         for (const RankFinding& rf : r.findings) {
-            if (rf.kind == "communication")
+            // The job's own: communication (exposed, less the stragglers' part) and slow_link (on the transfer).
+            if (rf.kind == "communication" || rf.kind == "slow_link")
                 continue;
             KindAcc& k = kinds[rf.kind];
             k.lost += rf.lostNs;
@@ -941,11 +1069,13 @@ JobResult analyzeJob(std::vector<RankSummary> ranks, const JobOptions& options)
     const bool ranksFromInputs = numberRanks(ranks, job);
     checkRanksAgree(ranks, ranksFromInputs, job);
     JobBasis basis = addRankTotals(ranks, job);
-    alignSteps(addRanksIndexSteps(ranks, job), job);
+    JobSlowLinks slow;
+    alignSteps(addRanksIndexSteps(ranks, job), job, slow);
     indexAlignedSteps(job, basis);
     std::map<std::int64_t, TimeNs> stragglerPerStep;
     const TimeNs stragglerTotal = addStragglerFindings(job, options, basis, stragglerPerStep);
     addCommunicationFinding(job, options, basis, stragglerTotal, stragglerPerStep);
+    addSlowLinkFinding(job, options, basis, slow);
     addSummedKindFindings(job, options, basis);
     std::sort(job.findings.begin(), job.findings.end(), rankBefore);
     tallyLossByKind(job, basis);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "analysis/core/collectivebandwidth.h"
 #include "analysis/core/finding.h"
 #include "analysis/core/intervals.h"
 #include "analysis/core/stepactivity.h"
@@ -26,6 +27,11 @@ struct RankCollective
     std::vector<std::int32_t> groupRanks;
     /// Its sequence number in its group (Kineto `Seq`), −1 unknown: with it on every rank, matched by number.
     std::int64_t seq = -1;
+    /// CollectiveOp's bytes, group size and measured main link (analysis/core/communication.h); −1/−1/""/0 unknown.
+    std::int64_t bytes = -1;
+    std::int32_t groupSize = -1;
+    std::string linkTransport {};
+    model::TimeNs linkTransitNs = 0;
 };
 
 /// One step of one rank, as `analyze --format json` reports it (steps[] of timesink.report/1).
@@ -73,6 +79,7 @@ struct RankSummary
     std::string format;
     std::string platform;                   // platformKey()
     std::string backend;                    // commBackendKey()
+    std::string device;                     // the rank's first GPU/NPU name ("" unknown): the link table's key
     std::string generator;                  // the Timesink that wrote the report ("timesink-cli 0.3.0"); "" unknown
     bool waitFromTasks = false;             // the wait is measured on the rank (wait tasks or communication.json)
     bool waitFromCommunicationJson = false; // … by communication.json (Ascend)
@@ -135,6 +142,7 @@ struct JobRank
     model::TimeNs traceStartNs = 0;
     std::string format;
     std::string backend;
+    std::string device; // RankSummary::device
     bool waitFromTasks = false;
     bool waitFromCommunicationJson = false;
     model::TimeNs analysedNs = 0;
@@ -184,6 +192,11 @@ struct JobResult
     model::TimeNs lostNs = 0;
     std::vector<std::string> warnings;      // the job's, then each rank's serious import warnings ("rank 3: …")
     std::vector<std::int32_t> missingRanks; // ranks of 0..worldSize−1 no input gave (at most 4,096 listed)
+    /// Per collective kind, the bandwidth of the collectives matched across their group: one rate per matched
+    /// collective, its transfer the shortest duration among the members (the last arriver did not wait), its bytes
+    /// and group size the members' (the largest given), the link the last arriver's device's; Ascend collectives whose
+    /// main link the tools measured take that transit instead (analysis/core/collectivebandwidth.h).
+    std::vector<BandwidthSummary> bandwidth;
 };
 
 /// What a heat-map cell shows for a rank's step (the job window and the job report share the list).

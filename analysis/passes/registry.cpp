@@ -18,6 +18,7 @@
 #include "analysis/passes/opcompilepass.h"
 #include "analysis/passes/pipelinebubblepass.h"
 #include "analysis/passes/precisionpass.h"
+#include "analysis/passes/slowlinkpass.h"
 #include "analysis/passes/unfusedchainpass.h"
 #include "model/workers.h"
 
@@ -44,6 +45,8 @@ const std::vector<std::unique_ptr<Pass>>& passRegistry()
         passes.push_back(std::make_unique<PrecisionPass>());
         passes.push_back(std::make_unique<MemoryPressurePass>());
         passes.push_back(std::make_unique<CommunicationPass>());
+        // Issue 50: collectives far below their link's peak (analysis/core/collectivebandwidth.h).
+        passes.push_back(std::make_unique<SlowLinkPass>());
         // Issue 51: operators far below their roofline (analysis/efficiency/), with the cause the trace shows.
         passes.push_back(std::make_unique<LowEfficiencyPass>());
         // The edge NPU advisor (docs/analysis.md "RKNN"): what an RKNN perf table's columns say; other traces skip it.

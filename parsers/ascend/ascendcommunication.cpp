@@ -25,6 +25,27 @@ bool number(const nlohmann::json& obj, const char* key, double& out)
     return true;
 }
 
+/// The transport of "Communication Bandwidth Info" that moved the most bytes, into `row`.
+void readMainLink(const nlohmann::json& op, CommunicationOpRow& row)
+{
+    const auto bw = op.find("Communication Bandwidth Info");
+    if (bw == op.end() || !bw->is_object())
+        return;
+    for (const char* type : {"HCCS", "RDMA", "PCIE", "SIO"}) {
+        const auto link = bw->find(type);
+        double size = 0;
+        double time = 0;
+        if (link == bw->end() || !link->is_object() || !number(*link, "Transit Size(MB)", size)
+            || !number(*link, "Transit Time(ms)", time) || size <= 0 || time <= 0)
+            continue;
+        if (size > row.linkSizeMb) {
+            row.linkType = type;
+            row.linkSizeMb = size;
+            row.linkTimeMs = time;
+        }
+    }
+}
+
 } // namespace
 
 CommunicationOpTable readCommunicationJson(const std::filesystem::path& path)
@@ -63,6 +84,7 @@ CommunicationOpTable readCommunicationJson(const std::filesystem::path& path)
                 number(*info, "Transit Time(ms)", row.transitMs);
                 number(*info, "Synchronization Time(ms)", row.synchronizationMs);
                 number(*info, "Idle Time(ms)", row.idleMs);
+                readMainLink(op, row);
                 out.rows.push_back(std::move(row));
             }
         }
@@ -79,6 +101,10 @@ CommunicationOpJoin::CommunicationOpJoin(model::TraceBuilder& b, const Communica
     , m_transit(b.intern("Transit Time(ms)"))
     , m_sync(b.intern("Synchronization Time(ms)"))
     , m_idle(b.intern("Idle Time(ms)"))
+    , m_linkType(b.intern("Link Type"))
+    , m_linkSize(b.intern("Link Transit Size(MB)"))
+    , m_linkTime(b.intern("Link Transit Time(ms)"))
+    , m_builder(b)
 {
 }
 
@@ -108,6 +134,11 @@ bool CommunicationOpJoin::append(std::string_view name, model::TimeNs start, std
     args.push_back(model::Arg {m_transit, model::ArgValue::fromDouble(r.transitMs)});
     args.push_back(model::Arg {m_sync, model::ArgValue::fromDouble(r.synchronizationMs)});
     args.push_back(model::Arg {m_idle, model::ArgValue::fromDouble(r.idleMs)});
+    if (!r.linkType.empty()) {
+        args.push_back(model::Arg {m_linkType, model::ArgValue::fromString(m_builder.intern(r.linkType))});
+        args.push_back(model::Arg {m_linkSize, model::ArgValue::fromDouble(r.linkSizeMb)});
+        args.push_back(model::Arg {m_linkTime, model::ArgValue::fromDouble(r.linkTimeMs)});
+    }
     return true;
 }
 

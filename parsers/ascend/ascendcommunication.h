@@ -25,6 +25,12 @@ struct CommunicationOpRow
     double waitMs = 0;
     double synchronizationMs = 0;
     double idleMs = 0;
+    /// The main link of "Communication Bandwidth Info": of HCCS, RDMA, PCIE and SIO the transport that moved the most
+    /// bytes ("" when none moved any; SDMA is left out: it is the copy engine under HCCS/PCIE/SIO and counts the same
+    /// bytes again), with its "Transit Size(MB)" and "Transit Time(ms)" (Bandwidth(GB/s) = MB / ms).
+    std::string linkType;
+    double linkSizeMb = 0;
+    double linkTimeMs = 0;
 };
 
 struct CommunicationOpTable
@@ -40,8 +46,9 @@ CommunicationOpTable readCommunicationJson(const std::filesystem::path& path);
 
 /// Joins the table's operations to the HCCL operation slices of the timeline (same name, starts within 1 µs) and
 /// adds the figures as args under the tools' names: "Wait Time(ms)", "Transit Time(ms)",
-/// "Synchronization Time(ms)", "Idle Time(ms)" (doubles, ms). The communication analysis takes an operation's
-/// wait from "Wait Time(ms)" (analysis/core/communication.h).
+/// "Synchronization Time(ms)", "Idle Time(ms)" (doubles, ms), and for the main link "Link Type" (string),
+/// "Link Transit Size(MB)", "Link Transit Time(ms)" (doubles). The communication analysis takes an operation's
+/// wait from "Wait Time(ms)" and its bytes and link bandwidth from the link args (analysis/core/communication.h).
 class CommunicationOpJoin
 {
 public:
@@ -59,6 +66,10 @@ private:
     model::StringId m_transit;
     model::StringId m_sync;
     model::StringId m_idle;
+    model::StringId m_linkType;
+    model::StringId m_linkSize;
+    model::StringId m_linkTime;
+    model::TraceBuilder& m_builder;
 };
 
 } // namespace timesink::parsers

@@ -80,4 +80,22 @@ std::string truncateText(std::string_view text, std::size_t maxChars)
     return std::string(text);
 }
 
+std::string bandwidthLines(const std::vector<analysis::BandwidthSummary>& summaries, std::string_view indent)
+{
+    std::string out;
+    for (const analysis::BandwidthSummary& b : summaries) {
+        out += std::string(indent) + terminalText(b.opKind) + ": " + std::to_string(b.collectives)
+            + (b.collectives == 1 ? " collective, " : " collectives, ") + formatFixed(double(b.bytes) / 1e6, 1)
+            + " MB in " + formatDuration(b.transferNs) + ": algbw " + formatFixed(b.algbwGBps, 2) + " GB/s";
+        if (b.busbwGBps > 0)
+            out += ", busbw " + formatFixed(b.busbwGBps, 2) + " GB/s";
+        if (!b.link.empty())
+            out += " on " + terminalText(b.link);
+        if (b.peakGBps > 0)
+            out += " (peak " + formatFixed(b.peakGBps, 0) + " GB/s)";
+        out += " [" + std::string(analysis::transferSourceKey(b.source)) + "]\n";
+    }
+    return out;
+}
+
 } // namespace timesink::report

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "analysis/core/collectivebandwidth.h"
 #include "analysis/core/finding.h"
 #include "analysis/core/textformat.h"
 #include "model/types.h"
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace timesink::report {
 
@@ -24,6 +26,11 @@ using analysis::terminalText;
 /// The command that opens a finding in the desktop viewer, the path quoted for POSIX shells:
 /// ("/runs/a b.json", 2) → "timesink '/runs/a b.json' --finding 2"; a quote in the path becomes '\''.
 std::string viewerCommand(std::string_view tracePath, std::size_t rank);
+
+/// The collective bandwidth per kind, one line each after `indent`:
+/// "  allreduce: 15 collectives, 307 MB in 46.8 ms: algbw 6.56 GB/s, busbw 6.56 GB/s of NVLink3 300 GB/s (kernel
+/// duration)\n"; "" for an empty list.
+std::string bandwidthLines(const std::vector<analysis::BandwidthSummary>& summaries, std::string_view indent);
 
 /// At most `maxChars` code points of `text` (already clean UTF-8), with "…" appended when cut.
 std::string truncateText(std::string_view text, std::size_t maxChars);

@@ -129,6 +129,7 @@ std::string limitCollectives(DraftStep& draft, const std::string& source, Bounde
         analysis::RankCollective& rc = step.collectives[ci];
         rc.opKind = reportText(std::move(rc.opKind));
         rc.group = reportText(std::move(rc.group));
+        rc.linkTransport = reportText(std::move(rc.linkTransport));
         // Re-canonicalise: a hand-edited or foreign file must not break the interval arithmetic.
         rc.exposed = analysis::unite(std::move(rc.exposed));
         if (const std::size_t given = rc.exposed.size(); given > kMaxExposedRanges) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "report/job/rankreportreader.h"
 
+#include "model/checkedmath.h"
 #include "model/importwarning.h"
 #include "report/core/schemas.h"
 #include "report/job/ranklimits.h"
@@ -118,6 +119,15 @@ bool readCollectives(const nlohmann::json& s, DraftStep& d, Reader& r)
         if (rc.seq < -1)
             return r.fail("step " + std::to_string(d.step.number) + ", collective " + std::to_string(ci)
                           + ": \"seq\" is negative");
+        std::int64_t groupSize = -1;
+        if (!r.integer(c, "bytes", rc.bytes, false) || !r.integer(c, "group_size", groupSize, false)
+            || !r.text(c, "link", rc.linkTransport) || !r.integer(c, "link_transit_ns", rc.linkTransitNs, false))
+            return false;
+        if (rc.bytes < -1 || rc.bytes > (std::int64_t(1) << 52) || groupSize < -1 || groupSize > kMaxWorldSize
+            || rc.linkTransitNs < 0 || !model::timeInRange(rc.linkTransitNs))
+            return r.fail("step " + std::to_string(d.step.number) + ", collective " + std::to_string(ci)
+                          + ": \"bytes\", \"group_size\" or \"link_transit_ns\" out of range");
+        rc.groupSize = static_cast<std::int32_t>(groupSize);
         if (const auto gr = c.find("group_ranks"); gr != c.end() && !gr->is_null()) {
             if (!gr->is_array() || gr->size() > static_cast<std::size_t>(kMaxWorldSize))
                 return r.fail("\"group_ranks\" is not a list of at most " + std::to_string(kMaxWorldSize) + " ranks");
@@ -201,6 +211,18 @@ bool readDraft(const nlohmann::json& j, Reader& r, RankReportDraft& d)
         || !r.integer(*trace, "span_ns", d.traceSpanNs, false) || !r.text(*trace, "path", sum.tracePath)
         || !r.text(j, "generator", sum.generator))
         return false;
+    // The first GPU/NPU's name: the key of the link table (analysis/core/bandwidth.h).
+    if (const auto devs = trace->find("devices"); devs != trace->end() && devs->is_array()) {
+        for (const nlohmann::json& dv : *devs) {
+            const auto kind = dv.is_object() ? dv.find("kind") : dv.end();
+            const auto name = dv.is_object() ? dv.find("name") : dv.end();
+            if (kind == dv.end() || name == dv.end() || !kind->is_string() || !name->is_string()
+                || (*kind != "gpu" && *kind != "npu") || name->get_ref<const std::string&>().empty())
+                continue;
+            sum.device = boundedText(name->get<std::string>());
+            break;
+        }
+    }
     const auto steps = j.find("steps");
     if (steps == j.end() || !steps->is_array())
         return r.fail("missing \"steps\" (write it with analyze --format json)");

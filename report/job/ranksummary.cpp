@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "report/job/ranksummary.h"
 
+#include "analysis/core/bandwidth.h"
 #include "model/importwarning.h"
 #include "report/job/ranklimits.h"
 
@@ -33,7 +34,8 @@ DraftStep draftStep(const ReportModel& m, std::size_t i)
             step.collectives.reserve(d.collectivesGiven);
             for (const analysis::CollectiveOp& c : comm->collectives) {
                 analysis::RankCollective rc {
-                    c.opKind, c.start - s.startNs, c.end - s.startNs, {}, c.group, c.groupRanks, c.seq};
+                    c.opKind,    c.start - s.startNs, c.end - s.startNs, {}, c.group, c.groupRanks, c.seq, c.bytes,
+                    c.groupSize, c.linkTransport,     c.linkTransitNs};
                 rc.exposed.reserve(c.exposed.size());
                 for (const analysis::Interval& e : c.exposed)
                     rc.exposed.push_back({e.start - s.startNs, e.end - s.startNs});
@@ -61,6 +63,7 @@ model::Expected<analysis::RankSummary> rankSummaryFromModel(const ReportModel& m
     sum.generator = m.generator;
     sum.analysedNs = m.summary.analysedNs;
     sum.backend = analysis::commBackendKey(m.communication.backend);
+    sum.device = analysis::acceleratorName(meta);
     sum.waitFromCommunicationJson = m.communication.communicationJsonOps > 0;
     sum.waitFromTasks = m.communication.waitFromTasks || sum.waitFromCommunicationJson;
     d.rank = meta.rank;

@@ -833,8 +833,8 @@ private Q_SLOTS:
         QCOMPARE(kinds,
                  (std::vector<std::string> {"dataloader_starvation", "pipeline_bubble", "copy_hotspot", "cpu_fallback",
                                             "unfused_chain", "op_compile", "conversion", "precision", "memory_pressure",
-                                            "communication", "low_efficiency", "core_imbalance", "memory_bound",
-                                            "low_mac_usage", "data_movement"}));
+                                            "communication", "slow_link", "low_efficiency", "core_imbalance",
+                                            "memory_bound", "low_mac_usage", "data_movement"}));
     }
 };
 

@@ -77,7 +77,11 @@ std::vector<std::filesystem::path> writePlantedJob(const std::filesystem::path& 
                 << us(t + a + m) << ", \"dur\": " << us(b - a - m)
                 << ", \"args\": {\"device\": 0, \"stream\": 22, \"correlation\": " << corr++
                 << ", \"Collective name\": \"allreduce\", \"Process Group Name\": \"tp" << g
-                << "\", \"Process Group Ranks\": \"[" << members << "]\", \"Group size\": " << job.tpSize << "}}";
+                << "\", \"Process Group Ranks\": \"[" << members << "]\", \"Group size\": " << job.tpSize;
+            if (job.tpNelems > 0)
+                out << ", \"In msg nelems\": " << job.tpNelems << ", \"Out msg nelems\": " << job.tpNelems
+                    << ", \"dtype\": \"Float\"";
+            out << "}}";
             return b;
         };
         const bool slow = r == job.straggler;

@@ -58,6 +58,9 @@ struct PlantedJob
     int tpStraggler = 3;
     std::int64_t tpLateNs = 5'000'000;
     std::int64_t tpNs = 1'000'000;
+    /// > 0: the tensor-parallel all-reduce says its size as Kineto does (`In msg nelems` = `Out msg nelems` = this,
+    /// `dtype` Float): tpNelems × 4 bytes, for the job's bandwidth.
+    std::int64_t tpNelems = 0;
     /// ≥ 0: this rank starts every step lateStartNs after the others (everything in its step moves with it) and
     /// ends it with them: its step is lateStartNs shorter, and the others wait for it in the all-reduce.
     int lateStartRank = -1;

@@ -328,6 +328,21 @@ private Q_SLOTS:
             // The all-to-alls are collectives now, never point-to-point.
             QCOMPARE(job.ranks[r].steps[0].collectives.front().opKind, std::string("alltoall"));
         }
+        // Bandwidth of the matched collectives with bytes (scripts/checks/collective_bandwidth.py job over the raw
+        // files: the c10d:: calls' larger tensor, the shortest duration of the pair): 3 all-to-alls of 1220993024
+        // bytes in 111674000 ns, 1 all-gather of 1 GiB in 42496000 ns; no group size, no device name: no busbw, no
+        // peak. The all-reduces of a TensorList have no bytes.
+        QCOMPARE(job.bandwidth.size(), std::size_t(2));
+        QCOMPARE(job.bandwidth[0].opKind, std::string("alltoall"));
+        QCOMPARE(job.bandwidth[0].collectives, std::uint64_t(3));
+        QCOMPARE(job.bandwidth[0].bytes, std::int64_t(1'220'993'024));
+        QCOMPARE(job.bandwidth[0].transferNs, std::int64_t(111'674'000));
+        QCOMPARE(job.bandwidth[0].busbwGBps, 0.0);
+        QCOMPARE(job.bandwidth[0].source, analysis::TransferSource::ShortestInGroup);
+        QCOMPARE(job.bandwidth[1].opKind, std::string("allgather"));
+        QCOMPARE(job.bandwidth[1].bytes, std::int64_t(1'073'741'824));
+        QCOMPARE(job.bandwidth[1].transferNs, std::int64_t(42'496'000));
+        QVERIFY(job.bandwidth[1].link.empty());
         const analysis::Finding* straggler = findKind(job, "straggler");
         QVERIFY(straggler);
         QCOMPARE(detail<std::int64_t>(*straggler, "rank"), std::int64_t(1));

@@ -14,6 +14,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -270,6 +271,53 @@ private Q_SLOTS:
             QVERIFY(!findStraggler(job, 0));
             QVERIFY2(job.warnings.empty(), job.warnings.empty() ? "" : job.warnings.front().c_str());
         }
+    }
+
+    void plantedTensorParallelBandwidth()
+    {
+        // The planted tensor-parallel all-reduce of 16 Mi floats (64 MiB) in {0,1} and {2,3} on A100-SXM4 (NVLink3,
+        // 300 GB/s): in {0,1} both members last tpLateNs + tpNs = 6 ms (nobody is late there), in {2,3} rank 3 arrives
+        // 5 ms late and lasts tpNs = 1 ms, so the transfers are 6 and 1 ms. Over 3 steps: 6 all-reduces of
+        // 67108864 bytes in 3 × 7 ms = 21 ms: algbw = busbw (2 ranks: 2(n−1)/n = 1) = 402653184 / 21e6 =
+        // 19.174 GB/s. The all-to-all and the default all-reduce say no size: not counted.
+        timesink::testing::PlantedJob p;
+        p.stepNs = 80 * kMs;
+        p.allToAllNs = 2 * kMs;
+        p.tpSize = 2;
+        p.tpNelems = 16 << 20;
+        const std::vector<std::filesystem::path> paths
+            = timesink::testing::writePlantedJob(m_dir.filePath(QStringLiteral("tpbw")).toStdString(), p);
+        std::vector<app::JobInput> inputs;
+        std::string error;
+        QVERIFY2(app::collectJobInputs(paths, inputs, error), error.c_str());
+        const analysis::JobResult job = app::runJob(inputs, {}).result;
+        QCOMPARE(job.bandwidth.size(), std::size_t(1));
+        const analysis::BandwidthSummary& b = job.bandwidth.front();
+        QCOMPARE(b.opKind, std::string("allreduce"));
+        QCOMPARE(b.collectives, std::uint64_t(6));
+        QCOMPARE(b.bytes, std::int64_t(6) * 67'108'864);
+        QCOMPARE(b.transferNs, 21 * kMs);
+        QVERIFY(std::abs(b.algbwGBps - 402'653'184.0 / 21e6) < 1e-9);
+        QVERIFY(std::abs(b.busbwGBps - 402'653'184.0 / 21e6) < 1e-9);
+        QCOMPARE(b.link, std::string("NVLink3"));
+        QCOMPARE(b.peakGBps, 300.0);
+        QCOMPARE(b.source, analysis::TransferSource::ShortestInGroup);
+        // slow_link on the group's transfer: {0,1} moved 64 MiB in 6 ms (3.7 % of the peak), {2,3} in 1 ms
+        // (22.4 %); at the peak it takes 67108864 / 300 = 223696 ns, so each member lost, exposed, 6000000 − 223696
+        // = 5776304 ns in {0,1} and 1000000 − 223696 = 776304 ns in {2,3} (rank 2 after its 5 ms wait): per step
+        // 2 × 5776304 + 2 × 776304 = 13105216 ns, 39315648 over 3 steps. The ranks' own slow_link (their
+        // durations, waiting included) are not summed beside it.
+        const auto slow = std::find_if(job.findings.begin(), job.findings.end(),
+                                       [](const analysis::Finding& f) { return f.kind == "slow_link"; });
+        QVERIFY(slow != job.findings.end());
+        QCOMPARE(slow->lostNs, std::int64_t(39'315'648));
+        QCOMPARE(slow->occurrences, std::uint64_t(6));
+        QCOMPARE(slow->perStep.size(), std::size_t(3));
+        QCOMPARE(slow->perStep.front().lostNs, std::int64_t(13'105'216));
+        QCOMPARE(detail<std::string>(*slow, "link"), std::string("NVLink3"));
+        QCOMPARE(std::count_if(job.findings.begin(), job.findings.end(),
+                               [](const analysis::Finding& f) { return f.kind == "slow_link"; }),
+                 std::ptrdiff_t(1));
     }
 
     void lateStarterIsTheCause()

@@ -29,10 +29,39 @@ nlohmann::ordered_json collectivesJson(const analysis::StepCommunication* comm, 
             o["group_ranks"] = c.groupRanks;
         if (c.seq >= 0)
             o["seq"] = c.seq;
+        if (c.bytes >= 0)
+            o["bytes"] = c.bytes;
+        if (c.groupSize > 0)
+            o["group_size"] = c.groupSize;
+        if (!c.linkTransport.empty()) {
+            o["link"] = c.linkTransport;
+            o["link_transit_ns"] = c.linkTransitNs;
+        }
         out.push_back(std::move(o));
     }
     return out;
 }
+
+} // namespace
+
+nlohmann::ordered_json bandwidthJson(const std::vector<analysis::BandwidthSummary>& summaries)
+{
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    for (const analysis::BandwidthSummary& b : summaries) {
+        out.push_back({{"op", b.opKind},
+                       {"collectives", b.collectives},
+                       {"bytes", b.bytes},
+                       {"transfer_ns", b.transferNs},
+                       {"transfer_source", analysis::transferSourceKey(b.source)},
+                       {"algbw_gbps", b.algbwGBps},
+                       {"busbw_gbps", b.busbwGBps > 0 ? nlohmann::ordered_json(b.busbwGBps) : nullptr},
+                       {"link", b.link.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(b.link)},
+                       {"peak_gbps", b.peakGBps > 0 ? nlohmann::ordered_json(b.peakGBps) : nullptr}});
+    }
+    return out;
+}
+
+namespace {
 
 // When the device computed, copied and sat idle inside the step, relative to the step start (the rank lanes of
 // `timesink-cli job`): {"resolution_ns", "compute": [[start, end], …], "copy": […], "idle": […]}.
@@ -198,6 +227,8 @@ nlohmann::ordered_json reportJson(const ReportModel& m)
                            m.communication.communicationJsonOps > 0 ? "communication_json"
                                : m.communication.waitFromTasks      ? "wait_tasks"
                                                                     : "none"}};
+    j["communication"]["bandwidth"]
+        = bandwidthJson(analysis::summarizeBandwidth(m.communication, analysis::acceleratorName(m.trace.metadata)));
     ordered_json kinds = ordered_json::array();
     for (const KindLoss& k : m.lostByKind)
         kinds.push_back(

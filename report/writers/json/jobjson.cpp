@@ -76,6 +76,7 @@ nlohmann::ordered_json jobJson(const JobResult& job, const std::string& generato
                          {"late_start_ns", s.lateStartNs}});
     }
     j["steps"] = std::move(steps);
+    j["bandwidth"] = bandwidthJson(job.bandwidth);
     ordered_json findings = ordered_json::array();
     for (std::size_t i = 0; i < job.findings.size(); ++i) {
         const analysis::Finding& f = job.findings[i];

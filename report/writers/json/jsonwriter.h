@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "analysis/core/collectivebandwidth.h"
 #include "analysis/job/job.h"
 #include "model/trace.h"
 #include "report/analysis/reportmodel.h"
@@ -32,6 +33,10 @@ namespace timesink::report {
 nlohmann::ordered_json reportJson(const ReportModel& model);
 /// The `device_summary` object of reportJson().
 nlohmann::ordered_json deviceSummaryJson(const DeviceSummary& d);
+/// The `communication.bandwidth` list of reportJson() (and of a job's): per collective kind
+/// {"op", "collectives", "bytes", "transfer_ns", "transfer_source", "algbw_gbps", "busbw_gbps", "link", "peak_gbps"},
+/// null for a rate or link that is not known.
+nlohmann::ordered_json bandwidthJson(const std::vector<analysis::BandwidthSummary>& summaries);
 
 /// Writes reportJson() indented by two spaces, invalid UTF-8 from the trace replaced by U+FFFD.
 void writeJsonReport(const ReportModel& model, std::ostream& out);

@@ -70,6 +70,11 @@ void writeAnalysisText(const ReportModel& model, std::ostream& out)
                   static_cast<unsigned long long>(device.launchesDelayedOver100us),
                   static_cast<unsigned long long>(device.launches));
     }
+    if (const auto bw
+        = analysis::summarizeBandwidth(model.communication, analysis::acceleratorName(model.trace.metadata));
+        !bw.empty())
+        out << "  collective bandwidth (a lower bound where the transfer is the kernel's duration):\n"
+            << bandwidthLines(bw, "    ");
     model::TimeNs unrecorded = 0;
     for (const analysis::StepBreakdown& s : model.steps)
         unrecorded += s.excluded ? 0 : s.unrecordedNs;

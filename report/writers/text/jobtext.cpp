@@ -32,6 +32,9 @@ void writeJobText(const JobResult& job, std::ostream& out)
         << formatPercent(job.rankTimeNs > 0 ? double(job.lostNs) / double(job.rankTimeNs) : 0.0) << ")\n";
     for (const std::string& w : job.warnings)
         out << "warning: " << terminalText(w) << "\n";
+    if (!job.bandwidth.empty())
+        out << "Collective bandwidth (transfer = the shortest duration in the group):\n"
+            << bandwidthLines(job.bandwidth, "  ");
     const Grid g = gridOf(job);
     const std::size_t shownSteps = std::min<std::size_t>(g.steps.size(), 12);
     out << "\nStep time in ms (communication wait in brackets), rank × step:\n";
