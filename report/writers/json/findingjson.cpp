@@ -19,6 +19,8 @@ nlohmann::ordered_json findingJson(const ReportModel& m, std::size_t index)
     j["saving_fraction"] = f.savingFraction;
     j["saving_method"] = f.savingMethod;
     j["saving_rule"] = f.savingRule;
+    if (!f.savingReason.empty())
+        j["saving_reason"] = f.savingReason;
     j["occurrences"] = f.occurrences;
     j["platform"] = analysis::platformKey(f.platform);
     ordered_json perStep = ordered_json::array();
