@@ -4,6 +4,7 @@
 #include "analysis/core/textformat.h"
 #include "widgets/detailspanel.h"
 #include "widgets/joblanes.h"
+#include "widgets/joblinkmap.h"
 #include "widgets/tablecopy.h"
 #include "widgets/timeformat.h"
 
@@ -374,6 +375,11 @@ JobOverview::JobOverview(QWidget* parent)
     m_tabs->addTab(m_values, tr("Values"));
     m_lanes = new JobLanesPanel(m_tabs);
     m_tabs->addTab(m_lanes, tr("Rank lanes"));
+    auto* linkScroll = new QScrollArea(m_tabs);
+    m_linkMap = new JobLinkMap;
+    linkScroll->setWidget(m_linkMap);
+    linkScroll->setWidgetResizable(false);
+    m_tabs->addTab(linkScroll, tr("Links"));
     splitter->addWidget(m_tabs);
 
     auto* findingsSplit = new QSplitter(Qt::Horizontal, splitter);
@@ -539,6 +545,7 @@ void JobOverview::setJob(analysis::JobResult job)
     m_measureNote->setText(varying ? QString() : tr("every measure is the same on every rank"));
     m_heatMap->resize(m_heatMap->sizeHint());
     m_lanes->setJob(&m_job);
+    m_linkMap->setLinks(m_job.links);
     fillValues();
     // Room for the whole map up to 50 % of the window; longer jobs scroll.
     if (auto* splitter = qobject_cast<QSplitter*>(m_tabs->parentWidget())) {

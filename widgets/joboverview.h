@@ -13,6 +13,8 @@ class QTableWidget;
 
 namespace timesink::widgets {
 
+class JobLinkMap;
+
 /// The rank × step heat map of a job: one row per rank, one column per step, the colour the chosen measure of that
 /// rank in that step on a scale from 0 to the largest value (analysis::jobHeatColor; 0 is pale yellow, not white).
 /// It explains itself: the measure and unit in its title, step numbers on the axis, the colour scale with its ends
@@ -86,6 +88,8 @@ public:
     /// The heat map's values, rank × step in ms (Ctrl+C / right-click copies).
     [[nodiscard]] QTableWidget* valuesTable() const { return m_values; }
     [[nodiscard]] JobLanesPanel* lanes() const { return m_lanes; }
+    /// The "Links" tab: the rank-pair matrix (Ascend; "No link data" for other jobs).
+    [[nodiscard]] JobLinkMap* linkMap() const { return m_linkMap; }
     [[nodiscard]] QTableWidget* findingsTable() const { return m_findings; }
     [[nodiscard]] DetailsPanel* findingDetails() const { return m_details; }
     [[nodiscard]] QTableWidget* ranksTable() const { return m_ranks; }
@@ -112,6 +116,7 @@ private:
     QLabel* m_measureNote = nullptr;
     QTableWidget* m_values = nullptr;
     JobLanesPanel* m_lanes = nullptr;
+    JobLinkMap* m_linkMap = nullptr;
     QTableWidget* m_findings = nullptr;
     DetailsPanel* m_details = nullptr;
     QTableWidget* m_ranks = nullptr;

@@ -8,6 +8,7 @@
 #include "app/gui/jobwindow.h"
 #include "widgets/jobcompareview.h"
 #include "widgets/joblanes.h"
+#include "widgets/joblinkmap.h"
 #include "widgets/joboverview.h"
 
 #include <QApplication>
@@ -99,6 +100,11 @@ int main(int argc, char** argv)
     o->tabs()->setCurrentIndex(2);
     o->lanes()->sortBox()->setCurrentIndex(3);
     shoot(out + QLatin1Char('/') + name + QStringLiteral("-lanes.png"));
+    // The rank-pair link matrix, where the ranks' profiles have one (Ascend communication_matrix.json).
+    if (o->linkMap()->hasLinks()) {
+        o->tabs()->setCurrentIndex(3);
+        shoot(out + QLatin1Char('/') + name + QStringLiteral("-links.png"));
+    }
     if (compareWith.isEmpty())
         return 0;
     window.setShowMessages(false);

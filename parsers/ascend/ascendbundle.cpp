@@ -197,6 +197,10 @@ AscendBundle collectAscendBundle(const std::filesystem::path& root, bool isDirec
             && (runs.size() <= 1 || runFolder(rel) == chosenRun) && !(hasMergedOutput && inRawProf)
             && b.communication.empty())
             b.communication = base / rel;
+        if (role.empty() && isDirectory && rel.filename() == "communication_matrix.json"
+            && (runs.size() <= 1 || runFolder(rel) == chosenRun) && !(hasMergedOutput && inRawProf)
+            && b.communicationMatrix.empty())
+            b.communicationMatrix = base / rel;
         // info.json likewise only adds the device's facts (msprof keeps it in the raw PROF_*/device_N/ output,
         // also inside a torch_npu rank folder): the first one of the chosen run.
         if (role.empty() && isDirectory && isDeviceInfoName(rel) && (runs.size() <= 1 || runFolder(rel) == chosenRun)

@@ -27,12 +27,13 @@ struct AscendBundle
     std::filesystem::path opStatistic;
     std::filesystem::path apiStatistic;
     std::filesystem::path stepTraceTime;
-    std::filesystem::path database;      // ascend_pytorch_profiler_*.db or msprof_*.db
-    std::filesystem::path profilerInfo;  // profiler_info_<rank>.json
-    std::filesystem::path memoryRecord;  // memory_record.csv (profile_memory=True): allocator counters only
-    std::filesystem::path communication; // communication.json (Level1+, distributed): per-op wait and transit
-    std::filesystem::path deviceInfo;    // PROF_*/device_N/info.json.N: the chip's AI-core count and clock
-    std::vector<std::string> notes;      // e.g. "3 rank folders found; imported rank0_ascend_pt"
+    std::filesystem::path database;            // ascend_pytorch_profiler_*.db or msprof_*.db
+    std::filesystem::path profilerInfo;        // profiler_info_<rank>.json
+    std::filesystem::path memoryRecord;        // memory_record.csv (profile_memory=True): allocator counters only
+    std::filesystem::path communication;       // communication.json (Level1+, distributed): per-op wait and transit
+    std::filesystem::path communicationMatrix; // communication_matrix.json (Level1+, distributed): rank-pair links
+    std::filesystem::path deviceInfo;          // PROF_*/device_N/info.json.N: the chip's AI-core count and clock
+    std::vector<std::string> notes;            // e.g. "3 rank folders found; imported rank0_ascend_pt"
 
     /// torch_npu (trace_view / kernel_details / profiler_info / ascend_pytorch_profiler db) vs plain msprof.
     [[nodiscard]] bool isTorchNpu() const;

@@ -6,7 +6,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <set>
+#include <tuple>
 
 namespace timesink::parsers {
 
@@ -92,6 +95,115 @@ CommunicationOpTable readCommunicationJson(const std::filesystem::path& path)
     std::stable_sort(out.rows.begin(), out.rows.end(),
                      [](const CommunicationOpRow& a, const CommunicationOpRow& b) { return a.start < b.start; });
     return out;
+}
+
+namespace {
+
+// "0-1" → (0, 1); false for anything else.
+bool rankPair(std::string_view key, std::int32_t& src, std::int32_t& dst)
+{
+    const std::size_t dash = key.find('-');
+    if (dash == std::string_view::npos || dash == 0 || dash + 1 >= key.size() || key.size() > 16)
+        return false;
+    auto parse = [](std::string_view t, std::int32_t& out) {
+        std::int64_t v = 0;
+        for (const char c : t) {
+            if (c < '0' || c > '9')
+                return false;
+            v = v * 10 + (c - '0');
+        }
+        if (v > 1'000'000)
+            return false;
+        out = static_cast<std::int32_t>(v);
+        return true;
+    };
+    return parse(key.substr(0, dash), src) && parse(key.substr(dash + 1), dst);
+}
+
+bool isTotalOp(std::string_view key)
+{
+    const std::string_view name = key.substr(0, key.find('@'));
+    return name.size() >= 6 && name.substr(name.size() - 6) == "-total";
+}
+
+} // namespace
+
+RankLinkTable readCommunicationMatrixJson(const std::filesystem::path& path)
+{
+    RankLinkTable out;
+    std::string text;
+    if (!readSmallRegularFile(path, 64ULL << 20, "communication_matrix.json", text, out.error))
+        return out;
+    const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+    if (j.is_discarded() || !j.is_object()) {
+        out.error = path.string() + " is not a JSON object; the job has no rank-pair link figures";
+        return out;
+    }
+    std::map<std::tuple<std::int32_t, std::int32_t, std::string>, std::pair<double, double>> sums; // MB, ms
+    for (const auto& [step, groups] : j.items()) {
+        if (!groups.is_object())
+            continue;
+        for (const char* kind : {"collective", "p2p"}) {
+            const auto g = groups.find(kind);
+            if (g == groups.end() || !g->is_object())
+                continue;
+            // Groups (the "@hash" part) with a "-total" operation count only that one.
+            std::set<std::string> totalled;
+            for (const auto& [key, op] : g->items()) {
+                if (isTotalOp(key) && op.is_object())
+                    totalled.insert(key.substr(key.find('@') == std::string::npos ? key.size() : key.find('@')));
+            }
+            for (const auto& [key, op] : g->items()) {
+                if (key == "Total Op Info" || !op.is_object())
+                    continue;
+                const std::string group = key.substr(key.find('@') == std::string::npos ? key.size() : key.find('@'));
+                if (totalled.contains(group) && !isTotalOp(key))
+                    continue;
+                for (const auto& [pair, link] : op.items()) {
+                    std::int32_t src = -1;
+                    std::int32_t dst = -1;
+                    double mb = 0;
+                    double ms = 0;
+                    const auto type = link.is_object() ? link.find("Transport Type") : link.end();
+                    if (!rankPair(pair, src, dst) || type == link.end() || !type->is_string() || type->empty()
+                        || !number(link, "Transit Size(MB)", mb) || !number(link, "Transit Time(ms)", ms) || mb > 1e12
+                        || ms > 1e12) {
+                        ++out.skipped;
+                        continue;
+                    }
+                    auto& s = sums[{src, dst, type->get<std::string>()}];
+                    s.first += mb;
+                    s.second += ms;
+                }
+            }
+        }
+    }
+    for (const auto& [k, v] : sums) {
+        RankLinkRow r;
+        r.src = std::get<0>(k);
+        r.dst = std::get<1>(k);
+        r.transport = std::get<2>(k);
+        r.bytes = std::llround(v.first * 1e6);
+        r.transitNs = std::llround(v.second * 1e6);
+        out.rows.push_back(std::move(r));
+    }
+    return out;
+}
+
+std::string rankLinksProperty(const RankLinkTable& table)
+{
+    std::string s;
+    for (const RankLinkRow& r : table.rows) {
+        if (!s.empty())
+            s += "; ";
+        // A transport is one word in the tools' output; anything else would break the list apart.
+        std::string transport = r.transport;
+        std::replace_if(
+            transport.begin(), transport.end(), [](char c) { return c == ' ' || c == ';'; }, '_');
+        s += std::to_string(r.src) + "-" + std::to_string(r.dst) + " " + transport + " " + std::to_string(r.bytes) + " "
+            + std::to_string(r.transitNs);
+    }
+    return s;
 }
 
 CommunicationOpJoin::CommunicationOpJoin(model::TraceBuilder& b, const CommunicationOpTable& table)

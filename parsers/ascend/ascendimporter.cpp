@@ -529,6 +529,17 @@ TimelineOutcome BundleImport::buildTimeline(const AscendTimeline::ProcessNames* 
                 commJoin = std::make_unique<CommunicationOpJoin>(b, commOps);
             timeline.setCommunicationOps(commJoin.get());
         }
+        if (!bundle.communicationMatrix.empty()) {
+            const RankLinkTable links = readCommunicationMatrixJson(bundle.communicationMatrix);
+            if (!links.error.empty())
+                b.warn(model::ImportWarningKind::CommunicationJsonUnreadable, links.error);
+            else if (links.skipped > 0)
+                b.warn(model::ImportWarningKind::CommunicationJsonUnreadable,
+                       fileName(bundle.communicationMatrix) + ": " + std::to_string(links.skipped)
+                           + " rank-pair entries without a usable key, transport, size or time; skipped");
+            if (!links.rows.empty())
+                meta.properties.emplace_back("rank_links", rankLinksProperty(links));
+        }
         std::vector<std::filesystem::path> files;
         if (!bundle.traceView.empty())
             files.push_back(bundle.traceView);

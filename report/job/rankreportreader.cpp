@@ -211,6 +211,11 @@ bool readDraft(const nlohmann::json& j, Reader& r, RankReportDraft& d)
         || !r.integer(*trace, "span_ns", d.traceSpanNs, false) || !r.text(*trace, "path", sum.tracePath)
         || !r.text(j, "generator", sum.generator))
         return false;
+    // The rank-pair links the importer read (trace.properties.rank_links, Ascend); a bad value gives none.
+    if (const auto props = trace->find("properties"); props != trace->end() && props->is_object()) {
+        if (const auto links = props->find("rank_links"); links != props->end() && links->is_string())
+            sum.links = analysis::parseRankLinks(links->get_ref<const std::string&>());
+    }
     // The first GPU/NPU's name: the key of the link table (analysis/core/bandwidth.h).
     if (const auto devs = trace->find("devices"); devs != trace->end() && devs->is_array()) {
         for (const nlohmann::json& dv : *devs) {

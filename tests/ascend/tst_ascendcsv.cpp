@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Unit tests of the CSV layer: the RFC 4180 reader, exact µs → ns text parsing, and the Ascend table readers
 // on tiny hand-written files (including the torch_npu traps: trailing TABs, twice-quoted shapes, N/A).
+#include "parsers/ascend/ascendcommunication.h"
 #include "parsers/ascendcsv/ascendcsvtables.h"
 #include "parsers/ascendcsv/csvreader.h"
 #include "parsers/common/decimaltime.h"
@@ -22,6 +23,12 @@ std::vector<std::vector<std::string>> readAll(const std::string& text)
     return rows;
 }
 
+// JSON written with ' for " (test inputs stay readable without escapes).
+QByteArray quoted(const char* json)
+{
+    return QByteArray(json).replace('\'', '"');
+}
+
 std::filesystem::path writeFile(const QTemporaryDir& dir, const char* name, const QByteArray& content)
 {
     const QString path = dir.filePath(QString::fromLatin1(name));
@@ -37,6 +44,52 @@ class TestAscendCsv : public QObject
 {
     Q_OBJECT
 private slots:
+    // communication_matrix.json: a group's "-total" operation stands for its others; a group without one sums them;
+    // bad entries are skipped and counted; garbage and non-objects are an error, never a crash.
+    void communicationMatrix_data()
+    {
+        QTest::addColumn<QByteArray>("json");
+        QTest::addColumn<QString>("links");
+        QTest::addColumn<int>("skipped");
+        QTest::addColumn<bool>("error");
+        QTest::newRow("total stands for its group")
+            << quoted("{'step1': {'collective': { 'allreduce-top1@7': {'0-1': {'Transport Type': 'HCCS', 'Transit "
+                      "Size(MB)': 1.5, 'Transit Time(ms)': 0.5}}, 'allreduce-total@7': {'0-1': {'Transport Type': "
+                      "'HCCS', 'Transit Size(MB)': 2.0, 'Transit Time(ms)': 1.0}, '0-0': {'Transport Type': 'LOCAL', "
+                      "'Transit Size(MB)': 2.0, 'Transit Time(ms)': 0.01}}}}}")
+            << QStringLiteral("0-0 LOCAL 2000000 10000; 0-1 HCCS 2000000 1000000") << 0 << false;
+        QTest::newRow("no total: summed over operations and steps")
+            << quoted("{ 's1': {'p2p': {'send@1': {'2-3': {'Transport Type': 'RDMA', 'Transit Size(MB)': 1, 'Transit "
+                      "Time(ms)': 0.25}}, 'send2@1': {'2-3': {'Transport Type': 'RDMA', 'Transit Size(MB)': 3, "
+                      "'Transit Time(ms)': 0.75}}}}, 's2': {'p2p': {'send@1': {'2-3': {'Transport Type': 'RDMA', "
+                      "'Transit Size(MB)': 1, 'Transit Time(ms)': 1}}}}}")
+            << QStringLiteral("2-3 RDMA 5000000 2000000") << 0 << false;
+        QTest::newRow("wrong types and keys skipped") << quoted(
+            "{'s': {'collective': {'op@1': { '0-1': {'Transport Type': 5, 'Transit Size(MB)': 1, 'Transit Time(ms)': "
+            "1}, 'x-1': {'Transport Type': 'HCCS', 'Transit Size(MB)': 1, 'Transit Time(ms)': 1}, '0-2': {'Transport "
+            "Type': 'HCCS', 'Transit Size(MB)': '1', 'Transit Time(ms)': 1}, '0-3': {'Transport Type': 'HCCS', "
+            "'Transit Size(MB)': -1, 'Transit Time(ms)': 1}, '0-4': 'HCCS', '0-5': {'Transport Type': 'HCCS', 'Transit "
+            "Size(MB)': 1, 'Transit Time(ms)': 2}}, 'bad@2': [1, 2]}, 'p2p': 7}, 't': null}")
+                                                      << QStringLiteral("0-5 HCCS 1000000 2000000") << 5 << false;
+        QTest::newRow("garbage") << QByteArray("\x01\x02 not json {") << QString() << 0 << true;
+        QTest::newRow("array") << QByteArray("[1, 2]") << QString() << 0 << true;
+        QTest::newRow("truncated") << quoted("{'s': {'collective': {'op@1': {'0-1': {'Transport") << QString() << 0
+                                   << true;
+        QTest::newRow("empty") << QByteArray() << QString() << 0 << true;
+    }
+    void communicationMatrix()
+    {
+        QFETCH(QByteArray, json);
+        QFETCH(QString, links);
+        QFETCH(int, skipped);
+        QFETCH(bool, error);
+        QTemporaryDir dir;
+        const RankLinkTable t = readCommunicationMatrixJson(writeFile(dir, "communication_matrix.json", json));
+        QCOMPARE(!t.error.empty(), error);
+        QCOMPARE(QString::fromStdString(rankLinksProperty(t)), links);
+        QCOMPARE(int(t.skipped), skipped);
+    }
+
     void decimal_data()
     {
         QTest::addColumn<QString>("text");

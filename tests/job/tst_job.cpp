@@ -87,6 +87,40 @@ class TestJob : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    // The importer's rank_links property read back: malformed items are skipped and counted, never a crash.
+    void rankLinksProperty_data()
+    {
+        QTest::addColumn<QString>("property");
+        QTest::addColumn<QString>("links");
+        QTest::addColumn<int>("skipped");
+        QTest::newRow("two, sorted") << QStringLiteral("1-0 HCCS 4000 2000; 0-1 RDMA 10 5")
+                                     << QStringLiteral("0-1 RDMA 10 5 2|1-0 HCCS 4000 2000 2") << 0;
+        QTest::newRow("empty") << QString() << QString() << 0;
+        QTest::newRow("garbage") << QStringLiteral(
+            "x; 0-1; 0-1 HCCS -5 1; 0-1 HCCS 1 2 3; -1 A 1 1; 0-1 HCCS 99999999999999999999 1;;")
+                                 << QString() << 6;
+        QTest::newRow("duplicate keeps first") << QStringLiteral("0-1 HCCS 8 4; 0-1 HCCS 2 1; 0-1 SDMA 3 0")
+                                               << QStringLiteral("0-1 HCCS 8 4 2|0-1 SDMA 3 0 0") << 0;
+    }
+    void rankLinksProperty()
+    {
+        QFETCH(QString, property);
+        QFETCH(QString, links);
+        QFETCH(int, skipped);
+        std::size_t bad = 0;
+        QStringList got;
+        for (const analysis::RankLink& l : analysis::parseRankLinks(property.toStdString(), &bad))
+            got << QStringLiteral("%1-%2 %3 %4 %5 %6")
+                       .arg(l.src)
+                       .arg(l.dst)
+                       .arg(QString::fromStdString(l.transport))
+                       .arg(l.bytes)
+                       .arg(l.transitNs)
+                       .arg(l.gbPerSecond());
+        QCOMPARE(got.join(QLatin1Char('|')), links);
+        QCOMPARE(int(bad), skipped);
+    }
+
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());
@@ -392,6 +426,33 @@ private Q_SLOTS:
         QCOMPARE(job.steps.size(), std::size_t(1));
         QCOMPARE(job.steps[0].number, std::int64_t(50));
         QCOMPARE(job.steps[0].alignedCollectives, std::size_t(4));
+        // The rank-pair matrix of both ranks' communication_matrix.json ("-total" operations), as
+        // scripts/checks/rank_links.py computes it from the raw files.
+        struct ExpectedLink
+        {
+            int src;
+            int dst;
+            const char* transport;
+            std::int64_t bytes;
+            std::int64_t transitNs;
+        };
+        const std::vector<ExpectedLink> links {
+            {0, 0, "LOCAL", 61210656, 145803}, {0, 1, "HCCS", 61210624, 3883938}, {0, 2, "HCCS", 61210624, 3952479},
+            {0, 3, "HCCS", 61210624, 3892818}, {0, 4, "HCCS", 61210624, 3911378}, {0, 5, "HCCS", 61210624, 3923758},
+            {0, 6, "HCCS", 61210624, 3979740}, {0, 7, "HCCS", 60332352, 3771595}, {1, 0, "HCCS", 61210624, 3860477},
+            {1, 1, "LOCAL", 61210656, 142803}, {1, 2, "HCCS", 61210624, 3973079}, {1, 3, "HCCS", 61210624, 3875477},
+            {1, 4, "HCCS", 61210624, 3910518}, {1, 5, "HCCS", 61210624, 3985080}, {1, 6, "HCCS", 61210624, 3995400},
+            {1, 7, "HCCS", 60332352, 3983940},
+        };
+        QCOMPARE(job.links.size(), links.size());
+        for (std::size_t i = 0; i < links.size(); ++i) {
+            QCOMPARE(job.links[i].src, links[i].src);
+            QCOMPARE(job.links[i].dst, links[i].dst);
+            QCOMPARE(job.links[i].transport, std::string(links[i].transport));
+            QCOMPARE(job.links[i].bytes, links[i].bytes);
+            QCOMPARE(job.links[i].transitNs, links[i].transitNs);
+        }
+        QCOMPARE(QString::number(job.links[1].gbPerSecond(), 'f', 4), QStringLiteral("15.7599")); // 0-1
         QCOMPARE(job.ranks[0].steps[0].communicationWaitNs, kRank0Wait);
         QCOMPARE(job.ranks[1].steps[0].communicationWaitNs, kRank1Wait);
         QCOMPARE(job.ranks[1].steps[0].offsetNs, std::int64_t(-9'176));

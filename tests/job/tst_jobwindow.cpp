@@ -23,6 +23,7 @@
 #include "widgets/detailspanel.h"
 #include "widgets/jobcompareview.h"
 #include "widgets/joblanes.h"
+#include "widgets/joblinkmap.h"
 #include "widgets/joboverview.h"
 #include "widgets/tablecopy.h"
 #include "widgets/tableheight.h"
@@ -55,6 +56,7 @@ using timesink::gui::MainWindow;
 using timesink::widgets::JobHeatMap;
 using timesink::widgets::JobLanesPanel;
 using timesink::widgets::JobLanesView;
+using timesink::widgets::JobLinkMap;
 using timesink::widgets::JobOverview;
 using timesink::widgets::TableCopy;
 namespace analysis = timesink::analysis;
@@ -558,6 +560,67 @@ private Q_SLOTS:
         const analysis::JobResult merged = jobOf(reports);
         for (const analysis::LaneAlign align : {analysis::LaneAlign::CommonClock, analysis::LaneAlign::StepStart})
             QCOMPARE(lanesText(analysis::stepLanes(merged, 50, align)), lanesText(analysis::stepLanes(job, 50, align)));
+    }
+
+    // The Links tab of the Ascend 2-rank job: the rank-pair matrix of both ranks' communication_matrix.json
+    // (2 senders × 8 receivers, two of eight ranks profiled). Expected figures from scripts/checks/rank_links.py
+    // over the raw files: 0-1 HCCS 61210624 bytes in 3883938 ns = 15.7599 GB/s, 1-7 HCCS 60332352 bytes in
+    // 3983940 ns = 15.1439 GB/s, 0-0 LOCAL 61210656 bytes in 145803 ns = 419.8175 GB/s; the fastest HCCS link is
+    // 0-7 at 15.9965 GB/s. The planted (GPU-style) job has none.
+    void ascendLinkMap()
+    {
+        QVERIFY(!m_window->overview()->linkMap()->hasLinks());
+        QVERIFY(m_window->overview()->linkMap()->cellText(0, 0).isEmpty());
+        const std::string base = std::string(TIMESINK_FIXTURES_DIR) + "/torch_npu/msinsight_text_level1_rank";
+        JobWindow window;
+        QString error;
+        QSignalSpy ready(&window, &JobWindow::jobReady);
+        QVERIFY2(
+            window.start({QString::fromStdString(base + "1_ascend_pt"), QString::fromStdString(base + "0_ascend_pt")},
+                         error),
+            qPrintable(error));
+        QVERIFY(ready.wait(60'000));
+        const JobLinkMap* map = window.overview()->linkMap();
+        QVERIFY(map->hasLinks());
+        QCOMPARE(map->sources(), (std::vector<std::int32_t> {0, 1}));
+        QCOMPARE(map->destinations(), (std::vector<std::int32_t> {0, 1, 2, 3, 4, 5, 6, 7}));
+        struct Want
+        {
+            int row, column;
+            const char* transport;
+            std::int64_t bytes, transitNs;
+            const char* text;
+        };
+        const Want want[] = {{0, 1, "HCCS", 61'210'624, 3'883'938, "15.8"},
+                             {1, 7, "HCCS", 60'332'352, 3'983'940, "15.1"},
+                             {0, 0, "LOCAL", 61'210'656, 145'803, "419.8"},
+                             {1, 0, "HCCS", 61'210'624, 3'860'477, "15.9"}};
+        for (const Want& w : want) {
+            const std::vector<analysis::RankLink> links = map->cellLinks(w.row, w.column);
+            QCOMPARE(links.size(), std::size_t(1));
+            QCOMPARE(links[0].transport, std::string(w.transport));
+            QCOMPARE(links[0].bytes, w.bytes);
+            QCOMPARE(links[0].transitNs, w.transitNs);
+            QCOMPARE(map->cellText(w.row, w.column), QLatin1String(w.text));
+        }
+        QCOMPARE(QString::number(map->scaleMax(), 'f', 4), QStringLiteral("15.9965")); // 0-7, LOCAL left out
+        QVERIFY(map->colorOf(15.9965) != map->colorOf(7.0));
+        const QString tip = map->toolTipAt(map->cellRect(0, 1).center());
+        QCOMPARE(tip, QStringLiteral("rank 0 → rank 1\nHCCS: 61.21 MB in 3.884 ms = 15.76 GB/s"));
+        QVERIFY(map->toolTipAt(QPoint(1, 1)).isEmpty());
+        // Ranks given as reports carry the same links (trace.properties.rank_links).
+        QTemporaryDir dir;
+        std::vector<std::filesystem::path> reports;
+        for (int r = 0; r < 2; ++r) {
+            reports.push_back(dir.filePath(QStringLiteral("rank%1.report.json").arg(r)).toStdString());
+            writeReport(base + std::to_string(r) + "_ascend_pt", reports.back());
+        }
+        const analysis::JobResult merged = jobOf(reports);
+        QCOMPARE(merged.links.size(), window.overview()->job().links.size());
+        for (std::size_t i = 0; i < merged.links.size(); ++i) {
+            QCOMPARE(merged.links[i].bytes, window.overview()->job().links[i].bytes);
+            QCOMPARE(merged.links[i].transitNs, window.overview()->job().links[i].transitNs);
+        }
     }
 
     // The three alignments on a job whose ranks start the step 10 ms apart on one clock: rank 0's step [0, 54) with

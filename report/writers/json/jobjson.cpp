@@ -77,6 +77,15 @@ nlohmann::ordered_json jobJson(const JobResult& job, const std::string& generato
     }
     j["steps"] = std::move(steps);
     j["bandwidth"] = bandwidthJson(job.bandwidth);
+    ordered_json links = ordered_json::array();
+    for (const analysis::RankLink& l : job.links)
+        links.push_back({{"src_rank", l.src},
+                         {"dst_rank", l.dst},
+                         {"transport", l.transport},
+                         {"bytes", l.bytes},
+                         {"transit_ns", l.transitNs},
+                         {"gb_per_s", l.gbPerSecond()}});
+    j["links"] = std::move(links);
     ordered_json findings = ordered_json::array();
     for (std::size_t i = 0; i < job.findings.size(); ++i) {
         const analysis::Finding& f = job.findings[i];
