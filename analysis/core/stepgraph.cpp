@@ -531,23 +531,18 @@ void Retimer::prepare()
     m_device.resize(tracks.size());
     m_opBase.assign(tracks.size(), 0);
     m_thread = hostThreadsOf(m_trace);
+    // The threads that run the steps: those of the steps' ProfilerStep#N markers (the trace knows them; no scan).
+    m_stepThread.assign(tracks.size(), 0);
+    for (const model::Step& step : m_trace.steps()) {
+        if (step.marker.isValid() && step.marker.track.value < tracks.size())
+            m_stepThread[m_thread[step.marker.track.value]] = 1;
+    }
     // Per thread: does any lane of it record runtime calls? Where none does (a torch_npu Level0 export has no CANN
     // lane), the framework ops that synchronise are the blocking calls.
     std::vector<std::uint8_t> threadHasRuntime(tracks.size(), 0);
-    m_stepThread.assign(tracks.size(), 0);
     for (std::uint32_t ti = 0; ti < tracks.size(); ++ti) {
         const model::Track& t = tracks[ti];
-        if (isDeviceTrack(t))
-            continue;
-        if (m_stepThread[m_thread[ti]] == 0) {
-            for (std::uint32_t i = 0; i < t.size(); ++i) {
-                if (t.category(i) == SliceCategory::Step) {
-                    m_stepThread[m_thread[ti]] = 1;
-                    break;
-                }
-            }
-        }
-        if (threadHasRuntime[m_thread[ti]] != 0)
+        if (isDeviceTrack(t) || threadHasRuntime[m_thread[ti]] != 0)
             continue;
         for (std::uint32_t i = 0; i < t.size(); ++i) {
             const SliceCategory c = t.category(i);
@@ -867,18 +862,15 @@ void Retimer::addHostThread(std::span<const std::pair<std::uint32_t, std::size_t
             ++e;
         }
         bool blocking = false;
-        bool waited = false; // the thread sat idle until work queued to it arrived
+        bool linked = false; // work was queued to the group by another thread
+        bool waited = false; // … and the thread sat idle until it arrived
         for (std::size_t m = k; m < e; ++m) {
             blocking = blocking || m_callBlocking[calls[m].track][calls[m].pos] != 0;
             if (!m_queueFrom.empty()) {
                 const std::uint32_t from = m_queueFrom[m_callBase[calls[m].track] + calls[m].pos];
+                linked = linked || from != kNoCall;
                 waited = waited || (from != kNoCall && callStart(from) > cursor);
             }
-        }
-        bool linked = false;
-        if (!m_queueFrom.empty()) {
-            for (std::size_t m = k; m < e && !linked; ++m)
-                linked = m_queueFrom[m_callBase[calls[m].track] + calls[m].pos] != kNoCall;
         }
         const bool handoff = helper && k == 0 && !linked;
         addGap(cursor, std::max(cursor, first.ts), waited || handoff);
