@@ -33,7 +33,8 @@ void writeJobText(const JobResult& job, std::ostream& out)
     for (const std::string& w : job.warnings)
         out << "warning: " << terminalText(w) << "\n";
     if (!job.bandwidth.empty())
-        out << "Collective bandwidth (transfer = the shortest duration in the group):\n"
+        out << "Collective bandwidth (transfer: the shortest duration in the group [shortest_in_group], or the "
+               "link transit Ascend measured [communication_json]):\n"
             << bandwidthLines(job.bandwidth, "  ");
     const Grid g = gridOf(job);
     const std::size_t shownSteps = std::min<std::size_t>(g.steps.size(), 12);
