@@ -41,6 +41,12 @@ inline constexpr std::string_view kBlockDim = "Block Dim";
 inline constexpr std::string_view kCallStack = "Call stack";
 /// The id that joins a runtime launch to the device work it started (Kineto, torch_npu).
 inline constexpr std::string_view kCorrelation = "correlation";
+/// A Kineto `cuda_sync` event's stream: for a Stream Wait Event, the stream that waits.
+inline constexpr std::string_view kStream = "stream";
+/// A Stream Wait Event's stream whose recorded event it waits for.
+inline constexpr std::string_view kWaitOnStream = "wait_on_stream";
+/// The correlation id of the event-record call (cudaEventRecord) whose event a Stream Wait Event waits for.
+inline constexpr std::string_view kWaitOnEventRecordCorrelation = "wait_on_cuda_event_record_corr_id";
 } // namespace argnames
 
 /// The counter track of a device's allocated memory, from the allocator's samples: "GPU 0 memory allocated" (the

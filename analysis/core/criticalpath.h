@@ -60,6 +60,9 @@ struct StepCriticalPath
     // Operations of the step held by another stream's operation that the trace records no wait for (inferred:
     // it started right after that one ended, long after its launch and its own stream allowed).
     std::uint64_t crossStreamWaits = 0;
+    // Operations of the step held by a wait of their stream on another that the trace records (Kineto's Stream Wait
+    // Event: cudaStreamWaitEvent on an event recorded by cudaEventRecord).
+    std::uint64_t crossStreamWaitsRecorded = 0;
     [[nodiscard]] model::TimeNs lengthNs() const { return endNs - startNs; }
 };
 

@@ -6,6 +6,7 @@
 #include "analysis/core/opclassifier.h"
 #include "analysis/core/savingreason.h"
 #include "analysis/core/unrecorded.h"
+#include "model/argnames.h"
 #include "model/workers.h"
 
 #include <algorithm>
@@ -354,6 +355,7 @@ private:
         std::vector<std::pair<std::uint32_t, std::uint32_t>> partOf;
         std::size_t crossStreamWaits
             = 0; // inferred waits of an operation on another stream's (addLaunchAndStreamEdges)
+        std::size_t crossStreamWaitsRecorded = 0; // recorded waits that held their operation
 
         /// Appends a node whose start is pinned at `pinnedAt` (kNone: not pinned).
         void addNode(const Node& n, TimeNs pinnedAt)
@@ -389,6 +391,13 @@ private:
         std::vector<std::int64_t> endArg;   // edge index, −1: own duration, −2: end release
     };
     enum : std::uint8_t { kRemoved = 1, kDetached = 2, kNoWait = 4 };
+    // A wait of a stream on another that the trace records (m_recordedWaits).
+    struct RecordedWait
+    {
+        std::uint32_t pos = 0;
+        std::uint32_t fromTrack = 0;
+        std::uint32_t fromPos = 0;
+    };
 
     bool isBlockingCall(const model::Track& t, std::uint32_t i) const;
     /// A framework op that waits for the device (isSynchronisingFrameworkOp).
@@ -430,6 +439,10 @@ private:
     /// Nodes for the device operations in `window` that nothing in the trace launched, pinned at their start;
     /// true when there was any.
     bool addUnlaunchedOps(Interval window, BuildState& b) const;
+    /// The waits of one stream on another that the trace records (m_recordedWaits), once the launches are known.
+    void findRecordedWaits();
+    /// The recorded wait of operation `pos` of device track `track`, or null.
+    const RecordedWait* recordedWait(std::uint32_t track, std::uint32_t pos) const;
     /// Launch and stream edges of every device node, and cross-stream waits (counted in g.crossStreamWaits).
     void addLaunchAndStreamEdges(BuildState& b) const;
     /// The operation of another stream of `track`'s device that ended last in [t − kCrossStreamMaxLag, t] (after
@@ -461,8 +474,11 @@ private:
     // Per thread (representative track): 1 where a lane of it records the steps (ProfilerStep#N): the thread that
     // runs the step until its end. The others (the autograd thread, a task queue) only work when given work.
     std::vector<std::uint8_t> m_stepThread;
-    std::vector<DeviceOps> m_device;     // per track (empty for host tracks)
-    std::vector<std::uint32_t> m_opBase; // per track: the number of its first operation
+    std::vector<DeviceOps> m_device; // per track (empty for host tracks)
+    // Waits the trace records (Kineto `Stream Wait Event`: a stream waits for an event recorded on another), per
+    // device track: the position of the operation that waited, and the operation it waited for. By position.
+    std::vector<std::vector<RecordedWait>> m_recordedWaits; // per track; empty where the trace records none
+    std::vector<std::uint32_t> m_opBase;                    // per track: the number of its first operation
     std::vector<std::uint32_t> m_deviceTracks;
     std::size_t m_opCount = 0;
     std::size_t m_callCount = 0;
@@ -648,8 +664,9 @@ void Retimer::prepare()
         if (s < callStart(issue))
             issue = call;
     }
+    findRecordedWaits();
     // Typical launch latency: operations whose stream was free when their call began. Typical stream gap:
-    // operations that waited for their stream.
+    // operations that waited for their stream. An operation with a recorded wait on another stream says neither.
     std::vector<TimeNs> lags;
     std::vector<std::pair<TimeNs, TimeNs>> queued; // (start − call start, start − predecessor end)
     for (std::uint32_t ti : m_deviceTracks) {
@@ -657,7 +674,7 @@ void Retimer::prepare()
         const auto& ops = m_device[ti].ops;
         const auto& launchCall = m_device[ti].launchCall;
         for (std::size_t p = 0; p < ops.size(); ++p) {
-            if (launchCall[p] == kNoCall)
+            if (launchCall[p] == kNoCall || recordedWait(ti, static_cast<std::uint32_t>(p)) != nullptr)
                 continue;
             const TimeNs s = callStart(launchCall[p]);
             const TimeNs start = t.ts(ops[p]);
@@ -675,6 +692,135 @@ void Retimer::prepare()
             gaps.push_back(fromPred);
     }
     m_typGap = std::max<TimeNs>(0, median(std::move(gaps), 0));
+}
+
+// A Stream Wait Event (Kineto `cuda_sync`) says: stream `stream` waits, from the cudaStreamWaitEvent call on, for
+// the event recorded by the call of correlation `wait_on_cuda_event_record_corr_id` on stream `wait_on_stream`.
+// So the first operation launched on the waiting stream after the wait call starts after the last operation
+// launched on the recorded stream before the record call ends.
+void Retimer::findRecordedWaits()
+{
+    const auto tracks = m_trace.tracks();
+    struct Wait
+    {
+        std::int32_t device;
+        std::int64_t stream;
+        std::int64_t fromStream;
+        std::int64_t recordCorrelation;
+        TimeNs at;
+    };
+    std::vector<Wait> waits;
+    const auto intArg = [&](model::SliceRef r, std::string_view key) -> std::int64_t {
+        const std::optional<model::ArgValue> v = m_trace.arg(r, key);
+        return v && v->type == model::ArgValue::Type::Int ? v->i : -1;
+    };
+    // Kineto puts them on a per-device track of their own (not a stream: role Synthetic).
+    for (const model::Track& t : tracks) {
+        if (t.role == model::TrackRole::HostThread || t.deviceKind == model::DeviceKind::Cpu || t.deviceIndex < 0)
+            continue;
+        for (std::uint32_t i = 0; i < t.size(); ++i) {
+            if (t.category(i) != SliceCategory::Sync)
+                continue;
+            const model::SliceRef r {t.id, model::SliceIndex(i)};
+            const std::int64_t record = intArg(r, model::argnames::kWaitOnEventRecordCorrelation);
+            const std::int64_t stream = intArg(r, model::argnames::kStream);
+            const std::int64_t from = intArg(r, model::argnames::kWaitOnStream);
+            if (record >= 0 && stream >= 0 && from >= 0 && stream != from) // an Event Sync (the host waits): stream −1
+                waits.push_back({t.deviceIndex, stream, from, record, t.ts(i)});
+        }
+    }
+    if (waits.empty())
+        return;
+    // The event-record calls' starts, by correlation.
+    std::unordered_map<std::int64_t, TimeNs> recordAt;
+    for (const Wait& w : waits)
+        recordAt.emplace(w.recordCorrelation, kNone);
+    std::unordered_map<std::uint32_t, bool> recordName; // per slice name: an event-record call?
+    for (const model::Track& t : tracks) {
+        if (t.role != model::TrackRole::HostThread)
+            continue;
+        for (std::uint32_t i = 0; i < t.size(); ++i) {
+            if (t.category(i) != SliceCategory::RuntimeApi)
+                continue;
+            auto [it, added] = recordName.try_emplace(t.sliceName(i).value, false);
+            if (added)
+                it->second = m_trace.str(t.sliceName(i)).find("EventRecord") != std::string_view::npos;
+            if (!it->second)
+                continue;
+            const std::int64_t c = intArg({t.id, model::SliceIndex(i)}, model::argnames::kCorrelation);
+            if (auto r = recordAt.find(c); r != recordAt.end() && r->second == kNone)
+                r->second = t.ts(i);
+        }
+    }
+    // Per stream track, its launched operations by launch time (a stream runs its work in launch order).
+    const auto streamTrack = [&](std::int32_t device, std::int64_t stream) -> std::uint32_t {
+        for (const std::uint32_t ti : m_deviceTracks) {
+            if (tracks[ti].deviceIndex == device && tracks[ti].streamId == stream)
+                return ti;
+        }
+        return kNoCall;
+    };
+    std::unordered_map<std::uint32_t, std::vector<std::pair<TimeNs, std::uint32_t>>> launched;
+    const auto byLaunch = [&](std::uint32_t ti) -> const std::vector<std::pair<TimeNs, std::uint32_t>>& {
+        auto [it, added] = launched.try_emplace(ti);
+        if (added) {
+            const DeviceOps& d = m_device[ti];
+            for (std::uint32_t p = 0; p < d.ops.size(); ++p) {
+                if (d.launchCall[p] != kNoCall)
+                    it->second.emplace_back(callStart(d.launchCall[p]), p);
+            }
+            std::stable_sort(it->second.begin(), it->second.end(),
+                             [](const auto& a, const auto& b) { return a.first < b.first; });
+        }
+        return it->second;
+    };
+    m_recordedWaits.assign(tracks.size(), {});
+    for (const Wait& w : waits) {
+        const TimeNs recorded = recordAt[w.recordCorrelation];
+        const std::uint32_t to = streamTrack(w.device, w.stream);
+        const std::uint32_t from = streamTrack(w.device, w.fromStream);
+        if (recorded == kNone || to == kNoCall || from == kNoCall)
+            continue;
+        const auto& src = byLaunch(from);
+        const auto& dst = byLaunch(to);
+        auto s = std::partition_point(src.begin(), src.end(), [&](const auto& e) { return e.first <= recorded; });
+        const auto d = std::partition_point(dst.begin(), dst.end(), [&](const auto& e) { return e.first < w.at; });
+        if (s == src.begin() || d == dst.end())
+            continue;
+        --s;
+        // A wait the device did not keep (the waiting operation began before the awaited one ended) is not one.
+        const model::Track& ft = tracks[from];
+        const model::Track& tt = tracks[to];
+        if (tt.ts(m_device[to].ops[d->second]) < ft.end(m_device[from].ops[s->second]))
+            continue;
+        m_recordedWaits[to].push_back({d->second, from, s->second});
+    }
+    for (auto& list : m_recordedWaits) {
+        std::sort(list.begin(), list.end(), [](const auto& a, const auto& b) { return a.pos < b.pos; });
+        // Several waits of one operation: the one on the latest-ending operation holds it.
+        std::size_t kept = 0;
+        for (std::size_t k = 0; k < list.size(); ++k) {
+            if (kept > 0 && list[kept - 1].pos == list[k].pos) {
+                const RecordedWait& a = list[kept - 1];
+                if (tracks[list[k].fromTrack].end(m_device[list[k].fromTrack].ops[list[k].fromPos])
+                    > tracks[a.fromTrack].end(m_device[a.fromTrack].ops[a.fromPos]))
+                    list[kept - 1] = list[k];
+            } else {
+                list[kept++] = list[k];
+            }
+        }
+        list.resize(kept);
+    }
+}
+
+const Retimer::RecordedWait* Retimer::recordedWait(std::uint32_t track, std::uint32_t pos) const
+{
+    if (track >= m_recordedWaits.size() || m_recordedWaits[track].empty())
+        return nullptr;
+    const auto& list = m_recordedWaits[track];
+    const auto it = std::lower_bound(list.begin(), list.end(), pos,
+                                     [](const RecordedWait& w, std::uint32_t p) { return w.pos < p; });
+    return it != list.end() && it->pos == pos ? &*it : nullptr;
 }
 
 ResolvedWhatIf Retimer::resolve(const WhatIf& w) const
@@ -1094,23 +1240,36 @@ void Retimer::addLaunchAndStreamEdges(BuildState& b) const
             // Held past what its launch and its stream allow, right after another stream's operation ended: it
             // waited for that one (an event wait), which the edge says; its launch and stream get typical lags.
             bool crossHeld = false;
-            if (linked || hasPred) {
-                TimeNs ready = linked ? calledAt + m_typLag : kNone;
-                if (hasPred)
-                    ready = std::max(ready, predEnd + m_typGap);
-                if (n.start0 - ready > kCrossStreamMinDelay) {
-                    const auto [ct, cpos] = crossStreamCause(ti, n.start0, ready);
-                    if (ct != kNoCall) {
-                        const model::Track& other = m_trace.track(model::TrackId(ct));
-                        const TimeNs causeEnd = other.end(m_device[ct].ops[cpos]);
-                        const TimeNs lag = n.start0 - causeEnd;
-                        if (const std::uint32_t c = index.ofOp[m_opBase[ct] + cpos]; c != kNoNode)
-                            g.addEdge(c, id, lag, EdgeKind::CrossStream, false, false);
-                        else
-                            g.release[id] = std::max(g.release[id], causeEnd + lag);
-                        crossHeld = true;
-                        ++g.crossStreamWaits;
-                    }
+            TimeNs ready = linked ? calledAt + m_typLag : kNone;
+            if (hasPred)
+                ready = std::max(ready, predEnd + m_typGap);
+            const bool delayed = (linked || hasPred) && n.start0 - ready > kCrossStreamMinDelay;
+            // A wait the trace records is an edge whether or not it held the operation (what-ifs may make it hold);
+            // it held it when the operation was late and started right after the awaited one ended.
+            if (const RecordedWait* w = recordedWait(ti, pos)) {
+                const TimeNs causeEnd
+                    = m_trace.track(model::TrackId(w->fromTrack)).end(m_device[w->fromTrack].ops[w->fromPos]);
+                const TimeNs d = n.start0 - causeEnd; // ≥ 0: findRecordedWaits keeps no other
+                crossHeld = delayed && d <= m_typGap + kCrossStreamMinDelay;
+                const TimeNs lag = crossHeld ? d : std::min(d, m_typGap);
+                if (const std::uint32_t c = index.ofOp[m_opBase[w->fromTrack] + w->fromPos]; c != kNoNode)
+                    g.addEdge(c, id, lag, EdgeKind::CrossStream, false, false);
+                else
+                    g.release[id] = std::max(g.release[id], causeEnd + lag);
+                g.crossStreamWaitsRecorded += crossHeld ? 1 : 0;
+            }
+            if (!crossHeld && delayed) {
+                const auto [ct, cpos] = crossStreamCause(ti, n.start0, ready);
+                if (ct != kNoCall) {
+                    const model::Track& other = m_trace.track(model::TrackId(ct));
+                    const TimeNs causeEnd = other.end(m_device[ct].ops[cpos]);
+                    const TimeNs lag = n.start0 - causeEnd;
+                    if (const std::uint32_t c = index.ofOp[m_opBase[ct] + cpos]; c != kNoNode)
+                        g.addEdge(c, id, lag, EdgeKind::CrossStream, false, false);
+                    else
+                        g.release[id] = std::max(g.release[id], causeEnd + lag);
+                    crossHeld = true;
+                    ++g.crossStreamWaits;
                 }
             }
             if (linked) {
@@ -1526,6 +1685,7 @@ Retimer::StepOutcome Retimer::retimeStep(std::size_t step, std::span<const Resol
     criticalPath(g, sim, last, m_clock.hostWindow(step), window, path, pathNodes);
     path.assessed = true;
     path.crossStreamWaits = g.crossStreamWaits;
+    path.crossStreamWaitsRecorded = g.crossStreamWaitsRecorded;
 
     const TimeNs windowLen = window.length();
     // The step ends at its last end inside the window: work reaching past it is the next step's.

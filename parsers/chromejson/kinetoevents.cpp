@@ -96,7 +96,7 @@ void KinetoSink::finish()
     }
 }
 
-model::ArgSetId KinetoSink::convertArgs(const ChromeEvent& e, bool device, bool linked)
+model::ArgSetId KinetoSink::convertArgs(const ChromeEvent& e, bool device, bool linked, bool keepStream)
 {
     if (e.args.empty())
         return {};
@@ -105,7 +105,7 @@ model::ArgSetId KinetoSink::convertArgs(const ChromeEvent& e, bool device, bool 
     bool carriesEventId = false;
     for (const ChromeArg& a : e.args) {
         // A described export holds exactly the slice's own args, plus its class (see buildInput).
-        if (m_described ? startsWith(a.key, kDescribedArgPrefix) : redundantArg(a.key, device, linked))
+        if (m_described ? startsWith(a.key, kDescribedArgPrefix) : redundantArg(a.key, device, linked, keepStream))
             continue;
         carriesEventId = carriesEventId || a.key == "External id" || a.key == "correlation" || a.key == "Python id";
         model::Arg out;
@@ -147,7 +147,8 @@ bool KinetoSink::buildInput(const ChromeEvent& e, model::SliceInput& in, Classif
     if (const ChromeArg* a = e.arg("correlation"); a && a->kind == ChromeArg::Kind::Int)
         correlation = a->i;
     const bool device = c.placement != Placement::Host;
-    in.args = convertArgs(e, device, device && correlation >= 0 && hostLaunch(correlation) != nullptr);
+    in.args = convertArgs(e, device, device && correlation >= 0 && hostLaunch(correlation) != nullptr,
+                          c.placement == Placement::DeviceSync);
     if (c.category == SliceCategory::Memcpy) {
         const ChromeArg* kind = e.arg("kind");
         const MemcpyKind k

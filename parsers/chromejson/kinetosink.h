@@ -137,10 +137,12 @@ private:
     // `correlation` / `External id` once the activity is linked to its launch by a flow (the launch keeps them);
     // on host events the writer's running `Ev Idx`, the profiler-internal `Record function id` handle, and CUPTI's
     // `cbid` (a constant per runtime function, so the name says it). Everything else is kept.
-    static bool redundantArg(std::string_view key, bool device, bool linked)
+    /// `keepStream`: the event lies on a per-device track that does not say its stream (a `cuda_sync` event: a
+    /// Stream Wait Event's `stream` is the stream that waits).
+    static bool redundantArg(std::string_view key, bool device, bool linked, bool keepStream)
     {
         if (device) {
-            if (key == "device" || key == "context" || key == "stream")
+            if (key == "device" || key == "context" || (key == "stream" && !keepStream))
                 return true;
             if (linked && (key == "correlation" || key == "External id"))
                 return true;
@@ -175,7 +177,8 @@ private:
         return entry.classified;
     }
 
-    model::ArgSetId convertArgs(const ChromeEvent& e, bool device = false, bool linked = false);
+    model::ArgSetId convertArgs(const ChromeEvent& e, bool device = false, bool linked = false,
+                                bool keepStream = false);
 
     /// The launch with this correlation when it was already seen (Kineto writes host events first and
     /// correlations grow, so the join's launches stay sorted and need no index of their own), else nullptr.

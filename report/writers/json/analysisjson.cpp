@@ -87,6 +87,7 @@ nlohmann::ordered_json criticalPathJson(const analysis::StepCriticalPath& p)
     for (std::size_t c = 0; c < analysis::kPathClassCount; ++c)
         j[std::string(analysis::pathClassKey(static_cast<analysis::PathClass>(c))) + "_ns"] = p.byClass[c];
     j["cross_stream_waits_inferred"] = p.crossStreamWaits;
+    j["cross_stream_waits_recorded"] = p.crossStreamWaitsRecorded;
     return j;
 }
 
