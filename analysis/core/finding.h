@@ -31,6 +31,15 @@ struct StepLoss
     model::TimeNs savingNs = 0;
 };
 
+/// A laid-out layer and the part of its analysed time one finding's fix saves (0 ≤ savedNs ≤ layerNs).
+struct LayerSaving
+{
+    model::SliceRef layer;
+    model::TimeNs ts = 0;      // the layer's start (its frame is the step that holds it)
+    model::TimeNs layerNs = 0; // its time inside the analysed windows
+    model::TimeNs savedNs = 0;
+};
+
 /// What removing a finding's cause changes, for re-timing the step graph (analysis/core/stepgraph.h): the pass
 /// that finds the cause says what would go, the step graph says how much shorter the steps get. Empty: the kind
 /// has no re-timing rule and its saving is its lost time.
@@ -45,6 +54,10 @@ struct WhatIf
     double scale = 1.0;
     /// Per operation: parallel to scaledDevice, each one's own share of its time (0–1); empty: all take `scale`.
     std::vector<double> scales;
+    /// Laid-out layers (RKNN perf tables, which cannot be re-timed): per layer, its analysed time and the part of
+    /// it this fix saves. Not a re-timing rule (empty() ignores it): "fix all" composes these per layer
+    /// (analysis/core/rknnfixall.h), so a layer's time is saved once however many findings touch it.
+    std::vector<LayerSaving> layerSavings;
     [[nodiscard]] bool empty() const
     {
         return removedHost.empty() && hostRanges.empty() && syncRanges.empty() && removedDevice.empty()

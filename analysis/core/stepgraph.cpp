@@ -4,6 +4,7 @@
 #include "analysis/core/deviceactivity.h"
 #include "analysis/core/gallop.h"
 #include "analysis/core/opclassifier.h"
+#include "analysis/core/rknnfixall.h"
 #include "analysis/core/savingreason.h"
 #include "analysis/core/unrecorded.h"
 #include "model/argnames.h"
@@ -2043,20 +2044,25 @@ void projectSavings(const RetimingPlan& plan, const CancelToken& cancel, Analysi
             f.savingRule += " Steps that could not be re-timed count their lost time.";
         }
     }
+    // Laid-out layers (RKNN): their findings' savings compose per layer instead of adding up (rknnfixall.h).
+    const LayerFixAll layerFix = composeLayerSavings(findings, clock);
     TimeNs total = 0;
     for (std::size_t i = 0; i < steps; ++i) {
         const TimeNs window = clock.window(i).length();
         if (window <= 0)
             continue;
         const TimeNs s = r.savings[findings.size()][i];
-        total += std::min(window, s >= 0 ? s + noRuleInStep[i] : lostInStep[i]);
+        // The layer findings have no re-timing rule: their lost times, summed in both, give way to the composed
+        // saving (a step that broke a bound, savingNs −1, keeps the lost times, as the CLI's warning says).
+        const TimeNs layers = layerFix.any && layerFix.savingNs[i] >= 0 ? layerFix.savingNs[i] - layerFix.lostNs[i] : 0;
+        total += std::min(window, s >= 0 ? s + noRuleInStep[i] + layers : lostInStep[i] + layers);
     }
     result.savingNs = std::min(total, result.analysedNs);
     result.savingFraction = result.analysedNs > 0 ? double(result.savingNs) / double(result.analysedNs) : 0.0;
     result.criticalPaths = std::move(r.steps);
     result.criticalPathNotAssessed = std::move(r.notAssessedReason);
     result.cyclicSteps = r.cyclicSteps;
-    result.inconsistentSteps = r.inconsistentSteps;
+    result.inconsistentSteps = r.inconsistentSteps + layerFix.inconsistentSteps;
     for (Finding& f : findings)
         f.whatIf = WhatIf {};
     explainSavings(result);

@@ -70,6 +70,7 @@ PassOutput CoreImbalancePass::run(const AnalysisContext& context) const
     std::map<std::string, OpTypeLoss> single;
     std::set<std::string> splitTypes;
     model::TimeNs singleNs = 0;
+    std::vector<LayerSaving> saved;
     for (const RknnLayerRow& l : table.layers) {
         if (context.cancel().cancelled())
             return out;
@@ -100,6 +101,7 @@ PassOutput CoreImbalancePass::run(const AnalysisContext& context) const
         acc.countOccurrence();
         acc.addEvidence(l.ref.track, l.ts, l.ts + l.dur);
         acc.addEvent(l.ref);
+        saved.push_back({l.ref, l.ts, t, lost});
         OpTypeLoss& o = single[cleanText(l.opType)];
         ++o.layers;
         o.timeNs += t;
@@ -124,6 +126,7 @@ PassOutput CoreImbalancePass::run(const AnalysisContext& context) const
 
     Finding f = acc.finish(std::string(kind()));
     f.platform = Platform::Rknn;
+    f.whatIf.layerSavings = std::move(saved);
     const std::string coresText = std::to_string(cores) + " NPU cores";
     f.title = std::to_string(f.occurrences) + (f.occurrences == 1 ? " NPU layer" : " NPU layers")
         + " ran on fewer of the " + coresText + " than the split layers: up to " + formatDuration(f.lostNs) + " lost";

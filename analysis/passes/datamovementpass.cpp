@@ -39,6 +39,7 @@ PassOutput DataMovementPass::run(const AnalysisContext& context) const
     FindingAccumulator acc(clock);
     std::map<std::string, OpTypeTime> byType;
     std::vector<std::pair<const RknnLayerRow*, model::TimeNs>> layers;
+    std::vector<LayerSaving> saved;
     for (const RknnLayerRow& l : table.layers) {
         if (context.cancel().cancelled())
             return out;
@@ -54,6 +55,7 @@ PassOutput DataMovementPass::run(const AnalysisContext& context) const
         ++o.layers;
         o.timeNs += t;
         layers.emplace_back(&l, t);
+        saved.push_back({l.ref, l.ts, t, t}); // the layer goes: all its time
     }
     if (acc.lostNs() <= 0)
         return out;
@@ -75,6 +77,7 @@ PassOutput DataMovementPass::run(const AnalysisContext& context) const
 
     Finding f = acc.finish(std::string(kind()));
     f.platform = Platform::Rknn;
+    f.whatIf.layerSavings = std::move(saved);
     const double share = static_cast<double>(f.lostNs) / static_cast<double>(clock.analysedNs());
     f.title = "Data movement (" + names + "): " + formatDuration(f.lostNs) + ", " + formatPercent(share)
         + " of the frame in " + std::to_string(f.occurrences) + (f.occurrences == 1 ? " layer" : " layers");

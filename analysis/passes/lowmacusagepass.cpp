@@ -79,6 +79,7 @@ PassOutput LowMacUsagePass::run(const AnalysisContext& context) const
     std::vector<Hit> hits;
     const RknnLayerRow* input = nullptr;
     model::TimeNs layerNs = 0;
+    std::vector<LayerSaving> saved;
     for (const RknnLayerRow& l : table.layers) {
         if (context.cancel().cancelled())
             return out;
@@ -96,6 +97,7 @@ PassOutput LowMacUsagePass::run(const AnalysisContext& context) const
         acc.addEvidence(l.ref.track, l.ts, l.ts + l.dur);
         acc.addEvent(l.ref);
         hits.push_back({&l, t, lost});
+        saved.push_back({l.ref, l.ts, t, lost});
         layerNs += t;
         const std::int64_t channels = inputChannels(l.inputShape);
         if (input == nullptr && channels > 0 && channels <= 4)
@@ -112,6 +114,7 @@ PassOutput LowMacUsagePass::run(const AnalysisContext& context) const
 
     Finding f = acc.finish(std::string(kind()));
     f.platform = Platform::Rknn;
+    f.whatIf.layerSavings = std::move(saved);
     f.title = std::to_string(f.occurrences) + (f.occurrences == 1 ? " convolution uses" : " convolutions use")
         + " under a quarter of the model's median MAC rate (" + formatFixed(median, 2)
         + " %): " + formatDuration(f.lostNs) + (input != nullptr ? ", input layer included" : "");
