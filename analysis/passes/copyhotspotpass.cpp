@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <span>
 
 namespace timesink::analysis {
 
@@ -41,6 +42,15 @@ struct Group
     // Device-to-host copies: the Python line that asked for them (.item(), .cpu(), .numpy()), by count.
     std::map<std::string, std::int64_t> pythonLines;
     std::vector<model::SliceRef> copies; // every copy of the group, for re-timing it asynchronous (WhatIf)
+    // Per copy (parallel to `copies`): the part of its time no compute hides, for the prefetch budget (prefetchCopies).
+    std::vector<model::TimeNs> visibleNs;
+    // The copies the prefetch rule hides behind the previous step's compute, and the share of each that stays.
+    std::vector<model::SliceRef> prefetched;
+    std::vector<double> prefetchScales;
+    model::TimeNs hiddenNs = 0; // copy time the prefetch rule hides
+    // Blocking calls that ran a host-to-device copy of the group as their own work (cudaMemcpy, aclrtMemcpy): made
+    // asynchronous, the call returns at once (WhatIf::removedHost), where the step graph counts the copy in its time.
+    std::vector<model::SliceRef> blockingLaunches;
 };
 
 // The first tensor's dims and dtype of a framework op recorded with record_shapes: Kineto writes
@@ -264,6 +274,7 @@ void addCopy(const model::Trace& trace, const model::Track& t, std::uint32_t i, 
         lost += g.acc.addLoss(v.start, v.end);
     g.acc.countOccurrence();
     g.copies.push_back(ref);
+    g.visibleNs.push_back(totalLength(visible));
     const std::int64_t bytes = copyBytes(trace, ref);
     if (bytes >= 0) {
         g.bytes = model::saturatingAdd(g.bytes, bytes);
@@ -275,15 +286,85 @@ void addCopy(const model::Trace& trace, const model::Track& t, std::uint32_t i, 
     g.pageable += pageable ? 1 : 0;
     if ((t.flags(i) & model::SliceFlags::kSynchronous) != 0 || site.blocking)
         ++g.synchronous;
-    if (dir == MemcpyDirection::HostToDevice)
+    if (dir == MemcpyDirection::HostToDevice) {
         noteImageBatch(trace, sites, ref, bytes, g);
-    else if (const std::string line = pythonLine(trace, site.op.isValid() ? site.op : site.launch); !line.empty())
+        if (site.launch.isValid()) {
+            const model::Track& lt = trace.track(site.launch.track);
+            const std::uint32_t li = site.launch.index.value;
+            const std::string_view name = trace.str(lt.sliceName(li));
+            if (lt.category(li) == model::SliceCategory::RuntimeApi
+                && name.find("Synchronize") == std::string_view::npos
+                && (isBlockingRuntimeCall(name) || (lt.flags(li) & model::SliceFlags::kSynchronous) != 0))
+                g.blockingLaunches.push_back(site.launch);
+        }
+    } else if (const std::string line = pythonLine(trace, site.op.isValid() ? site.op : site.launch); !line.empty())
         ++g.pythonLines[line];
     if (lost > 0) {
         g.acc.addEvidence(t.id, s, e);
         g.acc.addEvent(ref);
         if (site.launch.isValid())
             g.acc.addEvent(site.launch);
+    }
+}
+
+/// The prefetch rule (issue 46): a host-to-device copy of analysed step i can be prefetched on a copy stream while
+/// the previous analysed step computes on the same device, where that compute overlaps no host-to-device copy (the
+/// copy engine is free there). That budget, per (previous step, device), is given out once across the copies of
+/// every group, in time order, each copy taking up to its whole duration; only copies with time no compute hides
+/// ask for it. Copies of the first analysed step, or whose previous step has no compute on their device, get none.
+/// Each group records its hidden copies and the share of each copy's time that stays (unhidden / duration).
+void prefetchCopies(const model::Trace& trace, const StepClock& clock, ComputeLookup& compute,
+                    const std::map<std::int32_t, IntervalList>& hostToDevice, std::span<Group* const> groups)
+{
+    struct Candidate
+    {
+        model::TimeNs start;
+        model::SliceRef ref;
+        Group* group;
+    };
+    std::vector<Candidate> candidates;
+    for (Group* g : groups) {
+        for (std::size_t i = 0; i < g->copies.size(); ++i) {
+            if (g->visibleNs[i] > 0) {
+                const model::SliceRef ref = g->copies[i];
+                candidates.push_back({trace.track(ref.track).ts(ref.index.value), ref, g});
+            }
+        }
+    }
+    std::sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
+        if (a.start != b.start)
+            return a.start < b.start;
+        if (a.ref.track.value != b.ref.track.value)
+            return a.ref.track.value < b.ref.track.value;
+        return a.ref.index.value < b.ref.index.value;
+    });
+    std::map<std::pair<std::size_t, std::int32_t>, model::TimeNs> budget; // (previous step, device) → time left
+    for (const Candidate& c : candidates) {
+        const model::Track& t = trace.track(c.ref.track);
+        const model::TimeNs duration = t.end(c.ref.index.value) - c.start;
+        const std::size_t step = clock.stepAt(c.start);
+        if (duration <= 0 || step >= clock.size())
+            continue;
+        std::size_t prev = step;
+        while (prev > 0 && clock.window(prev - 1).end <= clock.window(prev - 1).start)
+            --prev; // skips empty windows (a warm-up step left out, a step squeezed out by its neighbours)
+        if (prev == 0)
+            continue; // the first analysed step: nothing computes before it
+        const Interval& window = clock.window(prev - 1);
+        const auto [it, added] = budget.try_emplace({prev - 1, t.deviceIndex}, 0);
+        if (added) {
+            IntervalList free = compute.during(t.deviceIndex, window.start, window.end);
+            if (const auto copies = hostToDevice.find(t.deviceIndex); copies != hostToDevice.end())
+                free = subtract(free, clip(copies->second, window.start, window.end));
+            it->second = totalLength(free);
+        }
+        const model::TimeNs hidden = std::min(duration, it->second);
+        if (hidden <= 0)
+            continue;
+        it->second -= hidden;
+        c.group->prefetched.push_back(c.ref);
+        c.group->prefetchScales.push_back(static_cast<double>(duration - hidden) / static_cast<double>(duration));
+        c.group->hiddenNs = model::saturatingAdd(c.group->hiddenNs, hidden);
     }
 }
 
@@ -294,9 +375,34 @@ Finding copyFinding(Group& g, const std::string& site, MemcpyDirection dir, std:
     Finding f = g.acc.finish(std::string(kind));
     f.platform = platform;
     f.whatIf.asyncCopies = std::move(g.copies);
-    f.savingRule = "These copies become asynchronous (pinned memory, non_blocking=True, a copy stream): the host "
-                   "no longer waits for them and they leave their stream's order, but the work after them on "
-                   "that stream still waits for their data.";
+    // A prefetched copy stays asynchronous and keeps the part of its time the budget could not hide: the work after
+    // it waits for that part only (stepgraph: a scaled, detached operation).
+    f.whatIf.scaledDevice = std::move(g.prefetched);
+    f.whatIf.scales = std::move(g.prefetchScales);
+    // The host no longer waits: a blocking call whose own work was the copy returns at once (non_blocking=True).
+    std::sort(g.blockingLaunches.begin(), g.blockingLaunches.end(), [](const auto& a, const auto& b) {
+        return std::pair(a.track.value, a.index.value) < std::pair(b.track.value, b.index.value);
+    });
+    g.blockingLaunches.erase(std::unique(g.blockingLaunches.begin(), g.blockingLaunches.end(),
+                                         [](const auto& a, const auto& b) {
+                                             return a.track.value == b.track.value && a.index.value == b.index.value;
+                                         }),
+                             g.blockingLaunches.end());
+    f.whatIf.removedHost = std::move(g.blockingLaunches);
+    if (dir == MemcpyDirection::HostToDevice)
+        f.savingRule = "These copies become asynchronous (pinned memory, non_blocking=True) and are prefetched on a "
+                       "copy stream during the previous step's compute: the host no longer waits for them, they "
+                       "leave their stream's order, and the work after them waits only for the part that compute "
+                       "cannot hide. The budget is the previous analysed step's device compute on the same device "
+                       "that no host-to-device copy already overlaps, shared by all host-to-device copy findings in "
+                       "time order (so fixing all of them hides no more than it); copies of the first analysed step, "
+                       "or after a step without compute, are only made asynchronous"
+            + (g.hiddenNs > 0 ? " (" + formatDuration(g.hiddenNs) + " of these copies hidden)." : ".");
+    else
+        f.savingRule = "These copies become asynchronous (a pinned buffer, non_blocking=True, a copy stream): the "
+                       "host no longer waits for them and they leave their stream's order, but the work after them "
+                       "on that stream still waits for their data. They are not prefetched: a device-to-host copy "
+                       "carries what this step computed, so no earlier compute can hide it.";
     const std::string dirLabel = dir == MemcpyDirection::HostToDevice ? "Host-to-device" : "Device-to-host";
     std::string flags;
     if (g.pageable > 0)
@@ -361,6 +467,7 @@ PassOutput CopyHotspotPass::run(const AnalysisContext& context) const
     const StepClock& clock = context.clock();
     ComputeLookup compute(trace);
     std::map<std::pair<std::string, MemcpyDirection>, std::unique_ptr<Group>> groups;
+    std::map<std::int32_t, IntervalList> hostToDevice; // every host-to-device copy, per device (prefetchCopies)
     CallSiteResolver sites(trace);
     std::size_t seen = 0;
     for (const model::Track& t : trace.tracks()) {
@@ -374,6 +481,8 @@ PassOutput CopyHotspotPass::run(const AnalysisContext& context) const
                 continue;
             if ((++seen & 0xfff) == 0 && cancel.cancelled())
                 return out;
+            if (dir == MemcpyDirection::HostToDevice)
+                hostToDevice[t.deviceIndex].push_back({t.ts(i), t.end(i)});
             const CallSite site = sites.resolve({t.id, model::SliceIndex(i)});
             auto& slot = groups[{site.name, dir}];
             if (!slot)
@@ -381,6 +490,14 @@ PassOutput CopyHotspotPass::run(const AnalysisContext& context) const
             addCopy(trace, t, i, site, sites, compute, options, *slot);
         }
     }
+    for (auto& [device, list] : hostToDevice)
+        list = unite(std::move(list));
+    std::vector<Group*> prefetchable; // the host-to-device groups that make a finding
+    for (auto& [key, g] : groups) {
+        if (key.second == MemcpyDirection::HostToDevice && g->acc.lostNs() > 0)
+            prefetchable.push_back(g.get());
+    }
+    prefetchCopies(trace, clock, compute, hostToDevice, prefetchable);
     const Platform platform = trace.metadata().platform;
     for (auto& [key, g] : groups) {
         if (g->acc.lostNs() > 0)

@@ -7,9 +7,11 @@
 // Each pair runs the same program with a cause planted and with it removed; the true saving is the difference of the
 // two runs' total time (last host or device end − first step start). The projected saving of the finding must come
 // within 15 % (+0.1 ms) of it (the issue's bar).
+#include "analysis/core/context.h"
 #include "analysis/core/pass.h"
 #include "analysis/core/savingreason.h"
 #include "analysis/core/stepgraph.h"
+#include "analysis/passes/copyhotspotpass.h"
 #include "model/tracebuilder.h"
 #include "tests/analysis/findinglookup.h"
 #include "tests/common/fixtures.h"
@@ -98,6 +100,21 @@ public:
         m_b.addFlow(c, k);
         m_free[stream] = start + copyDur;
         m_t += hostDur;
+    }
+    /// A host-to-device copy from pageable memory under aten::to: a blocking cudaMemcpy on `stream` that starts when
+    /// the stream is free and returns kReturn after its copy.
+    void syncCopy(TimeNs copyDur, std::size_t stream, std::string_view op = "aten::to")
+    {
+        const TimeNs call = m_t + 20 * kUs;
+        const TimeNs start = std::max(call + kLatency, m_free[stream]);
+        const TimeNs back = start + copyDur + kReturn;
+        m_b.slice(m_host, SliceCategory::HostOp, op, m_t, back + 5 * kUs - m_t);
+        const auto c = m_b.slice(m_host, SliceCategory::RuntimeApi, "cudaMemcpy", call, back - call);
+        const auto k = m_b.memcpy(m_streams[stream], model::MemcpyDirection::HostToDevice,
+                                  model::HostMemoryKind::Pageable, start, copyDur, "Memcpy HtoD (Pageable -> Device)");
+        m_b.addFlow(c, k);
+        m_free[stream] = start + copyDur;
+        m_t = back + 5 * kUs;
     }
     /// An event wait (cudaEventRecord on `from`, cudaStreamWaitEvent on `to`): `to`'s next work starts after
     /// `from`'s work so far. Unless the run records waits, the trace does not say so (no link from the wait to the
@@ -542,6 +559,133 @@ private Q_SLOTS:
             QCOMPARE(rt.savings[0][i], TimeNs(0));
             QCOMPARE(rt.savings[1][i], TimeNs(0));
         }
+    }
+
+    // Issue 46, copies: a device-bound run copies its 5 ms batch with a blocking pageable cudaMemcpy on the compute
+    // stream at the start of every step. The fix the finding recommends, played: each step prefetches the next
+    // step's batch on a copy stream (pinned, non_blocking) while its kernels run, and the next step's first kernel
+    // waits for it (an event wait); the first step still copies its own batch. The projection hides each copy behind
+    // the previous step's compute (none before the first step).
+    void copyPrefetchedDuringPreviousStep()
+    {
+        constexpr std::int64_t kSteps = 5;
+        const auto program = [](bool cause, int kernels) {
+            auto run = std::make_unique<Run>();
+            for (std::int64_t n = 1; n <= kSteps; ++n) {
+                run->step(n, [&](Run& r) {
+                    if (cause) {
+                        r.syncCopy(5 * kMs, 0);
+                    } else {
+                        if (n == 1)
+                            r.asyncCopy(5 * kMs, 1);
+                        r.streamWait(1, 0);
+                    }
+                    for (int i = 0; i < kernels; ++i)
+                        r.op("aten::mm", 40 * kUs, "ampere_sgemm_128x64_nn", 1 * kMs);
+                    if (!cause && n < kSteps)
+                        r.asyncCopy(5 * kMs, 1); // the next step's batch
+                    r.sync();
+                });
+            }
+            return run;
+        };
+        // Enough compute to hide the whole copy: about 5 ms per step after the first.
+        {
+            auto with = program(true, 8);
+            auto without = program(false, 8);
+            const TimeNs measured = with->total() - without->total();
+            QVERIFY(measured > (kSteps - 1) * 5 * kMs * 9 / 10);
+            const AnalysisResult r = analyse(with->finish());
+            const auto copies = ofKind(r, "copy_hotspot");
+            QCOMPARE(copies.size(), std::size_t(1));
+            QCOMPARE(copies[0]->savingMethod, std::string("retimed"));
+            COMPARE_SAVING(copies[0]->savingNs, measured);
+            // The first step has no step before it: its copy is only made asynchronous, and its kernels still wait.
+            for (const StepLoss& ps : copies[0]->perStep) {
+                QVERIFY(ps.savingNs <= ps.stepNs);
+                if (ps.stepNumber == 1)
+                    QVERIFY(ps.savingNs < 1 * kMs);
+            }
+            QVERIFY(copies[0]->savingRule.find("previous step's compute") != std::string::npos);
+            // "Fix all" hides no more than the budget either.
+            QVERIFY(r.savingNs >= copies[0]->savingNs * 9 / 10);
+        }
+        // The previous step computes 3 ms, less than the copy: only 3 ms of it can hide there (the budget).
+        {
+            auto with = program(true, 3);
+            auto without = program(false, 3);
+            const TimeNs measured = with->total() - without->total();
+            QVERIFY(measured < (kSteps - 1) * 3 * kMs * 11 / 10);
+            QVERIFY(measured > (kSteps - 1) * 3 * kMs * 9 / 10);
+            const AnalysisResult r = analyse(with->finish());
+            const auto copies = ofKind(r, "copy_hotspot");
+            QCOMPARE(copies.size(), std::size_t(1));
+            COMPARE_SAVING(copies[0]->savingNs, measured);
+        }
+    }
+
+    // Two copy findings (two call sites, 3 ms each per step) share the previous step's 4 ms of compute: given out once
+    // in time order, the first call site's copy hides whole and the second's 1 ms of it, so the findings add up to
+    // the budget and "fix all" hides no more than it. Played: both prefetched on the copy stream.
+    void copyPrefetchBudgetShared()
+    {
+        constexpr std::int64_t kSteps = 4;
+        const auto program = [](bool cause) {
+            auto run = std::make_unique<Run>();
+            for (std::int64_t n = 1; n <= kSteps; ++n) {
+                run->step(n, [&](Run& r) {
+                    if (cause) {
+                        r.syncCopy(3 * kMs, 0, "aten::to");
+                        r.syncCopy(3 * kMs, 0, "aten::copy_");
+                    } else {
+                        if (n == 1) {
+                            r.asyncCopy(3 * kMs, 1);
+                            r.asyncCopy(3 * kMs, 1);
+                        }
+                        r.streamWait(1, 0);
+                    }
+                    for (int i = 0; i < 4; ++i)
+                        r.op("aten::mm", 40 * kUs, "ampere_sgemm_128x64_nn", 1 * kMs);
+                    if (!cause && n < kSteps) {
+                        r.asyncCopy(3 * kMs, 1);
+                        r.asyncCopy(3 * kMs, 1);
+                    }
+                    r.sync();
+                });
+            }
+            return run;
+        };
+        auto with = program(true);
+        auto without = program(false);
+        const TimeNs measured = with->total() - without->total();
+        const model::TracePtr trace = with->finish();
+        const AnalysisResult r = analyse(trace);
+        const auto copies = ofKind(r, "copy_hotspot");
+        QCOMPARE(copies.size(), std::size_t(2));
+        TimeNs sum = 0;
+        for (const Finding* f : copies)
+            sum += f->savingNs;
+        // Three steps have a step before them, each with 4 ms of compute: 3 ms + 1 ms hide per step.
+        COMPARE_SAVING(savingOf(r, "copy_hotspot", "call_site", "aten::to"), (kSteps - 1) * 3 * kMs);
+        COMPARE_SAVING(savingOf(r, "copy_hotspot", "call_site", "aten::copy_"), (kSteps - 1) * 1 * kMs);
+        COMPARE_SAVING(sum, measured);
+        // "Fix all" of the copy findings (their what-ifs merged as analyze() merges every finding's): on every step
+        // with a step before it, no more than the budget, 4 ms. (The first step's two copies are only made
+        // asynchronous; off their stream's order, the merged re-timing lets them overlap each other, which one copy
+        // engine would not: a limit of the asynchronous rule, kept out of this comparison.)
+        CancelToken cancel;
+        const AnalysisContext context(*trace, {}, cancel);
+        const PassOutput out = CopyHotspotPass().run(context);
+        QCOMPARE(out.findings.size(), std::size_t(2));
+        const WhatIf all = mergeWhatIfs(out.findings);
+        const std::array<const WhatIf*, 1> list {&all};
+        const Retiming rt = retimeSteps(*trace, context.clock(), list, cancel);
+        TimeNs merged = 0;
+        for (std::size_t i = 1; i < rt.savings[0].size(); ++i) {
+            QVERIFY(rt.savings[0][i] <= 4 * kMs + 100 * kUs);
+            merged += std::max<TimeNs>(rt.savings[0][i], 0);
+        }
+        COMPARE_SAVING(merged, measured);
     }
 
     // A DataLoader fetch at the start of each step overlaps the device work the previous step left queued (no sync
