@@ -8,6 +8,7 @@
 // two runs' total time (last host or device end − first step start). The projected saving of the finding must come
 // within 15 % (+0.1 ms) of it (the issue's bar).
 #include "analysis/core/context.h"
+#include "analysis/core/deviceactivity.h"
 #include "analysis/core/pass.h"
 #include "analysis/core/savingreason.h"
 #include "analysis/core/stepgraph.h"
@@ -361,7 +362,9 @@ private:
 };
 
 /// What a run's layout is made of, to hold a simulated run beside a real one: the host threads that launch device
-/// work, those that record steps, whether a DataLoader fetch lies on a step's thread, and the flows across threads.
+/// work, those that record steps, whether a DataLoader fetch lies on a step's thread, the links across threads, lanes
+/// of one OS thread in two processes (torch_npu's Python and CANN lanes), a stream that runs only collectives beside
+/// one that computes, and the event waits between streams (calls, and the waits the trace records).
 struct Layout
 {
     std::size_t launchingThreads = 0;
@@ -369,8 +372,27 @@ struct Layout
     std::size_t launchingThreadsWithoutSteps = 0;
     bool dataloaderOnStepThread = false;
     std::size_t crossThreadFlows = 0;
-    bool operator==(const Layout&) const = default;
+    bool lanesOfOneThread = false;
+    bool collectiveStream = false;
+    bool streamWaitCalls = false;
+    bool recordedStreamWaits = false;
 };
+
+char* toString(const Layout& l)
+{
+    return QTest::toString(QStringLiteral("launching %1, steps %2, launching without steps %3, DataLoader on the step "
+                                          "thread %4, cross-thread flows %5, lanes of one thread %6, collective "
+                                          "stream %7, stream-wait calls %8, recorded stream waits %9")
+                               .arg(l.launchingThreads)
+                               .arg(l.stepThreads)
+                               .arg(l.launchingThreadsWithoutSteps)
+                               .arg(l.dataloaderOnStepThread)
+                               .arg(l.crossThreadFlows)
+                               .arg(l.lanesOfOneThread)
+                               .arg(l.collectiveStream)
+                               .arg(l.streamWaitCalls)
+                               .arg(l.recordedStreamWaits));
+}
 
 Layout layoutOf(const model::Trace& trace)
 {
@@ -390,9 +412,31 @@ Layout layoutOf(const model::Trace& trace)
         if (s.marker.isValid())
             steps[s.marker.track.value] = 1;
     }
+    const std::vector<std::uint32_t> thread = hostThreadsOf(trace);
+    bool computeStream = false;
+    bool communicationStream = false;
     for (const model::Track& t : trace.tracks()) {
+        if (model::isDeviceTrack(t)) {
+            bool compute = false;
+            bool communication = false;
+            for (std::uint32_t i = 0; i < t.size(); ++i) {
+                compute = compute || t.category(i) == SliceCategory::Kernel;
+                communication = communication || t.category(i) == SliceCategory::Communication;
+            }
+            computeStream = computeStream || compute;
+            communicationStream = communicationStream || (communication && !compute);
+            continue;
+        }
+        for (std::uint32_t i = 0; i < t.size(); ++i) {
+            const std::string_view name = trace.str(t.sliceName(i));
+            l.streamWaitCalls = l.streamWaitCalls || name == "cudaStreamWaitEvent";
+            l.recordedStreamWaits = l.recordedStreamWaits
+                || (t.category(i) == SliceCategory::Sync
+                    && trace.arg({t.id, model::SliceIndex(i)}, "wait_on_cuda_event_record_corr_id").has_value());
+        }
         if (t.role != model::TrackRole::HostThread)
             continue;
+        l.lanesOfOneThread = l.lanesOfOneThread || thread[t.id.value] != t.id.value;
         l.launchingThreads += launches[t.id.value];
         l.stepThreads += steps[t.id.value];
         l.launchingThreadsWithoutSteps += launches[t.id.value] != 0 && steps[t.id.value] == 0 ? 1 : 0;
@@ -401,6 +445,7 @@ Layout layoutOf(const model::Trace& trace)
                 l.dataloaderOnStepThread = l.dataloaderOnStepThread || t.category(i) == SliceCategory::Dataloader;
         }
     }
+    l.collectiveStream = computeStream && communicationStream;
     return l;
 }
 
@@ -743,7 +788,20 @@ private Q_SLOTS:
         const TimeNs noAiCpu = with->total() - program(true, false)->total();
         QVERIFY(noFetch > 4 * 20 * kMs);
         QVERIFY(noAiCpu > 4 * 5 * kMs);
-        const AnalysisResult r = analyse(with->finish());
+        const model::TracePtr simulated = with->finish();
+        // Laid out as the real rank is: one step thread whose Python lane issues (async_npu) and shares its thread
+        // id with a CANN lane, a task-queue thread that launches without steps, enqueue → dequeue links.
+        LOAD_FIXTURE(real, std::string("torch_npu/msinsight_text_level1_rank1_ascend_pt"));
+        const Layout a = layoutOf(*simulated);
+        const Layout b = layoutOf(*real);
+        qInfo("simulated: %s", toString(a));
+        qInfo("real:      %s", toString(b));
+        QCOMPARE(a.stepThreads, b.stepThreads);
+        QVERIFY(a.launchingThreadsWithoutSteps > 0 && b.launchingThreadsWithoutSteps > 0);
+        QCOMPARE(a.dataloaderOnStepThread, b.dataloaderOnStepThread);
+        QVERIFY(a.crossThreadFlows > 0 && b.crossThreadFlows > 0);
+        QCOMPARE(a.lanesOfOneThread, b.lanesOfOneThread);
+        const AnalysisResult r = analyse(simulated);
         QCOMPARE(r.criticalPaths.size(), std::size_t(4));
         for (const StepCriticalPath& p : r.criticalPaths)
             QVERIFY2(p.assessed, p.reason.c_str());
@@ -784,7 +842,23 @@ private Q_SLOTS:
         auto with = program(true);
         const TimeNs measured = with->total() - program(false)->total();
         QVERIFY(measured > 4 * 4 * kMs);
-        const AnalysisResult r = analyse(with->finish());
+        const model::TracePtr simulated = with->finish();
+        // Laid out as the real traces are: NCCL kernels on a stream of their own beside the compute stream and
+        // cudaStreamWaitEvent calls (HTA's nccl_data trace, whose Kineto records no waits); with waits recorded, as
+        // Kineto's Stream Wait Events are on HTA's AlexNet trace.
+        const std::string fixture = recorded
+            ? "torch/hta_a100_alexnet_benchmark_result_2869224_1695835535_trace.json.gz"
+            : "torch/hta_a100_nccl_data.json.gz";
+        LOAD_FIXTURE(real, fixture);
+        const Layout a = layoutOf(*simulated);
+        const Layout b = layoutOf(*real);
+        qInfo("simulated: %s", toString(a));
+        qInfo("real:      %s", toString(b));
+        QCOMPARE(a.streamWaitCalls, b.streamWaitCalls);
+        QCOMPARE(a.recordedStreamWaits, b.recordedStreamWaits);
+        if (!recorded)
+            QCOMPARE(a.collectiveStream, b.collectiveStream);
+        const AnalysisResult r = analyse(simulated);
         std::uint64_t inferred = 0;
         std::uint64_t held = 0;
         for (const StepCriticalPath& p : r.criticalPaths) {
@@ -831,12 +905,14 @@ private Q_SLOTS:
         LOAD_FIXTURE(real, std::string("torch/kineto_tb_resnet50_num_workers_0.pt.trace.json.gz"));
         const Layout a = layoutOf(*simulated);
         const Layout b = layoutOf(*real);
+        qInfo("simulated: %s", toString(a));
+        qInfo("real:      %s", toString(b));
         QCOMPARE(a.launchingThreads, b.launchingThreads);
         QCOMPARE(a.stepThreads, b.stepThreads);
         QCOMPARE(a.launchingThreadsWithoutSteps, b.launchingThreadsWithoutSteps);
         QCOMPARE(a.dataloaderOnStepThread, b.dataloaderOnStepThread);
         QCOMPARE(a.crossThreadFlows, b.crossThreadFlows);
-        QVERIFY(a == b);
+        QCOMPARE(a.lanesOfOneThread, b.lanesOfOneThread);
         const AnalysisResult r = analyse(simulated);
         for (const StepCriticalPath& p : r.criticalPaths)
             QVERIFY2(p.assessed, p.reason.c_str());
