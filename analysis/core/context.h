@@ -30,6 +30,8 @@ class AnalysisContext
 {
 public:
     AnalysisContext(const model::Trace& trace, const AnalysisOptions& options, const CancelToken& cancel);
+    /// The context keeps a reference to the options: a temporary would dangle.
+    AnalysisContext(const model::Trace& trace, AnalysisOptions&& options, const CancelToken& cancel) = delete;
     AnalysisContext(const AnalysisContext&) = delete;
     AnalysisContext& operator=(const AnalysisContext&) = delete;
 

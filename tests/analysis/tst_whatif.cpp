@@ -719,7 +719,8 @@ private Q_SLOTS:
         // asynchronous; off their stream's order, the merged re-timing lets them overlap each other, which one copy
         // engine would not: a limit of the asynchronous rule, kept out of this comparison.)
         CancelToken cancel;
-        const AnalysisContext context(*trace, {}, cancel);
+        const AnalysisOptions options;
+        const AnalysisContext context(*trace, options, cancel);
         const PassOutput out = CopyHotspotPass().run(context);
         QCOMPARE(out.findings.size(), std::size_t(2));
         const WhatIf all = mergeWhatIfs(out.findings);
