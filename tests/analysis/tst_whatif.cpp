@@ -378,20 +378,21 @@ struct Layout
     bool recordedStreamWaits = false;
 };
 
-char* toString(const Layout& l)
+QByteArray describe(const Layout& l)
 {
-    return QTest::toString(QStringLiteral("launching %1, steps %2, launching without steps %3, DataLoader on the step "
-                                          "thread %4, cross-thread flows %5, lanes of one thread %6, collective "
-                                          "stream %7, stream-wait calls %8, recorded stream waits %9")
-                               .arg(l.launchingThreads)
-                               .arg(l.stepThreads)
-                               .arg(l.launchingThreadsWithoutSteps)
-                               .arg(l.dataloaderOnStepThread)
-                               .arg(l.crossThreadFlows)
-                               .arg(l.lanesOfOneThread)
-                               .arg(l.collectiveStream)
-                               .arg(l.streamWaitCalls)
-                               .arg(l.recordedStreamWaits));
+    return QStringLiteral("launching %1, steps %2, launching without steps %3, DataLoader on the step "
+                          "thread %4, cross-thread flows %5, lanes of one thread %6, collective "
+                          "stream %7, stream-wait calls %8, recorded stream waits %9")
+        .arg(l.launchingThreads)
+        .arg(l.stepThreads)
+        .arg(l.launchingThreadsWithoutSteps)
+        .arg(l.dataloaderOnStepThread)
+        .arg(l.crossThreadFlows)
+        .arg(l.lanesOfOneThread)
+        .arg(l.collectiveStream)
+        .arg(l.streamWaitCalls)
+        .arg(l.recordedStreamWaits)
+        .toUtf8();
 }
 
 Layout layoutOf(const model::Trace& trace)
@@ -795,8 +796,8 @@ private Q_SLOTS:
         LOAD_FIXTURE(real, std::string("torch_npu/msinsight_text_level1_rank1_ascend_pt"));
         const Layout a = layoutOf(*simulated);
         const Layout b = layoutOf(*real);
-        qInfo("simulated: %s", toString(a));
-        qInfo("real:      %s", toString(b));
+        qInfo("simulated: %s", describe(a).constData());
+        qInfo("real:      %s", describe(b).constData());
         QCOMPARE(a.stepThreads, b.stepThreads);
         QVERIFY(a.launchingThreadsWithoutSteps > 0 && b.launchingThreadsWithoutSteps > 0);
         QCOMPARE(a.dataloaderOnStepThread, b.dataloaderOnStepThread);
@@ -853,8 +854,8 @@ private Q_SLOTS:
         LOAD_FIXTURE(real, fixture);
         const Layout a = layoutOf(*simulated);
         const Layout b = layoutOf(*real);
-        qInfo("simulated: %s", toString(a));
-        qInfo("real:      %s", toString(b));
+        qInfo("simulated: %s", describe(a).constData());
+        qInfo("real:      %s", describe(b).constData());
         QCOMPARE(a.streamWaitCalls, b.streamWaitCalls);
         QCOMPARE(a.recordedStreamWaits, b.recordedStreamWaits);
         if (!recorded)
@@ -906,8 +907,8 @@ private Q_SLOTS:
         LOAD_FIXTURE(real, std::string("torch/kineto_tb_resnet50_num_workers_0.pt.trace.json.gz"));
         const Layout a = layoutOf(*simulated);
         const Layout b = layoutOf(*real);
-        qInfo("simulated: %s", toString(a));
-        qInfo("real:      %s", toString(b));
+        qInfo("simulated: %s", describe(a).constData());
+        qInfo("real:      %s", describe(b).constData());
         QCOMPARE(a.launchingThreads, b.launchingThreads);
         QCOMPARE(a.stepThreads, b.stepThreads);
         QCOMPARE(a.launchingThreadsWithoutSteps, b.launchingThreadsWithoutSteps);
