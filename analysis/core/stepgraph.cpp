@@ -423,6 +423,11 @@ private:
     /// The start of call number `call` (m_callBase numbering): its track is the last whose first number is at or
     /// below it (an empty track shares its base with the next one).
     TimeNs callStart(std::uint32_t call) const;
+    /// The end of operation `pos` of device track `track`.
+    TimeNs opEnd(std::uint32_t track, std::size_t pos) const
+    {
+        return m_trace.track(model::TrackId(track)).end(m_device[track].ops[pos]);
+    }
     bool build(std::size_t step, Graph& g, NodeIndex& index, std::string& reason) const;
     /// The host threads with calls in `host`, each with its first call there (a position in its calls), and their
     /// number of calls in it (`stepCalls`).
@@ -790,9 +795,7 @@ void Retimer::findRecordedWaits()
             continue;
         --s;
         // A wait the device did not keep (the waiting operation began before the awaited one ended) is not one.
-        const model::Track& ft = tracks[from];
-        const model::Track& tt = tracks[to];
-        if (tt.ts(m_device[to].ops[d->second]) < ft.end(m_device[from].ops[s->second]))
+        if (tracks[to].ts(m_device[to].ops[d->second]) < opEnd(from, s->second))
             continue;
         m_recordedWaits[to].push_back({d->second, from, s->second});
     }
@@ -803,8 +806,7 @@ void Retimer::findRecordedWaits()
         for (std::size_t k = 0; k < list.size(); ++k) {
             if (kept > 0 && list[kept - 1].pos == list[k].pos) {
                 const RecordedWait& a = list[kept - 1];
-                if (tracks[list[k].fromTrack].end(m_device[list[k].fromTrack].ops[list[k].fromPos])
-                    > tracks[a.fromTrack].end(m_device[a.fromTrack].ops[a.fromPos]))
+                if (opEnd(list[k].fromTrack, list[k].fromPos) > opEnd(a.fromTrack, a.fromPos))
                     list[kept - 1] = list[k];
             } else {
                 list[kept++] = list[k];
@@ -1245,30 +1247,26 @@ void Retimer::addLaunchAndStreamEdges(BuildState& b) const
             if (hasPred)
                 ready = std::max(ready, predEnd + m_typGap);
             const bool delayed = (linked || hasPred) && n.start0 - ready > kCrossStreamMinDelay;
+            // An edge from operation `cpos` of device track `ct`, or its measured end where it is not in the graph
+            // (an earlier step's: a fixed constraint).
+            const auto crossEdge = [&](std::uint32_t ct, std::size_t cpos, TimeNs lag) {
+                if (const std::uint32_t c = index.ofOp[m_opBase[ct] + cpos]; c != kNoNode)
+                    g.addEdge(c, id, lag, EdgeKind::CrossStream, false, false);
+                else
+                    g.release[id] = std::max(g.release[id], opEnd(ct, cpos) + lag);
+            };
             // A wait the trace records is an edge whether or not it held the operation (what-ifs may make it hold);
             // it held it when the operation was late and started right after the awaited one ended.
             if (const RecordedWait* w = recordedWait(ti, pos)) {
-                const TimeNs causeEnd
-                    = m_trace.track(model::TrackId(w->fromTrack)).end(m_device[w->fromTrack].ops[w->fromPos]);
-                const TimeNs d = n.start0 - causeEnd; // ≥ 0: findRecordedWaits keeps no other
+                const TimeNs d = n.start0 - opEnd(w->fromTrack, w->fromPos); // ≥ 0: findRecordedWaits keeps no other
                 crossHeld = delayed && d <= m_typGap + kCrossStreamMinDelay;
-                const TimeNs lag = crossHeld ? d : std::min(d, m_typGap);
-                if (const std::uint32_t c = index.ofOp[m_opBase[w->fromTrack] + w->fromPos]; c != kNoNode)
-                    g.addEdge(c, id, lag, EdgeKind::CrossStream, false, false);
-                else
-                    g.release[id] = std::max(g.release[id], causeEnd + lag);
+                crossEdge(w->fromTrack, w->fromPos, crossHeld ? d : std::min(d, m_typGap));
                 g.crossStreamWaitsRecorded += crossHeld ? 1 : 0;
             }
             if (!crossHeld && delayed) {
                 const auto [ct, cpos] = crossStreamCause(ti, n.start0, ready);
                 if (ct != kNoCall) {
-                    const model::Track& other = m_trace.track(model::TrackId(ct));
-                    const TimeNs causeEnd = other.end(m_device[ct].ops[cpos]);
-                    const TimeNs lag = n.start0 - causeEnd;
-                    if (const std::uint32_t c = index.ofOp[m_opBase[ct] + cpos]; c != kNoNode)
-                        g.addEdge(c, id, lag, EdgeKind::CrossStream, false, false);
-                    else
-                        g.release[id] = std::max(g.release[id], causeEnd + lag);
+                    crossEdge(ct, cpos, n.start0 - opEnd(ct, cpos));
                     crossHeld = true;
                     ++g.crossStreamWaits;
                 }

@@ -332,11 +332,7 @@ void prefetchCopies(const model::Trace& trace, const StepClock& clock, ComputeLo
         }
     }
     std::sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
-        if (a.start != b.start)
-            return a.start < b.start;
-        if (a.ref.track.value != b.ref.track.value)
-            return a.ref.track.value < b.ref.track.value;
-        return a.ref.index.value < b.ref.index.value;
+        return std::pair(a.start, a.ref) < std::pair(b.start, b.ref);
     });
     std::map<std::pair<std::size_t, std::int32_t>, model::TimeNs> budget; // (previous step, device) → time left
     for (const Candidate& c : candidates) {
@@ -380,13 +376,8 @@ Finding copyFinding(Group& g, const std::string& site, MemcpyDirection dir, std:
     f.whatIf.scaledDevice = std::move(g.prefetched);
     f.whatIf.scales = std::move(g.prefetchScales);
     // The host no longer waits: a blocking call whose own work was the copy returns at once (non_blocking=True).
-    std::sort(g.blockingLaunches.begin(), g.blockingLaunches.end(), [](const auto& a, const auto& b) {
-        return std::pair(a.track.value, a.index.value) < std::pair(b.track.value, b.index.value);
-    });
-    g.blockingLaunches.erase(std::unique(g.blockingLaunches.begin(), g.blockingLaunches.end(),
-                                         [](const auto& a, const auto& b) {
-                                             return a.track.value == b.track.value && a.index.value == b.index.value;
-                                         }),
+    std::sort(g.blockingLaunches.begin(), g.blockingLaunches.end());
+    g.blockingLaunches.erase(std::unique(g.blockingLaunches.begin(), g.blockingLaunches.end()),
                              g.blockingLaunches.end());
     f.whatIf.removedHost = std::move(g.blockingLaunches);
     if (dir == MemcpyDirection::HostToDevice)
