@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <tuple>
 
 namespace timesink::analysis {
 
@@ -13,10 +15,10 @@ std::string_view transferSourceKey(TransferSource s)
         return "shortest_in_group";
     case TransferSource::CommunicationJson:
         return "communication_json";
-    case TransferSource::KernelDuration:
+    case TransferSource::FastestOfSize:
         break;
     }
-    return "kernel_duration";
+    return "fastest_of_size";
 }
 
 std::optional<CollectiveRate> collectiveRate(const CollectiveOp& op, model::TimeNs transferNs, TransferSource source,
@@ -71,12 +73,40 @@ void addToSummary(std::vector<BandwidthSummary>& summaries, std::string_view opK
         s.peakGBps = rate.peakGBps;
 }
 
+std::vector<model::TimeNs> rankTransferTimes(const CommunicationProfile& profile)
+{
+    using Key = std::tuple<std::string_view, std::int64_t, std::int32_t>;
+    std::map<Key, model::TimeNs> fastest;
+    std::vector<model::TimeNs> out;
+    for (const StepCommunication& s : profile.steps) {
+        for (const CollectiveOp& op : s.collectives) {
+            out.push_back(op.end - op.start);
+            if (op.bytes <= 0 || op.end <= op.start)
+                continue;
+            const auto [it, fresh] = fastest.try_emplace(Key(op.opKind, op.bytes, op.groupSize), op.end - op.start);
+            if (!fresh)
+                it->second = std::min(it->second, op.end - op.start);
+        }
+    }
+    std::size_t i = 0;
+    for (const StepCommunication& s : profile.steps) {
+        for (const CollectiveOp& op : s.collectives) {
+            if (op.bytes > 0 && op.end > op.start)
+                out[i] = fastest.at(Key(op.opKind, op.bytes, op.groupSize));
+            ++i;
+        }
+    }
+    return out;
+}
+
 std::vector<BandwidthSummary> summarizeBandwidth(const CommunicationProfile& profile, std::string_view deviceName)
 {
     std::vector<BandwidthSummary> out;
+    const std::vector<model::TimeNs> transfer = rankTransferTimes(profile);
+    std::size_t i = 0;
     for (const StepCommunication& s : profile.steps) {
         for (const CollectiveOp& op : s.collectives) {
-            if (const auto r = collectiveRate(op, op.end - op.start, TransferSource::KernelDuration, deviceName))
+            if (const auto r = collectiveRate(op, transfer[i++], TransferSource::FastestOfSize, deviceName))
                 addToSummary(out, op.opKind, *r);
         }
     }

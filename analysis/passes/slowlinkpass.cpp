@@ -68,11 +68,14 @@ PassOutput SlowLinkPass::run(const AnalysisContext& context) const
     std::string source;
     std::vector<model::SliceRef> scaled;
     std::vector<double> scales;
+    const std::vector<model::TimeNs> transferOf = rankTransferTimes(profile);
+    std::size_t index = 0;
     for (const StepCommunication& s : profile.steps) {
         for (const CollectiveOp& op : s.collectives) {
             if (context.cancel().cancelled())
                 return out;
-            const auto rate = collectiveRate(op, op.end - op.start, TransferSource::KernelDuration, device);
+            const model::TimeNs estimate = transferOf[index++];
+            const auto rate = collectiveRate(op, estimate, TransferSource::FastestOfSize, device);
             if (!rate)
                 continue;
             ++rated;
@@ -81,8 +84,13 @@ PassOutput SlowLinkPass::run(const AnalysisContext& context) const
             const double share = rate->busbwGBps / rate->peakGBps;
             if (share >= kSlowShare)
                 continue;
+            // Only the transfer is held against the link: what the collective took above it (waiting for peers,
+            // idle inside it) is the communication and straggler findings' time, not the link's.
+            // The measured transit of an Ascend operation can exceed its duration (several transfers at once); the
+            // part of the collective held against the link is never more than the collective.
             const model::TimeNs wall = op.end - op.start;
-            const model::TimeNs beyond = wall - static_cast<model::TimeNs>(std::llround(double(wall) * share));
+            const model::TimeNs held = std::min(rate->transferNs, wall);
+            const model::TimeNs beyond = held - static_cast<model::TimeNs>(std::llround(double(held) * share));
             const model::TimeNs lost = std::min(beyond, totalLength(op.exposed));
             if (lost <= 0)
                 continue;
@@ -92,9 +100,9 @@ PassOutput SlowLinkPass::run(const AnalysisContext& context) const
             }
             acc.countOccurrence();
             acc.addEvent(op.slice);
-            // What-if: the collective runs at the link's pace, keeping `share` of its time.
+            // What-if: its transfer runs at the link's pace; the rest of the collective stays.
             scaled.push_back(op.slice);
-            scales.push_back(share);
+            scales.push_back(double(wall - beyond) / double(wall));
             bytes += rate->bytes;
             transfer += rate->transferNs;
             busBytes += rate->busbwGBps * double(rate->transferNs);
@@ -113,7 +121,7 @@ PassOutput SlowLinkPass::run(const AnalysisContext& context) const
     f.platform = trace.metadata().platform;
     f.title = "Slow " + link + " link: " + std::to_string(acc.occurrences()) + " collective"
         + (acc.occurrences() == 1 ? "" : "s") + " at " + formatFixed(busbw, 1) + " GB/s bus bandwidth of "
-        + formatFixed(peak, 0) + " GB/s peak, " + formatDuration(f.lostNs) + " beyond the link's pace";
+        + formatFixed(peak, 0) + " GB/s peak, " + formatDuration(f.lostNs) + " of transfer beyond the link's pace";
     f.details.push_back({"link", link});
     f.details.push_back({"peak_gbps", peak});
     f.details.push_back({"busbw_gbps", busbw});
@@ -129,15 +137,18 @@ PassOutput SlowLinkPass::run(const AnalysisContext& context) const
         + " link's peak (bus bandwidth as NCCL-tests counts it: algorithm bandwidth × 2(n−1)/n for all-reduce, "
           "(n−1)/n for all-gather, reduce-scatter and all-to-all). The lost time is what they took beyond the link "
           "at its peak, inside the time no compute overlapped."
-        + std::string(source == "kernel_duration"
-                          ? " On one rank a collective's duration includes waiting for its peers, so its bandwidth "
-                            "is a lower bound: `timesink-cli job` over all ranks takes the group's shortest "
-                            "duration as the transfer."
+        + std::string(source == "fastest_of_size"
+                          ? " On one rank a collective's duration includes waiting for its peers, which only lengthens "
+                            "it: each collective's transfer is taken as the fastest of the rank's collectives of the "
+                            "same kind and size, and only that is held against the link (what it took above that is "
+                            "waiting, priced by the communication finding). Still a bound on the bandwidth: "
+                            "`timesink-cli job` over all ranks takes the group's shortest duration as the transfer."
                           : " The bandwidth is the one the Ascend tools measured on the link (communication.json).");
     f.recommendation = slowLinkRecommendation(hccl, link);
     f.whatIf.scaledDevice = std::move(scaled);
     f.whatIf.scales = std::move(scales);
-    f.savingRule = "The slow collectives run at the link's peak: each keeps its busbw / peak share of its time.";
+    f.savingRule = "The slow collectives' transfer runs at the link's peak: each loses its transfer time beyond the "
+                   "link's pace and keeps the rest.";
     out.findings.push_back(std::move(f));
     return out;
 }

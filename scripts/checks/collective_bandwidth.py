@@ -6,7 +6,8 @@
 #   kineto TRACE REPORT  NCCL kernels of a Kineto trace: bytes = max(In msg nelems, Out msg nelems) × dtype size from
 #                        the kernel or its record_param_comms, else the larger of the first two tensors of the
 #                        launching c10d:: call (Input Dims × Input type); group size = Group size, else the
-#                        Process Group Ranks count; transfer = the kernel's duration; busbw = algbw × 2(n−1)/n
+#                        Process Group Ranks count; transfer = the shortest duration among the rank's kernels of
+#                        the same operation, bytes and group size (waiting only lengthens one); busbw = algbw × 2(n−1)/n
 #                        (all-reduce), (n−1)/n (all-gather, reduce-scatter, all-to-all), 1 (broadcast, reduce,
 #                        send/recv); the link peak of the GPU name from a table of our own; the slow_link loss.
 #   ascend DIR REPORT    communication.json of a torch_npu rank: per HCCL operation the transport of HCCS, RDMA,
@@ -203,9 +204,10 @@ def add(summary, kind, bytes_, transfer, fac, link, peak):
     s['transfer_ns'] += transfer
     s['busbytes'] += bytes_ * fac
 
-def slow_lost(wall, share, exposed):
-    beyond = wall - int(round(wall * share))
-    return min(beyond, exposed)
+def slow_lost(wall, transfer, share, exposed):
+    # Only the transfer is held against the link: its time beyond the link at its peak.
+    held = min(transfer, wall)
+    return min(held - int(round(held * share)), exposed)
 
 def mode_kineto(trace, report):
     d, raw = kineto_collectives(trace)
@@ -215,6 +217,12 @@ def mode_kineto(trace, report):
     by_start = {(c['start'], c['end']): c for c in raw}
     summary, lost, slow = {}, 0, 0
     listed = 0
+    fastest = {}
+    for st, c in report_collectives(rep):
+        r = by_start.get((c['abs_start'], c['abs_end']))
+        if r is not None and r['bytes'] > 0:
+            key = (c['op'], r['bytes'], r['n'] or -1)
+            fastest[key] = min(fastest.get(key, r['end'] - r['start']), r['end'] - r['start'])
     for st, c in report_collectives(rep):
         r = by_start.get((c['abs_start'], c['abs_end']))
         if r is None:
@@ -227,12 +235,13 @@ def mode_kineto(trace, report):
         if r['bytes'] <= 0:
             continue
         wall = r['end'] - r['start']
+        transfer = fastest[(c['op'], r['bytes'], r['n'] or -1)]
         fac = factor(c['op'], r['n'])
-        add(summary, c['op'], r['bytes'], wall, fac, link, peak)
-        busbw = r['bytes'] / wall * fac
+        add(summary, c['op'], r['bytes'], transfer, fac, link, peak)
+        busbw = r['bytes'] / transfer * fac
         if peak > 0 and busbw > 0 and r['bytes'] >= MIB and busbw / peak < SLOW_SHARE:
             exposed = sum(e - s for s, e in c['exposed'])
-            lost += max(0, slow_lost(wall, busbw / peak, exposed))
+            lost += max(0, slow_lost(wall, transfer, busbw / peak, exposed))
             slow += 1
     inside = [c for c in raw if any(s['start_ns'] <= c['start'] < s['start_ns'] + s['duration_ns'] for s in rep['steps'])]
     if listed != len(inside):

@@ -3,6 +3,7 @@
 // (the real fixtures are checked by scripts/checks/collective_bandwidth.py, see tests/analysis/CMakeLists.txt).
 #include "analysis/core/bandwidth.h"
 #include "analysis/core/collectivebandwidth.h"
+#include "analysis/core/context.h"
 #include "analysis/core/pass.h"
 #include "analysis/passes/slowlinkpass.h"
 #include "model/tracebuilder.h"
@@ -30,8 +31,9 @@ model::ArgValue text(TraceBuilder& b, std::string_view s)
     return model::ArgValue::fromString(b.intern(s));
 }
 
-/// An NCCL all-reduce of `nelems` floats over 2 ranks lasting `dur` on `device`.
-TracePtr ncclAllReduce(std::string_view device, std::int64_t nelems, TimeNs dur)
+/// NCCL all-reduces of `nelems` floats over 2 ranks on `device`, one per 20 ms step, lasting `durs`; compute fills
+/// the rest of each step.
+TracePtr ncclAllReduces(std::string_view device, std::int64_t nelems, const std::vector<TimeNs>& durs)
 {
     TraceBuilder b;
     b.metadata().devices.emplace_back(model::DeviceKind::Gpu, 0, std::string(device));
@@ -42,20 +44,29 @@ TracePtr ncclAllReduce(std::string_view device, std::int64_t nelems, TimeNs dur)
                                         {b.intern("Out msg nelems"), model::ArgValue::fromInt(nelems)},
                                         {b.intern("dtype"), text(b, "Float")},
                                         {b.intern("Group size"), model::ArgValue::fromInt(2)}};
-    model::SliceInput comm;
-    comm.dur = dur;
-    comm.name = b.intern("ncclKernel_AllReduce_RING_LL_Sum_float");
-    comm.category = SliceCategory::Communication;
-    comm.args = b.addArgs(list);
-    b.addSlice(stream, comm);
-    model::SliceInput compute;
-    compute.ts = dur;
-    compute.dur = 20 * kMs - dur;
-    compute.name = b.intern("gemm");
-    compute.category = SliceCategory::Kernel;
-    b.addSlice(stream, compute);
-    b.addStep(1, b.intern("ProfilerStep#1"), 0, 20 * kMs);
+    for (std::size_t i = 0; i < durs.size(); ++i) {
+        const TimeNs step = TimeNs(i) * 20 * kMs;
+        model::SliceInput comm;
+        comm.ts = step;
+        comm.dur = durs[i];
+        comm.name = b.intern("ncclKernel_AllReduce_RING_LL_Sum_float");
+        comm.category = SliceCategory::Communication;
+        comm.args = b.addArgs(list);
+        b.addSlice(stream, comm);
+        model::SliceInput compute;
+        compute.ts = step + durs[i];
+        compute.dur = 20 * kMs - durs[i];
+        compute.name = b.intern("gemm");
+        compute.category = SliceCategory::Kernel;
+        b.addSlice(stream, compute);
+        b.addStep(std::int64_t(i) + 1, b.intern("ProfilerStep#" + std::to_string(i + 1)), step, step + 20 * kMs);
+    }
     return b.finalize();
+}
+
+TracePtr ncclAllReduce(std::string_view device, std::int64_t nelems, TimeNs dur)
+{
+    return ncclAllReduces(device, nelems, {dur});
 }
 
 AnalysisResult run(const model::Trace& t)
@@ -173,6 +184,45 @@ private slots:
         QCOMPARE(bw[0].bytes, std::int64_t(67'108'864));
         QCOMPARE(bw[0].transferNs, 10 * kMs);
         QCOMPARE(bw[0].peakGBps, 300.0);
+    }
+
+    // One rank cannot tell waiting from transfer, but waiting only lengthens a collective: the same all-reduce in
+    // 10 ms (held by a late peer) and in 2 ms both get the 2 ms transfer. 64 MiB in 2 ms = 33.554432 GB/s, 11.18 %
+    // of 300 GB/s: each loses 2 ms − llround(2 ms × 0.111848…) = 1776304 ns, not the 10 ms collective's 9.78 ms.
+    void slowLinkHoldsOnlyTheTransfer()
+    {
+        const TracePtr t = ncclAllReduces("NVIDIA A100-SXM4-80GB", 16 * 1024 * 1024, {10 * kMs, 2 * kMs});
+        const AnalysisResult r = run(*t);
+        QCOMPARE(r.communication.steps.size(), std::size_t(2));
+        const std::vector<TimeNs> transfers = rankTransferTimes(r.communication);
+        QCOMPARE(transfers, (std::vector<TimeNs> {2 * kMs, 2 * kMs}));
+        const auto slow = ofKind(r, "slow_link");
+        QCOMPARE(slow.size(), std::size_t(1));
+        const Finding& f = *slow.front();
+        const double share = 67'108'864.0 / double(2 * kMs) / 300.0;
+        const TimeNs each = 2 * kMs - std::llround(double(2 * kMs) * share);
+        QCOMPARE(each, TimeNs(1'776'304));
+        QCOMPARE(f.lostNs, 2 * each);
+        QCOMPARE(f.occurrences, std::uint64_t(2));
+        QCOMPARE(detail<std::int64_t>(f, "transfer_ns"), 4 * kMs);
+        QCOMPARE(detail<std::string>(f, "transfer_source"), std::string("fastest_of_size"));
+        QVERIFY(std::abs(detail<double>(f, "busbw_gbps") - 33.554432) < 1e-9);
+        // The what-if keeps each collective less its loss: the held one keeps its 8 ms of waiting.
+        const AnalysisOptions options;
+        const CancelToken cancel;
+        const AnalysisContext context(*t, options, cancel);
+        const PassOutput out = SlowLinkPass().run(context);
+        QCOMPARE(out.findings.size(), std::size_t(1));
+        const std::vector<double>& scales = out.findings.front().whatIf.scales;
+        QCOMPARE(scales.size(), std::size_t(2));
+        QVERIFY(std::abs(scales[0] - double(10 * kMs - each) / double(10 * kMs)) < 1e-12);
+        QVERIFY(std::abs(scales[1] - double(2 * kMs - each) / double(2 * kMs)) < 1e-12);
+        // Re-timed, each step is shorter by its loss (one stream, nothing else waits): the saving is the loss.
+        QCOMPARE(f.savingNs, f.lostNs);
+        const auto bw = summarizeBandwidth(r.communication, "NVIDIA A100-SXM4-80GB");
+        QCOMPARE(bw.size(), std::size_t(1));
+        QCOMPARE(bw[0].transferNs, 4 * kMs);
+        QCOMPARE(bw[0].source, TransferSource::FastestOfSize);
     }
 
     // Fast enough (a quarter of the peak or more), too small, or an unknown link: no finding.

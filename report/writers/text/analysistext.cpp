@@ -73,7 +73,8 @@ void writeAnalysisText(const ReportModel& model, std::ostream& out)
     if (const auto bw
         = analysis::summarizeBandwidth(model.communication, analysis::acceleratorName(model.trace.metadata));
         !bw.empty())
-        out << "  collective bandwidth (a lower bound where the transfer is the kernel's duration):\n"
+        out << "  collective bandwidth (a lower bound where the transfer is the fastest collective of its kind and "
+               "size on this rank):\n"
             << bandwidthLines(bw, "    ");
     model::TimeNs unrecorded = 0;
     for (const analysis::StepBreakdown& s : model.steps)
