@@ -400,6 +400,55 @@ private Q_SLOTS:
         }
     }
 
+    // Real 8-rank Kineto job (facebookresearch/param's DLRM on 8 V100s, issue 50's example): 5 all-to-alls made of
+    // SendRecv kernels and 3 all-reduces per rank, all in the world group, matched by position. Rank 7 reaches the
+    // first all-to-all last (its kernel lasts 10 µs, the others' up to 7.6 ms). tests/job/verify_job_waits.py over
+    // the raw files (transfer = the shortest duration, the rest of each rank's duration waiting where exposed): the
+    // ranks wait 5343000, 10849000, 3029000, 9239000, 6337000, 6000000, 3108000, 1375000 ns; rank 7 arrives last at 5
+    // collectives and causes 35237000 ns, rank 5 at 2 (5056000), rank 4 at 1 (4987000). Rank 7's step starts
+    // 6.215 ms after the earliest while all end together, so it is the late starter, not the slow one.
+    void realDlrmJob()
+    {
+        const app::JobRun run = runOn({fixture("torch/param_dlrm_v100_8ranks")});
+        QVERIFY(run.errors.empty());
+        const analysis::JobResult& job = run.result;
+        QCOMPARE(job.ranks.size(), std::size_t(8));
+        QCOMPARE(job.worldSize, 8);
+        QCOMPARE(job.steps.size(), std::size_t(1));
+        QCOMPARE(job.steps[0].number, std::int64_t(10));
+        QCOMPARE(job.steps[0].alignedCollectives, std::size_t(8));
+        const std::int64_t wait[8]
+            = {5'343'000, 10'849'000, 3'029'000, 9'239'000, 6'337'000, 6'000'000, 3'108'000, 1'375'000};
+        const std::int64_t caused[8] = {0, 0, 0, 0, 4'987'000, 5'056'000, 0, 35'237'000};
+        for (std::size_t r = 0; r < 8; ++r) {
+            QCOMPARE(job.ranks[r].rank, std::int32_t(r));
+            QCOMPARE(job.ranks[r].steps[0].communicationWaitNs, wait[r]);
+            QCOMPARE(job.ranks[r].steps[0].causedWaitNs, caused[r]);
+            QCOMPARE(job.ranks[r].steps[0].collectives.front().opKind, std::string("alltoall"));
+        }
+        QCOMPARE(job.steps[0].lateRank, 7);
+        QCOMPARE(job.steps[0].lateStartNs, std::int64_t(6'215'000));
+        const analysis::Finding* straggler = findKind(job, "straggler");
+        QVERIFY(straggler);
+        QCOMPARE(detail<std::int64_t>(*straggler, "rank"), std::int64_t(7));
+        QCOMPARE(straggler->lostNs, std::int64_t(35'237'000));
+        QCOMPARE(detail<std::int64_t>(*straggler, "last_arrivals"), std::int64_t(5));
+        QCOMPARE(detail<std::string>(*straggler, "cause"), std::string("late_start"));
+        QVERIFY(straggler->title.find("Rank 7 starts 6.21 ms late") == 0);
+        // The first finding a user reads names it: no other straggler causes as much.
+        for (const analysis::Finding& f : job.findings) {
+            if (f.kind == "straggler" && &f != straggler)
+                QVERIFY(f.lostNs < straggler->lostNs);
+        }
+        const analysis::Finding* comm = findKind(job, "communication");
+        QVERIFY(comm);
+        QCOMPARE(detail<std::string>(*comm, "wait_source"), std::string("cross_rank_alignment"));
+        std::int64_t waitSum = 0;
+        for (const std::int64_t w : wait)
+            waitSum += w;
+        QCOMPARE(detail<std::int64_t>(*comm, "wait_ns"), waitSum);
+    }
+
     // Real Ascend job (torch_npu text export, 2 ranks): communication.json's per-op Wait Time gives the waiting part
     // (each op's main-plane Notify_Wait, where exposed); the ranks' clocks differ by 9.176 µs in step 50; rank 1
     // reaches the all-reduces last. tests/job/verify_fixtures.py agrees within 30 ns (the files hold fractional-ns
