@@ -242,7 +242,8 @@ std::vector<std::string_view> inputTypes(std::string_view text, std::size_t most
     return out;
 }
 
-/// Bytes of a `c10d::` call from its first two tensors (input and output buffer), the larger of the two.
+/// Bytes of a `c10d::` call from its first two tensors (input and output buffer), the larger of the two; also of an
+/// `nccl:<op>` annotation, whose `Input Dims` list the tensor it sends.
 std::int64_t c10dCallBytes(const model::Trace& trace, model::ArgSetId args)
 {
     const model::StringPool& strings = trace.strings();
@@ -272,15 +273,23 @@ CollectiveIdentity collectiveIdentity(const model::Trace& trace, model::SliceRef
             continue;
         const model::Track& host = trace.track(f.from.track);
         model::SliceIndex i = f.from.index;
+        // A `c10d::` call over a TensorList (all-reduce in 2023-era PyTorch) lists no dims; its `nccl:<op>`
+        // annotation still lists the tensor, and counts when the call gives nothing.
+        std::int64_t annotationBytes = -1;
         for (int depth = 0; i.isValid() && depth < 32; ++depth, i = host.parent(i.value)) {
             const std::string_view name = trace.str(host.sliceName(i.value));
+            const bool annotation = name.rfind("nccl:", 0) == 0 || name.rfind("gloo:", 0) == 0;
             if (name == "record_param_comms")
                 readIdentityArgs(trace, host.args(i.value), id);
             else if (id.bytes < 0 && name.rfind("c10d::", 0) == 0)
                 id.bytes = c10dCallBytes(trace, host.args(i.value));
-            else if (id.hostOpKind.empty() && (name.rfind("nccl:", 0) == 0 || name.rfind("gloo:", 0) == 0))
+            if (annotation && id.hostOpKind.empty())
                 id.hostOpKind = hostCollectiveKind(name);
+            if (annotation && annotationBytes < 0)
+                annotationBytes = c10dCallBytes(trace, host.args(i.value));
         }
+        if (id.bytes <= 0 && annotationBytes > 0)
+            id.bytes = annotationBytes;
         break;
     }
     if (id.groupSize < 0 && !id.groupRanks.empty())

@@ -551,16 +551,21 @@ std::optional<double> slowShare(const CollectiveRate& r)
 }
 
 /// The rate of a matched collective: `shortest` as its transfer, the members' largest bytes and group size, the link of
-/// `device` (the last arriver's).
+/// `device` (the last arriver's). A trace that names no group size (2023-era Kineto) still has one when the job holds
+/// every rank of the world and all of them ran it in the default group: `worldSize`.
 std::optional<CollectiveRate> matchedRate(const std::vector<const RankCollective*>& members, std::size_t last,
-                                          TimeNs shortest, const std::string& device)
+                                          TimeNs shortest, const std::string& device, std::int32_t worldSize)
 {
     CollectiveOp op;
     op.opKind = members[last]->opKind;
+    bool defaultGroup = true;
     for (const RankCollective* c : members) {
         op.bytes = std::max(op.bytes, c->bytes);
         op.groupSize = std::max(op.groupSize, c->groupSize);
+        defaultGroup = defaultGroup && c->group.empty() && c->groupRanks.empty();
     }
+    if (op.groupSize < 0 && defaultGroup && worldSize > 1 && members.size() == std::size_t(worldSize))
+        op.groupSize = worldSize;
     op.linkTransport = members[last]->linkTransport;
     op.linkTransitNs = members[last]->linkTransitNs;
     return collectiveRate(op, shortest, TransferSource::ShortestInGroup, device);
@@ -603,7 +608,7 @@ ArrivalWaits attributeArrivalWaits(const std::vector<StepRef>& refs, const Match
         std::vector<const RankCollective*> memberOps;
         for (std::size_t q = 0; q < members.size(); ++q)
             memberOps.push_back(&coll(q));
-        const auto rate = matchedRate(memberOps, last, shortest, job.ranks[refs[lastRank].rank].device);
+        const auto rate = matchedRate(memberOps, last, shortest, job.ranks[refs[lastRank].rank].device, job.worldSize);
         if (rate)
             w.rates.emplace_back(coll(last).opKind, *rate);
         if (const std::optional<double> share = rate ? slowShare(*rate) : std::nullopt) {

@@ -102,6 +102,19 @@ def dims_counts(text):
         out.append(p if d else 0)
     return out
 
+def tensor_bytes(args):
+    """The larger of a call's first two tensors (Input Dims × Input type), -1 when it lists none."""
+    counts = dims_counts(args.get('Input Dims'))
+    types = args.get('Input type') or []
+    if isinstance(types, str):
+        types = json.loads(types)
+    best = -1
+    for k, n in enumerate(counts):
+        b = elem_bytes(types[k]) if k < len(types) else 0
+        if n > 0 and b > 0:
+            best = max(best, n * b)
+    return best
+
 def kineto_collectives(path):
     """Every NCCL kernel with its kind, bytes, group size, start and end (ns)."""
     d = load(path)
@@ -143,23 +156,21 @@ def kineto_collectives(path):
             t0 = ns(r['ts'])
             stack = [c for c in cpu.get((r['pid'], r['tid']), []) if ns(c['ts']) <= t0 <= ns(c['ts']) + ns(c['dur'])]
             stack.sort(key=lambda c: (-ns(c['ts']), ns(c['dur'])))  # innermost first
+            annotation_bytes = -1
             for c in stack:
                 ca = c.get('args') or {}
                 if c['name'] == 'record_param_comms':
                     take(ca)
                 elif bytes_ < 0 and c['name'].startswith('c10d::'):
-                    counts = dims_counts(ca.get('Input Dims'))
-                    types = ca.get('Input type') or []
-                    if isinstance(types, str):
-                        types = json.loads(types)
-                    best = -1
-                    for k, n in enumerate(counts):
-                        b = elem_bytes(types[k]) if k < len(types) else 0
-                        if n > 0 and b > 0:
-                            best = max(best, n * b)
-                    bytes_ = best
-                elif not hostkind and c['name'].startswith(('nccl:', 'gloo:')):
-                    hostkind = kind_of(c['name'])
+                    bytes_ = tensor_bytes(ca)
+                if c['name'].startswith(('nccl:', 'gloo:')):
+                    if not hostkind:
+                        hostkind = kind_of(c['name'])
+                    if annotation_bytes < 0:
+                        annotation_bytes = tensor_bytes(ca)
+            # A c10d:: call over a TensorList lists no dims; its nccl:<op> annotation lists the tensor.
+            if bytes_ <= 0 and annotation_bytes > 0:
+                bytes_ = annotation_bytes
         if kind in ('sendrecv', 'send', 'recv') and hostkind and hostkind not in ('sendrecv', 'send', 'recv'):
             kind = hostkind
         s = base + ns(e['ts'])
@@ -315,33 +326,44 @@ def step_windows(path):
 
 def mode_job(job_report, traces):
     job = load(job_report)
-    ranks = [(step_windows(t), kineto_collectives(t)[1]) for t in traces]
+    loaded = [kineto_collectives(t) for t in traces]
+    ranks = [(step_windows(t), raw) for t, (_, raw) in zip(traces, loaded)]
+    devices = [next((p.get('name') for p in d.get('deviceProperties', []) if p.get('name')), '') for d, _ in loaded]
+    worlds = {(d.get('distributedInfo') or {}).get('world_size') for d, _ in loaded}
+    # Without a group size in the trace, a collective of the default group run by every rank of the world has the
+    # world's size (the job holds all of them).
+    world = worlds.pop() if len(worlds) == 1 else None
     summary = {}
     matched = 0
     for n in sorted(set().union(*[set(w) for w, _ in ranks])):
         # Each rank's collectives of the step in start order (point-to-point left out), matched by position while
         # the operations agree (one default group: these traces name none).
-        seq = []
-        for windows, raw in ranks:
+        seq, dev = [], []
+        for (windows, raw), device in zip(ranks, devices):
             if n not in windows:
                 continue
             a, b = windows[n]
             seq.append(sorted((c for c in raw if a <= c['start'] < b and c['kind'] not in ('sendrecv', 'send', 'recv')),
                               key=lambda c: c['start']))
+            dev.append(device)
         if len(seq) < 2:
             continue
         k = 0
         while all(k < len(x) for x in seq) and len(set(x[k]['kind'] for x in seq)) == 1:
             members = [x[k] for x in seq]
-            last = min(members, key=lambda c: c['end'] - c['start'])
+            li = min(range(len(members)), key=lambda q: members[q]['end'] - members[q]['start'])
+            last = members[li]
             shortest = last['end'] - last['start']
             b = max(c['bytes'] for c in members)
             size = max((c['n'] or -1) for c in members)
+            if size < 0 and world and len(members) == world:
+                size = world
+            link, peak = gpu_peak(dev[li])
             k += 1
             if b <= 0 or shortest <= 0:
                 continue
             matched += 1
-            add(summary, last['kind'], b, shortest, factor(last['kind'], size), None, 0.0)
+            add(summary, last['kind'], b, shortest, factor(last['kind'], size if size > 0 else None), link, peak)
     print('job: %d matched collectives with bytes' % matched)
     check_summary(job['bandwidth'], summary)
 

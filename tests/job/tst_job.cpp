@@ -364,19 +364,24 @@ private Q_SLOTS:
         }
         // Bandwidth of the matched collectives with bytes (scripts/checks/collective_bandwidth.py job over the raw
         // files: the c10d:: calls' larger tensor, the shortest duration of the pair): 3 all-to-alls of 1220993024
-        // bytes in 111674000 ns, 1 all-gather of 1 GiB in 42496000 ns; no group size, no device name: no busbw, no
-        // peak. The all-reduces of a TensorList have no bytes.
-        QCOMPARE(job.bandwidth.size(), std::size_t(2));
+        // bytes in 111674000 ns, 2 all-reduces of 186295372 bytes in 25984000 ns, 1 all-gather of 1 GiB in 42496000
+        // ns; no group size, no device name: no busbw, no peak. The all-reduces' c10d:: call lists a TensorList; their
+        // bytes are their nccl:all_reduce annotation's one flattened bucket.
+        QCOMPARE(job.bandwidth.size(), std::size_t(3));
         QCOMPARE(job.bandwidth[0].opKind, std::string("alltoall"));
         QCOMPARE(job.bandwidth[0].collectives, std::uint64_t(3));
         QCOMPARE(job.bandwidth[0].bytes, std::int64_t(1'220'993'024));
         QCOMPARE(job.bandwidth[0].transferNs, std::int64_t(111'674'000));
         QCOMPARE(job.bandwidth[0].busbwGBps, 0.0);
         QCOMPARE(job.bandwidth[0].source, analysis::TransferSource::ShortestInGroup);
-        QCOMPARE(job.bandwidth[1].opKind, std::string("allgather"));
-        QCOMPARE(job.bandwidth[1].bytes, std::int64_t(1'073'741'824));
-        QCOMPARE(job.bandwidth[1].transferNs, std::int64_t(42'496'000));
-        QVERIFY(job.bandwidth[1].link.empty());
+        QCOMPARE(job.bandwidth[1].opKind, std::string("allreduce"));
+        QCOMPARE(job.bandwidth[1].collectives, std::uint64_t(2));
+        QCOMPARE(job.bandwidth[1].bytes, std::int64_t(186'295'372));
+        QCOMPARE(job.bandwidth[1].transferNs, std::int64_t(25'984'000));
+        QCOMPARE(job.bandwidth[2].opKind, std::string("allgather"));
+        QCOMPARE(job.bandwidth[2].bytes, std::int64_t(1'073'741'824));
+        QCOMPARE(job.bandwidth[2].transferNs, std::int64_t(42'496'000));
+        QVERIFY(job.bandwidth[2].link.empty());
         const analysis::Finding* straggler = findKind(job, "straggler");
         QVERIFY(straggler);
         QCOMPARE(detail<std::int64_t>(*straggler, "rank"), std::int64_t(1));
@@ -447,6 +452,23 @@ private Q_SLOTS:
         for (const std::int64_t w : wait)
             waitSum += w;
         QCOMPARE(detail<std::int64_t>(*comm, "wait_ns"), waitSum);
+        // Bandwidth (scripts/checks/collective_bandwidth.py job over the raw files): the all-to-alls' bytes from the
+        // c10d:: call, the all-reduces' from their nccl:all_reduce annotation (the call lists a TensorList); no group
+        // size in these traces, but all 8 ranks of the world ran each one in the default group: n = 8.
+        // 5 all-to-alls of 104128 bytes in 42000 ns (busbw × 7/8), 3 all-reduces of 2485252 bytes in 175000 ns
+        // (× 14/8), against V100's NVLink2 at 150 GB/s.
+        QCOMPARE(job.bandwidth.size(), std::size_t(2));
+        QCOMPARE(job.bandwidth[0].opKind, std::string("alltoall"));
+        QCOMPARE(job.bandwidth[0].collectives, std::uint64_t(5));
+        QCOMPARE(job.bandwidth[0].bytes, std::int64_t(104'128));
+        QCOMPARE(job.bandwidth[0].transferNs, std::int64_t(42'000));
+        QVERIFY(std::abs(job.bandwidth[0].busbwGBps - 104'128.0 / 42'000.0 * 7.0 / 8.0) < 1e-9);
+        QCOMPARE(job.bandwidth[1].opKind, std::string("allreduce"));
+        QCOMPARE(job.bandwidth[1].bytes, std::int64_t(2'485'252));
+        QCOMPARE(job.bandwidth[1].transferNs, std::int64_t(175'000));
+        QVERIFY(std::abs(job.bandwidth[1].busbwGBps - 2'485'252.0 / 175'000.0 * 14.0 / 8.0) < 1e-9);
+        QCOMPARE(job.bandwidth[1].link, std::string("NVLink2"));
+        QCOMPARE(job.bandwidth[1].peakGBps, 150.0);
     }
 
     // Real Ascend job (torch_npu text export, 2 ranks): communication.json's per-op Wait Time gives the waiting part
