@@ -207,6 +207,10 @@ private:
                 properties.push_back({key, value});
         }
         d["properties"] = std::move(properties);
+        ordered_json links = ordered_json::array();
+        for (const model::RankLink& l : meta.rankLinks)
+            links.push_back({l.src, l.dst, l.transport, l.bytes, l.transitNs});
+        d["rank_links"] = std::move(links); // [src, dst, transport, bytes, transit_ns] each
         ordered_json tracks = ordered_json::array();
         for (const model::Track& t : m_trace.tracks()) {
             tracks.push_back({{"pid", m_layout.processes()[m_layout.processOf(t.id)].pid},

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "model/argstore.h"
+#include "model/ranklinks.h"
 #include "model/stringpool.h"
 #include "model/track.h"
 #include "model/types.h"
@@ -91,6 +92,9 @@ struct TraceMetadata
     Platform platform = Platform::Generic;
     /// Further facts worth showing (key, value), in insertion order.
     std::vector<std::pair<std::string, std::string>> properties;
+    /// What this rank sent each peer per transport (Ascend communication_matrix.json), by (src, dst, transport);
+    /// empty when the trace does not say.
+    std::vector<RankLink> rankLinks;
 };
 
 /// The frozen, immutable result of an import. Shared across threads as `std::shared_ptr<const Trace>`.

@@ -39,12 +39,12 @@ JobLinkMap::JobLinkMap(QWidget* parent)
     setMouseTracking(true);
 }
 
-void JobLinkMap::setLinks(std::vector<analysis::RankLink> links)
+void JobLinkMap::setLinks(std::vector<model::RankLink> links)
 {
     m_links = std::move(links);
     std::vector<std::int32_t> src;
     std::vector<std::int32_t> dst;
-    for (const analysis::RankLink& l : m_links) {
+    for (const model::RankLink& l : m_links) {
         src.push_back(l.src);
         dst.push_back(l.dst);
     }
@@ -70,19 +70,18 @@ std::vector<std::size_t> JobLinkMap::linksOf(int row, int column) const
     const std::int32_t src = m_sources[std::size_t(row)];
     const std::int32_t dst = m_destinations[std::size_t(column)];
     // m_links is sorted by (src, dst): the pair's transports are one run.
-    const auto first
-        = std::lower_bound(m_links.begin(), m_links.end(), std::pair {src, dst},
-                           [](const analysis::RankLink& l, const std::pair<std::int32_t, std::int32_t>& k) {
-                               return std::pair {l.src, l.dst} < k;
-                           });
+    const auto first = std::lower_bound(m_links.begin(), m_links.end(), std::pair {src, dst},
+                                        [](const model::RankLink& l, const std::pair<std::int32_t, std::int32_t>& k) {
+                                            return std::pair {l.src, l.dst} < k;
+                                        });
     for (auto it = first; it != m_links.end() && it->src == src && it->dst == dst; ++it)
         out.push_back(std::size_t(it - m_links.begin()));
     return out;
 }
 
-std::vector<analysis::RankLink> JobLinkMap::cellLinks(int row, int column) const
+std::vector<model::RankLink> JobLinkMap::cellLinks(int row, int column) const
 {
-    std::vector<analysis::RankLink> out;
+    std::vector<model::RankLink> out;
     for (const std::size_t i : linksOf(row, column))
         out.push_back(m_links[i]);
     return out;
@@ -127,11 +126,11 @@ std::pair<int, int> JobLinkMap::cellAt(QPoint pos) const
 QString JobLinkMap::toolTipAt(QPoint pos) const
 {
     const auto [r, c] = cellAt(pos);
-    const std::vector<analysis::RankLink> links = cellLinks(r, c);
+    const std::vector<model::RankLink> links = cellLinks(r, c);
     if (links.empty())
         return {};
     QString s = tr("rank %1 → rank %2").arg(links.front().src).arg(links.front().dst);
-    for (const analysis::RankLink& l : links)
+    for (const model::RankLink& l : links)
         s += QStringLiteral("\n")
             + tr("%1: %2 MB in %3 ms = %4 GB/s")
                   .arg(QString::fromStdString(l.transport))

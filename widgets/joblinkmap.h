@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analysis/job/ranklinks.h"
+#include "model/ranklinks.h"
 
 #include <QWidget>
 
@@ -20,12 +20,12 @@ class JobLinkMap : public QWidget
     Q_OBJECT
 public:
     explicit JobLinkMap(QWidget* parent = nullptr);
-    void setLinks(std::vector<analysis::RankLink> links);
+    void setLinks(std::vector<model::RankLink> links);
     [[nodiscard]] bool hasLinks() const { return !m_links.empty(); }
     [[nodiscard]] const std::vector<std::int32_t>& sources() const { return m_sources; }
     [[nodiscard]] const std::vector<std::int32_t>& destinations() const { return m_destinations; }
     /// The links of the cell (row = index into sources(), column = index into destinations()); empty when none.
-    [[nodiscard]] std::vector<analysis::RankLink> cellLinks(int row, int column) const;
+    [[nodiscard]] std::vector<model::RankLink> cellLinks(int row, int column) const;
     /// The cell's GB/s (all its transports), −1 when it has no link.
     [[nodiscard]] double cellGbPerSecond(int row, int column) const;
     /// The text painted in the cell ("15.8"; "" without a link).
@@ -47,7 +47,7 @@ protected:
 private:
     [[nodiscard]] std::vector<std::size_t> linksOf(int row, int column) const;
 
-    std::vector<analysis::RankLink> m_links; // by (src, dst, transport)
+    std::vector<model::RankLink> m_links; // by (src, dst, transport)
     std::vector<std::int32_t> m_sources;
     std::vector<std::int32_t> m_destinations;
     double m_max = 0; // the fastest link between different ranks, GB/s

@@ -264,7 +264,7 @@ std::map<std::int64_t, std::vector<StepRef>> addRanksIndexSteps(const std::vecto
         jr.analysedNs = r.analysedNs;
         jr.findings = r.findings;
         job.ranks.push_back(std::move(jr));
-        mergeRankLinks(job.links, r.links);
+        model::mergeRankLinks(job.links, r.links);
         // A repeated step number (re-used ProfilerStep ids, or reports merged by hand): the first one is compared
         // across the ranks, and the job says so, since the rank's other steps of that number are in no table.
         std::map<std::int64_t, std::size_t> seen;

@@ -5,7 +5,7 @@
 #include "analysis/core/finding.h"
 #include "analysis/core/intervals.h"
 #include "analysis/core/stepactivity.h"
-#include "analysis/job/ranklinks.h"
+#include "model/ranklinks.h"
 
 #include <cstdint>
 #include <optional>
@@ -88,7 +88,7 @@ struct RankSummary
     std::vector<RankStep> steps;
     std::vector<RankFinding> findings; // ranked
     /// What the rank sent each peer per transport (Ascend communication_matrix.json; empty elsewhere).
-    std::vector<RankLink> links;
+    std::vector<model::RankLink> links;
     /// The rank's serious import warnings (model::isSeriousImportWarning: cut, stopped at the decompression
     /// limit, …), their messages; the job repeats them, since the rank's numbers cover only part of its run.
     std::vector<std::string> warnings;
@@ -202,7 +202,7 @@ struct JobResult
     std::vector<BandwidthSummary> bandwidth;
     /// Every rank's links (RankSummary::links) as one rank-pair matrix, by (src, dst, transport); empty when no
     /// rank has any (GPU jobs, Ascend profiles below Level1 or of one rank).
-    std::vector<RankLink> links;
+    std::vector<model::RankLink> links;
 };
 
 /// What a heat-map cell shows for a rank's step (the job window and the job report share the list).

@@ -179,7 +179,7 @@ RankLinkTable readCommunicationMatrixJson(const std::filesystem::path& path)
         }
     }
     for (const auto& [k, v] : sums) {
-        RankLinkRow r;
+        model::RankLink r;
         r.src = std::get<0>(k);
         r.dst = std::get<1>(k);
         r.transport = std::get<2>(k);
@@ -188,22 +188,6 @@ RankLinkTable readCommunicationMatrixJson(const std::filesystem::path& path)
         out.rows.push_back(std::move(r));
     }
     return out;
-}
-
-std::string rankLinksProperty(const RankLinkTable& table)
-{
-    std::string s;
-    for (const RankLinkRow& r : table.rows) {
-        if (!s.empty())
-            s += "; ";
-        // A transport is one word in the tools' output; anything else would break the list apart.
-        std::string transport = r.transport;
-        std::replace_if(
-            transport.begin(), transport.end(), [](char c) { return c == ' ' || c == ';'; }, '_');
-        s += std::to_string(r.src) + "-" + std::to_string(r.dst) + " " + transport + " " + std::to_string(r.bytes) + " "
-            + std::to_string(r.transitNs);
-    }
-    return s;
 }
 
 CommunicationOpJoin::CommunicationOpJoin(model::TraceBuilder& b, const CommunicationOpTable& table)

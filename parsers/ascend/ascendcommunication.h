@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/ranklinks.h"
 #include "model/tracebuilder.h"
 #include "model/types.h"
 
@@ -46,20 +47,12 @@ CommunicationOpTable readCommunicationJson(const std::filesystem::path& path);
 
 /// One rank pair of `communication_matrix.json` (torch_npu Level1+, distributed runs), summed over the file's
 /// operations: `src` sent `bytes` to `dst` over `transport` in `transitNs` (GB/s = bytes / ns).
-struct RankLinkRow
-{
-    std::int32_t src = -1;
-    std::int32_t dst = -1;
-    std::string transport; // "HCCS", "RDMA", "SDMA", "PCIE", "SIO", "LOCAL" (src == dst) as the file gives it
-    std::int64_t bytes = 0;
-    model::TimeNs transitNs = 0;
-};
 
 struct RankLinkTable
 {
-    std::vector<RankLinkRow> rows; // by (src, dst, transport)
-    std::string error;             // the file could not be used at all (names the file)
-    std::size_t skipped = 0;       // pair entries with a bad key or without usable size and time
+    std::vector<model::RankLink> rows; // by (src, dst, transport); the transport as the file gives it
+    std::string error;                 // the file could not be used at all (names the file)
+    std::size_t skipped = 0;           // pair entries with a bad key or without usable size and time
 };
 
 /// Reads communication_matrix.json (at most 64 MiB; a regular file).
@@ -69,10 +62,6 @@ struct RankLinkTable
 /// already sums its group's other operations: where a group has one, only it is counted, else every operation
 /// ("Total Op Info" is skipped). MB are 10^6 bytes and ms 10^6 ns: "Transit Size(MB)": 61.210624 → 61210624 bytes.
 RankLinkTable readCommunicationMatrixJson(const std::filesystem::path& path);
-
-/// The table as one property value: "src-dst transport bytes transit_ns" per pair, joined by "; "
-/// ("0-1 HCCS 61210624 3883938; 0-0 LOCAL 61210656 145803"); analysis/job/ranklinks.h reads it back.
-std::string rankLinksProperty(const RankLinkTable& table);
 
 /// Joins the table's operations to the HCCL operation slices of the timeline (same name, starts within 1 µs) and
 /// adds the figures as args under the tools' names: "Wait Time(ms)", "Transit Time(ms)",

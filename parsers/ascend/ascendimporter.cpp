@@ -537,8 +537,7 @@ TimelineOutcome BundleImport::buildTimeline(const AscendTimeline::ProcessNames* 
                 b.warn(model::ImportWarningKind::CommunicationJsonUnreadable,
                        fileName(bundle.communicationMatrix) + ": " + std::to_string(links.skipped)
                            + " rank-pair entries without a usable key, transport, size or time; skipped");
-            if (!links.rows.empty())
-                meta.properties.emplace_back("rank_links", rankLinksProperty(links));
+            model::mergeRankLinks(meta.rankLinks, links.rows);
         }
         std::vector<std::filesystem::path> files;
         if (!bundle.traceView.empty())

@@ -119,7 +119,32 @@ std::optional<ExportDescription> parseDescription(const nlohmann::json& j, std::
     for (const json& p : *properties) {
         if (!p.is_array() || p.size() != 2 || !p[0].is_string() || !p[1].is_string())
             return fail("a property is not a [key, value] pair of strings");
-        m.properties.emplace_back(p[0].get<std::string>(), p[1].get<std::string>());
+        // An export of timesink 0.3 and older kept the rank links as this text.
+        if (p[0].get_ref<const std::string&>() == "rank_links")
+            model::mergeRankLinks(m.rankLinks, model::parseRankLinks(p[1].get_ref<const std::string&>()));
+        else
+            m.properties.emplace_back(p[0].get<std::string>(), p[1].get<std::string>());
+    }
+    // [src, dst, transport, bytes, transit_ns] each (optional: older exports lack it).
+    if (const auto links = j.find("rank_links"); links != j.end()) {
+        if (!links->is_array())
+            return fail("rank_links is not an array");
+        std::vector<model::RankLink> read;
+        for (const json& l : *links) {
+            model::RankLink link;
+            if (!l.is_array() || l.size() != 5 || !l[0].is_number_integer() || !l[1].is_number_integer()
+                || !l[2].is_string() || !l[3].is_number_integer() || !l[4].is_number_integer())
+                return fail("a rank link is not [src, dst, transport, bytes, transit_ns]");
+            const auto rank = [](const json& v) {
+                return static_cast<std::int32_t>(std::clamp<std::int64_t>(v.get<std::int64_t>(), -1, 1 << 30));
+            };
+            link
+                = {rank(l[0]), rank(l[1]), l[2].get<std::string>(), l[3].get<std::int64_t>(), l[4].get<std::int64_t>()};
+            if (!model::isWellFormed(link))
+                return fail("a rank link has a negative figure or a bad transport");
+            read.push_back(std::move(link));
+        }
+        model::mergeRankLinks(m.rankLinks, read);
     }
     // The devices listed, for checking each track's device in one lookup (an export may list 100,000s).
     auto deviceKey = [](model::DeviceKind kind, std::int32_t index) {

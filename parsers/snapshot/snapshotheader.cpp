@@ -45,6 +45,14 @@ void fillHeader(const model::Trace& trace, const SourceIdentity& source, std::st
         p->set_key(key);
         p->set_value(value);
     }
+    for (const model::RankLink& l : meta.rankLinks) {
+        auto* pl = h.add_rank_links();
+        pl->set_src(l.src);
+        pl->set_dst(l.dst);
+        pl->set_transport(l.transport);
+        pl->set_bytes(l.bytes);
+        pl->set_transit_ns(l.transitNs);
+    }
     for (const model::ImportWarning& w : trace.warnings()) {
         auto* pw = h.add_warnings();
         pw->set_kind(w.kind);
@@ -149,8 +157,21 @@ void restoreFromHeader(const pb::Header& h, const std::string& sourcePath, model
     meta.profilerLevel = h.profiler_level();
     meta.syntheticTimestamps = h.synthetic_timestamps();
     meta.platform = model::platformFromKey(h.platform());
-    for (const pb::Property& p : h.properties())
-        meta.properties.emplace_back(p.key(), p.value());
+    for (const pb::Property& p : h.properties()) {
+        // A snapshot written before rank links were typed kept them as this text.
+        if (p.key() == "rank_links")
+            model::mergeRankLinks(meta.rankLinks, model::parseRankLinks(p.value()));
+        else
+            meta.properties.emplace_back(p.key(), p.value());
+    }
+    // An untrusted file: what the importer would never write (negative ranks or figures, a long transport) is dropped.
+    std::vector<model::RankLink> links;
+    for (const pb::RankLink& l : h.rank_links()) {
+        model::RankLink link {l.src(), l.dst(), l.transport(), l.bytes(), l.transit_ns()};
+        if (model::isWellFormed(link))
+            links.push_back(std::move(link));
+    }
+    model::mergeRankLinks(meta.rankLinks, links);
     auto& counts = SnapshotAccess::categoryCounts(trace);
     for (std::size_t c = 0; c < counts.size(); ++c)
         counts[c] = h.category_counts(static_cast<int>(c));

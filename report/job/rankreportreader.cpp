@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <fstream>
+#include <limits>
+#include <type_traits>
 
 namespace timesink::report {
 
@@ -175,6 +177,28 @@ bool readStep(const nlohmann::json& s, DraftStep& d, Reader& r)
 }
 
 /// Reads the report object `j` into `d` as given; false with r.error (and r.kind) when it is not one.
+/// One entry of trace.rank_links ({src_rank, dst_rank, transport, bytes, transit_ns}); false when it has another
+/// shape (ranks and figures non-negative integers, the transport a text of at most 32 bytes).
+bool rankLinkFromJson(const nlohmann::json& l, model::RankLink& out)
+{
+    if (!l.is_object())
+        return false;
+    const auto count = [&](const char* key, auto& into) {
+        const auto it = l.find(key);
+        if (it == l.end() || !it->is_number_integer() || it->template get<std::int64_t>() < 0
+            || it->template get<std::int64_t>() > std::numeric_limits<std::remove_reference_t<decltype(into)>>::max())
+            return false;
+        into = static_cast<std::remove_reference_t<decltype(into)>>(it->template get<std::int64_t>());
+        return true;
+    };
+    const auto transport = l.find("transport");
+    if (transport == l.end() || !transport->is_string())
+        return false;
+    out.transport = transport->get<std::string>();
+    return count("src_rank", out.src) && count("dst_rank", out.dst) && count("bytes", out.bytes)
+        && count("transit_ns", out.transitNs) && model::isWellFormed(out);
+}
+
 bool readDraft(const nlohmann::json& j, Reader& r, RankReportDraft& d)
 {
     const auto schema = j.find("schema"); // end() when j is no object
@@ -211,10 +235,19 @@ bool readDraft(const nlohmann::json& j, Reader& r, RankReportDraft& d)
         || !r.integer(*trace, "span_ns", d.traceSpanNs, false) || !r.text(*trace, "path", sum.tracePath)
         || !r.text(j, "generator", sum.generator))
         return false;
-    // The rank-pair links the importer read (trace.properties.rank_links, Ascend); a bad value gives none.
-    if (const auto props = trace->find("properties"); props != trace->end() && props->is_object()) {
-        if (const auto links = props->find("rank_links"); links != props->end() && links->is_string())
-            sum.links = analysis::parseRankLinks(links->get_ref<const std::string&>());
+    // The rank-pair links the importer read (trace.rank_links, Ascend); an entry of the wrong shape is left out. A
+    // report of timesink 0.3 and older wrote them as the text trace.properties.rank_links.
+    if (const auto links = trace->find("rank_links"); links != trace->end() && links->is_array()) {
+        std::vector<model::RankLink> read;
+        for (const nlohmann::json& l : *links) {
+            model::RankLink link;
+            if (rankLinkFromJson(l, link))
+                read.push_back(std::move(link));
+        }
+        model::mergeRankLinks(sum.links, read);
+    } else if (const auto props = trace->find("properties"); props != trace->end() && props->is_object()) {
+        if (const auto text = props->find("rank_links"); text != props->end() && text->is_string())
+            sum.links = model::parseRankLinks(text->get_ref<const std::string&>());
     }
     // The first GPU/NPU's name: the key of the link table (analysis/core/bandwidth.h).
     if (const auto devs = trace->find("devices"); devs != trace->end() && devs->is_array()) {

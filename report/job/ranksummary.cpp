@@ -66,10 +66,7 @@ model::Expected<analysis::RankSummary> rankSummaryFromModel(const ReportModel& m
     sum.device = analysis::acceleratorName(meta);
     sum.waitFromCommunicationJson = m.communication.communicationJsonOps > 0;
     sum.waitFromTasks = m.communication.waitFromTasks || sum.waitFromCommunicationJson;
-    for (const auto& [key, value] : meta.properties) {
-        if (key == "rank_links")
-            sum.links = analysis::parseRankLinks(value);
-    }
+    model::mergeRankLinks(sum.links, meta.rankLinks);
     d.rank = meta.rank;
     d.worldSize = meta.worldSize;
     d.traceStartNs = m.trace.startNs;

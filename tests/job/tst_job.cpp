@@ -109,7 +109,7 @@ private Q_SLOTS:
         QFETCH(int, skipped);
         std::size_t bad = 0;
         QStringList got;
-        for (const analysis::RankLink& l : analysis::parseRankLinks(property.toStdString(), &bad))
+        for (const timesink::model::RankLink& l : timesink::model::parseRankLinks(property.toStdString(), &bad))
             got << QStringLiteral("%1-%2 %3 %4 %5 %6")
                        .arg(l.src)
                        .arg(l.dst)
@@ -119,6 +119,51 @@ private Q_SLOTS:
                        .arg(l.gbPerSecond());
         QCOMPARE(got.join(QLatin1Char('|')), links);
         QCOMPARE(int(bad), skipped);
+    }
+
+    // A report of timesink 0.3 and older carried the rank links as the text trace.properties.rank_links; the typed
+    // trace.rank_links replaced it, and both read to the same links (Ascend level1 rank 0: 8 pairs).
+    void rankLinksOfOldReports()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("r0.json"));
+        const auto r = runCli({QStringLiteral("analyze"),
+                               QString::fromStdString(fixture("torch_npu/msinsight_text_level1_rank0_ascend_pt")),
+                               QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("-o"), out});
+        QCOMPARE(r.exitCode, 0);
+        std::ifstream in(out.toStdString());
+        nlohmann::json typed = nlohmann::json::parse(in);
+        QCOMPARE(typed["trace"]["rank_links"].size(), std::size_t(8));
+        QVERIFY(!typed["trace"]["properties"].contains("rank_links"));
+        nlohmann::json old = typed;
+        std::string text;
+        for (const nlohmann::json& l : typed["trace"]["rank_links"]) {
+            text += (text.empty() ? "" : "; ") + std::to_string(l["src_rank"].get<int>()) + "-"
+                + std::to_string(l["dst_rank"].get<int>()) + " " + l["transport"].get<std::string>() + " "
+                + std::to_string(l["bytes"].get<std::int64_t>()) + " "
+                + std::to_string(l["transit_ns"].get<std::int64_t>());
+        }
+        old["trace"].erase("rank_links");
+        old["trace"]["properties"]["rank_links"] = text;
+        const auto a = report::rankSummaryFromReportJson(typed, "typed");
+        const auto b = report::rankSummaryFromReportJson(old, "old");
+        QVERIFY(a.ok() && b.ok());
+        QCOMPARE(a.value().links.size(), std::size_t(8));
+        QCOMPARE(a.value().links[1].transport, std::string("HCCS"));
+        QCOMPARE(a.value().links[1].bytes, std::int64_t(61'210'624));
+        QCOMPARE(a.value().links[1].transitNs, std::int64_t(3'883'938));
+        QCOMPARE(b.value().links.size(), a.value().links.size());
+        for (std::size_t i = 0; i < a.value().links.size(); ++i) {
+            QCOMPARE(b.value().links[i].dst, a.value().links[i].dst);
+            QCOMPARE(b.value().links[i].bytes, a.value().links[i].bytes);
+            QCOMPARE(b.value().links[i].transitNs, a.value().links[i].transitNs);
+        }
+        // An entry of another shape is left out, never a crash.
+        typed["trace"]["rank_links"][0]["bytes"] = -5;
+        typed["trace"]["rank_links"][1] = "0-1 HCCS 1 1";
+        const auto c = report::rankSummaryFromReportJson(typed, "bad");
+        QVERIFY(c.ok());
+        QCOMPARE(c.value().links.size(), std::size_t(6));
     }
 
     void initTestCase()

@@ -596,7 +596,7 @@ private Q_SLOTS:
                              {0, 0, "LOCAL", 61'210'656, 145'803, "419.8"},
                              {1, 0, "HCCS", 61'210'624, 3'860'477, "15.9"}};
         for (const Want& w : want) {
-            const std::vector<analysis::RankLink> links = map->cellLinks(w.row, w.column);
+            const std::vector<timesink::model::RankLink> links = map->cellLinks(w.row, w.column);
             QCOMPARE(links.size(), std::size_t(1));
             QCOMPARE(links[0].transport, std::string(w.transport));
             QCOMPARE(links[0].bytes, w.bytes);

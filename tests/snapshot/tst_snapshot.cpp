@@ -133,6 +133,11 @@ std::string difference(const model::Trace& a, const model::Trace& b)
         || m.profilerLevel != n.profilerLevel || m.syntheticTimestamps != n.syntheticTimestamps
         || m.properties != n.properties || m.devices.size() != n.devices.size())
         return "metadata";
+    if (!std::ranges::equal(m.rankLinks, n.rankLinks, [](const model::RankLink& p, const model::RankLink& q) {
+            return p.src == q.src && p.dst == q.dst && p.transport == q.transport && p.bytes == q.bytes
+                && p.transitNs == q.transitNs;
+        }))
+        return "rank links";
     for (std::size_t i = 0; i < m.devices.size(); ++i) {
         if (m.devices[i].kind != n.devices[i].kind || m.devices[i].index != n.devices[i].index
             || m.devices[i].name != n.devices[i].name || m.devices[i].aiCores != n.devices[i].aiCores
@@ -161,6 +166,8 @@ model::TracePtr smallTrace()
     b.metadata().devices.back().computeUnits = 108; // Kineto's numSms and totalGlobalMem (format version 6)
     b.metadata().devices.back().memoryBytes = 42297524224;
     b.metadata().properties.emplace_back("key", "value");
+    b.metadata().rankLinks.push_back({0, 1, "HCCS", 61210624, 3883938});
+    b.metadata().rankLinks.push_back({0, 2, "RDMA", 1000, 500});
     const auto host = b.hostThread("main");
     const auto gpu = b.deviceStream(0, 7);
     const model::Arg args[] = {{b.intern("int"), model::ArgValue::fromInt(-5)},

@@ -78,7 +78,7 @@ nlohmann::ordered_json jobJson(const JobResult& job, const std::string& generato
     j["steps"] = std::move(steps);
     j["bandwidth"] = bandwidthJson(job.bandwidth);
     ordered_json links = ordered_json::array();
-    for (const analysis::RankLink& l : job.links)
+    for (const model::RankLink& l : job.links)
         links.push_back({{"src_rank", l.src},
                          {"dst_rank", l.dst},
                          {"transport", l.transport},

@@ -43,6 +43,14 @@ nlohmann::ordered_json traceSummaryJson(const TraceSummary& s)
     for (const auto& [k, v] : meta.properties)
         props[k] = v;
     j["properties"] = std::move(props);
+    ordered_json links = ordered_json::array();
+    for (const model::RankLink& l : meta.rankLinks)
+        links.push_back({{"src_rank", l.src},
+                         {"dst_rank", l.dst},
+                         {"transport", l.transport},
+                         {"bytes", l.bytes},
+                         {"transit_ns", l.transitNs}});
+    j["rank_links"] = std::move(links);
     return j;
 }
 

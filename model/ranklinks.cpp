@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-#include "analysis/job/ranklinks.h"
+#include "model/ranklinks.h"
 
 #include <algorithm>
 #include <charconv>
 #include <tuple>
 
-namespace timesink::analysis {
+namespace timesink::model {
 
 namespace {
 
@@ -81,6 +81,12 @@ std::vector<RankLink> parseRankLinks(std::string_view property, std::size_t* ski
     return out;
 }
 
+bool isWellFormed(const RankLink& link)
+{
+    return link.src >= 0 && link.dst >= 0 && link.bytes >= 0 && link.transitNs >= 0 && !link.transport.empty()
+        && link.transport.size() <= 32;
+}
+
 void mergeRankLinks(std::vector<RankLink>& into, const std::vector<RankLink>& more)
 {
     into.insert(into.end(), more.begin(), more.end());
@@ -90,4 +96,4 @@ void mergeRankLinks(std::vector<RankLink>& into, const std::vector<RankLink>& mo
         into.resize(kMaxLinks);
 }
 
-} // namespace timesink::analysis
+} // namespace timesink::model
