@@ -28,6 +28,8 @@ struct RankCollective
     std::vector<std::int32_t> groupRanks;
     /// Its sequence number in its group (Kineto `Seq`), −1 unknown: with it on every rank, matched by number.
     std::int64_t seq = -1;
+    /// A send's destination or a recv's source as a global rank (CollectiveOp::peer), −1 unknown or not a send/recv.
+    std::int32_t peer = -1;
     /// CollectiveOp's bytes, group size and measured main link (analysis/core/communication.h); −1/−1/""/0 unknown.
     std::int64_t bytes = -1;
     std::int32_t groupSize = -1;
