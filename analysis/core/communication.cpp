@@ -174,6 +174,15 @@ void readIdentityArgs(const model::Trace& trace, model::ArgSetId args, Collectiv
         if (const auto n = intArgOf(trace, args, strings.find("Group size")); n && *n > 0 && *n <= (1 << 24))
             id.groupSize = static_cast<std::int32_t>(*n);
     }
+    if (id.peer < 0 && (id.hostOpKind == "send" || id.hostOpKind == "recv")) {
+        const bool send = id.hostOpKind == "send";
+        const auto global = intArgOf(trace, args, strings.find(send ? "Dst Rank" : "Src Rank"));
+        const auto local = intArgOf(trace, args, strings.find("Rank"));
+        if (global && *global >= 0 && *global <= std::numeric_limits<std::int32_t>::max())
+            id.peer = static_cast<std::int32_t>(*global);
+        else if (local && *local >= 0 && static_cast<std::uint64_t>(*local) < id.groupRanks.size())
+            id.peer = id.groupRanks[static_cast<std::size_t>(*local)];
+    }
     if (id.bytes < 0) {
         const auto in = intArgOf(trace, args, strings.find("In msg nelems"));
         const auto out = intArgOf(trace, args, strings.find("Out msg nelems"));
@@ -409,14 +418,17 @@ void scanTrackCommunication(const model::Trace& trace, const model::Track& t, co
             if (w && w->type == model::ArgValue::Type::Double && w->d >= 0 && w->d * 1e6 < double(e - s) * 2)
                 scan.measured.push_back({s, e, static_cast<TimeNs>(std::llround(w->d * 1e6))});
         }
-        CollectiveOp op {std::move(kind), s, e, {}, {}, {}, -1, -1, -1, {}, 0, {t.id, model::SliceIndex(i)}};
+        CollectiveOp op {std::move(kind), s, e, {}, {}, {}, -1, -1, -1, -1, {}, 0, {t.id, model::SliceIndex(i)}};
         if (!keys.linkType.isEmpty())
             readMeasuredLink(trace, t.args(i), keys, op);
         if (scan.sawKineto) {
             CollectiveIdentity id = collectiveIdentity(trace, {t.id, model::SliceIndex(i)});
-            // A send/recv kernel of an all-to-all (or any collective the host called) is that collective.
-            if (isPointToPoint(op.opKind) && !id.hostOpKind.empty() && !isPointToPoint(id.hostOpKind))
+            // A send/recv kernel of an all-to-all (or any collective the host called) is that collective; a SendRecv
+            // kernel of a genuine send or recv is that send or recv, with its peer.
+            if (isPointToPoint(op.opKind) && !id.hostOpKind.empty() && id.hostOpKind != "sendrecv")
                 op.opKind = id.hostOpKind;
+            if (op.opKind == "send" || op.opKind == "recv")
+                op.peer = id.peer;
             op.group = std::move(id.group);
             op.groupRanks = std::move(id.groupRanks);
             op.seq = id.seq;

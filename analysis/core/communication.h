@@ -25,7 +25,8 @@ CommBackend commBackendFromKey(std::string_view key);
 /// `rcclKernel…`) and HCCL operations (`hcom_allReduce__586_0_1`). Results: "allreduce", "allgather",
 /// "reducescatter", "alltoall", "broadcast", "reduce", "barrier", "sendrecv", "send", "recv", or "collective".
 std::string collectiveOpKind(std::string_view name);
-/// Point-to-point kinds (send/recv): their peers differ by rank, so they are not aligned across ranks.
+/// Point-to-point kinds (send/recv): their peers differ by rank, so they are not matched across a whole group; a
+/// genuine send or recv whose peer is known is matched pairwise with its counterpart (analysis/job/job.h).
 bool isPointToPoint(std::string_view opKind);
 /// An HCCL/runtime task that waits for a peer's signal (`Notify_Wait`, `EVENT_WAIT`, `NOTIFY_WAIT_SQE`, …).
 bool isCommunicationWaitTask(std::string_view name);
@@ -42,6 +43,9 @@ struct CollectiveOp
     std::string group;
     std::vector<std::int32_t> groupRanks; // `Process Group Ranks` as global ranks; empty when not given
     std::int64_t seq = -1;                // `Seq` of the collective in its group; −1 when not given
+    /// A send's destination or a recv's source as a global rank (CollectiveIdentity::peer); −1 unknown or not
+    /// point-to-point.
+    std::int32_t peer = -1;
     /// Bytes it moved as NCCL-tests counts them (collectiveBytes(): the larger of `In msg nelems` and
     /// `Out msg nelems` × the `dtype` size; Ascend: the main link's Transit Size); −1 unknown.
     std::int64_t bytes = -1;
@@ -70,6 +74,12 @@ struct CollectiveIdentity
     /// without the msg fields: the larger of its first two tensors); −1 unknown.
     std::int64_t bytes = -1;
     std::int32_t groupSize = -1; // `Group size`, else the size of `Process Group Ranks`; −1 unknown
+    /// The peer of a send or recv as a global rank; −1 unknown or not a send/recv. Kineto gives it as `Dst Rank`
+    /// (send) / `Src Rank` (recv), global ranks, in newer PyTorch; always as `Rank`, which for send and recv is the
+    /// peer's rank inside the process group (ProcessGroupNCCL passes dstRank/srcRank there), turned global through
+    /// `Process Group Ranks`. Without that list a `Rank` says nothing certain, and the peer stays unknown.
+    /// Example: `Collective name` "send", `Rank` 1, `Process Group Ranks` "[4, 6]" → peer 6.
+    std::int32_t peer = -1;
 };
 CollectiveIdentity collectiveIdentity(const model::Trace& trace, model::SliceRef kernel);
 /// The collective kind of a host-side collective name (`all_to_all`, `alltoall_base`, `allreduce`,

@@ -13,6 +13,7 @@
 #include <limits>
 #include <map>
 #include <set>
+#include <tuple>
 
 namespace timesink::analysis {
 
@@ -301,6 +302,7 @@ struct MatchedSet
 struct MatchedCollectives
 {
     std::vector<MatchedSet> sets;
+    std::size_t pointToPointUnmatched = 0; // sends and recvs left unmatched (peer unknown, counterpart missing)
 };
 
 /// What matching found wrong across the whole job, as warnings: each message once, with how often it happened.
@@ -386,7 +388,99 @@ void matchGroup(const std::vector<StepRef>& refs, const std::string& key, const 
     }
 }
 
-/// Matches one step's collectives across its ranks, group by group (point-to-point operations are left out).
+/// Matches one step's genuine sends and recvs pairwise: the k-th send from rank A to rank B in process group g with
+/// the k-th recv on B from A in g (ordered by sequence number when every one of them gives one, else by start). A
+/// matched pair is a MatchedSet of two, so its transfer, waiting and last arriver follow the collectives' rules. One
+/// whose peer is unknown, whose peer has no such step, or whose counterparts differ in number or in sequence numbers
+/// is warned and left unmatched: a wrong pair would invent waiting.
+void matchPointToPoint(const std::vector<StepRef>& refs, const JobResult& job, MatchedCollectives& m,
+                       MatchIssues& issues)
+{
+    struct Direction
+    {
+        std::vector<std::pair<std::size_t, std::size_t>> sends; // (position in refs, collective index), by start
+        std::vector<std::pair<std::size_t, std::size_t>> recvs;
+    };
+    // (group, sender, receiver) → its sends and recvs.
+    std::map<std::tuple<std::string, std::int32_t, std::int32_t>, Direction> directions;
+    std::map<std::int32_t, std::size_t> positionOf;
+    for (std::size_t p = 0; p < refs.size(); ++p)
+        positionOf[job.ranks[refs[p].rank].rank] = p;
+    std::size_t unknownPeer = 0;
+    for (std::size_t p = 0; p < refs.size(); ++p) {
+        const std::int32_t self = job.ranks[refs[p].rank].rank;
+        const auto& cs = refs[p].step->collectives;
+        for (std::size_t i = 0; i < cs.size(); ++i) {
+            const RankCollective& c = cs[i];
+            if (!isPointToPoint(c.opKind))
+                continue;
+            const bool send = c.opKind == "send";
+            if ((!send && c.opKind != "recv") || c.peer < 0 || c.peer == self) {
+                ++unknownPeer;
+                continue;
+            }
+            Direction& d = directions[{c.group, send ? self : c.peer, send ? c.peer : self}];
+            (send ? d.sends : d.recvs).emplace_back(p, i);
+        }
+    }
+    if (unknownPeer > 0) {
+        issues["sends and recvs whose peer rank is not known (a batched send/recv, a trace without the Rank and "
+               "Process Group Ranks args, a report written before \"peer\") were left unmatched"]
+            += unknownPeer;
+        m.pointToPointUnmatched += unknownPeer;
+    }
+    const auto coll = [&](const std::pair<std::size_t, std::size_t>& at) -> const RankCollective& {
+        return refs[at.first].step->collectives[at.second];
+    };
+    for (auto& [key, d] : directions) {
+        const auto& [group, sender, receiver] = key;
+        const std::size_t count = d.sends.size() + d.recvs.size();
+        if (positionOf.count(sender) == 0 || positionOf.count(receiver) == 0) {
+            issues["sends and recvs whose peer rank has no such step (or is not in the job) were left unmatched"]
+                += count;
+            m.pointToPointUnmatched += count;
+            continue;
+        }
+        if (d.sends.size() != d.recvs.size()) {
+            issues["in " + groupLabel(group)
+                   + ", the sends of a step from one rank to another and the recvs of that step on the other differ "
+                     "in number; they were left unmatched"]
+                += 1;
+            m.pointToPointUnmatched += count;
+            continue;
+        }
+        const auto hasSeq = [&](const auto& list) {
+            return std::all_of(list.begin(), list.end(), [&](const auto& at) { return coll(at).seq >= 0; });
+        };
+        if (hasSeq(d.sends) && hasSeq(d.recvs)) {
+            // PyTorch numbers a send/recv with its group's collective counter, so several may share a number: the
+            // start orders those.
+            const auto bySeq = [&](const auto& a, const auto& b) { return coll(a).seq < coll(b).seq; };
+            std::stable_sort(d.sends.begin(), d.sends.end(), bySeq);
+            std::stable_sort(d.recvs.begin(), d.recvs.end(), bySeq);
+            bool lineUp = true;
+            for (std::size_t k = 0; lineUp && k < d.sends.size(); ++k)
+                lineUp = coll(d.sends[k]).seq == coll(d.recvs[k]).seq;
+            if (!lineUp) {
+                issues["in " + groupLabel(group)
+                       + ", the sequence numbers of a step's sends from one rank to another and of the recvs on the "
+                         "other do not line up; they were left unmatched"]
+                    += 1;
+                m.pointToPointUnmatched += count;
+                continue;
+            }
+        }
+        for (std::size_t k = 0; k < d.sends.size(); ++k) {
+            MatchedSet set;
+            set.members = {d.sends[k], d.recvs[k]};
+            std::sort(set.members.begin(), set.members.end());
+            m.sets.push_back(std::move(set));
+        }
+    }
+}
+
+/// Matches one step's collectives across its ranks, group by group; point-to-point operations pairwise
+/// (matchPointToPoint).
 MatchedCollectives matchCollectives(const std::vector<StepRef>& refs, const JobResult& job, MatchIssues& issues)
 {
     MatchedCollectives m;
@@ -453,6 +547,7 @@ MatchedCollectives matchCollectives(const std::vector<StepRef>& refs, const JobR
         if (parts.size() >= 2)
             matchGroup(refs, key, parts, g.perRank, m, issues);
     }
+    matchPointToPoint(refs, job, m, issues);
     const auto startOf = [&](const MatchedSet& s) {
         return refs[s.members.front().first].step->collectives[s.members.front().second].start;
     };
@@ -657,6 +752,7 @@ JobStep alignStep(std::int64_t number, const std::vector<StepRef>& refs, const J
     js.ranks = refs.size();
     const MatchedCollectives matched = matchCollectives(refs, job, issues);
     js.alignedCollectives = matched.sets.size();
+    js.unmatchedPointToPoint = matched.pointToPointUnmatched;
     const std::vector<TimeNs> offset = clockOffsets(refs, matched);
     ArrivalWaits waits = attributeArrivalWaits(refs, matched, offset, job);
     for (const auto& [kind, rate] : waits.rates)
@@ -902,8 +998,11 @@ void addCommunicationFinding(JobResult& job, const JobOptions& options, const Jo
         anyTasks = anyTasks || r.waitFromTasks;
         anyJson = anyJson || r.waitFromCommunicationJson;
     }
-    for (const JobStep& s : job.steps)
+    bool anyUnmatchedPointToPoint = false;
+    for (const JobStep& s : job.steps) {
         anyAligned = anyAligned || s.alignedCollectives > 0;
+        anyUnmatchedPointToPoint = anyUnmatchedPointToPoint || s.unmatchedPointToPoint > 0;
+    }
     const TimeNs commLost = std::max<TimeNs>(0, exposed - stragglerTotal);
     if (commLost <= 0 || commLost < options.minLostNs)
         return;
@@ -953,8 +1052,8 @@ void addCommunicationFinding(JobResult& job, const JobOptions& options, const Jo
     } else {
         f.explanation += " No straggler owns any of the waiting, so all of it is lost here.";
     }
-    f.recommendation
-        = communicationRecommendation(basis.backend == "hccl", anyTasks || anyAligned, ownWait, transfer, idle, true);
+    f.recommendation = communicationRecommendation(basis.backend == "hccl", anyTasks || anyAligned, ownWait, transfer,
+                                                   idle, true, anyUnmatchedPointToPoint);
     job.findings.push_back(std::move(f));
 }
 

@@ -28,6 +28,8 @@ struct RankCollective
     std::vector<std::int32_t> groupRanks;
     /// Its sequence number in its group (Kineto `Seq`), −1 unknown: with it on every rank, matched by number.
     std::int64_t seq = -1;
+    /// A send's destination or a recv's source as a global rank (CollectiveOp::peer), −1 unknown or not a send/recv.
+    std::int32_t peer = -1;
     /// CollectiveOp's bytes, group size and measured main link (analysis/core/communication.h); −1/−1/""/0 unknown.
     std::int64_t bytes = -1;
     std::int32_t groupSize = -1;
@@ -166,6 +168,7 @@ struct JobStep
     model::TimeNs meanNs = 0;
     model::TimeNs communicationWaitNs = 0; // sum over ranks
     std::size_t alignedCollectives = 0;    // collectives matched across the ranks of their group in the step
+    std::size_t unmatchedPointToPoint = 0; // sends and recvs of the step left unmatched (no peer, no counterpart)
     /// The rank that arrived last at the most of the step's matched collectives (−1 none) and how late it started
     /// the step against the earliest rank (common clock): the step's straggler measure. Ranks that all leave the
     /// step's last collective together show the late starter's lag as a shorter step, never as a slower one.
@@ -227,6 +230,10 @@ std::uint32_t jobHeatColor(double t);
 ///   member gives one, else by position (the n-th all-reduce of group g in step 7 on every member) as long as the
 ///   operation agrees. A group seen on only some of its listed members, members lists that disagree, or sequence
 ///   numbers that do not line up: warned, and those collectives stay unmatched.
+/// * Genuine sends and recvs are matched pairwise: the k-th send from rank A to rank B (RankCollective::peer) in a
+///   step and group with the k-th recv on B from A there (by sequence number, then start, where all of them give
+///   one; else by start), a matched set of two under the rules below. A peer unknown or without the step, or
+///   counterparts that differ in number or sequence numbers: warned, left unmatched (JobStep::unmatchedPointToPoint).
 /// * A matched collective's transfer is the shortest duration among its members (the last arriver does not wait);
 ///   each member's waiting is its duration above that, [start, start + (duration − shortest)), counted where it was
 ///   exposed. The member with the shortest duration arrived last and caused that waiting (its `straggler` lost

@@ -9,7 +9,7 @@
 namespace timesink::analysis {
 
 std::string communicationRecommendation(bool hccl, bool waitKnown, model::TimeNs waitNs, model::TimeNs transferNs,
-                                        model::TimeNs idleNs, bool job)
+                                        model::TimeNs idleNs, bool job, bool pointToPointUnmatched)
 {
     const std::string balance = job
         ? "Part of it is waiting for peers that reach the collectives later without one rank standing out: even out "
@@ -31,9 +31,14 @@ std::string communicationRecommendation(bool hccl, bool waitKnown, model::TimeNs
                    "(`register_comm_hook(None, default_hooks.fp16_compress_hook)` or PowerSGD). Check the "
                    "interconnect NCCL chose with `NCCL_DEBUG=INFO` (NVLink/InfiniBand vs. PCIe/sockets).";
     }
+    if (!waitKnown && job && pointToPointUnmatched)
+        return "Waiting cannot be told from transfer here: point-to-point send/recv (pipeline parallelism) whose peer "
+               "or counterpart on the peer rank could not be found is not aligned across ranks (see the job's "
+               "warnings), and the traces have no wait tasks. "
+            + transfer;
     if (!waitKnown && job)
-        return "Waiting cannot be told from transfer here: point-to-point send/recv (pipeline parallelism) is not "
-               "aligned across ranks and the traces have no wait tasks. "
+        return "Waiting cannot be told from transfer here: no collective could be matched across the ranks (see the "
+               "job's warnings) and the traces have no wait tasks. "
             + transfer;
     if (!waitKnown)
         return "The waiting part of these collectives is only known across ranks: run `timesink-cli job` over all "

@@ -21,8 +21,9 @@ public:
 /// The recommendation for exposed communication, by what dominates and the collective library.
 /// `waitKnown` false: the waiting part could not be measured (NCCL on one rank). `idleNs`: time inside the
 /// collectives with no plane task running (HCCL plane tasks; 0 when unknown). `job`: written for a whole job, where
-/// the stragglers are already named.
+/// the stragglers are already named. `pointToPointUnmatched`: the job left sends/recvs unmatched (peer unknown or
+/// counterpart missing), the reason named when the waiting is unknown.
 std::string communicationRecommendation(bool hccl, bool waitKnown, model::TimeNs waitNs, model::TimeNs transferNs,
-                                        model::TimeNs idleNs, bool job = false);
+                                        model::TimeNs idleNs, bool job = false, bool pointToPointUnmatched = false);
 
 } // namespace timesink::analysis

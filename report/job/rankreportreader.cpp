@@ -121,6 +121,14 @@ bool readCollectives(const nlohmann::json& s, DraftStep& d, Reader& r)
         if (rc.seq < -1)
             return r.fail("step " + std::to_string(d.step.number) + ", collective " + std::to_string(ci)
                           + ": \"seq\" is negative");
+        // "peer": a send's or recv's other end; absent in reports written before it (then never matched pairwise).
+        std::int64_t peer = -1;
+        if (!r.integer(c, "peer", peer, false))
+            return false;
+        if (peer < -1 || peer >= kMaxWorldSize)
+            return r.fail("step " + std::to_string(d.step.number) + ", collective " + std::to_string(ci)
+                          + ": \"peer\" is not a rank of 0 .. " + std::to_string(kMaxWorldSize - 1));
+        rc.peer = static_cast<std::int32_t>(peer);
         std::int64_t groupSize = -1;
         if (!r.integer(c, "bytes", rc.bytes, false) || !r.integer(c, "group_size", groupSize, false)
             || !r.text(c, "link", rc.linkTransport) || !r.integer(c, "link_transit_ns", rc.linkTransitNs, false))

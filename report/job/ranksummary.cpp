@@ -33,9 +33,18 @@ DraftStep draftStep(const ReportModel& m, std::size_t i)
         if (d.collectivesGiven <= kMaxStepCollectives) {
             step.collectives.reserve(d.collectivesGiven);
             for (const analysis::CollectiveOp& c : comm->collectives) {
-                analysis::RankCollective rc {
-                    c.opKind,    c.start - s.startNs, c.end - s.startNs, {}, c.group, c.groupRanks, c.seq, c.bytes,
-                    c.groupSize, c.linkTransport,     c.linkTransitNs};
+                analysis::RankCollective rc {c.opKind,
+                                             c.start - s.startNs,
+                                             c.end - s.startNs,
+                                             {},
+                                             c.group,
+                                             c.groupRanks,
+                                             c.seq,
+                                             c.peer,
+                                             c.bytes,
+                                             c.groupSize,
+                                             c.linkTransport,
+                                             c.linkTransitNs};
                 rc.exposed.reserve(c.exposed.size());
                 for (const analysis::Interval& e : c.exposed)
                     rc.exposed.push_back({e.start - s.startNs, e.end - s.startNs});

@@ -84,6 +84,37 @@ std::vector<std::filesystem::path> writePlantedJob(const std::filesystem::path& 
             out << "}}";
             return b;
         };
+        // The pipeline of a step at t (plantedjob.h); returns its length (0 without one).
+        const auto pipeline = [&](std::int64_t t, int k) -> std::int64_t {
+            if (job.pipelineComputeNs <= 0)
+                return 0;
+            const std::int64_t f = job.pipelineComputeNs;
+            const std::int64_t x = job.pipelineTransferNs;
+            const auto stageCompute = [&](int q) { return f + (q == job.pipelineSlowStage ? job.pipelineSlowNs : 0); };
+            std::int64_t ready = t; // R_r
+            for (int q = 0; q < r; ++q)
+                ready += stageCompute(q) + x;
+            std::string members;
+            for (int q = 0; q < job.ranks; ++q)
+                members += (q ? ", " : "") + std::to_string(q);
+            const auto p2p = [&](const char* op, int peer, std::int64_t start, std::int64_t end) {
+                out << ",\n{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"record_param_comms\", \"pid\": " << pid
+                    << ", \"tid\": " << pid << ", \"ts\": " << us(start - 60'000) << ", \"dur\": 20.000, \"args\": "
+                    << "{\"Collective name\": \"" << op << "\", \"Process Group Name\": \"pp\", "
+                    << "\"Process Group Ranks\": \"[" << members << "]\", \"Group size\": " << job.ranks
+                    << ", \"Rank\": " << peer << ", \"Seq\": " << k << ", \"dtype\": \"Float\"}}";
+                out << ",\n{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": " << pid
+                    << ", \"tid\": " << pid << ", \"ts\": " << us(start - 55'000) << ", \"dur\": 5.000, \"args\": "
+                    << "{\"correlation\": " << corr << ", \"cbid\": 211}}";
+                kernel("ncclDevKernel_SendRecv(ncclDevComm*, unsigned long, ncclWork*)", 23, start, end - start);
+            };
+            if (r > 0 && !(r == job.pipelineDropRecvRank && k == job.pipelineDropRecvStep))
+                p2p("recv", r - 1, t + r * f + (r - 1) * x, ready);
+            kernel("ampere_sgemm_32x32_sliced1x4_tn", 7, ready, stageCompute(r));
+            if (r + 1 < job.ranks)
+                p2p("send", r + 1, ready + stageCompute(r), ready + stageCompute(r) + x);
+            return job.ranks * f + (job.ranks - 1) * x + job.pipelineSlowNs;
+        };
         const bool slow = r == job.straggler;
         const std::int64_t c = slow ? job.stragglerComputeNs : job.computeNs;
         for (int k = 1; k <= job.steps; ++k) {
@@ -96,6 +127,7 @@ std::vector<std::filesystem::path> writePlantedJob(const std::filesystem::path& 
                 << "\", \"pid\": " << pid << ", \"tid\": " << pid << ", \"ts\": " << us(t)
                 << ", \"dur\": " << us(job.stepNs - late) << ", \"args\": {}}";
             t += front(t);
+            t += pipeline(t, k);
             if (job.copyNs > 0)
                 out << ",\n{\"ph\": \"X\", \"cat\": \"gpu_memcpy\", \"name\": \"Memcpy HtoD (Pinned -> Device)\", "
                        "\"pid\": 0, \"tid\": 21, \"ts\": "

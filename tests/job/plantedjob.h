@@ -28,6 +28,19 @@
 // So a rank of the all-to-all waits allToAllLateNs for its straggler, a rank of tpStraggler's group waits tpLateNs
 // for it, and the ranks of the other tensor-parallel groups wait for nobody there.
 
+//
+// Issue 50, a pipeline (none by default, every number above unchanged): with pipelineComputeNs = F > 0 each step
+// (after the DLRM-style front) runs the forward of a 4-stage-like pipeline over ranks 0 → 1 → … → N−1: stage r
+// receives the activations from r − 1, computes f_r (F, + pipelineSlowNs = D on pipelineSlowStage), sends them to
+// r + 1. Each send/recv is an ncclDevKernel_SendRecv on stream 23 launched inside a record_param_comms "send" or
+// "recv" of process group "pp" (ranks 0..N−1) whose `Rank` is the peer's rank in the group and `Seq` the step
+// number, as ProcessGroupNCCL records them. With x = pipelineTransferNs, R_0 = T, R_r = R_{r−1} + f_{r−1} + x:
+//   stream 7:  stage compute [R_r, R_r + f_r)
+//   stream 23: recv from r − 1 [T + r·F + (r−1)·x, R_r)         (posted when an unslowed sender would send)
+//   stream 23: send to r + 1   [R_r + f_r, R_{r+1})             (always x long)
+// and the layout above follows from T + N·F + (N−1)·x + D. So with D on stage s < N − 1, every stage r > s receives
+// D late: its recv lasts x + D against the sender's x, it waits D, and its sender r − 1 arrived last and caused it.
+// pipelineDropRecvRank's recv in step pipelineDropRecvStep is not written (a counterpart missing from the trace).
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -65,6 +78,12 @@ struct PlantedJob
     /// ends it with them: its step is lateStartNs shorter, and the others wait for it in the all-reduce.
     int lateStartRank = -1;
     std::int64_t lateStartNs = 0;
+    std::int64_t pipelineComputeNs = 0; // > 0: the pipeline above
+    std::int64_t pipelineTransferNs = 1'000'000;
+    int pipelineSlowStage = 1;
+    std::int64_t pipelineSlowNs = 8'000'000;
+    int pipelineDropRecvRank = -1;
+    int pipelineDropRecvStep = 2;
 };
 
 /// Writes rank-0.json … rank-(N−1).json into `dir` (created); returns the paths. Deterministic.

@@ -34,6 +34,7 @@ struct Coll
     std::string group = {};
     std::vector<std::int32_t> ranks = {};
     std::int64_t seq = -1;
+    std::int32_t peer = -1;
 };
 
 /// A rank with one step (number 1) of `duration` starting at `clock` on its own clock; each collective fully exposed.
@@ -58,6 +59,7 @@ analysis::RankSummary rank(std::int32_t r, std::int64_t clock, std::int64_t dura
         rc.group = c.group;
         rc.groupRanks = c.ranks;
         rc.seq = c.seq;
+        rc.peer = c.peer;
         st.communicationNs += c.end - c.start;
         st.collectives.push_back(rc);
     }
@@ -396,15 +398,152 @@ private Q_SLOTS:
         QVERIFY(job.warnings.empty());
     }
 
-    void pointToPointStaysUnmatched()
+    void pointToPointMatchedPairwise()
     {
-        // Genuine send/recv: never aligned across ranks (their peers differ by rank).
-        const analysis::JobResult job = analysis::analyzeJob({
-            rank(0, 0, 20 * kMs, {{"send", 0, 10 * kMs}}),
-            rank(1, 0, 20 * kMs, {{"recv", 2 * kMs, 10 * kMs}}),
-        });
+        // Rank 0 sends to rank 1 [0, 10) ms, rank 1 posts the recv at 2 ms and it ends at 10: the pair's transfer is
+        // the shorter 8 ms, the send waited 2 ms for rank 1 (the last arriver). Clocks seconds apart: the same.
+        for (const std::int64_t skew : {std::int64_t(0), std::int64_t(4'000) * kMs}) {
+            const analysis::JobResult job = analysis::analyzeJob({
+                rank(0, 0, 20 * kMs, {{"send", 0, 10 * kMs, "pp", {0, 1}, -1, 1}}),
+                rank(1, skew, 20 * kMs, {{"recv", 2 * kMs, 10 * kMs, "pp", {0, 1}, -1, 0}}),
+            });
+            QCOMPARE(job.steps.at(0).alignedCollectives, std::size_t(1));
+            QCOMPARE(job.steps.at(0).unmatchedPointToPoint, std::size_t(0));
+            QCOMPARE(stepOf(job, 0).communicationWaitNs, 2 * kMs);
+            QCOMPARE(stepOf(job, 1).communicationWaitNs, std::int64_t(0));
+            QCOMPARE(stepOf(job, 1).causedWaitNs, 2 * kMs);
+            QVERIFY(stepOf(job, 1).collectives.front().last);
+            QCOMPARE(stepOf(job, 0).collectives.front().arrivalWaitEnd, 2 * kMs);
+            QVERIFY2(job.warnings.empty(), job.warnings.empty() ? "" : job.warnings.front().c_str());
+        }
+    }
+
+    void pointToPointWithoutCounterpartIsWarned_data()
+    {
+        QTest::addColumn<std::vector<Coll>>("rank0");
+        QTest::addColumn<std::vector<Coll>>("rank1");
+        QTest::addColumn<QString>("warning");
+        QTest::newRow("peer unknown") << std::vector<Coll> {{"send", 0, 10 * kMs, "pp", {0, 1}, -1, -1}}
+                                      << std::vector<Coll> {{"recv", 2 * kMs, 10 * kMs, "pp", {0, 1}, -1, 0}}
+                                      << QStringLiteral("whose peer rank is not known");
+        QTest::newRow("batched sendrecv") << std::vector<Coll> {{"sendrecv", 0, 10 * kMs, "pp", {0, 1}, -1, 1}}
+                                          << std::vector<Coll> {{"sendrecv", 2 * kMs, 10 * kMs, "pp", {0, 1}, -1, 0}}
+                                          << QStringLiteral("whose peer rank is not known");
+        QTest::newRow("counts differ") << std::vector<Coll> {{"send", 0, 4 * kMs, "pp", {0, 1}, -1, 1},
+                                                             {"send", 5 * kMs, 10 * kMs, "pp", {0, 1}, -1, 1}}
+                                       << std::vector<Coll> {{"recv", 2 * kMs, 10 * kMs, "pp", {0, 1}, -1, 0}}
+                                       << QStringLiteral("differ in number");
+        QTest::newRow("peer without the step") << std::vector<Coll> {{"send", 0, 10 * kMs, "pp", {0, 1, 2}, -1, 2}}
+                                               << std::vector<Coll> {} << QStringLiteral("peer rank has no such step");
+        QTest::newRow("sequence numbers differ")
+            << std::vector<Coll> {{"send", 0, 10 * kMs, "pp", {0, 1}, 4, 1}}
+            << std::vector<Coll> {{"recv", 2 * kMs, 10 * kMs, "pp", {0, 1}, 5, 0}} << QStringLiteral("do not line up");
+        QTest::newRow("other group") << std::vector<Coll> {{"send", 0, 10 * kMs, "pp0", {0, 1}, -1, 1}}
+                                     << std::vector<Coll> {{"recv", 2 * kMs, 10 * kMs, "pp1", {0, 1}, -1, 0}}
+                                     << QStringLiteral("differ in number");
+    }
+
+    void pointToPointWithoutCounterpartIsWarned()
+    {
+        // Never a wrong pair: what cannot be paired is warned and stays unmatched, with no waiting invented.
+        QFETCH(std::vector<Coll>, rank0);
+        QFETCH(std::vector<Coll>, rank1);
+        QFETCH(QString, warning);
+        const analysis::JobResult job
+            = analysis::analyzeJob({rank(0, 0, 20 * kMs, rank0), rank(1, 7'000 * kMs, 20 * kMs, rank1)});
         QCOMPARE(job.steps.at(0).alignedCollectives, std::size_t(0));
+        QVERIFY(job.steps.at(0).unmatchedPointToPoint > 0);
         QCOMPARE(stepOf(job, 0).communicationWaitNs, std::int64_t(0));
+        QCOMPARE(stepOf(job, 1).communicationWaitNs, std::int64_t(0));
+        QVERIFY2(anyContains(job.warnings, warning.toStdString()), qPrintable(warning));
+        const auto comm = std::find_if(job.findings.begin(), job.findings.end(),
+                                       [](const analysis::Finding& f) { return f.kind == "communication"; });
+        QVERIFY(comm != job.findings.end());
+        QVERIFY2(comm->recommendation.find("whose peer or counterpart on the peer rank could not be found")
+                     != std::string::npos,
+                 comm->recommendation.c_str());
+    }
+
+    void plantedPipeline()
+    {
+        // plantedjob.h's pipeline over 4 ranks: each stage computes F = 5 ms, stage 1 D = 8 ms more, the activations
+        // take x = 1 ms. Stages 2 and 3 receive D late: their recvs last x + D = 9 ms against the sends' 1 ms, so
+        // each waits 8 ms a step, stage 2 for stage 1 and stage 3 for stage 2 (its sender, D late itself); stage 1's
+        // recv and stage 0's send both last 1 ms, nobody waits there. The all-reduce after it ends together and
+        // lasts as long on every rank (no straggler planted there). Over 3 steps: ranks 1 and 2 each cause 24 ms.
+        // Clocks 3 s apart, together or 7.5 s behind: the same.
+        for (const std::int64_t offset : {std::int64_t(3'000'000'000), std::int64_t(0), std::int64_t(-7'500'000'000)}) {
+            timesink::testing::PlantedJob p;
+            p.straggler = -1;
+            p.stepNs = 80 * kMs;
+            p.pipelineComputeNs = 5 * kMs;
+            p.rankOffsetNs = offset;
+            const std::int64_t d = p.pipelineSlowNs;
+            QCOMPARE(d, 8 * kMs);
+            QCOMPARE(p.pipelineTransferNs, 1 * kMs);
+            const std::string dir = m_dir.filePath(QStringLiteral("pipe%1").arg(offset)).toStdString();
+            const std::vector<std::filesystem::path> paths = timesink::testing::writePlantedJob(dir, p);
+            std::vector<app::JobInput> inputs;
+            std::string error;
+            QVERIFY2(app::collectJobInputs(paths, inputs, error), error.c_str());
+            const analysis::JobResult job = app::runJob(inputs, {}).result;
+            QCOMPARE(job.ranks.size(), std::size_t(4));
+            for (const analysis::JobStep& s : job.steps) {
+                QCOMPARE(s.alignedCollectives, std::size_t(3 + 1)); // three send/recv pairs, the all-reduce
+                QCOMPARE(s.unmatchedPointToPoint, std::size_t(0));
+            }
+            const std::int64_t wait[] = {0, 0, d, d};
+            const std::int64_t caused[] = {0, d, d, 0};
+            for (std::int32_t r = 0; r < 4; ++r) {
+                for (const analysis::JobRankStep& s : job.ranks[std::size_t(r)].steps) {
+                    QCOMPARE(s.communicationWaitNs, wait[r]);
+                    QCOMPARE(s.causedWaitNs, caused[r]);
+                    // Its sends and recvs: each matched with its counterpart; the sender is the last arriver.
+                    for (const analysis::JobCollective& c : s.collectives) {
+                        if (c.opKind == "send" || c.opKind == "recv")
+                            QVERIFY(c.matchIndex >= 0);
+                        if (c.opKind == "recv" && r >= 2)
+                            QCOMPARE(c.arrivalWaitEnd - c.start, d);
+                    }
+                }
+            }
+            QVERIFY(findStraggler(job, 1) && findStraggler(job, 1)->lostNs == 3 * d);
+            QVERIFY(findStraggler(job, 2) && findStraggler(job, 2)->lostNs == 3 * d);
+            QVERIFY(!findStraggler(job, 0) && !findStraggler(job, 3));
+            QVERIFY2(job.warnings.empty(), job.warnings.empty() ? "" : job.warnings.front().c_str());
+        }
+    }
+
+    void plantedPipelineMissingRecv()
+    {
+        // The pipeline with stage 2's recv of step 2 missing from its trace: that step's send 1 → 2 is warned and
+        // left unmatched (stage 2 waits nothing there, stage 1 causes nothing); stage 3 still waits 8 ms for stage 2.
+        timesink::testing::PlantedJob p;
+        p.straggler = -1;
+        p.stepNs = 80 * kMs;
+        p.pipelineComputeNs = 5 * kMs;
+        p.pipelineDropRecvRank = 2;
+        p.pipelineDropRecvStep = 2;
+        const std::vector<std::filesystem::path> paths
+            = timesink::testing::writePlantedJob(m_dir.filePath(QStringLiteral("pipemissing")).toStdString(), p);
+        std::vector<app::JobInput> inputs;
+        std::string error;
+        QVERIFY2(app::collectJobInputs(paths, inputs, error), error.c_str());
+        const analysis::JobResult job = app::runJob(inputs, {}).result;
+        QCOMPARE(job.steps.size(), std::size_t(3));
+        for (const analysis::JobStep& s : job.steps) {
+            QCOMPARE(s.alignedCollectives, std::size_t(s.number == 2 ? 3 : 4));
+            QCOMPARE(s.unmatchedPointToPoint, std::size_t(s.number == 2 ? 1 : 0));
+        }
+        for (const analysis::JobRankStep& s : job.ranks[2].steps)
+            QCOMPARE(s.communicationWaitNs, s.number == 2 ? std::int64_t(0) : 8 * kMs);
+        for (const analysis::JobRankStep& s : job.ranks[1].steps)
+            QCOMPARE(s.causedWaitNs, s.number == 2 ? std::int64_t(0) : 8 * kMs);
+        for (const analysis::JobRankStep& s : job.ranks[3].steps)
+            QCOMPARE(s.communicationWaitNs, 8 * kMs);
+        QVERIFY(anyContains(job.warnings,
+                            "in process group \"pp\", the sends of a step from one rank to another and "
+                            "the recvs of that step on the other differ in number"));
     }
 };
 

@@ -9,7 +9,8 @@ namespace {
 
 // The step's collectives relative to the step start, for aligning ranks (timesink-cli job): each
 // {"op", "start_ns", "end_ns", "exposed": [[start, end], …]}, then what the trace says of its process group, where
-// it says it: "group" (the group's name), "group_ranks" (its members), "seq" (its number in the group).
+// it says it: "group" (the group's name), "group_ranks" (its members), "seq" (its number in the group), and for a
+// send or recv "peer" (the other end, a global rank).
 nlohmann::ordered_json collectivesJson(const analysis::StepCommunication* comm, model::TimeNs stepStart)
 {
     nlohmann::ordered_json out = nlohmann::ordered_json::array();
@@ -29,6 +30,8 @@ nlohmann::ordered_json collectivesJson(const analysis::StepCommunication* comm, 
             o["group_ranks"] = c.groupRanks;
         if (c.seq >= 0)
             o["seq"] = c.seq;
+        if (c.peer >= 0)
+            o["peer"] = c.peer;
         if (c.bytes >= 0)
             o["bytes"] = c.bytes;
         if (c.groupSize > 0)

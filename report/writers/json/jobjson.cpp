@@ -72,6 +72,7 @@ nlohmann::ordered_json jobJson(const JobResult& job, const std::string& generato
                          {"communication_wait_ns", s.communicationWaitNs}, // = exposed_wait_ns (job/1)
                          {"exposed_wait_ns", s.communicationWaitNs},
                          {"aligned_collectives", s.alignedCollectives},
+                         {"unmatched_point_to_point", s.unmatchedPointToPoint},
                          {"late_rank", s.lateRank},
                          {"late_start_ns", s.lateStartNs}});
     }
