@@ -25,8 +25,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         for (const analysis::RankCollective& c : s.collectives)
             check(c.start <= c.end);
         // A step's device activity is kept only as canonical lists inside the step (the lanes' interval arithmetic).
-        check(s.hasActivity || (s.activity.compute.empty() && s.activity.copy.empty() && s.activity.idle.empty()));
-        for (const analysis::IntervalList* list : {&s.activity.compute, &s.activity.copy, &s.activity.idle}) {
+        check(s.hasActivity
+              || (s.activity.compute.empty() && s.activity.copy.empty() && s.activity.idle.empty()
+                  && s.activity.communicationWait.empty() && s.activity.communicationIdle.empty()));
+        for (const analysis::IntervalList* list : {&s.activity.compute, &s.activity.copy, &s.activity.idle,
+                                                   &s.activity.communicationWait, &s.activity.communicationIdle}) {
             for (std::size_t i = 0; i < list->size(); ++i) {
                 const analysis::Interval& a = (*list)[i];
                 check(a.start >= 0 && a.start < a.end && a.end <= s.durationNs);
@@ -41,11 +44,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const analysis::JobResult job = timesink::fuzz::jobOfThree(summary);
     // The lanes of every step: compute, copy and idle segments lie inside their lane's step.
     for (const analysis::JobStep& st : job.steps) {
-        for (const analysis::RankLane& lane : analysis::stepLanes(job, st.number).lanes) {
+        const analysis::StepLanes lanes = analysis::stepLanes(job, st.number);
+        for (const analysis::RankLane& lane : lanes.lanes) {
             for (const analysis::LaneSegment& seg : lane.segments) {
                 check(seg.start <= seg.end);
                 if (seg.kind == analysis::LaneKind::Compute || seg.kind == analysis::LaneKind::Copy
-                    || seg.kind == analysis::LaneKind::Idle)
+                    || seg.kind == analysis::LaneKind::Idle || seg.kind == analysis::LaneKind::CollectiveIdle)
                     check(seg.start >= lane.stepStart && seg.end <= lane.stepEnd);
             }
         }

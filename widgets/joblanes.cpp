@@ -26,6 +26,8 @@ namespace {
 
 const QColor kOutside(0xe4, 0xe4, 0xe4);
 const QColor kTransfer(0x21, 0x66, 0xac);
+// Idle inside a collective (no plane task running): apart from the transfer blue and every other lane colour.
+const QColor kCollectiveIdle(0x76, 0x2a, 0x83);
 const QColor kOverlapped(0x92, 0xc5, 0xde);
 const QColor kWaitBack(0xf4, 0xa6, 0xa6);
 const QColor kWaitLine(0xc0, 0x39, 0x2b);
@@ -35,13 +37,19 @@ const QColor kCompute(0x4d, 0xac, 0x26);
 const QColor kCopy(0xe0, 0x82, 0x14);
 const QColor kIdle(0xef, 0xd5, 0x95);
 
-QString segmentText(analysis::LaneKind kind)
+/// What a segment is, in the words of the figures beside it; a lane's waiting is the rank's measured wait when it
+/// measured one (RankLane::measuredSplit), else the wait alignment found before the last rank arrived.
+QString segmentText(analysis::LaneKind kind, bool measured)
 {
     switch (kind) {
     case analysis::LaneKind::Wait:
-        return JobLanesView::tr("waiting for the last rank");
+        return measured ? JobLanesView::tr("waiting for peers (the rank's wait tasks)")
+                        : JobLanesView::tr("waiting for the last rank");
     case analysis::LaneKind::Transfer:
-        return JobLanesView::tr("in the collective after all arrived");
+        return measured ? JobLanesView::tr("moving data in the collective")
+                        : JobLanesView::tr("in the collective after all arrived");
+    case analysis::LaneKind::CollectiveIdle:
+        return JobLanesView::tr("idle inside the collective (no plane task running)");
     case analysis::LaneKind::Overlapped:
         return JobLanesView::tr("collective overlapped by compute");
     case analysis::LaneKind::Compute:
@@ -223,8 +231,10 @@ QString JobLanesView::toolTipAt(QPoint pos) const
                        .arg(r.rank)
                        .arg(m_lanes.step)
                        .arg(TimeFormat::formatDuration(l.stepEnd - l.stepStart), TimeFormat::formatDuration(l.waitNs));
+    if (l.collectiveIdleNs > 0 || l.measuredSplit)
+        text += tr(", idle inside the collectives %1").arg(TimeFormat::formatDuration(l.collectiveIdleNs));
     if (const auto* s = rankStep(r, m_lanes.step))
-        text += tr("\ndevice compute %1, exposed communication %2, idle %3")
+        text += tr("\ndevice compute %1, exposed communication %2, device idle %3")
                     .arg(TimeFormat::formatDuration(s->computeNs), TimeFormat::formatDuration(s->communicationNs),
                          TimeFormat::formatDuration(s->idleNs));
     if (l.straggler)
@@ -238,7 +248,8 @@ QString JobLanesView::toolTipAt(QPoint pos) const
     }
     if (best)
         text += QStringLiteral("\n")
-            + tr("%1: %2").arg(segmentText(best->kind), TimeFormat::formatDuration(best->end - best->start));
+            + tr("%1: %2").arg(segmentText(best->kind, l.measuredSplit),
+                               TimeFormat::formatDuration(best->end - best->start));
     if (!l.hasActivity)
         text += QStringLiteral("\n") + tr("no device activity in this rank's report: collectives only");
     else if (l.resolutionNs > 1)
@@ -279,7 +290,7 @@ void JobLanesView::paintEvent(QPaintEvent*)
                                : tr("rank %1").arg(m_job->ranks[l.rankIndex].rank));
         p.fillRect(QRectF(xOf(l.stepStart), band.y(), xOf(l.stepEnd) - xOf(l.stepStart), band.height()), kOutside);
         // Thousands of segments can share a few hundred pixels: one fill per pixel column and kind is enough.
-        std::array<double, 6> paintedTo;
+        std::array<double, analysis::kLaneKindCount> paintedTo {};
         paintedTo.fill(-1.0);
         for (const analysis::LaneSegment& seg : l.segments) {
             const QRectF r(xOf(seg.start), band.y(), std::max(1.0, xOf(seg.end) - xOf(seg.start)), band.height());
@@ -294,6 +305,9 @@ void JobLanesView::paintEvent(QPaintEvent*)
                 break;
             case analysis::LaneKind::Transfer:
                 p.fillRect(r, kTransfer);
+                break;
+            case analysis::LaneKind::CollectiveIdle:
+                p.fillRect(r, kCollectiveIdle);
                 break;
             case analysis::LaneKind::Overlapped:
                 p.fillRect(r, kOverlapped);
@@ -390,10 +404,12 @@ JobLanesPanel::JobLanesPanel(QWidget* parent)
     layout->addWidget(m_view, 1);
     auto* legend = new QLabel(
         tr("<span style='background:#4dac26'>&nbsp;&nbsp;&nbsp;&nbsp;</span> compute &nbsp; "
-           "<span style='background:#f4a6a6;color:#c0392b'>&nbsp;////&nbsp;</span> communication: waiting for the "
-           "last rank &nbsp; "
-           "<span style='background:#2166ac'>&nbsp;&nbsp;&nbsp;&nbsp;</span> transfer (exposed after all arrived, or "
-           "idle inside the collective) &nbsp; "
+           "<span style='background:#f4a6a6;color:#c0392b'>&nbsp;////&nbsp;</span> communication: waiting (for "
+           "peers where the rank measured it, else for the last rank) &nbsp; "
+           "<span style='background:#762a83'>&nbsp;&nbsp;&nbsp;&nbsp;</span> idle inside the collective (no plane "
+           "task running) &nbsp; "
+           "<span style='background:#2166ac'>&nbsp;&nbsp;&nbsp;&nbsp;</span> transfer (the rest of the exposed "
+           "collective) &nbsp; "
            "<span style='background:#92c5de'>&nbsp;&nbsp;&nbsp;&nbsp;</span> collective overlapped by compute &nbsp; "
            "<span style='background:#e08214'>&nbsp;&nbsp;&nbsp;&nbsp;</span> copy / memset &nbsp; "
            "<span style='background:#efd595'>&nbsp;&nbsp;&nbsp;&nbsp;</span> device idle &nbsp; "

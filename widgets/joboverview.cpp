@@ -385,7 +385,9 @@ JobOverview::JobOverview(QWidget* parent)
     auto* findingsSplit = new QSplitter(Qt::Horizontal, splitter);
     m_findings = new QTableWidget(0, 4, findingsSplit);
     m_findings->setObjectName(QStringLiteral("jobFindings"));
-    m_findings->setHorizontalHeaderLabels({tr("Kind"), tr("Finding"), tr("Lost"), tr("% rank-time")});
+    m_findings->setHorizontalHeaderLabels({tr("Kind"), tr("Finding"), tr("Lost rank-time"), tr("% rank-time")});
+    m_findings->horizontalHeaderItem(2)->setToolTip(
+        tr("Summed over the ranks: one millisecond lost on each of 4 ranks is 4 ms of rank-time"));
     m_findings->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
     m_findings->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_findings->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -399,11 +401,19 @@ JobOverview::JobOverview(QWidget* parent)
     findingsSplit->setSizes({600, 400});
     splitter->addWidget(findingsSplit);
 
-    m_ranks = new QTableWidget(0, 8, splitter);
+    m_ranks = new QTableWidget(0, 9, splitter);
     m_ranks->setObjectName(QStringLiteral("jobRanks"));
     m_ranks->setHorizontalHeaderLabels({tr("Rank"), tr("Steps"), tr("Mean step"), tr("Communication"), tr("Wait"),
-                                        tr("Wait caused"), tr("Top finding"), tr("Trace")});
-    m_ranks->horizontalHeader()->setSectionResizeMode(6, QHeaderView::Stretch);
+                                        tr("Idle in collectives"), tr("Wait caused"), tr("Top finding"), tr("Trace")});
+    // The rank's own figures over its steps: what `analyze` and its own window say of it.
+    m_ranks->horizontalHeaderItem(3)->setToolTip(tr("Exposed communication: collective time no compute overlaps"));
+    m_ranks->horizontalHeaderItem(4)->setToolTip(
+        tr("Exposed communication waiting for peers: the rank's measured wait (HCCL wait tasks, communication.json) "
+           "where it has one, else the time before the last rank arrived (from alignment)"));
+    m_ranks->horizontalHeaderItem(5)->setToolTip(
+        tr("Exposed communication inside the collectives while no plane task runs (HCCL plane tasks; 0 without)"));
+    m_ranks->horizontalHeaderItem(6)->setToolTip(tr("The other ranks' waiting for this rank's late arrival"));
+    m_ranks->horizontalHeader()->setSectionResizeMode(7, QHeaderView::Stretch);
     m_ranks->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_ranks->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_ranks->setSelectionMode(QAbstractItemView::ExtendedSelection);
@@ -572,6 +582,7 @@ void JobOverview::setJob(analysis::JobResult job)
     m_findings->setSortingEnabled(true);
     m_findings->sortByColumn(2, Qt::DescendingOrder); // ranked by lost time, as the reports list them
     m_findings->resizeColumnToContents(0);
+    m_findings->resizeColumnToContents(2); // "Lost rank-time" whole
     if (!m_job.findings.empty())
         m_findings->selectRow(0);
     else
@@ -584,11 +595,13 @@ void JobOverview::setJob(analysis::JobResult job)
         model::TimeNs total = 0;
         model::TimeNs comm = 0;
         model::TimeNs wait = 0;
+        model::TimeNs idle = 0;
         model::TimeNs caused = 0;
         for (const analysis::JobRankStep& s : r.steps) {
             total += s.durationNs;
             comm += s.communicationNs;
             wait += s.communicationWaitNs;
+            idle += s.communicationIdleNs;
             caused += s.causedWaitNs;
         }
         const model::TimeNs mean = r.steps.empty() ? 0 : total / model::TimeNs(r.steps.size());
@@ -602,18 +615,21 @@ void JobOverview::setJob(analysis::JobResult job)
         m_ranks->setItem(i, 2, new NumberItem(TimeFormat::formatDuration(mean), double(mean)));
         m_ranks->setItem(i, 3, new NumberItem(TimeFormat::formatDuration(comm), double(comm)));
         m_ranks->setItem(i, 4, new NumberItem(TimeFormat::formatDuration(wait), double(wait)));
-        m_ranks->setItem(i, 5, new NumberItem(TimeFormat::formatDuration(caused), double(caused)));
-        m_ranks->setItem(i, 6,
+        m_ranks->setItem(i, 5, new NumberItem(TimeFormat::formatDuration(idle), double(idle)));
+        m_ranks->setItem(i, 6, new NumberItem(TimeFormat::formatDuration(caused), double(caused)));
+        m_ranks->setItem(i, 7,
                          new QTableWidgetItem(r.findings.empty() ? tr("No findings")
                                                                  : QString::fromStdString(r.findings.front().title)));
         const bool fromReport = r.tracePath != r.source;
         auto* trace = new QTableWidgetItem(r.tracePath.empty() ? tr("unknown") : QString::fromStdString(r.tracePath));
         trace->setToolTip(fromReport ? tr("From the report %1").arg(QString::fromStdString(r.source))
                                      : tr("Analysed from this trace"));
-        m_ranks->setItem(i, 7, trace);
+        m_ranks->setItem(i, 8, trace);
     }
     m_ranks->setSortingEnabled(true);
     m_ranks->sortByColumn(0, Qt::AscendingOrder);
+    for (int c = 0; c <= 6; ++c) // the figures and their headers whole; the finding and the trace take the rest
+        m_ranks->resizeColumnToContents(c);
     updateCompareButton();
 }
 

@@ -254,7 +254,7 @@ DeviceActivity computeDeviceActivity(const model::Trace& trace, const AnalysisOp
     return out;
 }
 
-StepActivity stepActivityOf(const DeviceActivity& activity, Interval window)
+StepActivity stepActivityOf(const DeviceActivity& activity, Interval window, const CommunicationProfile* communication)
 {
     StepActivity out;
     if (window.length() <= 0)
@@ -269,15 +269,25 @@ StepActivity stepActivityOf(const DeviceActivity& activity, Interval window)
     const IntervalList compute = clip(activity.compute, window.start, window.end);
     const IntervalList copy = subtract(clip(activity.copy, window.start, window.end), compute);
     const IntervalList busy = clip(activity.busy, window.start, window.end);
+    out.communicationSplit = communication && (communication->waitFromTasks || communication->communicationJsonOps > 0);
+    const IntervalList commWait
+        = out.communicationSplit ? clip(communication->wait, window.start, window.end) : IntervalList {};
+    const IntervalList commIdle
+        = out.communicationSplit ? clip(communication->idle, window.start, window.end) : IntervalList {};
     // Exact while it is small; a step of thousands of kernels is drawn at 1/kStepActivityDivisions of its length.
     // (closeGaps at 1 ns changes nothing: a canonical list has no touching pieces.)
     const auto limit = static_cast<std::size_t>(kStepActivityDivisions);
-    const bool exact = compute.size() <= limit && copy.size() <= limit && busy.size() < limit;
+    const bool exact = compute.size() <= limit && copy.size() <= limit && busy.size() < limit
+        && commWait.size() <= limit && commIdle.size() <= limit;
     out.resolutionNs = exact ? 1 : std::max<model::TimeNs>(1, window.length() / kStepActivityDivisions);
     const IntervalList closedCompute = closeGaps(compute, out.resolutionNs);
     out.compute = relative(closedCompute);
     out.copy = relative(subtract(closeGaps(copy, out.resolutionNs), closedCompute));
     out.idle = relative(subtract({window}, closeGaps(busy, out.resolutionNs)));
+    // Wait and idle never overlap in the profile; filling gaps may make them touch, and the wait keeps the piece.
+    const IntervalList closedWait = closeGaps(commWait, out.resolutionNs);
+    out.communicationWait = relative(closedWait);
+    out.communicationIdle = relative(subtract(closeGaps(commIdle, out.resolutionNs), closedWait));
     return out;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "analysis/core/communication.h"
 #include "analysis/core/intervals.h"
 #include "analysis/core/pass.h"
 #include "analysis/core/stepactivity.h"
@@ -65,8 +66,11 @@ DeviceActivity computeDeviceActivity(const model::Trace& trace, const AnalysisOp
                                      const CancelToken& cancel);
 
 /// What the device did over `window` (a step's analysis window), relative to its start, at the resolution
-/// window length / kStepActivityDivisions (stepactivity.h). Empty lists without device work.
-StepActivity stepActivityOf(const DeviceActivity& activity, Interval window);
+/// window length / kStepActivityDivisions (stepactivity.h). Empty lists without device work. With `communication`
+/// whose wait is measured (wait tasks or communication.json), also its wait and idle inside the collectives over
+/// the window (StepActivity::communicationSplit).
+StepActivity stepActivityOf(const DeviceActivity& activity, Interval window,
+                            const CommunicationProfile* communication = nullptr);
 
 /// One piece of device idle time inside a step, with what surrounds the idle gap it came from.
 struct IdlePiece

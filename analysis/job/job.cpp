@@ -1239,27 +1239,32 @@ StepLanes stepLanes(const JobResult& job, std::int64_t step, LaneAlign align, st
         lane.stepStart = shift;
         lane.stepEnd = model::saturatingAdd(shift, s.durationNs);
         lane.waitNs = s.communicationWaitNs;
+        lane.collectiveIdleNs = s.communicationIdleNs;
         lane.hasActivity = s.hasActivity;
         lane.resolutionNs = s.activity.resolutionNs;
+        // The rank's own split, where it measured one: the waiting the job counts for it is that one too.
+        lane.measuredSplit = job.ranks[f.rankIndex].waitFromTasks && s.hasActivity && s.activity.communicationSplit;
         out.lanesWithoutActivity += s.hasActivity ? 0 : 1;
+        const auto add = [&](const IntervalList& parts, LaneKind kind) {
+            for (const Interval& i : parts)
+                lane.segments.push_back({kind, i.start + shift, i.end + shift});
+        };
         std::uint32_t lasts = 0;
         IntervalList collectiveSpans;
+        IntervalList exposed;
         collectiveSpans.reserve(s.collectives.size());
         for (const JobCollective& c : s.collectives) {
             collectiveSpans.push_back({c.start, c.end});
-            const IntervalList whole = c.end > c.start ? IntervalList {{c.start, c.end}} : IntervalList {};
-            const IntervalList waiting = c.arrivalWaitEnd > c.start
-                ? intersect(IntervalList {{c.start, c.arrivalWaitEnd}}, c.exposed)
-                : IntervalList {};
-            const IntervalList transfer = subtract(c.exposed, waiting);
-            const IntervalList overlapped = subtract(whole, c.exposed);
-            const auto add = [&](const IntervalList& parts, LaneKind kind) {
-                for (const Interval& i : parts)
-                    lane.segments.push_back({kind, i.start + shift, i.end + shift});
-            };
-            add(waiting, LaneKind::Wait);
-            add(transfer, LaneKind::Transfer);
-            add(overlapped, LaneKind::Overlapped);
+            exposed.insert(exposed.end(), c.exposed.begin(), c.exposed.end());
+            if (!lane.measuredSplit) {
+                const IntervalList whole = c.end > c.start ? IntervalList {{c.start, c.end}} : IntervalList {};
+                const IntervalList waiting = c.arrivalWaitEnd > c.start
+                    ? intersect(IntervalList {{c.start, c.arrivalWaitEnd}}, c.exposed)
+                    : IntervalList {};
+                add(waiting, LaneKind::Wait);
+                add(subtract(c.exposed, waiting), LaneKind::Transfer);
+                add(subtract(whole, c.exposed), LaneKind::Overlapped);
+            }
             if (c.matchIndex >= 0 && static_cast<std::size_t>(c.matchIndex) < out.lastArrivals.size()) {
                 auto& edge = out.lastArrivals[static_cast<std::size_t>(c.matchIndex)];
                 if (c.start + shift > edge.first)
@@ -1267,9 +1272,23 @@ StepLanes stepLanes(const JobResult& job, std::int64_t step, LaneAlign align, st
                 lasts += c.last ? 1 : 0;
             }
         }
+        IntervalList claimed = unite(std::move(collectiveSpans));
+        if (lane.measuredSplit) {
+            // One cut of the whole step (collectives may overlap one another): each nanosecond drawn once, so the
+            // Wait and CollectiveIdle segments add up to the rank's own figures.
+            exposed = unite(std::move(exposed));
+            const IntervalList waiting = clip(s.activity.communicationWait, 0, s.durationNs);
+            const IntervalList idle = subtract(clip(s.activity.communicationIdle, 0, s.durationNs), waiting);
+            const IntervalList split = uniteSorted(waiting, idle);
+            add(waiting, LaneKind::Wait);
+            add(idle, LaneKind::CollectiveIdle);
+            add(subtract(exposed, split), LaneKind::Transfer);
+            add(subtract(subtract(claimed, exposed), split), LaneKind::Overlapped);
+            // A collective reaching in from the step before has its wait here but no span of this step.
+            claimed = uniteSorted(claimed, split);
+        }
         if (s.hasActivity) {
             // Outside the collectives, by priority: a piece the activity's resolution widened never hides another.
-            IntervalList claimed = unite(std::move(collectiveSpans));
             const std::pair<const IntervalList*, LaneKind> parts[] = {{&s.activity.compute, LaneKind::Compute},
                                                                       {&s.activity.copy, LaneKind::Copy},
                                                                       {&s.activity.idle, LaneKind::Idle}};

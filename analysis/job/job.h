@@ -246,11 +246,17 @@ std::uint32_t jobHeatColor(double t);
 JobResult analyzeJob(std::vector<RankSummary> ranks, const JobOptions& options = {});
 
 /// The ranks' steps as lanes on one time axis, for the job window and the job report (one owner of the geometry).
-/// Each lane is one rank's step: the collectives cut into the waiting part (exposed, before the last rank arrived),
-/// the transfer part (exposed, after it) and the part device compute overlapped; outside the collectives, what the
-/// device did (the step's StepActivity): compute, copies and idle. A rank whose report has no activity (written
-/// before it) shows its collectives only (RankLane::hasActivity false).
-enum class LaneKind : std::uint8_t { Wait, Transfer, Overlapped, Compute, Copy, Idle };
+/// Each lane is one rank's step: its collectives cut into waiting, idle inside the collective, transfer and the part
+/// device compute overlapped; outside the collectives, what the device did (the step's StepActivity): compute,
+/// copies and idle. The waiting is the one the job counts (JobRankStep::communicationWaitNs):
+/// * a rank that measured its split (HCCL wait tasks or communication.json, StepActivity::communicationSplit): its
+///   own exposed wait (Wait) and idle inside the collectives (CollectiveIdle), the rest of the exposed collectives
+///   Transfer — the same intervals its `analyze` counts, so the lanes add up to its waiting and idle figures;
+/// * any other rank: the exposed part of each collective before the last rank arrived (Wait, from alignment) and
+///   the exposed rest (Transfer); no CollectiveIdle (nothing tells it from transfer without plane tasks).
+/// A rank whose report has no activity (written before it) shows its collectives only (RankLane::hasActivity false).
+enum class LaneKind : std::uint8_t { Wait, Transfer, Overlapped, Compute, Copy, Idle, CollectiveIdle };
+inline constexpr std::size_t kLaneKindCount = 7;
 
 struct LaneSegment
 {
@@ -264,11 +270,13 @@ struct RankLane
     std::size_t rankIndex = 0;   // into JobResult::ranks
     model::TimeNs stepStart = 0; // the step on the shared axis
     model::TimeNs stepEnd = 0;
-    std::vector<LaneSegment> segments; // by start
-    model::TimeNs waitNs = 0;          // the step's communication wait (JobRankStep::communicationWaitNs)
-    bool straggler = false;            // reached the most matched collectives last in this step
-    bool hasActivity = false;          // compute / copy / idle segments drawn (JobRankStep::hasActivity)
-    model::TimeNs resolutionNs = 0;    // their resolution (StepActivity::resolutionNs)
+    std::vector<LaneSegment> segments;  // by start
+    model::TimeNs waitNs = 0;           // the step's communication wait (JobRankStep::communicationWaitNs)
+    model::TimeNs collectiveIdleNs = 0; // … idle inside the collectives (JobRankStep::communicationIdleNs)
+    bool measuredSplit = false;         // Wait and CollectiveIdle are the rank's measured split, not alignment's
+    bool straggler = false;             // reached the most matched collectives last in this step
+    bool hasActivity = false;           // compute / copy / idle segments drawn (JobRankStep::hasActivity)
+    model::TimeNs resolutionNs = 0;     // their resolution (StepActivity::resolutionNs)
 };
 
 enum class LaneAlign : std::uint8_t {

@@ -110,13 +110,13 @@ JobCompareResult compareJobs(const JobResult& baseline, const JobResult& candida
     figure("mean_spread_ns", "mean spread between ranks",
            meanOverSteps(baseline, [](const JobStep& s) { return s.spreadNs; }),
            meanOverSteps(candidate, [](const JobStep& s) { return s.spreadNs; }));
-    figure("mean_communication_wait_ns", "mean communication wait per step (all ranks)",
+    figure("mean_communication_wait_ns", "mean communication wait per step (rank-time)",
            meanOverSteps(baseline, [](const JobStep& s) { return s.communicationWaitNs; }),
            meanOverSteps(candidate, [](const JobStep& s) { return s.communicationWaitNs; }));
     figure("rank_time_ns", "rank-time analysed", baseline.rankTimeNs, candidate.rankTimeNs);
     figure("lost_ns", "lost rank-time", baseline.lostNs, candidate.lostNs);
-    figure("straggler_lost_ns", "lost to stragglers", stragglerLost(baseline), stragglerLost(candidate));
-    figure("exposed_communication_ns", "exposed communication (all ranks, all steps)", exposedCommunication(baseline),
+    figure("straggler_lost_ns", "lost rank-time to stragglers", stragglerLost(baseline), stragglerLost(candidate));
+    figure("exposed_communication_ns", "exposed communication (rank-time, all steps)", exposedCommunication(baseline),
            exposedCommunication(candidate));
 
     const std::set<std::int64_t> baseStragglers = jobStragglerRanks(baseline);

@@ -142,8 +142,8 @@ AnalysisResult analyze(const model::Trace& trace, const AnalysisOptions& options
         result.stepActivity.reserve(clock.size());
         for (std::size_t s = 0; s < clock.size(); ++s) {
             const bool excluded = s == clock.warmupStep() && clock.warmupExcluded();
-            result.stepActivity.push_back(
-                stepActivityOf(context.activity(), excluded ? clock.fullWindow(s) : clock.window(s)));
+            result.stepActivity.push_back(stepActivityOf(
+                context.activity(), excluded ? clock.fullWindow(s) : clock.window(s), &context.communication()));
         }
     }
     result.cancelled = result.cancelled || cancel.cancelled();

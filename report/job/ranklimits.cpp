@@ -153,7 +153,11 @@ std::string activityProblem(const analysis::StepActivity& activity, TimeNs durat
     if (activity.resolutionNs < 1 || activity.resolutionNs > model::kMaxTimeNs)
         return "\"resolution_ns\" is not a positive integer";
     const std::pair<const char*, const analysis::IntervalList*> lists[]
-        = {{"compute", &activity.compute}, {"copy", &activity.copy}, {"idle", &activity.idle}};
+        = {{"compute", &activity.compute},
+           {"copy", &activity.copy},
+           {"idle", &activity.idle},
+           {"communication_wait", &activity.communicationWait},
+           {"communication_idle", &activity.communicationIdle}};
     for (const auto& [name, list] : lists) {
         if (list->size() > kMaxActivityRanges)
             return std::string("\"") + name + "\" has " + std::to_string(list->size()) + " ranges (at most "
@@ -241,7 +245,9 @@ model::Expected<analysis::RankSummary> limitRankReport(RankReportDraft draft, co
                              + ": device_activity left out: " + bad);
             } else {
                 // Re-canonicalise: a hand-edited or foreign file must not break the interval arithmetic.
-                for (analysis::IntervalList* list : {&step.activity.compute, &step.activity.copy, &step.activity.idle})
+                for (analysis::IntervalList* list :
+                     {&step.activity.compute, &step.activity.copy, &step.activity.idle,
+                      &step.activity.communicationWait, &step.activity.communicationIdle})
                     *list = analysis::unite(std::move(*list));
             }
         }

@@ -63,8 +63,15 @@ std::string readActivity(const nlohmann::json& a, analysis::RankStep& step)
     if (res == a.end() || !res->is_number_integer())
         return "\"resolution_ns\" is not a positive integer";
     step.activity.resolutionNs = res->get<TimeNs>();
+    // A report written before the communication split has no "communication_wait": the lanes draw the waiting
+    // from alignment then (StepActivity::communicationSplit false).
+    step.activity.communicationSplit = a.contains("communication_wait");
     const std::pair<const char*, analysis::IntervalList*> lists[]
-        = {{"compute", &step.activity.compute}, {"copy", &step.activity.copy}, {"idle", &step.activity.idle}};
+        = {{"compute", &step.activity.compute},
+           {"copy", &step.activity.copy},
+           {"idle", &step.activity.idle},
+           {"communication_wait", &step.activity.communicationWait},
+           {"communication_idle", &step.activity.communicationIdle}};
     for (const auto& [name, list] : lists) {
         const auto it = a.find(name);
         if (it == a.end() || it->is_null())

@@ -21,6 +21,7 @@
 #include "tests/job/plantedjob.h"
 #include "widgets/compareview.h"
 #include "widgets/detailspanel.h"
+#include "widgets/findingsmodel.h"
 #include "widgets/jobcompareview.h"
 #include "widgets/joblanes.h"
 #include "widgets/joblinkmap.h"
@@ -144,7 +145,8 @@ std::int64_t total(const analysis::RankLane& lane, analysis::LaneKind kind)
 /// "Copy 0–4000000, Idle …": a lane's segments, for comparing lanes with a readable failure.
 std::string segmentsText(const analysis::RankLane& lane)
 {
-    static const char* const names[] = {"Wait", "Transfer", "Overlapped", "Compute", "Copy", "Idle"};
+    static const char* const names[] = {"Wait", "Transfer", "Overlapped", "Compute", "Copy", "Idle", "CollectiveIdle"};
+    static_assert(std::size(names) == analysis::kLaneKindCount);
     std::string out;
     for (const analysis::LaneSegment& seg : lane.segments)
         out += std::string(out.empty() ? "" : ", ") + names[static_cast<int>(seg.kind)] + " "
@@ -227,7 +229,8 @@ private Q_SLOTS:
         QCOMPARE(o->ranksTable()->rowCount(), 4);
         QCOMPARE(o->ranksTable()->item(2, 0)->text(), QStringLiteral("2 (straggler)"));
         QCOMPARE(o->ranksTable()->item(0, 4)->text(), QStringLiteral("54.0 ms")); // wait over three steps
-        QCOMPARE(o->ranksTable()->item(2, 5)->text(), QStringLiteral("162 ms"));  // 3 × 54 ms caused on the others
+        QCOMPARE(o->ranksTable()->item(0, 5)->text(), QStringLiteral("0 ns"));    // no idle inside (no plane tasks)
+        QCOMPARE(o->ranksTable()->item(2, 6)->text(), QStringLiteral("162 ms"));  // 3 × 54 ms caused on the others
         o->measureBox()->setCurrentIndex(0);
     }
 
@@ -307,7 +310,7 @@ private Q_SLOTS:
                                                  "the straggler (rank 2)")),
                  qPrintable(details));
         QTableWidget* ranks = o->ranksTable();
-        ranks->sortByColumn(5, Qt::DescendingOrder); // wait caused, most first
+        ranks->sortByColumn(6, Qt::DescendingOrder); // wait caused, most first
         QCOMPARE(o->rankIndexOfRow(0), 2);
         QCOMPARE(ranks->item(0, 0)->text(), QStringLiteral("2 (straggler)"));
         ranks->sortByColumn(4, Qt::DescendingOrder); // wait: the straggler waits least
@@ -562,6 +565,146 @@ private Q_SLOTS:
             QCOMPARE(lanesText(analysis::stepLanes(merged, 50, align)), lanesText(analysis::stepLanes(job, 50, align)));
     }
 
+    // Issue 50 (5): one definition of waiting and idle inside the collectives. Ascend level1 rank 0 opened alone
+    // (its Communication finding, as the findings table and the details panel show it) and inside the 2-rank job
+    // (the ranks table, the lanes and their tooltip) gives the same figures, the ones `timesink-cli analyze` prints:
+    // "3.66 ms moving data, 4.64 ms waiting for peers, 93.7 ms idle inside the collectives" (communication.json's
+    // main-plane wait 4,636,473 ns; idle 93,662,879 ns, tst_breakdown). The lanes draw exactly those intervals:
+    // the Wait segments add up to the wait, the CollectiveIdle segments to the idle, for both ranks.
+    void oneDefinitionOfWaitingAscend()
+    {
+        const QString base = QStringLiteral(TIMESINK_FIXTURES_DIR "/torch_npu/msinsight_text_level1_rank");
+        const QString rank0 = base + QStringLiteral("0_ascend_pt");
+        const QString rank1 = base + QStringLiteral("1_ascend_pt");
+
+        // Alone, in the single-rank window.
+        MainWindow main;
+        main.setErrorReporter([](const QString& title, const QString& message) {
+            QFAIL(qPrintable(title + QStringLiteral(": ") + message));
+        });
+        QSignalSpy loaded(&main.loadJob(), &timesink::gui::TraceLoadJob::finished);
+        main.openPath(rank0);
+        QVERIFY(loaded.wait(120'000));
+        const timesink::widgets::FindingsModel* model = main.findingsModel();
+        int row = -1;
+        for (int i = 0; i < model->rowCount(); ++i) {
+            if (model->finding(i)->kind == "communication")
+                row = i;
+        }
+        QVERIFY(row >= 0);
+        const QString title = model->data(model->index(row, timesink::widgets::FindingsModel::Title)).toString();
+        QVERIFY2(title.contains(QStringLiteral("(3.66 ms moving data, 4.64 ms waiting for peers, 93.7 ms idle inside "
+                                               "the collectives)")),
+                 qPrintable(title));
+        main.selectFinding(row);
+        const QString details = main.details()->toPlainText();
+        // "wait_ns 4.64 ms (4636473)": the details panel's figure, in words and in ns.
+        const auto shown = [&details](const QString& key) {
+            const QRegularExpressionMatch m
+                = QRegularExpression(QStringLiteral("\\b%1\\s+(\\S+ \\S+) \\((\\d+)\\)").arg(key)).match(details);
+            return m.hasMatch() ? std::pair(m.captured(1), m.captured(2).toLongLong()) : std::pair(QString(), -1LL);
+        };
+        const auto [aloneWaitText, aloneWait] = shown(QStringLiteral("wait_ns"));
+        const auto [aloneIdleText, aloneIdle] = shown(QStringLiteral("idle_ns"));
+        QVERIFY2(aloneWait >= 0 && aloneIdle >= 0, qPrintable(details));
+        QCOMPARE(aloneWait, 4'636'473LL);
+        QCOMPARE(aloneIdle, 93'662'879LL);
+        QCOMPARE(aloneWaitText, QStringLiteral("4.64 ms"));
+        QCOMPARE(aloneIdleText, QStringLiteral("93.7 ms"));
+
+        // In the job window over rank 0 and rank 1.
+        JobWindow window;
+        QString error;
+        QSignalSpy ready(&window, &JobWindow::jobReady);
+        QVERIFY2(window.start({rank0, rank1}, error), qPrintable(error));
+        QVERIFY(ready.wait(120'000));
+        JobOverview* o = window.overview();
+        const analysis::JobResult& job = o->job();
+        QCOMPARE(job.ranks.size(), std::size_t(2));
+        QTableWidget* ranks = o->ranksTable();
+        QCOMPARE(ranks->horizontalHeaderItem(4)->text(), QStringLiteral("Wait"));
+        QCOMPARE(ranks->horizontalHeaderItem(5)->text(), QStringLiteral("Idle in collectives"));
+        for (int r = 0; r < ranks->rowCount(); ++r) {
+            const int index = o->rankIndexOfRow(r);
+            std::int64_t wait = 0;
+            std::int64_t idle = 0;
+            for (const analysis::JobRankStep& s : job.ranks[std::size_t(index)].steps) {
+                wait += s.communicationWaitNs;
+                idle += s.communicationIdleNs;
+            }
+            QCOMPARE(std::int64_t(ranks->item(r, 4)->data(Qt::UserRole).toDouble()), wait);
+            QCOMPARE(std::int64_t(ranks->item(r, 5)->data(Qt::UserRole).toDouble()), idle);
+            if (job.ranks[std::size_t(index)].rank != 0)
+                continue;
+            // Rank 0 in the job says what rank 0 alone says, to the nanosecond.
+            QCOMPARE(wait, std::int64_t(aloneWait));
+            QCOMPARE(idle, std::int64_t(aloneIdle));
+            QCOMPARE(ranks->item(r, 4)->text(), QStringLiteral("4.64 ms"));
+            QCOMPARE(ranks->item(r, 5)->text(), QStringLiteral("93.7 ms"));
+        }
+
+        // The lanes: every rank's measured split, drawn as it is counted.
+        JobLanesPanel panel;
+        panel.resize(1200, 300);
+        panel.setJob(&job);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        JobLanesView* view = panel.view();
+        for (const analysis::JobStep& step : job.steps) {
+            panel.showStep(step.number);
+            const analysis::StepLanes& lanes = view->lanes();
+            QCOMPARE(lanes.step, step.number);
+            for (const analysis::RankLane& lane : lanes.lanes) {
+                const analysis::JobRankStep& s = stepOf(job, lane.rankIndex, step.number);
+                QVERIFY(lane.measuredSplit);
+                QCOMPARE(s.activity.resolutionNs, std::int64_t(1));
+                QVERIFY(s.communicationIdleNs > 0);
+                QCOMPARE(total(lane, analysis::LaneKind::Wait), s.communicationWaitNs);
+                QCOMPARE(total(lane, analysis::LaneKind::CollectiveIdle), s.communicationIdleNs);
+                QCOMPARE(lane.waitNs, s.communicationWaitNs);
+                QCOMPARE(lane.collectiveIdleNs, s.communicationIdleNs);
+                // No nanosecond is drawn twice: the segments never overlap.
+                analysis::IntervalList drawn;
+                for (const analysis::LaneSegment& seg : lane.segments)
+                    drawn.push_back({seg.start, seg.end});
+                std::int64_t sum = 0;
+                for (const analysis::LaneSegment& seg : lane.segments)
+                    sum += seg.end - seg.start;
+                QCOMPARE(analysis::totalLength(analysis::unite(drawn)), sum);
+            }
+        }
+        // Rank 0's lane tooltip over one of its idle-inside-the-collective segments: the same figures, in words.
+        panel.showStep(job.ranks[0].steps.front().number);
+        const analysis::StepLanes& lanes = view->lanes();
+        const analysis::RankLane* lane0 = nullptr;
+        int row0 = 0;
+        for (int i = 0; i < int(view->order().size()); ++i) {
+            const analysis::RankLane& l = lanes.lanes[view->order()[std::size_t(i)]];
+            if (job.ranks[l.rankIndex].rank == 0) {
+                lane0 = &l;
+                row0 = i;
+            }
+        }
+        QVERIFY(lane0);
+        const analysis::LaneSegment* longestIdle = nullptr;
+        for (const analysis::LaneSegment& seg : lane0->segments) {
+            if (seg.kind == analysis::LaneKind::CollectiveIdle
+                && (!longestIdle || seg.end - seg.start > longestIdle->end - longestIdle->start))
+                longestIdle = &seg;
+        }
+        QVERIFY(longestIdle);
+        const QPoint at(int(view->xOf((longestIdle->start + longestIdle->end) / 2)),
+                        row0 * JobLanesView::kLaneHeight + JobLanesView::kLaneHeight / 2);
+        const QString tip = view->toolTipAt(at);
+        QVERIFY2(tip.contains(QStringLiteral("communication wait 4.64 ms, idle inside the collectives 93.7 ms")),
+                 qPrintable(tip));
+        QVERIFY2(tip.contains(QStringLiteral("idle inside the collective (no plane task running): ")), qPrintable(tip));
+        // Drawn in its own colour, which the legend names.
+        QCOMPARE(view->viewport()->grab().toImage().pixelColor(at), QColor(0x76, 0x2a, 0x83));
+        const auto* legend = panel.findChild<QLabel*>(QStringLiteral("jobLanesLegend"));
+        QVERIFY(legend && legend->text().contains(QStringLiteral("#762a83")));
+    }
+
     // The Links tab of the Ascend 2-rank job: the rank-pair matrix of both ranks' communication_matrix.json
     // (2 senders × 8 receivers, two of eight ranks profiled). Expected figures from scripts/checks/rank_links.py
     // over the raw files: 0-1 HCCS 61210624 bytes in 3883938 ns = 15.7599 GB/s, 1-7 HCCS 60332352 bytes in
@@ -732,7 +875,7 @@ private Q_SLOTS:
                  QStringLiteral("Rank 1 came from the report /reports/rank-1.report.json; its trace was "
                                 "/elsewhere/node7/rank-1.json, which is not on this machine. Copy it here and open it "
                                 "with File → Open."));
-        QCOMPARE(window.overview()->ranksTable()->item(1, 7)->text(), QStringLiteral("/elsewhere/node7/rank-1.json"));
+        QCOMPARE(window.overview()->ranksTable()->item(1, 8)->text(), QStringLiteral("/elsewhere/node7/rank-1.json"));
     }
 
     // 256 ranks merged from their reports: the window is ready (analysed, laid out, painted) quickly. Measured, not

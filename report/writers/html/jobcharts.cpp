@@ -157,13 +157,16 @@ struct LaneStyle
     const char* what;
 };
 
-LaneStyle laneStyle(analysis::LaneKind kind)
+/// A lane's waiting is the rank's measured wait where it measured one (RankLane::measuredSplit), else alignment's.
+LaneStyle laneStyle(analysis::LaneKind kind, bool measured = false)
 {
     switch (kind) {
     case analysis::LaneKind::Wait:
-        return {"url(#wait)", "waiting for the last rank"};
+        return {"url(#wait)", measured ? "waiting for peers (the rank's wait tasks)" : "waiting for the last rank"};
     case analysis::LaneKind::Transfer:
-        return {"#2166ac", "in the collective after all arrived"};
+        return {"#2166ac", measured ? "moving data in the collective" : "in the collective after all arrived"};
+    case analysis::LaneKind::CollectiveIdle:
+        return {"#762a83", "idle inside the collective (no plane task running)"};
     case analysis::LaneKind::Overlapped:
         return {"#92c5de", "collective overlapped by compute"};
     case analysis::LaneKind::Compute:
@@ -190,7 +193,7 @@ std::string jobLanesSvg(const JobResult& job, std::int64_t step)
     const int laneH = std::clamp(600 / int(lanes.lanes.size()), 2, 18);
     const int plotH = laneH * int(lanes.lanes.size());
     const int width = left + plotW + 20;
-    const int height = top + plotH + 60;
+    const int height = top + plotH + 78;
     const auto x
         = [&](TimeNs t) { return left + static_cast<double>(t - lanes.axisStart) * plotW / static_cast<double>(span); };
     const std::string title = "Step " + std::to_string(step) + ": ranks on a common clock"
@@ -246,12 +249,12 @@ std::string jobLanesSvg(const JobResult& job, std::int64_t step)
             TimeNs start = 0;
             TimeNs end = 0;
         };
-        std::array<Pending, 6> pending {};
+        std::array<Pending, analysis::kLaneKindCount> pending {};
         const auto flush = [&](analysis::LaneKind kind) {
             Pending& p = pending[static_cast<std::size_t>(kind)];
             if (!p.active)
                 return;
-            const LaneStyle style = laneStyle(kind);
+            const LaneStyle style = laneStyle(kind, lane.measuredSplit);
             out << "<rect x=\"" << p.x0 << "\" y=\"" << y << "\" width=\"" << p.x1 - p.x0 << "\" height=\"" << h
                 << "\" fill=\"" << style.fill << "\"><title>rank " << rank.rank << ": " << style.what << ", "
                 << escapeHtml(ms(p.end - p.start)) << "</title></rect>";
@@ -296,12 +299,13 @@ std::string jobLanesSvg(const JobResult& job, std::int64_t step)
     key(110, ly, laneStyle(analysis::LaneKind::Copy).fill, "copy / memset");
     key(240, ly, laneStyle(analysis::LaneKind::Idle).fill, "device idle");
     key(360, ly, "#e4e4e4", "not recorded (report without device activity)");
-    key(2, ly + 18, "url(#wait)", "communication: waiting for the last rank");
-    key(270, ly + 18, laneStyle(analysis::LaneKind::Transfer).fill, "transfer (exposed after all arrived)");
-    key(525, ly + 18, laneStyle(analysis::LaneKind::Overlapped).fill, "collective overlapped by compute");
-    out << "<line x1=\"" << 748 << "\" y1=\"" << ly + 16 << "\" x2=\"" << 748 << "\" y2=\"" << ly + 30
-        << "\" stroke=\"#a00026\" stroke-width=\"1.5\" stroke-dasharray=\"4 2\"/><text x=\"" << 754 << "\" y=\""
-        << ly + 27 << "\">last arrival</text>\n</svg>\n";
+    key(2, ly + 18, "url(#wait)", "communication: waiting (for peers where measured, else for the last rank)");
+    key(470, ly + 18, laneStyle(analysis::LaneKind::CollectiveIdle).fill, "idle inside the collective");
+    key(2, ly + 36, laneStyle(analysis::LaneKind::Transfer).fill, "transfer (the rest of the exposed collective)");
+    key(270, ly + 36, laneStyle(analysis::LaneKind::Overlapped).fill, "collective overlapped by compute");
+    out << "<line x1=\"" << 508 << "\" y1=\"" << ly + 34 << "\" x2=\"" << 508 << "\" y2=\"" << ly + 48
+        << "\" stroke=\"#a00026\" stroke-width=\"1.5\" stroke-dasharray=\"4 2\"/><text x=\"" << 514 << "\" y=\""
+        << ly + 45 << "\">last arrival</text>\n</svg>\n";
     return out.str();
 }
 

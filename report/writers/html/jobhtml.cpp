@@ -41,9 +41,11 @@ void writeJobHtml(const JobResult& job, const std::string& generator, std::ostre
     if (const std::int64_t worst = analysis::worstStep(job); worst >= 0) {
         out << "<h2>Rank lanes of step " << worst << " (the slowest)</h2>\n<figure>" << jobLanesSvg(job, worst)
             << "<figcaption>Each rank's step on the first rank's clock (clock offsets from the collectives' ends). "
-               "Hatched: time inside a collective before the last rank arrived; dark blue: the rest of the "
-               "exposed collective (transfer, or idle inside the collective where the rank's plane tasks say so); "
-               "light blue: collective time device compute overlapped; green: device compute; orange: copies and "
+               "Hatched: waiting inside the collectives (the rank's measured wait for peers where its wait tasks "
+               "give one, else the time before the last rank arrived); purple: idle inside the collectives (no "
+               "plane task running, where the rank's plane tasks say so); dark blue: the rest of the exposed "
+               "collective (transfer); light blue: collective time device compute overlapped; green: device compute; "
+               "orange: copies and "
                "memsets; pale: the device idle; grey: a rank whose report recorded no device activity. Compute, "
                "copies and idle are drawn at 1/2048 of the step.</figcaption>"
                "</figure>\n";

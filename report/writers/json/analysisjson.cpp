@@ -67,7 +67,9 @@ nlohmann::ordered_json bandwidthJson(const std::vector<analysis::BandwidthSummar
 namespace {
 
 // When the device computed, copied and sat idle inside the step, relative to the step start (the rank lanes of
-// `timesink-cli job`): {"resolution_ns", "compute": [[start, end], …], "copy": […], "idle": […]}.
+// `timesink-cli job`): {"resolution_ns", "compute": [[start, end], …], "copy": […], "idle": […]}, then, where the
+// rank measured its waiting, where its exposed communication waited for peers and sat idle inside the collectives:
+// "communication_wait": […], "communication_idle": […].
 nlohmann::ordered_json activityJson(const analysis::StepActivity& a)
 {
     const auto list = [](const analysis::IntervalList& l) {
@@ -76,10 +78,15 @@ nlohmann::ordered_json activityJson(const analysis::StepActivity& a)
             out.push_back({i.start, i.end});
         return out;
     };
-    return {{"resolution_ns", a.resolutionNs},
-            {"compute", list(a.compute)},
-            {"copy", list(a.copy)},
-            {"idle", list(a.idle)}};
+    nlohmann::ordered_json j = {{"resolution_ns", a.resolutionNs},
+                                {"compute", list(a.compute)},
+                                {"copy", list(a.copy)},
+                                {"idle", list(a.idle)}};
+    if (a.communicationSplit) {
+        j["communication_wait"] = list(a.communicationWait);
+        j["communication_idle"] = list(a.communicationIdle);
+    }
+    return j;
 }
 
 nlohmann::ordered_json criticalPathJson(const analysis::StepCriticalPath& p)
