@@ -9,6 +9,8 @@
 #include <cctype>
 #include <cmath>
 #include <limits>
+#include <map>
+#include <span>
 
 namespace timesink::analysis {
 
@@ -508,6 +510,52 @@ CommBackend backendOf(const CommunicationScan& scan, Platform platform)
     return CommBackend::Unknown;
 }
 
+/// StepCommunication::hostBeforeFirst of one step whose host window starts at `stepStart`.
+void describeHostBeforeFirst(const model::Trace& trace, TimeNs stepStart, StepCommunication& step)
+{
+    if (step.collectives.empty() || !step.collectives.front().slice.isValid())
+        return;
+    model::SliceRef launch {};
+    for (const std::uint32_t fi : trace.flowIndicesTo(step.collectives.front().slice)) {
+        const model::Flow& f = trace.flows()[fi];
+        if (f.kind == model::FlowKind::Launch && f.from.isValid()) {
+            launch = f.from;
+            break;
+        }
+    }
+    if (!launch.isValid())
+        return;
+    const model::Track& host = trace.track(launch.track);
+    const TimeNs until = host.ts(launch.index.value);
+    if (until <= stepStart)
+        return;
+    step.hostBeforeFirstNs = until - stepStart;
+    // The slices that hold the launch are the way to it, not what came before it.
+    std::vector<std::uint32_t> holding;
+    for (model::SliceIndex i = launch.index; i.isValid(); i = host.parent(i.value))
+        holding.push_back(i.value);
+    const std::span<const TimeNs> ts = host.timestamps();
+    const auto first = static_cast<std::uint32_t>(std::lower_bound(ts.begin(), ts.end(), stepStart) - ts.begin());
+    const auto holds = [&](std::uint32_t i) { return std::find(holding.begin(), holding.end(), i) != holding.end(); };
+    const auto completed = [&](std::uint32_t i) { return host.ts(i) >= stepStart && host.end(i) <= until; };
+    std::map<std::string_view, TimeNs> byName;
+    for (std::uint32_t i = first; i < host.size() && host.ts(i) < until; ++i) {
+        if (!completed(i) || holds(i))
+            continue;
+        // The outermost only: a slice inside a completed one that does not hold the launch is in its parent's time.
+        const model::SliceIndex parent = host.parent(i);
+        if (parent.isValid() && completed(parent.value) && !holds(parent.value))
+            continue;
+        byName[trace.str(host.sliceName(i))] += host.dur(i);
+    }
+    for (const auto& [name, ns] : byName)
+        step.hostBeforeFirst.push_back({std::string(name), ns});
+    std::stable_sort(step.hostBeforeFirst.begin(), step.hostBeforeFirst.end(),
+                     [](const HostActivity& a, const HostActivity& b) { return a.ns > b.ns; });
+    if (step.hostBeforeFirst.size() > kHostActivityKept)
+        step.hostBeforeFirst.resize(kHostActivityKept);
+}
+
 /// Gives each step the collectives that start in it, with their exposed parts; an operation shown on two lanes (an
 /// HCCL group lane and the stream that ran it) once.
 void assignCollectives(std::vector<CollectiveOp> ops, const StepClock& clock, CommunicationProfile& out)
@@ -590,6 +638,8 @@ CommunicationProfile computeCommunicationProfile(const model::Trace& trace, cons
         sc.idleNs = overlapLength(out.idle, w.start, w.end);
     }
     assignCollectives(std::move(scan.ops), clock, out);
+    for (std::size_t s = 0; s < clock.size() && !cancel.cancelled(); ++s)
+        describeHostBeforeFirst(trace, clock.hostWindow(s).start, out.steps[s]);
     return out;
 }
 

@@ -792,6 +792,8 @@ JobStep alignStep(std::int64_t number, const std::vector<StepRef>& refs, const J
         out.idleNs = s.idleNs;
         out.hasActivity = s.hasActivity;
         out.activity = s.activity;
+        out.hostBeforeFirst = s.hostBeforeFirst;
+        out.hostBeforeFirstNs = s.hostBeforeFirstNs;
         out.offsetNs = offset[p];
         out.causedWaitNs = waits.caused[p];
         out.lastArrivals = refs.size() > 1 ? waits.lastCount[p] : 0;
@@ -893,6 +895,8 @@ TimeNs addStragglerFindings(JobResult& job, const JobOptions& options, const Job
         TimeNs lateSum = 0;
         TimeNs idleBeforeFirst = 0; // device idle before its first collective, in those steps
         TimeNs beforeFirst = 0;
+        std::map<std::string, TimeNs> hostByName; // what its host completed before its first collective's launch
+        TimeNs hostWindow = 0;
         for (const JobRankStep& s : r.steps) {
             if (s.causedWaitNs <= 0)
                 continue;
@@ -915,6 +919,9 @@ TimeNs addStragglerFindings(JobResult& job, const JobOptions& options, const Job
                 lagSum += s.causedWaitNs / static_cast<TimeNs>(others.size());
             }
             lateSum += s.startLateNs;
+            hostWindow += s.hostBeforeFirstNs;
+            for (const HostActivity& a : s.hostBeforeFirst)
+                hostByName[a.name] += a.ns;
             if (s.hasActivity && !s.collectives.empty()) {
                 const TimeNs first = std::clamp<TimeNs>(s.collectives.front().start, 0, s.durationNs);
                 beforeFirst += first;
@@ -951,6 +958,23 @@ TimeNs addStragglerFindings(JobResult& job, const JobOptions& options, const Job
             if (idleBeforeFirst > 0)
                 f.explanation += " Before its first collective its device sat idle " + formatDuration(idleBeforeFirst)
                     + " of " + formatDuration(beforeFirst) + ": the host issued the work late.";
+            if (!hostByName.empty()) {
+                std::vector<std::pair<std::string, TimeNs>> top(hostByName.begin(), hostByName.end());
+                std::stable_sort(top.begin(), top.end(),
+                                 [](const auto& a, const auto& b) { return a.second > b.second; });
+                top.resize(std::min(top.size(), kHostActivityKept));
+                std::string list;
+                std::string detail;
+                for (const auto& [name, ns] : top) {
+                    list += (list.empty() ? "" : ", ") + name + " " + formatDuration(ns);
+                    detail += (detail.empty() ? "" : "; ") + name + "=" + std::to_string(ns);
+                }
+                f.explanation += " From its step start to the launch of its first collective ("
+                    + formatDuration(hostWindow) + (steps.size() == 1 ? "" : " over those steps") + ") its host ran "
+                    + list + ".";
+                f.details.push_back({"host_before_first_collective", detail});
+                f.details.push_back({"host_before_first_collective_ns", hostWindow});
+            }
         }
         if (lateStart)
             f.recommendation = "Rank " + std::to_string(r.rank)

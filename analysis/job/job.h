@@ -56,6 +56,9 @@ struct RankStep
     /// before the field, or for a rank without device work.
     bool hasActivity = false;
     StepActivity activity;
+    /// StepCommunication::hostBeforeFirst and hostBeforeFirstNs (empty and 0 in a report written before them).
+    std::vector<HostActivity> hostBeforeFirst;
+    model::TimeNs hostBeforeFirstNs = 0;
 };
 
 /// A rank's finding, as much of it as a job needs.
@@ -133,10 +136,12 @@ struct JobRankStep
     model::TimeNs causedWaitNs = 0; // waiting of the other ranks on this rank's late arrival
     /// How late the rank started the step on the common clock: its start less the earliest rank's (0 for that one).
     model::TimeNs startLateNs = 0;
-    std::uint32_t lastArrivals = 0;         // collectives this rank reached last
-    std::vector<JobCollective> collectives; // as the rank reported them (by start)
-    bool hasActivity = false;               // RankStep::hasActivity
-    StepActivity activity;                  // RankStep::activity
+    std::uint32_t lastArrivals = 0;            // collectives this rank reached last
+    std::vector<JobCollective> collectives;    // as the rank reported them (by start)
+    bool hasActivity = false;                  // RankStep::hasActivity
+    StepActivity activity;                     // RankStep::activity
+    std::vector<HostActivity> hostBeforeFirst; // RankStep::hostBeforeFirst
+    model::TimeNs hostBeforeFirstNs = 0;
 };
 
 struct JobRank

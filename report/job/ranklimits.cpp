@@ -251,6 +251,20 @@ model::Expected<analysis::RankSummary> limitRankReport(RankReportDraft draft, co
                     *list = analysis::unite(std::move(*list));
             }
         }
+        // The host's evidence before the first collective: each part within the stretch, names bounded.
+        const bool hostOk = step.hostBeforeFirstNs >= 0 && step.hostBeforeFirstNs <= model::kMaxTimeNs
+            && std::all_of(step.hostBeforeFirst.begin(), step.hostBeforeFirst.end(),
+                           [&](const analysis::HostActivity& a) {
+                               return a.ns >= 0 && a.ns <= step.hostBeforeFirstNs;
+                           });
+        if (!hostOk) {
+            problems.add("report " + source + ": step " + std::to_string(step.number)
+                         + ": host_before_first_collective left out: a part is negative or longer than its stretch");
+            step.hostBeforeFirst.clear();
+            step.hostBeforeFirstNs = 0;
+        }
+        for (analysis::HostActivity& a : step.hostBeforeFirst)
+            a.name = reportText(std::move(a.name));
         out.steps.push_back(std::move(step));
     }
 

@@ -181,6 +181,20 @@ bool readStep(const nlohmann::json& s, DraftStep& d, Reader& r)
         return false;
     if (!readCollectives(s, d, r))
         return false;
+    // What the host did before the first collective (absent in reports written before it; null without one).
+    if (const auto h = s.find("host_before_first_collective"); h != s.end() && !h->is_null()) {
+        const auto top = h->is_object() ? h->find("top") : h->end();
+        if (!h->is_object() || !r.integer(*h, "window_ns", step.hostBeforeFirstNs) || top == h->end()
+            || !top->is_array() || top->size() > analysis::kHostActivityKept)
+            return r.fail("\"host_before_first_collective\" is not {window_ns, top: [at most "
+                          + std::to_string(analysis::kHostActivityKept) + " {name, ns}]}");
+        for (const nlohmann::json& a : *top) {
+            analysis::HostActivity act;
+            if (!a.is_object() || !r.text(a, "name", act.name) || !r.integer(a, "ns", act.ns))
+                return false;
+            step.hostBeforeFirst.push_back(std::move(act));
+        }
+    }
     if (const auto a = s.find("device_activity"); a != s.end() && !a->is_null()) {
         d.activityUnreadable = readActivity(*a, step);
         if (!d.activityUnreadable.empty()) {

@@ -56,6 +56,10 @@ DraftStep draftStep(const ReportModel& m, std::size_t i)
         step.hasActivity = true;
         step.activity = m.stepActivity[i];
     }
+    if (comm) {
+        step.hostBeforeFirst = comm->hostBeforeFirst;
+        step.hostBeforeFirstNs = comm->hostBeforeFirstNs;
+    }
     return d;
 }
 

@@ -600,6 +600,13 @@ private Q_SLOTS:
         QCOMPARE(detail<std::int64_t>(*straggler, "last_arrivals"), std::int64_t(5));
         QCOMPARE(detail<std::string>(*straggler, "cause"), std::string("late_start"));
         QVERIFY(straggler->title.find("Rank 7 starts 6.21 ms late") == 0);
+        // Its host's evidence (scripts/checks/host_before_first.py over rank 7's raw trace): 3.2 ms from its step
+        // start to the first all-to-all's launch, most of it copying the batch to the GPU.
+        QCOMPARE(detail<std::int64_t>(*straggler, "host_before_first_collective_ns"), std::int64_t(3'200'000));
+        QCOMPARE(detail<std::string>(*straggler, "host_before_first_collective"),
+                 std::string("## copy_batch_to_gpu ##=1459000; ## wait_sparse_data_dist ##=471000; "
+                             "aten::linear=152000; ## zero_grad ##=116000; ## wait_for_batch ##=86000"));
+        QVERIFY(straggler->explanation.find("its host ran ## copy_batch_to_gpu ## 1.46 ms") != std::string::npos);
         // The first finding a user reads names it: no other straggler causes as much.
         for (const analysis::Finding& f : job.findings) {
             if (f.kind == "straggler" && &f != straggler)

@@ -122,6 +122,8 @@ private Q_SLOTS:
                                        nlohmann::json::parse(
                                            R"([{"op": "allreduce", "start_ns": 650, "end_ns": 750,
                                                                "exposed": [[650, 750]]}])")},
+                                      // the all-reduce's kernel has no launch flow: nothing to say of the host
+                                      {"host_before_first_collective", nullptr},
                                       {"critical_path", nullptr}}; // a hand-built result has no paths
         QVERIFY2(steps[0] == step1, steps[0].dump().c_str());
         // Busy = step 1 [300,750) (450 ns) + step 2 [1100,1450) (350 ns) = 800 of 2000 ns; compute = kernels

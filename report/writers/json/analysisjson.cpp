@@ -7,6 +7,18 @@ namespace timesink::report {
 
 namespace {
 
+// What the host that launched the step's first collective did before it (StepCommunication::hostBeforeFirst):
+// {"window_ns", "top": [{"name", "ns"}, …]}, or null when the step has no collective whose launch the trace links.
+nlohmann::ordered_json hostBeforeFirstJson(const analysis::StepCommunication* comm)
+{
+    if (!comm || comm->hostBeforeFirstNs <= 0)
+        return nullptr;
+    nlohmann::ordered_json top = nlohmann::ordered_json::array();
+    for (const analysis::HostActivity& a : comm->hostBeforeFirst)
+        top.push_back({{"name", a.name}, {"ns", a.ns}});
+    return {{"window_ns", comm->hostBeforeFirstNs}, {"top", std::move(top)}};
+}
+
 // The step's collectives relative to the step start, for aligning ranks (timesink-cli job): each
 // {"op", "start_ns", "end_ns", "exposed": [[start, end], …]}, then what the trace says of its process group, where
 // it says it: "group" (the group's name), "group_ranks" (its members), "seq" (its number in the group), and for a
@@ -220,6 +232,7 @@ nlohmann::ordered_json reportJson(const ReportModel& m)
              {"exposed_transfer_ns", comm ? comm->transferNs : 0},
              {"exposed_idle_ns", comm ? comm->idleNs : 0},
              {"collectives", collectivesJson(comm, s.startNs)},
+             {"host_before_first_collective", hostBeforeFirstJson(comm)},
              {"device_start_ns",
               s.hasDeviceWindow ? nlohmann::ordered_json(s.deviceStartNs) : nlohmann::ordered_json(nullptr)},
              {"device_end_ns",
