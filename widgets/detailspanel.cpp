@@ -137,7 +137,7 @@ void DetailsPanel::showSlice(const model::Trace& trace, model::SliceRef slice)
 void DetailsPanel::showFinding(const model::Trace* trace, const analysis::Finding& finding)
 {
     m_trace = trace;
-    setHtml(findingHtml(trace, finding));
+    setHtml(findingHtml(trace, finding, m_stepsSumRanks));
 }
 
 void DetailsPanel::activateLink(const QUrl& url)
@@ -256,7 +256,7 @@ QString DetailsPanel::sliceHtml(const model::Trace& trace, model::SliceRef slice
     return html;
 }
 
-QString DetailsPanel::findingHtml(const model::Trace* trace, const analysis::Finding& f)
+QString DetailsPanel::findingHtml(const model::Trace* trace, const analysis::Finding& f, bool stepsSumRanks)
 {
     QString html = QStringLiteral("<h3>") + QString::fromStdString(f.title).toHtmlEscaped() + QStringLiteral("</h3>");
     // A job's findings (stragglers, merged kinds) are not priced by re-timing: no saving is shown for them.
@@ -296,7 +296,7 @@ QString DetailsPanel::findingHtml(const model::Trace* trace, const analysis::Fin
             + QStringLiteral("</h4><table cellpadding='3'><tr><th align=left>") + tr("Step")
             + (priced ? QStringLiteral("</th><th align=right>") + tr("Saving") : QString())
             + QStringLiteral("</th><th align=right>") + tr("Lost") + QStringLiteral("</th><th align=right>")
-            + tr("Step time") + QStringLiteral("</th><th align=right>%</th></tr>");
+            + (stepsSumRanks ? tr("Rank-time") : tr("Step time")) + QStringLiteral("</th><th align=right>%</th></tr>");
         for (const analysis::StepLoss& s : f.perStep) {
             const double pct = s.stepNs > 0 ? 100.0 * static_cast<double>(s.lostNs) / static_cast<double>(s.stepNs) : 0;
             html += QStringLiteral("<tr><td>") + QString::number(s.stepNumber)

@@ -27,6 +27,8 @@ public:
     void activateLink(const QUrl& url);
     /// The panel's text without markup (Copy All as Text).
     [[nodiscard]] QString plainText() const { return toPlainText(); }
+    /// A job's findings: each step's time sums the ranks, so the per-step table calls it rank-time.
+    void setStepsSumRanks(bool on) { m_stepsSumRanks = on; }
 
 signals:
     void sliceActivated(timesink::model::SliceRef slice);
@@ -38,6 +40,7 @@ protected:
 
 private:
     const model::Trace* m_trace = nullptr;
+    bool m_stepsSumRanks = false;
 
 public:
     void showSlice(const model::Trace& trace, model::SliceRef slice);
@@ -46,7 +49,7 @@ public:
 
     /// The HTML for a slice (used by showSlice(); public for tests).
     static QString sliceHtml(const model::Trace& trace, model::SliceRef slice);
-    static QString findingHtml(const model::Trace* trace, const analysis::Finding& finding);
+    static QString findingHtml(const model::Trace* trace, const analysis::Finding& finding, bool stepsSumRanks = false);
 };
 
 } // namespace timesink::widgets

@@ -395,6 +395,7 @@ JobOverview::JobOverview(QWidget* parent)
     m_findings->verticalHeader()->hide();
     TableCopy::install(m_findings);
     m_details = new DetailsPanel(findingsSplit);
+    m_details->setStepsSumRanks(true);
     m_details->setObjectName(QStringLiteral("jobFindingDetails"));
     findingsSplit->addWidget(m_findings);
     findingsSplit->addWidget(m_details);

@@ -309,6 +309,9 @@ private Q_SLOTS:
         QVERIFY2(details.contains(QStringLiteral("Lost counts 42.0 ms of it: the other 162 ms is the ranks waiting for "
                                                  "the straggler (rank 2)")),
                  qPrintable(details));
+        // Issue 50: a job step's time sums its ranks; the per-step table says so.
+        QVERIFY2(details.contains(QStringLiteral("Rank-time")) && !details.contains(QStringLiteral("Step time")),
+                 qPrintable(details));
         QTableWidget* ranks = o->ranksTable();
         ranks->sortByColumn(6, Qt::DescendingOrder); // wait caused, most first
         QCOMPARE(o->rankIndexOfRow(0), 2);
