@@ -9,7 +9,6 @@
 #include "tests/analysis/findinglookup.h"
 #include "tests/job/plantedjob.h"
 
-#include <QElapsedTimer>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -356,7 +355,7 @@ private Q_SLOTS:
                  std::string("In step 1, rank 1 starts 10.0 ms late and the others wait for it (the latest start)."));
     }
 
-    void manyRanksWithGroupsStayFast()
+    void manyRanksWithGroups()
     {
         // 256 ranks, 20 steps: a world all-to-all (every rank listed), a tensor-parallel all-reduce in groups of 8,
         // a world all-reduce. Rank 77 is 3 ms late to the all-to-all, rank 130 2 ms late in its group (128–135).
@@ -384,11 +383,8 @@ private Q_SLOTS:
             s.analysedNs = 20 * 30 * kMs;
             ranks.push_back(std::move(s));
         }
-        QElapsedTimer timer;
-        timer.start();
+        // Its speed is bench_job's to measure (1,024 reports, target <= 2 s), not a timed assertion here.
         const analysis::JobResult job = analysis::analyzeJob(std::move(ranks));
-        const qint64 ms = timer.elapsed();
-        QVERIFY2(ms < 2000, qPrintable(QStringLiteral("%1 ms").arg(ms)));
         QCOMPARE(job.steps.front().alignedCollectives, std::size_t(1 + 32 + 1));
         QCOMPARE(stepOf(job, 77).causedWaitNs, 255 * 3 * kMs);
         QCOMPARE(stepOf(job, 130).causedWaitNs, 7 * 2 * kMs);
